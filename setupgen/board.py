@@ -1,0 +1,199 @@
+"""The board: immutable values and the ``setupgen.board/1`` JSON format
+(``../shared/FORMAT.md``).
+
+Coordinates are axial ``(q, r)``; tiles are kept in reading order (row by
+row from the top, left to right), harbors sorted by hex.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, Mapping
+
+from .errors import BoardFormatError
+from .hexgrid import Hex
+from .rules import HARBOR_TYPES, NUMBERS, TERRAINS
+
+FORMAT = "setupgen.board/1"
+KINDS = ("land", "sea", "frame")
+NUMBER_METHODS = ("swap", "spiral", "uniform")
+HARBOR_METHODS = ("shuffled", "free", "players", "fixed")
+
+
+@dataclass(frozen=True, slots=True)
+class Tile:
+    """One hex of a board: its kind (``land``/``sea``/``frame``), terrain,
+    number token (or None), whether it lies face down, and whether it
+    carries an oil spring."""
+
+    hex: Hex
+    kind: str
+    terrain: str
+    number: int | None = None
+    hidden: bool = False
+    oil_spring: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Harbor:
+    """A harbor on sea hex ``hex`` serving the edge towards direction
+    ``facing`` (0-5); ``type`` is ``"3:1"`` or a resource (2:1)."""
+
+    hex: Hex
+    facing: int
+    type: str
+
+
+@dataclass(frozen=True, slots=True)
+class Board:
+    """A complete board. ``seed`` is None when the board was regenerated from
+    its setup ID alone (the seed text is not recoverable from the ID)."""
+
+    scenario: str
+    seed: str | None
+    setup_id: str
+    number_method: str
+    harbor_method: str
+    tiles: tuple[Tile, ...]
+    harbors: tuple[Harbor, ...] = ()
+    robber: Hex | None = None
+    pirate: Hex | None = None
+    _index: Mapping[Hex, Tile] = field(init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_index", MappingProxyType({t.hex: t for t in self.tiles}))
+
+    def __repr__(self) -> str:
+        return f"setupgen.board.Board.from_json({self.to_json(indent=None)!r})"
+
+    def tile(self, h: Hex) -> Tile | None:
+        """The tile at ``h`` or None."""
+        return self._index.get(h)
+
+    def numbers(self) -> dict[Hex, int]:
+        """Hex -> number token for every tile that has one."""
+        return {t.hex: t.number for t in self.tiles if t.number is not None}
+
+    # -- JSON ------------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        """The board as a FORMAT.md document (plain dicts and lists, keys in
+        the fixed order of FORMAT.md)."""
+        return {
+            "format": FORMAT,
+            "scenario": self.scenario,
+            "seed": self.seed,
+            "setup_id": self.setup_id,
+            "number_method": self.number_method,
+            "harbor_method": self.harbor_method,
+            "hexes": [
+                {"q": t.hex[0], "r": t.hex[1], "kind": t.kind, "terrain": t.terrain,
+                 "number": t.number, "hidden": t.hidden, "oil_spring": t.oil_spring}
+                for t in self.tiles
+            ],
+            "harbors": [
+                {"q": h.hex[0], "r": h.hex[1], "facing": h.facing, "type": h.type}
+                for h in self.harbors
+            ],
+            "robber": None if self.robber is None else {"q": self.robber[0], "r": self.robber[1]},
+            "pirate": None if self.pirate is None else {"q": self.pirate[0], "r": self.pirate[1]},
+        }
+
+    def to_json(self, indent: int | None = 2) -> str:
+        """FORMAT.md JSON text: fixed key order, ASCII only, ``\\n`` line ends,
+        no trailing newline. ``indent=None`` gives one line (for JSONL)."""
+        seps = (",", ":") if indent is None else (",", ": ")
+        return json.dumps(self.to_dict(), indent=indent, ensure_ascii=True, separators=seps)
+
+    @classmethod
+    def from_json(cls, text: str) -> "Board":
+        """Parse FORMAT.md JSON. Raises :class:`BoardFormatError` naming the
+        first problem."""
+        try:
+            data = json.loads(text)
+        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+            raise BoardFormatError(f"not valid json: {exc}") from None
+        return cls.from_dict(data)
+
+    @classmethod
+    def from_dict(cls, data: Any) -> "Board":
+        """Build a board from a parsed FORMAT.md document. Raises
+        :class:`BoardFormatError`."""
+        if not isinstance(data, dict):
+            raise BoardFormatError("a board document must be a json object")
+        if data.get("format") != FORMAT:
+            raise BoardFormatError(f"format must be {FORMAT!r}, got {data.get('format')!r}")
+        scenario = _field(data, "scenario", str)
+        seed = _field(data, "seed", (str, type(None)))
+        setup_id = _field(data, "setup_id", str)
+        number_method = _field(data, "number_method", str)
+        if number_method not in NUMBER_METHODS:
+            raise BoardFormatError(f"number_method: unknown method {number_method!r}")
+        harbor_method = _field(data, "harbor_method", str)
+        if harbor_method not in HARBOR_METHODS:
+            raise BoardFormatError(f"harbor_method: unknown method {harbor_method!r}")
+        tiles: dict[Hex, Tile] = {}
+        for i, item in enumerate(_field(data, "hexes", list)):
+            where = f"hexes[{i}]"
+            h = _hex(item, where)
+            kind = _field(item, "kind", str, where)
+            if kind not in KINDS:
+                raise BoardFormatError(f"{where}.kind: unknown kind {kind!r}")
+            terrain = _field(item, "terrain", str, where)
+            if terrain not in TERRAINS:
+                raise BoardFormatError(f"{where}.terrain: unknown terrain {terrain!r}")
+            number = _field(item, "number", (int, type(None)), where)
+            if number is not None and number not in NUMBERS:
+                raise BoardFormatError(f"{where}.number: {number!r} is not a number token")
+            hidden = _field(item, "hidden", bool, where)
+            oil = _field(item, "oil_spring", bool, where)
+            if h in tiles:
+                raise BoardFormatError(f"{where}: hex ({h[0]}, {h[1]}) appears twice")
+            tiles[h] = Tile(h, kind, terrain, number, hidden, oil)
+        harbors = []
+        for i, item in enumerate(_field(data, "harbors", list)):
+            where = f"harbors[{i}]"
+            h = _hex(item, where)
+            facing = _field(item, "facing", int, where)
+            if not 0 <= facing < 6:
+                raise BoardFormatError(f"{where}.facing: must be 0-5, got {facing!r}")
+            htype = _field(item, "type", str, where)
+            if htype not in HARBOR_TYPES:
+                raise BoardFormatError(f"{where}.type: unknown harbor type {htype!r}")
+            harbors.append(Harbor(h, facing, htype))
+        robber = _opt_hex(data, "robber")
+        pirate = _opt_hex(data, "pirate")
+        from .hexgrid import row_order
+
+        return cls(
+            scenario=scenario, seed=seed, setup_id=setup_id,
+            number_method=number_method, harbor_method=harbor_method,
+            tiles=tuple(tiles[h] for h in row_order(tiles)),
+            harbors=tuple(sorted(harbors, key=lambda x: (x.hex[1], x.hex[0], x.facing))),
+            robber=robber, pirate=pirate,
+        )
+
+
+def _field(data: Any, key: str, typ: Any, where: str = "") -> Any:
+    label = f"{where}.{key}" if where else key
+    if not isinstance(data, dict):
+        raise BoardFormatError(f"{where or 'document'}: expected an object")
+    if key not in data:
+        raise BoardFormatError(f"{label}: missing")
+    value = data[key]
+    types = typ if isinstance(typ, tuple) else (typ,)
+    if isinstance(value, bool) and bool not in types:
+        raise BoardFormatError(f"{label}: wrong type {type(value).__name__}")
+    if not isinstance(value, types):
+        raise BoardFormatError(f"{label}: wrong type {type(value).__name__}")
+    return value
+
+
+def _hex(item: Any, where: str) -> Hex:
+    return (_field(item, "q", int, where), _field(item, "r", int, where))
+
+
+def _opt_hex(data: dict, key: str) -> Hex | None:
+    value = _field(data, key, (dict, type(None)))
+    return None if value is None else _hex(value, key)

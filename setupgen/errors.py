@@ -1,0 +1,43 @@
+"""Domain errors. Each subclasses ``ValueError``; messages are lowercase
+and name what is wrong, so the CLI can print them as one line."""
+
+from __future__ import annotations
+
+
+class SetupgenError(ValueError):
+    """Base of every error setupgen raises for bad input or impossible
+    requests."""
+
+
+class LayoutError(SetupgenError):
+    """A layout file is malformed: the message names file, key and problem."""
+
+    def __init__(self, path: str, key: str, problem: str) -> None:
+        self.path, self.key, self.problem = path, key, problem
+        super().__init__(f"{path}: {key}: {problem}")
+
+
+class UnknownScenarioError(SetupgenError):
+    """No layout of that name."""
+
+
+class BoardFormatError(SetupgenError):
+    """A board document is not valid ``setupgen.board/1`` JSON."""
+
+
+class GenerationError(SetupgenError):
+    """A generator gave up after its bounded retries (the rule is named)."""
+
+
+class SetupIdError(SetupgenError):
+    """A setup ID could not be read."""
+
+
+class IllegalBoardError(SetupgenError):
+    """Raised by :func:`setupgen.check.validate` for a board breaking rules."""
+
+    def __init__(self, violations) -> None:
+        self.violations = tuple(violations)
+        first = self.violations[0] if self.violations else None
+        more = f" (and {len(self.violations) - 1} more)" if len(self.violations) > 1 else ""
+        super().__init__(f"illegal board: {first}{more}")

@@ -1,0 +1,130 @@
+"""Board generation: terrain, number tokens, harbors, robber and pirate.
+
+:func:`generate` is a pure function of a layout and an explicit
+``random.Random``; :func:`from_seed` and :func:`from_setup_id` derive the
+stream (``setupgen.rng``) and stamp the seed and setup ID on the board.
+Draw order (part of the reproducible stream): terrain per region (regions
+sorted by name), number tokens per region, harbors.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+
+from . import harbors as harbormod
+from . import layout as layoutmod
+from . import numbers as numbermod
+from . import rng as rngmod
+from . import setupid
+from .board import Board, Tile
+from .errors import SetupgenError
+from .hexgrid import Hex
+from .layout import HARBOR_METHODS, NUMBER_METHODS, Layout
+
+
+def generate(layout: Layout, rng: random.Random, numbers: str | None = None,
+             harbors: str | None = None) -> Board:
+    """A random legal board of ``layout``.
+
+    ``numbers``: ``swap`` | ``spiral`` | ``uniform`` (None: the layout's
+    default); ``harbors``: ``shuffled`` | ``free`` | ``players`` (None: the
+    layout's default). The board's ``seed`` is None and ``setup_id`` empty;
+    :func:`from_seed` fills them.
+
+    Raises :class:`SetupgenError` for an unknown method and
+    :class:`GenerationError` when bounded retries run out.
+    """
+    number_method = layout.default_numbers if numbers is None else numbers
+    harbor_method = layout.default_harbors if harbors is None else harbors
+    if number_method not in NUMBER_METHODS:
+        raise SetupgenError(f"unknown number method {number_method!r} (known: {', '.join(NUMBER_METHODS)})")
+    if harbor_method not in HARBOR_METHODS:
+        raise SetupgenError(f"unknown harbor method {harbor_method!r} (known: {', '.join(HARBOR_METHODS)})")
+    if harbor_method == "shuffled" and not layout.harbor_places:
+        raise SetupgenError(f"scenario {layout.name!r} has no fixed harbor places; use free or players")
+
+    # terrain
+    terrain: dict[Hex, str] = {}
+    hidden: set[Hex] = set()
+    for region in layout.regions:
+        pool = list(region.terrain_pool)
+        rngmod.shuffle(rng, pool)
+        members = layout.region_hexes(region.name)
+        terrain.update(zip(members, pool))
+        if region.hidden:
+            hidden.update(members)
+    for spec in layout.hexes:
+        if spec.region is None:
+            terrain[spec.hex] = spec.terrain
+
+    # number tokens
+    numbers_on: dict[Hex, int] = {s.hex: s.number for s in layout.hexes if s.number is not None}
+    for region in layout.regions:
+        if not region.number_tokens:
+            continue
+        members = layout.region_hexes(region.name)
+        order = [h for h in members if terrain[h] != "desert" and h not in numbers_on]
+        if number_method == "swap":
+            numbers_on.update(numbermod.swap(order, region.number_tokens, numbers_on, rng, layout_name=layout.name))
+        elif number_method == "uniform":
+            numbers_on.update(numbermod.uniform(order, region.number_tokens, numbers_on, rng, layout_name=layout.name))
+        else:
+            skip = frozenset(h for h in members if terrain[h] == "desert" or h in numbers_on)
+            numbers_on.update(numbermod.spiral(members, skip, layout.spiral, rng, layout_name=layout.name))
+
+    # harbors
+    if harbor_method == "shuffled":
+        placed = harbormod.shuffled([(p.hex, p.facing) for p in layout.harbor_places], layout.harbor_pool, rng)
+    elif harbor_method == "free":
+        land = frozenset(s.hex for s in layout.hexes if s.kind == "land")
+        edges = harbormod.coast_edges((s.hex for s in layout.hexes if s.kind == "sea"), land)
+        placed = harbormod.free(edges, layout.harbor_pool, rng, layout_name=layout.name)
+    else:
+        placed = ()
+
+    if layout.robber == "desert":
+        deserts = [s.hex for s in layout.hexes if terrain.get(s.hex) == "desert"]
+        robber = deserts[0] if deserts else None
+    else:
+        robber = layout.robber  # a fixed hex or None (off the board)
+
+    tiles = tuple(
+        Tile(s.hex, s.kind, terrain[s.hex], numbers_on.get(s.hex), s.hex in hidden)
+        for s in layout.hexes
+    )
+    return Board(
+        scenario=layout.name, seed=None, setup_id="", number_method=number_method,
+        harbor_method=harbor_method, tiles=tiles,
+        harbors=tuple(sorted(placed, key=lambda x: (x.hex[1], x.hex[0], x.facing))),
+        robber=robber, pirate=layout.pirate,
+    )
+
+
+def from_seed(scenario: str | Layout, seed: str, numbers: str | None = None,
+              harbors: str | None = None) -> Board:
+    """The board of a scenario (name or layout) for seed text ``seed``: the
+    stream is seeded from :func:`setupgen.rng.digest` of the seed, and the
+    board carries the seed and its setup ID.
+
+    Raises :class:`UnknownScenarioError`, :class:`SetupgenError`,
+    :class:`GenerationError`.
+    """
+    layout = layoutmod.load(scenario) if isinstance(scenario, str) else scenario
+    digest = rngmod.digest(seed)
+    board = generate(layout, rngmod.stream(digest), numbers, harbors)
+    sid = setupid.encode(layout.code, board.number_method, board.harbor_method, digest)
+    return dataclasses.replace(board, seed=seed, setup_id=sid)
+
+
+def from_setup_id(text: str) -> Board:
+    """Regenerate the board a setup ID names (its ``seed`` field is None: the
+    seed text cannot be recovered from the ID).
+
+    Raises :class:`SetupIdError` for an unreadable ID and
+    :class:`UnknownScenarioError` for an unknown scenario code.
+    """
+    sid = setupid.decode(text)
+    layout = layoutmod.by_code(sid.code)
+    board = generate(layout, rngmod.stream(sid.digest), sid.number_method, sid.harbor_method)
+    return dataclasses.replace(board, setup_id=str(sid))

@@ -1,0 +1,76 @@
+"""Harbor placement methods (``../shared/RULES.md`` sections 1 and 3).
+
+A harbor lies on a sea hex and serves the edge towards one land neighbour
+(``facing``, direction index 0-5). Hexes are axial ``(q, r)``.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Iterable, Sequence
+
+from . import hexgrid, rng as rngmod
+from .board import Harbor
+from .errors import GenerationError
+from .hexgrid import Hex
+
+#: restarts of the free harbor step before giving up
+FREE_RESTARTS = 1000
+
+RULE_COAST = "harbor-coast"
+RULE_ONE_PER_SEA = "harbor-one-per-sea-hex"
+RULE_CORNERS = "harbor-shared-intersection"
+
+
+def shuffled(places: Sequence[tuple[Hex, int]], pool: Sequence[str], rng: random.Random) -> tuple[Harbor, ...]:
+    """The harbor pool shuffled onto the layout's fixed places (in the
+    layout's order). Raises :class:`GenerationError` when the counts differ."""
+    if len(places) != len(pool):
+        raise GenerationError(f"{len(pool)} harbors for {len(places)} harbor places")
+    types = list(pool)
+    rngmod.shuffle(rng, types)
+    return tuple(Harbor(h, facing, t) for (h, facing), t in zip(places, types))
+
+
+def coast_edges(sea: Iterable[Hex], land: frozenset[Hex]) -> list[tuple[Hex, int]]:
+    """Every coast edge a harbor may serve: (sea hex, direction) for each sea
+    hex and each land neighbour, in reading order of the sea hex then
+    direction (RULES.md section 3, first rule, our reading)."""
+    out = []
+    for h in hexgrid.row_order(sea):
+        for d, n in enumerate(hexgrid.neighbors(h)):
+            if n in land:
+                out.append((h, d))
+    return out
+
+
+def free(edges: Sequence[tuple[Hex, int]], pool: Sequence[str], rng: random.Random, *,
+         layout_name: str = "layout", restarts: int = FREE_RESTARTS) -> tuple[Harbor, ...]:
+    """Harbors drawn in random order, each laid on a uniformly chosen legal
+    edge among ``edges`` (RULES.md section 3): at most one harbor per sea
+    hex, no intersection shared by two harbors. A dead end restarts the whole
+    harbor step (continuing the stream).
+
+    Raises :class:`GenerationError` naming the rule after ``restarts``.
+    """
+    corners_of = {e: hexgrid.edge_corners(*e) for e in edges}
+    for _ in range(restarts + 1):
+        order = list(pool)
+        rngmod.shuffle(rng, order)
+        used_sea: set[Hex] = set()
+        used_corners: set = set()
+        out: list[Harbor] = []
+        for htype in order:
+            legal = [e for e in edges
+                     if e[0] not in used_sea and not (corners_of[e][0] in used_corners or corners_of[e][1] in used_corners)]
+            if not legal:
+                break
+            h, d = legal[rngmod.randbelow(rng, len(legal))]
+            used_sea.add(h)
+            used_corners.update(corners_of[(h, d)])
+            out.append(Harbor(h, d, htype))
+        else:
+            return tuple(sorted(out, key=lambda x: (x.hex[1], x.hex[0], x.facing)))
+    raise GenerationError(
+        f"{layout_name}: cannot lay {len(pool)} harbors after {restarts} restarts: "
+        f"rules {RULE_ONE_PER_SEA} and {RULE_CORNERS} leave too few coast edges")

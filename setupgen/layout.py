@@ -1,0 +1,380 @@
+"""Board layouts as data: loading and validating ``layouts/*.toml``.
+
+A layout says which hexes exist and of what kind, which land hexes draw
+their terrain from which *region* pool, which number tokens a region's
+number method lays, the harbor pool and places, robber and pirate start and
+the default methods. The file format is documented in ``layouts/README.md``.
+
+Coordinates are axial ``(q, r)`` (see :mod:`setupgen.hexgrid`).
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any, Mapping
+
+from . import hexgrid
+from .errors import LayoutError, UnknownScenarioError
+from .hexgrid import Hex
+from .rules import HARBOR_TYPES, LAND_TERRAINS, NUMBERS
+
+NUMBER_METHODS = ("swap", "spiral", "uniform")
+HARBOR_METHODS = ("shuffled", "free", "players")
+KINDS = ("land", "sea", "frame")
+
+
+@dataclass(frozen=True, slots=True)
+class HexSpec:
+    """One hex of a layout.
+
+    ``terrain`` is fixed for sea, frame and fixed land hexes (e.g. gold) and
+    None for a land hex whose terrain comes from ``region``'s pool.
+    ``number`` is a token fixed by the layout, or None.
+    """
+
+    hex: Hex
+    kind: str
+    region: str | None = None
+    terrain: str | None = None
+    number: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Region:
+    """A pool of land hexes set up together: ``terrain_pool`` is shuffled onto
+    the region's hexes (``hidden``: they lie face down), and ``number_tokens``
+    are laid by the number method on those of its hexes that are neither
+    desert nor carry a fixed token."""
+
+    name: str
+    terrain_pool: tuple[str, ...]
+    number_tokens: tuple[int, ...]
+    hidden: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class HarborPlace:
+    """A harbor place: the sea hex and the direction (0-5) to the land hex
+    whose shared edge it serves."""
+
+    hex: Hex
+    facing: int
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """A scenario's layout (immutable; load with :func:`load` or
+    :meth:`Layout.from_file`)."""
+
+    name: str
+    code: str
+    path: str
+    hexes: tuple[HexSpec, ...]
+    regions: tuple[Region, ...]
+    harbor_pool: tuple[str, ...]
+    harbor_places: tuple[HarborPlace, ...]
+    default_numbers: str
+    default_harbors: str
+    spiral: tuple[int, ...]
+    robber: str | Hex | None  # "desert", a fixed hex, or None (off the board)
+    pirate: Hex | None
+    victory_points: int
+    notes: tuple[str, ...]
+    players: str
+    reconstruction: bool = False
+    _index: Mapping[Hex, HexSpec] = field(init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_index", MappingProxyType({s.hex: s for s in self.hexes}))
+
+    def __repr__(self) -> str:
+        return f"setupgen.layout.load({self.name!r})"
+
+    @classmethod
+    def from_file(cls, path: str | Path) -> "Layout":
+        """Load and validate one layout file. Raises :class:`LayoutError`."""
+        return _load_path(Path(path))
+
+    # -- derived views -------------------------------------------------
+    def spec(self, h: Hex) -> HexSpec:
+        """The spec of hex ``h``; ``KeyError`` if the layout has no such hex."""
+        return self._index[h]
+
+    def land(self) -> tuple[Hex, ...]:
+        """Land hexes in reading order."""
+        return tuple(s.hex for s in self.hexes if s.kind == "land")
+
+    def region_hexes(self, region: str) -> tuple[Hex, ...]:
+        """Hexes of one region in reading order."""
+        return tuple(s.hex for s in self.hexes if s.region == region)
+
+
+# --------------------------------------------------------------------------
+# locating layout files
+
+def layouts_dir() -> Path:
+    """The folder of shipped layouts: ``layouts/`` beside the package in a
+    source checkout, or the copy installed inside the package."""
+    here = Path(__file__).resolve().parent
+    for cand in (here.parent / "layouts", here / "_data" / "layouts"):
+        if cand.is_dir():
+            return cand
+    return Path(str(resources.files("setupgen") / "_data" / "layouts"))
+
+
+def scenario_names() -> tuple[str, ...]:
+    """Names of the shipped scenarios (layout file stems), sorted."""
+    return tuple(sorted(p.stem for p in layouts_dir().glob("*.toml")))
+
+
+def load(name: str) -> Layout:
+    """The shipped layout ``name`` (e.g. ``"base-3-4"``).
+
+    Raises :class:`UnknownScenarioError` for an unknown name and
+    :class:`LayoutError` for a malformed file.
+    """
+    path = layouts_dir() / f"{name}.toml"
+    if not name or "/" in name or "\\" in name or not path.is_file():
+        known = ", ".join(scenario_names())
+        raise UnknownScenarioError(f"unknown scenario {name!r} (known: {known})")
+    return _cached(str(path))
+
+
+_CACHE: dict[str, Layout] = {}
+
+
+def _cached(path: str) -> Layout:
+    layout = _CACHE.get(path)
+    if layout is None:
+        layout = _CACHE[path] = _load_path(Path(path))
+    return layout
+
+
+def by_code(code: str) -> Layout:
+    """The shipped layout whose setup-ID code is ``code``."""
+    for name in scenario_names():
+        layout = load(name)
+        if layout.code == code.upper():
+            return layout
+    raise UnknownScenarioError(f"no scenario has the code {code!r}")
+
+
+# --------------------------------------------------------------------------
+# parsing
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    try:
+        with path.open("rb") as fh:
+            return tomllib.load(fh)
+    except OSError as exc:
+        raise LayoutError(str(path), "(file)", f"cannot read: {exc.strerror or exc}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise LayoutError(str(path), "(syntax)", str(exc).lower()) from None
+
+
+def _load_path(path: Path, _depth: int = 0) -> Layout:
+    data = _read_toml(path)
+    if "inherits" in data:
+        parent_name = _get(data, "inherits", str, path)
+        if _depth > 4:
+            raise LayoutError(str(path), "inherits", "inheritance is nested too deeply")
+        parent_path = path.parent / f"{parent_name}.toml"
+        if not parent_path.is_file():
+            raise LayoutError(str(path), "inherits", f"no layout {parent_name!r} beside this file")
+        base = _read_toml(parent_path)
+        base.pop("inherits", None)
+        merged = dict(base)
+        merged.update({k: v for k, v in data.items() if k != "inherits"})
+        data = merged
+    return _parse(data, path)
+
+
+def _get(data: dict, key: str, typ: type | tuple, path: Path, default: Any = ..., where: str = "") -> Any:
+    full = f"{where}{key}"
+    if key not in data:
+        if default is ...:
+            raise LayoutError(str(path), full, "missing")
+        return default
+    value = data[key]
+    if not isinstance(value, typ) or (typ is int and isinstance(value, bool)):
+        want = typ.__name__ if isinstance(typ, type) else " or ".join(t.__name__ for t in typ)
+        raise LayoutError(str(path), full, f"expected {want}, got {type(value).__name__}")
+    return value
+
+
+def _hex_value(value: Any, path: Path, key: str) -> Hex:
+    if (not isinstance(value, list) or len(value) != 2
+            or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)):
+        raise LayoutError(str(path), key, "expected a hex as [q, r]")
+    return (value[0], value[1])
+
+
+def _pool(table: Any, allowed: tuple[str, ...], path: Path, key: str) -> tuple[str, ...]:
+    if not isinstance(table, dict):
+        raise LayoutError(str(path), key, "expected a table of name = count")
+    out: list[str] = []
+    for name in sorted(table, key=lambda n: allowed.index(n) if n in allowed else -1):
+        count = table[name]
+        if name not in allowed:
+            raise LayoutError(str(path), f"{key}.{name}", f"unknown name; expected one of {', '.join(allowed)}")
+        if not isinstance(count, int) or isinstance(count, bool) or count < 0:
+            raise LayoutError(str(path), f"{key}.{name}", "count must be a whole number >= 0")
+        out.extend([name] * count)
+    return tuple(out)
+
+
+def _numbers(value: Any, path: Path, key: str) -> tuple[int, ...]:
+    if not isinstance(value, list) or not all(v in NUMBERS and not isinstance(v, bool) for v in value):
+        raise LayoutError(str(path), key, "expected a list of number tokens (2-12 except 7)")
+    return tuple(value)
+
+
+def _parse(data: dict[str, Any], path: Path) -> Layout:
+    p = str(path)
+    name = _get(data, "name", str, path)
+    if name != path.stem:
+        raise LayoutError(p, "name", f"must match the file name {path.stem!r}")
+    code = _get(data, "code", str, path)
+    if not (len(code) == 2 and code.isalnum() and code == code.upper()):
+        raise LayoutError(p, "code", "expected 2 upper-case letters or digits")
+
+    # regions
+    regions_t = _get(data, "regions", dict, path)
+    regions: list[Region] = []
+    for rname, rdata in sorted(regions_t.items()):
+        if not isinstance(rdata, dict):
+            raise LayoutError(p, f"regions.{rname}", "expected a table")
+        where = f"regions.{rname}."
+        pool = _pool(_get(rdata, "terrain", dict, path, where=where), LAND_TERRAINS, path, f"{where}terrain")
+        tokens = _numbers(rdata.get("numbers", []), path, f"{where}numbers")
+        hidden = _get(rdata, "hidden", bool, path, False, where=where)
+        regions.append(Region(rname, pool, tokens, hidden))
+    region_names = {r.name for r in regions}
+
+    # map
+    map_t = _get(data, "map", dict, path)
+    legend = _get(map_t, "legend", dict, path, where="map.")
+    symbols: dict[str, dict] = {}
+    for sym, spec in legend.items():
+        key = f"map.legend.{sym!r}"
+        if not isinstance(spec, dict) or spec.get("kind") not in KINDS:
+            raise LayoutError(p, key, f"expected a table with kind one of {', '.join(KINDS)}")
+        if spec["kind"] == "land":
+            if ("region" in spec) == ("terrain" in spec):
+                raise LayoutError(p, key, "a land symbol needs either region or terrain")
+            if "region" in spec and spec["region"] not in region_names:
+                raise LayoutError(p, key, f"unknown region {spec['region']!r}")
+            if "terrain" in spec and spec["terrain"] not in LAND_TERRAINS:
+                raise LayoutError(p, key, f"unknown terrain {spec['terrain']!r}")
+        symbols[sym] = spec
+    rows = _get(map_t, "rows", list, path, where="map.")
+    specs: dict[Hex, HexSpec] = {}
+    for i, row in enumerate(rows):
+        key = f"map.rows[{i}]"
+        if not isinstance(row, dict):
+            raise LayoutError(p, key, "expected a table {r, q, cells}")
+        r = _get(row, "r", int, path, where=key + ".")
+        q0 = _get(row, "q", int, path, where=key + ".")
+        cells = _get(row, "cells", str, path, where=key + ".").split()
+        for j, cell in enumerate(cells):
+            h = (q0 + j, r)
+            sym, _, num = cell.partition(":")
+            if sym == ".":
+                continue
+            if sym not in symbols:
+                raise LayoutError(p, key, f"unknown symbol {sym!r} in cell {cell!r}")
+            if h in specs:
+                raise LayoutError(p, key, f"hex {h!r} given twice")
+            spec = symbols[sym]
+            number = None
+            if num:
+                if not num.isdigit() or int(num) not in NUMBERS:
+                    raise LayoutError(p, key, f"bad number token in cell {cell!r}")
+                if spec["kind"] != "land":
+                    raise LayoutError(p, key, f"only land takes a number token: {cell!r}")
+                number = int(num)
+            kind = spec["kind"]
+            terrain = spec.get("terrain") if kind == "land" else ("sea" if kind == "sea" else "sea")
+            specs[h] = HexSpec(h, kind, spec.get("region"), terrain, number)
+    hexes = tuple(specs[h] for h in hexgrid.row_order(specs))
+
+    for region in regions:
+        members = [s for s in hexes if s.region == region.name]
+        key = f"regions.{region.name}"
+        if len(members) != len(region.terrain_pool):
+            raise LayoutError(p, f"{key}.terrain", f"pool has {len(region.terrain_pool)} terrain tiles for {len(members)} hexes")
+        free = sum(1 for s in members if s.number is None)
+        deserts = region.terrain_pool.count("desert")
+        if region.number_tokens and len(region.number_tokens) != free - deserts:
+            raise LayoutError(p, f"{key}.numbers", f"{len(region.number_tokens)} tokens for {free - deserts} hexes that take one")
+        if not region.number_tokens and free - deserts > 0:
+            raise LayoutError(p, f"{key}.numbers", f"missing: {free - deserts} hexes take a token")
+
+    # numbers
+    numbers_t = _get(data, "numbers", dict, path, {})
+    default_numbers = _get(numbers_t, "default", str, path, "swap", where="numbers.")
+    if default_numbers not in NUMBER_METHODS:
+        raise LayoutError(p, "numbers.default", f"unknown method {default_numbers!r}")
+    order = _get(numbers_t, "placement_order", str, path, "rows", where="numbers.")
+    if order != "rows":
+        raise LayoutError(p, "numbers.placement_order", "only 'rows' is supported")
+    spiral = _numbers(numbers_t.get("spiral", []), path, "numbers.spiral")
+
+    # harbors
+    harbors_t = _get(data, "harbors", dict, path, {})
+    default_harbors = _get(harbors_t, "default", str, path, "free", where="harbors.")
+    if default_harbors not in HARBOR_METHODS:
+        raise LayoutError(p, "harbors.default", f"unknown method {default_harbors!r}")
+    harbor_pool = _pool(harbors_t.get("pool", {}), HARBOR_TYPES, path, "harbors.pool")
+    places: list[HarborPlace] = []
+    for i, place in enumerate(_get(harbors_t, "places", list, path, [], where="harbors.")):
+        key = f"harbors.places[{i}]"
+        if not isinstance(place, dict):
+            raise LayoutError(p, key, "expected a table {q, r, facing}")
+        h = (_get(place, "q", int, path, where=key + "."), _get(place, "r", int, path, where=key + "."))
+        facing = _get(place, "facing", int, path, where=key + ".")
+        if specs.get(h) is None or specs[h].kind != "sea":
+            raise LayoutError(p, key, f"hex {h!r} is not a sea hex of the map")
+        if not 0 <= facing < 6 or specs.get(hexgrid.neighbor(h, facing), HexSpec(h, "sea")).kind != "land":
+            raise LayoutError(p, key, f"facing {facing!r} does not point at a land hex")
+        places.append(HarborPlace(h, facing))
+    if default_harbors == "shuffled" and len(places) != len(harbor_pool):
+        raise LayoutError(p, "harbors.places", f"{len(places)} places for {len(harbor_pool)} harbors")
+    seen: set = set()
+    for place in places:
+        cs = set(hexgrid.edge_corners(place.hex, place.facing))
+        if cs & seen:
+            raise LayoutError(p, "harbors.places", f"harbor at {place.hex!r} shares an intersection with another")
+        seen |= cs
+
+    robber_v = data.get("robber", "desert")
+    if robber_v == "desert":
+        robber: str | Hex | None = "desert"
+    elif robber_v == "off":
+        robber = None
+    else:
+        robber = _hex_value(robber_v, path, "robber")
+        if robber not in specs or specs[robber].kind != "land":
+            raise LayoutError(p, "robber", "must be 'desert', 'off' or a land hex")
+    pirate = None
+    if "pirate" in data:
+        pirate = _hex_value(data["pirate"], path, "pirate")
+        if pirate not in specs or specs[pirate].kind != "sea":
+            raise LayoutError(p, "pirate", "must be a sea hex")
+
+    notes = _get(data, "notes", list, path, [])
+    if not all(isinstance(n, str) for n in notes):
+        raise LayoutError(p, "notes", "expected a list of template keys")
+    return Layout(
+        name=name, code=code, path=p, hexes=hexes, regions=tuple(regions),
+        harbor_pool=harbor_pool, harbor_places=tuple(places),
+        default_numbers=default_numbers, default_harbors=default_harbors,
+        spiral=spiral, robber=robber, pirate=pirate,
+        victory_points=_get(data, "victory_points", int, path),
+        notes=tuple(notes), players=_get(data, "players", str, path, ""),
+        reconstruction=_get(data, "reconstruction", bool, path, False),
+    )

@@ -1,0 +1,201 @@
+"""Number-token placement methods (``../shared/RULES.md`` section 2).
+
+Each method lays a region's tokens on its hexes given in *placement order*
+(reading order, desert and fixed-token hexes left out), respecting the
+tokens already on the board (``fixed``, a mapping hex -> token). Hexes are
+axial ``(q, r)``. Each returns a new dict hex -> token of the hexes it
+filled. Draws come from an explicit ``random.Random`` through
+:mod:`setupgen.rng`.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from typing import Callable, Mapping, Sequence
+
+from . import hexgrid, rng as rngmod
+from .errors import GenerationError
+from .hexgrid import Hex
+from .rules import RULE_EQUAL, RULE_RED, fits
+
+#: restarts of the swap rule before giving up (RULES.md section 2, step 5)
+SWAP_RESTARTS = 1000
+#: whole-arrangement attempts of the uniform method before giving up
+UNIFORM_ATTEMPTS = 500_000
+
+Pick = Callable[[list[int]], int]
+
+
+def swap(order: Sequence[Hex], tokens: Sequence[int], fixed: Mapping[Hex, int],
+         rng: random.Random, *, layout_name: str = "layout") -> dict[Hex, int]:
+    """The tournament swap rule, drawing from ``rng``. See :func:`swap_with`."""
+    return swap_with(order, tokens, fixed, lambda bag: rngmod.randbelow(rng, len(bag)),
+                     layout_name=layout_name)
+
+
+def swap_with(order: Sequence[Hex], tokens: Sequence[int], fixed: Mapping[Hex, int],
+              pick: Pick, *, trace: list | None = None, layout_name: str = "layout",
+              restarts: int = SWAP_RESTARTS) -> dict[Hex, int]:
+    """The tournament swap rule exactly as RULES.md section 2, steps 1-5.
+
+    ``pick(bag)`` returns the index of the chip drawn from the list ``bag``
+    (the bag's list order is part of the reproducible stream: a drawn chip is
+    removed with ``pop``; chips put aside return to the end of the bag once
+    the hex is filled). ``trace``, if given, receives events as tuples:
+    ``("place", p, c)``, ``("swap", p, j, c, d)`` (``c`` now on ``j``, ``d`` on
+    ``p``), ``("aside", p, c)`` and ``("restart", n)``.
+
+    Walking back for a swap goes over the hexes filled in this pass in
+    placement order descending (the path reading of RULES.md section 2).
+
+    Raises :class:`GenerationError` after ``restarts`` restarts (rule
+    ``equal-adjacent``/``red-adjacent`` cannot be met on ``layout_name``).
+    """
+    if len(tokens) != len(order):
+        raise GenerationError(f"{layout_name}: {len(tokens)} number tokens for {len(order)} hexes")
+    for attempt in range(restarts + 1):
+        if attempt:
+            if trace is not None:
+                trace.append(("restart", attempt))
+        placed = dict(fixed)
+        bag = list(tokens)
+        filled: list[Hex] = []
+        stuck = False
+        for p in order:
+            aside: list[int] = []
+            while True:
+                if not bag:
+                    stuck = True
+                    break
+                c = bag.pop(pick(bag))
+                if fits(c, p, placed):
+                    placed[p] = c
+                    if trace is not None:
+                        trace.append(("place", p, c))
+                    break
+                partner = None
+                for j in reversed(filled):
+                    d = placed[j]
+                    placed[j] = c
+                    if fits(c, j, placed) and fits(d, p, placed):
+                        partner = j
+                        break
+                    placed[j] = d
+                if partner is not None:
+                    placed[p] = d
+                    if trace is not None:
+                        trace.append(("swap", p, partner, c, d))
+                    break
+                aside.append(c)
+                if trace is not None:
+                    trace.append(("aside", p, c))
+            if stuck:
+                break
+            bag.extend(aside)
+            filled.append(p)
+        if not stuck:
+            return {h: placed[h] for h in order}
+    raise GenerationError(
+        f"{layout_name}: number placement failed after {restarts} restarts: "
+        f"the rules {RULE_EQUAL} and {RULE_RED} cannot be met")
+
+
+def uniform(order: Sequence[Hex], tokens: Sequence[int], fixed: Mapping[Hex, int],
+            rng: random.Random, *, layout_name: str = "layout",
+            attempts: int = UNIFORM_ATTEMPTS) -> dict[Hex, int]:
+    """Every legal arrangement equally likely: each attempt draws a uniform
+    random arrangement chip by chip along ``order`` and is abandoned at its
+    first violation (rejection of whole arrangements, RULES.md section 2).
+
+    Raises :class:`GenerationError` after ``attempts`` attempts.
+    """
+    n = len(order)
+    if len(tokens) != n:
+        raise GenerationError(f"{layout_name}: {len(tokens)} number tokens for {n} hexes")
+    random_ = rng.random
+    for _ in range(attempts):
+        placed = dict(fixed)
+        bag = list(tokens)
+        for i, p in enumerate(order):
+            c = bag.pop(int(random_() * (n - i)))  # rngmod.randbelow, inlined
+            if not fits(c, p, placed):
+                break
+            placed[p] = c
+        else:
+            return {h: placed[h] for h in order}
+    raise GenerationError(
+        f"{layout_name}: no legal number arrangement found in {attempts} attempts "
+        f"(rules {RULE_EQUAL}, {RULE_RED})")
+
+
+def spiral_path(hexes: Sequence[Hex], start: int) -> list[Hex]:
+    """The spiral through ``hexes``: the outer layer from corner number
+    ``start`` (corners are outer hexes with the fewest neighbours in the set,
+    numbered in reading order), counter-clockwise as seen on the page, then
+    each inner layer the same way, starting next to where the layer outside
+    it started.
+
+    Raises ``ValueError`` when ``start`` is not a corner number.
+    """
+    hexset = set(hexes)
+    peeled = hexgrid.layers(hexset)
+    corners = spiral_corners(hexes)
+    if not 0 <= start < len(corners):
+        raise ValueError(f"corner {start!r} out of range 0-{len(corners) - 1}")
+    path: list[Hex] = []
+    first = corners[start]
+    for layer in peeled:
+        if path:
+            prev_start = first
+            near = [h for h in layer if hexgrid.distance(h, prev_start) == 1]
+            if not near:
+                near = sorted(layer, key=lambda h: hexgrid.distance(h, prev_start))[:1]
+            first = near[0]
+        path.extend(_ccw_from(layer, first))
+    return path
+
+
+def spiral_corners(hexes: Sequence[Hex]) -> list[Hex]:
+    """The corner hexes a spiral may start from, in reading order."""
+    hexset = set(hexes)
+    outer = hexgrid.layers(hexset)[0]
+    degree = {h: sum(n in hexset for n in hexgrid.neighbors(h)) for h in outer}
+    low = min(degree.values())
+    return [h for h in outer if degree[h] == low]
+
+
+def _ccw_from(layer: list[Hex], first: Hex) -> list[Hex]:
+    if len(layer) == 1:
+        return list(layer)
+    pts = {h: hexgrid.center(h) for h in layer}
+    cx = sum(x for x, _ in pts.values()) / len(pts)
+    cy = sum(y for _, y in pts.values()) / len(pts)
+
+    def angle(h: Hex) -> float:
+        x, y = pts[h]
+        return math.atan2(-(y - cy), x - cx)
+
+    a0 = angle(first)
+    return sorted(layer, key=lambda h: ((angle(h) - a0) % (2 * math.pi), h))
+
+
+def spiral(land: Sequence[Hex], skip: frozenset[Hex], sequence: Sequence[int],
+           rng: random.Random, *, layout_name: str = "layout") -> dict[Hex, int]:
+    """The official lettered order: ``sequence`` laid along the spiral through
+    ``land`` from a uniformly chosen corner, counter-clockwise, skipping the
+    hexes in ``skip`` (deserts). Promises only the red rule (RULES.md
+    section 2); equal neighbours are left for ``check`` to note.
+
+    Raises :class:`GenerationError` when the layout has no spiral sequence or
+    its length does not match.
+    """
+    path = [h for h in spiral_path(land, 0) if h not in skip]
+    if not sequence:
+        raise GenerationError(f"{layout_name}: the layout has no spiral sequence")
+    if len(sequence) != len(path):
+        raise GenerationError(f"{layout_name}: spiral has {len(sequence)} tokens for {len(path)} hexes")
+    corners = spiral_corners(land)
+    start = rngmod.randbelow(rng, len(corners))
+    path = [h for h in spiral_path(land, start) if h not in skip]
+    return dict(zip(path, sequence))
