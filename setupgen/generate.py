@@ -9,7 +9,7 @@ sorted by name), number tokens per region, harbors.
 
 from __future__ import annotations
 
-import dataclasses
+import functools
 import random
 
 from . import harbors as harbormod
@@ -35,6 +35,17 @@ def generate(layout: Layout, rng: random.Random, numbers: str | None = None,
     Raises :class:`SetupgenError` for an unknown method and
     :class:`GenerationError` when bounded retries run out.
     """
+    return _generate(layout, rng, numbers, harbors, None, "")
+
+
+# Tiles are immutable and few distinct ones exist per layout: share them.
+_tile = functools.lru_cache(maxsize=1 << 16)(Tile)
+
+
+def _generate(layout: Layout, rng: random.Random, numbers: str | None,
+              harbors: str | None, seed: str | None, setup_id: str | None) -> Board:
+    """:func:`generate`, stamping ``seed`` and the setup ID (None: computed
+    from ``seed`` by the caller's convention, see :func:`from_seed`)."""
     number_method = layout.default_numbers if numbers is None else numbers
     harbor_method = layout.default_harbors if harbors is None else harbors
     if number_method not in NUMBER_METHODS:
@@ -66,9 +77,9 @@ def generate(layout: Layout, rng: random.Random, numbers: str | None = None,
         members = layout.region_hexes(region.name)
         order = [h for h in members if terrain[h] != "desert" and h not in numbers_on]
         if number_method == "swap":
-            numbers_on.update(numbermod.swap(order, region.number_tokens, numbers_on, rng, layout_name=layout.name))
+            numbers_on.update(numbermod.swap(order, region.number_tokens, numbers_on, rng, layout_name=layout.name, adjacency=layout.adjacency))
         elif number_method == "uniform":
-            numbers_on.update(numbermod.uniform(order, region.number_tokens, numbers_on, rng, layout_name=layout.name))
+            numbers_on.update(numbermod.uniform(order, region.number_tokens, numbers_on, rng, layout_name=layout.name, adjacency=layout.adjacency))
         else:
             skip = frozenset(h for h in members if terrain[h] == "desert" or h in numbers_on)
             numbers_on.update(numbermod.spiral(members, skip, layout.spiral, rng, layout_name=layout.name))
@@ -89,12 +100,15 @@ def generate(layout: Layout, rng: random.Random, numbers: str | None = None,
     else:
         robber = layout.robber  # a fixed hex or None (off the board)
 
-    tiles = tuple(
-        Tile(s.hex, s.kind, terrain[s.hex], numbers_on.get(s.hex), s.hex in hidden)
+    get_number = numbers_on.get
+    tiles = tuple([
+        _tile(s.hex, s.kind, terrain[s.hex], get_number(s.hex), s.hex in hidden)
         for s in layout.hexes
-    )
+    ])
     return Board(
-        scenario=layout.name, seed=None, setup_id="", number_method=number_method,
+        scenario=layout.name, seed=seed,
+        setup_id=setup_id if setup_id is not None else _setup_id(layout, number_method, harbor_method, seed),
+        number_method=number_method,
         harbor_method=harbor_method, tiles=tiles,
         harbors=tuple(sorted(placed, key=lambda x: (x.hex[1], x.hex[0], x.facing))),
         robber=robber, pirate=layout.pirate,
@@ -111,10 +125,11 @@ def from_seed(scenario: str | Layout, seed: str, numbers: str | None = None,
     :class:`GenerationError`.
     """
     layout = layoutmod.load(scenario) if isinstance(scenario, str) else scenario
-    digest = rngmod.digest(seed)
-    board = generate(layout, rngmod.stream(digest), numbers, harbors)
-    sid = setupid.encode(layout.code, board.number_method, board.harbor_method, digest)
-    return dataclasses.replace(board, seed=seed, setup_id=sid)
+    return _generate(layout, rngmod.from_seed(seed), numbers, harbors, seed, None)
+
+
+def _setup_id(layout: Layout, number_method: str, harbor_method: str, seed: str | None) -> str:
+    return setupid.encode(layout.code, number_method, harbor_method, rngmod.digest(seed or ""))
 
 
 def from_setup_id(text: str) -> Board:
@@ -126,5 +141,4 @@ def from_setup_id(text: str) -> Board:
     """
     sid = setupid.decode(text)
     layout = layoutmod.by_code(sid.code)
-    board = generate(layout, rngmod.stream(sid.digest), sid.number_method, sid.harbor_method)
-    return dataclasses.replace(board, setup_id=str(sid))
+    return _generate(layout, rngmod.stream(sid.digest), sid.number_method, sid.harbor_method, None, str(sid))

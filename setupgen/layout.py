@@ -87,9 +87,22 @@ class Layout:
     players: str
     reconstruction: bool = False
     _index: Mapping[Hex, HexSpec] = field(init=False, compare=False, repr=False)
+    _adjacency: Mapping[Hex, tuple[Hex, ...]] = field(init=False, compare=False, repr=False)
+    _regions: Mapping[str, tuple[Hex, ...]] = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "_index", MappingProxyType({s.hex: s for s in self.hexes}))
+        index = {s.hex: s for s in self.hexes}
+        land = {h for h, s in index.items() if s.kind == "land"}
+        adjacency = {h: tuple(n for n in hexgrid.neighbors(h) if n in land) for h in land}
+        regions = {r.name: tuple(x.hex for x in self.hexes if x.region == r.name) for r in self.regions}
+        object.__setattr__(self, "_index", MappingProxyType(index))
+        object.__setattr__(self, "_regions", MappingProxyType(regions))
+        object.__setattr__(self, "_adjacency", MappingProxyType(adjacency))
+
+    @property
+    def adjacency(self) -> Mapping[Hex, tuple[Hex, ...]]:
+        """Land hex -> its land neighbours (the hexes number rules compare)."""
+        return self._adjacency
 
     def __repr__(self) -> str:
         return f"setupgen.layout.load({self.name!r})"
@@ -109,8 +122,8 @@ class Layout:
         return tuple(s.hex for s in self.hexes if s.kind == "land")
 
     def region_hexes(self, region: str) -> tuple[Hex, ...]:
-        """Hexes of one region in reading order."""
-        return tuple(s.hex for s in self.hexes if s.region == region)
+        """Hexes of one region in reading order (empty for an unknown name)."""
+        return self._regions.get(region, ())
 
 
 # --------------------------------------------------------------------------
@@ -132,26 +145,24 @@ def scenario_names() -> tuple[str, ...]:
 
 
 def load(name: str) -> Layout:
-    """The shipped layout ``name`` (e.g. ``"base-3-4"``).
+    """The shipped layout ``name`` (e.g. ``"base-3-4"``); loaded once and
+    cached.
 
     Raises :class:`UnknownScenarioError` for an unknown name and
     :class:`LayoutError` for a malformed file.
     """
+    cached = _CACHE.get(name)
+    if cached is not None:
+        return cached
     path = layouts_dir() / f"{name}.toml"
     if not name or "/" in name or "\\" in name or not path.is_file():
         known = ", ".join(scenario_names())
         raise UnknownScenarioError(f"unknown scenario {name!r} (known: {known})")
-    return _cached(str(path))
+    layout = _CACHE[name] = _load_path(path)
+    return layout
 
 
 _CACHE: dict[str, Layout] = {}
-
-
-def _cached(path: str) -> Layout:
-    layout = _CACHE.get(path)
-    if layout is None:
-        layout = _CACHE[path] = _load_path(Path(path))
-    return layout
 
 
 def by_code(code: str) -> Layout:

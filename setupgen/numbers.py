@@ -17,7 +17,7 @@ from typing import Callable, Mapping, Sequence
 from . import hexgrid, rng as rngmod
 from .errors import GenerationError
 from .hexgrid import Hex
-from .rules import RULE_EQUAL, RULE_RED, fits
+from .rules import RED_NUMBERS, RULE_EQUAL, RULE_RED, fits
 
 #: restarts of the swap rule before giving up (RULES.md section 2, step 5)
 SWAP_RESTARTS = 1000
@@ -25,18 +25,21 @@ SWAP_RESTARTS = 1000
 UNIFORM_ATTEMPTS = 500_000
 
 Pick = Callable[[list[int]], int]
+Adjacency = Mapping[Hex, tuple[Hex, ...]]
 
 
 def swap(order: Sequence[Hex], tokens: Sequence[int], fixed: Mapping[Hex, int],
-         rng: random.Random, *, layout_name: str = "layout") -> dict[Hex, int]:
+         rng: random.Random, *, layout_name: str = "layout",
+         adjacency: Adjacency | None = None) -> dict[Hex, int]:
     """The tournament swap rule, drawing from ``rng``. See :func:`swap_with`."""
-    return swap_with(order, tokens, fixed, lambda bag: rngmod.randbelow(rng, len(bag)),
-                     layout_name=layout_name)
+    random_ = rng.random
+    return swap_with(order, tokens, fixed, lambda bag: int(random_() * len(bag)),  # rng.randbelow
+                     layout_name=layout_name, adjacency=adjacency)
 
 
 def swap_with(order: Sequence[Hex], tokens: Sequence[int], fixed: Mapping[Hex, int],
               pick: Pick, *, trace: list | None = None, layout_name: str = "layout",
-              restarts: int = SWAP_RESTARTS) -> dict[Hex, int]:
+              restarts: int = SWAP_RESTARTS, adjacency: Adjacency | None = None) -> dict[Hex, int]:
     """The tournament swap rule exactly as RULES.md section 2, steps 1-5.
 
     ``pick(bag)`` returns the index of the chip drawn from the list ``bag``
@@ -49,11 +52,14 @@ def swap_with(order: Sequence[Hex], tokens: Sequence[int], fixed: Mapping[Hex, i
     Walking back for a swap goes over the hexes filled in this pass in
     placement order descending (the path reading of RULES.md section 2).
 
+    ``adjacency`` (hex -> neighbours) only saves recomputing neighbours.
+
     Raises :class:`GenerationError` after ``restarts`` restarts (rule
     ``equal-adjacent``/``red-adjacent`` cannot be met on ``layout_name``).
     """
     if len(tokens) != len(order):
         raise GenerationError(f"{layout_name}: {len(tokens)} number tokens for {len(order)} hexes")
+    neighbors_of = hexgrid.neighbors if adjacency is None else adjacency.__getitem__
     for attempt in range(restarts + 1):
         if attempt:
             if trace is not None:
@@ -69,7 +75,13 @@ def swap_with(order: Sequence[Hex], tokens: Sequence[int], fixed: Mapping[Hex, i
                     stuck = True
                     break
                 c = bag.pop(pick(bag))
-                if fits(c, p, placed):
+                # fits(c, p, placed, adjacency), inlined on this hot path
+                c_red = c in RED_NUMBERS
+                for n in neighbors_of(p):
+                    o = placed.get(n)
+                    if o is not None and (o == c or (c_red and o in RED_NUMBERS)):
+                        break
+                else:
                     placed[p] = c
                     if trace is not None:
                         trace.append(("place", p, c))
@@ -78,7 +90,7 @@ def swap_with(order: Sequence[Hex], tokens: Sequence[int], fixed: Mapping[Hex, i
                 for j in reversed(filled):
                     d = placed[j]
                     placed[j] = c
-                    if fits(c, j, placed) and fits(d, p, placed):
+                    if fits(c, j, placed, adjacency) and fits(d, p, placed, adjacency):
                         partner = j
                         break
                     placed[j] = d
@@ -103,7 +115,7 @@ def swap_with(order: Sequence[Hex], tokens: Sequence[int], fixed: Mapping[Hex, i
 
 def uniform(order: Sequence[Hex], tokens: Sequence[int], fixed: Mapping[Hex, int],
             rng: random.Random, *, layout_name: str = "layout",
-            attempts: int = UNIFORM_ATTEMPTS) -> dict[Hex, int]:
+            attempts: int = UNIFORM_ATTEMPTS, adjacency: Adjacency | None = None) -> dict[Hex, int]:
     """Every legal arrangement equally likely: each attempt draws a uniform
     random arrangement chip by chip along ``order`` and is abandoned at its
     first violation (rejection of whole arrangements, RULES.md section 2).
@@ -119,7 +131,7 @@ def uniform(order: Sequence[Hex], tokens: Sequence[int], fixed: Mapping[Hex, int
         bag = list(tokens)
         for i, p in enumerate(order):
             c = bag.pop(int(random_() * (n - i)))  # rngmod.randbelow, inlined
-            if not fits(c, p, placed):
+            if not fits(c, p, placed, adjacency):
                 break
             placed[p] = c
         else:

@@ -52,8 +52,9 @@ def randbelow(rng: random.Random, n: int) -> int:
 
 def shuffle(rng: random.Random, items: MutableSequence[T]) -> None:
     """Fisher-Yates shuffle in place, drawing through :func:`randbelow`."""
+    random_ = rng.random
     for i in range(len(items) - 1, 0, -1):
-        j = randbelow(rng, i + 1)
+        j = int(random_() * (i + 1))  # randbelow(rng, i + 1), inlined
         items[i], items[j] = items[j], items[i]
 
 

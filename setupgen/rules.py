@@ -39,11 +39,13 @@ def clash(a: int, b: int) -> str | None:
     return None
 
 
-def fits(number: int, h: Hex, numbers: Mapping[Hex, int]) -> bool:
+def fits(number: int, h: Hex, numbers: Mapping[Hex, int],
+         adjacency: Mapping[Hex, tuple[Hex, ...]] | None = None) -> bool:
     """Whether token ``number`` on hex ``h`` breaks no number rule against the
     tokens already in ``numbers`` (a mapping hex -> token; ``h`` itself is
-    ignored if present)."""
-    for n in hexgrid.neighbors(h):
+    ignored if present). ``adjacency`` (hex -> neighbouring hexes that can
+    carry tokens) may be given to save recomputing neighbours."""
+    for n in (hexgrid.neighbors(h) if adjacency is None else adjacency[h]):
         other = numbers.get(n)
         if other is not None and (other == number or (number in RED_NUMBERS and other in RED_NUMBERS)):
             return False

@@ -1,0 +1,234 @@
+"""Checking a board against its layout's rules.
+
+:func:`check` returns every :class:`Violation` (errors and notes);
+:func:`validate` raises :class:`IllegalBoardError` when any error is found.
+Rules: RULES.md sections 1-3, and FORMAT.md (``check`` applies the rules the
+board's methods promise: a ``spiral`` board is held to the red rule only and
+equal neighbours are reported as notes).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+from . import hexgrid, setupid
+from . import layout as layoutmod
+from .board import Board
+from .errors import IllegalBoardError, SetupgenError
+from .hexgrid import Hex
+from .layout import Layout
+from .rules import RULE_EQUAL, RULE_RED, clash
+
+ERROR = "error"
+NOTE = "note"
+
+
+@dataclass(frozen=True, slots=True)
+class Violation:
+    """One broken rule. ``severity`` is ``"error"`` (the board is illegal) or
+    ``"note"`` (reported, not failing); ``hexes`` are the axial hexes
+    involved."""
+
+    rule: str
+    message: str
+    hexes: tuple[Hex, ...] = ()
+    severity: str = ERROR
+
+    def __str__(self) -> str:
+        return f"{self.severity}: {self.rule}: {self.message}"
+
+
+def check(board: Board, layout: Layout | None = None) -> list[Violation]:
+    """Every violation of ``board`` against ``layout`` (default: the shipped
+    layout named by ``board.scenario``), errors and notes, in a stable order.
+
+    Raises :class:`UnknownScenarioError` when no layout is given and the
+    scenario is unknown.
+    """
+    layout = layoutmod.load(board.scenario) if layout is None else layout
+    out: list[Violation] = []
+    out += _check_hexes(board, layout)
+    out += _check_numbers(board, layout)
+    out += _check_harbors(board, layout)
+    out += _check_pieces(board, layout)
+    out += _check_setup_id(board, layout)
+    return out
+
+
+def errors(board: Board, layout: Layout | None = None) -> list[Violation]:
+    """Only the violations of severity ``error``."""
+    return [v for v in check(board, layout) if v.severity == ERROR]
+
+
+def validate(board: Board, layout: Layout | None = None) -> None:
+    """Raise :class:`IllegalBoardError` (listing the errors) unless the board
+    is legal."""
+    found = errors(board, layout)
+    if found:
+        raise IllegalBoardError(found)
+
+
+def _fmt(h: Hex) -> str:
+    return f"({h[0]}, {h[1]})"
+
+
+def _check_hexes(board: Board, layout: Layout) -> list[Violation]:
+    out = []
+    want = {s.hex for s in layout.hexes}
+    have = {t.hex for t in board.tiles}
+    for h in hexgrid.row_order(want - have):
+        out.append(Violation("hex-missing", f"hex {_fmt(h)} of the layout is missing", (h,)))
+    for h in hexgrid.row_order(have - want):
+        out.append(Violation("hex-extra", f"hex {_fmt(h)} is not part of the layout", (h,)))
+    by_region: dict[str, list[str]] = {r.name: [] for r in layout.regions}
+    hidden_of = {r.name: r.hidden for r in layout.regions}
+    for t in board.tiles:
+        if t.hex not in want:
+            continue
+        spec = layout.spec(t.hex)
+        if t.kind != spec.kind:
+            out.append(Violation("hex-kind", f"hex {_fmt(t.hex)} is {t.kind}, the layout says {spec.kind}", (t.hex,)))
+            continue
+        if spec.kind != "land":
+            if t.terrain != "sea":
+                out.append(Violation("hex-terrain", f"{spec.kind} hex {_fmt(t.hex)} has terrain {t.terrain}", (t.hex,)))
+            if t.number is not None:
+                out.append(Violation("number-on-sea", f"{spec.kind} hex {_fmt(t.hex)} has a number token", (t.hex,)))
+            continue
+        if t.terrain == "sea":
+            out.append(Violation("hex-terrain", f"land hex {_fmt(t.hex)} has terrain sea", (t.hex,)))
+        if spec.region is None:
+            if t.terrain != spec.terrain:
+                out.append(Violation("hex-terrain", f"hex {_fmt(t.hex)} must be {spec.terrain}, not {t.terrain}", (t.hex,)))
+        else:
+            by_region[spec.region].append(t.terrain)
+        want_hidden = spec.region is not None and hidden_of[spec.region]
+        if t.hidden != want_hidden:
+            out.append(Violation("hex-hidden", f"hex {_fmt(t.hex)} must {'' if want_hidden else 'not '}lie face down", (t.hex,)))
+    for region in layout.regions:
+        got, pool = Counter(by_region[region.name]), Counter(region.terrain_pool)
+        if got != pool:
+            diff = _counter_diff(pool, got)
+            out.append(Violation("terrain-pool", f"region {region.name}: terrain differs from the pool ({diff})"))
+    return out
+
+
+def _counter_diff(want: Counter, got: Counter) -> str:
+    parts = []
+    for key in sorted(set(want) | set(got), key=str):
+        if want[key] != got[key]:
+            parts.append(f"{key} {got[key]} instead of {want[key]}")
+    return ", ".join(parts)
+
+
+def _check_numbers(board: Board, layout: Layout) -> list[Violation]:
+    out = []
+    want = {s.hex for s in layout.hexes}
+    land = [t for t in board.tiles if t.kind == "land" and t.hex in want]
+    per_region: dict[str, list[int]] = {r.name: [] for r in layout.regions}
+    for t in land:
+        spec = layout.spec(t.hex)
+        if spec.kind != "land":
+            continue
+        if spec.number is not None:
+            if t.number != spec.number:
+                out.append(Violation("number-fixed", f"hex {_fmt(t.hex)} must carry the fixed token {spec.number}", (t.hex,)))
+            continue
+        if t.terrain == "desert":
+            if t.number is not None:
+                out.append(Violation("number-on-desert", f"desert {_fmt(t.hex)} carries a number token", (t.hex,)))
+            continue
+        if t.number is None:
+            out.append(Violation("number-missing", f"hex {_fmt(t.hex)} has no number token", (t.hex,)))
+        elif spec.region is not None:
+            per_region[spec.region].append(t.number)
+    for region in layout.regions:
+        if region.number_tokens and Counter(per_region[region.name]) != Counter(region.number_tokens):
+            diff = _counter_diff(Counter(region.number_tokens), Counter(per_region[region.name]))
+            out.append(Violation("number-pool", f"region {region.name}: number tokens differ from the pool ({diff})"))
+    numbers = board.numbers()
+    for h in hexgrid.row_order(numbers):
+        for d in (0, 4, 5):  # each adjacent pair once: east, south-west, south-east
+            n = hexgrid.neighbor(h, d)
+            if n not in numbers:
+                continue
+            rule = clash(numbers[h], numbers[n])
+            if rule is None:
+                continue
+            note = rule == RULE_EQUAL and board.number_method == "spiral"
+            what = "equal numbers" if rule == RULE_EQUAL else "red numbers"
+            out.append(Violation(
+                rule, f"{what} {numbers[h]} at {_fmt(h)} and {numbers[n]} at {_fmt(n)} are adjacent",
+                (h, n), NOTE if note else ERROR))
+    return out
+
+
+def _check_harbors(board: Board, layout: Layout) -> list[Violation]:
+    out = []
+    method = board.harbor_method
+    if method == "players":
+        if board.harbors:
+            out.append(Violation("harbor-method", "harbor method players lays no harbors, but the board has some"))
+        return out
+    types = Counter(h.type for h in board.harbors)
+    if types != Counter(layout.harbor_pool):
+        out.append(Violation("harbor-pool", f"harbors differ from the pool ({_counter_diff(Counter(layout.harbor_pool), types)})"))
+    if method in ("shuffled", "fixed") and layout.harbor_places:
+        places = {(p.hex, p.facing) for p in layout.harbor_places}
+        for h in board.harbors:
+            if (h.hex, h.facing) not in places:
+                out.append(Violation("harbor-place", f"harbor at {_fmt(h.hex)} facing {h.facing} is not a harbor place of the layout", (h.hex,)))
+        return out
+    tiles = {t.hex: t for t in board.tiles}
+    sea_used: Counter = Counter()
+    corner_owner: dict = {}
+    for h in board.harbors:
+        here, there = tiles.get(h.hex), tiles.get(hexgrid.neighbor(h.hex, h.facing))
+        if here is None or here.kind != "sea":
+            out.append(Violation("harbor-coast", f"harbor at {_fmt(h.hex)} is not on a playable sea hex", (h.hex,)))
+        elif there is None or there.kind != "land":
+            out.append(Violation("harbor-coast", f"harbor at {_fmt(h.hex)} facing {h.facing} does not serve a coast edge", (h.hex,)))
+        sea_used[h.hex] += 1
+        for c in hexgrid.edge_corners(h.hex, h.facing):
+            if c in corner_owner and corner_owner[c] != h.hex:
+                out.append(Violation("harbor-shared-intersection",
+                                     f"harbors at {_fmt(corner_owner[c])} and {_fmt(h.hex)} share an intersection",
+                                     (corner_owner[c], h.hex)))
+            corner_owner.setdefault(c, h.hex)
+    for sea_hex, n in sorted(sea_used.items(), key=lambda kv: (kv[0][1], kv[0][0])):
+        if n > 1:
+            out.append(Violation("harbor-one-per-sea-hex", f"sea hex {_fmt(sea_hex)} holds {n} harbors", (sea_hex,)))
+    return out
+
+
+def _check_pieces(board: Board, layout: Layout) -> list[Violation]:
+    out = []
+    tiles = {t.hex: t for t in board.tiles}
+    if layout.robber == "desert":
+        t = tiles.get(board.robber) if board.robber is not None else None
+        if t is None or t.terrain != "desert":
+            out.append(Violation("robber", "the robber must start on a desert"))
+    elif board.robber != layout.robber:
+        where = "off the board" if layout.robber is None else f"on {_fmt(layout.robber)}"
+        out.append(Violation("robber", f"the robber must start {where}"))
+    if board.pirate != layout.pirate:
+        where = "not be used" if layout.pirate is None else f"start on {_fmt(layout.pirate)}"
+        out.append(Violation("pirate", f"the pirate must {where}"))
+    return out
+
+
+def _check_setup_id(board: Board, layout: Layout) -> list[Violation]:
+    try:
+        sid = setupid.decode(board.setup_id)
+    except SetupgenError as exc:
+        return [Violation("setup-id", str(exc), (), NOTE)]
+    out = []
+    if sid.code != layout.code:
+        out.append(Violation("setup-id", f"setup id is for scenario code {sid.code}, not {layout.code}", (), NOTE))
+    if (sid.number_method, sid.harbor_method) != (board.number_method, board.harbor_method):
+        out.append(Violation("setup-id", "setup id names other methods than the board", (), NOTE))
+    return out
+
+
+__all__ = ["Violation", "check", "errors", "validate", "RULE_EQUAL", "RULE_RED", "ERROR", "NOTE"]
