@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import tomllib
 from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Mapping
@@ -132,11 +131,18 @@ class Layout:
 def layouts_dir() -> Path:
     """The folder of shipped layouts: ``layouts/`` beside the package in a
     source checkout, or the copy installed inside the package."""
+    return data_dir("layouts")
+
+
+def data_dir(name: str) -> Path:
+    """A shipped data folder (``layouts`` or ``templates``): the copy inside
+    an installed wheel (``setupgen/_data/<name>``), else the top-level folder
+    of a source checkout. Raises ``FileNotFoundError`` when neither exists."""
     here = Path(__file__).resolve().parent
-    for cand in (here.parent / "layouts", here / "_data" / "layouts"):
+    for cand in (here / "_data" / name, here.parent / name):
         if cand.is_dir():
             return cand
-    return Path(str(resources.files("setupgen") / "_data" / "layouts"))
+    raise FileNotFoundError(f"setupgen data folder {name!r} not found (broken installation)")
 
 
 def scenario_names() -> tuple[str, ...]:

@@ -1,0 +1,219 @@
+"""The ``setupgen`` command line: thin commands over the library.
+
+Each command parses its options, calls one library function and turns a
+domain error (:class:`setupgen.errors.SetupgenError`) into one line on
+stderr and exit code 2.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+from typing import Optional
+
+import typer
+from typer.core import TyperGroup
+
+try:  # typer >= 0.29 vendors click
+    from typer._click.exceptions import ClickException
+except ImportError:  # pragma: no cover - older typer
+    from click.exceptions import ClickException  # type: ignore[no-redef]
+
+from .errors import SetupgenError
+
+EXIT_ILLEGAL = 1
+EXIT_BAD_INPUT = 2
+DEFAULT_OUTPUT = Path("output")
+
+
+class _OneLineErrors(TyperGroup):
+    """Usage errors (unknown option, bad value) as one line and exit 2."""
+
+    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):  # type: ignore[override]
+        try:
+            rv = super().main(args=args, prog_name=prog_name or "setupgen", complete_var=complete_var,
+                              standalone_mode=False, **extra)
+        except ClickException as exc:
+            typer.echo(f"error: {exc.format_message()}", err=True)
+            code = EXIT_BAD_INPUT
+        except (typer.Abort, KeyboardInterrupt):
+            typer.echo("error: interrupted; nothing was written", err=True)
+            code = 130
+        else:
+            code = rv if isinstance(rv, int) else 0
+        if standalone_mode:
+            sys.exit(code)
+        return code
+
+
+app = typer.Typer(
+    cls=_OneLineErrors,
+    help="Legal random Catan boards and printable table sheets for tournaments.",
+    epilog="Example: setupgen round --scenario base-3-4 --tables 12 --seed demo -o output/demo",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+)
+
+
+def _fail(message: str) -> typer.Exit:
+    typer.echo(f"error: {message}", err=True)
+    return typer.Exit(EXIT_BAD_INPUT)
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9._-]+", "-", text).strip("-.") or "seed"
+
+
+def _seed_or_fresh(seed: Optional[str]) -> str:
+    from . import rng
+
+    if seed is None:
+        seed = rng.fresh_seed()
+        typer.echo(f"seed: {seed}", err=True)
+    elif not seed.strip():
+        raise _fail("the seed must not be empty")
+    return seed
+
+
+@app.command(epilog="Examples:  setupgen board --scenario base-5-6 --seed club7 --format svg -o board.svg"
+                    "  |  setupgen board --setup-id B4SS-5ABN-2V1N-9DM8 --format json -o -"
+                    "  |  setupgen board --seed s --format jsonl --count 1000 -o boards.jsonl")
+def board(
+    scenario: Optional[str] = typer.Option(None, help="Scenario (see 'setupgen scenarios'); default base-3-4."),
+    seed: Optional[str] = typer.Option(None, help="Seed text; default: a fresh random seed, printed."),
+    setup_id: Optional[str] = typer.Option(None, "--setup-id", help="Regenerate the board of this setup ID."),
+    numbers: Optional[str] = typer.Option(None, help="Number method: swap (default), spiral or uniform."),
+    harbors: Optional[str] = typer.Option(None, help="Harbor method: shuffled, free or players (default: the scenario's)."),
+    fmt: str = typer.Option("pdf", "--format", help="pdf, svg, png, json or jsonl."),
+    count: int = typer.Option(1, help="With --format jsonl: how many boards (board i is seeded SEED/i)."),
+    output: Optional[str] = typer.Option(None, "-o", "--output", help="File to write, or - for stdout; default output/<scenario>-<setup id>.<format>."),
+    lang: str = typer.Option("en", help="Sheet language: en or de."),
+    paper: str = typer.Option("a4", help="Paper: a4 or letter."),
+) -> None:
+    """Generate one board (or a JSONL batch) and write it as a sheet or JSON."""
+    from . import atomic, export
+    from . import generate as gen
+
+    try:
+        if fmt not in export.FORMATS:
+            raise SetupgenError(f"unknown format {fmt!r} (known: {', '.join(export.FORMATS)})")
+        if fmt != "jsonl" and count != 1:
+            raise SetupgenError("--count needs --format jsonl")
+        if setup_id is not None:
+            if seed is not None or scenario is not None or numbers is not None or harbors is not None:
+                raise SetupgenError("--setup-id already names the scenario, methods and seed; give it alone")
+            if fmt == "jsonl":
+                raise SetupgenError("--setup-id names one board; use --format json")
+        name = "base-3-4" if scenario is None else scenario
+        if fmt == "jsonl":
+            from . import layout as layoutmod
+
+            layoutmod.load(name)
+            seed = _seed_or_fresh(seed)
+            lines = export.iter_jsonl(name, seed, count, numbers, harbors)
+            if output == "-":
+                for line in lines:
+                    sys.stdout.write(line)
+                return
+            target = Path(output) if output is not None else DEFAULT_OUTPUT / f"{name}-{_slug(seed)}.jsonl"
+            atomic.write_text(target, "".join(lines))
+            typer.echo(f"wrote {target}", err=True)
+            return
+        if setup_id is not None:
+            made = gen.from_setup_id(setup_id)
+        else:
+            made = gen.from_seed(name, _seed_or_fresh(seed), numbers, harbors)
+        data = export.board_bytes(made, fmt, lang=lang, paper=paper)
+        if output == "-":
+            sys.stdout.buffer.write(data)
+            sys.stdout.flush()
+            return
+        target = Path(output) if output is not None else DEFAULT_OUTPUT / f"{made.scenario}-{made.setup_id}.{fmt}"
+        atomic.write_bytes(target, data)
+        typer.echo(f"wrote {target} (setup id {made.setup_id})", err=True)
+    except SetupgenError as exc:
+        raise _fail(str(exc)) from None
+
+
+@app.command("round", epilog="Example:  setupgen round --scenario base-3-4 --tables 12 --seed demo -o output/demo"
+                             "  (table 3 alone: setupgen board --scenario base-3-4 --seed demo/t3)")
+def round_(
+    scenario: str = typer.Option("base-3-4", help="Scenario (see 'setupgen scenarios')."),
+    tables: int = typer.Option(..., help="Number of tables (1-500)."),
+    seed: Optional[str] = typer.Option(None, help="Round seed; table t is seeded SEED/t<t>. Default: fresh, printed."),
+    output: Optional[str] = typer.Option(None, "-o", "--output", help="Folder for the pack (replaced whole); default output/<scenario>-<seed>."),
+    numbers: Optional[str] = typer.Option(None, help="Number method: swap (default), spiral or uniform."),
+    harbors: Optional[str] = typer.Option(None, help="Harbor method: shuffled, free or players."),
+    lang: str = typer.Option("en", help="Sheet language: en or de."),
+    paper: str = typer.Option("a4", help="Paper: a4 or letter."),
+    title: Optional[str] = typer.Option(None, help="Tournament name printed on every sheet."),
+) -> None:
+    """Make a round pack: a board and sheet per table, director's page, one PDF."""
+    from . import roundpack
+
+    try:
+        seed = _seed_or_fresh(seed)
+        request = roundpack.RoundRequest(scenario, tables, seed, numbers, harbors, lang, paper, title)
+        target = Path(output) if output is not None else DEFAULT_OUTPUT / f"{_slug(scenario)}-{_slug(seed)}"
+        from rich.progress import Progress
+
+        with Progress(transient=True, console=_stderr_console()) as bar:
+            task = bar.add_task("round pack", total=roundpack.steps(request))
+            manifest = roundpack.write_round(request, target, lambda _step: bar.advance(task))
+    except SetupgenError as exc:
+        raise _fail(str(exc)) from None
+    typer.echo(f"wrote {target}/{manifest['pdf']} ({tables} tables + director's page)", err=True)
+    for entry in manifest["boards"]:
+        typer.echo(f"table {entry['table']}: {entry['setup_id']}")
+
+
+def _stderr_console():
+    from rich.console import Console
+
+    return Console(stderr=True)
+
+
+@app.command(epilog="Example:  setupgen check output/demo/table-03.json   (exit 0 legal, 1 illegal, 2 bad file)")
+def check(board_file: Path = typer.Argument(..., metavar="BOARD.json", help="A board file (setupgen.board/1 JSON).")) -> None:
+    """Check a board file against its scenario's rules; list every violation."""
+    from . import check as checkmod
+    from .board import Board
+
+    try:
+        try:
+            text = board_file.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise SetupgenError(f"cannot read {str(board_file)!r}: {getattr(exc, 'strerror', None) or exc}") from None
+        found = checkmod.check(Board.from_json(text))
+    except SetupgenError as exc:
+        raise _fail(str(exc)) from None
+    errors = [v for v in found if v.severity == checkmod.ERROR]
+    for v in found:
+        typer.echo(str(v))
+    if errors:
+        typer.echo(f"illegal: {len(errors)} violation(s)")
+        raise typer.Exit(EXIT_ILLEGAL)
+    typer.echo("legal")
+
+
+@app.command(epilog="Example:  setupgen scenarios")
+def scenarios() -> None:
+    """List the scenarios with their players, victory points and methods."""
+    from . import layout as layoutmod
+
+    try:
+        for name in layoutmod.scenario_names():
+            lay = layoutmod.load(name)
+            extra = "  (reconstructed layout)" if lay.reconstruction else ""
+            typer.echo(f"{name:<18} {lay.players or '-':<4} players  {lay.victory_points} VP  "
+                       f"numbers {lay.default_numbers}, harbors {lay.default_harbors}{extra}")
+    except SetupgenError as exc:
+        raise _fail(str(exc)) from None
+
+
+def main() -> None:
+    """Console-script entry point."""
+    app()

@@ -1,0 +1,121 @@
+"""Round packs: one board per table, one multi-page PDF (director's page
+first, then a sheet per table), each table's SVG and board JSON, and a
+``manifest.json``; written atomically into one folder.
+
+Table ``t`` (1-based) of seed ``S`` is seeded with the text ``S/t<t>``, so
+``setupgen board --seed S/t3`` regenerates table 3 alone.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Sequence
+
+from . import atomic
+from . import generate as gen
+from . import layout as layoutmod
+from .board import Board
+from .errors import SetupgenError
+
+MAX_TABLES = 500
+MANIFEST_FORMAT = "setupgen.round/1"
+
+
+@dataclass(frozen=True, slots=True)
+class RoundRequest:
+    """What a round pack is made of. ``tables`` >= 1; ``numbers``/``harbors``
+    None take the layout's defaults; ``paper`` ``a4``/``letter``;
+    ``lang`` ``en``/``de``."""
+
+    scenario: str
+    tables: int
+    seed: str
+    numbers: str | None = None
+    harbors: str | None = None
+    lang: str = "en"
+    paper: str = "a4"
+    title: str | None = None
+
+
+def table_seed(seed: str, table: int) -> str:
+    """The seed text of table ``table`` (1-based) of a round seeded ``seed``."""
+    return f"{seed}/t{table}"
+
+
+def round_boards(request: RoundRequest) -> list[Board]:
+    """The boards of every table, table 1 first. Raises
+    :class:`SetupgenError` for a bad request."""
+    if not 1 <= request.tables <= MAX_TABLES:
+        raise SetupgenError(f"tables must be between 1 and {MAX_TABLES}, got {request.tables}")
+    layout = layoutmod.load(request.scenario)
+    return [gen.from_seed(layout, table_seed(request.seed, t), request.numbers, request.harbors)
+            for t in range(1, request.tables + 1)]
+
+
+def write_round(request: RoundRequest, out_dir: str | Path,
+                progress: Callable[[str], None] | None = None) -> dict:
+    """Make the round pack of ``request`` in folder ``out_dir`` (replaced as
+    a whole, atomically: after an error or interrupt it is left as it was).
+
+    Files: ``round.pdf``, ``table-NN.svg``, ``table-NN.json``,
+    ``manifest.json``. ``progress(step)`` is called once per step (each
+    board generated, each page rendered, the PDF written); see
+    :func:`steps`. Returns the manifest.
+
+    Raises :class:`SetupgenError` (bad request, unwritable folder).
+    """
+    from . import pdf, sheet  # rendering is imported only when a pack is made
+
+    tick = progress if progress is not None else (lambda _step: None)
+    atomic.check_dir_target(out_dir)
+    layout = layoutmod.load(request.scenario)
+    boards = round_boards(request)
+    for _ in boards:
+        tick("board")
+    width = max(2, len(str(request.tables)))
+    pages: list[str] = []
+    entries = []
+    files: dict[str, bytes] = {}
+    for t, board in enumerate(boards, start=1):
+        svg = sheet.render_sheet(board, layout, lang=request.lang, paper=request.paper,
+                                 context=sheet.SheetContext(tournament=request.title, table=t))
+        pages.append(svg)
+        stem = f"table-{t:0{width}d}"
+        files[f"{stem}.svg"] = svg.encode("utf-8")
+        files[f"{stem}.json"] = (board.to_json() + "\n").encode("utf-8")
+        entries.append({"table": t, "seed": board.seed, "setup_id": board.setup_id,
+                        "json": f"{stem}.json", "svg": f"{stem}.svg"})
+        tick("page")
+    rows = [sheet.DirectorRow(t, request.scenario, b.setup_id, b.seed) for t, b in enumerate(boards, start=1)]
+    director = sheet.render_director_page(rows, title=request.title, lang=request.lang,
+                                          paper=request.paper, seed=request.seed)
+    files["round.pdf"] = pdf.svgs_to_pdf([director, *pages])
+    tick("pdf")
+    manifest = {
+        "format": MANIFEST_FORMAT,
+        "scenario": request.scenario,
+        "seed": request.seed,
+        "tables": request.tables,
+        "number_method": boards[0].number_method,
+        "harbor_method": boards[0].harbor_method,
+        "lang": request.lang,
+        "paper": request.paper,
+        "title": request.title,
+        "pdf": "round.pdf",
+        "boards": entries,
+    }
+    files["manifest.json"] = (json.dumps(manifest, indent=2, ensure_ascii=True) + "\n").encode("utf-8")
+    with atomic.staged_dir(out_dir) as tmp:
+        for name in sorted(files):
+            (tmp / name).write_bytes(files[name])
+    return manifest
+
+
+def steps(request: RoundRequest) -> int:
+    """How many times :func:`write_round` calls ``progress``."""
+    return 2 * request.tables + 1
+
+
+__all__: Sequence[str] = ("RoundRequest", "table_seed", "round_boards", "write_round", "steps", "MAX_TABLES")

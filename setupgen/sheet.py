@@ -1,0 +1,531 @@
+"""Printable table sheets and the director's page, as SVG text
+(``../shared/SHEET.md``).
+
+Pure functions: the same board, layout, language, paper and context give
+byte-identical SVG on any machine (coordinates written with two decimals,
+no ids, no timestamps). The SVG's width and height are in mm and its
+viewBox uses 1 user unit = 1 mm; every ``font-size`` is in mm and never
+below 8 pt (2.822 mm). Words come from ``templates/<lang>.toml``, colours
+and sizes from ``templates/style.toml`` (:mod:`setupgen.templates`).
+
+Page order (SHEET.md): header (tournament, round, table, scenario), the
+board with legend and harbor list beside it, the build list, the notes,
+the result slip, and the setup ID and seed at the foot.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+from . import templates
+from .board import Board, Tile
+from .errors import SetupgenError
+from .hexgrid import neighbors
+from .layout import Layout
+from .rules import HARBOR_TYPES, RED_NUMBERS
+from .sheet_board import (
+    Box, add_circle, add_path, add_rect, add_text, board_extent, draw_board, draw_legend,
+    fit, harbor_order, harbor_words, hex_size_for, land_rows, legend_entries,
+    legend_height, num, place, text_width, wrap,
+)
+from .templates import MIN_FONT_MM, Style, Texts
+
+#: paper sizes (width, height) in mm, portrait
+PAPERS: dict[str, tuple[float, float]] = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
+#: most tables listed on one director's page
+MAX_DIRECTOR_ROWS = 40
+
+
+@dataclass(frozen=True, slots=True)
+class SheetContext:
+    """What the schedule knows about a table: tournament name, round and
+    table number, and the players in starting order (may be empty)."""
+
+    tournament: str | None = None
+    round: int | None = None
+    table: int | None = None
+    players: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class DirectorRow:
+    """One table on the director's page."""
+
+    table: int
+    scenario: str
+    setup_id: str
+    seed: str | None
+
+
+def paper_size(paper: str) -> tuple[float, float]:
+    """``(width, height)`` in mm of a paper name (``a4``, ``letter``).
+
+    Raises :class:`SetupgenError` for an unknown paper.
+    """
+    try:
+        return PAPERS[paper]
+    except (KeyError, TypeError):
+        raise SetupgenError(f"unknown paper {paper!r} (known: {', '.join(PAPERS)})") from None
+
+
+# --------------------------------------------------------------------------
+# the table sheet
+
+def render_sheet(board: Board, layout: Layout, *, lang: str = "en", paper: str = "a4",
+                 context: SheetContext = SheetContext()) -> str:
+    """The table sheet of ``board`` as SVG text: one portrait page of
+    ``paper`` (mm), margins from the style (at least 10 mm), no text below
+    8 pt. Hidden hexes show only ``?`` and their number.
+
+    Raises :class:`SetupgenError` for an unknown language or paper, or when
+    the templates lack a text the layout needs (e.g. a note key).
+    """
+    w, h = paper_size(paper)
+    tx = templates.texts(lang)
+    st = templates.style()
+    m = st.margin
+    cw = w - 2 * m
+    gap = st.mm("gap")
+    dwg = _drawing(w, h)
+    y = _header(dwg, board, layout, context, m, cw, tx, st)
+
+    rows = land_rows(board)
+    notes = sheet_notes(board, layout, tx)
+    n_players = len(context.players) or (6 if layout.players == "5-6" else 4)
+    side_w = st.mm("side_column")
+    build_h = _build_height(rows, st)
+    notes_h = _notes_height(notes, cw, st)
+    slip_row = st.mm("slip_row")
+    foot_h = _footer_height(board, cw, tx, st)
+    slip_h = _slip_height(n_players, slip_row, cw, layout, tx, st)
+    available = h - m - foot_h - y - build_h - notes_h - slip_h - 4 * gap
+    board_w = cw - side_w - gap
+    side_h = legend_height(board, side_w, tx, st) + _harbor_list_height(board, layout, st)
+    s = hex_size_for(board, board_w, available)
+    x0, y0, x1, y1 = board_extent(board)
+    block_h = max(min(available, (y1 - y0) * s + 6.0), side_h)
+    s = min(s, hex_size_for(board, board_w, block_h))
+    surplus = max(0.0, available - block_h)
+    grow = min(surplus * 0.6, n_players * 2.0)
+    slip_row += grow / n_players
+    slip_h = _slip_height(n_players, slip_row, cw, layout, tx, st)
+    gap += (surplus - grow) / 4
+
+    y += gap
+    box = Box(m, y, board_w, block_h)
+    draw_board(dwg, dwg, board, place(board, box, s), tx, st)
+    sy = draw_legend(dwg, dwg, legend_entries(board), m + board_w + gap, y, side_w, tx, st)
+    _harbor_list(dwg, board, layout, m + board_w + gap, sy + 1.5, side_w, tx, st)
+    y += block_h + gap
+    _build_list(dwg, rows, m, y, cw, tx, st)
+    y += build_h + gap
+    _notes(dwg, notes, m, y, cw, tx, st)
+    y += notes_h + gap
+    _slip(dwg, context.players, n_players, slip_row, m, y, cw, layout, tx, st)
+    _footer(dwg, board, m, h - m, cw, tx, st)
+    return _finish(dwg)
+
+
+def _drawing(w: float, h: float) -> Any:
+    import svgwrite
+
+    dwg = svgwrite.Drawing(size=(f"{num(w)}mm", f"{num(h)}mm"), profile="full", debug=False)
+    dwg.attribs["viewBox"] = f"0 0 {num(w)} {num(h)}"
+    add_rect(dwg, dwg, 0, 0, w, h, fill="#ffffff")
+    return dwg
+
+
+def _finish(dwg: Any) -> str:
+    text = dwg.tostring()
+    if text.startswith("<?xml"):
+        text = text[text.index("?>") + 2:].lstrip()
+    return '<?xml version="1.0" encoding="utf-8"?>\n' + text + "\n"
+
+
+def scenario_title(layout: Layout, tx: Texts) -> str:
+    """The scenario's title in the template language (the layout name if the
+    templates have none)."""
+    key = f"scenario.{layout.name}"
+    return tx.get(key) if tx.has(key) else layout.name
+
+
+def _header(dwg: Any, board: Board, layout: Layout, ctx: SheetContext, m: float, cw: float,
+            tx: Texts, st: Style) -> float:
+    """Tournament, round and scenario on the left, a large table number on
+    the right; returns the y (mm) below the header rule."""
+    box_w = 32.0 if ctx.table is not None else 0.0
+    text_w = cw - box_w - (4.0 if box_w else 0.0)
+    lines: list[tuple[str, float, bool]] = []
+    if ctx.tournament:
+        lines.append((ctx.tournament, st.mm("tournament"), True))
+    if ctx.round is not None:
+        lines.append((tx.get("sheet.round", n=ctx.round), st.mm("round"), True))
+    big = not lines
+    lines.append((scenario_title(layout, tx), st.mm("round") if big else st.mm("scenario"), big))
+    y = m
+    for text, size, bold in lines:
+        t, sz = fit(text, text_w, size, bold=bold)
+        y += sz * 1.05
+        add_text(dwg, dwg, t, m, y, sz, st, bold=bold)
+        y += sz * 0.35
+    bottom = y
+    if box_w:
+        bh = 22.0
+        bx = m + cw - box_w
+        add_rect(dwg, dwg, bx, m, box_w, bh, fill=st.fill["header"], stroke=st.colour["ink"], width=0.5)
+        word, ws = fit(tx.get("sheet.table"), box_w - 3, st.mm("table_word"))
+        add_text(dwg, dwg, word, bx + box_w / 2, m + ws + 1.2, ws, st, anchor="middle")
+        t, sz = fit(str(ctx.table), box_w - 3, st.mm("table_number"), bold=True)
+        add_text(dwg, dwg, t, bx + box_w / 2, m + bh - 2.2, sz, st, bold=True, anchor="middle")
+        bottom = max(bottom, m + bh)
+    bottom += 1.5
+    add_path(dwg, dwg, f"M{num(m)},{num(bottom)} L{num(m + cw)},{num(bottom)}",
+             stroke=st.colour["ink"], width=st.mm("rule"))
+    return bottom
+
+
+# -- harbor list (side column) ----------------------------------------------
+
+def _harbor_lines(board: Board, layout: Layout, tx: Texts) -> tuple[str, str, list[tuple[str, str]]]:
+    """``(heading, hint, [(key, text)])`` for the side column."""
+    if board.harbor_method == "players":
+        counts = [(t, layout.harbor_pool.count(t)) for t in HARBOR_TYPES if t in layout.harbor_pool]
+        items = []
+        for htype, n in counts:
+            ratio, word = harbor_words(htype, tx)
+            items.append((tx.get("sheet.harbor_count", n=n), f"{ratio} {word}".strip()))
+        return tx.get("sheet.harbor_pool"), "", items
+    items = []
+    for i, hb in enumerate(harbor_order(board), start=1):
+        ratio, word = harbor_words(hb.type, tx)
+        items.append((str(i), f"{ratio} {word}".strip()))
+    return tx.get("sheet.harbors"), tx.get("sheet.harbors_hint"), items
+
+
+def _harbor_list_height(board: Board, layout: Layout, st: Style) -> float:
+    n = len(layout.harbor_pool) if board.harbor_method == "players" else len(board.harbors)
+    if n == 0:
+        return 0.0
+    return 1.5 + st.mm("heading") * 1.4 + st.mm("small") * 1.4 + n * st.mm("body") * 1.3
+
+
+def _harbor_list(dwg: Any, board: Board, layout: Layout, x: float, y: float, w: float,
+                 tx: Texts, st: Style) -> None:
+    heading, hint, items = _harbor_lines(board, layout, tx)
+    if not items:
+        return
+    hs = st.mm("heading")
+    y += hs
+    add_text(dwg, dwg, heading, x, y, hs, st, bold=True)
+    y += hs * 0.4
+    if hint:
+        t, sz = fit(hint, w, st.mm("small"))
+        y += sz
+        add_text(dwg, dwg, t, x, y, sz, st, fill=st.colour["muted"])
+    y += 0.6
+    size = st.mm("body")
+    key_w = max(text_width(k, size, bold=True) for k, _ in items) + 2.0
+    for key, text in items:
+        y += size * 1.3
+        add_text(dwg, dwg, key, x + key_w - 2.0, y, size, st, bold=True, anchor="end")
+        t, sz = fit(text, w - key_w, size)
+        add_text(dwg, dwg, t, x + key_w, y, sz, st)
+
+
+# -- build list ---------------------------------------------------------------
+
+def cell_text(t: Tile, tx: Texts) -> tuple[str, str]:
+    """Build-list words of one hex: ``(word, number)``; a hidden hex gives
+    ``("?", number)``, a desert or sea hex no number."""
+    number = "" if t.number is None else str(t.number)
+    if t.hidden:
+        word = tx.get("label.hidden")
+    else:
+        word = tx.get(f"terrain.{t.terrain}")
+    if t.oil_spring:
+        number = f"{number} {tx.get('sheet.oil_short')}".strip()
+    return word, number
+
+
+def _build_height(rows: list[list[Tile]], st: Style) -> float:
+    return st.mm("heading") * 1.5 + len(rows) * st.mm("build_row")
+
+
+def _build_list(dwg: Any, rows: list[list[Tile]], x: float, y: float, w: float, tx: Texts, st: Style) -> None:
+    hs = st.mm("heading")
+    y += hs
+    head = tx.get("sheet.build")
+    add_text(dwg, dwg, head, x, y, hs, st, bold=True)
+    hx = x + text_width(head + "  ", hs, bold=True)
+    hint, hsz = fit(f"({tx.get('sheet.build_hint')})", w - (hx - x), st.mm("small"))
+    add_text(dwg, dwg, hint, hx, y, hsz, st, fill=st.colour["muted"])
+    y += hs * 0.5
+    rh = st.mm("build_row")
+    label_w = text_width(f"{tx.get('sheet.row')} 00", st.mm("body"), bold=True) + 1.5
+    ncol = max(len(r) for r in rows) if rows else 1
+    col_w = (w - label_w) / ncol
+    size = st.mm("body")
+    for row in rows:
+        for t in row:
+            word, number = cell_text(t, tx)
+            need = text_width(f"{word} {number}", size, bold=True) + 1.5
+            if need > col_w:
+                size = max(MIN_FONT_MM, size * col_w / need)
+    for i, row in enumerate(rows, start=1):
+        top = y + (i - 1) * rh
+        if i % 2 == 1:
+            add_rect(dwg, dwg, x, top, w, rh, fill=st.fill["header"])
+        base = top + rh / 2 + size * 0.36
+        add_text(dwg, dwg, f"{tx.get('sheet.row')} {i}", x + 0.8, base, st.mm("body"), st, bold=True)
+        for j, t in enumerate(row):
+            cx = x + label_w + j * col_w
+            word, number = cell_text(t, tx)
+            fill = st.colour["muted"] if t.kind != "land" else None
+            word_t, _ = fit(word, col_w - 1.0 - text_width(" " + number, size, bold=True), size)
+            add_text(dwg, dwg, word_t, cx, base, size, st, fill=fill)
+            if number:
+                red = t.number in RED_NUMBERS
+                nx = cx + text_width(word_t + " ", size)
+                add_text(dwg, dwg, number, nx, base, size, st, bold=True,
+                         fill=st.colour["red"] if red else None)
+            if j:
+                add_path(dwg, dwg, f"M{num(cx - 1.0)},{num(top + 0.8)} L{num(cx - 1.0)},{num(top + rh - 0.8)}",
+                         stroke=st.colour["line"], width=0.15)
+    add_rect(dwg, dwg, x, y, w, rh * len(rows), stroke=st.colour["line"], width=0.2)
+
+
+# -- notes ----------------------------------------------------------------------
+
+def sheet_notes(board: Board, layout: Layout, tx: Texts) -> list[str]:
+    """The notes printed for this board, in order: victory points, the
+    layout's notes (template keys), the reconstruction note, the harbor
+    procedure for ``players`` harbors, and equal neighbours left by the
+    ``spiral`` method.
+
+    Raises :class:`SetupgenError` when the templates lack a note key.
+    """
+    out = [tx.get("sheet.victory_points", n=layout.victory_points)]
+    keys = list(layout.notes)
+    if layout.reconstruction and "reconstruction" not in keys:
+        keys.append("reconstruction")
+    for key in keys:
+        if not tx.has(f"note.{key}"):
+            raise SetupgenError(f"templates/{tx.lang}.toml has no note {key!r} (layout {layout.name})")
+        out.append(tx.get(f"note.{key}"))
+    if board.harbor_method == "players":
+        pool = []
+        for htype in HARBOR_TYPES:
+            n = layout.harbor_pool.count(htype)
+            if n:
+                ratio, word = harbor_words(htype, tx)
+                pool.append(f"{tx.get('sheet.harbor_count', n=n)} {ratio} {word}".strip())
+        out.append(tx.get("sheet.harbors_players", pool=tx.get("sheet.list_sep").join(pool)))
+    pairs = equal_neighbours(board)
+    if board.number_method == "spiral" and pairs:
+        row_of = {t.hex: i for i, row in enumerate(land_rows(board), start=1) for t in row}
+        texts_ = []
+        for a, b, n in pairs:
+            ra, rb = row_of[a], row_of[b]
+            if ra == rb:
+                texts_.append(tx.get("sheet.spiral_pair_same_row", n=n, a=ra))
+            else:
+                texts_.append(tx.get("sheet.spiral_pair", n=n, a=ra, b=rb))
+        out.append(tx.get("sheet.spiral_equal", pairs=tx.get("sheet.list_sep").join(texts_)))
+    return out
+
+
+def equal_neighbours(board: Board) -> list[tuple[tuple[int, int], tuple[int, int], int]]:
+    """Pairs of adjacent land hexes with equal numbers, each pair once, in
+    reading order: ``(hex, later hex, number)``."""
+    out = []
+    for t in board.tiles:
+        if t.kind != "land" or t.number is None:
+            continue
+        for n in neighbors(t.hex):
+            o = board.tile(n)
+            if (o is not None and o.kind == "land" and o.number == t.number
+                    and (n[1], n[0]) > (t.hex[1], t.hex[0])):
+                out.append((t.hex, n, t.number))
+    return sorted(out, key=lambda p: (p[0][1], p[0][0], p[1][1], p[1][0]))
+
+
+def _notes_height(notes: list[str], w: float, st: Style) -> float:
+    size = st.mm("body")
+    n = sum(len(wrap(t, w - 4.0, size)) for t in notes)
+    return st.mm("heading") * 1.4 + n * size * 1.3
+
+
+def _notes(dwg: Any, notes: list[str], x: float, y: float, w: float, tx: Texts, st: Style) -> None:
+    hs = st.mm("heading")
+    y += hs
+    add_text(dwg, dwg, tx.get("sheet.notes"), x, y, hs, st, bold=True)
+    y += hs * 0.4
+    size = st.mm("body")
+    for i, note in enumerate(notes):
+        for j, line in enumerate(wrap(note, w - 4.0, size)):
+            y += size * 1.3
+            if j == 0:
+                add_circle(dwg, dwg, x + 1.2, y - size * 0.33, 0.6, fill=st.colour["ink"])
+            add_text(dwg, dwg, line, x + 4.0, y, size, st, bold=(i == 0))
+
+
+# -- result slip ------------------------------------------------------------------
+
+def _slip_height(n: int, row: float, w: float, layout: Layout, tx: Texts, st: Style) -> float:
+    hint = wrap(tx.get("slip.hint", vp=layout.victory_points), w, st.mm("small"))
+    return st.mm("heading") * 1.4 + len(hint) * st.mm("small") * 1.25 + st.mm("body") * 1.6 + n * row
+
+
+def _slip(dwg: Any, players: Sequence[str], n: int, rh: float, x: float, y: float, w: float,
+          layout: Layout, tx: Texts, st: Style) -> None:
+    hs = st.mm("heading")
+    y += hs
+    add_text(dwg, dwg, tx.get("slip.title"), x, y, hs, st, bold=True)
+    y += hs * 0.4
+    small = st.mm("small")
+    for line in wrap(tx.get("slip.hint", vp=layout.victory_points), w, small):
+        y += small * 1.25
+        add_text(dwg, dwg, line, x, y, small, st, fill=st.colour["muted"])
+    body = st.mm("body")
+    cols = (("slip.seat", 9.0), ("slip.player", 0.0), ("slip.vp", 22.0), ("slip.winner", 22.0), ("slip.signature", 58.0))
+    fixed = sum(c[1] for c in cols)
+    widths = [c[1] or (w - fixed) for c in cols]
+    xs = [x + sum(widths[:i]) for i in range(len(widths))]
+    y += body * 1.4
+    for (key, _), cx, cwid in zip(cols, xs, widths):
+        t, sz = fit(tx.get(key), cwid - 1.5, body, bold=True)
+        add_text(dwg, dwg, t, cx + 0.8, y, sz, st, bold=True)
+    y += body * 0.2
+    add_path(dwg, dwg, f"M{num(x)},{num(y)} L{num(x + w)},{num(y)}", stroke=st.colour["ink"], width=st.mm("rule"))
+    for i in range(n):
+        top = y + i * rh
+        base = top + rh / 2 + body * 0.36
+        add_text(dwg, dwg, str(i + 1), xs[0] + 0.8, base, body, st, bold=True)
+        if i < len(players):
+            t, sz = fit(players[i], widths[1] - 2.0, body)
+            add_text(dwg, dwg, t, xs[1] + 0.8, base, sz, st)
+        bh = min(rh - 1.6, 7.0)
+        add_rect(dwg, dwg, xs[2] + 1.0, top + (rh - bh) / 2, widths[2] - 4.0, bh, fill=st.fill["box"],
+                 stroke=st.colour["ink"], width=0.35)
+        add_rect(dwg, dwg, xs[3] + (widths[3] - bh) / 2, top + (rh - bh) / 2, bh, bh, fill=st.fill["box"],
+                 stroke=st.colour["ink"], width=0.35)
+        add_path(dwg, dwg, f"M{num(xs[4] + 1.0)},{num(top + rh - 1.2)} L{num(x + w)},{num(top + rh - 1.2)}",
+                 stroke=st.colour["ink"], width=0.25)
+        add_path(dwg, dwg, f"M{num(x)},{num(top + rh)} L{num(xs[4])},{num(top + rh)}",
+                 stroke=st.colour["line"], width=0.15)
+
+
+# -- footer (setup ID and seed) -----------------------------------------------------
+
+def _id_lines(board: Board, w: float, tx: Texts, st: Style) -> list[list[tuple[str, bool]]]:
+    """Footer lines as runs ``(text, mono)``: the setup ID, then the seed (on
+    the same line if it fits, else wrapped in whole on further lines)."""
+    size = st.mm("id")
+    first = [(f"{tx.get('sheet.setup_id')}: ", False), (board.setup_id, True)]
+    if board.seed is None:
+        return [first]
+    label = f"{tx.get('sheet.seed')}: "
+    used = text_width(first[0][0], size) + text_width(board.setup_id, size, mono=True)
+    gap = "    "
+    if used + text_width(gap + label, size) + text_width(board.seed, size, mono=True) <= w:
+        return [first + [(gap + label, False), (board.seed, True)]]
+    per = max(1, int((w - text_width(label, size)) / (0.602 * size)))
+    chunks = [board.seed[i:i + per] for i in range(0, len(board.seed), per)] or [""]
+    return [first] + [[(label if i == 0 else " " * len(label), False), (c, True)] for i, c in enumerate(chunks)]
+
+
+def _footer_height(board: Board, w: float, tx: Texts, st: Style) -> float:
+    return len(_id_lines(board, w, tx, st)) * st.mm("id") * 1.3 + 1.0
+
+
+def _footer(dwg: Any, board: Board, x: float, bottom: float, w: float, tx: Texts, st: Style) -> None:
+    size = st.mm("id")
+    lines = _id_lines(board, w, tx, st)
+    y = bottom - (len(lines) - 1) * size * 1.3 - size * 0.25
+    add_path(dwg, dwg, f"M{num(x)},{num(y - size * 1.15)} L{num(x + w)},{num(y - size * 1.15)}",
+             stroke=st.colour["line"], width=0.2)
+    for runs in lines:
+        cx = x
+        for text, mono in runs:
+            add_text(dwg, dwg, text, cx, y, size, st, mono=mono, bold=mono,
+                     fill=None if mono else st.colour["muted"])
+            cx += text_width(text, size, mono=mono)
+        y += size * 1.3
+
+
+# --------------------------------------------------------------------------
+# director's page
+
+def render_director_page(rows: Sequence[DirectorRow], *, title: str | None, lang: str = "en",
+                         paper: str = "a4", seed: str | None = None) -> str:
+    """The director's page as SVG text: one portrait page listing every
+    table with its scenario, setup ID and seed, headed by ``title`` (or the
+    template's "director's page") and the round ``seed`` if given.
+
+    Rows are listed in the order given. The text shrinks, down to 8 pt, to
+    fit the rows on the page; at most :data:`MAX_DIRECTOR_ROWS` (40) rows are
+    listed, followed by a line counting the tables left out (each sheet
+    still carries its own setup ID). Over-long seeds are shortened with
+    ``…``. Sizes in mm.
+
+    Raises :class:`SetupgenError` for an unknown language or paper.
+    """
+    w, h = paper_size(paper)
+    tx = templates.texts(lang)
+    st = templates.style()
+    m = st.margin
+    cw = w - 2 * m
+    dwg = _drawing(w, h)
+    y = m
+    big = st.mm("director_title")
+    head, hsz = fit(title or tx.get("director.title"), cw, big, bold=True)
+    y += hsz
+    add_text(dwg, dwg, head, m, y, hsz, st, bold=True)
+    sub = [tx.get("director.count", n=len(rows))]
+    if title:
+        sub.insert(0, tx.get("director.title"))
+    if seed is not None:
+        sub.append(tx.get("director.round_seed", seed=seed))
+    t, ssz = fit("  ·  ".join(sub), cw, st.mm("body"))
+    y += ssz * 1.6
+    add_text(dwg, dwg, t, m, y, ssz, st, fill=st.colour["muted"])
+    y += 3.0
+    add_path(dwg, dwg, f"M{num(m)},{num(y)} L{num(m + cw)},{num(y)}", stroke=st.colour["ink"], width=st.mm("rule"))
+
+    shown = list(rows[:MAX_DIRECTOR_ROWS])
+    extra = len(rows) - len(shown)
+    avail = h - m - y - 4.0 - (st.mm("body") * 1.6 if extra else 0.0)
+    size = max(MIN_FONT_MM, min(st.mm("director_body"), avail / ((len(shown) + 1) * 1.55)))
+    rh = size * 1.55
+    cols = [("director.table", 0.12), ("director.scenario", 0.36), ("director.setup_id", 0.28), ("director.seed", 0.24)]
+    xs = [m]
+    for _, frac in cols[:-1]:
+        xs.append(xs[-1] + cw * frac)
+    y += rh
+    for (key, frac), cx in zip(cols, xs):
+        t, sz = fit(tx.get(key), cw * frac - 1.5, size, bold=True)
+        add_text(dwg, dwg, t, cx + 0.8, y, sz, st, bold=True)
+    y += size * 0.45
+    add_path(dwg, dwg, f"M{num(m)},{num(y)} L{num(m + cw)},{num(y)}", stroke=st.colour["ink"], width=0.25)
+    for i, row in enumerate(shown):
+        top = y + i * rh
+        if i % 2 == 1:
+            add_rect(dwg, dwg, m, top, cw, rh, fill=st.fill["header"])
+        base = top + rh / 2 + size * 0.36
+        title_ = _scenario_word(row.scenario, tx)
+        cells = [(str(row.table), True, False), (title_, False, False), (row.setup_id, True, True),
+                 (row.seed or "", False, True)]
+        for (text, bold, mono), (_, frac), cx in zip(cells, cols, xs):
+            t, sz = fit(text, cw * frac - 1.6, size, bold=bold, mono=mono)
+            add_text(dwg, dwg, t, cx + 0.8, base, sz, st, bold=bold, mono=mono)
+    if extra:
+        yb = y + len(shown) * rh + st.mm("body") * 1.4
+        t, sz = fit(tx.get("director.more", n=extra), cw, st.mm("body"))
+        add_text(dwg, dwg, t, m, yb, sz, st, bold=True)
+    return _finish(dwg)
+
+
+def _scenario_word(name: str, tx: Texts) -> str:
+    key = f"scenario.{name}"
+    return tx.get(key) if tx.has(key) else name

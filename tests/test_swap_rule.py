@@ -1,0 +1,123 @@
+"""The tournament swap rule (RULES.md section 2) with scripted draws.
+
+Hand-worked example on a path of seven hexes A-G (each touches only its
+left and right neighbour), placement order A..G, bag 4 4 5 9 3 3 5.
+Draws (by value) 4, 4, 5, 9, 3, 3, 5, 4:
+
+  A draws 4: fits -> A=4
+  B draws 4: equal to A. Walk back: A(4) would trade 4 for 4, still equal
+     -> no swap; 4 is put aside. B draws 5: fits -> B=5; the 4 goes back.
+  C draws 9 -> C=9.   D draws 3 -> D=3.
+  E draws 3: equal to D. Walk back (placement order descending):
+     D(3): 3 on D fits, but 3 on E next to D=3 -> no;
+     C(9): 3 on C next to D=3 -> no;
+     B(5): 3 on B (next to A=4, C=9) fits and 5 on E (next to D=3) fits
+     -> swap: B=3, E=5.
+  F draws 5: equal to E. Walk back: E(5): no; D(3): 5 on D next to E=5, no;
+     C(9): 5 on C (next to B=3, D=3) fits, 9 on F (next to E=5) fits
+     -> swap: C=5, F=9.   (B received its chip last in time, at E's swap;
+     reading "most recent" by time would have swapped with B: our reading
+     follows the placement path, so C.)
+  G draws 4 -> G=4.
+Result A4 B3 C5 D3 E5 F9 G4.
+"""
+
+import pytest
+
+from setupgen import numbers
+from setupgen.errors import GenerationError
+from setupgen.rules import fits
+
+PATH = [(i * 2, 0) for i in range(7)]  # not neighbours in the hex grid...
+A, B, C, D, E, F, G = PATH
+ADJ = {h: tuple(x for x in (PATH[i - 1] if i else None, PATH[i + 1] if i + 1 < len(PATH) else None) if x)
+       for i, h in enumerate(PATH)}  # ...so the adjacency of the path is given explicitly
+
+
+def scripted(values):
+    it = iter(values)
+
+    def pick(bag):
+        return bag.index(next(it))
+
+    return pick, it
+
+
+def test_hand_worked_example_each_swap_and_put_aside_chip():
+    pick, rest = scripted([4, 4, 5, 9, 3, 3, 5, 4])
+    trace = []
+    result = numbers.swap_with(PATH, [4, 4, 5, 9, 3, 3, 5], {}, pick, trace=trace, adjacency=ADJ)
+    assert trace == [
+        ("place", A, 4),
+        ("aside", B, 4),
+        ("place", B, 5),
+        ("place", C, 9),
+        ("place", D, 3),
+        ("swap", E, B, 3, 5),
+        ("swap", F, C, 5, 9),
+        ("place", G, 4),
+    ]
+    assert [result[h] for h in PATH] == [4, 3, 5, 3, 5, 9, 4]
+    assert list(rest) == []  # every scripted draw was used, no more
+
+
+def test_red_rule_puts_a_chip_aside_then_returns_it_to_the_bag():
+    path = PATH[:3]
+    adj = {A: (B,), B: (A, C), C: (B,)}
+    pick, _ = scripted([6, 8, 2, 8])
+    trace = []
+    result = numbers.swap_with(path, [6, 8, 2], {}, pick, trace=trace, adjacency=adj)
+    # B: 8 next to 6 is red-red; trading with A would put 6 next to 8 again
+    assert trace == [("place", A, 6), ("aside", B, 8), ("place", B, 2), ("place", C, 8)]
+    assert result == {A: 6, B: 2, C: 8}
+
+
+def test_fixed_tokens_count_against_drawn_chips():
+    # a fixed 6 beside A forbids 6 and 8 on A
+    fixed_hex = (-2, 0)
+    adj = {A: (fixed_hex, B), B: (A,), fixed_hex: (A,)}
+    pick, _ = scripted([8, 5, 8])
+    trace = []
+    result = numbers.swap_with([A, B], [8, 5], {fixed_hex: 6}, pick, trace=trace, adjacency=adj)
+    assert trace == [("aside", A, 8), ("place", A, 5), ("place", B, 8)]
+    assert result == {A: 5, B: 8}
+
+
+def test_stuck_draw_restarts_and_gives_up_with_a_clear_error():
+    # a triangle cannot hold two red chips: every pass gets stuck
+    tri = [(0, 0), (1, 0), (0, 1)]
+    trace = []
+    with pytest.raises(GenerationError, match=r"tiny: number placement failed after 5 restarts.*red-adjacent"):
+        numbers.swap_with(tri, [6, 8, 5], {}, lambda bag: 0, trace=trace, layout_name="tiny", restarts=5)
+    assert [e for e in trace if e[0] == "restart"] == [("restart", n) for n in range(1, 6)]
+
+
+def test_stuck_pass_restarts_with_a_full_bag_and_can_succeed():
+    # path A-B-C, bag 5 5 9. Pass 1 draws 9, 5, 5: C's 5 is equal to B's and
+    # trading with B (5) or A (9 -> 5 next to B's 5) does not help, the bag is
+    # empty -> stuck. Pass 2 starts from the full bag: 5, 9, 5 fits.
+    adj = {A: (B,), B: (A, C), C: (B,)}
+    pick, rest = scripted([9, 5, 5, 5, 9, 5])
+    trace = []
+    result = numbers.swap_with([A, B, C], [5, 5, 9], {}, pick, trace=trace, adjacency=adj)
+    assert trace == [
+        ("place", A, 9), ("place", B, 5), ("aside", C, 5),
+        ("restart", 1),
+        ("place", A, 5), ("place", B, 9), ("place", C, 5),
+    ]
+    assert result == {A: 5, B: 9, C: 5}
+    assert list(rest) == []
+
+
+@pytest.mark.parametrize("seed", range(200))
+def test_swap_on_base_layout_is_always_legal(seed):
+    import random
+
+    from setupgen import layout
+
+    L = layout.load("base-3-4")
+    order = [h for h in L.land() if h != (0, 0)]  # desert in the middle
+    got = numbers.swap(order, L.regions[0].number_tokens, {}, random.Random(seed), adjacency=L.adjacency)
+    assert sorted(got.values()) == sorted(L.regions[0].number_tokens)
+    for h, n in got.items():
+        assert fits(n, h, got)
