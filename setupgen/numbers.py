@@ -10,6 +10,7 @@ filled. Draws come from an explicit ``random.Random`` through
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 from typing import Callable, Mapping, Sequence
@@ -150,11 +151,20 @@ def spiral_path(hexes: Sequence[Hex], start: int) -> list[Hex]:
 
     Raises ``ValueError`` when ``start`` is not a corner number.
     """
-    hexset = set(hexes)
-    peeled = hexgrid.layers(hexset)
+    paths = _spiral_paths(tuple(hexgrid.row_order(hexes)))
+    if not 0 <= start < len(paths):
+        raise ValueError(f"corner {start!r} out of range 0-{len(paths) - 1}")
+    return list(paths[start])
+
+
+@functools.lru_cache(maxsize=64)
+def _spiral_paths(hexes: tuple[Hex, ...]) -> tuple[tuple[Hex, ...], ...]:
+    return tuple(tuple(_spiral_path(hexes, start)) for start in range(len(spiral_corners(hexes))))
+
+
+def _spiral_path(hexes: Sequence[Hex], start: int) -> list[Hex]:
+    peeled = hexgrid.layers(hexes)
     corners = spiral_corners(hexes)
-    if not 0 <= start < len(corners):
-        raise ValueError(f"corner {start!r} out of range 0-{len(corners) - 1}")
     path: list[Hex] = []
     first = corners[start]
     for layer in peeled:
@@ -202,12 +212,11 @@ def spiral(land: Sequence[Hex], skip: frozenset[Hex], sequence: Sequence[int],
     Raises :class:`GenerationError` when the layout has no spiral sequence or
     its length does not match.
     """
-    path = [h for h in spiral_path(land, 0) if h not in skip]
+    paths = _spiral_paths(tuple(hexgrid.row_order(land)))
     if not sequence:
         raise GenerationError(f"{layout_name}: the layout has no spiral sequence")
-    if len(sequence) != len(path):
-        raise GenerationError(f"{layout_name}: spiral has {len(sequence)} tokens for {len(path)} hexes")
-    corners = spiral_corners(land)
-    start = rngmod.randbelow(rng, len(corners))
-    path = [h for h in spiral_path(land, start) if h not in skip]
+    if len(sequence) != len(paths[0]) - len(skip):
+        raise GenerationError(f"{layout_name}: spiral has {len(sequence)} tokens for {len(paths[0]) - len(skip)} hexes")
+    start = rngmod.randbelow(rng, len(paths))
+    path = [h for h in paths[start] if h not in skip]
     return dict(zip(path, sequence))

@@ -94,23 +94,22 @@ def render_sheet(board: Board, layout: Layout, *, lang: str = "en", paper: str =
     notes = sheet_notes(board, layout, tx)
     n_players = len(context.players) or (6 if layout.players == "5-6" else 4)
     side_w = st.mm("side_column")
+    board_w = cw - side_w - gap
     build_h = _build_height(rows, st)
     notes_h = _notes_height(notes, cw, st)
-    slip_row = st.mm("slip_row")
     foot_h = _footer_height(board, cw, tx, st)
-    slip_h = _slip_height(n_players, slip_row, cw, layout, tx, st)
-    available = h - m - foot_h - y - build_h - notes_h - slip_h - 4 * gap
-    board_w = cw - side_w - gap
-    side_h = legend_height(board, side_w, tx, st) + _harbor_list_height(board, layout, st)
+    row_min = st.mm("slip_min_row")
+    slip_h = _slip_height(n_players, row_min, cw, layout, tx, st)
+    available = h - m - foot_h - y - build_h - notes_h - slip_h - 5 * gap
+    side_h = legend_height(board, side_w, tx, st) + _harbor_list_height(board, layout, side_w, tx, st)
     s = hex_size_for(board, board_w, available)
     x0, y0, x1, y1 = board_extent(board)
     block_h = max(min(available, (y1 - y0) * s + 6.0), side_h)
     s = min(s, hex_size_for(board, board_w, block_h))
     surplus = max(0.0, available - block_h)
-    grow = min(surplus * 0.6, n_players * 2.0)
-    slip_row += grow / n_players
-    slip_h = _slip_height(n_players, slip_row, cw, layout, tx, st)
-    gap += (surplus - grow) / 4
+    grow = min(surplus * 0.7, n_players * (st.mm("slip_row") + 2.0 - row_min))
+    slip_row = row_min + grow / n_players
+    gap += (surplus - grow) / 5
 
     y += gap
     box = Box(m, y, board_w, block_h)
@@ -203,15 +202,23 @@ def _harbor_lines(board: Board, layout: Layout, tx: Texts) -> tuple[str, str, li
     return tx.get("sheet.harbors"), tx.get("sheet.harbors_hint"), items
 
 
-def _harbor_list_height(board: Board, layout: Layout, st: Style) -> float:
-    n = len(layout.harbor_pool) if board.harbor_method == "players" else len(board.harbors)
-    if n == 0:
+def _harbor_columns(n: int) -> int:
+    return 1 if n <= 6 else 2
+
+
+def _harbor_list_height(board: Board, layout: Layout, w: float, tx: Texts, st: Style) -> float:
+    _, hint, items = _harbor_lines(board, layout, tx)
+    if not items:
         return 0.0
-    return 1.5 + st.mm("heading") * 1.4 + st.mm("small") * 1.4 + n * st.mm("body") * 1.3
+    per_col = -(-len(items) // _harbor_columns(len(items)))
+    hint_h = st.mm("small") * 1.3 if hint else 0.0
+    return 1.5 + st.mm("heading") * 1.4 + hint_h + 0.6 + per_col * st.mm("small") * 1.35
 
 
 def _harbor_list(dwg: Any, board: Board, layout: Layout, x: float, y: float, w: float,
                  tx: Texts, st: Style) -> None:
+    """The harbors in their board numbering (or, for ``players`` harbors,
+    the pool to lay), in one or two columns."""
     heading, hint, items = _harbor_lines(board, layout, tx)
     if not items:
         return
@@ -221,16 +228,20 @@ def _harbor_list(dwg: Any, board: Board, layout: Layout, x: float, y: float, w: 
     y += hs * 0.4
     if hint:
         t, sz = fit(hint, w, st.mm("small"))
-        y += sz
+        y += sz * 1.3
         add_text(dwg, dwg, t, x, y, sz, st, fill=st.colour["muted"])
     y += 0.6
-    size = st.mm("body")
-    key_w = max(text_width(k, size, bold=True) for k, _ in items) + 2.0
-    for key, text in items:
-        y += size * 1.3
-        add_text(dwg, dwg, key, x + key_w - 2.0, y, size, st, bold=True, anchor="end")
-        t, sz = fit(text, w - key_w, size)
-        add_text(dwg, dwg, t, x + key_w, y, sz, st)
+    size = st.mm("small")
+    ncol = _harbor_columns(len(items))
+    per_col = -(-len(items) // ncol)
+    col_w = w / ncol
+    key_w = max(text_width(k, size, bold=True) for k, _ in items) + 1.5
+    for i, (key, text) in enumerate(items):
+        cx = x + (i // per_col) * col_w
+        cy = y + (i % per_col + 1) * size * 1.35
+        add_text(dwg, dwg, key, cx + key_w - 1.5, cy, size, st, bold=True, anchor="end")
+        t, sz = fit(text, col_w - key_w - 1.0, size)
+        add_text(dwg, dwg, t, cx + key_w, cy, sz, st)
 
 
 # -- build list ---------------------------------------------------------------
@@ -420,37 +431,50 @@ def _slip(dwg: Any, players: Sequence[str], n: int, rh: float, x: float, y: floa
 
 def _id_lines(board: Board, w: float, tx: Texts, st: Style) -> list[list[tuple[str, bool]]]:
     """Footer lines as runs ``(text, mono)``: the setup ID, then the seed (on
-    the same line if it fits, else wrapped in whole on further lines)."""
+    the same line if it fits, else in whole on further lines, cut into
+    pieces if longer than a line). Runs are laid out left to right with a
+    fixed space between them (SVG drops leading spaces)."""
     size = st.mm("id")
-    first = [(f"{tx.get('sheet.setup_id')}: ", False), (board.setup_id, True)]
+    first = [(f"{tx.get('sheet.setup_id')}:", False), (board.setup_id, True)]
     if board.seed is None:
         return [first]
-    label = f"{tx.get('sheet.seed')}: "
-    used = text_width(first[0][0], size) + text_width(board.setup_id, size, mono=True)
-    gap = "    "
-    if used + text_width(gap + label, size) + text_width(board.seed, size, mono=True) <= w:
-        return [first + [(gap + label, False), (board.seed, True)]]
-    per = max(1, int((w - text_width(label, size)) / (0.602 * size)))
+    label = f"{tx.get('sheet.seed')}:"
+    line = first + [(label, False), (board.seed, True)]
+    if _runs_width(line, size) <= w:
+        return [line]
+    per = max(1, int((w - text_width(label, size) - _RUN_GAP) / (0.602 * size)))
     chunks = [board.seed[i:i + per] for i in range(0, len(board.seed), per)] or [""]
-    return [first] + [[(label if i == 0 else " " * len(label), False), (c, True)] for i, c in enumerate(chunks)]
+    return [first] + [[(label if i == 0 else "", False), (c, True)] for i, c in enumerate(chunks)]
+
+
+_RUN_GAP = 1.5  # mm between footer runs; a label and the next label: 3 x this
+
+
+def _runs_width(runs: list[tuple[str, bool]], size: float) -> float:
+    return sum(text_width(t, size, mono=mono) for t, mono in runs) + _RUN_GAP * (len(runs) - 1) * 2
 
 
 def _footer_height(board: Board, w: float, tx: Texts, st: Style) -> float:
-    return len(_id_lines(board, w, tx, st)) * st.mm("id") * 1.3 + 1.0
+    return len(_id_lines(board, w, tx, st)) * st.mm("id") * 1.3 + 2.0
 
 
 def _footer(dwg: Any, board: Board, x: float, bottom: float, w: float, tx: Texts, st: Style) -> None:
     size = st.mm("id")
     lines = _id_lines(board, w, tx, st)
     y = bottom - (len(lines) - 1) * size * 1.3 - size * 0.25
-    add_path(dwg, dwg, f"M{num(x)},{num(y - size * 1.15)} L{num(x + w)},{num(y - size * 1.15)}",
+    add_path(dwg, dwg, f"M{num(x)},{num(y - size * 1.2)} L{num(x + w)},{num(y - size * 1.2)}",
              stroke=st.colour["line"], width=0.2)
+    label_w = max(text_width(t, size) for runs in lines for t, mono in runs if not mono)
     for runs in lines:
         cx = x
-        for text, mono in runs:
-            add_text(dwg, dwg, text, cx, y, size, st, mono=mono, bold=mono,
-                     fill=None if mono else st.colour["muted"])
-            cx += text_width(text, size, mono=mono)
+        for i, (text, mono) in enumerate(runs):
+            if text:
+                add_text(dwg, dwg, text, cx, y, size, st, mono=mono, bold=mono,
+                         fill=None if mono else st.colour["muted"])
+            if not mono and len(lines) > 1:
+                cx += label_w + _RUN_GAP
+            else:
+                cx += text_width(text, size, mono=mono) + _RUN_GAP * (4 if mono else 1)
         y += size * 1.3
 
 

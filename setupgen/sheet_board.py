@@ -147,9 +147,12 @@ def add_circle(dwg: Any, parent: Any, x: float, y: float, r: float, *, fill: str
 
 
 def add_rect(dwg: Any, parent: Any, x: float, y: float, w: float, h: float, *, fill: str = "none",
-             stroke: str | None = None, width: float = 0.0) -> None:
-    """A rectangle, top-left ``(x, y)``, size ``w`` x ``h`` mm."""
+             stroke: str | None = None, width: float = 0.0, rx: float = 0.0) -> None:
+    """A rectangle, top-left ``(x, y)``, size ``w`` x ``h`` mm, corner
+    radius ``rx`` mm."""
     el = dwg.rect(insert=(num(x), num(y)), size=(num(w), num(h)))
+    if rx:
+        el.attribs["rx"] = num(rx)
     el.attribs["fill"] = fill
     if stroke is not None:
         el.attribs["stroke"] = stroke
@@ -209,7 +212,7 @@ def draw_token(dwg: Any, parent: Any, x: float, y: float, r: float, number: int,
     ink = st.colour["red"] if red else st.colour["ink"]
     ring = st.mm("red_ring") if red else st.mm("token_stroke")
     add_circle(dwg, parent, x, y, r, fill=st.fill["token"], stroke=ink, width=ring)
-    size = max(MIN_FONT_MM, r * 1.12)
+    size = max(MIN_FONT_MM, r * (1.22 if red else 1.12))
     add_text(dwg, parent, str(number), x, y + size * 0.3, size, st, bold=red, anchor="middle", fill=ink)
     pips = PIPS[number]
     pr = max(0.22, r * 0.09)
@@ -417,42 +420,51 @@ def _draw_land_marks(dwg: Any, g: Any, board: Board, t: Tile, fit_: Fit, tx: Tex
 
 
 def _draw_harbors(dwg: Any, g: Any, board: Board, fit_: Fit, tx: Texts, st: Style) -> None:
-    from shapely.geometry import Polygon, box as sbox
+    from shapely.geometry import Point, Polygon, box as sbox
     from shapely.ops import unary_union
 
     s = fit_.s
     land = [Polygon(hex_points(*fit_.at(t.hex), s)) for t in board.tiles if t.kind == "land"]
     blocked = [unary_union(land)] if land else []
+    r = max(s * 0.24, MIN_FONT_MM * 0.8)
     marks = []
     for n, h in enumerate(harbor_order(board), start=1):
         cx, cy = fit_.at(h.hex)
         a, b = CORNERS[(h.facing - 1) % 6], CORNERS[h.facing]
-        ex1, ey1, ex2, ey2 = cx + a[0] * s, cy + a[1] * s, cx + b[0] * s, cy + b[1] * s
-        mx, my = (ex1 + ex2) / 2, (ey1 + ey2) / 2
-        px, py = cx + (mx - cx) * 0.45, cy + (my - cy) * 0.45
-        marks.append((n, h, cx, cy, mx, my, px, py, ex1, ey1, ex2, ey2))
-        blocked.append(Polygon([(ex1, ey1), (px, py), (ex2, ey2)]).buffer(0.6))
+        e1 = (cx + a[0] * s, cy + a[1] * s)
+        e2 = (cx + b[0] * s, cy + b[1] * s)
+        mx, my = (e1[0] + e2[0]) / 2, (e1[1] + e2[1]) / 2
+        p = (cx + (mx - cx) * 0.45, cy + (my - cy) * 0.45)
+        marks.append((n, h, (cx, cy), (mx, my), p, e1, e2))
+        blocked.append(Polygon([e1, p, e2]).buffer(0.6))
+        blocked.append(Point(p).buffer(r + 0.4))
     if board.pirate is not None:
         x, y = fit_.at(board.pirate)
         blocked.append(sbox(x - s * 0.45, y - s * 0.4, x + s * 0.45, y + s * 0.45))
-    for n, h, cx, cy, mx, my, px, py, ex1, ey1, ex2, ey2 in marks:
-        for ex, ey in ((ex1, ey1), (ex2, ey2)):
-            add_path(dwg, g, f"M{num(px)},{num(py)} L{num(ex)},{num(ey)}",
-                     stroke=st.colour["ink"], width=st.mm("pier"))
-    for n, h, cx, cy, mx, my, px, py, ex1, ey1, ex2, ey2 in marks:
-        r = max(s * 0.24, MIN_FONT_MM * 0.8)
-        add_circle(dwg, g, px, py, r, fill=st.fill["harbor"], stroke=st.colour["ink"], width=st.mm("token_stroke") * 1.6)
+    for _, _, _, _, p, e1, e2 in marks:
+        d = f"M{num(e1[0])},{num(e1[1])} L{num(p[0])},{num(p[1])} L{num(e2[0])},{num(e2[1])}"
+        add_path(dwg, g, d, stroke=st.colour["ink"], width=st.mm("pier"), join="round")
+    for n, h, c, m, p, _, _ in marks:
+        add_circle(dwg, g, p[0], p[1], r, fill=st.fill["harbor"], stroke=st.colour["ink"],
+                   width=st.mm("token_stroke") * 1.6)
         size = max(MIN_FONT_MM, min(st.mm("harbor_index"), r * 1.2))
-        add_text(dwg, g, str(n), px, py + size * 0.36, size, st, bold=True, anchor="middle")
-        _harbor_label(dwg, g, h, (cx, cy), (mx, my), s, blocked, tx, st)
+        add_text(dwg, g, str(n), p[0], p[1] + size * 0.36, size, st, bold=True, anchor="middle")
+    for n, h, c, m, p, _, _ in marks:
+        _harbor_label(dwg, g, h, c, m, s, blocked, tx, st)
+
+
+#: candidate spots for a harbor's words: (distance back from the served
+#: edge, sideways offset), in hex sizes from the sea hex centre
+_LABEL_SPOTS = ((0.25, 0.0), (0.4, 0.0), (0.1, 0.0), (0.25, 0.35), (0.25, -0.35),
+                (0.55, 0.0), (0.7, 0.0), (0.45, 0.45), (0.45, -0.45))
 
 
 def _harbor_label(dwg: Any, g: Any, h: Harbor, c: tuple[float, float], m: tuple[float, float],
                   s: float, blocked: list, tx: Texts, st: Style) -> None:
     """Ratio and resource word on the harbor's sea hex, away from its edge:
-    the first candidate spot that touches nothing drawn so far (else the
-    one overlapping least)."""
-    from shapely.geometry import box as sbox
+    the candidate spot overlapping least with what is drawn (land, piers,
+    markers, other words), then sticking out of its own hex least."""
+    from shapely.geometry import Polygon, box as sbox
 
     ratio, word = harbor_words(h.type, tx)
     size = max(MIN_FONT_MM, st.mm("harbor_text"))
@@ -460,20 +472,22 @@ def _harbor_label(dwg: Any, g: Any, h: Harbor, c: tuple[float, float], m: tuple[
     w = max(text_width(x, size, bold=True) for x in lines)
     lh = size * 1.15
     th = lh * len(lines)
+    own = Polygon(hex_points(c[0], c[1], s))
     ux, uy = (m[0] - c[0]) / (s * SQRT3 / 2), (m[1] - c[1]) / (s * SQRT3 / 2)
     best = None
-    for k, side in ((0.25, 0.0), (0.4, 0.0), (0.1, 0.0), (0.25, 0.35), (0.25, -0.35), (0.55, 0.0), (0.7, 0.0)):
-        tx_ = c[0] - ux * s * k - uy * s * side
-        ty_ = c[1] - uy * s * k + ux * s * side
-        rect = sbox(tx_ - w / 2 - 0.3, ty_ - th / 2 - 0.3, tx_ + w / 2 + 0.3, ty_ + th / 2 + 0.3)
-        clash = sum(b.intersection(rect).area for b in blocked)
-        if best is None or clash < best[0] - 1e-9:
-            best = (clash, tx_, ty_, rect)
-        if clash == 0:
-            break
+    for k, side in _LABEL_SPOTS:
+        x = c[0] - ux * s * k - uy * s * side
+        y = c[1] - uy * s * k + ux * s * side
+        rect = sbox(x - w / 2 - 0.3, y - th / 2 - 0.3, x + w / 2 + 0.3, y + th / 2 + 0.3)
+        clash = round(sum(b.intersection(rect).area for b in blocked), 2)
+        outside = round(rect.difference(own).area, 2)
+        score = (clash, outside)
+        if best is None or score < best[0]:
+            best = (score, x, y, rect)
     _, x, y, rect = best
     blocked.append(rect)
     top = y - th / 2
+    add_rect(dwg, g, x - w / 2 - 0.4, top - 0.1, w + 0.8, th + 0.4, fill=st.fill["harbor"], rx=0.6)
     for i, line in enumerate(lines):
         add_text(dwg, g, line, x, top + lh * i + size * 0.85, size, st, bold=(i == 0), anchor="middle")
 
@@ -525,7 +539,7 @@ def draw_legend(dwg: Any, parent: Any, entries: Sequence[str], x: float, y: floa
     """The legend at top-left ``(x, y)`` in a column ``w`` mm wide; returns
     the y (mm) below it."""
     size = max(MIN_FONT_MM, st.mm("small"))
-    lh = max(st.mm("swatch") + 0.9, size * 1.5)
+    lh = max(st.mm("swatch") + 0.4, size * 1.45)
     sw = st.mm("swatch")
     for e in entries:
         cy = y + lh / 2
@@ -572,7 +586,7 @@ def draw_legend(dwg: Any, parent: Any, entries: Sequence[str], x: float, y: floa
 def legend_height(board: Board, w: float, tx: Texts, st: Style) -> float:
     """Height (mm) :func:`draw_legend` needs for ``board`` in width ``w``."""
     size = max(MIN_FONT_MM, st.mm("small"))
-    lh = max(st.mm("swatch") + 0.9, size * 1.5)
+    lh = max(st.mm("swatch") + 0.4, size * 1.45)
     tx_off = st.mm("swatch") * 1.5 + 1.5
     total = 0.0
     for e in legend_entries(board):

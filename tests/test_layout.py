@@ -107,3 +107,24 @@ def test_toml_syntax_error_and_name_mismatch(tmp_path):
 
 def test_layout_from_file_equals_shipped(tmp_path):
     assert lay.Layout.from_file(_write(tmp_path, GOOD)).hexes == lay.load("base-3-4").hexes
+
+
+def test_readme_example_layout_generates_legal_boards(tmp_path):
+    """The two-island example in layouts/README.md loads, generates and checks."""
+    import random
+    import re
+
+    from setupgen import check, generate
+
+    text = (Path(lay.layouts_dir()) / "README.md").read_text()
+    toml = re.search(r"```toml\n(.*?)```", text, re.S).group(1)
+    path = tmp_path / "two-islands.toml"
+    path.write_text(toml)
+    L = lay.Layout.from_file(path)
+    assert len(L.land()) == 6 and L.default_harbors == "free"
+    for i in range(100):
+        b = generate.generate(L, random.Random(i))
+        assert check.errors(b, L) == []
+        assert len(b.harbors) == 3
+        west = {t.terrain for t in b.tiles if t.hex in L.region_hexes("west")}
+        assert west == {"forest", "hills", "fields"}

@@ -1,0 +1,208 @@
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from setupgen import generate
+from setupgen.cli import app
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture()
+def runner():
+    return CliRunner()
+
+
+def run(runner, *args):
+    return runner.invoke(app, list(args))
+
+
+def one_error_line(result):
+    lines = [ln for ln in result.stderr.splitlines() if ln.strip()]
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("error: ")
+    assert "Traceback" not in result.output
+    return lines[0]
+
+
+def test_help_of_every_command_shows_an_example(runner):
+    assert "Example" in run(runner, "--help").stdout
+    for cmd in ("board", "round", "check", "scenarios"):
+        res = run(runner, cmd, "--help")
+        assert res.exit_code == 0
+        assert "Example" in res.stdout, cmd
+
+
+def test_scenarios_lists_the_shipped_layouts(runner):
+    res = run(runner, "scenarios")
+    assert res.exit_code == 0
+    names = [ln.split()[0] for ln in res.stdout.splitlines()]
+    assert names == ["base-3-4", "base-5-6", "cities-knights"]
+    assert "13 VP" in res.stdout
+
+
+def test_board_json_to_stdout_matches_library(runner):
+    res = run(runner, "board", "--seed", "demo", "--format", "json", "-o", "-")
+    assert res.exit_code == 0
+    assert res.stdout == generate.from_seed("base-3-4", "demo").to_json() + "\n"
+
+
+def test_board_setup_id_regenerates(runner, tmp_path):
+    b = generate.from_seed("base-5-6", "x", numbers="uniform")
+    res = run(runner, "board", "--setup-id", b.setup_id, "--format", "json", "-o", "-")
+    assert res.exit_code == 0
+    data = json.loads(res.stdout)
+    assert data["setup_id"] == b.setup_id and data["seed"] is None and data["scenario"] == "base-5-6"
+    assert data["hexes"] == json.loads(b.to_json())["hexes"]
+
+
+def test_jsonl_count_writes_n_boards_seeded_from_seed_and_index(runner, tmp_path):
+    out = tmp_path / "b.jsonl"
+    res = run(runner, "board", "--seed", "s", "--format", "jsonl", "--count", "5", "-o", str(out))
+    assert res.exit_code == 0, res.output
+    lines = out.read_text().splitlines()
+    assert len(lines) == 5
+    assert [json.loads(x)["seed"] for x in lines] == [f"s/{i}" for i in range(1, 6)]
+    assert json.loads(lines[2])["setup_id"] == generate.from_seed("base-3-4", "s/3").setup_id
+
+
+def test_fresh_seed_is_printed(runner):
+    res = run(runner, "board", "--format", "json", "-o", "-")
+    assert res.exit_code == 0
+    seed = [ln for ln in res.stderr.splitlines() if ln.startswith("seed: ")][0][6:]
+    assert json.loads(res.stdout)["seed"] == seed
+
+
+@pytest.mark.parametrize("args, fragment", [
+    (["board", "--scenario", "nope", "--seed", "a"], "unknown scenario 'nope'"),
+    (["board", "--seed", "a", "--numbers", "magic"], "unknown number method 'magic'"),
+    (["board", "--seed", "a", "--harbors", "x"], "unknown harbor method 'x'"),
+    (["board", "--seed", "a", "--format", "gif"], "unknown format 'gif'"),
+    (["board", "--seed", "a", "--format", "jsonl", "--count", "0", "-o", "-"], "count must be between 1 and"),
+    (["board", "--seed", "a", "--format", "jsonl", "--count", "100000000", "-o", "-"], "count must be between 1 and"),
+    (["board", "--seed", "a", "--format", "json", "--count", "3"], "--count needs --format jsonl"),
+    (["board", "--setup-id", "B4SS-0000", "--format", "json"], "must have 16 letters"),
+    (["board", "--setup-id", "B4SS-0000-0000-0000", "--seed", "x"], "give it alone"),
+    (["board", "--seed", ""], "must not be empty"),
+    (["board", "--seed", "a", "--format", "json", "-o", "/nonexistent-dir/x.json"], "does not exist"),
+    (["board", "--seed", "a", "--format", "svg", "--lang", "fr", "-o", "-"], "unknown language 'fr'"),
+    (["board", "--seed", "a", "--format", "svg", "--paper", "a3", "-o", "-"], "unknown paper 'a3'"),
+    (["board", "--bogus"], "no such option"),
+    (["board", "--count", "many"], "invalid value for '--count'"),
+    (["round", "--tables", "0", "--seed", "a", "-o", "/tmp/setupgen-never"], "tables must be between 1 and"),
+    (["round", "--tables", "100000", "--seed", "a", "-o", "/tmp/setupgen-never"], "tables must be between 1 and"),
+    (["round", "--tables", "2", "--seed", "a", "-o", "/nonexistent-dir/pack"], "does not exist"),
+    (["round", "--scenario", "nope", "--tables", "2", "--seed", "a", "-o", "/tmp/setupgen-never"], "unknown scenario"),
+    (["check", "/nonexistent.json"], "cannot read"),
+])
+def test_bad_input_one_line_exit_2(runner, args, fragment):
+    res = run(runner, *args)
+    assert res.exit_code == 2, res.output
+    line = one_error_line(res)
+    assert fragment.lower() in line.lower()
+    assert not Path("/tmp/setupgen-never").exists()
+
+
+def test_board_writes_nothing_on_error(runner, tmp_path):
+    out = tmp_path / "b.json"
+    res = run(runner, "board", "--seed", "a", "--format", "json", "--numbers", "magic", "-o", str(out))
+    assert res.exit_code == 2 and not out.exists() and list(tmp_path.iterdir()) == []
+
+
+def test_check_legal_illegal_and_malformed(runner, tmp_path):
+    b = generate.from_seed("base-3-4", "chk")
+    good = tmp_path / "good.json"
+    good.write_text(b.to_json())
+    res = run(runner, "check", str(good))
+    assert res.exit_code == 0 and res.stdout.strip().endswith("legal")
+
+    data = json.loads(b.to_json())
+    land = [h for h in data["hexes"] if h["kind"] == "land" and h["number"] is not None]
+    # put two 8s side by side: find a neighbouring pair and write 8 on both
+    by = {(h["q"], h["r"]): h for h in land}
+    a = next(h for h in land if (h["q"] + 1, h["r"]) in by)
+    a["number"] = 8
+    by[(a["q"] + 1, a["r"])]["number"] = 8
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(data))
+    res = run(runner, "check", str(bad))
+    assert res.exit_code == 1
+    assert "equal-adjacent" in res.stdout and "number-pool" in res.stdout
+    assert "illegal:" in res.stdout
+
+    for text, fragment in [("{", "not valid json"), ("[]", "json object"),
+                           (json.dumps({**data, "format": "other/1"}), "format must be"),
+                           (json.dumps({**data, "hexes": [{"q": 0}]}), "hexes[0].r: missing"),
+                           (json.dumps({**data, "scenario": "nope"}), "unknown scenario")]:
+        f = tmp_path / "m.json"
+        f.write_text(text)
+        res = run(runner, "check", str(f))
+        assert res.exit_code == 2, (text[:30], res.output)
+        assert fragment in one_error_line(res)
+
+
+def test_check_reports_spiral_equal_neighbours_as_notes(runner, tmp_path):
+    # find a 5-6 spiral board with equal neighbours: legal, with a note
+    for i in range(200):
+        b = generate.from_seed("base-5-6", f"sp{i}", numbers="spiral")
+        f = tmp_path / "s.json"
+        f.write_text(b.to_json())
+        res = run(runner, "check", str(f))
+        if "note: equal-adjacent" in res.stdout:
+            assert res.exit_code == 0
+            break
+    else:
+        pytest.fail("no spiral board with equal neighbours in 200 seeds")
+
+
+def test_round_pack(runner, tmp_path):
+    from pypdf import PdfReader
+
+    out = tmp_path / "demo"
+    res = run(runner, "round", "--scenario", "base-3-4", "--tables", "3", "--seed", "demo", "-o", str(out))
+    assert res.exit_code == 0, res.output
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["tables"] == 3 and manifest["seed"] == "demo"
+    reader = PdfReader(str(out / "round.pdf"))
+    assert len(reader.pages) == 4
+    first = reader.pages[0].extract_text()
+    for t, entry in enumerate(manifest["boards"], start=1):
+        assert entry["seed"] == f"demo/t{t}"
+        board = generate.from_seed("base-3-4", f"demo/t{t}")
+        assert entry["setup_id"] == board.setup_id
+        assert (out / entry["json"]).read_text() == board.to_json() + "\n"
+        assert board.setup_id in first
+        assert board.setup_id in reader.pages[t].extract_text()
+        assert board.setup_id in (out / entry["svg"]).read_text()
+    assert sorted(p.name for p in out.iterdir()) == [
+        "manifest.json", "round.pdf", "table-01.json", "table-01.svg", "table-02.json",
+        "table-02.svg", "table-03.json", "table-03.svg"]
+    # rerun: byte-identical pack
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+    res = run(runner, "round", "--scenario", "base-3-4", "--tables", "3", "--seed", "demo", "-o", str(out))
+    assert res.exit_code == 0
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == before
+    assert [p.name for p in tmp_path.iterdir()] == ["demo"]  # no temp folders left
+
+
+def test_round_error_leaves_existing_pack_untouched(runner, tmp_path):
+    out = tmp_path / "pack"
+    out.mkdir()
+    (out / "keep.txt").write_text("old")
+    res = run(runner, "round", "--tables", "2", "--seed", "a", "--lang", "xx", "-o", str(out))
+    assert res.exit_code == 2
+    assert [p.name for p in out.iterdir()] == ["keep.txt"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["pack"]
+
+
+def test_usage_errors_are_one_line_from_the_console_script():
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    res = subprocess.run([sys.executable, "-m", "setupgen", "board", "--numbrs", "swap"],
+                         capture_output=True, text=True, env=env, cwd=ROOT)
+    assert res.returncode == 2
+    assert res.stderr.count("\n") == 1 and res.stderr.startswith("error: ")

@@ -1,0 +1,51 @@
+"""A plain (non-editable) wheel carries layouts/ and templates/ and works
+away from the source checkout."""
+
+import os
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory):
+    out = tmp_path_factory.mktemp("wheel")
+    res = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(out), str(ROOT)],
+                         capture_output=True, text=True)
+    assert res.returncode == 0, res.stderr[-2000:]
+    wheels = list(out.glob("setupgen-*.whl"))
+    assert len(wheels) == 1
+    return wheels[0]
+
+
+def test_wheel_ships_layouts_and_templates(wheel):
+    names = zipfile.ZipFile(wheel).namelist()
+    for layout in (ROOT / "layouts").glob("*.toml"):
+        assert f"setupgen/_data/layouts/{layout.name}" in names
+    for template in (ROOT / "templates").glob("*.toml"):
+        assert f"setupgen/_data/templates/{template.name}" in names
+
+
+def test_cli_runs_from_the_installed_wheel(wheel, tmp_path):
+    site = tmp_path / "site"
+    res = subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(site), str(wheel)],
+                         capture_output=True, text=True)
+    assert res.returncode == 0, res.stderr[-2000:]
+    work = tmp_path / "work"
+    work.mkdir()
+    env = {**os.environ, "PYTHONPATH": str(site)}
+    where = subprocess.run([sys.executable, "-c", "import setupgen, setupgen.layout as l; print(setupgen.__file__); print(l.layouts_dir())"],
+                           capture_output=True, text=True, env=env, cwd=work)
+    assert where.returncode == 0, where.stderr
+    assert all(line.startswith(str(site)) for line in where.stdout.splitlines())
+    res = subprocess.run([sys.executable, "-m", "setupgen", "board", "--seed", "w", "--format", "svg",
+                          "--lang", "de", "-o", "sheet.svg"], capture_output=True, text=True, env=env, cwd=work)
+    assert res.returncode == 0, res.stderr
+    assert "<svg" in (work / "sheet.svg").read_text()
+    res = subprocess.run([sys.executable, "-m", "setupgen", "scenarios"], capture_output=True, text=True, env=env, cwd=work)
+    assert "cities-knights" in res.stdout
