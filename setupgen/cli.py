@@ -67,6 +67,15 @@ def _slug(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9._-]+", "-", text).strip("-.") or "seed"
 
 
+def _default_target(name: str) -> Path:
+    """``output/<name>``, creating the default ``output/`` folder if needed."""
+    try:
+        DEFAULT_OUTPUT.mkdir(exist_ok=True)
+    except OSError as exc:
+        raise SetupgenError(f"cannot create the output folder {str(DEFAULT_OUTPUT)!r}: {exc.strerror or exc}") from None
+    return DEFAULT_OUTPUT / name
+
+
 def _seed_or_fresh(seed: Optional[str]) -> str:
     from . import rng
 
@@ -108,17 +117,18 @@ def board(
             if fmt == "jsonl":
                 raise SetupgenError("--setup-id names one board; use --format json")
         name = "base-3-4" if scenario is None else scenario
-        if fmt == "jsonl":
+        if setup_id is None:
             from . import layout as layoutmod
 
-            layoutmod.load(name)
+            gen.resolve_methods(layoutmod.load(name), numbers, harbors)  # fail before a seed is printed
+        if fmt == "jsonl":
             seed = _seed_or_fresh(seed)
             lines = export.iter_jsonl(name, seed, count, numbers, harbors)
             if output == "-":
                 for line in lines:
                     sys.stdout.write(line)
                 return
-            target = Path(output) if output is not None else DEFAULT_OUTPUT / f"{name}-{_slug(seed)}.jsonl"
+            target = Path(output) if output is not None else _default_target(f"{name}-{_slug(seed)}.jsonl")
             atomic.write_text(target, "".join(lines))
             typer.echo(f"wrote {target}", err=True)
             return
@@ -131,7 +141,7 @@ def board(
             sys.stdout.buffer.write(data)
             sys.stdout.flush()
             return
-        target = Path(output) if output is not None else DEFAULT_OUTPUT / f"{made.scenario}-{made.setup_id}.{fmt}"
+        target = Path(output) if output is not None else _default_target(f"{made.scenario}-{made.setup_id}.{fmt}")
         atomic.write_bytes(target, data)
         typer.echo(f"wrote {target} (setup id {made.setup_id})", err=True)
     except SetupgenError as exc:
@@ -155,9 +165,10 @@ def round_(
     from . import roundpack
 
     try:
+        roundpack.check_request(roundpack.RoundRequest(scenario, tables, "", numbers, harbors))
         seed = _seed_or_fresh(seed)
         request = roundpack.RoundRequest(scenario, tables, seed, numbers, harbors, lang, paper, title)
-        target = Path(output) if output is not None else DEFAULT_OUTPUT / f"{_slug(scenario)}-{_slug(seed)}"
+        target = Path(output) if output is not None else _default_target(f"{_slug(scenario)}-{_slug(seed)}")
         from rich.progress import Progress
 
         with Progress(transient=True, console=_stderr_console()) as bar:

@@ -43,17 +43,9 @@ _tile = functools.lru_cache(maxsize=1 << 16)(Tile)
 
 
 def _generate(layout: Layout, rng: random.Random, numbers: str | None,
-              harbors: str | None, seed: str | None, setup_id: str | None) -> Board:
-    """:func:`generate`, stamping ``seed`` and the setup ID (None: computed
-    from ``seed`` by the caller's convention, see :func:`from_seed`)."""
-    number_method = layout.default_numbers if numbers is None else numbers
-    harbor_method = layout.default_harbors if harbors is None else harbors
-    if number_method not in NUMBER_METHODS:
-        raise SetupgenError(f"unknown number method {number_method!r} (known: {', '.join(NUMBER_METHODS)})")
-    if harbor_method not in HARBOR_METHODS:
-        raise SetupgenError(f"unknown harbor method {harbor_method!r} (known: {', '.join(HARBOR_METHODS)})")
-    if harbor_method == "shuffled" and not layout.harbor_places:
-        raise SetupgenError(f"scenario {layout.name!r} has no fixed harbor places; use free or players")
+              harbors: str | None, seed: str | None, setup_id: str) -> Board:
+    """:func:`generate`, stamping ``seed`` and ``setup_id`` on the board."""
+    number_method, harbor_method = resolve_methods(layout, numbers, harbors)
 
     # terrain
     terrain: dict[Hex, str] = {}
@@ -107,12 +99,30 @@ def _generate(layout: Layout, rng: random.Random, numbers: str | None,
     ])
     return Board(
         scenario=layout.name, seed=seed,
-        setup_id=setup_id if setup_id is not None else _setup_id(layout, number_method, harbor_method, seed),
+        setup_id=setup_id,
         number_method=number_method,
         harbor_method=harbor_method, tiles=tiles,
         harbors=tuple(sorted(placed, key=lambda x: (x.hex[1], x.hex[0], x.facing))),
         robber=robber, pirate=layout.pirate,
     )
+
+
+def resolve_methods(layout: Layout, numbers: str | None, harbors: str | None) -> tuple[str, str]:
+    """The (number, harbor) methods a generation of ``layout`` will use: the
+    given ones, or the layout's defaults for None. Raises
+    :class:`SetupgenError` for an unknown method or one the layout cannot
+    use."""
+    number_method = layout.default_numbers if numbers is None else numbers
+    harbor_method = layout.default_harbors if harbors is None else harbors
+    if number_method not in NUMBER_METHODS:
+        raise SetupgenError(f"unknown number method {number_method!r} (known: {', '.join(NUMBER_METHODS)})")
+    if harbor_method not in HARBOR_METHODS:
+        raise SetupgenError(f"unknown harbor method {harbor_method!r} (known: {', '.join(HARBOR_METHODS)})")
+    if harbor_method == "shuffled" and not layout.harbor_places:
+        raise SetupgenError(f"scenario {layout.name!r} has no fixed harbor places; use free or players")
+    if number_method == "spiral" and not layout.spiral:
+        raise SetupgenError(f"scenario {layout.name!r} has no spiral order; use swap or uniform")
+    return number_method, harbor_method
 
 
 def from_seed(scenario: str | Layout, seed: str, numbers: str | None = None,
@@ -125,11 +135,10 @@ def from_seed(scenario: str | Layout, seed: str, numbers: str | None = None,
     :class:`GenerationError`.
     """
     layout = layoutmod.load(scenario) if isinstance(scenario, str) else scenario
-    return _generate(layout, rngmod.from_seed(seed), numbers, harbors, seed, None)
-
-
-def _setup_id(layout: Layout, number_method: str, harbor_method: str, seed: str | None) -> str:
-    return setupid.encode(layout.code, number_method, harbor_method, rngmod.digest(seed or ""))
+    number_method, harbor_method = resolve_methods(layout, numbers, harbors)
+    digest = rngmod.digest(seed)
+    sid = setupid.encode(layout.code, number_method, harbor_method, digest)
+    return _generate(layout, rngmod.stream(digest), number_method, harbor_method, seed, sid)
 
 
 def from_setup_id(text: str) -> Board:

@@ -30,7 +30,7 @@ def svgs_to_pdf(svgs: Sequence[str]) -> bytes:
     if not svgs:
         raise SetupgenError("no pages to write")
     from pypdf import PdfReader, PdfWriter
-    from pypdf.generic import ArrayObject, ByteStringObject, NameObject
+    from pypdf.generic import ArrayObject, ByteStringObject
 
     writer = PdfWriter()
     digest = hashlib.sha256()

@@ -44,11 +44,19 @@ def table_seed(seed: str, table: int) -> str:
     return f"{seed}/t{table}"
 
 
+def check_request(request: RoundRequest) -> None:
+    """Raise :class:`SetupgenError` for a table count outside 1..MAX_TABLES,
+    an unknown scenario or a method the scenario cannot use (the seed is not
+    looked at)."""
+    if not 1 <= request.tables <= MAX_TABLES:
+        raise SetupgenError(f"tables must be between 1 and {MAX_TABLES}, got {request.tables}")
+    gen.resolve_methods(layoutmod.load(request.scenario), request.numbers, request.harbors)
+
+
 def round_boards(request: RoundRequest) -> list[Board]:
     """The boards of every table, table 1 first. Raises
     :class:`SetupgenError` for a bad request."""
-    if not 1 <= request.tables <= MAX_TABLES:
-        raise SetupgenError(f"tables must be between 1 and {MAX_TABLES}, got {request.tables}")
+    check_request(request)
     layout = layoutmod.load(request.scenario)
     return [gen.from_seed(layout, table_seed(request.seed, t), request.numbers, request.harbors)
             for t in range(1, request.tables + 1)]

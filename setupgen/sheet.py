@@ -25,16 +25,20 @@ from .hexgrid import neighbors
 from .layout import Layout
 from .rules import HARBOR_TYPES, RED_NUMBERS
 from .sheet_board import (
-    Box, add_circle, add_path, add_rect, add_text, board_extent, draw_board, draw_legend,
-    fit, harbor_order, harbor_words, hex_size_for, land_rows, legend_entries,
-    legend_height, num, place, text_width, wrap,
+    Box, board_extent, draw_board, draw_legend, harbor_order, harbor_words, hex_size_for,
+    land_rows, legend_entries, legend_height, place,
 )
+from .sheet_svg import add_circle, add_path, add_rect, add_text, fit, fit_lines, num, text_width, wrap
 from .templates import MIN_FONT_MM, Style, Texts
 
 #: paper sizes (width, height) in mm, portrait
 PAPERS: dict[str, tuple[float, float]] = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
 #: most tables listed on one director's page
 MAX_DIRECTOR_ROWS = 40
+#: most players on one result slip
+MAX_PLAYERS = 6
+#: smallest hex size (mm, centre to corner) a sheet may draw
+MIN_HEX_MM = 5.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,8 +82,10 @@ def render_sheet(board: Board, layout: Layout, *, lang: str = "en", paper: str =
     ``paper`` (mm), margins from the style (at least 10 mm), no text below
     8 pt. Hidden hexes show only ``?`` and their number.
 
-    Raises :class:`SetupgenError` for an unknown language or paper, or when
-    the templates lack a text the layout needs (e.g. a note key).
+    Raises :class:`SetupgenError` for an unknown language or paper, more
+    than :data:`MAX_PLAYERS` players, when the templates lack a text the
+    layout needs (e.g. a note key), or when the content cannot fit on the
+    page with hexes of at least :data:`MIN_HEX_MM` mm.
     """
     w, h = paper_size(paper)
     tx = templates.texts(lang)
@@ -88,42 +94,62 @@ def render_sheet(board: Board, layout: Layout, *, lang: str = "en", paper: str =
     cw = w - 2 * m
     gap = st.mm("gap")
     dwg = _drawing(w, h)
-    y = _header(dwg, board, layout, context, m, cw, tx, st)
+    y = _header(dwg, layout, context, m, cw, tx, st)
 
+    if len(context.players) > MAX_PLAYERS:
+        raise SetupgenError(f"a table sheet lists at most {MAX_PLAYERS} players, got {len(context.players)}")
     rows = land_rows(board)
     notes = sheet_notes(board, layout, tx)
     n_players = len(context.players) or (6 if layout.players == "5-6" else 4)
-    side_w = st.mm("side_column")
-    board_w = cw - side_w - gap
     build_h = _build_height(rows, st)
     notes_h = _notes_height(notes, cw, st)
     foot_h = _footer_height(board, cw, tx, st)
     row_min = st.mm("slip_min_row")
     slip_h = _slip_height(n_players, row_min, cw, layout, tx, st)
     available = h - m - foot_h - y - build_h - notes_h - slip_h - 5 * gap
-    side_h = legend_height(board, side_w, tx, st) + _harbor_list_height(board, layout, side_w, tx, st)
-    s = hex_size_for(board, board_w, available)
-    x0, y0, x1, y1 = board_extent(board)
-    block_h = max(min(available, (y1 - y0) * s + 6.0), side_h)
-    s = min(s, hex_size_for(board, board_w, block_h))
+    side_w, s, block_h = _board_block(board, layout, cw - gap, available, tx, st)
+    board_w = cw - side_w - gap
+    if block_h > available + 0.01 or s < MIN_HEX_MM:
+        raise SetupgenError(f"the sheet for {layout.name} does not fit on one {paper} page")
     surplus = max(0.0, available - block_h)
     grow = min(surplus * 0.7, n_players * (st.mm("slip_row") + 2.0 - row_min))
     slip_row = row_min + grow / n_players
-    gap += (surplus - grow) / 5
+    vgap = gap + (surplus - grow) / 5
 
-    y += gap
+    y += vgap
     box = Box(m, y, board_w, block_h)
     draw_board(dwg, dwg, board, place(board, box, s), tx, st)
     sy = draw_legend(dwg, dwg, legend_entries(board), m + board_w + gap, y, side_w, tx, st)
     _harbor_list(dwg, board, layout, m + board_w + gap, sy + 1.5, side_w, tx, st)
-    y += block_h + gap
+    y += block_h + vgap
     _build_list(dwg, rows, m, y, cw, tx, st)
-    y += build_h + gap
+    y += build_h + vgap
     _notes(dwg, notes, m, y, cw, tx, st)
-    y += notes_h + gap
+    y += notes_h + vgap
     _slip(dwg, context.players, n_players, slip_row, m, y, cw, layout, tx, st)
     _footer(dwg, board, m, h - m, cw, tx, st)
     return _finish(dwg)
+
+
+def _board_block(board: Board, layout: Layout, width: float, available: float,
+                 tx: Texts, st: Style) -> tuple[float, float, float]:
+    """``(side column width, hex size, block height)`` in mm for the board
+    and the side column (legend, harbors) sharing ``width`` mm: the side
+    column narrows from the style's width in 4 mm steps (down to 3/4 of it)
+    while that enlarges the board and the column still fits beside it."""
+    x0, y0, x1, y1 = board_extent(board)
+    best = None
+    side_w = st.mm("side_column")
+    while side_w >= st.mm("side_column") * 0.75:
+        board_w = width - side_w
+        side_h = legend_height(board, side_w, tx, st) + _harbor_list_height(board, layout, side_w, tx, st)
+        s = hex_size_for(board, board_w, available)
+        block_h = max(min(available, (y1 - y0) * s + 6.0), side_h)
+        s = min(s, hex_size_for(board, board_w, block_h))
+        if best is None or (block_h <= available and s > best[1] + 0.05):
+            best = (side_w, s, block_h)
+        side_w -= 4.0
+    return best
 
 
 def _drawing(w: float, h: float) -> Any:
@@ -149,17 +175,23 @@ def scenario_title(layout: Layout, tx: Texts) -> str:
     return tx.get(key) if tx.has(key) else layout.name
 
 
-def _header(dwg: Any, board: Board, layout: Layout, ctx: SheetContext, m: float, cw: float,
+def _header(dwg: Any, layout: Layout, ctx: SheetContext, m: float, cw: float,
             tx: Texts, st: Style) -> float:
     """Tournament, round and scenario on the left, a large table number on
     the right; returns the y (mm) below the header rule."""
     box_w = 32.0 if ctx.table is not None else 0.0
     text_w = cw - box_w - (4.0 if box_w else 0.0)
     lines: list[tuple[str, float, bool]] = []
-    if ctx.tournament:
-        lines.append((ctx.tournament, st.mm("tournament"), True))
-    if ctx.round is not None:
-        lines.append((tx.get("sheet.round", n=ctx.round), st.mm("round"), True))
+    round_text = None if ctx.round is None else tx.get("sheet.round", n=ctx.round)
+    both = f"{ctx.tournament} · {round_text}" if ctx.tournament and round_text else None
+    if both and text_width(both, st.mm("round"), bold=True) <= text_w:
+        lines.append((both, st.mm("round"), True))
+    else:
+        if ctx.tournament:
+            t_lines, t_size = fit_lines(ctx.tournament, text_w, st.mm("tournament"), 2, bold=True)
+            lines.extend((t, t_size, True) for t in t_lines)
+        if round_text:
+            lines.append((round_text, st.mm("round"), True))
     big = not lines
     lines.append((scenario_title(layout, tx), st.mm("round") if big else st.mm("scenario"), big))
     y = m
@@ -170,7 +202,7 @@ def _header(dwg: Any, board: Board, layout: Layout, ctx: SheetContext, m: float,
         y += sz * 0.35
     bottom = y
     if box_w:
-        bh = 22.0
+        bh = 19.0
         bx = m + cw - box_w
         add_rect(dwg, dwg, bx, m, box_w, bh, fill=st.fill["header"], stroke=st.colour["ink"], width=0.5)
         word, ws = fit(tx.get("sheet.table"), box_w - 3, st.mm("table_word"))
@@ -202,16 +234,22 @@ def _harbor_lines(board: Board, layout: Layout, tx: Texts) -> tuple[str, str, li
     return tx.get("sheet.harbors"), tx.get("sheet.harbors_hint"), items
 
 
-def _harbor_columns(n: int) -> int:
-    return 1 if n <= 6 else 2
+def _harbor_columns(items: list[tuple[str, str]], w: float, st: Style) -> int:
+    """Two columns for more than six harbors when they fit, else one."""
+    if len(items) <= 6:
+        return 1
+    size = st.mm("small")
+    key_w = max(text_width(k, size, bold=True) for k, _ in items) + 1.5
+    widest = max(text_width(t, size) for _, t in items)
+    return 2 if key_w + widest + 1.5 <= w / 2 else 1
 
 
 def _harbor_list_height(board: Board, layout: Layout, w: float, tx: Texts, st: Style) -> float:
     _, hint, items = _harbor_lines(board, layout, tx)
     if not items:
         return 0.0
-    per_col = -(-len(items) // _harbor_columns(len(items)))
-    hint_h = st.mm("small") * 1.3 if hint else 0.0
+    per_col = -(-len(items) // _harbor_columns(items, w, st))
+    hint_h = st.mm("small") * 1.3 * len(wrap(hint, w, st.mm("small")))
     return 1.5 + st.mm("heading") * 1.4 + hint_h + 0.6 + per_col * st.mm("small") * 1.35
 
 
@@ -226,13 +264,12 @@ def _harbor_list(dwg: Any, board: Board, layout: Layout, x: float, y: float, w: 
     y += hs
     add_text(dwg, dwg, heading, x, y, hs, st, bold=True)
     y += hs * 0.4
-    if hint:
-        t, sz = fit(hint, w, st.mm("small"))
-        y += sz * 1.3
-        add_text(dwg, dwg, t, x, y, sz, st, fill=st.colour["muted"])
+    for line in wrap(hint, w, st.mm("small")):
+        y += st.mm("small") * 1.3
+        add_text(dwg, dwg, line, x, y, st.mm("small"), st, fill=st.colour["muted"])
     y += 0.6
     size = st.mm("small")
-    ncol = _harbor_columns(len(items))
+    ncol = _harbor_columns(items, w, st)
     per_col = -(-len(items) // ncol)
     col_w = w / ncol
     key_w = max(text_width(k, size, bold=True) for k, _ in items) + 1.5
@@ -325,13 +362,7 @@ def sheet_notes(board: Board, layout: Layout, tx: Texts) -> list[str]:
             raise SetupgenError(f"templates/{tx.lang}.toml has no note {key!r} (layout {layout.name})")
         out.append(tx.get(f"note.{key}"))
     if board.harbor_method == "players":
-        pool = []
-        for htype in HARBOR_TYPES:
-            n = layout.harbor_pool.count(htype)
-            if n:
-                ratio, word = harbor_words(htype, tx)
-                pool.append(f"{tx.get('sheet.harbor_count', n=n)} {ratio} {word}".strip())
-        out.append(tx.get("sheet.harbors_players", pool=tx.get("sheet.list_sep").join(pool)))
+        out.append(tx.get("sheet.harbors_players"))
     pairs = equal_neighbours(board)
     if board.number_method == "spiral" and pairs:
         row_of = {t.hex: i for i, row in enumerate(land_rows(board), start=1) for t in row}
@@ -383,19 +414,35 @@ def _notes(dwg: Any, notes: list[str], x: float, y: float, w: float, tx: Texts, 
 
 # -- result slip ------------------------------------------------------------------
 
+def _slip_hint(w: float, layout: Layout, tx: Texts, st: Style) -> tuple[str, list[str]]:
+    """``(heading, hint lines)``: the hint in brackets beside the heading if
+    it fits there (no extra lines), else wrapped below it."""
+    head = tx.get("slip.title")
+    hint = f"({tx.get('slip.hint', vp=layout.victory_points)})"
+    beside = w - text_width(head + "  ", st.mm("heading"), bold=True)
+    if text_width(hint, st.mm("small")) <= beside:
+        return head, [hint]
+    return head, [""] + wrap(hint, w, st.mm("small"))
+
+
 def _slip_height(n: int, row: float, w: float, layout: Layout, tx: Texts, st: Style) -> float:
-    hint = wrap(tx.get("slip.hint", vp=layout.victory_points), w, st.mm("small"))
-    return st.mm("heading") * 1.4 + len(hint) * st.mm("small") * 1.25 + st.mm("body") * 1.6 + n * row
+    _, hint = _slip_hint(w, layout, tx, st)
+    return st.mm("heading") * 1.4 + (len(hint) - 1) * st.mm("small") * 1.25 + st.mm("body") * 1.6 + n * row
 
 
 def _slip(dwg: Any, players: Sequence[str], n: int, rh: float, x: float, y: float, w: float,
           layout: Layout, tx: Texts, st: Style) -> None:
+    """The result slip: heading, then one row per player (starting order)
+    with a victory-point box, a winner box and a signature line."""
     hs = st.mm("heading")
-    y += hs
-    add_text(dwg, dwg, tx.get("slip.title"), x, y, hs, st, bold=True)
-    y += hs * 0.4
     small = st.mm("small")
-    for line in wrap(tx.get("slip.hint", vp=layout.victory_points), w, small):
+    head, hint = _slip_hint(w, layout, tx, st)
+    y += hs
+    add_text(dwg, dwg, head, x, y, hs, st, bold=True)
+    if hint[0]:
+        add_text(dwg, dwg, hint[0], x + text_width(head + "  ", hs, bold=True), y, small, st, fill=st.colour["muted"])
+    y += hs * 0.4
+    for line in hint[1:]:
         y += small * 1.25
         add_text(dwg, dwg, line, x, y, small, st, fill=st.colour["muted"])
     body = st.mm("body")
@@ -522,7 +569,8 @@ def render_director_page(rows: Sequence[DirectorRow], *, title: str | None, lang
     avail = h - m - y - 4.0 - (st.mm("body") * 1.6 if extra else 0.0)
     size = max(MIN_FONT_MM, min(st.mm("director_body"), avail / ((len(shown) + 1) * 1.55)))
     rh = size * 1.55
-    cols = [("director.table", 0.12), ("director.scenario", 0.36), ("director.setup_id", 0.28), ("director.seed", 0.24)]
+    cols = [("director.table", 0.10), ("director.scenario", 0.33), ("director.setup_id", 0.26),
+            ("director.seed", 0.21), ("director.returned", 0.10)]
     xs = [m]
     for _, frac in cols[:-1]:
         xs.append(xs[-1] + cw * frac)
@@ -543,6 +591,9 @@ def render_director_page(rows: Sequence[DirectorRow], *, title: str | None, lang
         for (text, bold, mono), (_, frac), cx in zip(cells, cols, xs):
             t, sz = fit(text, cw * frac - 1.6, size, bold=bold, mono=mono)
             add_text(dwg, dwg, t, cx + 0.8, base, sz, st, bold=bold, mono=mono)
+        bs = rh * 0.7
+        add_rect(dwg, dwg, xs[-1] + 1.0, top + (rh - bs) / 2, bs, bs, fill=st.fill["box"],
+                 stroke=st.colour["ink"], width=0.3)
     if extra:
         yb = y + len(shown) * rh + st.mm("body") * 1.4
         t, sz = fit(tx.get("director.more", n=extra), cw, st.mm("body"))
