@@ -74,7 +74,7 @@ def write_round(request: RoundRequest, out_dir: str | Path,
 
     Raises :class:`SetupgenError` (bad request, unwritable folder).
     """
-    from . import pdf, sheet  # rendering is imported only when a pack is made
+    from . import director, pdf, sheet  # rendering is imported only when a pack is made
 
     tick = progress if progress is not None else (lambda _step: None)
     atomic.check_dir_target(out_dir)
@@ -96,10 +96,10 @@ def write_round(request: RoundRequest, out_dir: str | Path,
         entries.append({"table": t, "seed": board.seed, "setup_id": board.setup_id,
                         "json": f"{stem}.json", "svg": f"{stem}.svg"})
         tick("page")
-    rows = [sheet.DirectorRow(t, request.scenario, b.setup_id, b.seed) for t, b in enumerate(boards, start=1)]
-    director = sheet.render_director_page(rows, title=request.title, lang=request.lang,
-                                          paper=request.paper, seed=request.seed)
-    files["round.pdf"] = pdf.svgs_to_pdf([director, *pages])
+    rows = [director.DirectorRow(t, request.scenario, b.setup_id, b.seed) for t, b in enumerate(boards, start=1)]
+    front = director.render_director_pages(rows, title=request.title, lang=request.lang,
+                                           paper=request.paper, seed=request.seed)
+    files["round.pdf"] = pdf.svgs_to_pdf([*front, *pages])
     tick("pdf")
     manifest = {
         "format": MANIFEST_FORMAT,

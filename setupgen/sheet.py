@@ -1,4 +1,4 @@
-"""Printable table sheets and the director's page, as SVG text
+"""Printable table sheets as SVG text
 (``../shared/SHEET.md``).
 
 Pure functions: the same board, layout, language, paper and context give
@@ -28,13 +28,9 @@ from .sheet_board import (
     Box, board_extent, draw_board, draw_legend, harbor_order, harbor_words, hex_size_for,
     land_rows, legend_entries, legend_height, place,
 )
-from .sheet_svg import add_circle, add_path, add_rect, add_text, fit, fit_lines, num, text_width, wrap
+from .sheet_svg import PAPERS, drawing, finish, paper_size, add_circle, add_path, add_rect, add_text, fit, fit_lines, num, text_width, wrap
 from .templates import MIN_FONT_MM, Style, Texts
 
-#: paper sizes (width, height) in mm, portrait
-PAPERS: dict[str, tuple[float, float]] = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
-#: most tables listed on one director's page
-MAX_DIRECTOR_ROWS = 40
 #: most players on one result slip
 MAX_PLAYERS = 6
 #: smallest hex size (mm, centre to corner) a sheet may draw
@@ -50,27 +46,6 @@ class SheetContext:
     round: int | None = None
     table: int | None = None
     players: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class DirectorRow:
-    """One table on the director's page."""
-
-    table: int
-    scenario: str
-    setup_id: str
-    seed: str | None
-
-
-def paper_size(paper: str) -> tuple[float, float]:
-    """``(width, height)`` in mm of a paper name (``a4``, ``letter``).
-
-    Raises :class:`SetupgenError` for an unknown paper.
-    """
-    try:
-        return PAPERS[paper]
-    except (KeyError, TypeError):
-        raise SetupgenError(f"unknown paper {paper!r} (known: {', '.join(PAPERS)})") from None
 
 
 # --------------------------------------------------------------------------
@@ -93,7 +68,7 @@ def render_sheet(board: Board, layout: Layout, *, lang: str = "en", paper: str =
     m = st.margin
     cw = w - 2 * m
     gap = st.mm("gap")
-    dwg = _drawing(w, h)
+    dwg = drawing(w, h)
     y = _header(dwg, layout, context, m, cw, tx, st)
 
     if len(context.players) > MAX_PLAYERS:
@@ -128,7 +103,7 @@ def render_sheet(board: Board, layout: Layout, *, lang: str = "en", paper: str =
     y += notes_h + vgap
     _slip(dwg, context.players, n_players, slip_row, m, y, cw, layout, tx, st)
     _footer(dwg, board, m, h - m, cw, tx, st)
-    return _finish(dwg)
+    return finish(dwg)
 
 
 def _board_block(board: Board, layout: Layout, width: float, available: float,
@@ -150,22 +125,6 @@ def _board_block(board: Board, layout: Layout, width: float, available: float,
             best = (side_w, s, block_h)
         side_w -= 4.0
     return best
-
-
-def _drawing(w: float, h: float) -> Any:
-    import svgwrite
-
-    dwg = svgwrite.Drawing(size=(f"{num(w)}mm", f"{num(h)}mm"), profile="full", debug=False)
-    dwg.attribs["viewBox"] = f"0 0 {num(w)} {num(h)}"
-    add_rect(dwg, dwg, 0, 0, w, h, fill="#ffffff")
-    return dwg
-
-
-def _finish(dwg: Any) -> str:
-    text = dwg.tostring()
-    if text.startswith("<?xml"):
-        text = text[text.index("?>") + 2:].lstrip()
-    return '<?xml version="1.0" encoding="utf-8"?>\n' + text + "\n"
 
 
 def scenario_title(layout: Layout, tx: Texts) -> str:
@@ -523,84 +482,3 @@ def _footer(dwg: Any, board: Board, x: float, bottom: float, w: float, tx: Texts
             else:
                 cx += text_width(text, size, mono=mono) + _RUN_GAP * (4 if mono else 1)
         y += size * 1.3
-
-
-# --------------------------------------------------------------------------
-# director's page
-
-def render_director_page(rows: Sequence[DirectorRow], *, title: str | None, lang: str = "en",
-                         paper: str = "a4", seed: str | None = None) -> str:
-    """The director's page as SVG text: one portrait page listing every
-    table with its scenario, setup ID and seed, headed by ``title`` (or the
-    template's "director's page") and the round ``seed`` if given.
-
-    Rows are listed in the order given. The text shrinks, down to 8 pt, to
-    fit the rows on the page; at most :data:`MAX_DIRECTOR_ROWS` (40) rows are
-    listed, followed by a line counting the tables left out (each sheet
-    still carries its own setup ID). Over-long seeds are shortened with
-    ``…``. Sizes in mm.
-
-    Raises :class:`SetupgenError` for an unknown language or paper.
-    """
-    w, h = paper_size(paper)
-    tx = templates.texts(lang)
-    st = templates.style()
-    m = st.margin
-    cw = w - 2 * m
-    dwg = _drawing(w, h)
-    y = m
-    big = st.mm("director_title")
-    head, hsz = fit(title or tx.get("director.title"), cw, big, bold=True)
-    y += hsz
-    add_text(dwg, dwg, head, m, y, hsz, st, bold=True)
-    sub = [tx.get("director.count", n=len(rows))]
-    if title:
-        sub.insert(0, tx.get("director.title"))
-    if seed is not None:
-        sub.append(tx.get("director.round_seed", seed=seed))
-    t, ssz = fit("  ·  ".join(sub), cw, st.mm("body"))
-    y += ssz * 1.6
-    add_text(dwg, dwg, t, m, y, ssz, st, fill=st.colour["muted"])
-    y += 3.0
-    add_path(dwg, dwg, f"M{num(m)},{num(y)} L{num(m + cw)},{num(y)}", stroke=st.colour["ink"], width=st.mm("rule"))
-
-    shown = list(rows[:MAX_DIRECTOR_ROWS])
-    extra = len(rows) - len(shown)
-    avail = h - m - y - 4.0 - (st.mm("body") * 1.6 if extra else 0.0)
-    size = max(MIN_FONT_MM, min(st.mm("director_body"), avail / ((len(shown) + 1) * 1.55)))
-    rh = size * 1.55
-    cols = [("director.table", 0.10), ("director.scenario", 0.33), ("director.setup_id", 0.26),
-            ("director.seed", 0.21), ("director.returned", 0.10)]
-    xs = [m]
-    for _, frac in cols[:-1]:
-        xs.append(xs[-1] + cw * frac)
-    y += rh
-    for (key, frac), cx in zip(cols, xs):
-        t, sz = fit(tx.get(key), cw * frac - 1.5, size, bold=True)
-        add_text(dwg, dwg, t, cx + 0.8, y, sz, st, bold=True)
-    y += size * 0.45
-    add_path(dwg, dwg, f"M{num(m)},{num(y)} L{num(m + cw)},{num(y)}", stroke=st.colour["ink"], width=0.25)
-    for i, row in enumerate(shown):
-        top = y + i * rh
-        if i % 2 == 1:
-            add_rect(dwg, dwg, m, top, cw, rh, fill=st.fill["header"])
-        base = top + rh / 2 + size * 0.36
-        title_ = _scenario_word(row.scenario, tx)
-        cells = [(str(row.table), True, False), (title_, False, False), (row.setup_id, True, True),
-                 (row.seed or "", False, True)]
-        for (text, bold, mono), (_, frac), cx in zip(cells, cols, xs):
-            t, sz = fit(text, cw * frac - 1.6, size, bold=bold, mono=mono)
-            add_text(dwg, dwg, t, cx + 0.8, base, sz, st, bold=bold, mono=mono)
-        bs = rh * 0.7
-        add_rect(dwg, dwg, xs[-1] + 1.0, top + (rh - bs) / 2, bs, bs, fill=st.fill["box"],
-                 stroke=st.colour["ink"], width=0.3)
-    if extra:
-        yb = y + len(shown) * rh + st.mm("body") * 1.4
-        t, sz = fit(tx.get("director.more", n=extra), cw, st.mm("body"))
-        add_text(dwg, dwg, t, m, yb, sz, st, bold=True)
-    return _finish(dwg)
-
-
-def _scenario_word(name: str, tx: Texts) -> str:
-    key = f"scenario.{name}"
-    return tx.get(key) if tx.has(key) else name

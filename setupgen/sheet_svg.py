@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 from typing import Any, Iterable
 
+from .errors import SetupgenError
 from .rules import PIPS, RED_NUMBERS
 from .templates import MIN_FONT_MM, Style
 
@@ -240,3 +241,39 @@ def draw_token(dwg: Any, parent: Any, x: float, y: float, r: float, number: int,
     py = y + r * 0.62
     for i in range(pips):
         add_circle(dwg, parent, x0 + i * step, py, pr, fill=ink)
+
+
+# --------------------------------------------------------------------------
+# pages
+
+#: paper sizes (width, height) in mm, portrait
+PAPERS: dict[str, tuple[float, float]] = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
+
+
+def paper_size(paper: str) -> tuple[float, float]:
+    """``(width, height)`` in mm of a paper name (``a4``, ``letter``).
+
+    Raises :class:`SetupgenError` for an unknown paper.
+    """
+    try:
+        return PAPERS[paper]
+    except (KeyError, TypeError):
+        raise SetupgenError(f"unknown paper {paper!r} (known: {', '.join(PAPERS)})") from None
+
+
+def drawing(w: float, h: float) -> Any:
+    """A new svgwrite drawing of ``w`` x ``h`` mm (viewBox in mm) on a white page."""
+    import svgwrite
+
+    dwg = svgwrite.Drawing(size=(f"{num(w)}mm", f"{num(h)}mm"), profile="full", debug=False)
+    dwg.attribs["viewBox"] = f"0 0 {num(w)} {num(h)}"
+    add_rect(dwg, dwg, 0, 0, w, h, fill="#ffffff")
+    return dwg
+
+
+def finish(dwg: Any) -> str:
+    """The drawing as SVG text with a fixed XML declaration and a final newline."""
+    text = dwg.tostring()
+    if text.startswith("<?xml"):
+        text = text[text.index("?>") + 2:].lstrip()
+    return '<?xml version="1.0" encoding="utf-8"?>\n' + text + "\n"

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from setupgen import generate, layout, sheet, templates
+from setupgen import director, generate, layout, sheet, templates
 from setupgen.errors import SetupgenError
 from setupgen.pdf import svg_to_png, svgs_to_pdf
 from setupgen.sheet_svg import text_width
@@ -248,9 +248,9 @@ def test_unknown_language_and_paper():
     with pytest.raises(SetupgenError, match=r"unknown paper 'a3' \(known: a4, letter\)"):
         sheet.render_sheet(b, lay, paper="a3")
     with pytest.raises(SetupgenError, match="unknown language"):
-        sheet.render_director_page([], title=None, lang="xx")
+        director.render_director_page([], title=None, lang="xx")
     with pytest.raises(SetupgenError, match="unknown paper"):
-        sheet.render_director_page([], title=None, paper="legal")
+        director.render_director_page([], title=None, paper="legal")
 
 
 def test_unknown_note_key_is_an_error():
@@ -261,8 +261,8 @@ def test_unknown_note_key_is_an_error():
 
 
 def test_director_page_lists_rows_and_caps():
-    rows = [sheet.DirectorRow(i, "base-3-4", f"B4SS-0000-0000-{i:04d}", f"r1/t{i}") for i in range(1, 46)]
-    svg = sheet.render_director_page(rows, title="Swiss Open, round 1", seed="r1")
+    rows = [director.DirectorRow(i, "base-3-4", f"B4SS-0000-0000-{i:04d}", f"r1/t{i}") for i in range(1, 46)]
+    svg = director.render_director_page(rows, title="Swiss Open, round 1", seed="r1")
     words = texts_of(svg)
     assert "Swiss Open, round 1" in words
     assert any("Round seed: r1" in w for w in words)
@@ -270,20 +270,30 @@ def test_director_page_lists_rows_and_caps():
     assert any(w.startswith("and 5 more tables") for w in words)
     root = ET.fromstring(svg.encode("utf-8"))
     assert all(float(e.get("font-size")) >= MIN_FONT_MM for e in root.iter(f"{SVG}text"))
-    short = sheet.render_director_page(rows[:3], title=None, seed=None, lang="de")
+    short = director.render_director_page(rows[:3], title=None, seed=None, lang="de")
     words = texts_of(short)
     assert "Turnierleitung" in words and "Basisspiel, 3-4 Spieler" in words
     assert not any("weitere" in w for w in words)
-    assert short == sheet.render_director_page(rows[:3], title=None, seed=None, lang="de")
+    assert short == director.render_director_page(rows[:3], title=None, seed=None, lang="de")
+
+
+def test_director_pages_continue_past_forty_tables():
+    rows = [director.DirectorRow(i, "base-3-4", f"B4SS-0000-0000-{i:04d}", f"r1/t{i}") for i in range(1, 96)]
+    pages = director.render_director_pages(rows, title=None, seed="r1")
+    assert len(pages) == 3
+    listed = [w for page in pages for w in texts_of(page) if w.startswith("B4SS-")]
+    assert listed == [r.setup_id for r in rows]
+    assert all(any("95 tables" in w for w in texts_of(page)) for page in pages)
+    assert not any("more tables" in w for page in pages for w in texts_of(page))
 
 
 def test_pdf_is_deterministic_and_has_one_page_per_svg(base):
     from pypdf import PdfReader
 
     b, lay, svg = base
-    director = sheet.render_director_page([sheet.DirectorRow(7, b.scenario, b.setup_id, b.seed)], title="Swiss Open")
+    front = director.render_director_page([director.DirectorRow(7, b.scenario, b.setup_id, b.seed)], title="Swiss Open")
     b2, lay2 = board_of("base-5-6", "other")
-    pages = [director, svg, sheet.render_sheet(b2, lay2, lang="de")]
+    pages = [front, svg, sheet.render_sheet(b2, lay2, lang="de")]
     one = svgs_to_pdf(pages)
     two = svgs_to_pdf(pages)
     assert one == two
