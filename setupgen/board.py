@@ -114,6 +114,10 @@ class Board:
             data = json.loads(text)
         except (json.JSONDecodeError, UnicodeDecodeError) as exc:
             raise BoardFormatError(f"not valid json: {exc}") from None
+        except RecursionError:
+            raise BoardFormatError("not a board: json nested too deeply") from None
+        except ValueError as exc:  # e.g. an integer with thousands of digits
+            raise BoardFormatError(f"not valid json: {str(exc).lower()}") from None
         return cls.from_dict(data)
 
     @classmethod
@@ -183,11 +187,14 @@ def _field(data: Any, key: str, typ: Any, where: str = "") -> Any:
         raise BoardFormatError(f"{label}: missing")
     value = data[key]
     types = typ if isinstance(typ, tuple) else (typ,)
-    if isinstance(value, bool) and bool not in types:
-        raise BoardFormatError(f"{label}: wrong type {type(value).__name__}")
-    if not isinstance(value, types):
-        raise BoardFormatError(f"{label}: wrong type {type(value).__name__}")
+    if (isinstance(value, bool) and bool not in types) or not isinstance(value, types):
+        want = " or ".join(_JSON_NAMES[t] for t in types)
+        raise BoardFormatError(f"{label}: expected {want}, got {_JSON_NAMES.get(type(value), type(value).__name__)}")
     return value
+
+
+_JSON_NAMES = {str: "a string", int: "an integer", bool: "true/false", list: "a list", dict: "an object",
+               type(None): "null", float: "a fraction"}
 
 
 def _hex(item: Any, where: str) -> Hex:

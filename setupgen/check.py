@@ -176,9 +176,16 @@ def _check_harbors(board: Board, layout: Layout) -> list[Violation]:
         out.append(Violation("harbor-pool", f"harbors differ from the pool ({_counter_diff(Counter(layout.harbor_pool), types)})"))
     if method in ("shuffled", "fixed") and layout.harbor_places:
         places = {(p.hex, p.facing) for p in layout.harbor_places}
+        used: Counter = Counter((h.hex, h.facing) for h in board.harbors)
         for h in board.harbors:
             if (h.hex, h.facing) not in places:
                 out.append(Violation("harbor-place", f"harbor at {_fmt(h.hex)} facing {h.facing} is not a harbor place of the layout", (h.hex,)))
+        for (where, facing), n in sorted(used.items(), key=lambda kv: (kv[0][0][1], kv[0][0][0], kv[0][1])):
+            if n > 1:
+                out.append(Violation("harbor-one-per-sea-hex", f"harbor place {_fmt(where)} facing {facing} holds {n} harbors", (where,)))
+        for p in layout.harbor_places:
+            if (p.hex, p.facing) not in used:
+                out.append(Violation("harbor-place", f"harbor place {_fmt(p.hex)} facing {p.facing} is empty", (p.hex,)))
         return out
     tiles = {t.hex: t for t in board.tiles}
     sea_used: Counter = Counter()

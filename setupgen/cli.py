@@ -31,6 +31,9 @@ class _OneLineErrors(TyperGroup):
     """Usage errors (unknown option, bad value) as one line and exit 2."""
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):  # type: ignore[override]
+        args = list(sys.argv[1:] if args is None else args)
+        if not args:
+            args = ["--help"]  # a bare `setupgen` shows the help, exit 0
         try:
             rv = super().main(args=args, prog_name=prog_name or "setupgen", complete_var=complete_var,
                               standalone_mode=False, **extra)
@@ -51,7 +54,6 @@ app = typer.Typer(
     cls=_OneLineErrors,
     help="Legal random Catan boards and printable table sheets for tournaments.",
     epilog="Example: setupgen round --scenario base-3-4 --tables 12 --seed demo -o output/demo",
-    no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
@@ -96,17 +98,18 @@ def board(
     setup_id: Optional[str] = typer.Option(None, "--setup-id", help="Regenerate the board of this setup ID."),
     numbers: Optional[str] = typer.Option(None, help="Number method: swap (default), spiral or uniform."),
     harbors: Optional[str] = typer.Option(None, help="Harbor method: shuffled, free or players (default: the scenario's)."),
-    fmt: str = typer.Option("pdf", "--format", help="pdf, svg, png, json or jsonl."),
+    fmt: Optional[str] = typer.Option(None, "--format", help="pdf, svg, png, json or jsonl; default: from the -o file's extension, else pdf."),
     count: int = typer.Option(1, help="With --format jsonl: how many boards (board i is seeded SEED/i)."),
     output: Optional[str] = typer.Option(None, "-o", "--output", help="File to write, or - for stdout; default output/<scenario>-<setup id>.<format>."),
     lang: str = typer.Option("en", help="Sheet language: en or de."),
     paper: str = typer.Option("a4", help="Paper: a4 or letter."),
 ) -> None:
-    """Generate one board (or a JSONL batch) and write it as a sheet or JSON."""
+    """One board (or a JSONL batch) as a sheet or board JSON."""
     from . import atomic, export
     from . import generate as gen
 
     try:
+        fmt = export.pick_format(fmt, output)
         if fmt not in export.FORMATS:
             raise SetupgenError(f"unknown format {fmt!r} (known: {', '.join(export.FORMATS)})")
         if fmt != "jsonl" and count != 1:
@@ -160,18 +163,25 @@ def round_(
     lang: str = typer.Option("en", help="Sheet language: en or de."),
     paper: str = typer.Option("a4", help="Paper: a4 or letter."),
     title: Optional[str] = typer.Option(None, help="Tournament name printed on every sheet."),
+    round_number: Optional[int] = typer.Option(None, "--round", help="Round number printed on every sheet."),
 ) -> None:
-    """Make a round pack: a board and sheet per table, director's page, one PDF."""
-    from . import roundpack
+    """Make a round pack: a sheet per table, director's page, one PDF."""
+    from . import atomic, roundpack
 
     try:
-        roundpack.check_request(roundpack.RoundRequest(scenario, tables, "", numbers, harbors))
+        roundpack.check_request(roundpack.RoundRequest(scenario, tables, "", numbers, harbors, lang, paper,
+                                                       title, round_number))
+        target = Path(output) if output is not None else None
+        if target is not None:
+            atomic.check_dir_target(target)
         seed = _seed_or_fresh(seed)
-        request = roundpack.RoundRequest(scenario, tables, seed, numbers, harbors, lang, paper, title)
-        target = Path(output) if output is not None else _default_target(f"{_slug(scenario)}-{_slug(seed)}")
+        request = roundpack.RoundRequest(scenario, tables, seed, numbers, harbors, lang, paper, title, round_number)
+        if target is None:
+            target = _default_target(f"{_slug(scenario)}-{_slug(seed)}")
         from rich.progress import Progress
 
-        with Progress(transient=True, console=_stderr_console()) as bar:
+        console = _stderr_console()
+        with Progress(transient=True, console=console, disable=not console.is_terminal) as bar:
             task = bar.add_task("round pack", total=roundpack.steps(request))
             manifest = roundpack.write_round(request, target, lambda _step: bar.advance(task))
     except SetupgenError as exc:
@@ -189,13 +199,16 @@ def _stderr_console():
 
 @app.command(epilog="Example:  setupgen check output/demo/table-03.json   (exit 0 legal, 1 illegal, 2 bad file)")
 def check(board_file: Path = typer.Argument(..., metavar="BOARD.json", help="A board file (setupgen.board/1 JSON).")) -> None:
-    """Check a board file against its scenario's rules; list every violation."""
+    """Check a board file against its scenario's rules."""
     from . import check as checkmod
     from .board import Board
 
     try:
         try:
-            text = board_file.read_text(encoding="utf-8")
+            if not board_file.is_file():
+                what = "a folder" if board_file.is_dir() else ("missing" if not board_file.exists() else "not a regular file")
+                raise SetupgenError(f"cannot read {str(board_file)!r}: {what}")
+            text = board_file.read_text(encoding="utf-8-sig")
         except (OSError, UnicodeDecodeError) as exc:
             raise SetupgenError(f"cannot read {str(board_file)!r}: {getattr(exc, 'strerror', None) or exc}") from None
         found = checkmod.check(Board.from_json(text))
@@ -212,7 +225,7 @@ def check(board_file: Path = typer.Argument(..., metavar="BOARD.json", help="A b
 
 @app.command(epilog="Example:  setupgen scenarios")
 def scenarios() -> None:
-    """List the scenarios with their players, victory points and methods."""
+    """List the scenarios."""
     from . import layout as layoutmod
 
     try:

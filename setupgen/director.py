@@ -61,7 +61,8 @@ def render_director_page(rows: Sequence[DirectorRow], *, title: str | None, lang
     head, hsz = fit(title or tx.get("director.title"), cw, big, bold=True)
     y += hsz
     add_text(dwg, dwg, head, m, y, hsz, st, bold=True)
-    sub = [tx.get("director.count", n=len(rows) if total is None else total)]
+    count = len(rows) if total is None else total
+    sub = [tx.get("director.count_one") if count == 1 else tx.get("director.count", n=count)]
     if title:
         sub.insert(0, tx.get("director.title"))
     if seed is not None:
@@ -77,8 +78,8 @@ def render_director_page(rows: Sequence[DirectorRow], *, title: str | None, lang
     avail = h - m - y - 4.0 - (st.mm("body") * 1.6 if extra else 0.0)
     size = max(MIN_FONT_MM, min(st.mm("director_body"), avail / ((len(shown) + 1) * 1.55)))
     rh = size * 1.55
-    cols = [("director.table", 0.10), ("director.scenario", 0.33), ("director.setup_id", 0.26),
-            ("director.seed", 0.21), ("director.returned", 0.10)]
+    cols = [("director.table", 0.08), ("director.scenario", 0.30), ("director.setup_id", 0.25),
+            ("director.seed", 0.23), ("director.returned", 0.14)]
     xs = [m]
     for _, frac in cols[:-1]:
         xs.append(xs[-1] + cw * frac)

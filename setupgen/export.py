@@ -3,6 +3,7 @@ SVG, PDF and PNG. Rendering libraries are imported only when needed."""
 
 from __future__ import annotations
 
+from pathlib import PurePath
 from typing import Iterator
 
 from . import generate as gen
@@ -12,6 +13,21 @@ from .errors import SetupgenError
 
 FORMATS = ("pdf", "svg", "png", "json", "jsonl")
 MAX_COUNT = 100_000
+
+
+def pick_format(fmt: str | None, output: str | None) -> str:
+    """The output format: ``fmt`` if given, else the extension of
+    ``output`` when it names a format, else ``pdf``. Raises
+    :class:`SetupgenError` when ``fmt`` contradicts a known extension of
+    ``output`` (``--format json -o x.pdf``)."""
+    ext = ""
+    if output not in (None, "-"):
+        ext = PurePath(output).suffix.lower().lstrip(".")
+    if fmt is None:
+        return ext if ext in FORMATS else "pdf"
+    if ext in FORMATS and ext != fmt:
+        raise SetupgenError(f"--format {fmt} does not match the file name {output!r}")
+    return fmt
 
 
 def jsonl_seed(seed: str, i: int) -> str:

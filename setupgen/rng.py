@@ -17,7 +17,7 @@ from typing import MutableSequence, TypeVar
 T = TypeVar("T")
 
 #: bits of the seed digest carried in a setup ID and used to seed the stream
-DIGEST_BITS = 60
+DIGEST_BITS = 55
 
 
 def digest(seed: str) -> int:

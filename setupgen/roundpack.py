@@ -37,6 +37,7 @@ class RoundRequest:
     lang: str = "en"
     paper: str = "a4"
     title: str | None = None
+    round: int | None = None
 
 
 def table_seed(seed: str, table: int) -> str:
@@ -46,11 +47,17 @@ def table_seed(seed: str, table: int) -> str:
 
 def check_request(request: RoundRequest) -> None:
     """Raise :class:`SetupgenError` for a table count outside 1..MAX_TABLES,
-    an unknown scenario or a method the scenario cannot use (the seed is not
-    looked at)."""
+    a round number below 1, an unknown scenario, language or paper, or a
+    method the scenario cannot use (the seed is not looked at)."""
+    from . import sheet_svg, templates
+
     if not 1 <= request.tables <= MAX_TABLES:
         raise SetupgenError(f"tables must be between 1 and {MAX_TABLES}, got {request.tables}")
+    if request.round is not None and request.round < 1:
+        raise SetupgenError(f"the round number must be 1 or more, got {request.round}")
     gen.resolve_methods(layoutmod.load(request.scenario), request.numbers, request.harbors)
+    templates.texts(request.lang)
+    sheet_svg.paper_size(request.paper)
 
 
 def round_boards(request: RoundRequest) -> list[Board]:
@@ -88,7 +95,7 @@ def write_round(request: RoundRequest, out_dir: str | Path,
     files: dict[str, bytes] = {}
     for t, board in enumerate(boards, start=1):
         svg = sheet.render_sheet(board, layout, lang=request.lang, paper=request.paper,
-                                 context=sheet.SheetContext(tournament=request.title, table=t))
+                                 context=sheet.SheetContext(tournament=request.title, round=request.round, table=t))
         pages.append(svg)
         stem = f"table-{t:0{width}d}"
         files[f"{stem}.svg"] = svg.encode("utf-8")
@@ -111,6 +118,7 @@ def write_round(request: RoundRequest, out_dir: str | Path,
         "lang": request.lang,
         "paper": request.paper,
         "title": request.title,
+        "round": request.round,
         "pdf": "round.pdf",
         "boards": entries,
     }

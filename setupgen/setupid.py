@@ -1,11 +1,13 @@
 """Setup IDs: short codes that carry a board's scenario, methods and seed
 digest (``../shared/FORMAT.md``, ``setup_id``).
 
-Shape: ``SSNH-XXXX-XXXX-XXXX``: ``SS`` the scenario's code (layout file
+Shape: ``SSNH-XXXX-XXXX-XXXC``: ``SS`` the scenario's code (layout file
 ``code``, 2 characters), ``N`` the number method, ``H`` the harbor method,
-then the 60-bit seed digest (:func:`setupgen.rng.digest`) in 12 Crockford
-base-32 characters. Reading is case-insensitive and forgives ``O``/``I``/``L``
-for ``0``/``1``/``1`` as Crockford does.
+then the 55-bit seed digest (:func:`setupgen.rng.digest`) in 11 Crockford
+base-32 characters and a check character ``C`` (Luhn mod 32 over the whole
+ID), so a mistyped character or two swapped neighbours are caught instead of
+giving another board. Reading is case-insensitive and forgives
+``O``/``I``/``L`` for ``0``/``1``/``1`` as Crockford does.
 """
 
 from __future__ import annotations
@@ -18,7 +20,19 @@ from .rng import DIGEST_BITS
 ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 NUMBER_CODES = {"swap": "S", "spiral": "P", "uniform": "U"}
 HARBOR_CODES = {"shuffled": "S", "free": "F", "players": "P", "fixed": "X"}
-_DIGITS = DIGEST_BITS // 5
+_DIGITS = DIGEST_BITS // 5  # 11 digest characters, then 1 check character
+
+
+def check_char(head: str, body: str) -> str:
+    """Luhn mod 32 check character over the header (scenario code and method
+    letters) and the digest characters."""
+    values = [ALPHABET.find(c) if c in ALPHABET else ord(c) % 32 for c in head + body]
+    total, factor = 0, 2
+    for v in reversed(values):
+        addend = factor * v
+        total += addend // 32 + addend % 32
+        factor = 1 if factor == 2 else 2
+    return ALPHABET[(32 - total % 32) % 32]
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,26 +64,30 @@ def encode(code: str, number_method: str, harbor_method: str, digest: int) -> st
         digest >>= 5
     body = "".join(reversed(chars))
     head = f"{code}{NUMBER_CODES[number_method]}{HARBOR_CODES[harbor_method]}"
+    body += check_char(head, body)
     return "-".join([head, body[0:4], body[4:8], body[8:12]])
 
 
 def decode(text: str) -> SetupId:
     """Parse a setup ID. Raises :class:`SetupIdError` with the problem."""
     clean = text.strip().upper().replace("-", "").replace(" ", "")
-    if len(clean) != 4 + _DIGITS:
-        raise SetupIdError(f"setup id {text!r} must have {4 + _DIGITS} letters and digits besides dashes")
-    code, n, h, body = clean[:2], clean[2], clean[3], clean[4:]
+    if len(clean) != 5 + _DIGITS:
+        raise SetupIdError(f"setup id {text!r} must have {5 + _DIGITS} letters and digits besides dashes")
+    code, n, h, body = clean[:2], clean[2], clean[3], clean[4:-1]
+    body = body.translate(str.maketrans("OIL", "011"))
+    check = clean[-1].translate(str.maketrans("OIL", "011"))
     numbers = {v: k for k, v in NUMBER_CODES.items()}
     harbors = {v: k for k, v in HARBOR_CODES.items()}
     if n not in numbers:
         raise SetupIdError(f"setup id {text!r}: unknown number-method letter {n!r}")
     if h not in harbors:
         raise SetupIdError(f"setup id {text!r}: unknown harbor-method letter {h!r}")
-    body = body.translate(str.maketrans("OIL", "011"))
     value = 0
-    for ch in body:
-        idx = ALPHABET.find(ch)
-        if idx < 0:
+    for ch in body + check:
+        if ALPHABET.find(ch) < 0:
             raise SetupIdError(f"setup id {text!r}: {ch!r} is not a setup-id character")
-        value = value * 32 + idx
+    for ch in body:
+        value = value * 32 + ALPHABET.find(ch)
+    if check_char(clean[:4], body) != check:
+        raise SetupIdError(f"setup id {text!r} has a typo: its check character does not match")
     return SetupId(code, numbers[n], harbors[h], value)

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import tomllib
 from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Mapping
@@ -23,13 +22,10 @@ MIN_FONT_MM = 8 * 25.4 / 72
 
 
 def templates_dir() -> Path:
-    """The folder of sheet templates: ``templates/`` beside the package in a
-    source checkout, or the copy installed inside the package."""
-    here = Path(__file__).resolve().parent
-    for cand in (here.parent / "templates", here / "_data" / "templates"):
-        if cand.is_dir():
-            return cand
-    return Path(str(resources.files("setupgen") / "_data" / "templates"))
+    """The folder of sheet templates (see :func:`setupgen.layout.data_dir`)."""
+    from .layout import data_dir
+
+    return data_dir("templates")
 
 
 def languages() -> tuple[str, ...]:

@@ -42,7 +42,8 @@ def test_scenarios_lists_the_shipped_layouts(runner):
     res = run(runner, "scenarios")
     assert res.exit_code == 0
     names = [ln.split()[0] for ln in res.stdout.splitlines()]
-    assert names == ["base-3-4", "base-5-6", "cities-knights"]
+    assert names == ["base-3-4", "base-5-6", "cities-knights", "seafarers-sm2010"]
+    assert "reconstructed" in [ln for ln in res.stdout.splitlines() if ln.startswith("seafarers")][0]
     assert "13 VP" in res.stdout
 
 
@@ -206,3 +207,113 @@ def test_usage_errors_are_one_line_from_the_console_script():
                          capture_output=True, text=True, env=env, cwd=ROOT)
     assert res.returncode == 2
     assert res.stderr.count("\n") == 1 and res.stderr.startswith("error: ")
+
+
+def test_bare_command_shows_help_and_exits_0(runner):
+    res = runner.invoke(app, [])
+    assert res.exit_code == 0 and "Commands" in res.stdout and res.stderr == ""
+
+
+def test_format_follows_the_file_extension(runner, tmp_path):
+    out = tmp_path / "b.json"
+    res = run(runner, "board", "--seed", "e", "-o", str(out))
+    assert res.exit_code == 0
+    assert json.loads(out.read_text())["seed"] == "e"
+    res = run(runner, "board", "--seed", "e", "--format", "json", "-o", str(tmp_path / "b.pdf"))
+    assert res.exit_code == 2 and "does not match the file name" in one_error_line(res)
+    assert not (tmp_path / "b.pdf").exists()
+
+
+def test_output_through_a_symlink_replaces_the_target_and_keeps_the_link(runner, tmp_path):
+    real = tmp_path / "real.json"
+    real.write_text("old")
+    link = tmp_path / "link.json"
+    link.symlink_to(real)
+    assert run(runner, "board", "--seed", "l", "-o", str(link)).exit_code == 0
+    assert link.is_symlink() and json.loads(real.read_text())["seed"] == "l"
+
+
+def test_output_into_a_named_pipe_is_written_not_replaced(runner, tmp_path):
+    import threading
+
+    fifo = tmp_path / "pipe.json"
+    os.mkfifo(fifo)
+    got = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_text()))
+    reader.start()
+    res = run(runner, "board", "--seed", "p", "--format", "json", "-o", str(fifo))
+    reader.join(timeout=10)
+    assert res.exit_code == 0
+    import stat
+
+    assert stat.S_ISFIFO(fifo.lstat().st_mode)
+    assert json.loads(got[0])["seed"] == "p"
+
+
+def test_files_get_umask_permissions(runner, tmp_path):
+    old = os.umask(0o022)
+    try:
+        out = tmp_path / "b.json"
+        assert run(runner, "board", "--seed", "m", "-o", str(out)).exit_code == 0
+        assert out.stat().st_mode & 0o777 == 0o644
+        pack = tmp_path / "pack"
+        assert run(runner, "round", "--tables", "1", "--seed", "m", "-o", str(pack)).exit_code == 0
+        assert pack.stat().st_mode & 0o777 == 0o755
+        assert (pack / "round.pdf").stat().st_mode & 0o777 == 0o644
+    finally:
+        os.umask(old)
+
+
+def test_round_never_replaces_a_folder_of_other_files(runner, tmp_path, monkeypatch):
+    victim = tmp_path / "victim"
+    (victim / "sub").mkdir(parents=True)
+    (victim / "notes.txt").write_text("keep")
+    res = run(runner, "round", "--tables", "1", "--seed", "v", "-o", str(victim))
+    assert res.exit_code == 2 and "holds other files" in one_error_line(res)
+    assert sorted(p.name for p in victim.iterdir()) == ["notes.txt", "sub"]
+    monkeypatch.chdir(tmp_path / "victim" / "sub")
+    res = run(runner, "round", "--tables", "1", "--seed", "v", "-o", ".")
+    assert res.exit_code == 2 and "current folder" in one_error_line(res)
+    # an earlier pack is replaced
+    pack = tmp_path / "pack"
+    assert run(runner, "round", "--tables", "2", "--seed", "a", "-o", str(pack)).exit_code == 0
+    assert run(runner, "round", "--tables", "1", "--seed", "b", "-o", str(pack)).exit_code == 0
+    assert json.loads((pack / "manifest.json").read_text())["seed"] == "b"
+    assert not (pack / "table-02.json").exists()
+
+
+def test_round_output_is_quiet_without_a_terminal_and_prints_the_round(runner, tmp_path):
+    from pypdf import PdfReader
+
+    out = tmp_path / "r"
+    res = run(runner, "round", "--tables", "2", "--seed", "q", "--round", "3", "--title", "Club Open", "-o", str(out))
+    assert res.exit_code == 0
+    assert res.stderr.splitlines() == [f"wrote {out.resolve()}/round.pdf (2 tables + director's page)"]
+    text = PdfReader(str(out / "round.pdf")).pages[1].extract_text()
+    assert "Round 3" in text and "Club Open" in text
+    res = run(runner, "round", "--tables", "2", "--seed", "q", "--lang", "fr", "-o", str(tmp_path / "x"))
+    assert res.exit_code == 2 and one_error_line(res)
+
+
+def test_check_reads_bom_and_rejects_pathological_json(runner, tmp_path):
+    b = generate.from_seed("base-3-4", "bom")
+    f = tmp_path / "bom.json"
+    f.write_bytes(b"\xef\xbb\xbf" + b.to_json().encode())
+    assert run(runner, "check", str(f)).exit_code == 0
+    for text, fragment in [("[" * 100_000, "nested too deeply"), ('{"format": ' + "9" * 5000 + "}", "not valid json")]:
+        f.write_text(text)
+        res = run(runner, "check", str(f))
+        assert res.exit_code == 2 and fragment in one_error_line(res)
+    res = run(runner, "check", str(tmp_path))
+    assert res.exit_code == 2 and "a folder" in one_error_line(res)
+
+
+def test_check_finds_stacked_harbors_on_fixed_places(runner, tmp_path):
+    data = json.loads(generate.from_seed("base-3-4", "stack").to_json())
+    first = data["harbors"][0]
+    data["harbors"][1].update(q=first["q"], r=first["r"], facing=first["facing"])
+    f = tmp_path / "stack.json"
+    f.write_text(json.dumps(data))
+    res = run(runner, "check", str(f))
+    assert res.exit_code == 1
+    assert "harbor-one-per-sea-hex" in res.stdout and "is empty" in res.stdout

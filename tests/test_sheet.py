@@ -189,11 +189,11 @@ def test_players_harbors_note_and_pool():
 
 
 def test_spiral_equal_neighbours_note():
-    b, lay = board_of("base-5-6", "s0", numbers="spiral")
+    b, lay = board_of("base-5-6", "s9", numbers="spiral")
     pairs = sheet.equal_neighbours(b)
     assert pairs  # this seed leaves two equal numbers side by side
     joined = " ".join(texts_of(sheet.render_sheet(b, lay)))
-    assert "Equal numbers touch: two 12s (row 3), two 11s (row 7)." in joined
+    assert "Equal numbers touch: two 11s (row 1), two 12s (row 5)." in joined
     b2, _ = board_of("base-5-6", "s0")
     assert not sheet.equal_neighbours(b2)
     assert "Equal numbers" not in " ".join(texts_of(sheet.render_sheet(b2, lay)))
