@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from pathlib import Path
 
 from . import hexgrid, setupid
 from . import layout as layoutmod
@@ -54,6 +55,26 @@ def check(board: Board, layout: Layout | None = None) -> list[Violation]:
     out += _check_pieces(board, layout)
     out += _check_setup_id(board, layout)
     return out
+
+
+def check_file(path: str | Path, layout_file: str | Path | None = None) -> list[Violation]:
+    """:func:`check` of a board file (FORMAT.md JSON, UTF-8, a byte-order
+    mark allowed), against ``layout_file`` if given, else the shipped layout
+    of its scenario. Raises :class:`SetupgenError` for an unreadable or
+    malformed file or layout."""
+    path = Path(path)
+    try:
+        if not path.is_file():
+            what = "a folder" if path.is_dir() else ("missing" if not path.exists() else "not a regular file")
+            raise SetupgenError(f"cannot read {str(path)!r}: {what}")
+        text = path.read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SetupgenError(f"cannot read {str(path)!r}: {getattr(exc, 'strerror', None) or exc}") from None
+    board = Board.from_json(text)
+    layout = None if layout_file is None else Layout.from_file(layout_file)
+    if layout is not None and layout.name != board.scenario:
+        raise SetupgenError(f"the board is of scenario {board.scenario!r}, the layout file is {layout.name!r}")
+    return check(board, layout)
 
 
 def errors(board: Board, layout: Layout | None = None) -> list[Violation]:

@@ -7,7 +7,7 @@ stderr and exit code 2.
 
 from __future__ import annotations
 
-import re
+import dataclasses
 import sys
 from pathlib import Path
 from typing import Optional
@@ -65,10 +65,6 @@ def _fail(message: str) -> typer.Exit:
     return typer.Exit(EXIT_BAD_INPUT)
 
 
-def _slug(text: str) -> str:
-    return re.sub(r"[^A-Za-z0-9._-]+", "-", text).strip("-.") or "seed"
-
-
 def _default_target(name: str) -> Path:
     """``output/<name>``, creating the default ``output/`` folder if needed."""
     try:
@@ -85,7 +81,7 @@ def _seed_or_fresh(seed: Optional[str]) -> str:
         seed = rng.fresh_seed()
         typer.echo(f"seed: {seed}", err=True)
     elif not seed.strip():
-        raise _fail("the seed must not be empty")
+        raise SetupgenError("the seed must not be empty")
     return seed
 
 
@@ -103,50 +99,32 @@ def board(
     output: Optional[str] = typer.Option(None, "-o", "--output", help="File to write, or - for stdout; default output/<scenario>-<setup id>.<format>."),
     lang: str = typer.Option("en", help="Sheet language: en or de."),
     paper: str = typer.Option("a4", help="Paper: a4 or letter."),
+    layout_file: Optional[str] = typer.Option(None, "--layout", help="A layout TOML file to use instead of a shipped scenario."),
+    key: bool = typer.Option(False, "--key", help="The director's key (face-down hexes revealed) instead of the table sheet."),
 ) -> None:
     """One board (or a JSONL batch) as a sheet or board JSON."""
     from . import atomic, export
-    from . import generate as gen
 
+    request = export.BoardRequest(scenario, seed, setup_id, numbers, harbors, fmt, count, output,
+                                  lang, paper, layout_file, key)
     try:
-        fmt = export.pick_format(fmt, output)
-        if fmt not in export.FORMATS:
-            raise SetupgenError(f"unknown format {fmt!r} (known: {', '.join(export.FORMATS)})")
-        if fmt != "jsonl" and count != 1:
-            raise SetupgenError("--count needs --format jsonl")
-        if setup_id is not None:
-            if seed is not None or scenario is not None or numbers is not None or harbors is not None:
-                raise SetupgenError("--setup-id already names the scenario, methods and seed; give it alone")
-            if fmt == "jsonl":
-                raise SetupgenError("--setup-id names one board; use --format json")
-        name = "base-3-4" if scenario is None else scenario
+        export.check_board_request(request)
         if setup_id is None:
-            from . import layout as layoutmod
-
-            gen.resolve_methods(layoutmod.load(name), numbers, harbors)  # fail before a seed is printed
-        if fmt == "jsonl":
-            seed = _seed_or_fresh(seed)
-            lines = export.iter_jsonl(name, seed, count, numbers, harbors)
-            if output == "-":
-                for line in lines:
-                    sys.stdout.write(line)
-                return
-            target = Path(output) if output is not None else _default_target(f"{name}-{_slug(seed)}.jsonl")
-            atomic.write_text(target, "".join(lines))
-            typer.echo(f"wrote {target}", err=True)
-            return
-        if setup_id is not None:
-            made = gen.from_setup_id(setup_id)
-        else:
-            made = gen.from_seed(name, _seed_or_fresh(seed), numbers, harbors)
-        data = export.board_bytes(made, fmt, lang=lang, paper=paper)
+            request = dataclasses.replace(request, seed=_seed_or_fresh(seed))
+        made = export.board_output(request)
         if output == "-":
-            sys.stdout.buffer.write(data)
-            sys.stdout.flush()
+            if isinstance(made.data, bytes):
+                sys.stdout.buffer.write(made.data)
+                sys.stdout.flush()
+            else:
+                for line in made.data:
+                    sys.stdout.write(line)
             return
-        target = Path(output) if output is not None else _default_target(f"{made.scenario}-{made.setup_id}.{fmt}")
+        target = Path(output) if output is not None else _default_target(made.default_name)
+        data = made.data if isinstance(made.data, bytes) else "".join(made.data).encode("utf-8")
         atomic.write_bytes(target, data)
-        typer.echo(f"wrote {target} (setup id {made.setup_id})", err=True)
+        about = f" (setup id {made.setup_id})" if made.setup_id else ""
+        typer.echo(f"wrote {target}{about}", err=True)
     except SetupgenError as exc:
         raise _fail(str(exc)) from None
 
@@ -166,7 +144,7 @@ def round_(
     round_number: Optional[int] = typer.Option(None, "--round", help="Round number printed on every sheet."),
 ) -> None:
     """Make a round pack: a sheet per table, director's page, one PDF."""
-    from . import atomic, roundpack
+    from . import atomic, export, roundpack
 
     try:
         roundpack.check_request(roundpack.RoundRequest(scenario, tables, "", numbers, harbors, lang, paper,
@@ -177,7 +155,7 @@ def round_(
         seed = _seed_or_fresh(seed)
         request = roundpack.RoundRequest(scenario, tables, seed, numbers, harbors, lang, paper, title, round_number)
         if target is None:
-            target = _default_target(f"{_slug(scenario)}-{_slug(seed)}")
+            target = _default_target(f"{export.slug(scenario)}-{export.slug(seed)}")
         from rich.progress import Progress
 
         console = _stderr_console()
@@ -198,20 +176,15 @@ def _stderr_console():
 
 
 @app.command(epilog="Example:  setupgen check output/demo/table-03.json   (exit 0 legal, 1 illegal, 2 bad file)")
-def check(board_file: Path = typer.Argument(..., metavar="BOARD.json", help="A board file (setupgen.board/1 JSON).")) -> None:
+def check(
+    board_file: Path = typer.Argument(..., metavar="BOARD.json", help="A board file (setupgen.board/1 JSON)."),
+    layout_file: Optional[str] = typer.Option(None, "--layout", help="The layout TOML the board was made from, if not a shipped scenario."),
+) -> None:
     """Check a board file against its scenario's rules."""
     from . import check as checkmod
-    from .board import Board
 
     try:
-        try:
-            if not board_file.is_file():
-                what = "a folder" if board_file.is_dir() else ("missing" if not board_file.exists() else "not a regular file")
-                raise SetupgenError(f"cannot read {str(board_file)!r}: {what}")
-            text = board_file.read_text(encoding="utf-8-sig")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise SetupgenError(f"cannot read {str(board_file)!r}: {getattr(exc, 'strerror', None) or exc}") from None
-        found = checkmod.check(Board.from_json(text))
+        found = checkmod.check_file(board_file, layout_file)
     except SetupgenError as exc:
         raise _fail(str(exc)) from None
     errors = [v for v in found if v.severity == checkmod.ERROR]

@@ -18,7 +18,7 @@ from . import numbers as numbermod
 from . import rng as rngmod
 from . import setupid
 from .board import Board, Tile
-from .errors import SetupgenError
+from .errors import SetupgenError, SetupIdError
 from .hexgrid import Hex
 from .layout import HARBOR_METHODS, NUMBER_METHODS, Layout
 
@@ -141,13 +141,17 @@ def from_seed(scenario: str | Layout, seed: str, numbers: str | None = None,
     return _generate(layout, rngmod.stream(digest), number_method, harbor_method, seed, sid)
 
 
-def from_setup_id(text: str) -> Board:
+def from_setup_id(text: str, layout: Layout | None = None) -> Board:
     """Regenerate the board a setup ID names (its ``seed`` field is None: the
-    seed text cannot be recovered from the ID).
+    seed text cannot be recovered from the ID). ``layout``: the layout the
+    ID was made with, when it is not a shipped one.
 
-    Raises :class:`SetupIdError` for an unreadable ID and
-    :class:`UnknownScenarioError` for an unknown scenario code.
+    Raises :class:`SetupIdError` for an unreadable ID or one of another
+    layout, and :class:`UnknownScenarioError` for an unknown scenario code.
     """
     sid = setupid.decode(text)
-    layout = layoutmod.by_code(sid.code)
+    if layout is None:
+        layout = layoutmod.by_code(sid.code)
+    elif layout.code != sid.code:
+        raise SetupIdError(f"setup id {text!r} is for scenario code {sid.code}, not {layout.code} ({layout.name})")
     return _generate(layout, rngmod.stream(sid.digest), sid.number_method, sid.harbor_method, None, str(sid))

@@ -75,7 +75,8 @@ def write_round(request: RoundRequest, out_dir: str | Path,
     a whole, atomically: after an error or interrupt it is left as it was).
 
     Files: ``round.pdf``, ``table-NN.svg``, ``table-NN.json``,
-    ``manifest.json``. ``progress(step)`` is called once per step (each
+    ``manifest.json``, and ``key.pdf`` (the director's key, one page per
+    table) when the scenario has face-down hexes. ``progress(step)`` is called once per step (each
     board generated, each page rendered, the PDF written); see
     :func:`steps`. Returns the manifest.
 
@@ -107,6 +108,15 @@ def write_round(request: RoundRequest, out_dir: str | Path,
     front = director.render_director_pages(rows, title=request.title, lang=request.lang,
                                            paper=request.paper, seed=request.seed)
     files["round.pdf"] = pdf.svgs_to_pdf([*front, *pages])
+    key_name = None
+    if any(t.hidden for b in boards for t in b.tiles):
+        from . import key
+
+        key_name = "key.pdf"  # the director's key: face-down hexes revealed, never for the tables
+        files[key_name] = pdf.svgs_to_pdf([
+            key.render_key(b, layout, lang=request.lang, paper=request.paper,
+                           context=sheet.SheetContext(tournament=request.title, round=request.round, table=t))
+            for t, b in enumerate(boards, start=1)])
     tick("pdf")
     manifest = {
         "format": MANIFEST_FORMAT,
@@ -120,6 +130,7 @@ def write_round(request: RoundRequest, out_dir: str | Path,
         "title": request.title,
         "round": request.round,
         "pdf": "round.pdf",
+        "key": key_name,
         "boards": entries,
     }
     files["manifest.json"] = (json.dumps(manifest, indent=2, ensure_ascii=True) + "\n").encode("utf-8")

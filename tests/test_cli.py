@@ -317,3 +317,31 @@ def test_check_finds_stacked_harbors_on_fixed_places(runner, tmp_path):
     res = run(runner, "check", str(f))
     assert res.exit_code == 1
     assert "harbor-one-per-sea-hex" in res.stdout and "is empty" in res.stdout
+
+
+def test_hand_written_layout_generates_renders_and_checks(runner, tmp_path):
+    import re
+
+    text = (ROOT / "layouts" / "README.md").read_text()
+    layout_file = tmp_path / "two-islands.toml"
+    layout_file.write_text(re.search(r"```toml\n(.*?)```", text, re.S).group(1))
+    out = tmp_path / "b.json"
+    res = run(runner, "board", "--layout", str(layout_file), "--seed", "t", "-o", str(out))
+    assert res.exit_code == 0, res.output
+    assert json.loads(out.read_text())["scenario"] == "two-islands"
+    res = run(runner, "check", str(out), "--layout", str(layout_file))
+    assert res.exit_code == 0 and "legal" in res.stdout
+    svg = tmp_path / "b.svg"
+    assert run(runner, "board", "--layout", str(layout_file), "--seed", "t", "-o", str(svg)).exit_code == 0
+    assert "<svg" in svg.read_text()
+    sid = json.loads(out.read_text())["setup_id"]
+    res = run(runner, "board", "--layout", str(layout_file), "--setup-id", sid, "--format", "json", "-o", "-")
+    assert res.exit_code == 0 and json.loads(res.stdout)["hexes"] == json.loads(out.read_text())["hexes"]
+    # without the layout, the board's scenario is unknown: one clear line
+    res = run(runner, "check", str(out))
+    assert res.exit_code == 2 and "unknown scenario 'two-islands'" in one_error_line(res)
+    (tmp_path / "bad").mkdir()
+    bad = tmp_path / "bad" / "two-islands.toml"
+    bad.write_text(layout_file.read_text().replace("victory_points = 8", "victory_points = 'x'"))
+    res = run(runner, "board", "--layout", str(bad), "--seed", "t", "-o", str(tmp_path / "c.json"))
+    assert res.exit_code == 2 and "victory_points: expected int" in one_error_line(res)
