@@ -53,6 +53,11 @@ def main() -> None:
                 results[(scenario, method, harbors)] = r
                 print(f"{scenario:<10} {method:<8} {harbors:<9} {r:>10.0f}")
 
+    sf = layout.load("seafarers-sm2010")
+    sea = rate(lambda i: generate.from_seed(sf, f"bench/{i}"), s)
+    base = results[("base-3-4", "swap", "shuffled")]
+    print(f"seafarers-sm2010 swap free {sea:>9.0f}   ({base / sea:.1f}x slower than base-3-4 swap+shuffled; goal <= 3x)")
+
     ours = rate(lambda i: generate.from_seed("base-3-4", f"peer/{i}", "swap", "shuffled"), s)
     try:
         from catanatron.models.map import build_map

@@ -80,9 +80,7 @@ def _generate(layout: Layout, rng: random.Random, numbers: str | None,
     if harbor_method == "shuffled":
         placed = harbormod.shuffled([(p.hex, p.facing) for p in layout.harbor_places], layout.harbor_pool, rng)
     elif harbor_method == "free":
-        land = frozenset(s.hex for s in layout.hexes if s.kind == "land")
-        edges = harbormod.coast_edges((s.hex for s in layout.hexes if s.kind == "sea"), land)
-        placed = harbormod.free(edges, layout.harbor_pool, rng, layout_name=layout.name)
+        placed = harbormod.free(layout.coast_edges, layout.harbor_pool, rng, layout_name=layout.name)
     else:
         placed = ()
 

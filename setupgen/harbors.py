@@ -6,6 +6,7 @@ A harbor lies on a sea hex and serves the edge towards one land neighbour
 
 from __future__ import annotations
 
+import functools
 import random
 from typing import Iterable, Sequence
 
@@ -48,29 +49,41 @@ def free(edges: Sequence[tuple[Hex, int]], pool: Sequence[str], rng: random.Rand
          layout_name: str = "layout", restarts: int = FREE_RESTARTS) -> tuple[Harbor, ...]:
     """Harbors drawn in random order, each laid on a uniformly chosen legal
     edge among ``edges`` (RULES.md section 3): at most one harbor per sea
-    hex, no intersection shared by two harbors. A dead end restarts the whole
-    harbor step (continuing the stream).
+    hex, no intersection shared by two harbors. The legal edges keep the
+    order of ``edges``. A dead end restarts the whole harbor step
+    (continuing the stream).
 
     Raises :class:`GenerationError` naming the rule after ``restarts``.
     """
-    corners_of = {e: hexgrid.edge_corners(*e) for e in edges}
+    edges = tuple(edges)
+    conflicts = _conflicts(edges)
+    random_ = rng.random
     for _ in range(restarts + 1):
         order = list(pool)
         rngmod.shuffle(rng, order)
-        used_sea: set[Hex] = set()
-        used_corners: set = set()
+        legal = range(len(edges))
         out: list[Harbor] = []
         for htype in order:
-            legal = [e for e in edges
-                     if e[0] not in used_sea and not (corners_of[e][0] in used_corners or corners_of[e][1] in used_corners)]
             if not legal:
                 break
-            h, d = legal[rngmod.randbelow(rng, len(legal))]
-            used_sea.add(h)
-            used_corners.update(corners_of[(h, d)])
+            k = legal[int(random_() * len(legal))]  # rngmod.randbelow, inlined
+            h, d = edges[k]
             out.append(Harbor(h, d, htype))
+            blocked = conflicts[k]
+            legal = [x for x in legal if x not in blocked]
         else:
             return tuple(sorted(out, key=lambda x: (x.hex[1], x.hex[0], x.facing)))
     raise GenerationError(
         f"{layout_name}: cannot lay {len(pool)} harbors after {restarts} restarts: "
         f"rules {RULE_ONE_PER_SEA} and {RULE_CORNERS} leave too few coast edges")
+
+
+@functools.lru_cache(maxsize=64)
+def _conflicts(edges: tuple[tuple[Hex, int], ...]) -> tuple[frozenset[int], ...]:
+    """For each edge (by index), the edges it rules out once it holds a
+    harbor: itself, every edge of the same sea hex, every edge sharing an
+    intersection with it."""
+    corners = [set(hexgrid.edge_corners(*e)) for e in edges]
+    return tuple(
+        frozenset(j for j, f in enumerate(edges) if f[0] == e[0] or corners[i] & corners[j])
+        for i, e in enumerate(edges))

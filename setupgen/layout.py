@@ -88,6 +88,7 @@ class Layout:
     _index: Mapping[Hex, HexSpec] = field(init=False, compare=False, repr=False)
     _adjacency: Mapping[Hex, tuple[Hex, ...]] = field(init=False, compare=False, repr=False)
     _regions: Mapping[str, tuple[Hex, ...]] = field(init=False, compare=False, repr=False)
+    _coast: tuple[tuple[Hex, int], ...] = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         index = {s.hex: s for s in self.hexes}
@@ -96,7 +97,18 @@ class Layout:
         regions = {r.name: tuple(x.hex for x in self.hexes if x.region == r.name) for r in self.regions}
         object.__setattr__(self, "_index", MappingProxyType(index))
         object.__setattr__(self, "_regions", MappingProxyType(regions))
+        coast = tuple((s.hex, d) for s in self.hexes if s.kind == "sea"
+                      for d, n in enumerate(hexgrid.neighbors(s.hex)) if n in land)
+        object.__setattr__(self, "_coast", coast)
         object.__setattr__(self, "_adjacency", MappingProxyType(adjacency))
+
+    @property
+    def coast_edges(self) -> tuple[tuple[Hex, int], ...]:
+        """Every edge a free harbor may serve, as (sea hex, direction to the
+        land hex), in reading order of the sea hex, then direction (RULES.md
+        section 3: a coast edge between a playable sea hex and land; frame
+        half hexes never hold one)."""
+        return self._coast
 
     @property
     def adjacency(self) -> Mapping[Hex, tuple[Hex, ...]]:

@@ -115,11 +115,46 @@ ROW_LABEL_W = 7.0  # mm left of the board for row numbers
 PAD = 3.0  # mm around the board for harbor words
 
 
+#: corners (see :data:`setupgen.sheet_svg.CORNERS`) of the half of a frame
+#: hex that lies inside the board, split by the vertical line through the
+#: hex centre: the right half (a frame hex at the left end of a row) and
+#: the left half (at the right end)
+RIGHT_HALF = (1, 0, 5, 4)
+LEFT_HALF = (1, 2, 3, 4)
+
+
+def frame_halves(board: Board) -> dict[Hex, tuple[int, ...]]:
+    """Frame hex -> the corners of its half inside the board's rectangle:
+    the half towards the board's centre (:data:`RIGHT_HALF` left of the
+    centre, :data:`LEFT_HALF` right of it). Empty for boards without frame
+    tiles."""
+    frames = [t.hex for t in board.tiles if t.kind == "frame"]
+    if not frames:
+        return {}
+    xs = [hexgrid.center(t.hex)[0] for t in board.tiles]
+    mid = (min(xs) + max(xs)) / 2
+    return {h: RIGHT_HALF if hexgrid.center(h)[0] <= mid else LEFT_HALF for h in frames}
+
+
+def _half_directions(corners: tuple[int, ...]) -> tuple[int, ...]:
+    """The directions whose edge (corners ``d - 1`` and ``d``) a half hex keeps."""
+    return tuple(d for d in range(6) if (d - 1) % 6 in corners and d in corners)
+
+
 def board_extent(board: Board) -> tuple[float, float, float, float]:
-    """Bounds ``(minx, miny, maxx, maxy)`` of the board at hex size 1."""
+    """Bounds ``(minx, miny, maxx, maxy)`` of the board at hex size 1 (a
+    frame hex counts with its half inside the board only)."""
     cs = [hexgrid.center(t.hex) for t in board.tiles]
-    return (min(c[0] for c in cs) - SQRT3 / 2, min(c[1] for c in cs) - 1.0,
-            max(c[0] for c in cs) + SQRT3 / 2, max(c[1] for c in cs) + 1.0)
+    halves = frame_halves(board)
+    if not halves:
+        return (min(c[0] for c in cs) - SQRT3 / 2, min(c[1] for c in cs) - 1.0,
+                max(c[0] for c in cs) + SQRT3 / 2, max(c[1] for c in cs) + 1.0)
+    lo, hi = [], []
+    for t, c in zip(board.tiles, cs):
+        half = halves.get(t.hex)
+        lo.append(c[0] if half == RIGHT_HALF else c[0] - SQRT3 / 2)
+        hi.append(c[0] if half == LEFT_HALF else c[0] + SQRT3 / 2)
+    return (min(lo), min(c[1] for c in cs) - 1.0, max(hi), max(c[1] for c in cs) + 1.0)
 
 
 def hex_size_for(board: Board, w: float, h: float) -> float:
@@ -139,26 +174,28 @@ def place(board: Board, box: Box, s: float) -> Fit:
 
 
 def draw_board(dwg: Any, parent: Any, board: Board, fit_: Fit, tx: Texts, st: Style) -> None:
-    """The board picture: sea and frame, land hexes with label and token,
-    coastline, harbors, robber, pirate, oil springs and row numbers."""
+    """The board picture: sea and frame (a frame hex as its half inside the
+    board's rectangle), land hexes with label and token, the outline
+    (straight along the frame's cut) and coastline, harbors, robber,
+    pirate, oil springs and row numbers."""
     s = fit_.s
     g = dwg.g()
     parent.add(g)
+    halves = frame_halves(board)
     for t in board.tiles:
         if t.kind != "land":
-            _draw_water(dwg, g, t, fit_, st)
+            _draw_water(dwg, g, t, fit_, st, halves.get(t.hex))
     for t in board.tiles:
         if t.kind == "land":
             add_path(dwg, g, poly_d(hex_points(*fit_.at(t.hex), s)), fill=_fill(t, st),
                      stroke=st.colour["line"], width=st.mm("hex_stroke"), join="round")
-    _draw_outline(dwg, g, board, fit_, st)
+    _draw_outline(dwg, g, board, fit_, st, halves)
     for t in board.tiles:
         if t.kind == "land":
             _draw_land_marks(dwg, g, board, t, fit_, tx, st)
-    words = _draw_harbors(dwg, g, board, fit_, tx, st)
-    if board.pirate is not None:
-        x, y = fit_.at(board.pirate)
-        draw_pirate(dwg, g, x, y + s * 0.05, s * 0.8, st)
+    words, ship = _draw_harbors(dwg, g, board, fit_, tx, st)
+    if ship is not None:
+        draw_pirate(dwg, g, *ship, st)
     _draw_row_numbers(dwg, g, board, fit_, words, st)
 
 
@@ -168,31 +205,52 @@ def _fill(t: Tile, st: Style) -> str:
     return st.fill[t.terrain]
 
 
-def _draw_water(dwg: Any, g: Any, t: Tile, fit_: Fit, st: Style) -> None:
+def _draw_water(dwg: Any, g: Any, t: Tile, fit_: Fit, st: Style, half: tuple[int, ...] | None = None) -> None:
+    """A sea hex, or a frame hex (dashed, frame fill): only the corners
+    ``half`` of it when given."""
     fill = st.fill["frame"] if t.kind == "frame" else st.fill["sea"]
     dash = "1.00,0.80" if t.kind == "frame" else None
-    add_path(dwg, g, poly_d(hex_points(*fit_.at(t.hex), fit_.s)), fill=fill,
+    pts = hex_points(*fit_.at(t.hex), fit_.s)
+    if half is not None:
+        pts = [pts[i] for i in half]
+    add_path(dwg, g, poly_d(pts), fill=fill,
              stroke=st.colour["sea_line"], width=st.mm("hex_stroke"), dash=dash, join="round")
 
 
-def _boundary(hexes: frozenset[Hex], fit_: Fit) -> str:
+def _segment(x: float, y: float, s: float, i: int, j: int) -> str:
+    a, b = CORNERS[i], CORNERS[j]
+    return f"M{num(x + a[0] * s)},{num(y + a[1] * s)} L{num(x + b[0] * s)},{num(y + b[1] * s)}"
+
+
+def _boundary(hexes: frozenset[Hex], fit_: Fit, halves: dict[Hex, tuple[int, ...]] | None = None) -> str:
     """Path data of every edge of ``hexes`` that borders a hex outside the
-    set (reading order of hexes, then direction)."""
+    set (reading order of hexes, then direction). A hex in ``halves`` is
+    only the half with those corners: its kept edges, then its straight
+    cut (corner 1 to corner 4); an edge towards the dropped half of such a
+    neighbour counts as outside."""
+    halves = halves or {}
     segs = []
     for h in hexgrid.row_order(hexes):
         x, y = fit_.at(h)
-        for d in range(6):
-            if hexgrid.neighbor(h, d) in hexes:
+        half = halves.get(h)
+        dirs = range(6) if half is None else _half_directions(half)
+        for d in dirs:
+            n = hexgrid.neighbor(h, d)
+            if n in hexes and (n not in halves or (d + 3) % 6 in _half_directions(halves[n])):
                 continue
-            a, b = CORNERS[(d - 1) % 6], CORNERS[d]
-            segs.append(f"M{num(x + a[0] * fit_.s)},{num(y + a[1] * fit_.s)} "
-                        f"L{num(x + b[0] * fit_.s)},{num(y + b[1] * fit_.s)}")
+            segs.append(_segment(x, y, fit_.s, (d - 1) % 6, d))
+        if half is not None:
+            segs.append(_segment(x, y, fit_.s, 1, 4))
     return " ".join(segs)
 
 
-def _draw_outline(dwg: Any, g: Any, board: Board, fit_: Fit, st: Style) -> None:
+def _draw_outline(dwg: Any, g: Any, board: Board, fit_: Fit, st: Style,
+                  halves: dict[Hex, tuple[int, ...]] | None = None) -> None:
+    """The board's outer boundary (heavy; along the straight cut of frame
+    half hexes, so a framed board is a rectangle left and right) and the
+    coastline of the land."""
     everything = frozenset(t.hex for t in board.tiles)
-    add_path(dwg, g, _boundary(everything, fit_), stroke=st.colour["ink"], width=st.mm("frame_stroke"))
+    add_path(dwg, g, _boundary(everything, fit_, halves), stroke=st.colour["ink"], width=st.mm("frame_stroke"))
     land = frozenset(t.hex for t in board.tiles if t.kind == "land")
     if land:
         add_path(dwg, g, _boundary(land, fit_), stroke=st.colour["ink"], width=st.mm("coast_stroke"))
@@ -228,10 +286,13 @@ def _draw_land_marks(dwg: Any, g: Any, board: Board, t: Tile, fit_: Fit, tx: Tex
             draw_robber(dwg, g, x - s * 0.58, ty, s * 0.5, st)
 
 
-def _draw_harbors(dwg: Any, g: Any, board: Board, fit_: Fit, tx: Texts, st: Style) -> list[tuple[float, float, float, float]]:
+def _draw_harbors(dwg: Any, g: Any, board: Board, fit_: Fit, tx: Texts, st: Style
+                  ) -> tuple[list[tuple[float, float, float, float]], tuple[float, float, float] | None]:
     """Harbors: piers to the served edge's corners, a numbered marker, and
     the ratio and resource word; returns the boxes ``(x0, y0, x1, y1)`` mm
-    of the words."""
+    of the words and where the pirate ship goes (``(x, y, height)`` mm,
+    None without a pirate): clear of the piers and markers when the
+    pirate's sea hex holds a harbor, and the words keep clear of it."""
     from shapely.geometry import Point, Polygon, box as sbox
     from shapely.ops import unary_union
 
@@ -250,9 +311,16 @@ def _draw_harbors(dwg: Any, g: Any, board: Board, fit_: Fit, tx: Texts, st: Styl
         marks.append((n, h, (cx, cy), (mx, my), p, e1, e2))
         blocked.append(Polygon([e1, p, e2]).buffer(0.6))
         blocked.append(Point(p).buffer(r + 0.4))
+    ship = None
     if board.pirate is not None:
         x, y = fit_.at(board.pirate)
-        blocked.append(sbox(x - s * 0.45, y - s * 0.4, x + s * 0.45, y + s * 0.45))
+        if any(h.hex == board.pirate for h in board.harbors):
+            ship = _pirate_spot(x, y, s, blocked)
+            sx, sy, sh = ship
+            blocked.append(sbox(sx - sh * 0.58, sy - sh * 0.53, sx + sh * 0.58, sy + sh * 0.53))
+        else:
+            ship = (x, y + s * 0.05, s * 0.8)
+            blocked.append(sbox(x - s * 0.45, y - s * 0.4, x + s * 0.45, y + s * 0.45))
     for _, _, _, _, p, e1, e2 in marks:
         d = f"M{num(e1[0])},{num(e1[1])} L{num(p[0])},{num(p[1])} L{num(e2[0])},{num(e2[1])}"
         add_path(dwg, g, d, stroke=st.colour["ink"], width=st.mm("pier"), join="round")
@@ -261,7 +329,45 @@ def _draw_harbors(dwg: Any, g: Any, board: Board, fit_: Fit, tx: Texts, st: Styl
                    width=st.mm("token_stroke") * 1.6)
         size = max(MIN_FONT_MM, min(st.mm("harbor_index"), r * 1.2))
         add_text(dwg, g, str(n), p[0], p[1] + size * 0.36, size, st, bold=True, anchor="middle")
-    return [_harbor_label(dwg, g, h, c, m, s, blocked, tx, st) for _, h, c, m, _, _, _ in marks]
+    return [_harbor_label(dwg, g, h, c, m, s, blocked, tx, st) for _, h, c, m, _, _, _ in marks], ship
+
+
+#: candidate spots of the pirate ship on a sea hex holding a harbor:
+#: ``(corner or edge, distance from the centre)`` in hex sizes (corner
+#: ``i`` of :data:`CORNERS`, edge ``i`` = midpoint of corners ``i`` and
+#: ``i + 1``), the centre first; heights tried per spot, largest first
+_SHIP_SPOTS = ((None, 0.0),) + tuple((k, r) for r in (0.25, 0.4) for k in range(12))
+_SHIP_HEIGHTS = (0.8, 0.7, 0.6)
+
+
+def _pirate_spot(x: float, y: float, s: float, blocked: list) -> tuple[float, float, float]:
+    """``(x, y, height)`` mm of the pirate ship on its sea hex centred at
+    ``(x, y)``: the spot and size overlapping least with what is drawn
+    (land, piers, harbor markers), then sticking out of the hex least,
+    then the largest ship nearest the centre."""
+    from shapely.geometry import Polygon, box as sbox
+
+    own = Polygon(hex_points(x, y, s))
+    best = None
+    for k, r in _SHIP_SPOTS:
+        if k is None:
+            dx, dy = 0.0, 0.05
+        elif k < 6:
+            dx, dy = CORNERS[k][0] * r, CORNERS[k][1] * r
+        else:
+            a, b = CORNERS[k - 6], CORNERS[(k - 5) % 6]
+            dx, dy = (a[0] + b[0]) * r / 2 * 2 / SQRT3, (a[1] + b[1]) * r / 2 * 2 / SQRT3
+        cx, cy = x + dx * s, y + dy * s
+        for hf in _SHIP_HEIGHTS:
+            h = s * hf
+            rect = sbox(cx - h * 0.58, cy - h * 0.53, cx + h * 0.58, cy + h * 0.53)
+            clash = round(sum(b.intersection(rect).area for b in blocked), 2)
+            outside = round(rect.difference(own).area, 2)
+            score = (clash, outside, -hf, r)
+            if best is None or score < best[0]:
+                best = (score, cx, cy, h)
+    _, cx, cy, h = best
+    return cx, cy, h
 
 
 #: candidate spots for a harbor's words: (distance back from the served

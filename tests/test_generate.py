@@ -152,8 +152,17 @@ def test_property_uniform_boards_are_legal(seed, scenario):
 @pytest.mark.parametrize("scenario", SCENARIOS)
 @pytest.mark.parametrize("method", ("swap", "spiral", "uniform"))
 def test_ten_thousand_boards_pass_check(scenario, method):
+    _ten_thousand(scenario, method, ("shuffled", "free", "players"))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("method", ("swap", "uniform"))
+def test_ten_thousand_seafarers_boards_pass_check(method):
+    _ten_thousand("seafarers-sm2010", method, ("free", "free", "players"))
+
+
+def _ten_thousand(scenario, method, harbor_cycle):
     n = 1000 if (scenario == "base-5-6" and method == "uniform") else 10_000
-    harbor_cycle = ("shuffled", "free", "players")
     notes = 0
     for i in range(n):
         b = generate.from_seed(scenario, f"bulk/{i}", method, harbor_cycle[i % 3])
