@@ -9,6 +9,7 @@ equal neighbours are reported as notes).
 
 from __future__ import annotations
 
+import itertools
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -53,6 +54,7 @@ def check(board: Board, layout: Layout | None = None) -> list[Violation]:
     out += _check_numbers(board, layout)
     out += _check_harbors(board, layout)
     out += _check_pieces(board, layout)
+    out += check_oil(board, layout)
     out += _check_setup_id(board, layout)
     return out
 
@@ -157,7 +159,7 @@ def _check_numbers(board: Board, layout: Layout) -> list[Violation]:
                 out.append(Violation("number-fixed", f"hex {_fmt(t.hex)} must carry the fixed token {spec.number}", (t.hex,)))
             continue
         if t.terrain == "desert":
-            if t.number is not None:
+            if t.number is not None and not (layout.oil is not None and t.oil_spring):
                 out.append(Violation("number-on-desert", f"desert {_fmt(t.hex)} carries a number token", (t.hex,)))
             continue
         if t.number is None:
@@ -177,8 +179,12 @@ def _check_numbers(board: Board, layout: Layout) -> list[Violation]:
             rule = clash(numbers[h], numbers[n])
             if rule is None:
                 continue
-            note = rule == RULE_EQUAL and board.number_method == "spiral"
+            oil_desert = layout.oil is not None and any(
+                board.tile(x).terrain == "desert" and board.tile(x).oil_spring for x in (h, n))
+            note = rule == RULE_EQUAL and (board.number_method == "spiral" or oil_desert)
             what = "equal numbers" if rule == RULE_EQUAL else "red numbers"
+            if oil_desert and rule == RULE_EQUAL:
+                what = "the desert's oil-spring number and an equal number (allowed)"
             out.append(Violation(
                 rule, f"{what} {numbers[h]} at {_fmt(h)} and {numbers[n]} at {_fmt(n)} are adjacent",
                 (h, n), NOTE if note else ERROR))
@@ -243,6 +249,57 @@ def _check_pieces(board: Board, layout: Layout) -> list[Violation]:
     if board.pirate != layout.pirate:
         where = "not be used" if layout.pirate is None else f"start on {_fmt(layout.pirate)}"
         out.append(Violation("pirate", f"the pirate must {where}"))
+    return out
+
+
+def check_oil(board: Board, layout: Layout) -> list[Violation]:
+    """Oil springs (RULES.md section 5): every desert carries a numbered oil
+    spring whose number is the best choice, exactly one pasture and one
+    forest carry one, on the level the rules pick, and no two oil springs
+    are adjacent. Notes report the levels computed."""
+    from . import oil as oilmod
+
+    tiles = [t for t in board.tiles if t.kind == "land"]
+    springs = [t for t in tiles if t.oil_spring]
+    if layout.oil is None:
+        return [Violation("oil-spring", f"hex {_fmt(t.hex)} carries an oil spring, the scenario has none", (t.hex,))
+                for t in springs]
+    out: list[Violation] = []
+    land = [t.hex for t in tiles]
+    terrain = {t.hex: t.terrain for t in tiles}
+    numbers = {t.hex: t.number for t in tiles if t.number is not None}
+    deserts = [t for t in tiles if t.terrain == "desert"]
+    for t in deserts:
+        if not t.oil_spring or t.number not in layout.oil.numbered:
+            out.append(Violation("oil-desert", f"desert {_fmt(t.hex)} must carry a numbered oil spring "
+                                 f"({' or '.join(map(str, layout.oil.numbered))})", (t.hex,)))
+    if deserts and sorted(t.number or 0 for t in deserts) not in [sorted(a) for a in itertools.permutations(layout.oil.numbered, len(deserts))]:
+        out.append(Violation("oil-desert", "the deserts' oil-spring numbers must be different numbered tiles"))
+    elif deserts:
+        others = {h: v for h, v in numbers.items() if h not in {d.hex for d in deserts}}
+        best = oilmod.desert_assignments([d.hex for d in deserts], others, layout.oil.numbered, layout.adjacency)
+        if best and tuple(d.number for d in deserts) not in best:
+            out.append(Violation("oil-desert", "a desert's oil-spring number appears next to it although "
+                                 "another numbered tile would not", tuple(d.hex for d in deserts)))
+    for name, levels, level, on_level in oilmod.explain(land, terrain, numbers):
+        mine = [t for t in springs if t.terrain == name]
+        pips = ", ".join(map(str, levels))
+        chosen = ", ".join(f"{_fmt(t.hex)} ({t.number})" for t in mine) or "none"
+        out.append(Violation("oil-levels", f"{name}: pip levels {pips}; the oil spring goes on level {level}; "
+                             f"oil spring on {chosen}", tuple(t.hex for t in mine), NOTE))
+        if len(mine) != 1:
+            out.append(Violation("oil-spring", f"exactly one {name} must carry an oil spring, found {len(mine)}"))
+        elif mine[0].hex not in on_level:
+            out.append(Violation("oil-spring", f"the {name} oil spring at {_fmt(mine[0].hex)} is not on level {level}",
+                                 (mine[0].hex,)))
+    for t in springs:
+        if t.terrain not in ("desert", "pasture", "forest"):
+            out.append(Violation("oil-spring", f"{t.terrain} {_fmt(t.hex)} may not carry an oil spring", (t.hex,)))
+    spring_hexes = {t.hex for t in springs}
+    for h in hexgrid.row_order(spring_hexes):
+        for n in layout.adjacency.get(h, ()):
+            if n in spring_hexes and (n[1], n[0]) > (h[1], h[0]):
+                out.append(Violation("oil-adjacent", f"oil springs at {_fmt(h)} and {_fmt(n)} are adjacent", (h, n)))
     return out
 
 

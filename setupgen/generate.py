@@ -4,7 +4,8 @@
 ``random.Random``; :func:`from_seed` and :func:`from_setup_id` derive the
 stream (``setupgen.rng``) and stamp the seed and setup ID on the board.
 Draw order (part of the reproducible stream): terrain per region (regions
-sorted by name), number tokens per region, harbors.
+sorted by name), number tokens per region, oil springs (Oil Springs
+scenarios; may redo numbers or terrain), harbors.
 """
 
 from __future__ import annotations
@@ -15,10 +16,11 @@ import random
 from . import harbors as harbormod
 from . import layout as layoutmod
 from . import numbers as numbermod
+from . import oil as oilmod
 from . import rng as rngmod
 from . import setupid
 from .board import Board, Tile
-from .errors import SetupgenError, SetupIdError
+from .errors import GenerationError, SetupgenError, SetupIdError
 from .hexgrid import Hex
 from .layout import HARBOR_METHODS, NUMBER_METHODS, Layout
 
@@ -46,35 +48,7 @@ def _generate(layout: Layout, rng: random.Random, numbers: str | None,
               harbors: str | None, seed: str | None, setup_id: str) -> Board:
     """:func:`generate`, stamping ``seed`` and ``setup_id`` on the board."""
     number_method, harbor_method = resolve_methods(layout, numbers, harbors)
-
-    # terrain
-    terrain: dict[Hex, str] = {}
-    hidden: set[Hex] = set()
-    for region in layout.regions:
-        pool = list(region.terrain_pool)
-        rngmod.shuffle(rng, pool)
-        members = layout.region_hexes(region.name)
-        terrain.update(zip(members, pool))
-        if region.hidden:
-            hidden.update(members)
-    for spec in layout.hexes:
-        if spec.region is None:
-            terrain[spec.hex] = spec.terrain
-
-    # number tokens
-    numbers_on: dict[Hex, int] = {s.hex: s.number for s in layout.hexes if s.number is not None}
-    for region in layout.regions:
-        if not region.number_tokens:
-            continue
-        members = layout.region_hexes(region.name)
-        order = [h for h in members if terrain[h] != "desert" and h not in numbers_on]
-        if number_method == "swap":
-            numbers_on.update(numbermod.swap(order, region.number_tokens, numbers_on, rng, layout_name=layout.name, adjacency=layout.adjacency))
-        elif number_method == "uniform":
-            numbers_on.update(numbermod.uniform(order, region.number_tokens, numbers_on, rng, layout_name=layout.name, adjacency=layout.adjacency))
-        else:
-            skip = frozenset(h for h in members if terrain[h] == "desert" or h in numbers_on)
-            numbers_on.update(numbermod.spiral(members, skip, layout.spiral, rng, layout_name=layout.name))
+    terrain, hidden, numbers_on, oil_springs = _land(layout, number_method, rng)
 
     # harbors
     if harbor_method == "shuffled":
@@ -92,7 +66,7 @@ def _generate(layout: Layout, rng: random.Random, numbers: str | None,
 
     get_number = numbers_on.get
     tiles = tuple([
-        _tile(s.hex, s.kind, terrain[s.hex], get_number(s.hex), s.hex in hidden)
+        _tile(s.hex, s.kind, terrain[s.hex], get_number(s.hex), s.hex in hidden, s.hex in oil_springs)
         for s in layout.hexes
     ])
     return Board(
@@ -103,6 +77,72 @@ def _generate(layout: Layout, rng: random.Random, numbers: str | None,
         harbors=tuple(sorted(placed, key=lambda x: (x.hex[1], x.hex[0], x.facing))),
         robber=robber, pirate=layout.pirate,
     )
+
+
+#: number placements tried per terrain before the terrain is redone (Oil Springs)
+OIL_NUMBER_REDOS = 100
+#: terrain placements tried before an Oil Springs board gives up
+OIL_TERRAIN_REDOS = 100
+
+
+def _land(layout: Layout, number_method: str, rng: random.Random
+          ) -> tuple[dict[Hex, str], set[Hex], dict[Hex, int], frozenset[Hex]]:
+    """Terrain, face-down hexes, number tokens and oil springs. Without oil
+    springs: one pass. With them (RULES.md section 5): the oil step may ask
+    to redo the numbers (at most :data:`OIL_NUMBER_REDOS` times per
+    terrain) or the terrain (at most :data:`OIL_TERRAIN_REDOS` times), all
+    continuing the same stream."""
+    for _ in range(OIL_TERRAIN_REDOS + 1 if layout.oil is not None else 1):
+        terrain, hidden = _terrain(layout, rng)
+        for _ in range(OIL_NUMBER_REDOS + 1 if layout.oil is not None else 1):
+            numbers_on = _numbers(layout, terrain, number_method, rng)
+            if layout.oil is None:
+                return terrain, hidden, numbers_on, frozenset()
+            result = oilmod.place(layout.land(), terrain, numbers_on, layout.oil, layout.adjacency, rng)
+            if result == oilmod.REDO_TERRAIN:
+                break
+            if result != oilmod.REDO_NUMBERS:
+                return terrain, hidden, dict(result.numbers), result.oil_springs
+    raise GenerationError(f"{layout.name}: no oil-spring placement found after {OIL_TERRAIN_REDOS} terrain "
+                          f"and {OIL_NUMBER_REDOS} number redos each (rule: no two oil springs adjacent)")
+
+
+def _terrain(layout: Layout, rng: random.Random) -> tuple[dict[Hex, str], set[Hex]]:
+    """Each region's pool shuffled onto its hexes (regions sorted by name),
+    fixed terrain elsewhere; and the face-down hexes."""
+    terrain: dict[Hex, str] = {}
+    hidden: set[Hex] = set()
+    for region in layout.regions:
+        pool = list(region.terrain_pool)
+        rngmod.shuffle(rng, pool)
+        members = layout.region_hexes(region.name)
+        terrain.update(zip(members, pool))
+        if region.hidden:
+            hidden.update(members)
+    for spec in layout.hexes:
+        if spec.region is None:
+            terrain[spec.hex] = spec.terrain
+    return terrain, hidden
+
+
+def _numbers(layout: Layout, terrain: dict[Hex, str], number_method: str, rng: random.Random) -> dict[Hex, int]:
+    """Fixed tokens, then each region's tokens by the number method."""
+    numbers_on: dict[Hex, int] = {s.hex: s.number for s in layout.hexes if s.number is not None}
+    for region in layout.regions:
+        if not region.number_tokens:
+            continue
+        members = layout.region_hexes(region.name)
+        order = [h for h in members if terrain[h] != "desert" and h not in numbers_on]
+        if number_method == "swap":
+            numbers_on.update(numbermod.swap(order, region.number_tokens, numbers_on, rng,
+                                             layout_name=layout.name, adjacency=layout.adjacency))
+        elif number_method == "uniform":
+            numbers_on.update(numbermod.uniform(order, region.number_tokens, numbers_on, rng,
+                                                layout_name=layout.name, adjacency=layout.adjacency))
+        else:
+            skip = frozenset(h for h in members if terrain[h] == "desert" or h in numbers_on)
+            numbers_on.update(numbermod.spiral(members, skip, layout.spiral, rng, layout_name=layout.name))
+    return numbers_on
 
 
 def resolve_methods(layout: Layout, numbers: str | None, harbors: str | None) -> tuple[str, str]:

@@ -19,6 +19,7 @@ from typing import Any, Mapping
 from . import hexgrid
 from .errors import LayoutError, UnknownScenarioError
 from .hexgrid import Hex
+from .oil import OilSetup
 from .rules import HARBOR_TYPES, LAND_TERRAINS, NUMBERS
 
 NUMBER_METHODS = ("swap", "spiral", "uniform")
@@ -85,6 +86,7 @@ class Layout:
     notes: tuple[str, ...]
     players: str
     reconstruction: bool = False
+    oil: OilSetup | None = None
     _index: Mapping[Hex, HexSpec] = field(init=False, compare=False, repr=False)
     _adjacency: Mapping[Hex, tuple[Hex, ...]] = field(init=False, compare=False, repr=False)
     _regions: Mapping[str, tuple[Hex, ...]] = field(init=False, compare=False, repr=False)
@@ -395,6 +397,19 @@ def _parse(data: dict[str, Any], path: Path) -> Layout:
         if pirate not in specs or specs[pirate].kind != "sea":
             raise LayoutError(p, "pirate", "must be a sea hex")
 
+    oil = None
+    if "oil" in data:
+        oil_t = _get(data, "oil", dict, path)
+        numbered = _numbers(oil_t.get("numbered", [5, 9]), path, "oil.numbered")
+        deserts = sum(r.terrain_pool.count("desert") for r in regions) + sum(
+            1 for s in hexes if s.region is None and s.terrain == "desert")
+        if len(numbered) < deserts:
+            raise LayoutError(p, "oil.numbered", f"{len(numbered)} numbered oil-spring tiles for {deserts} deserts")
+        limit = _get(oil_t, "limit", int, path, where="oil.")
+        if limit < 1:
+            raise LayoutError(p, "oil.limit", "must be 1 or more")
+        oil = OilSetup(numbered, limit)
+
     notes = _get(data, "notes", list, path, [])
     if not all(isinstance(n, str) for n in notes):
         raise LayoutError(p, "notes", "expected a list of template keys")
@@ -406,4 +421,5 @@ def _parse(data: dict[str, Any], path: Path) -> Layout:
         victory_points=_get(data, "victory_points", int, path),
         notes=tuple(notes), players=_get(data, "players", str, path, ""),
         reconstruction=_get(data, "reconstruction", bool, path, False),
+        oil=oil,
     )

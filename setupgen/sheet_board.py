@@ -315,9 +315,9 @@ def _draw_harbors(dwg: Any, g: Any, board: Board, fit_: Fit, tx: Texts, st: Styl
     if board.pirate is not None:
         x, y = fit_.at(board.pirate)
         if any(h.hex == board.pirate for h in board.harbors):
-            ship = _pirate_spot(x, y, s, blocked)
-            sx, sy, sh = ship
-            blocked.append(sbox(sx - sh * 0.58, sy - sh * 0.53, sx + sh * 0.58, sy + sh * 0.53))
+            here = [(h, c, m) for _, h, c, m, _, _, _ in marks if h.hex == board.pirate]
+            ship = _pirate_spot(x, y, s, blocked, here, tx, st)
+            blocked.append(_ship_box(*ship))
         else:
             ship = (x, y + s * 0.05, s * 0.8)
             blocked.append(sbox(x - s * 0.45, y - s * 0.4, x + s * 0.45, y + s * 0.45))
@@ -333,21 +333,35 @@ def _draw_harbors(dwg: Any, g: Any, board: Board, fit_: Fit, tx: Texts, st: Styl
 
 
 #: candidate spots of the pirate ship on a sea hex holding a harbor:
-#: ``(corner or edge, distance from the centre)`` in hex sizes (corner
-#: ``i`` of :data:`CORNERS`, edge ``i`` = midpoint of corners ``i`` and
-#: ``i + 1``), the centre first; heights tried per spot, largest first
-_SHIP_SPOTS = ((None, 0.0),) + tuple((k, r) for r in (0.25, 0.4) for k in range(12))
-_SHIP_HEIGHTS = (0.8, 0.7, 0.6)
+#: ``(k, distance from the centre)`` in hex sizes, towards corner ``k`` of
+#: :data:`CORNERS` (``k`` < 6) or the middle of edge ``k - 6`` (between
+#: corners ``k - 6`` and ``k - 5``), the centre first; ship heights tried
+#: at each spot, in hex sizes, largest first
+_SHIP_SPOTS = ((None, 0.0),) + tuple((k, r) for r in (0.3, 0.45) for k in range(12))
+_SHIP_HEIGHTS = (0.8, 0.7, 0.6, 0.5)
 
 
-def _pirate_spot(x: float, y: float, s: float, blocked: list) -> tuple[float, float, float]:
+def _ship_box(x: float, y: float, h: float) -> Any:
+    """The box (shapely) a pirate ship ``h`` mm tall centred on ``(x, y)`` covers, with a margin."""
+    from shapely.geometry import box as sbox
+
+    return sbox(x - h * 0.58, y - h * 0.53, x + h * 0.58, y + h * 0.53)
+
+
+def _pirate_spot(x: float, y: float, s: float, blocked: list, here: list, tx: Texts,
+                 st: Style) -> tuple[float, float, float]:
     """``(x, y, height)`` mm of the pirate ship on its sea hex centred at
-    ``(x, y)``: the spot and size overlapping least with what is drawn
-    (land, piers, harbor markers), then sticking out of the hex least,
-    then the largest ship nearest the centre."""
+    ``(x, y)`` when that hex holds the harbors ``here`` (``(harbor, hex
+    centre, edge middle)``): of fixed candidate spots and sizes, the one
+    overlapping least with what is drawn (land, piers, harbor markers),
+    then sticking out of the hex least, then leaving the best spot for the
+    harbors' words (:func:`_label_spot`), then the largest ship nearest the
+    centre. Areas are rounded, so the choice is stable."""
     from shapely.geometry import Polygon, box as sbox
 
     own = Polygon(hex_points(x, y, s))
+    near = sbox(x - s * 2.2, y - s * 2.2, x + s * 2.2, y + s * 2.2)
+    local = [b for b in blocked if b.intersects(near)]
     best = None
     for k, r in _SHIP_SPOTS:
         if k is None:
@@ -356,16 +370,21 @@ def _pirate_spot(x: float, y: float, s: float, blocked: list) -> tuple[float, fl
             dx, dy = CORNERS[k][0] * r, CORNERS[k][1] * r
         else:
             a, b = CORNERS[k - 6], CORNERS[(k - 5) % 6]
-            dx, dy = (a[0] + b[0]) * r / 2 * 2 / SQRT3, (a[1] + b[1]) * r / 2 * 2 / SQRT3
+            dx, dy = (a[0] + b[0]) * r / SQRT3, (a[1] + b[1]) * r / SQRT3
         cx, cy = x + dx * s, y + dy * s
         for hf in _SHIP_HEIGHTS:
-            h = s * hf
-            rect = sbox(cx - h * 0.58, cy - h * 0.53, cx + h * 0.58, cy + h * 0.53)
-            clash = round(sum(b.intersection(rect).area for b in blocked), 2)
+            rect = _ship_box(cx, cy, s * hf)
+            clash = round(sum(b.intersection(rect).area for b in local), 2)
             outside = round(rect.difference(own).area, 2)
-            score = (clash, outside, -hf, r)
+            if best is not None and (clash, outside) > best[0][:2]:
+                continue
+            words = (0.0, 0.0)
+            for h, c, m in here:
+                sc = _label_spot(h, c, m, s, local + [rect], tx, st)[0]
+                words = (round(words[0] + sc[0], 2), round(words[1] + sc[1], 2))
+            score = (clash, outside) + words + (-hf, r)
             if best is None or score < best[0]:
-                best = (score, cx, cy, h)
+                best = (score, cx, cy, s * hf)
     _, cx, cy, h = best
     return cx, cy, h
 
@@ -377,19 +396,22 @@ _LABEL_SPOTS = ((0.25, 0.0), (0.4, 0.0), (0.1, 0.0), (0.25, 0.35), (0.25, -0.35)
                 (0.85, 0.4), (0.85, -0.4), (1.05, 0.0))
 
 
-def _harbor_label(dwg: Any, g: Any, h: Harbor, c: tuple[float, float], m: tuple[float, float],
-                  s: float, blocked: list, tx: Texts, st: Style) -> tuple[float, float, float, float]:
-    """Ratio and resource word on the harbor's sea hex, away from its edge:
-    the candidate spot overlapping least with what is drawn (land, piers,
-    markers, other words), then sticking out of its own hex least. Returns
-    the box of the words (mm)."""
-    from shapely.geometry import Polygon, box as sbox
-
+def _label_lines(h: Harbor, tx: Texts, st: Style) -> tuple[list[str], float, float, float]:
+    """``(lines, font size, width, line height)`` (mm) of a harbor's words."""
     ratio, word = harbor_words(h.type, tx)
     size = max(MIN_FONT_MM, st.mm("harbor_text"))
     lines = [ratio] + ([word] if word else [])
-    w = max(text_width(x, size, bold=True) for x in lines)
-    lh = size * 1.15
+    return lines, size, max(text_width(x, size, bold=True) for x in lines), size * 1.15
+
+
+def _label_spot(h: Harbor, c: tuple[float, float], m: tuple[float, float], s: float, blocked: list,
+                tx: Texts, st: Style) -> tuple[tuple[float, float], float, float, Any]:
+    """``(score, x, y, box)``: the centre (mm) of a harbor's words at the
+    candidate spot overlapping least with ``blocked``, then sticking out of
+    its own hex least; ``score`` is ``(overlap, outside)`` in mm²."""
+    from shapely.geometry import Polygon, box as sbox
+
+    lines, size, w, lh = _label_lines(h, tx, st)
     th = lh * len(lines)
     own = Polygon(hex_points(c[0], c[1], s))
     ux, uy = (m[0] - c[0]) / (s * SQRT3 / 2), (m[1] - c[1]) / (s * SQRT3 / 2)
@@ -403,7 +425,18 @@ def _harbor_label(dwg: Any, g: Any, h: Harbor, c: tuple[float, float], m: tuple[
         score = (clash, outside)
         if best is None or score < best[0]:
             best = (score, x, y, rect)
-    _, x, y, rect = best
+    return best
+
+
+def _harbor_label(dwg: Any, g: Any, h: Harbor, c: tuple[float, float], m: tuple[float, float],
+                  s: float, blocked: list, tx: Texts, st: Style) -> tuple[float, float, float, float]:
+    """Ratio and resource word on the harbor's sea hex, away from its edge:
+    the candidate spot overlapping least with what is drawn (land, piers,
+    markers, other words), then sticking out of its own hex least. Returns
+    the box of the words (mm)."""
+    lines, size, w, lh = _label_lines(h, tx, st)
+    th = lh * len(lines)
+    _, x, y, rect = _label_spot(h, c, m, s, blocked, tx, st)
     blocked.append(rect)
     top = y - th / 2
     add_rect(dwg, g, x - w / 2 - 0.4, top - 0.1, w + 0.8, th + 0.4, fill=st.fill["harbor"], rx=0.6)
