@@ -48,7 +48,10 @@ def check(board: Board, layout: Layout | None = None) -> list[Violation]:
     Raises :class:`UnknownScenarioError` when no layout is given and the
     scenario is unknown.
     """
-    layout = layoutmod.load(board.scenario) if layout is None else layout
+    if layout is None:
+        from .fixed import layout_for
+
+        layout = layout_for(board)
     out: list[Violation] = []
     out += _check_hexes(board, layout)
     out += _check_numbers(board, layout)
@@ -201,6 +204,14 @@ def _check_harbors(board: Board, layout: Layout) -> list[Violation]:
     types = Counter(h.type for h in board.harbors)
     if types != Counter(layout.harbor_pool):
         out.append(Violation("harbor-pool", f"harbors differ from the pool ({_counter_diff(Counter(layout.harbor_pool), types)})"))
+    if method == "fixed" and all(pl.type for pl in layout.harbor_places):
+        want = Counter((pl.hex, pl.facing, pl.type) for pl in layout.harbor_places)
+        got = Counter((h.hex, h.facing, h.type) for h in board.harbors)
+        for (where, facing, htype), n in sorted((got - want).items(), key=lambda kv: (kv[0][0][1], kv[0][0][0], kv[0][1])):
+            out.append(Violation("harbor-place", f"{htype} harbor at {_fmt(where)} facing {facing} is not in the fixed layout", (where,)))
+        for (where, facing, htype), n in sorted((want - got).items(), key=lambda kv: (kv[0][0][1], kv[0][0][0], kv[0][1])):
+            out.append(Violation("harbor-place", f"the fixed {htype} harbor at {_fmt(where)} facing {facing} is missing", (where,)))
+        return out
     if method in ("shuffled", "fixed") and layout.harbor_places:
         places = {(p.hex, p.facing) for p in layout.harbor_places}
         used: Counter = Counter((h.hex, h.facing) for h in board.harbors)
@@ -264,6 +275,8 @@ def check_oil(board: Board, layout: Layout) -> list[Violation]:
     if layout.oil is None:
         return [Violation("oil-spring", f"hex {_fmt(t.hex)} carries an oil spring, the scenario has none", (t.hex,))
                 for t in springs]
+    if layout.oil.fixed:
+        return _check_oil_fixed(board, layout)
     out: list[Violation] = []
     land = [t.hex for t in tiles]
     terrain = {t.hex: t.terrain for t in tiles}
@@ -300,6 +313,39 @@ def check_oil(board: Board, layout: Layout) -> list[Violation]:
         for n in layout.adjacency.get(h, ()):
             if n in spring_hexes and (n[1], n[0]) > (h[1], h[0]):
                 out.append(Violation("oil-adjacent", f"oil springs at {_fmt(h)} and {_fmt(n)} are adjacent", (h, n)))
+    return out
+
+
+def _check_oil_fixed(board: Board, layout: Layout) -> list[Violation]:
+    """A fixed Oil Springs setup: the deserts and the hexes the setup names
+    carry the oil springs, nothing else does."""
+    from .errors import SetupgenError as _Err
+    from .fixed import _find
+
+    out: list[Violation] = []
+    land = [t for t in board.tiles if t.kind == "land"]
+    tiles = {t.hex: t for t in board.tiles}
+    want = {t.hex for t in land if t.terrain == "desert"}
+    for t in land:
+        if t.terrain == "desert" and t.number not in layout.oil.numbered:
+            out.append(Violation("oil-desert", f"desert {_fmt(t.hex)} must carry a numbered oil spring", (t.hex,)))
+    for spring in layout.oil.fixed:
+        # after the setup is applied, the spring's hex has the spring's terrain
+        plain = type(spring)(spring.terrain, spring.number, spring.east, False)
+        try:
+            want.add(_find(plain if not spring.east else spring, land, tiles))
+        except _Err as exc:
+            out.append(Violation("oil-spring", str(exc)))
+    have = {t.hex for t in land if t.oil_spring}
+    for h in hexgrid.row_order(want - have):
+        out.append(Violation("oil-spring", f"hex {_fmt(h)} must carry an oil spring", (h,)))
+    for h in hexgrid.row_order(have - want):
+        out.append(Violation("oil-spring", f"hex {_fmt(h)} carries an oil spring the fixed setup does not name", (h,)))
+    for h in hexgrid.row_order(have):
+        for n in layout.adjacency.get(h, ()):
+            if n in have and (n[1], n[0]) > (h[1], h[0]):
+                out.append(Violation("oil-adjacent", f"oil springs at {_fmt(h)} and {_fmt(n)} are adjacent "
+                                     "(as the fixed map has them)", (h, n), NOTE))
     return out
 
 

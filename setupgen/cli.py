@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 import sys
 from pathlib import Path
-from typing import Optional
+from typing import Optional, Sequence
 
 import typer
 from typer.core import TyperGroup
@@ -101,15 +101,16 @@ def board(
     paper: str = typer.Option("a4", help="Paper: a4 or letter."),
     layout_file: Optional[str] = typer.Option(None, "--layout", help="A layout TOML file to use instead of a shipped scenario."),
     key: bool = typer.Option(False, "--key", help="The director's key (face-down hexes revealed) instead of the table sheet."),
+    board_file: Optional[str] = typer.Option(None, "--board", help="A complete board (board JSON, or a layout TOML with every hex fixed) to render and check; with --scenario oil-springs-fixed the fixed oil springs are added."),
 ) -> None:
     """One board (or a JSONL batch) as a sheet or board JSON."""
     from . import atomic, export
 
     request = export.BoardRequest(scenario, seed, setup_id, numbers, harbors, fmt, count, output,
-                                  lang, paper, layout_file, key)
+                                  lang, paper, layout_file, key, board_file)
     try:
         export.check_board_request(request)
-        if setup_id is None:
+        if setup_id is None and board_file is None:
             request = dataclasses.replace(request, seed=_seed_or_fresh(seed))
         made = export.board_output(request)
         if output == "-":
@@ -119,6 +120,7 @@ def board(
             else:
                 for line in made.data:
                     sys.stdout.write(line)
+            _report_violations(made.violations)
             return
         target = Path(output) if output is not None else _default_target(made.default_name)
         data = made.data if isinstance(made.data, bytes) else "".join(made.data).encode("utf-8")
@@ -127,6 +129,17 @@ def board(
         typer.echo(f"wrote {target}{about}", err=True)
     except SetupgenError as exc:
         raise _fail(str(exc)) from None
+    _report_violations(made.violations)
+
+
+def _report_violations(found: Sequence) -> None:
+    """After ``board --board``: the check of the file's board on stderr;
+    exit 1 when it breaks a rule (the output is written all the same)."""
+    if board_errors := [v for v in found if v.severity == "error"]:
+        for v in found:
+            typer.echo(str(v), err=True)
+        typer.echo(f"illegal: {len(board_errors)} violation(s)", err=True)
+        raise typer.Exit(EXIT_ILLEGAL)
 
 
 @app.command("round", epilog="Example:  setupgen round --scenario base-3-4 --tables 12 --seed demo -o output/demo"

@@ -37,21 +37,25 @@ class BoardRequest:
     paper: str = "a4"
     layout_file: str | None = None
     key: bool = False
+    board_file: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class BoardOutput:
-    """The bytes (or, for JSONL, the lines) to write, and the file name to
-    use when no ``-o`` was given."""
+    """The bytes (or, for JSONL, the lines) to write, the file name to use
+    when no ``-o`` was given, and for a board read from a file what
+    ``check`` found in it."""
 
     data: bytes | Iterator[str]
     default_name: str
     setup_id: str | None
+    violations: tuple = ()
 
 
-def check_board_request(req: BoardRequest) -> tuple[str, Layout]:
+def check_board_request(req: BoardRequest) -> tuple[str, Layout | None]:
     """Validate a request before any seed is chosen: returns the format and
-    the layout. Raises :class:`SetupgenError` with the first problem."""
+    the layout (for ``--board``: the board-file scenario or None). Raises
+    :class:`SetupgenError` with the first problem."""
     fmt = pick_format(req.fmt, req.output)
     if fmt not in FORMATS:
         raise SetupgenError(f"unknown format {fmt!r} (known: {', '.join(FORMATS)})")
@@ -68,6 +72,18 @@ def check_board_request(req: BoardRequest) -> tuple[str, Layout]:
         raise SetupgenError("--key makes a sheet (pdf, svg or png); the board json already names every hex")
     if req.seed is not None and not req.seed.strip():
         raise SetupgenError("the seed must not be empty")
+    if req.board_file is not None:
+        given = [name for name, value in (("--seed", req.seed), ("--setup-id", req.setup_id),
+                                          ("--numbers", req.numbers), ("--harbors", req.harbors),
+                                          ("--layout", req.layout_file)) if value is not None]
+        if given or fmt == "jsonl":
+            raise SetupgenError(f"--board gives the whole board; drop {', '.join(given) or '--format jsonl'}")
+        meta = layoutmod.load(req.scenario) if req.scenario is not None else None
+        if meta is not None and meta.source != "board-file":
+            raise SetupgenError(f"scenario {meta.name!r} makes its own boards; with --board give a board-file "
+                                f"scenario (oil-springs-fixed, oil-springs-5-6-fixed) or none")
+        _check_render_options(fmt, req)
+        return fmt, meta
     if req.layout_file is not None:
         layout = Layout.from_file(req.layout_file)
     elif req.setup_id is not None:
@@ -78,18 +94,29 @@ def check_board_request(req: BoardRequest) -> tuple[str, Layout]:
         layout = layoutmod.load(DEFAULT_SCENARIO if req.scenario is None else req.scenario)
     if req.setup_id is None:
         gen.resolve_methods(layout, req.numbers, req.harbors)
+    _check_render_options(fmt, req)
+    return fmt, layout
+
+
+def _check_render_options(fmt: str, req: BoardRequest) -> None:
     if fmt in ("svg", "pdf", "png"):
         from . import sheet_svg, templates
 
         templates.texts(req.lang)
         sheet_svg.paper_size(req.paper)
-    return fmt, layout
 
 
 def board_output(req: BoardRequest) -> BoardOutput:
     """Generate what ``req`` asks for (``req.seed`` or ``req.setup_id`` must
     be set). Raises :class:`SetupgenError`."""
     fmt, layout = check_board_request(req)
+    if req.board_file is not None:
+        from . import check, fixed
+
+        board, layout = fixed.board_from_file(req.board_file, req.scenario)
+        data = board_bytes(board, fmt, lang=req.lang, paper=req.paper, layout=layout, key=req.key)
+        return BoardOutput(data, f"{board.scenario}-{board.setup_id}.{fmt}", board.setup_id,
+                           tuple(check.check(board, layout)))
     if fmt == "jsonl":
         if req.seed is None:
             raise SetupgenError("a jsonl batch needs a seed")

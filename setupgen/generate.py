@@ -19,7 +19,7 @@ from . import numbers as numbermod
 from . import oil as oilmod
 from . import rng as rngmod
 from . import setupid
-from .board import Board, Tile
+from .board import Board, Harbor, Tile
 from .errors import GenerationError, SetupgenError, SetupIdError
 from .hexgrid import Hex
 from .layout import HARBOR_METHODS, NUMBER_METHODS, Layout
@@ -51,7 +51,9 @@ def _generate(layout: Layout, rng: random.Random, numbers: str | None,
     terrain, hidden, numbers_on, oil_springs = _land(layout, number_method, rng)
 
     # harbors
-    if harbor_method == "shuffled":
+    if harbor_method == "fixed":
+        placed = tuple(Harbor(pl.hex, pl.facing, pl.type) for pl in layout.harbor_places)
+    elif harbor_method == "shuffled":
         placed = harbormod.shuffled([(p.hex, p.facing) for p in layout.harbor_places], layout.harbor_pool, rng)
     elif harbor_method == "free":
         placed = harbormod.free(layout.coast_edges, layout.harbor_pool, rng, layout_name=layout.name)
@@ -150,12 +152,17 @@ def resolve_methods(layout: Layout, numbers: str | None, harbors: str | None) ->
     given ones, or the layout's defaults for None. Raises
     :class:`SetupgenError` for an unknown method or one the layout cannot
     use."""
+    if layout.source == "board-file":
+        raise SetupgenError(f"scenario {layout.name!r} takes its board from a file: "
+                            f"setupgen board --scenario {layout.name} --board FILE")
     number_method = layout.default_numbers if numbers is None else numbers
     harbor_method = layout.default_harbors if harbors is None else harbors
     if number_method not in NUMBER_METHODS:
         raise SetupgenError(f"unknown number method {number_method!r} (known: {', '.join(NUMBER_METHODS)})")
     if harbor_method not in HARBOR_METHODS:
         raise SetupgenError(f"unknown harbor method {harbor_method!r} (known: {', '.join(HARBOR_METHODS)})")
+    if harbor_method == "fixed" and not (layout.harbor_places and all(pl.type for pl in layout.harbor_places)):
+        raise SetupgenError(f"scenario {layout.name!r} does not fix its harbors; use shuffled, free or players")
     if harbor_method == "shuffled" and not layout.harbor_places:
         raise SetupgenError(f"scenario {layout.name!r} has no fixed harbor places; use free or players")
     if number_method == "spiral" and not layout.spiral:

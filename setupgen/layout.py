@@ -19,11 +19,11 @@ from typing import Any, Mapping
 from . import hexgrid
 from .errors import LayoutError, UnknownScenarioError
 from .hexgrid import Hex
-from .oil import OilSetup
+from .oil import FixedSpring, OilSetup
 from .rules import HARBOR_TYPES, LAND_TERRAINS, NUMBERS
 
 NUMBER_METHODS = ("swap", "spiral", "uniform")
-HARBOR_METHODS = ("shuffled", "free", "players")
+HARBOR_METHODS = ("shuffled", "free", "players", "fixed")
 KINDS = ("land", "sea", "frame")
 
 
@@ -59,10 +59,12 @@ class Region:
 @dataclass(frozen=True, slots=True)
 class HarborPlace:
     """A harbor place: the sea hex and the direction (0-5) to the land hex
-    whose shared edge it serves."""
+    whose shared edge it serves; ``type`` is set where the layout fixes
+    which harbor lies there (harbor method ``fixed``)."""
 
     hex: Hex
     facing: int
+    type: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,6 +89,7 @@ class Layout:
     players: str
     reconstruction: bool = False
     oil: OilSetup | None = None
+    source: str = "map"  # "map", or "board-file": the board comes from --board FILE
     _index: Mapping[Hex, HexSpec] = field(init=False, compare=False, repr=False)
     _adjacency: Mapping[Hex, tuple[Hex, ...]] = field(init=False, compare=False, repr=False)
     _regions: Mapping[str, tuple[Hex, ...]] = field(init=False, compare=False, repr=False)
@@ -272,9 +275,14 @@ def _parse(data: dict[str, Any], path: Path) -> Layout:
     code = _get(data, "code", str, path)
     if not (len(code) == 2 and code.isalnum() and code == code.upper()):
         raise LayoutError(p, "code", "expected 2 upper-case letters or digits")
+    source = _get(data, "source", str, path, "map")
+    if source not in ("map", "board-file"):
+        raise LayoutError(p, "source", "expected 'map' or 'board-file'")
+    if source == "board-file":
+        return _parse_board_file_scenario(data, path, name, code)
 
     # regions
-    regions_t = _get(data, "regions", dict, path)
+    regions_t = _get(data, "regions", dict, path, {})
     regions: list[Region] = []
     for rname, rdata in sorted(regions_t.items()):
         if not isinstance(rdata, dict):
@@ -372,7 +380,17 @@ def _parse(data: dict[str, Any], path: Path) -> Layout:
             raise LayoutError(p, key, f"hex {h!r} is not a sea hex of the map")
         if not 0 <= facing < 6 or specs.get(hexgrid.neighbor(h, facing), HexSpec(h, "sea")).kind != "land":
             raise LayoutError(p, key, f"facing {facing!r} does not point at a land hex")
-        places.append(HarborPlace(h, facing))
+        htype = _get(place, "type", str, path, None, where=key + ".")
+        if htype is not None and htype not in HARBOR_TYPES:
+            raise LayoutError(p, f"{key}.type", f"unknown harbor type {htype!r}")
+        places.append(HarborPlace(h, facing, htype))
+    if default_harbors == "fixed":
+        if any(pl.type is None for pl in places):
+            raise LayoutError(p, "harbors.places", "harbor method fixed needs a type on every place")
+        typed = tuple(sorted((pl.type for pl in places), key=HARBOR_TYPES.index))
+        if harbor_pool and tuple(sorted(harbor_pool, key=HARBOR_TYPES.index)) != typed:
+            raise LayoutError(p, "harbors.pool", "differs from the types on the places")
+        harbor_pool = typed
     if default_harbors == "shuffled" and len(places) != len(harbor_pool):
         raise LayoutError(p, "harbors.places", f"{len(places)} places for {len(harbor_pool)} harbors")
     seen: set = set()
@@ -397,18 +415,12 @@ def _parse(data: dict[str, Any], path: Path) -> Layout:
         if pirate not in specs or specs[pirate].kind != "sea":
             raise LayoutError(p, "pirate", "must be a sea hex")
 
-    oil = None
-    if "oil" in data:
-        oil_t = _get(data, "oil", dict, path)
-        numbered = _numbers(oil_t.get("numbered", [5, 9]), path, "oil.numbered")
+    oil = _parse_oil(data, path)
+    if oil is not None:
         deserts = sum(r.terrain_pool.count("desert") for r in regions) + sum(
             1 for s in hexes if s.region is None and s.terrain == "desert")
-        if len(numbered) < deserts:
-            raise LayoutError(p, "oil.numbered", f"{len(numbered)} numbered oil-spring tiles for {deserts} deserts")
-        limit = _get(oil_t, "limit", int, path, where="oil.")
-        if limit < 1:
-            raise LayoutError(p, "oil.limit", "must be 1 or more")
-        oil = OilSetup(numbered, limit)
+        if len(oil.numbered) < deserts:
+            raise LayoutError(p, "oil.numbered", f"{len(oil.numbered)} numbered oil-spring tiles for {deserts} deserts")
 
     notes = _get(data, "notes", list, path, [])
     if not all(isinstance(n, str) for n in notes):
@@ -422,4 +434,46 @@ def _parse(data: dict[str, Any], path: Path) -> Layout:
         notes=tuple(notes), players=_get(data, "players", str, path, ""),
         reconstruction=_get(data, "reconstruction", bool, path, False),
         oil=oil,
+    )
+
+
+def _parse_oil(data: dict[str, Any], path: Path) -> OilSetup | None:
+    if "oil" not in data:
+        return None
+    p = str(path)
+    oil_t = _get(data, "oil", dict, path)
+    numbered = _numbers(oil_t.get("numbered", [5, 9]), path, "oil.numbered")
+    limit = _get(oil_t, "limit", int, path, where="oil.")
+    if limit < 1:
+        raise LayoutError(p, "oil.limit", "must be 1 or more")
+    fixed = []
+    for terrain, spec in sorted(_get(oil_t, "fixed", dict, path, {}, where="oil.").items()):
+        key = f"oil.fixed.{terrain}"
+        if terrain not in ("pasture", "forest") or not isinstance(spec, dict):
+            raise LayoutError(p, key, "expected pasture or forest = { number = N, east = bool, turn = bool }")
+        number = _get(spec, "number", int, path, where=key + ".")
+        if number not in NUMBERS:
+            raise LayoutError(p, f"{key}.number", f"{number!r} is not a number token")
+        fixed.append(FixedSpring(terrain, number, _get(spec, "east", bool, path, False, where=key + "."),
+                                 _get(spec, "turn", bool, path, False, where=key + ".")))
+    return OilSetup(numbered, limit, tuple(fixed))
+
+
+def _parse_board_file_scenario(data: dict[str, Any], path: Path, name: str, code: str) -> Layout:
+    """A scenario whose board comes from a file (``source = "board-file"``):
+    no map of its own; :mod:`setupgen.fixed` joins it with the board."""
+    p = str(path)
+    for key in ("map", "regions", "harbors"):
+        if key in data:
+            raise LayoutError(p, key, "a board-file scenario takes its board from --board FILE")
+    robber_v = data.get("robber", "off")
+    if robber_v not in ("off", "desert"):
+        raise LayoutError(p, "robber", "must be 'desert' or 'off' for a board-file scenario")
+    notes = _get(data, "notes", list, path, [])
+    return Layout(
+        name=name, code=code, path=p, hexes=(), regions=(), harbor_pool=(), harbor_places=(),
+        default_numbers="swap", default_harbors="fixed", spiral=(),
+        robber=None if robber_v == "off" else "desert", pirate=None,
+        victory_points=_get(data, "victory_points", int, path), notes=tuple(notes),
+        players=_get(data, "players", str, path, ""), oil=_parse_oil(data, path), source="board-file",
     )

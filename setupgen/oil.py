@@ -51,12 +51,28 @@ TERRAIN_RULES: tuple[tuple[str, str], ...] = (("pasture", "second-highest"), ("f
 
 
 @dataclass(frozen=True, slots=True)
+class FixedSpring:
+    """An oil spring of a fixed setup (RULES.md section 5): on the hex of
+    ``terrain`` bearing ``number`` (the one farthest north-east if several),
+    or with ``east``, on the hex east of the one bearing ``number``; with
+    ``turn``, that hex is first turned into ``terrain``."""
+
+    terrain: str
+    number: int
+    east: bool = False
+    turn: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class OilSetup:
     """A layout's oil-spring settings: the numbers on the numbered oil-spring
-    tiles (one per desert is used) and the oil a player may hold."""
+    tiles (one per desert is used), the oil a player may hold, and for a
+    fixed setup the pasture/forest springs (``fixed``; empty: variable
+    setup, placed by probability)."""
 
     numbered: tuple[int, ...] = (5, 9)
     limit: int = 4
+    fixed: tuple[FixedSpring, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -193,5 +209,5 @@ def explain(land: Sequence[Hex], terrain: Mapping[Hex, str], numbers: Mapping[He
     return out
 
 
-__all__ = ["OilSetup", "OilResult", "place", "levels", "chosen_level", "desert_assignments",
+__all__ = ["FixedSpring", "OilSetup", "OilResult", "place", "levels", "chosen_level", "desert_assignments",
            "fits_with_oil", "explain", "REDO_NUMBERS", "REDO_TERRAIN"]

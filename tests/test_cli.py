@@ -42,7 +42,8 @@ def test_scenarios_lists_the_shipped_layouts(runner):
     res = run(runner, "scenarios")
     assert res.exit_code == 0
     names = [ln.split()[0] for ln in res.stdout.splitlines()]
-    assert names == ["base-3-4", "base-5-6", "cities-knights", "seafarers-sm2010"]
+    assert names == ["base-3-4", "base-5-6", "cities-knights", "oil-springs", "oil-springs-5-6",
+                     "seafarers-sm2010"]
     assert "reconstructed" in [ln for ln in res.stdout.splitlines() if ln.startswith("seafarers")][0]
     assert "13 VP" in res.stdout
 

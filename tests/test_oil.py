@@ -2,6 +2,7 @@
 trade when adjacency is forced, redo, and whole boards."""
 
 import dataclasses
+import json
 import random
 from collections import Counter
 
@@ -160,3 +161,79 @@ def test_check_rejects_a_wrong_oil_spring():
     tiles = list(base.tiles)
     tiles[t0] = dataclasses.replace(tiles[t0], oil_spring=True)
     assert "oil-spring" in {v.rule for v in check.errors(dataclasses.replace(base, tiles=tuple(tiles)))}
+
+
+# --- fixed setups -------------------------------------------------------------
+
+from pathlib import Path  # noqa: E402
+
+from typer.testing import CliRunner  # noqa: E402
+
+from setupgen import fixed  # noqa: E402
+from setupgen.cli import app  # noqa: E402
+from setupgen.errors import SetupgenError  # noqa: E402
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+
+
+def test_fixed_3_4_puts_springs_on_desert_forest_9_and_north_east_pasture_10():
+    board, lay = fixed.board_from_file(FIXTURES / "oil-fixed-test-board.toml", "oil-springs-fixed")
+    springs = sorted((t.hex, t.terrain, t.number) for t in board.tiles if t.oil_spring)
+    # pastures with 10 at (-1,-1) (x - y = -1.10) and (0,1) (x - y = -0.63): (0,1) lies farther north-east
+    assert springs == [((-2, 1), "forest", 9), ((0, 1), "pasture", 10), ((0, 2), "desert", 5)]
+    assert board.robber is None and board.scenario == "oil-springs-fixed"
+    assert check.errors(board, lay) == []
+    # the saved JSON checks on its own
+    from setupgen.board import Board
+
+    again = Board.from_json(board.to_json())
+    assert check.errors(again, fixed.layout_for(again)) == []
+
+
+def test_fixed_5_6_turns_the_10_into_forest_and_east_of_4_into_pasture():
+    board, lay = fixed.board_from_file(FIXTURES / "oil-5-6-fixed-test-board.json", "oil-springs-5-6-fixed")
+    springs = sorted((t.hex, t.terrain, t.number) for t in board.tiles if t.oil_spring)
+    assert springs == [((-1, 1), "desert", 9), ((1, -1), "desert", 5), ((2, -3), "forest", 10), ((2, -2), "pasture", 11)]
+    source = json.loads((FIXTURES / "oil-5-6-fixed-test-board.json").read_text())
+    before = {(h["q"], h["r"]): h for h in source["hexes"]}
+    assert before[(2, -3)]["number"] == 10 and before[(1, -2)]["number"] == 4  # (2,-2) is east of (1,-2)
+    assert check.errors(board, lay) == []
+
+
+def test_fixed_board_without_the_named_hexes_fails_clearly(tmp_path):
+    text = (FIXTURES / "oil-fixed-test-board.toml").read_text().replace("F:9", "F:10").replace("P:10", "P:9")
+    path = tmp_path / "oil-fixed-test-board.toml"
+    path.write_text(text)
+    with pytest.raises(SetupgenError, match="the board has no forest with 9 for the forest oil spring"):
+        fixed.board_from_file(path, "oil-springs-fixed")
+    path.write_text((FIXTURES / "oil-fixed-test-board.toml").read_text().replace("D:5", "D"))
+    with pytest.raises(SetupgenError, match=r"needs its oil-spring number \(5 or 9\)"):
+        fixed.board_from_file(path, "oil-springs-fixed")
+
+
+def test_cli_board_from_file(tmp_path):
+    runner = CliRunner()
+    out = tmp_path / "fixed.json"
+    res = runner.invoke(app, ["board", "--scenario", "oil-springs-fixed", "--board",
+                              str(FIXTURES / "oil-fixed-test-board.toml"), "-o", str(out)])
+    assert res.exit_code == 0, res.output
+    res = runner.invoke(app, ["check", str(out)])
+    assert res.exit_code == 0 and "legal" in res.stdout
+    # a plain board file renders and is checked; an illegal one exits 1 but is written
+    plain = tmp_path / "plain.json"
+    data = json.loads(generate.from_seed("base-3-4", "plain").to_json())
+    nums = [h for h in data["hexes"] if h["number"] is not None]
+    nums[0]["number"], nums[1]["number"] = 6, 6
+    plain.write_text(json.dumps(data))
+    svg = tmp_path / "plain.svg"
+    res = runner.invoke(app, ["board", "--board", str(plain), "-o", str(svg)])
+    assert res.exit_code == 1 and svg.exists() and "illegal:" in res.stderr
+    # wrong combinations: one line, exit 2
+    for args, fragment in [(["--scenario", "base-3-4"], "makes its own boards"), (["--seed", "x"], "drop --seed")]:
+        res = runner.invoke(app, ["board", "--board", str(plain), *args, "-o", str(tmp_path / "x.json")])
+        assert res.exit_code == 2 and fragment in res.stderr
+
+
+def test_scenario_that_needs_a_board_file_says_so():
+    with pytest.raises(SetupgenError, match="--board"):
+        generate.from_seed("oil-springs-fixed", "x")
