@@ -218,7 +218,11 @@ def scenarios() -> None:
         for name in layoutmod.scenario_names():
             lay = layoutmod.load(name)
             extra = "  (reconstructed layout)" if lay.reconstruction else ""
-            typer.echo(f"{name:<18} {lay.players or '-':<4} players  {lay.victory_points} VP  "
+            if lay.source == "board-file":
+                typer.echo(f"{name:<22} {lay.players or '-':<4} players  {lay.victory_points} VP  "
+                           f"fixed setup: needs --board FILE")
+                continue
+            typer.echo(f"{name:<22} {lay.players or '-':<4} players  {lay.victory_points} VP  "
                        f"numbers {lay.default_numbers}, harbors {lay.default_harbors}{extra}")
     except SetupgenError as exc:
         raise _fail(str(exc)) from None

@@ -43,7 +43,8 @@ def test_scenarios_lists_the_shipped_layouts(runner):
     assert res.exit_code == 0
     names = [ln.split()[0] for ln in res.stdout.splitlines()]
     assert names == ["base-3-4", "base-5-6", "cities-knights", "oil-springs", "oil-springs-5-6",
-                     "seafarers-sm2010"]
+                     "oil-springs-5-6-fixed", "oil-springs-fixed", "seafarers-sm2010"]
+    assert "--board FILE" in [ln for ln in res.stdout.splitlines() if ln.startswith("oil-springs-fixed")][0]
     assert "reconstructed" in [ln for ln in res.stdout.splitlines() if ln.startswith("seafarers")][0]
     assert "13 VP" in res.stdout
 
