@@ -466,6 +466,7 @@ def _draw_row_numbers(dwg: Any, g: Any, board: Board, fit_: Fit,
 # legend
 
 _LEGEND_KEYS = {"token": "sheet.number_token", "red": "sheet.red_number", "robber": "sheet.robber",
+                "robber-off": "sheet.robber_off",
                 "pirate": "sheet.pirate", "hidden": "sheet.hidden", "oil": "sheet.oil",
                 "harbor": "sheet.harbor", "row": "sheet.row_numbers"}
 
@@ -483,6 +484,8 @@ def legend_entries(board: Board) -> list[str]:
         out.append("red")
     if board.robber is not None:
         out.append("robber")
+    elif any(t.kind == "land" for t in board.tiles):
+        out.append("robber-off")  # shown beside the board: it starts off it
     if board.pirate is not None:
         out.append("pirate")
     if any(t.hidden for t in board.tiles):
@@ -548,7 +551,7 @@ def _legend_symbol(dwg: Any, parent: Any, e: str, x: float, y: float, sw: float,
     """The symbol of legend entry ``e`` centred on ``(x, y)``."""
     if e in ("token", "red"):
         draw_token(dwg, parent, x, y, sw * 0.55, 5 if e == "token" else 8, st)
-    elif e == "robber":
+    elif e in ("robber", "robber-off"):
         draw_robber(dwg, parent, x, y, sw * 0.95, st)
     elif e == "pirate":
         draw_pirate(dwg, parent, x, y, sw * 0.95, st)
