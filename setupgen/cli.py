@@ -101,6 +101,9 @@ def board(
     paper: str = typer.Option("a4", help="Paper: a4 or letter."),
     layout_file: Optional[str] = typer.Option(None, "--layout", help="A layout TOML file to use instead of a shipped scenario."),
     key: bool = typer.Option(False, "--key", help="The director's key (face-down hexes revealed) instead of the table sheet."),
+    tournament_file: Optional[str] = typer.Option(None, "--tournament", help="With --round and --table: regenerate one table of a tournament round."),
+    round_number: Optional[int] = typer.Option(None, "--round", help="With --tournament: the round."),
+    table: Optional[int] = typer.Option(None, "--table", help="With --tournament: the table."),
     board_file: Optional[str] = typer.Option(None, "--board", help="A complete board (board JSON, or a layout TOML with every hex fixed) to render and check; with --scenario oil-springs-fixed the fixed oil springs are added."),
 ) -> None:
     """One board (or a JSONL batch) as a sheet or board JSON."""
@@ -109,9 +112,11 @@ def board(
     request = export.BoardRequest(scenario, seed, setup_id, numbers, harbors, fmt, count, output,
                                   lang, paper, layout_file, key, board_file)
     try:
+        if tournament_file is not None or round_number is not None or table is not None:
+            request = _tournament_table_request(request, tournament_file, round_number, table)
         export.check_board_request(request)
         if setup_id is None and board_file is None:
-            request = dataclasses.replace(request, seed=_seed_or_fresh(seed))
+            request = dataclasses.replace(request, seed=_seed_or_fresh(request.seed))
         made = export.board_output(request)
         if output == "-":
             if isinstance(made.data, bytes):
@@ -132,6 +137,21 @@ def board(
     _report_violations(made.violations)
 
 
+def _tournament_table_request(request, tournament_file, round_number, table):
+    """``board --tournament FILE --round N --table T``: the request for that
+    table's board (its scenario and seed)."""
+    from . import tournament, tournament_jobs as tj
+
+    if tournament_file is None or round_number is None or table is None:
+        raise SetupgenError("--tournament, --round and --table go together")
+    if request.scenario is not None or request.seed is not None or request.setup_id is not None:
+        raise SetupgenError("--tournament names the scenario and seed; drop --scenario/--seed/--setup-id")
+    t = tournament.load(tournament_file)
+    sched = tj.current_schedule(t, _tournament_folder(t, None))
+    board = tj.table_board(t, round_number, table, sched)
+    return dataclasses.replace(request, scenario=board.scenario, seed=board.seed)
+
+
 def _report_violations(found: Sequence) -> None:
     """After ``board --board``: the check of the file's board on stderr;
     exit 1 when it breaks a rule (the output is written all the same)."""
@@ -142,44 +162,161 @@ def _report_violations(found: Sequence) -> None:
         raise typer.Exit(EXIT_ILLEGAL)
 
 
-@app.command("round", epilog="Example:  setupgen round --scenario base-3-4 --tables 12 --seed demo -o output/demo"
-                             "  (table 3 alone: setupgen board --scenario base-3-4 --seed demo/t3)")
+@app.command("round", epilog="Examples:  setupgen round --scenario base-3-4 --tables 12 --seed demo -o output/demo"
+                             "  (table 3 alone: setupgen board --scenario base-3-4 --seed demo/t3)"
+                             "  |  setupgen round examples/swiss-2010/tournament.toml --round 1")
 def round_(
-    scenario: str = typer.Option("base-3-4", help="Scenario (see 'setupgen scenarios')."),
-    tables: int = typer.Option(..., help="Number of tables (1-500)."),
+    tournament_file: Optional[Path] = typer.Argument(None, metavar="[TOURNAMENT.toml]", help="A tournament file: make the pack of --round N for the scheduled tables."),
+    scenario: Optional[str] = typer.Option(None, help="Scenario (see 'setupgen scenarios'); default base-3-4."),
+    tables: Optional[int] = typer.Option(None, help="Number of tables (1-500)."),
     seed: Optional[str] = typer.Option(None, help="Round seed; table t is seeded SEED/t<t>. Default: fresh, printed."),
-    output: Optional[str] = typer.Option(None, "-o", "--output", help="Folder for the pack (replaced whole); default output/<scenario>-<seed>."),
+    output: Optional[str] = typer.Option(None, "-o", "--output", help="Folder for the pack (replaced whole); default output/<scenario>-<seed>. With a tournament file: the tournament folder (default output/<name>); the pack goes to its round-N."),
     numbers: Optional[str] = typer.Option(None, help="Number method: swap (default), spiral or uniform."),
     harbors: Optional[str] = typer.Option(None, help="Harbor method: shuffled, free or players."),
-    lang: str = typer.Option("en", help="Sheet language: en or de."),
-    paper: str = typer.Option("a4", help="Paper: a4 or letter."),
+    lang: Optional[str] = typer.Option(None, help="Sheet language: en or de."),
+    paper: Optional[str] = typer.Option(None, help="Paper: a4 or letter."),
     title: Optional[str] = typer.Option(None, help="Tournament name printed on every sheet."),
-    round_number: Optional[int] = typer.Option(None, "--round", help="Round number printed on every sheet."),
+    round_number: Optional[int] = typer.Option(None, "--round", help="Round number (printed on every sheet; with a tournament file: which round)."),
 ) -> None:
     """Make a round pack: a sheet per table, director's page, one PDF."""
     from . import atomic, export, roundpack
 
     try:
-        roundpack.check_request(roundpack.RoundRequest(scenario, tables, "", numbers, harbors, lang, paper,
-                                                       title, round_number))
-        target = Path(output) if output is not None else None
-        if target is not None:
-            atomic.check_dir_target(target)
-        seed = _seed_or_fresh(seed)
-        request = roundpack.RoundRequest(scenario, tables, seed, numbers, harbors, lang, paper, title, round_number)
-        if target is None:
-            target = _default_target(f"{export.slug(scenario)}-{export.slug(seed)}")
-        from rich.progress import Progress
+        if tournament_file is not None:
+            quick = [n for n, v in (("--scenario", scenario), ("--tables", tables), ("--seed", seed),
+                                    ("--numbers", numbers), ("--harbors", harbors), ("--lang", lang),
+                                    ("--paper", paper), ("--title", title)) if v is not None]
+            if quick:
+                raise SetupgenError(f"give either a tournament file with --round, or the quick form; not both ({', '.join(quick)})")
+            if round_number is None:
+                raise SetupgenError("with a tournament file, say which round: --round N")
+            from . import tournament, tournament_jobs as tj
 
-        console = _stderr_console()
-        with Progress(transient=True, console=console, disable=not console.is_terminal) as bar:
-            task = bar.add_task("round pack", total=roundpack.steps(request))
-            manifest = roundpack.write_round(request, target, lambda _step: bar.advance(task))
+            t = tournament.load(tournament_file)
+            folder = _tournament_folder(t, output)
+            request = tj.round_request(t, tj.current_schedule(t, folder), round_number)
+            folder.mkdir(parents=True, exist_ok=True)
+            target = folder / f"round-{round_number}"
+        else:
+            if tables is None:
+                raise SetupgenError("say how many tables: --tables N (or give a tournament file)")
+            scenario = "base-3-4" if scenario is None else scenario
+            lang, paper = lang or "en", paper or "a4"
+            roundpack.check_request(roundpack.RoundRequest(scenario, tables, "", numbers, harbors, lang, paper,
+                                                           title, round_number))
+            target = Path(output) if output is not None else None
+            if target is not None:
+                atomic.check_dir_target(target)
+            seed = _seed_or_fresh(seed)
+            request = roundpack.RoundRequest(scenario, tables, seed, numbers, harbors, lang, paper, title, round_number)
+            if target is None:
+                target = _default_target(f"{export.slug(scenario)}-{export.slug(seed)}")
+        manifest = _write_pack(request, target)
     except SetupgenError as exc:
         raise _fail(str(exc)) from None
-    typer.echo(f"wrote {target}/{manifest['pdf']} ({tables} tables + director's page)", err=True)
+    typer.echo(f"wrote {target}/{manifest['pdf']} ({request.tables} tables + director's page)", err=True)
     for entry in manifest["boards"]:
         typer.echo(f"table {entry['table']}: {entry['setup_id']}")
+
+
+def _write_pack(request, target: Path) -> dict:
+    """A round pack with a progress bar on a terminal."""
+    from rich.progress import Progress
+
+    from . import roundpack
+
+    console = _stderr_console()
+    with Progress(transient=True, console=console, disable=not console.is_terminal) as bar:
+        task = bar.add_task("round pack", total=roundpack.steps(request))
+        return roundpack.write_round(request, target, lambda _step: bar.advance(task))
+
+
+def _tournament_folder(t, output: Optional[str]) -> Path:
+    """``-o DIR`` or ``output/<tournament name>``."""
+    from . import export
+
+    return Path(output) if output is not None else DEFAULT_OUTPUT / export.slug(t.name)
+
+
+@app.command(epilog="Example:  setupgen schedule examples/swiss-2010/tournament.toml   "
+                    "(after drop-outs: edit the players file, then --from-round 3)")
+def schedule(
+    tournament_file: Path = typer.Argument(..., metavar="TOURNAMENT.toml", help="The tournament file."),
+    from_round: Optional[int] = typer.Option(None, "--from-round", help="Keep rounds before N as played (from the saved schedule.csv) and re-plan the rest for the current players."),
+    output: Optional[str] = typer.Option(None, "-o", "--output", help="Tournament folder; default output/<tournament name>."),
+) -> None:
+    """Plan the seating of all preliminary rounds: tables and starting positions."""
+    from . import tournament, tournament_jobs as tj
+
+    try:
+        t = tournament.load(tournament_file)
+        folder = _tournament_folder(t, output)
+        sched = tj.make_schedule(t, folder, from_round)
+        quality = tj.write_schedule(t, sched, folder)
+    except SetupgenError as exc:
+        raise _fail(str(exc)) from None
+    for line in quality.lines():
+        typer.echo(line)
+    typer.echo(f"wrote {folder / 'schedule.csv'} and {folder / 'schedule.pdf'}", err=True)
+
+
+@app.command(epilog="Example:  setupgen standings examples/swiss-2010/tournament.toml results.csv")
+def standings(
+    tournament_file: Path = typer.Argument(..., metavar="TOURNAMENT.toml", help="The tournament file."),
+    results: Path = typer.Argument(..., metavar="RESULTS.csv", help="round,table,player,vp,winner: one row per player per game."),
+    output: Optional[str] = typer.Option(None, "-o", "--output", help="Tournament folder; default output/<tournament name>."),
+) -> None:
+    """Rank the players: placing points, then VP, VP share, lots."""
+    from . import atomic, pdf, tournament, tournament_jobs as tj
+    from . import standings as st
+
+    try:
+        t = tournament.load(tournament_file)
+        folder = _tournament_folder(t, output)
+        sched = tj.current_schedule(t, folder)
+        ranked, csv_text, pages = tj.make_standings(t, sched, results)
+        folder.mkdir(parents=True, exist_ok=True)
+        atomic.write_text(folder / "standings.csv", csv_text)
+        atomic.write_bytes(folder / "standings.pdf", pdf.svgs_to_pdf(pages))
+    except st.ResultsError as exc:
+        for problem in exc.problems[1:]:
+            typer.echo(f"  {problem}", err=True)
+        raise _fail(str(exc)) from None
+    except SetupgenError as exc:
+        raise _fail(str(exc)) from None
+    for line in st.standings_lines(ranked, t.player_names()):
+        typer.echo(line)
+    typer.echo(f"wrote {folder / 'standings.csv'} and {folder / 'standings.pdf'}", err=True)
+
+
+@app.command(epilog="Examples:  setupgen finals examples/swiss-2010/tournament.toml results.csv --players 8"
+                    "  |  setupgen finals FILE results.csv --players 16 --winners au03,au11,au07,au01")
+def finals(
+    tournament_file: Path = typer.Argument(..., metavar="TOURNAMENT.toml", help="The tournament file."),
+    results: Path = typer.Argument(..., metavar="RESULTS.csv", help="The preliminary rounds' results."),
+    players: int = typer.Option(..., help="8 (final 1-4-5-8 / 2-3-6-7) or 16 (semi-finals 1-8-9-16 ...)."),
+    winners: Optional[str] = typer.Option(None, help="Comma-separated ids of the semi-final winners: seat their final."),
+    output: Optional[str] = typer.Option(None, "-o", "--output", help="Tournament folder (default output/<tournament name>); the pack goes to its final/ or semi-final/."),
+) -> None:
+    """Seat the finals from the standings and make their round pack."""
+    from . import tournament, tournament_jobs as tj
+
+    try:
+        t = tournament.load(tournament_file)
+        folder = _tournament_folder(t, output)
+        sched = tj.current_schedule(t, folder)
+        chosen = tuple(w.strip() for w in winners.split(",")) if winners else ()
+        request, tables = tj.finals_request(t, sched, results, players, chosen)
+        label = "final" if (chosen or players == 8) else "semi-final"
+        folder.mkdir(parents=True, exist_ok=True)
+        target = folder / label
+        manifest = _write_pack(request, target)
+    except SetupgenError as exc:
+        raise _fail(str(exc)) from None
+    names = t.player_names()
+    for k, table in enumerate(tables, start=1):
+        typer.echo(f"table {k}: " + ", ".join(names.get(p, p) for p in table))
+    typer.echo(f"wrote {target}/{manifest['pdf']}", err=True)
 
 
 def _stderr_console():

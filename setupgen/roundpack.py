@@ -38,6 +38,13 @@ class RoundRequest:
     paper: str = "a4"
     title: str | None = None
     round: int | None = None
+    table_seeds: tuple[str, ...] = ()
+    players: tuple[tuple[str, ...], ...] = ()
+
+    def seed_of(self, table: int) -> str:
+        """The seed text of table ``table`` (1-based): ``table_seeds`` when
+        given (tournament rounds), else ``<seed>/t<table>``."""
+        return self.table_seeds[table - 1] if self.table_seeds else table_seed(self.seed, table)
 
 
 def table_seed(seed: str, table: int) -> str:
@@ -53,6 +60,10 @@ def check_request(request: RoundRequest) -> None:
 
     if not 1 <= request.tables <= MAX_TABLES:
         raise SetupgenError(f"tables must be between 1 and {MAX_TABLES}, got {request.tables}")
+    if request.table_seeds and len(request.table_seeds) != request.tables:
+        raise SetupgenError(f"{len(request.table_seeds)} table seeds for {request.tables} tables")
+    if request.players and len(request.players) != request.tables:
+        raise SetupgenError(f"{len(request.players)} player lists for {request.tables} tables")
     if request.round is not None and request.round < 1:
         raise SetupgenError(f"the round number must be 1 or more, got {request.round}")
     gen.resolve_methods(layoutmod.load(request.scenario), request.numbers, request.harbors)
@@ -65,7 +76,7 @@ def round_boards(request: RoundRequest) -> list[Board]:
     :class:`SetupgenError` for a bad request."""
     check_request(request)
     layout = layoutmod.load(request.scenario)
-    return [gen.from_seed(layout, table_seed(request.seed, t), request.numbers, request.harbors)
+    return [gen.from_seed(layout, request.seed_of(t), request.numbers, request.harbors)
             for t in range(1, request.tables + 1)]
 
 
@@ -96,7 +107,7 @@ def write_round(request: RoundRequest, out_dir: str | Path,
     files: dict[str, bytes] = {}
     for t, board in enumerate(boards, start=1):
         svg = sheet.render_sheet(board, layout, lang=request.lang, paper=request.paper,
-                                 context=sheet.SheetContext(tournament=request.title, round=request.round, table=t))
+                                 context=_context(request, t))
         pages.append(svg)
         stem = f"table-{t:0{width}d}"
         files[f"{stem}.svg"] = svg.encode("utf-8")
@@ -115,7 +126,7 @@ def write_round(request: RoundRequest, out_dir: str | Path,
         key_name = "key.pdf"  # the director's key: face-down hexes revealed, never for the tables
         files[key_name] = pdf.svgs_to_pdf([
             key.render_key(b, layout, lang=request.lang, paper=request.paper,
-                           context=sheet.SheetContext(tournament=request.title, round=request.round, table=t))
+                           context=_context(request, t))
             for t, b in enumerate(boards, start=1)])
     tick("pdf")
     manifest = {
@@ -138,6 +149,13 @@ def write_round(request: RoundRequest, out_dir: str | Path,
         for name in sorted(files):
             (tmp / name).write_bytes(files[name])
     return manifest
+
+
+def _context(request: RoundRequest, table: int):
+    from .sheet import SheetContext
+
+    players = request.players[table - 1] if request.players else ()
+    return SheetContext(tournament=request.title, round=request.round, table=table, players=players)
 
 
 def steps(request: RoundRequest) -> int:

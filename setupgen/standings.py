@@ -1,0 +1,589 @@
+"""Results, standings and finals seating (RULES.md section 6; seed 002, the
+Australian championship rules).
+
+* :func:`read_results` reads a results CSV and validates all of it before
+  returning anything: every problem is collected with its line number and
+  raised together as one :class:`ResultsError`.
+* :func:`placing_points` scores one table; :func:`standings` ranks the field
+  by placing points, capped victory points, summed VP shares and reproducible
+  lots; :func:`standings_csv` / :func:`standings_lines` print a ranking.
+* :func:`finals_tables` seats the semi-finals of 16 (or a final of 8) from a
+  ranking; :func:`final_of_winners` orders the semi-final winners.
+
+Pure library: no files, no printing, randomness only through
+:mod:`setupgen.rng`.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+from collections import defaultdict
+from dataclasses import dataclass, field
+from decimal import Decimal
+from fractions import Fraction
+from types import MappingProxyType
+from typing import Collection, Iterable, Mapping, Sequence
+
+from . import rng
+from .errors import SetupgenError
+
+#: columns a results CSV must have (any order, header required)
+COLUMNS = ("round", "table", "player", "vp", "winner")
+#: a VP value above the round's threshold plus this is rejected as a typo
+VP_MARGIN = 10
+#: names accepted in :attr:`Scoring.tie_breakers`
+TIE_BREAKERS = ("placing_points", "victory_points", "vp_share", "lots")
+
+_TRUE = frozenset({"yes", "y", "true", "1"})
+_FALSE = frozenset({"no", "n", "false", "0"})
+_UINT = re.compile(r"[0-9]+")
+_INT = re.compile(r"[+-]?[0-9]+")
+
+
+# --------------------------------------------------------------------------
+# results
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    """One player's result in one game. ``line`` is the 1-based line of the
+    row in the results CSV (the header is line 1); 0 when not from a file."""
+
+    round: int
+    table: int
+    player: str
+    vp: int
+    winner: bool
+    line: int = 0
+
+
+class ResultsError(SetupgenError):
+    """A results file is wrong. ``problems`` holds every problem found, each
+    ``"line N: what is wrong"``, sorted by line; ``str(exc)`` is one line:
+    ``"results.csv: 3 problems; first: line 4: unknown player 'x'"``."""
+
+    def __init__(self, source: str, problems: Iterable[str]) -> None:
+        self.source = source
+        self.problems = tuple(problems)
+        n = len(self.problems)
+        first = self.problems[0] if self.problems else "no details"
+        super().__init__(f"{source}: {n} problem{'s' if n != 1 else ''}; first: {first}")
+
+
+def _names(players: Iterable[str]) -> str:
+    return ", ".join(repr(p) for p in sorted(players))
+
+
+def read_results(
+    text: str,
+    *,
+    source: str,
+    players: Collection[str],
+    thresholds: Mapping[int, int],
+    tables: Mapping[tuple[int, int], frozenset[str]] | None = None,
+) -> tuple[GameResult, ...]:
+    """Read and validate a results CSV; return its rows in file order.
+
+    Columns (header required, any order, names case-insensitive, extra
+    columns ignored): ``round, table, player, vp, winner``; one row per
+    player per game. ``winner`` is yes/no (also y/n, true/false, 1/0, any
+    case). Blank lines and rows whose cells are all empty are skipped; a
+    leading byte-order mark is ignored. ``thresholds`` maps each round to its
+    win threshold (10 base, 12 Seafarers scenario, 13 Cities & Knights).
+
+    Rejected, all collected before raising :class:`ResultsError`: an empty
+    file, a header without rows, missing or repeated columns, a row with the
+    wrong number of cells, an empty cell, a round not in ``thresholds``, a
+    table that is not a positive integer, an unknown player, VP that is not a
+    whole number, negative, or above the round's threshold + ``VP_MARGIN``,
+    a winner cell that is not yes/no, a player recorded twice in one round;
+    per table: fewer than two players, players differing from
+    ``tables[(round, table)]`` (when ``tables`` is given; also a scheduled
+    table of a round in the file with no rows, and a table not scheduled),
+    not exactly one winner, and a winner with fewer VP than another player
+    at the table (the winner is whoever reached the threshold on their own
+    turn, so others may be level with but never above the winner; the
+    winner need not have reached the threshold, as a timed game may end
+    early). Table checks are skipped for tables with a bad row, so one typo
+    gives one problem. Table problems carry the line of the table's first
+    row (for a missing table, the first row of its round).
+    """
+    problems: list[tuple[int, str]] = []
+
+    def bad(line: int, what: str) -> None:
+        problems.append((line, f"line {line}: {what}"))
+
+    def fail() -> ResultsError:
+        problems.sort(key=lambda p: p[0])
+        return ResultsError(source, [p for _, p in problems])
+
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    reader = csv.reader(io.StringIO(text))
+    header: list[str] | None = None
+    header_line = 1
+    for row in reader:
+        if any(cell.strip() for cell in row):
+            header = [cell.strip().lower() for cell in row]
+            header_line = reader.line_num
+            break
+    if header is None:
+        bad(1, f"empty file (expected a header: {','.join(COLUMNS)})")
+        raise fail()
+    index: dict[str, int] = {}
+    for i, name in enumerate(header):
+        if name in COLUMNS and name in index:
+            bad(header_line, f"column {name!r} appears twice")
+        index.setdefault(name, i)
+    missing = [c for c in COLUMNS if c not in index]
+    if missing:
+        hint = " (columns must be separated by commas)" if len(header) == 1 and ";" in header[0] else ""
+        bad(header_line, f"missing column{'s' if len(missing) > 1 else ''} {', '.join(missing)}{hint}")
+    if problems:
+        raise fail()
+
+    known = frozenset(players)
+    results: list[GameResult] = []
+    tainted: set[tuple[int, int]] = set()  # tables with a bad row
+    seen: dict[tuple[int, str], int] = {}  # (round, player) -> line
+    try:
+        rows = [(reader.line_num, row) for row in reader]
+    except csv.Error as exc:  # e.g. an unclosed quote
+        bad(reader.line_num, f"unreadable csv: {str(exc).lower()}")
+        raise fail()
+    rows = [(n, row) for n, row in rows if any(cell.strip() for cell in row)]
+    if not rows:
+        bad(header_line, "no result rows after the header")
+        raise fail()
+
+    for line, row in rows:
+        if len(row) != len(header):
+            bad(line, f"expected {len(header)} cells, got {len(row)}")
+            continue
+        cell = {c: row[index[c]].strip() for c in COLUMNS}
+        ok = True
+        for c in COLUMNS:
+            if not cell[c]:
+                bad(line, f"empty {c}")
+                ok = False
+        rnd = tbl = vp = None
+        win: bool | None = None
+        if cell["round"]:
+            if _UINT.fullmatch(cell["round"]) and int(cell["round"]) in thresholds:
+                rnd = int(cell["round"])
+            else:
+                rounds = ", ".join(str(r) for r in sorted(thresholds)) or "none"
+                bad(line, f"unknown round {cell['round']!r} (rounds: {rounds})")
+        if cell["table"]:
+            if _UINT.fullmatch(cell["table"]) and int(cell["table"]) >= 1:
+                tbl = int(cell["table"])
+            else:
+                bad(line, f"table {cell['table']!r} is not a positive whole number")
+        player = cell["player"]
+        if player and player not in known:
+            bad(line, f"unknown player {player!r}")
+            player = ""
+        if cell["vp"]:
+            if not _INT.fullmatch(cell["vp"]):
+                bad(line, f"vp {cell['vp']!r} is not a whole number")
+            else:
+                value = int(cell["vp"])
+                top = thresholds[rnd] + VP_MARGIN if rnd is not None else None
+                if value < 0:
+                    bad(line, f"vp {value} is negative")
+                elif top is not None and value > top:
+                    bad(line, f"vp {value} is above {top} (round {rnd} threshold {thresholds[rnd]} + {VP_MARGIN})")
+                else:
+                    vp = value
+        if cell["winner"]:
+            w = cell["winner"].lower()
+            if w in _TRUE or w in _FALSE:
+                win = w in _TRUE
+            else:
+                bad(line, f"winner {cell['winner']!r} is not yes or no")
+        if rnd is not None and player:
+            first = seen.setdefault((rnd, player), line)
+            if first != line:
+                bad(line, f"player {player!r} already recorded in round {rnd} (line {first})")
+                ok = False
+        if None in (rnd, tbl, vp, win) or not player or not ok:
+            if rnd is not None and tbl is not None:
+                tainted.add((rnd, tbl))
+            continue
+        results.append(GameResult(rnd, tbl, player, vp, win, line))
+
+    groups = _group(results)
+    for key, rows_ in groups.items():
+        if key not in tainted:
+            for line, what in _table_problems(key, rows_, tables):
+                bad(line, what)
+    if tables is not None:
+        first_of_round: dict[int, int] = {}
+        for line, row in rows:  # rounds as written, even in bad rows
+            r = row[index["round"]].strip() if len(row) == len(header) else ""
+            if _UINT.fullmatch(r) and int(r) in thresholds:
+                first_of_round.setdefault(int(r), line)
+        for (r, t), expected in sorted(tables.items()):
+            if r in first_of_round and (r, t) not in groups and (r, t) not in tainted:
+                bad(first_of_round[r], f"round {r} table {t}: no results (expected {_names(expected)})")
+    if problems:
+        raise fail()
+    return tuple(results)
+
+
+def _group(results: Iterable[GameResult]) -> dict[tuple[int, int], list[GameResult]]:
+    groups: dict[tuple[int, int], list[GameResult]] = defaultdict(list)
+    for r in results:
+        groups[(r.round, r.table)].append(r)
+    return dict(groups)
+
+
+def _table_problems(
+    key: tuple[int, int],
+    rows: Sequence[GameResult],
+    tables: Mapping[tuple[int, int], frozenset[str]] | None,
+) -> list[tuple[int, str]]:
+    """Problems of one table's rows: membership, size, winner."""
+    out: list[tuple[int, str]] = []
+    line = min(r.line for r in rows)
+    name = f"round {key[0]} table {key[1]}"
+    present = {r.player for r in rows}
+    if tables is not None:
+        if key not in tables:
+            return [(line, f"{name} is not in the schedule")]
+        expected = frozenset(tables[key])
+        if present != expected:
+            parts = []
+            if expected - present:
+                parts.append(f"missing {_names(expected - present)}")
+            if present - expected:
+                parts.append(f"not seated there {_names(present - expected)}")
+            return [(line, f"{name}: {'; '.join(parts)}")]
+    if len(rows) < 2:
+        return [(line, f"{name} has only one player")]
+    winners = [r for r in rows if r.winner]
+    if not winners:
+        out.append((line, f"{name} has no winner"))
+    elif len(winners) > 1:
+        out.append((line, f"{name} has {len(winners)} winners ({_names(r.player for r in winners)})"))
+    else:
+        w = winners[0]
+        top = max(rows, key=lambda r: r.vp)
+        if top.vp > w.vp:
+            out.append((w.line, f"{name}: winner {w.player!r} has {w.vp} vp but {top.player!r} has {top.vp}"))
+    return out
+
+
+# --------------------------------------------------------------------------
+# scoring
+
+
+@dataclass(frozen=True, slots=True)
+class Scoring:
+    """How games are scored and ties broken (RULES.md section 6).
+
+    ``placing_points`` maps a table size to the points for 1st, 2nd, ...:
+    Australian ``{4: (4, 3, 2, 1), 3: (4, 2, 1)}`` (:data:`AUSTRALIAN`),
+    other federations ``{4: (5, 3, 2, 1), 3: (5, 3, 1)}``
+    (:data:`FIVE_THREE`). ``tie_breakers`` orders the keys of the ranking
+    from :data:`TIE_BREAKERS`; ``"lots"`` must be last and is added when
+    left out, so a ranking is always a total order.
+    """
+
+    placing_points: Mapping[int, tuple[Fraction | int, ...]]
+    tie_breakers: tuple[str, ...] = TIE_BREAKERS
+
+    def __post_init__(self) -> None:
+        pp = {}
+        for size, points in dict(self.placing_points).items():
+            points = tuple(Fraction(p) for p in points)
+            if not isinstance(size, int) or size < 2 or len(points) != size:
+                raise SetupgenError(f"placing points for tables of {size} must list {size} values, got {len(points)}")
+            if any(p < 0 for p in points) or any(a < b for a, b in zip(points, points[1:])):
+                raise SetupgenError(f"placing points for tables of {size} must be non-negative and not increasing")
+            pp[size] = points
+        breakers = tuple(self.tie_breakers)
+        unknown = [b for b in breakers if b not in TIE_BREAKERS]
+        if unknown:
+            raise SetupgenError(f"unknown tie-breaker {unknown[0]!r} (known: {', '.join(TIE_BREAKERS)})")
+        if len(set(breakers)) != len(breakers):
+            raise SetupgenError("a tie-breaker is listed twice")
+        if "lots" in breakers and breakers[-1] != "lots":
+            raise SetupgenError("the 'lots' tie-breaker must come last")
+        if "lots" not in breakers:
+            breakers += ("lots",)
+        object.__setattr__(self, "placing_points", MappingProxyType(pp))
+        object.__setattr__(self, "tie_breakers", breakers)
+
+
+#: Australian placing points (seed 002)
+AUSTRALIAN = Scoring({4: (4, 3, 2, 1), 3: (4, 2, 1)})
+#: the 5/3/2/1 scheme of other federations, 5/3/1 at tables of three
+FIVE_THREE = Scoring({4: (5, 3, 2, 1), 3: (5, 3, 1)})
+
+
+def placing_points(table: Sequence[GameResult], points: Sequence[Fraction | int]) -> dict[str, Fraction]:
+    """Placing points of one table (RULES.md section 6, seed 002 "Points").
+
+    The winner (the player who reached the threshold on their own turn)
+    takes the 1st-place points alone, even when others are level on VP. The
+    other players take places 2, 3, ... by VP, highest first; players level
+    on VP share the points of the places they occupy equally (the average,
+    as a Fraction). So players level with the winner share 2nd onwards.
+
+    Worked example, 4/3/2/1: winner A 10 VP, B 10, C 10, D 7 gives A 4,
+    B and C (3 + 2) / 2 = 5/2 each, D 1. A 10 (winner), B 8, C 8, D 8 gives
+    A 4, B, C and D (3 + 2 + 1) / 3 = 2 each.
+
+    Raises :class:`SetupgenError` unless ``len(points)`` equals the table
+    size, the players are distinct, there is exactly one winner and no
+    player has more VP than the winner.
+    """
+    rows = list(table)
+    if len(points) != len(rows):
+        raise SetupgenError(f"{len(points)} placing points given for a table of {len(rows)}")
+    if len({r.player for r in rows}) != len(rows):
+        raise SetupgenError("a player appears twice at one table")
+    winners = [r for r in rows if r.winner]
+    if len(winners) != 1:
+        raise SetupgenError(f"a table needs exactly one winner, got {len(winners)}")
+    winner = winners[0]
+    if any(r.vp > winner.vp for r in rows):
+        raise SetupgenError(f"winner {winner.player!r} has fewer vp than another player at the table")
+    pts = [Fraction(p) for p in points]
+    out = {winner.player: pts[0]}
+    rest = sorted((r for r in rows if r is not winner), key=lambda r: -r.vp)
+    place = 1  # index into pts of the next free place
+    i = 0
+    while i < len(rest):
+        j = i
+        while j < len(rest) and rest[j].vp == rest[i].vp:
+            j += 1
+        share = sum(pts[place : place + j - i], Fraction(0)) / (j - i)
+        for r in rest[i:j]:
+            out[r.player] = share
+        place += j - i
+        i = j
+    return out
+
+
+def vp_share(vp: int, table_total: int) -> Decimal:
+    """A game's VP share in percent, rounded to two decimals half-up, as in
+    the seed 002 example (10 of 32 -> 31.25, 8 of 30 -> 26.67). 0.00 for an
+    empty table."""
+    if table_total <= 0:
+        return Decimal("0.00")
+    hundredths = Fraction(10000 * vp, table_total) + Fraction(1, 2)
+    return Decimal(hundredths.numerator // hundredths.denominator).scaleb(-2)
+
+
+# --------------------------------------------------------------------------
+# standings
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """One line of the standings. ``victory_points`` counts each game up to
+    that round's threshold; ``vp_share`` sums each game's share rounded to
+    two decimals (:func:`vp_share`); ``lots`` is the player's lot (1 ranks
+    highest) when lots decided a tie, else None."""
+
+    rank: int
+    player: str
+    placing_points: Fraction
+    victory_points: int
+    vp_share: Decimal
+    games: int
+    lots: int | None = None
+
+
+@dataclass(slots=True)
+class _Tally:
+    pp: Fraction = field(default_factory=Fraction)
+    vp: int = 0
+    share: Decimal = field(default_factory=lambda: Decimal("0.00"))
+    games: int = 0
+
+
+def standings(
+    results: Sequence[GameResult],
+    *,
+    scoring: Scoring,
+    thresholds: Mapping[int, int],
+    seed: str,
+) -> tuple[Standing, ...]:
+    """Rank every player in ``results`` (RULES.md section 6, seed 002).
+
+    Keys, in ``scoring.tie_breakers`` order (default as in seed 002):
+
+    1. ``placing_points``: the sum of :func:`placing_points` over games;
+    2. ``victory_points``: total VP, each game counted up to its round's
+       threshold (``thresholds[round]``);
+    3. ``vp_share``: the sum of each game's VP share of its table, rounded
+       per game to two decimals (:func:`vp_share`; the table total uses the
+       capped VP too). Seed 002's example: A 31.25 + 26.67 + 27.78 = 85.70,
+       B 33.33 + 30.30 + 22.22 = 85.85, so B ranks above A;
+    4. ``lots``: players level on every other key are sorted by id and
+       shuffled with ``rng.from_seed(f"{seed}/lots/{ids}")`` (``ids`` the
+       JSON list of their sorted ids), so the draw depends only on the seed
+       and who is tied, never on the order of the results.
+
+    Ranks run 1..n without gaps. Raises :class:`SetupgenError` for a round
+    without a threshold or a table size without placing points, and
+    :class:`ResultsError` (source ``"results"``) for tables that break
+    :func:`read_results`' table rules.
+    """
+    rows = list(results)
+    for r in rows:
+        if r.round not in thresholds:
+            raise SetupgenError(f"no win threshold for round {r.round}")
+    groups = _group(rows)
+    problems = []
+    seen: dict[tuple[int, str], GameResult] = {}
+    for r in rows:
+        if seen.setdefault((r.round, r.player), r) is not r:
+            problems.append((r.line, f"line {r.line}: player {r.player!r} recorded twice in round {r.round}"))
+    for key in sorted(groups):
+        problems += [(n, f"line {n}: {what}") for n, what in _table_problems(key, groups[key], None)]
+    if problems:
+        raise ResultsError("results", [p for _, p in sorted(problems, key=lambda p: p[0])])
+
+    tally: dict[str, _Tally] = defaultdict(_Tally)
+    for (rnd, tbl), table in sorted(groups.items()):
+        points = scoring.placing_points.get(len(table))
+        if points is None:
+            raise SetupgenError(f"no placing points for tables of {len(table)} (round {rnd} table {tbl})")
+        pp = placing_points(table, points)
+        cap = thresholds[rnd]
+        total = sum(min(r.vp, cap) for r in table)
+        for r in table:
+            t = tally[r.player]
+            t.pp += pp[r.player]
+            t.vp += min(r.vp, cap)
+            t.share += vp_share(min(r.vp, cap), total)
+            t.games += 1
+
+    def key(player: str) -> tuple:
+        t = tally[player]
+        values = {"placing_points": -t.pp, "victory_points": -t.vp, "vp_share": -t.share}
+        return tuple(values[b] for b in scoring.tie_breakers if b != "lots")
+
+    order = sorted(tally, key=lambda p: (key(p), p))
+    lots: dict[str, int] = {}
+    i = 0
+    while i < len(order):
+        j = i
+        while j < len(order) and key(order[j]) == key(order[i]):
+            j += 1
+        if j - i > 1:
+            tied = sorted(order[i:j])
+            rng.shuffle(rng.from_seed(f"{seed}/lots/{json.dumps(tied)}"), tied)
+            order[i:j] = tied
+            lots.update((p, n) for n, p in enumerate(tied, 1))
+        i = j
+    return tuple(
+        Standing(n, p, tally[p].pp, tally[p].vp, tally[p].share, tally[p].games, lots.get(p))
+        for n, p in enumerate(order, 1)
+    )
+
+
+def format_points(value: Fraction | int | Decimal) -> str:
+    """A number as a decimal with at most two places: 2.5, 3, 3.33."""
+    q = Fraction(value) * 100 + Fraction(1, 2)
+    s = f"{Decimal(q.numerator // q.denominator).scaleb(-2):f}"
+    return s.rstrip("0").rstrip(".") if "." in s else s
+
+
+def standings_csv(st: Sequence[Standing]) -> str:
+    """The standings as CSV: ``rank,player,placing_points,victory_points,
+    vp_share,games``; placing points as decimals (2.5), shares with two
+    places (85.70); ``\\n`` line ends."""
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(("rank", "player", "placing_points", "victory_points", "vp_share", "games"))
+    for s in st:
+        w.writerow((s.rank, s.player, format_points(s.placing_points), s.victory_points, f"{s.vp_share:.2f}", s.games))
+    return buf.getvalue()
+
+
+def standings_lines(st: Sequence[Standing], names: Mapping[str, str]) -> list[str]:
+    """Aligned text lines for printing: a header, then one line per player
+    (display name from ``names``, the id when absent; ``lot N`` when lots
+    decided the place)."""
+    head = ("#", "player", "pp", "vp", "share", "games", "")
+    rows = [
+        (
+            str(s.rank),
+            names.get(s.player, s.player),
+            format_points(s.placing_points),
+            str(s.victory_points),
+            f"{s.vp_share:.2f}",
+            str(s.games),
+            f"lot {s.lots}" if s.lots is not None else "",
+        )
+        for s in st
+    ]
+    widths = [max(len(r[i]) for r in [head, *rows]) for i in range(len(head))]
+    left = {1, 6}
+    out = []
+    for r in [head, *rows]:
+        cells = [c.ljust(w) if i in left else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths))]
+        out.append("  ".join(cells).rstrip())
+    return out
+
+
+# --------------------------------------------------------------------------
+# finals
+
+
+#: seats by 1-based rank: semi-finals of 16 (seed 002 chart), final of 8
+FINALS_CHARTS: Mapping[int, tuple[tuple[int, ...], ...]] = {
+    16: ((1, 8, 9, 16), (2, 7, 10, 15), (3, 6, 11, 14), (4, 5, 12, 13)),
+    8: ((1, 4, 5, 8), (2, 3, 6, 7)),
+}
+
+
+def _check_ranking(ranking: Sequence[str]) -> None:
+    if len(set(ranking)) != len(ranking):
+        raise SetupgenError("a player appears twice in the ranking")
+
+
+def finals_tables(ranking: Sequence[str], players: int) -> tuple[tuple[str, ...], ...]:
+    """Finals tables from a ranking (best first).
+
+    ``players=16``: the seed 002 semi-finals 1-8-9-16 / 2-7-10-15 /
+    3-6-11-14 / 4-5-12-13; ``players=8``: the Swiss final 1-4-5-8 / 2-3-6-7
+    (RULES.md section 6). Each table is listed in rank order, which is the
+    order in which its players choose their starting positions (the best
+    ranked chooses first); seats are not assigned here. Raises
+    :class:`SetupgenError` for another count, fewer ranked players than
+    ``players`` or a player listed twice.
+    """
+    chart = FINALS_CHARTS.get(players)
+    if chart is None:
+        raise SetupgenError(f"no finals chart for {players} players (known: 16, 8)")
+    _check_ranking(ranking)
+    if len(ranking) < players:
+        raise SetupgenError(f"finals of {players} need {players} ranked players, got {len(ranking)}")
+    return tuple(tuple(ranking[rank - 1] for rank in table) for table in chart)
+
+
+def final_of_winners(winners: Sequence[str], ranking: Sequence[str]) -> tuple[str, ...]:
+    """The final table of the semi-final winners (seed 002: "the four
+    winners of the semi-finals reach the final"), ordered by preliminary
+    rank in ``ranking``: the order in which they choose starting positions.
+    Raises :class:`SetupgenError` for fewer than two winners, a winner twice
+    or a winner not in the ranking."""
+    _check_ranking(ranking)
+    if len(winners) < 2:
+        raise SetupgenError(f"a final needs at least two winners, got {len(winners)}")
+    if len(set(winners)) != len(winners):
+        raise SetupgenError("a winner is listed twice")
+    place = {p: i for i, p in enumerate(ranking)}
+    unranked = [w for w in winners if w not in place]
+    if unranked:
+        raise SetupgenError(f"winner {unranked[0]!r} is not in the ranking")
+    return tuple(sorted(winners, key=place.__getitem__))

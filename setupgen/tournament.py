@@ -1,0 +1,242 @@
+"""Tournament files: one TOML file (and a players CSV beside it) from which
+every schedule, board, sheet, standing and final of a tournament is made
+again, byte for byte (``../shared/RULES.md`` section 6).
+
+Format (all keys but ``name``, ``seed``, ``players`` and ``rounds`` are
+optional)::
+
+    name = "Swiss Catan Championship 2010"
+    seed = "sm2010"              # every random stream derives from it
+    language = "de"              # sheet language: en | de
+    paper = "a4"                 # a4 | letter
+    players = "players.csv"      # beside this file: id,name[,group]
+    table_size = 4               # 4 (3-player tables fill the gaps) or 6 (5-6 scenarios)
+
+    [scoring]
+    placing_points = { 4 = [4, 3, 2, 1], 3 = [4, 2, 1] }
+    tie_breakers = ["placing_points", "victory_points", "vp_share", "lots"]
+
+    [[rounds]]
+    scenario = "base-3-4"
+    victory_points = 10          # default: the scenario's
+    setup = "per-table"          # or "shared": one board for every table
+
+    [final]
+    players = 8                  # 8 (tables 1-4-5-8 / 2-3-6-7) or 16 (semi-finals)
+    scenario = "cities-knights"
+
+Table ``t`` of round ``r`` is seeded ``<seed>/r<r>/t<t>`` (a shared setup:
+``<seed>/r<r>``); the final's table ``t`` ``<seed>/final/t<t>``.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import tomllib
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from . import layout as layoutmod
+from .errors import SetupgenError
+from .schedule import Player
+
+SETUPS = ("per-table", "shared")
+TIE_BREAKERS = ("placing_points", "victory_points", "vp_share", "lots")
+
+
+class TournamentError(SetupgenError):
+    """A tournament or players file is malformed: names file, key or line."""
+
+
+@dataclass(frozen=True, slots=True)
+class Round:
+    """One preliminary round: its scenario, the points that win it, and
+    whether every table plays one shared setup."""
+
+    number: int
+    scenario: str
+    victory_points: int
+    setup: str = "per-table"
+
+
+@dataclass(frozen=True, slots=True)
+class Final:
+    """The final: how many players reach it and on which scenario."""
+
+    players: int
+    scenario: str
+    victory_points: int
+
+
+@dataclass(frozen=True, slots=True)
+class Tournament:
+    """A parsed tournament file (see the module doc). ``placing_points``:
+    table size -> points for 1st, 2nd, ..."""
+
+    path: str
+    name: str
+    seed: str
+    language: str
+    paper: str
+    players: tuple[Player, ...]
+    table_size: int
+    rounds: tuple[Round, ...]
+    placing_points: tuple[tuple[int, tuple[Fraction, ...]], ...]
+    tie_breakers: tuple[str, ...]
+    final: Final | None = None
+
+    def __repr__(self) -> str:
+        return f"setupgen.tournament.load({self.path!r})"
+
+    def round(self, number: int) -> Round:
+        """Round ``number`` (1-based). Raises :class:`TournamentError`."""
+        if not 1 <= number <= len(self.rounds):
+            raise TournamentError(f"{self.path}: there is no round {number} (rounds 1-{len(self.rounds)})")
+        return self.rounds[number - 1]
+
+    def table_seed(self, round_number: int, table: int) -> str:
+        """The seed text of a table's board."""
+        rnd = self.round(round_number)
+        return f"{self.seed}/r{round_number}" if rnd.setup == "shared" else f"{self.seed}/r{round_number}/t{table}"
+
+    def final_seed(self, table: int) -> str:
+        """The seed text of a final table's board."""
+        return f"{self.seed}/final/t{table}"
+
+    def thresholds(self) -> dict[int, int]:
+        """Round number -> victory points that win it."""
+        return {r.number: r.victory_points for r in self.rounds}
+
+    def player_names(self) -> dict[str, str]:
+        """Player id -> name."""
+        return {p.id: p.name for p in self.players}
+
+
+def load(path: str | Path) -> Tournament:
+    """Read and validate a tournament file and its players CSV. Raises
+    :class:`TournamentError` naming the file and key (or line)."""
+    path = Path(path)
+    p = str(path)
+    try:
+        with path.open("rb") as fh:
+            data = tomllib.load(fh)
+    except OSError as exc:
+        raise TournamentError(f"cannot read {p!r}: {exc.strerror or exc}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise TournamentError(f"{p}: {str(exc).lower()}") from None
+
+    def get(table: dict, key: str, typ: type, default: Any = ..., where: str = "") -> Any:
+        if key not in table:
+            if default is ...:
+                raise TournamentError(f"{p}: {where}{key}: missing")
+            return default
+        value = table[key]
+        if not isinstance(value, typ) or (typ is int and isinstance(value, bool)):
+            raise TournamentError(f"{p}: {where}{key}: expected {typ.__name__}, got {type(value).__name__}")
+        return value
+
+    name = get(data, "name", str)
+    seed = get(data, "seed", str)
+    if not seed.strip():
+        raise TournamentError(f"{p}: seed: must not be empty")
+    language = get(data, "language", str, "en")
+    paper = get(data, "paper", str, "a4")
+    from . import sheet_svg, templates
+
+    try:
+        templates.texts(language)
+        sheet_svg.paper_size(paper)
+    except SetupgenError as exc:
+        raise TournamentError(f"{p}: {exc}") from None
+    table_size = get(data, "table_size", int, 4)
+    if table_size not in (4, 6):
+        raise TournamentError(f"{p}: table_size: expected 4 (3-4 player scenarios) or 6 (5-6 player scenarios)")
+    players_file = path.parent / get(data, "players", str)
+    players = read_players(players_file)
+
+    rounds = []
+    for i, item in enumerate(get(data, "rounds", list), start=1):
+        where = f"rounds[{i - 1}]."
+        if not isinstance(item, dict):
+            raise TournamentError(f"{p}: rounds[{i - 1}]: expected a table")
+        scenario = get(item, "scenario", str, where=where)
+        lay = _scenario(p, scenario, where)
+        setup = get(item, "setup", str, "per-table", where=where)
+        if setup not in SETUPS:
+            raise TournamentError(f"{p}: {where}setup: expected one of {', '.join(SETUPS)}")
+        vp = get(item, "victory_points", int, lay.victory_points, where=where)
+        if not 3 <= vp <= 30:
+            raise TournamentError(f"{p}: {where}victory_points: {vp} is not a plausible threshold")
+        rounds.append(Round(i, scenario, vp, setup))
+    if not rounds:
+        raise TournamentError(f"{p}: rounds: at least one round is needed")
+
+    scoring = get(data, "scoring", dict, {})
+    points_t = get(scoring, "placing_points", dict, {"4": [4, 3, 2, 1], "3": [4, 2, 1], "5": [5, 4, 3, 2, 1],
+                                                      "6": [6, 5, 4, 3, 2, 1]}, where="scoring.")
+    points = []
+    for size, values in sorted(points_t.items(), key=lambda kv: kv[0]):
+        if not size.isdigit() or not isinstance(values, list) or len(values) != int(size) or not all(
+                isinstance(v, (int, float)) and not isinstance(v, bool) and v >= 0 for v in values):
+            raise TournamentError(f"{p}: scoring.placing_points.{size}: expected a list of {size} points (1st first)")
+        points.append((int(size), tuple(Fraction(str(v)) for v in values)))
+    tie = tuple(get(scoring, "tie_breakers", list, list(TIE_BREAKERS), where="scoring."))
+    if sorted(tie) != sorted(TIE_BREAKERS) or tie[0] != "placing_points":
+        raise TournamentError(f"{p}: scoring.tie_breakers: expected placing_points first, then "
+                              f"victory_points, vp_share and lots in the order you choose")
+
+    final = None
+    if "final" in data:
+        f = get(data, "final", dict)
+        count = get(f, "players", int, where="final.")
+        if count not in (8, 16):
+            raise TournamentError(f"{p}: final.players: expected 8 or 16")
+        scenario = get(f, "scenario", str, where="final.")
+        lay = _scenario(p, scenario, "final.")
+        final = Final(count, scenario, get(f, "victory_points", int, lay.victory_points, where="final."))
+    return Tournament(p, name, seed, language, paper, players, table_size, tuple(rounds), tuple(points), tie, final)
+
+
+def _scenario(p: str, name: str, where: str) -> layoutmod.Layout:
+    try:
+        lay = layoutmod.load(name)
+    except SetupgenError as exc:
+        raise TournamentError(f"{p}: {where}scenario: {exc}") from None
+    if lay.source == "board-file":
+        raise TournamentError(f"{p}: {where}scenario: {name!r} needs a board file; use a variable scenario")
+    return lay
+
+
+def read_players(path: str | Path) -> tuple[Player, ...]:
+    """Players from a CSV with columns ``id``, ``name`` and optional
+    ``group`` (header required; UTF-8, a byte-order mark allowed). Raises
+    :class:`TournamentError` naming the line."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise TournamentError(f"cannot read players file {str(path)!r}: {getattr(exc, 'strerror', None) or exc}") from None
+    reader = csv.DictReader(io.StringIO(text))
+    fields = [f.strip().lower() for f in (reader.fieldnames or [])]
+    if "id" not in fields or "name" not in fields:
+        raise TournamentError(f"{path}: line 1: the header needs the columns id and name (group optional)")
+    reader.fieldnames = fields
+    players: list[Player] = []
+    seen: dict[str, int] = {}
+    for row in reader:
+        line = reader.line_num
+        pid = (row.get("id") or "").strip()
+        name = (row.get("name") or "").strip()
+        group = (row.get("group") or "").strip() or None
+        if not pid or not name:
+            raise TournamentError(f"{path}: line {line}: id and name must not be empty")
+        if pid in seen:
+            raise TournamentError(f"{path}: line {line}: player id {pid!r} already on line {seen[pid]}")
+        seen[pid] = line
+        players.append(Player(pid, name, group))
+    if len(players) < 3:
+        raise TournamentError(f"{path}: at least 3 players are needed, found {len(players)}")
+    return tuple(players)

@@ -1,0 +1,190 @@
+"""What the tournament commands do, over a :class:`~setupgen.tournament.
+Tournament`: the seating schedule, round packs of scheduled tables, single
+tables, standings and the finals (``../shared/RULES.md`` section 6).
+
+Everything is derived from the tournament file: the schedule from
+``<seed>/schedule``, table ``t`` of round ``r`` from ``<seed>/r<r>/t<t>``,
+lots from ``<seed>``. A tournament's files live in one folder (default
+``output/<name>``): ``schedule.csv`` and ``schedule.pdf``, ``round-N/``
+packs, ``standings.csv``/``.pdf``, ``final/``. When ``schedule.csv`` is there
+(e.g. re-planned with ``--from-round``) it is the schedule; otherwise the
+schedule is planned afresh, identically.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Sequence
+
+from . import atomic, listing, roundpack
+from . import generate as gen
+from .board import Board
+from .errors import SetupgenError
+from .schedule import Quality, Schedule, ScheduleError, plan
+from .tournament import Tournament
+
+SCHEDULE_FILE = "schedule.csv"
+
+
+def schedule_seed(t: Tournament) -> str:
+    """The seed text of the seating schedule."""
+    return f"{t.seed}/schedule"
+
+
+def make_schedule(t: Tournament, folder: Path, from_round: int | None = None) -> Schedule:
+    """Plan the seating of every preliminary round; with ``from_round`` N,
+    keep rounds 1..N-1 of ``folder/schedule.csv`` as played and re-plan the
+    rest for the players now in the players file. Raises
+    :class:`SetupgenError`."""
+    fixed = ()
+    if from_round is not None:
+        if not 2 <= from_round <= len(t.rounds):
+            raise SetupgenError(f"--from-round must be between 2 and {len(t.rounds)}, got {from_round}")
+        played = read_schedule(folder)
+        if played is None:
+            raise SetupgenError(f"--from-round needs the schedule played so far: {str(folder / SCHEDULE_FILE)!r} is missing")
+        fixed = tuple(s for s in played.seats if s.round < from_round)
+    return plan(t.players, len(t.rounds), t.table_size, schedule_seed(t), fixed=fixed)
+
+
+def read_schedule(folder: Path) -> Schedule | None:
+    """``folder/schedule.csv`` if it exists. Raises :class:`ScheduleError`
+    for a malformed file."""
+    path = folder / SCHEDULE_FILE
+    if not path.is_file():
+        return None
+    try:
+        return Schedule.from_csv(path.read_text(encoding="utf-8-sig"))
+    except ScheduleError as exc:
+        raise ScheduleError(f"{path}: {exc}") from None
+
+
+def current_schedule(t: Tournament, folder: Path) -> Schedule:
+    """The saved schedule, else the one planned from the tournament seed."""
+    saved = read_schedule(folder)
+    return saved if saved is not None else make_schedule(t, folder)
+
+
+def write_schedule(t: Tournament, sched: Schedule, folder: Path) -> Quality:
+    """Write ``schedule.csv`` and ``schedule.pdf`` (per round the tables with
+    players in starting order; per player a card of table and seat per
+    round) into ``folder`` (created if missing). Returns the quality."""
+    from . import pdf
+
+    folder.mkdir(parents=True, exist_ok=True)
+    names = t.player_names()
+    rounds = sched.round_numbers()
+    seat_word = "seat" if t.language == "en" else "Platz"
+    table_word = "Table" if t.language == "en" else "Tisch"
+    round_word = "Round" if t.language == "en" else "Runde"
+    per_round = []
+    for r in rounds:
+        rows = []
+        for table in range(1, sched.tables(r) + 1):
+            ids = sched.table(r, table)
+            rows.append((f"{table_word} {table}", *[f"{i}. {names.get(p, p)}" for i, p in enumerate(ids, start=1)],
+                         *([""] * (t.table_size - len(ids)))))
+        per_round.append(listing.Listing(
+            f"{t.name} · {round_word} {r}", t.rounds[r - 1].scenario if r <= len(t.rounds) else "",
+            ("", *[f"{seat_word} {i}" for i in range(1, t.table_size + 1)]),
+            (0.14,) + (0.86 / t.table_size,) * t.table_size, tuple(rows)))
+    where = {(s.player, s.round): (s.table, s.seat) for s in sched.seats}
+    cards = []
+    for p in t.players:
+        cells = []
+        for r in rounds:
+            spot = where.get((p.id, r))
+            cells.append(f"{table_word} {spot[0]}, {seat_word} {spot[1]}" if spot else "-")
+        cards.append((p.name, *cells))
+    n = len(rounds)
+    cards_listing = listing.Listing(f"{t.name} · {'player cards' if t.language == 'en' else 'Spielerkarten'}",
+                                    f"{len(t.players)} players" if t.language == "en" else f"{len(t.players)} Spieler",
+                                    ("", *[f"{round_word} {r}" for r in rounds]),
+                                    (0.28,) + (0.72 / n,) * n, tuple(cards))
+    pages = listing.listing_pages([*per_round, cards_listing], paper=t.paper, footer=f"seed {schedule_seed(t)}")
+    atomic.write_text(folder / SCHEDULE_FILE, sched.to_csv())
+    atomic.write_bytes(folder / "schedule.pdf", pdf.svgs_to_pdf(pages))
+    return sched.quality(t.players)
+
+
+def round_request(t: Tournament, sched: Schedule, number: int) -> roundpack.RoundRequest:
+    """The round pack of preliminary round ``number`` for the scheduled
+    tables: each sheet names its players in starting order."""
+    rnd = t.round(number)
+    if number not in sched.round_numbers():
+        raise SetupgenError(f"the schedule has no round {number}")
+    names = t.player_names()
+    tables = sched.tables(number)
+    return roundpack.RoundRequest(
+        scenario=rnd.scenario, tables=tables, seed=f"{t.seed}/r{number}", lang=t.language, paper=t.paper,
+        title=t.name, round=number,
+        table_seeds=tuple(t.table_seed(number, k) for k in range(1, tables + 1)),
+        players=tuple(tuple(names.get(p, p) for p in sched.table(number, k)) for k in range(1, tables + 1)))
+
+
+def table_board(t: Tournament, number: int, table: int, sched: Schedule) -> Board:
+    """The board of one table of a preliminary round, alone."""
+    rnd = t.round(number)
+    if not 1 <= table <= sched.tables(number):
+        raise SetupgenError(f"round {number} has tables 1-{sched.tables(number)}, not {table}")
+    return gen.from_seed(rnd.scenario, t.table_seed(number, table))
+
+
+def results_of(t: Tournament, sched: Schedule, results_path: str | Path):
+    """Read a results file checked against the players and the schedule."""
+    from . import standings as st
+
+    path = Path(results_path)
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SetupgenError(f"cannot read {str(path)!r}: {getattr(exc, 'strerror', None) or exc}") from None
+    tables = {(s.round, s.table): frozenset(sched.table(s.round, s.table)) for s in sched.seats}
+    known = {p.id for p in t.players} | {s.player for s in sched.seats}
+    return st.read_results(text, source=str(path), players=known, thresholds=t.thresholds(), tables=tables)
+
+
+def make_standings(t: Tournament, sched: Schedule, results_path: str | Path):
+    """The standings from a results file: (standings, CSV text, PDF pages)."""
+    from . import standings as st
+
+    results = results_of(t, sched, results_path)
+    scoring = st.Scoring(dict(t.placing_points), t.tie_breakers)
+    ranked = st.standings(results, scoring=scoring, thresholds=t.thresholds(), seed=t.seed)
+    names = t.player_names()
+    rows = tuple((str(s.rank), names.get(s.player, s.player), st.format_points(s.placing_points),
+                  str(s.victory_points), f"{s.vp_share:.2f}", str(s.games),
+                  "" if s.lots is None else str(s.lots)) for s in ranked)
+    head = ("#", "Player", "Placing pts", "VP", "VP share", "Games", "Lot") if t.language == "en" else \
+        ("#", "Spieler", "Platzpunkte", "SP", "SP-Anteil", "Spiele", "Los")
+    title = f"{t.name} · {'standings' if t.language == 'en' else 'Rangliste'}"
+    pages = listing.render_listing(listing.Listing(title, t.seed, head, (0.07, 0.33, 0.14, 0.1, 0.14, 0.1, 0.12), rows),
+                                   paper=t.paper)
+    return ranked, st.standings_csv(ranked), pages
+
+
+def finals_request(t: Tournament, sched: Schedule, results_path: str | Path, players: int,
+                   winners: Sequence[str] = ()) -> tuple[roundpack.RoundRequest, tuple[tuple[str, ...], ...]]:
+    """The finals' tables from the standings (16: semi-finals 1-8-9-16 ...;
+    8: 1-4-5-8 / 2-3-6-7), or with ``winners`` the final of those
+    semi-final winners; and the round pack of the final's scenario (tables
+    seeded ``<seed>/final/t<t>``; sheets list players in choice order)."""
+    from . import standings as st
+
+    if t.final is None:
+        raise SetupgenError(f"{t.path}: the tournament file has no [final] section")
+    ranked, _, _ = make_standings(t, sched, results_path)
+    ranking = [s.player for s in ranked]
+    if winners:
+        tables = (st.final_of_winners(list(winners), ranking),)
+        label = "final"
+    else:
+        tables = st.finals_tables(ranking, players)
+        label = "semi-final" if players == 16 else "final"
+    names = t.player_names()
+    request = roundpack.RoundRequest(
+        scenario=t.final.scenario, tables=len(tables), seed=f"{t.seed}/{label}", lang=t.language,
+        paper=t.paper, title=f"{t.name} · {label}",
+        table_seeds=tuple(f"{t.seed}/{label}/t{k}" for k in range(1, len(tables) + 1)),
+        players=tuple(tuple(names.get(p, p) for p in table) for table in tables))
+    return request, tables
