@@ -279,9 +279,10 @@ def standings(
         atomic.write_text(folder / "standings.csv", csv_text)
         atomic.write_bytes(folder / "standings.pdf", pdf.svgs_to_pdf(pages))
     except st.ResultsError as exc:
-        for problem in exc.problems[1:]:
+        typer.echo(f"error: {exc}", err=True)
+        for problem in exc.problems[1:]:  # every bad row, with its line number
             typer.echo(f"  {problem}", err=True)
-        raise _fail(str(exc)) from None
+        raise typer.Exit(EXIT_BAD_INPUT) from None
     except SetupgenError as exc:
         raise _fail(str(exc)) from None
     for line in st.standings_lines(ranked, t.player_names()):

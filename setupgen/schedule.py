@@ -30,6 +30,7 @@ from .errors import SetupgenError
 
 CSV_HEADER = "round,table,seat,player"
 _BAD_ID_CHARS = frozenset(',"\r\n')
+_CYCLE = 50_000  # annealing moves per cycle (hot to cold)
 
 
 class ScheduleError(SetupgenError):
@@ -120,25 +121,36 @@ def _check_id(pid: object, where: str) -> None:
         )
 
 
-def _check_seats(seats: tuple[Seat, ...]) -> None:
+def _check_fields(s: object) -> None:
+    """Raise ScheduleError unless ``s`` is a Seat of positive whole numbers
+    and a valid player id."""
+    if not isinstance(s, Seat):
+        raise ScheduleError(f"expected a Seat, got {s!r}")
+    for name in ("round", "table", "seat"):
+        v = getattr(s, name)
+        if type(v) is not int or v < 1:
+            raise ScheduleError(f"{name} must be a whole number of 1 or more, got {v!r}")
+    _check_id(s.player, f"round {s.round} table {s.table} seat {s.seat}")
+
+
+def _check_seats(seats: tuple[Seat, ...], labels: Sequence[str] | None = None) -> None:
     """Raise ScheduleError unless ``seats`` is sorted, each player sits once
-    per round, and each round's tables are 1..T with seats 1..m each."""
+    per round, and each round's tables are 1..T with seats 1..m each.
+    ``labels`` (e.g. "line 4: ") prefix the message for the seat at fault."""
+    for s in seats:
+        _check_fields(s)
     keys = [_seat_key(s) for s in seats]
     if keys != sorted(keys):
         raise ScheduleError("schedule seats must be sorted by round, table and seat")
     seen: set[tuple[int, str]] = set()
     prev: tuple[int, int, int] | None = None
-    for s in seats:
-        for name in ("round", "table", "seat"):
-            v = getattr(s, name)
-            if type(v) is not int or v < 1:
-                raise ScheduleError(f"{name} must be a whole number of 1 or more, got {v!r}")
-        _check_id(s.player, f"round {s.round} table {s.table} seat {s.seat}")
+    for i, s in enumerate(seats):
+        at = labels[i] if labels else ""
         k = _seat_key(s)
         if k == prev:
-            raise ScheduleError(f"round {s.round} table {s.table} seat {s.seat} is given twice")
+            raise ScheduleError(f"{at}round {s.round} table {s.table} seat {s.seat} is given twice")
         if (s.round, s.player) in seen:
-            raise ScheduleError(f"player {s.player} sits twice in round {s.round}")
+            raise ScheduleError(f"{at}player {s.player} sits twice in round {s.round}")
         seen.add((s.round, s.player))
         # tables and seats must be consecutive from 1
         if prev is None or prev[0] != s.round:
@@ -149,7 +161,7 @@ def _check_seats(seats: tuple[Seat, ...]) -> None:
             want = (s.round, s.table, prev[2] + 1)
         if k != want:
             raise ScheduleError(
-                f"round {s.round} table {s.table} seat {s.seat}: expected table {want[1]} seat {want[2]} "
+                f"{at}round {s.round} table {s.table} seat {s.seat}: expected table {want[1]} seat {want[2]} "
                 "(tables and seats are numbered 1, 2, 3, ... without gaps)"
             )
         prev = k
@@ -241,8 +253,10 @@ class Schedule:
             slot_line[(r, t, s)] = no
             player_line[(r, pid)] = no
             seats.append(Seat(r, t, s, pid))
-        seats.sort(key=_seat_key)
-        return cls(tuple(seats))
+        order = sorted(range(len(seats)), key=lambda i: _seat_key(seats[i]))
+        sorted_seats = tuple(seats[i] for i in order)
+        _check_seats(sorted_seats, [f"line {slot_line[_seat_key(s)]}: " for s in sorted_seats])
+        return cls(sorted_seats)
 
     def quality(self, players: Sequence[Player] = ()) -> Quality:
         """Measure the whole schedule. ``players`` supply the groups; ids in
@@ -308,7 +322,11 @@ def _lower_bound(
         met = sum(1 for q in range(n) if q != p and meet[p][q])
         excess += max(0, planned * (smallest - 1) - (n - 1 - met))
     lb_r = fixed_r + (excess + 1) // 2
-    lb_s = sum(max(fixed_s[p], played[p] + planned - k) for p in range(n))
+    lb_s = 0
+    for p in range(n):
+        # seats 1..k now, plus higher seats taken in fixed rounds
+        most = k + sum(1 for c in fixed_seats[p][k:] if c)
+        lb_s += max(fixed_s[p], played[p] + planned - most)
     # counting bound: seat s can be taken by at most (players who took it in
     # fixed rounds + planned uses of s) distinct players
     distinct = 0
@@ -368,6 +386,9 @@ def plan(
     if not isinstance(seed, str):
         raise ScheduleError(f"seed must be text, got {seed!r}")
     sizes = table_sizes(len(players), table_size)
+    fixed = tuple(fixed)
+    for s in fixed:
+        _check_fields(s)
     fixed_sched = Schedule(tuple(sorted(fixed, key=_seat_key)))
     beyond = [r for r in fixed_sched.round_numbers() if r > rounds]
     if beyond:
@@ -391,59 +412,23 @@ def plan(
     groups = [gnum[p.group] if p.group is not None else -1 for p in players] + [-1] * (total - n)
     kmax = max([table_size] + [s.seat for s in fixed_sched.seats])
 
-    meet = [[0] * total for _ in range(total)]
-    seatcnt = [[0] * kmax for _ in range(total)]
-    played = [0] * total
-    fixed_g = 0
-    for r in fixed_sched.round_numbers():
-        for t in range(1, fixed_sched.tables(r) + 1):
-            members = [index[pid] for pid in fixed_sched.table(r, t)]
-            for si, a in enumerate(members):
-                seatcnt[a][si] += 1
-                played[a] += 1
-                for b in members[si + 1:]:
-                    meet[a][b] += 1
-                    meet[b][a] += 1
-                    if groups[a] >= 0 and groups[a] == groups[b]:
-                        fixed_g += 1
-    fixed_r = sum(max(0, meet[a][b] - 1) for a in range(total) for b in range(a + 1, total))
-    fixed_s = [sum(max(0, c - 1) for c in seatcnt[p]) for p in range(total)]
-    lb = _lower_bound(
-        n, sizes, len(planned), meet, fixed_r, fixed_s, played, groups, fixed_g, [list(c) for c in seatcnt]
-    )
+    meet, seatcnt, _, fixed_g = _recount([], n, total, kmax, fixed_sched, index, groups)
+    played = [sum(row) for row in seatcnt]
+    fixed_r = _repeats(meet)
+    fixed_s = [sum(max(0, c - 1) for c in row) for row in seatcnt]
+    lb = _lower_bound(n, sizes, len(planned), meet, fixed_r, fixed_s, played, groups, fixed_g, seatcnt)
 
     # -- initial state: each planned round a seeded shuffle dealt into tables
     stream = rngmod.from_seed("schedule/" + seed)
-    tabs: list[list[list[int]]] = []   # per planned round: table -> players by seat
-    where: list[list[int]] = []        # per planned round: player -> table index
+    best_tabs: list[list[list[int]]] = []  # per planned round: table -> players by seat
     for _ in planned:
         order = list(range(n))
         rngmod.shuffle(stream, order)
-        tables, wh, pos = [], [0] * n, 0
-        for ti, size in enumerate(sizes):
-            members = order[pos:pos + size]
-            pos += size
-            tables.append(members)
-            for si, a in enumerate(members):
-                wh[a] = ti
-                seatcnt[a][si] += 1
-                for b in members[si + 1:]:
-                    meet[a][b] += 1
-                    meet[b][a] += 1
-        tabs.append(tables)
-        where.append(wh)
-    cur_r = sum(max(0, meet[a][b] - 1) for a in range(total) for b in range(a + 1, total))
-    cur_s = sum(max(0, c - 1) for row in seatcnt for c in row)
-    cur_g = fixed_g + sum(
-        1 for tables in tabs for t in tables for i, a in enumerate(t) for b in t[i + 1:]
-        if groups[a] >= 0 and groups[a] == groups[b]
-    )
-    best = (cur_r, cur_s, cur_g)
-    best_tabs = [[list(t) for t in tables] for tables in tabs]
+        starts = [sum(sizes[:i]) for i in range(len(sizes) + 1)]
+        best_tabs.append([order[starts[i]:starts[i + 1]] for i in range(len(sizes))])
+    meet, seatcnt, _, clashes = _recount(best_tabs, n, total, kmax, fixed_sched, index, groups)
+    best = (_repeats(meet), sum(max(0, c - 1) for row in seatcnt for c in row), clashes)
 
-    # One move changes clashes by at most 4(k-1) and seat repeats by at most
-    # 2, so these weights make every single move's scalar delta agree in sign
-    # with the lexicographic (repeats, seats, clashes) delta.
     # Cycles alternate two weightings, each restarting from the best state:
     # "flat" (1, 1, 1) lets the search cross infeasible ground (finds
     # group-free layouts); "lexicographic" weights make every single move's
@@ -452,25 +437,19 @@ def plan(
     # The best state is always judged lexicographically.
     lex_s = 4 * (kmax - 1) + 1
     lex_r = 2 * lex_s + 4 * (kmax - 1) + 1
-    import os
-    modes = [(1, 1, 1, 1.0, 0.1), (lex_r, lex_s, 1, 0.6 * lex_s, 0.15)]
-    cyc = 30000
-    if os.environ.get("SW"):
-        *m, cyc = os.environ["SW"].split(";")
-        modes = [tuple(map(float, x.split(","))) for x in m]
-        cyc = int(cyc)
+    modes = ((1, 1, 1, 2.0, 0.1), (lex_r, lex_s, 1, 0.6 * lex_s, 0.15))
     randbelow = rngmod.randbelow
     exp = math.exp
     n_rounds = len(planned)
     it = 0
-    cycle = max(1, min(budget, int(cyc)))
+    cycle = max(1, min(budget, _CYCLE))
     cycle_no = 0
     while best > lb and it < budget:
         # each cycle restarts from the best state, hot to cold
         w_r, w_s, w_g, t_hot, t_cold = modes[cycle_no % len(modes)]
         cycle_no += 1
         tabs = [[list(t) for t in tables] for tables in best_tabs]
-        meet, seatcnt, where = _recount(tabs, n, total, kmax, fixed_sched, index)
+        meet, seatcnt, where, _ = _recount(tabs, n, total, kmax, fixed_sched, index, groups)
         cur_r, cur_s, cur_g = best
         length = min(cycle, budget - it)
         temp, cool = t_hot, (t_cold / t_hot) ** (1.0 / length)
@@ -557,11 +536,19 @@ def plan(
     return Schedule(tuple(seats))
 
 
+def _repeats(meet: list[list[int]]) -> int:
+    """Meetings beyond the first, over all pairs."""
+    total = len(meet)
+    return sum(max(0, meet[a][b] - 1) for a in range(total) for b in range(a + 1, total))
+
+
 def _recount(
-    tabs: list[list[list[int]]], n: int, total: int, kmax: int, fixed_sched: Schedule, index: dict[str, int],
-) -> tuple[list[list[int]], list[list[int]], list[list[int]]]:
-    """Meeting counts, seat counts and player->table maps of fixed rounds
-    plus the planned tables ``tabs``."""
+    tabs: list[list[list[int]]], n: int, total: int, kmax: int, fixed_sched: Schedule,
+    index: dict[str, int], groups: list[int],
+) -> tuple[list[list[int]], list[list[int]], list[list[int]], int]:
+    """Meeting counts (total x total), seat counts (total x kmax), per
+    planned round the player -> table map, and group clashes, of the fixed
+    rounds plus the planned tables ``tabs``."""
     meet = [[0] * total for _ in range(total)]
     seatcnt = [[0] * kmax for _ in range(total)]
     all_tables = [
@@ -576,10 +563,13 @@ def _recount(
                 wh[a] = ti
         where.append(wh)
         all_tables.extend(tables)
+    clashes = 0
     for members in all_tables:
         for si, a in enumerate(members):
             seatcnt[a][si] += 1
             for b in members[si + 1:]:
                 meet[a][b] += 1
                 meet[b][a] += 1
-    return meet, seatcnt, where
+                if groups[a] >= 0 and groups[a] == groups[b]:
+                    clashes += 1
+    return meet, seatcnt, where, clashes

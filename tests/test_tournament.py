@@ -1,0 +1,212 @@
+"""Tournament files end to end: schedule, round packs with players, single
+tables, standings and finals, all reproducible from the file alone."""
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from setupgen import generate, tournament
+from setupgen import tournament_jobs as tj
+from setupgen.cli import app
+
+ROOT = Path(__file__).resolve().parent.parent
+SWISS = ROOT / "examples" / "swiss-2010" / "tournament.toml"
+AUS = ROOT / "examples" / "australian" / "tournament.toml"
+
+
+@pytest.fixture()
+def runner():
+    return CliRunner()
+
+
+def results_csv(t, sched, rounds=None):
+    """Made-up but legal results: at each table the player in seat
+    ((round + table) mod size) + 1 wins with the threshold; the others get
+    2 + (seat * 3 + table) mod 7 VP."""
+    lines = ["round,table,player,vp,winner"]
+    for r in rounds or sched.round_numbers():
+        thr = t.round(r).victory_points
+        for table in range(1, sched.tables(r) + 1):
+            ids = sched.table(r, table)
+            win = (r + table) % len(ids)
+            for seat, pid in enumerate(ids):
+                vp = thr if seat == win else 2 + (seat * 3 + table) % 7
+                lines.append(f"{r},{table},{pid},{vp},{'yes' if seat == win else 'no'}")
+    return "\n".join(lines) + "\n"
+
+
+def test_examples_load():
+    t = tournament.load(SWISS)
+    assert len(t.players) == 48 and [r.scenario for r in t.rounds] == ["base-3-4", "base-3-4", "seafarers-sm2010"]
+    assert [r.victory_points for r in t.rounds] == [10, 10, 12]
+    assert t.final.players == 8 and t.final.scenario == "cities-knights" and t.final.victory_points == 13
+    assert t.table_seed(2, 5) == "sm2010/r2/t5"
+    a = tournament.load(AUS)
+    assert len(a.players) == 64 and len(a.rounds) == 4 and a.final.players == 16
+
+
+@pytest.mark.parametrize("change, fragment", [
+    (('seed = "sm2010"', 'seed = ""'), "seed: must not be empty"),
+    (('table_size = 4', 'table_size = 5'), "table_size: expected 4"),
+    (('scenario = "seafarers-sm2010"', 'scenario = "nope"'), "rounds[2].scenario: unknown scenario 'nope'"),
+    (('victory_points = 12', 'victory_points = "x"'), "rounds[2].victory_points: expected int"),
+    (('players = 8\n', 'players = 7\n'), "final.players: expected 8 or 16"),
+    (('language = "de"', 'language = "fr"'), "unknown language 'fr'"),
+    (('players = "players.csv"', 'players = "missing.csv"'), "cannot read players file"),
+    (('4 = [4, 3, 2, 1]', '4 = [4, 3, 2]'), "scoring.placing_points.4: expected a list of 4 points"),
+])
+def test_bad_tournament_files_name_the_key(tmp_path, change, fragment):
+    shutil.copy(SWISS.parent / "players.csv", tmp_path / "players.csv")
+    old, new = change
+    text = SWISS.read_text()
+    assert old in text
+    (tmp_path / "t.toml").write_text(text.replace(old, new, 1))
+    with pytest.raises(tournament.TournamentError) as info:
+        tournament.load(tmp_path / "t.toml")
+    message = str(info.value)
+    assert fragment in message
+    assert "t.toml" in message or "players file" in fragment
+
+
+def test_bad_players_files_name_the_line(tmp_path):
+    (tmp_path / "p.csv").write_text("id,name\na,Anna\nb,Ben\na,Again\n")
+    with pytest.raises(tournament.TournamentError, match="line 4: player id 'a' already on line 2"):
+        tournament.read_players(tmp_path / "p.csv")
+    (tmp_path / "p.csv").write_text("ident,name\n")
+    with pytest.raises(tournament.TournamentError, match="line 1: the header needs the columns id and name"):
+        tournament.read_players(tmp_path / "p.csv")
+
+
+def test_swiss_tournament_end_to_end_is_byte_identical(runner, tmp_path):
+    def run_all(folder):
+        out = str(folder)
+        res = runner.invoke(app, ["schedule", str(SWISS), "-o", out])
+        assert res.exit_code == 0, res.output
+        assert "repeated opponents: none" in res.stdout
+        for r in (1, 2, 3):
+            res = runner.invoke(app, ["round", str(SWISS), "--round", str(r), "-o", out])
+            assert res.exit_code == 0, res.output
+        t = tournament.load(SWISS)
+        sched = tj.current_schedule(t, folder)
+        (folder / "results.csv").write_text(results_csv(t, sched))
+        res = runner.invoke(app, ["standings", str(SWISS), str(folder / "results.csv"), "-o", out])
+        assert res.exit_code == 0, res.output
+        res = runner.invoke(app, ["finals", str(SWISS), str(folder / "results.csv"), "--players", "8", "-o", out])
+        assert res.exit_code == 0, res.output
+        return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+    one = run_all(tmp_path / "a")
+    two = run_all(tmp_path / "b")
+    assert one == two
+    assert "round-3/key.pdf" in one and "final/round.pdf" in one and "standings.pdf" in one
+    manifest = json.loads(one["round-2/manifest.json"])
+    assert manifest["boards"][4]["seed"] == "sm2010/r2/t5" and manifest["round"] == 2
+    assert one["round-2/table-05.json"].decode() == generate.from_seed("base-3-4", "sm2010/r2/t5").to_json() + "\n"
+    final = json.loads(one["final/manifest.json"])
+    assert final["scenario"] == "cities-knights" and final["tables"] == 2
+    # the schedule CSV: round, table, seat, player; 48 players x 3 rounds
+    rows = one["schedule.csv"].decode().splitlines()
+    assert rows[0] == "round,table,seat,player" and len(rows) == 1 + 48 * 3
+
+
+def test_round_sheet_names_the_players_in_starting_order(tmp_path):
+    from pypdf import PdfReader
+
+    t = tournament.load(SWISS)
+    sched = tj.current_schedule(t, tmp_path)
+    request = tj.round_request(t, sched, 1)
+    from setupgen import roundpack
+
+    roundpack.write_round(request, tmp_path / "r1")
+    text = PdfReader(str(tmp_path / "r1" / "round.pdf")).pages[3].extract_text()
+    names = t.player_names()
+    ids = sched.table(1, 3)
+    positions = [text.index(names[p]) for p in ids]
+    assert positions == sorted(positions)  # listed in starting order
+    assert "Runde 1" in text and t.name in text
+
+
+def test_single_table_regenerates_alone(runner, tmp_path):
+    res = runner.invoke(app, ["board", "--tournament", str(SWISS), "--round", "2", "--table", "7",
+                              "--format", "json", "-o", "-"])
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.stdout)
+    assert data["seed"] == "sm2010/r2/t7"
+    res = runner.invoke(app, ["board", "--tournament", str(SWISS), "--round", "2", "--table", "99", "-o", "-"])
+    assert res.exit_code == 2 and "tables 1-12" in res.stderr
+
+
+def test_australian_semi_finals_and_final(runner, tmp_path):
+    out = str(tmp_path)
+    t = tournament.load(AUS)
+    sched = tj.current_schedule(t, tmp_path)
+    assert sched.quality(t.players).repeat_pairs == 0
+    (tmp_path / "results.csv").write_text(results_csv(t, sched))
+    res = runner.invoke(app, ["finals", str(AUS), str(tmp_path / "results.csv"), "--players", "16", "-o", out])
+    assert res.exit_code == 0, res.output
+    ranked, _, _ = tj.make_standings(t, sched, tmp_path / "results.csv")
+    names = t.player_names()
+    first = res.stdout.splitlines()[0]
+    order = [ranked[i - 1].player for i in (1, 8, 9, 16)]
+    assert first == "table 1: " + ", ".join(names[p] for p in order)
+    winners = ",".join(ranked[i].player for i in (3, 0, 2, 1))
+    res = runner.invoke(app, ["finals", str(AUS), str(tmp_path / "results.csv"), "--players", "16",
+                              "--winners", winners, "-o", out])
+    assert res.exit_code == 0, res.output
+    assert res.stdout.splitlines()[0] == "table 1: " + ", ".join(names[ranked[i].player] for i in range(4))
+
+
+def test_drop_out_and_late_entry_replan_from_round_2(runner, tmp_path):
+    folder = tmp_path / "t"
+    shutil.copytree(SWISS.parent, folder)
+    res = runner.invoke(app, ["schedule", str(folder / "tournament.toml"), "-o", str(tmp_path / "out")])
+    assert res.exit_code == 0
+    before = (tmp_path / "out" / "schedule.csv").read_text().splitlines()
+    players = (folder / "players.csv").read_text().splitlines()
+    players = [ln for ln in players if not ln.startswith("ch07,")] + ["late1,Late Entry,"]
+    (folder / "players.csv").write_text("\n".join(players) + "\n")
+    res = runner.invoke(app, ["schedule", str(folder / "tournament.toml"), "--from-round", "2", "-o", str(tmp_path / "out")])
+    assert res.exit_code == 0, res.output
+    after = (tmp_path / "out" / "schedule.csv").read_text().splitlines()
+    assert [r for r in after if r.startswith("1,")] == [r for r in before if r.startswith("1,")]
+    later = [r for r in after if not r.startswith(("1,", "round"))]
+    assert not any(r.endswith(",ch07") for r in later) and any(r.endswith(",late1") for r in later)
+
+
+def test_bad_inputs_one_line_exit_2(runner, tmp_path):
+    cases = [
+        (["round", str(SWISS), "--round", "1", "--tables", "3"], "not both"),
+        (["round", str(SWISS)], "--round N"),
+        (["round", str(SWISS), "--round", "9", "-o", str(tmp_path)], "no round 9"),
+        (["round"], "--tables N"),
+        (["schedule", str(tmp_path / "none.toml")], "cannot read"),
+        (["schedule", str(SWISS), "--from-round", "2", "-o", str(tmp_path / "empty")], "schedule.csv"),
+        (["finals", str(SWISS), str(tmp_path / "missing.csv"), "--players", "8", "-o", str(tmp_path)], "cannot read"),
+        (["board", "--tournament", str(SWISS), "--round", "1"], "go together"),
+    ]
+    for args, fragment in cases:
+        res = runner.invoke(app, args)
+        assert res.exit_code == 2, (args, res.output)
+        lines = [ln for ln in res.stderr.splitlines() if ln.strip()]
+        assert len(lines) == 1 and lines[0].startswith("error:") and fragment in lines[0], (args, res.stderr)
+
+
+def test_bad_results_are_reported_with_line_numbers(runner, tmp_path):
+    t = tournament.load(SWISS)
+    sched = tj.current_schedule(t, tmp_path)
+    text = results_csv(t, sched, rounds=[1]).splitlines()
+    text[3] = text[3].replace(",", ",", 2).rsplit(",", 2)[0] + ",99,no"  # VP out of range
+    text.append(text[5])  # a game recorded twice
+    text.append("1,1,nobody,5,no")  # unknown player
+    (tmp_path / "bad.csv").write_text("\n".join(text) + "\n")
+    res = runner.invoke(app, ["standings", str(SWISS), str(tmp_path / "bad.csv"), "-o", str(tmp_path)])
+    assert res.exit_code == 2
+    lines = res.stderr.splitlines()
+    assert lines[0].startswith("error: ") and "problems" in lines[0]
+    assert "line 4: vp 99" in res.stderr and "line 51: unknown player 'nobody'" in res.stderr
+    assert "line 50: player" in res.stderr and "already recorded in round 1" in res.stderr
+    assert all(ln.startswith("  line ") for ln in lines[1:])
+    assert not (tmp_path / "standings.csv").exists()
