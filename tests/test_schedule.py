@@ -127,8 +127,8 @@ def test_plan_stops_early_when_perfect(monkeypatch):
     monkeypatch.setattr(sched.rngmod, "randbelow", counting)
     s = plan(players(48), 3, 4, "early", budget=200_000)
     assert measure(s, players(48)) == (0, 0, 0)
-    # each move draws at least 3 numbers; a full budget would be >= 600,000
-    assert 0 < calls < 100_000
+    # each move draws at least 3 numbers: the full budget would be >= 600,000
+    assert 0 < calls < 300_000
 
 
 def test_plan_deterministic_and_seed_dependent():
@@ -186,11 +186,11 @@ def test_groups_kept_apart_when_feasible():
 
 
 def test_table_size_six():
-    roster = players(23, groups=4)
+    roster = players(35)
     s = plan(roster, 3, 6, "five-six")
     assert_seated(s, roster, [1, 2, 3], 6)
-    assert table_sizes(23, 6) == [6, 6, 6, 5]
-    assert measure(s, roster)[:2] == (0, 0)
+    assert table_sizes(35, 6) == [6] * 5 + [5]
+    assert measure(s, roster) == (0, 0, 0)
 
 
 # -- plan: re-planning with fixed rounds ---------------------------------------
