@@ -22,7 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from setupgen import generate, layout, rng  # noqa: E402
+from setupgen import generate, layout  # noqa: E402
 
 
 def rate(fn, seconds: float) -> float:

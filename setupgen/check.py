@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import hexgrid, setupid
-from . import layout as layoutmod
 from .board import Board
 from .errors import IllegalBoardError, SetupgenError
 from .hexgrid import Hex

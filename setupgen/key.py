@@ -28,13 +28,13 @@ from .board import Board, Tile
 from .errors import SetupgenError
 from .layout import Layout
 from .rules import RED_NUMBERS
-from .sheet import MIN_HEX_MM, SheetContext, _footer, _footer_height, scenario_title
+from .sheet import MIN_HEX_MM, SheetContext, _footer, _footer_height, scenario_title, table_box_and_rule
 from .sheet_board import (
     Box, Fit, _legend_geometry, _legend_lines, board_extent, draw_board, draw_legend, hex_size_for,
     land_rows, legend_entries, place,
 )
 from .sheet_svg import (
-    add_circle, add_path, add_rect, add_text, drawing, finish, fit, fit_lines, hex_points, num,
+    add_circle, add_path, add_rect, add_text, drawing, finish, fit, fit_lines, hex_points,
     paper_size, poly_d, text_width, wrap,
 )
 from .templates import MIN_FONT_MM, Style, Texts
@@ -145,20 +145,7 @@ def _header(dwg: Any, layout: Layout, ctx: SheetContext, m: float, cw: float, tx
     for line in wrap(tx.get("key.warning"), text_w, small, bold=True):
         y += small * 1.3
         add_text(dwg, dwg, line, m, y, small, st, bold=True)
-    bottom = y + 0.8
-    if box_w:
-        bhx = 19.0
-        bx = m + cw - box_w
-        add_rect(dwg, dwg, bx, top, box_w, bhx, fill=st.fill["header"], stroke=st.colour["ink"], width=0.5)
-        word, ws = fit(tx.get("sheet.table"), box_w - 3, st.mm("table_word"))
-        add_text(dwg, dwg, word, bx + box_w / 2, top + ws + 1.2, ws, st, anchor="middle")
-        t, sz = fit(str(ctx.table), box_w - 3, st.mm("table_number"), bold=True)
-        add_text(dwg, dwg, t, bx + box_w / 2, top + bhx - 2.2, sz, st, bold=True, anchor="middle")
-        bottom = max(bottom, top + bhx)
-    bottom += 1.5
-    add_path(dwg, dwg, f"M{num(m)},{num(bottom)} L{num(m + cw)},{num(bottom)}",
-             stroke=st.colour["ink"], width=st.mm("rule"))
-    return bottom
+    return table_box_and_rule(dwg, ctx.table if box_w else None, top, y + 0.8, m, cw, box_w, tx, st)
 
 
 # -- the board's marks ----------------------------------------------------------

@@ -28,8 +28,12 @@ from .sheet_board import (
     Box, board_extent, draw_board, draw_legend, harbor_order, harbor_words, hex_size_for,
     land_rows, legend_entries, legend_height, place,
 )
-from .sheet_svg import PAPERS, drawing, finish, paper_size, add_circle, add_path, add_rect, add_text, fit, fit_lines, num, text_width, wrap
+from .sheet_svg import (  # PAPERS is re-exported: sheet.PAPERS
+    PAPERS, add_circle, add_path, add_rect, add_text, drawing, finish, fit, fit_lines, num, paper_size, text_width, wrap,
+)
 from .templates import MIN_FONT_MM, Style, Texts
+
+__all__ = ["PAPERS", "SheetContext", "render_sheet", "paper_size", "scenario_title", "sheet_notes", "table_box_and_rule"]
 
 #: most players on one result slip
 MAX_PLAYERS = 6
@@ -159,16 +163,23 @@ def _header(dwg: Any, layout: Layout, ctx: SheetContext, m: float, cw: float,
         y += sz * 1.05
         add_text(dwg, dwg, t, m, y, sz, st, bold=bold)
         y += sz * 0.35
-    bottom = y
-    if box_w:
+    return table_box_and_rule(dwg, ctx.table if box_w else None, m, y, m, cw, box_w, tx, st)
+
+
+def table_box_and_rule(dwg: Any, table: int | None, top: float, bottom: float, m: float, cw: float,
+                       box_w: float, tx: Texts, st: Style) -> float:
+    """The boxed table number at the right of a header (``top`` mm, box
+    ``box_w`` mm wide; none for ``table`` None) and the rule under the
+    header; returns the y (mm) of the rule."""
+    if table is not None:
         bh = 19.0
         bx = m + cw - box_w
-        add_rect(dwg, dwg, bx, m, box_w, bh, fill=st.fill["header"], stroke=st.colour["ink"], width=0.5)
+        add_rect(dwg, dwg, bx, top, box_w, bh, fill=st.fill["header"], stroke=st.colour["ink"], width=0.5)
         word, ws = fit(tx.get("sheet.table"), box_w - 3, st.mm("table_word"))
-        add_text(dwg, dwg, word, bx + box_w / 2, m + ws + 1.2, ws, st, anchor="middle")
-        t, sz = fit(str(ctx.table), box_w - 3, st.mm("table_number"), bold=True)
-        add_text(dwg, dwg, t, bx + box_w / 2, m + bh - 2.2, sz, st, bold=True, anchor="middle")
-        bottom = max(bottom, m + bh)
+        add_text(dwg, dwg, word, bx + box_w / 2, top + ws + 1.2, ws, st, anchor="middle")
+        t, sz = fit(str(table), box_w - 3, st.mm("table_number"), bold=True)
+        add_text(dwg, dwg, t, bx + box_w / 2, top + bh - 2.2, sz, st, bold=True, anchor="middle")
+        bottom = max(bottom, top + bh)
     bottom += 1.5
     add_path(dwg, dwg, f"M{num(m)},{num(bottom)} L{num(m + cw)},{num(bottom)}",
              stroke=st.colour["ink"], width=st.mm("rule"))

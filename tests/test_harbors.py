@@ -11,7 +11,6 @@ compare with 20,000 simulated placements (chi-square, fixed seed)."""
 import random
 from collections import Counter
 from fractions import Fraction
-from pathlib import Path
 
 import pytest
 
