@@ -58,15 +58,19 @@ def main() -> None:
     base = results[("base-3-4", "swap", "shuffled")]
     print(f"seafarers-sm2010 swap free {sea:>9.0f}   ({base / sea:.1f}x slower than base-3-4 swap+shuffled; goal <= 3x)")
 
-    ours = rate(lambda i: generate.from_seed("base-3-4", f"peer/{i}", "swap", "shuffled"), s)
     try:
         from catanatron.models.map import build_map
     except ImportError:
         print("\ncatanatron not installed: no peer reference (pip install catanatron)")
     else:
-        peer = rate(lambda i: build_map("BASE"), s)
-        print(f"\nbase-3-4 swap+shuffled {ours:>8.0f} boards/s")
-        print(f"catanatron build_map('BASE') {peer:>8.0f} maps/s")
+        # alternate the two, three times each, and compare the best of each
+        # (the machine's other load affects both alike)
+        ours, peer = 0.0, 0.0
+        for k in range(3):
+            ours = max(ours, rate(lambda i: generate.from_seed("base-3-4", f"peer/{k}/{i}", "swap", "shuffled"), s))
+            peer = max(peer, rate(lambda i: build_map("BASE"), s))
+        print(f"\nbase-3-4 swap+shuffled {ours:>8.0f} boards/s (best of 3)")
+        print(f"catanatron build_map('BASE') {peer:>8.0f} maps/s (best of 3)")
         print(f"ratio {ours / peer:.1f}x (goal >= 10x)")
 
     from setupgen import pdf, roundpack, sheet

@@ -40,8 +40,9 @@ def generate(layout: Layout, rng: random.Random, numbers: str | None = None,
     return _generate(layout, rng, numbers, harbors, None, "")
 
 
-# Tiles are immutable and few distinct ones exist per layout: share them.
-_tile = functools.lru_cache(maxsize=1 << 16)(Tile)
+# Tiles are immutable and few distinct ones exist per layout: share them
+# (layout name -> (hex, terrain, number, hidden, oil spring) -> Tile).
+_TILES: dict[str, dict[tuple, Tile]] = {}
 
 
 def _generate(layout: Layout, rng: random.Random, numbers: str | None,
@@ -67,10 +68,18 @@ def _generate(layout: Layout, rng: random.Random, numbers: str | None,
         robber = layout.robber  # a fixed hex or None (off the board)
 
     get_number = numbers_on.get
-    tiles = tuple([
-        _tile(s.hex, s.kind, terrain[s.hex], get_number(s.hex), s.hex in hidden, s.hex in oil_springs)
-        for s in layout.hexes
-    ])
+    known = _TILES.setdefault(layout.name, {})
+    if len(known) > 1 << 16:
+        known.clear()
+    tiles = []
+    for s in layout.hexes:
+        h = s.hex
+        key = (h, terrain[h], get_number(h), h in hidden, h in oil_springs)
+        tile = known.get(key)
+        if tile is None or tile.kind != s.kind:
+            tile = known[key] = Tile(h, s.kind, *key[1:])
+        tiles.append(tile)
+    tiles = tuple(tiles)
     return Board(
         scenario=layout.name, seed=seed,
         setup_id=setup_id,

@@ -58,60 +58,93 @@ def swap_with(order: Sequence[Hex], tokens: Sequence[int], fixed: Mapping[Hex, i
     Raises :class:`GenerationError` after ``restarts`` restarts (rule
     ``equal-adjacent``/``red-adjacent`` cannot be met on ``layout_name``).
     """
-    if len(tokens) != len(order):
-        raise GenerationError(f"{layout_name}: {len(tokens)} number tokens for {len(order)} hexes")
-    neighbors_of = hexgrid.neighbors if adjacency is None else adjacency.__getitem__
+    n = len(order)
+    if len(tokens) != n:
+        raise GenerationError(f"{layout_name}: {len(tokens)} number tokens for {n} hexes")
+    # Indices instead of hexes on the hot path: hexes of the order are
+    # 0..n-1, fixed hexes follow; 0 marks an empty hex.
+    cells, near = _frame(tuple(order), tuple(fixed), adjacency)
+    start = [0] * n + [fixed[h] for h in cells[n:]]
+    red = RED_NUMBERS
+
+    def ok(c: int, k: int) -> bool:
+        c_red = c in red
+        for x in near[k]:
+            o = placed[x]
+            if o and (o == c or (c_red and o in red)):
+                return False
+        return True
+
     for attempt in range(restarts + 1):
-        if attempt:
-            if trace is not None:
-                trace.append(("restart", attempt))
-        placed = dict(fixed)
+        if attempt and trace is not None:
+            trace.append(("restart", attempt))
+        placed = start[:]
         bag = list(tokens)
-        filled: list[Hex] = []
         stuck = False
-        for p in order:
+        for k in range(n):
             aside: list[int] = []
+            nk = near[k]
             while True:
                 if not bag:
                     stuck = True
                     break
                 c = bag.pop(pick(bag))
-                # fits(c, p, placed, adjacency), inlined on this hot path
-                c_red = c in RED_NUMBERS
-                for n in neighbors_of(p):
-                    o = placed.get(n)
-                    if o is not None and (o == c or (c_red and o in RED_NUMBERS)):
+                c_red = c in red
+                for x in nk:  # ok(c, k), inlined on the hot path
+                    o = placed[x]
+                    if o and (o == c or (c_red and o in red)):
                         break
                 else:
-                    placed[p] = c
+                    placed[k] = c
                     if trace is not None:
-                        trace.append(("place", p, c))
+                        trace.append(("place", order[k], c))
                     break
-                partner = None
-                for j in reversed(filled):
+                for j in range(k - 1, -1, -1):  # walk back along the placement path
                     d = placed[j]
                     placed[j] = c
-                    if fits(c, j, placed, adjacency) and fits(d, p, placed, adjacency):
-                        partner = j
+                    if ok(c, j) and ok(d, k):
+                        placed[k] = d
+                        if trace is not None:
+                            trace.append(("swap", order[k], order[j], c, d))
                         break
                     placed[j] = d
-                if partner is not None:
-                    placed[p] = d
+                else:
+                    aside.append(c)
                     if trace is not None:
-                        trace.append(("swap", p, partner, c, d))
-                    break
-                aside.append(c)
-                if trace is not None:
-                    trace.append(("aside", p, c))
+                        trace.append(("aside", order[k], c))
+                    continue
+                break
             if stuck:
                 break
             bag.extend(aside)
-            filled.append(p)
         if not stuck:
-            return {h: placed[h] for h in order}
+            return dict(zip(order, placed))
     raise GenerationError(
         f"{layout_name}: number placement failed after {restarts} restarts: "
         f"the rules {RULE_EQUAL} and {RULE_RED} cannot be met")
+
+
+_FRAMES: dict = {}
+
+
+def _frame(order: tuple[Hex, ...], fixed: tuple[Hex, ...], adjacency: Adjacency | None
+           ) -> tuple[tuple[Hex, ...], tuple[tuple[int, ...], ...]]:
+    """The cells (order, then fixed hexes) and, per hex of the order, the
+    indices of its neighbours among the cells. Cached per (order, fixed
+    hexes, adjacency): a layout has few desert positions."""
+    key = (order, fixed, id(adjacency))
+    hit = _FRAMES.get(key)
+    if hit is not None and hit[0] is adjacency:
+        return hit[1], hit[2]
+    neighbors_of = hexgrid.neighbors if adjacency is None else adjacency.__getitem__
+    in_order = set(order)
+    cells = order + tuple(h for h in fixed if h not in in_order)
+    index = {h: k for k, h in enumerate(cells)}
+    near = tuple(tuple(index[x] for x in neighbors_of(h) if x in index) for h in order)
+    if len(_FRAMES) > 4096:
+        _FRAMES.clear()
+    _FRAMES[key] = (adjacency, cells, near)
+    return cells, near
 
 
 def uniform(order: Sequence[Hex], tokens: Sequence[int], fixed: Mapping[Hex, int],
