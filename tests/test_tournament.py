@@ -210,3 +210,18 @@ def test_bad_results_are_reported_with_line_numbers(runner, tmp_path):
     assert "line 50: player" in res.stderr and "already recorded in round 1" in res.stderr
     assert all(ln.startswith("  line ") for ln in lines[1:])
     assert not (tmp_path / "standings.csv").exists()
+
+
+def test_shared_setup_gives_every_table_the_same_board(tmp_path):
+    shutil.copy(SWISS.parent / "players.csv", tmp_path / "players.csv")
+    text = SWISS.read_text().replace('scenario = "seafarers-sm2010"\nvictory_points = 12',
+                                     'scenario = "seafarers-sm2010"\nvictory_points = 12\nsetup = "shared"', 1)
+    (tmp_path / "t.toml").write_text(text)
+    t = tournament.load(tmp_path / "t.toml")
+    assert t.round(3).setup == "shared" and t.round(1).setup == "per-table"
+    sched = tj.current_schedule(t, tmp_path)
+    request = tj.round_request(t, sched, 3)
+    assert set(request.table_seeds) == {"sm2010/r3"}
+    boards = {generate.from_seed("seafarers-sm2010", s).tiles for s in request.table_seeds}
+    assert len(boards) == 1
+    assert len(set(tj.round_request(t, sched, 1).table_seeds)) == 12
