@@ -237,3 +237,18 @@ def test_cli_board_from_file(tmp_path):
 def test_scenario_that_needs_a_board_file_says_so():
     with pytest.raises(SetupgenError, match="--board"):
         generate.from_seed("oil-springs-fixed", "x")
+
+
+@pytest.mark.parametrize("scenario", ["oil-springs", "oil-springs-5-6"])
+def test_round_pack_of_an_oil_scenario(tmp_path, scenario):
+    from pypdf import PdfReader
+
+    res = CliRunner().invoke(app, ["round", "--scenario", scenario, "--tables", "3", "--seed", "oil", "-o",
+                                   str(tmp_path / "pack")])
+    assert res.exit_code == 0, res.output
+    reader = PdfReader(str(tmp_path / "pack" / "round.pdf"))
+    assert len(reader.pages) == 4
+    text = reader.pages[1].extract_text()
+    assert "Oil spring" in text and ("at most 4 oil" in text or "at most 6 oil" in text)
+    board = json.loads((tmp_path / "pack" / "table-01.json").read_text())
+    assert board["robber"] is None and sum(h["oil_spring"] for h in board["hexes"]) >= 3
