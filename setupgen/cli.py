@@ -285,7 +285,7 @@ def standings(
         raise typer.Exit(EXIT_BAD_INPUT) from None
     except SetupgenError as exc:
         raise _fail(str(exc)) from None
-    for line in st.standings_lines(ranked, t.player_names()):
+    for line in st.standings_lines(ranked, tj.display_names(t)):
         typer.echo(line)
     typer.echo(f"wrote {folder / 'standings.csv'} and {folder / 'standings.pdf'}", err=True)
 
@@ -306,6 +306,8 @@ def finals(
         t = tournament.load(tournament_file)
         folder = _tournament_folder(t, output)
         sched = tj.current_schedule(t, folder)
+        if winners is not None and not winners.strip():
+            raise SetupgenError("--winners is empty: name the semi-final winners, comma-separated")
         chosen = tuple(w.strip() for w in winners.split(",")) if winners else ()
         request, tables = tj.finals_request(t, sched, results, players, chosen)
         label = "final" if (chosen or players == 8) else "semi-final"
@@ -314,7 +316,7 @@ def finals(
         manifest = _write_pack(request, target)
     except SetupgenError as exc:
         raise _fail(str(exc)) from None
-    names = t.player_names()
+    names = tj.display_names(t)
     for k, table in enumerate(tables, start=1):
         typer.echo(f"table {k}: " + ", ".join(names.get(p, p) for p in table))
     typer.echo(f"wrote {target}/{manifest['pdf']}", err=True)

@@ -102,9 +102,23 @@ def write_schedule(t: Tournament, sched: Schedule, folder: Path) -> Quality:
                                     ("", *[f"{round_word} {r}" for r in rounds]),
                                     (0.28,) + (0.72 / n,) * n, tuple(cards))
     pages = listing.listing_pages([*per_round, cards_listing], paper=t.paper, footer=f"seed {schedule_seed(t)}")
+    document = pdf.svgs_to_pdf(pages)  # rendered before anything is written
+    atomic.write_bytes(folder / "schedule.pdf", document)
     atomic.write_text(folder / SCHEDULE_FILE, sched.to_csv())
-    atomic.write_bytes(folder / "schedule.pdf", pdf.svgs_to_pdf(pages))
     return sched.quality(t.players)
+
+
+_FINAL_WORDS = {"en": {"final": "Final", "semi-final": "Semi-final"},
+                "de": {"final": "Finale", "semi-final": "Halbfinale"}}
+
+
+def display_names(t: Tournament) -> dict[str, str]:
+    """Player id -> the name to print; a name that two players share gets
+    the id in brackets, so standings and finals stay unambiguous."""
+    count: dict[str, int] = {}
+    for p in t.players:
+        count[p.name] = count.get(p.name, 0) + 1
+    return {p.id: p.name if count[p.name] == 1 else f"{p.name} ({p.id})" for p in t.players}
 
 
 def round_request(t: Tournament, sched: Schedule, number: int) -> roundpack.RoundRequest:
@@ -114,6 +128,10 @@ def round_request(t: Tournament, sched: Schedule, number: int) -> roundpack.Roun
     if number not in sched.round_numbers():
         raise SetupgenError(f"the schedule has no round {number}")
     names = t.player_names()
+    gone = sorted({s.player for s in sched.seats if s.round == number} - set(names))
+    if gone:
+        raise SetupgenError(f"round {number} seats {', '.join(gone)}, no longer in the players file; "
+                            f"re-plan with setupgen schedule FILE --from-round {number}")
     tables = sched.tables(number)
     return roundpack.RoundRequest(
         scenario=rnd.scenario, tables=tables, seed=f"{t.seed}/r{number}", lang=t.language, paper=t.paper,
@@ -151,14 +169,14 @@ def make_standings(t: Tournament, sched: Schedule, results_path: str | Path):
     results = results_of(t, sched, results_path)
     scoring = st.Scoring(dict(t.placing_points), t.tie_breakers)
     ranked = st.standings(results, scoring=scoring, thresholds=t.thresholds(), seed=t.seed)
-    names = t.player_names()
+    names = display_names(t)
     rows = tuple((str(s.rank), names.get(s.player, s.player), st.format_points(s.placing_points),
                   str(s.victory_points), f"{s.vp_share:.2f}", str(s.games),
                   "" if s.lots is None else str(s.lots)) for s in ranked)
     head = ("#", "Player", "Placing pts", "VP", "VP share", "Games", "Lot") if t.language == "en" else \
         ("#", "Spieler", "Platzpunkte", "SP", "SP-Anteil", "Spiele", "Los")
-    title = f"{t.name} · {'standings' if t.language == 'en' else 'Rangliste'}"
-    pages = listing.render_listing(listing.Listing(title, t.seed, head, (0.07, 0.33, 0.14, 0.1, 0.14, 0.1, 0.12), rows),
+    title = "Standings" if t.language == "en" else "Rangliste"
+    pages = listing.render_listing(listing.Listing(title, f"{t.name} · {t.seed}", head, (0.07, 0.33, 0.14, 0.1, 0.14, 0.1, 0.12), rows),
                                    paper=t.paper)
     return ranked, st.standings_csv(ranked), pages
 
@@ -176,15 +194,27 @@ def finals_request(t: Tournament, sched: Schedule, results_path: str | Path, pla
     ranked, _, _ = make_standings(t, sched, results_path)
     ranking = [s.player for s in ranked]
     if winners:
+        if players != 16:
+            raise SetupgenError("--winners seats the final of the semi-finals: use it with --players 16")
+        semis = st.finals_tables(ranking, 16)
+        strays = [w for w in winners if not any(w in table for table in semis)]
+        if strays:
+            raise SetupgenError(f"--winners must name the {len(semis)} semi-final winners; "
+                                f"{', '.join(strays)} did not play a semi-final")
+        for k, table in enumerate(semis, start=1):
+            won = [w for w in winners if w in table]
+            if len(won) != 1:
+                raise SetupgenError(f"give exactly one winner of each semi-final: table {k} "
+                                    f"({', '.join(table)}) has {len(won)} among --winners")
         tables = (st.final_of_winners(list(winners), ranking),)
         label = "final"
     else:
         tables = st.finals_tables(ranking, players)
         label = "semi-final" if players == 16 else "final"
-    names = t.player_names()
+    names = display_names(t)
     request = roundpack.RoundRequest(
         scenario=t.final.scenario, tables=len(tables), seed=f"{t.seed}/{label}", lang=t.language,
-        paper=t.paper, title=f"{t.name} · {label}",
+        paper=t.paper, title=f"{t.name} · {_FINAL_WORDS[t.language][label]}",
         table_seeds=tuple(f"{t.seed}/{label}/t{k}" for k in range(1, len(tables) + 1)),
         players=tuple(tuple(names.get(p, p) for p in table) for table in tables))
     return request, tables

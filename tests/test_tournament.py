@@ -148,7 +148,7 @@ def test_australian_semi_finals_and_final(runner, tmp_path):
     res = runner.invoke(app, ["finals", str(AUS), str(tmp_path / "results.csv"), "--players", "16", "-o", out])
     assert res.exit_code == 0, res.output
     ranked, _, _ = tj.make_standings(t, sched, tmp_path / "results.csv")
-    names = t.player_names()
+    names = tj.display_names(t)
     first = res.stdout.splitlines()[0]
     order = [ranked[i - 1].player for i in (1, 8, 9, 16)]
     assert first == "table 1: " + ", ".join(names[p] for p in order)
@@ -225,3 +225,38 @@ def test_shared_setup_gives_every_table_the_same_board(tmp_path):
     boards = {generate.from_seed("seafarers-sm2010", s).tiles for s in request.table_seeds}
     assert len(boards) == 1
     assert len(set(tj.round_request(t, sched, 1).table_seeds)) == 12
+
+
+def test_finals_winners_must_be_one_per_semi_final(runner, tmp_path):
+    out = str(tmp_path)
+    t = tournament.load(AUS)
+    sched = tj.current_schedule(t, tmp_path)
+    (tmp_path / "results.csv").write_text(results_csv(t, sched))
+    ranked, _, _ = tj.make_standings(t, sched, tmp_path / "results.csv")
+    r = [s.player for s in ranked]
+    cases = [
+        ([r[0], r[1], r[2], r[19]], "did not play a semi-final"),     # rank 20 never played one
+        ([r[0], r[7], r[1], r[2]], "table 1"),                        # two winners of table 1 (ranks 1 and 8)
+        ([r[0], r[1], r[2]], "table 4"),                              # table 4 has none
+    ]
+    for winners, fragment in cases:
+        res = runner.invoke(app, ["finals", str(AUS), str(tmp_path / "results.csv"), "--players", "16",
+                                  "--winners", ",".join(winners), "-o", out])
+        assert res.exit_code == 2 and fragment in res.stderr, (winners, res.stderr)
+    res = runner.invoke(app, ["finals", str(SWISS), str(tmp_path / "results.csv"), "--players", "8",
+                              "--winners", "ch01,ch02", "-o", out])
+    assert res.exit_code == 2
+    res = runner.invoke(app, ["finals", str(AUS), str(tmp_path / "results.csv"), "--players", "16",
+                              "--winners", "", "-o", out])
+    assert res.exit_code == 2 and "empty" in res.stderr
+
+
+def test_dropped_player_without_replan_is_refused(runner, tmp_path):
+    folder = tmp_path / "t"
+    shutil.copytree(SWISS.parent, folder)
+    out = str(tmp_path / "out")
+    assert runner.invoke(app, ["schedule", str(folder / "tournament.toml"), "-o", out]).exit_code == 0
+    players = [ln for ln in (folder / "players.csv").read_text().splitlines() if not ln.startswith("ch48,")]
+    (folder / "players.csv").write_text("\n".join(players) + "\n")
+    res = runner.invoke(app, ["round", str(folder / "tournament.toml"), "--round", "2", "-o", out])
+    assert res.exit_code == 2 and "--from-round 2" in res.stderr and "ch48" in res.stderr
