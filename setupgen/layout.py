@@ -208,6 +208,8 @@ def _read_toml(path: Path) -> dict[str, Any]:
         raise LayoutError(str(path), "(file)", f"cannot read: {exc.strerror or exc}") from None
     except tomllib.TOMLDecodeError as exc:
         raise LayoutError(str(path), "(syntax)", str(exc).lower()) from None
+    except UnicodeDecodeError:
+        raise LayoutError(str(path), "(file)", "not a UTF-8 text file") from None
 
 
 def _load_path(path: Path, _depth: int = 0) -> Layout:

@@ -44,6 +44,8 @@ from .errors import SetupgenError
 from .schedule import Player
 
 SETUPS = ("per-table", "shared")
+TOP_KEYS = frozenset({"name", "seed", "language", "paper", "players", "table_size", "scoring", "rounds", "final"})
+ROUND_KEYS = frozenset({"scenario", "victory_points", "setup"})
 TIE_BREAKERS = ("placing_points", "victory_points", "vp_share", "lots")
 
 
@@ -127,6 +129,11 @@ def load(path: str | Path) -> Tournament:
         raise TournamentError(f"cannot read {p!r}: {exc.strerror or exc}") from None
     except tomllib.TOMLDecodeError as exc:
         raise TournamentError(f"{p}: {str(exc).lower()}") from None
+    except UnicodeDecodeError:
+        raise TournamentError(f"{p}: not a UTF-8 text file") from None
+    unknown = sorted(set(data) - TOP_KEYS)
+    if unknown:
+        raise TournamentError(f"{p}: {unknown[0]}: unknown key (known: {', '.join(sorted(TOP_KEYS))})")
 
     def get(table: dict, key: str, typ: type, default: Any = ..., where: str = "") -> Any:
         if key not in table:
@@ -162,6 +169,9 @@ def load(path: str | Path) -> Tournament:
         where = f"rounds[{i - 1}]."
         if not isinstance(item, dict):
             raise TournamentError(f"{p}: rounds[{i - 1}]: expected a table")
+        extra = sorted(set(item) - ROUND_KEYS)
+        if extra:
+            raise TournamentError(f"{p}: {where}{extra[0]}: unknown key (known: {', '.join(sorted(ROUND_KEYS))})")
         scenario = get(item, "scenario", str, where=where)
         lay = _scenario(p, scenario, where)
         setup = get(item, "setup", str, "per-table", where=where)
@@ -180,13 +190,23 @@ def load(path: str | Path) -> Tournament:
     points = []
     for size, values in sorted(points_t.items(), key=lambda kv: kv[0]):
         if not size.isdigit() or not isinstance(values, list) or len(values) != int(size) or not all(
-                isinstance(v, (int, float)) and not isinstance(v, bool) and v >= 0 for v in values):
+                isinstance(v, (int, float)) and not isinstance(v, bool) and 0 <= v < 1000 for v in values):
             raise TournamentError(f"{p}: scoring.placing_points.{size}: expected a list of {size} points (1st first)")
         points.append((int(size), tuple(Fraction(str(v)) for v in values)))
     tie = tuple(get(scoring, "tie_breakers", list, list(TIE_BREAKERS), where="scoring."))
-    if sorted(tie) != sorted(TIE_BREAKERS) or tie[0] != "placing_points":
+    if not all(isinstance(x, str) for x in tie) or sorted(tie) != sorted(TIE_BREAKERS) or tie[0] != "placing_points":
         raise TournamentError(f"{p}: scoring.tie_breakers: expected placing_points first, then "
                               f"victory_points, vp_share and lots in the order you choose")
+    from .standings import Scoring
+
+    try:
+        Scoring(dict(points), tie)
+    except SetupgenError as exc:
+        raise TournamentError(f"{p}: scoring: {exc}") from None
+    sizes = {table_size, table_size - 1}
+    missing = sorted(sizes - {size for size, _ in points})
+    if missing:
+        raise TournamentError(f"{p}: scoring.placing_points: no points for tables of {missing[0]}")
 
     final = None
     if "final" in data:
@@ -196,7 +216,10 @@ def load(path: str | Path) -> Tournament:
             raise TournamentError(f"{p}: final.players: expected 8 or 16")
         scenario = get(f, "scenario", str, where="final.")
         lay = _scenario(p, scenario, "final.")
-        final = Final(count, scenario, get(f, "victory_points", int, lay.victory_points, where="final."))
+        final_vp = get(f, "victory_points", int, lay.victory_points, where="final.")
+        if not 3 <= final_vp <= 30:
+            raise TournamentError(f"{p}: final.victory_points: {final_vp} is not a plausible threshold")
+        final = Final(count, scenario, final_vp)
     return Tournament(p, name, seed, language, paper, players, table_size, tuple(rounds), tuple(points), tie, final)
 
 
@@ -221,6 +244,10 @@ def read_players(path: str | Path) -> tuple[Player, ...]:
         raise TournamentError(f"cannot read players file {str(path)!r}: {getattr(exc, 'strerror', None) or exc}") from None
     reader = csv.DictReader(io.StringIO(text))
     fields = [f.strip().lower() for f in (reader.fieldnames or [])]
+    if len(fields) == 1 and ";" in fields[0]:
+        raise TournamentError(f"{path}: line 1: columns are separated by semicolons; use commas")
+    if len(set(fields)) != len(fields):
+        raise TournamentError(f"{path}: line 1: a column is named twice")
     if "id" not in fields or "name" not in fields:
         raise TournamentError(f"{path}: line 1: the header needs the columns id and name (group optional)")
     reader.fieldnames = fields
@@ -233,6 +260,10 @@ def read_players(path: str | Path) -> tuple[Player, ...]:
         group = (row.get("group") or "").strip() or None
         if not pid or not name:
             raise TournamentError(f"{path}: line {line}: id and name must not be empty")
+        if any(not ch.isprintable() for ch in pid + name + (group or "")):
+            raise TournamentError(f"{path}: line {line}: control characters in id, name or group")
+        if None in row:
+            raise TournamentError(f"{path}: line {line}: more cells than columns (a comma in a name needs quotes)")
         if pid in seen:
             raise TournamentError(f"{path}: line {line}: player id {pid!r} already on line {seen[pid]}")
         seen[pid] = line

@@ -260,3 +260,36 @@ def test_dropped_player_without_replan_is_refused(runner, tmp_path):
     (folder / "players.csv").write_text("\n".join(players) + "\n")
     res = runner.invoke(app, ["round", str(folder / "tournament.toml"), "--round", "2", "-o", out])
     assert res.exit_code == 2 and "--from-round 2" in res.stderr and "ch48" in res.stderr
+
+
+@pytest.mark.parametrize("change, fragment", [
+    (('tie_breakers = ["placing_points", "victory_points", "vp_share", "lots"]',
+      'tie_breakers = ["placing_points", 1, 2, 3]'), "scoring.tie_breakers"),
+    (('4 = [4, 3, 2, 1]', '4 = [inf, 3, 2, 1]'), "scoring.placing_points.4"),
+    (('4 = [4, 3, 2, 1]', '4 = [1, 2, 3, 4]'), "not increasing"),
+    (('tie_breakers = ["placing_points", "victory_points", "vp_share", "lots"]',
+      'tie_breakers = ["placing_points", "lots", "victory_points", "vp_share"]'), "must come last"),
+    ((', 3 = [4, 2, 1]', ''), "no points for tables of 3"),
+    (('table_size = 4', 'tabel_size = 4'), "tabel_size: unknown key"),
+    (('victory_points = 13', 'victory_points = -4'), "final.victory_points"),
+])
+def test_tournament_file_mistakes_are_caught_at_load(tmp_path, change, fragment):
+    shutil.copy(SWISS.parent / "players.csv", tmp_path / "players.csv")
+    old, new = change
+    text = SWISS.read_text()
+    assert old in text
+    (tmp_path / "t.toml").write_text(text.replace(old, new, 1))
+    with pytest.raises(tournament.TournamentError, match=None) as info:
+        tournament.load(tmp_path / "t.toml")
+    assert fragment in str(info.value)
+
+
+def test_binary_and_odd_players_files(tmp_path):
+    (tmp_path / "t.toml").write_bytes(b"\xff\xfe\x00n")
+    with pytest.raises(tournament.TournamentError, match="not a UTF-8 text file"):
+        tournament.load(tmp_path / "t.toml")
+    for text, fragment in [("id;name\na;b\n", "semicolons"), ("id,name\na,An\x01na\n", "control characters"),
+                           ("id,name\na,Anna,extra\n", "more cells than columns"), ("id,id,name\n", "named twice")]:
+        (tmp_path / "p.csv").write_text(text)
+        with pytest.raises(tournament.TournamentError, match=fragment):
+            tournament.read_players(tmp_path / "p.csv")
