@@ -116,6 +116,8 @@ def _check_hexes(board: Board, layout: Layout) -> list[Violation]:
             out.append(Violation("hex-kind", f"hex {_fmt(t.hex)} is {t.kind}, the layout says {spec.kind}", (t.hex,)))
             continue
         if spec.kind != "land":
+            if t.hidden or t.oil_spring:
+                out.append(Violation("hex-kind", f"{spec.kind} hex {_fmt(t.hex)} cannot lie face down or carry an oil spring", (t.hex,)))
             if t.terrain != "sea":
                 out.append(Violation("hex-terrain", f"{spec.kind} hex {_fmt(t.hex)} has terrain {t.terrain}", (t.hex,)))
             if t.number is not None:
@@ -321,10 +323,21 @@ def _check_oil_fixed(board: Board, layout: Layout) -> list[Violation]:
     from .errors import SetupgenError as _Err
     from .fixed import _find
 
+    from . import layout as layoutmod
+    from .fixed import frame_problems
+
     out: list[Violation] = []
+    meta = layoutmod.load(layout.name)
+    if meta.frame is not None:
+        # turning hexes into forest/pasture changes the terrain counts: then only the hexes are compared
+        turned = any(s.turn for s in layout.oil.fixed)
+        for problem in frame_problems(board, layoutmod.load(meta.frame), pools=not turned):
+            out.append(Violation("fixed-board", f"not a {meta.frame} board: {problem}"))
     land = [t for t in board.tiles if t.kind == "land"]
     tiles = {t.hex: t for t in board.tiles}
     want = {t.hex for t in land if t.terrain == "desert"}
+    if not want:
+        out.append(Violation("oil-desert", "a fixed oil-springs board needs a desert for the numbered oil spring"))
     for t in land:
         if t.terrain == "desert" and t.number not in layout.oil.numbered:
             out.append(Violation("oil-desert", f"desert {_fmt(t.hex)} must carry a numbered oil spring", (t.hex,)))

@@ -77,6 +77,11 @@ def oil_fixed_board(meta: Layout, board: Board) -> tuple[Board, Layout]:
     has no number, or two springs would fall on one hex."""
     if meta.oil is None or not meta.oil.fixed:
         raise SetupgenError(f"scenario {meta.name!r} is not a fixed oil-springs setup")
+    if meta.frame is not None:
+        problems = frame_problems(board, layoutmod.load(meta.frame), pools=True)
+        if problems:
+            raise SetupgenError(f"the board file does not fit {meta.name} (a {meta.frame} board): {problems[0]}"
+                                + (f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""))
     tiles = {t.hex: t for t in board.tiles}
     land = [t for t in board.tiles if t.kind == "land"]
     springs: set[Hex] = set()
@@ -98,6 +103,37 @@ def oil_fixed_board(meta: Layout, board: Board) -> tuple[Board, Layout]:
                                 harbor_method="fixed" if board.harbors else "players")
     layout = layout_of_board(fixed, meta)
     return _stamp(fixed, layout, fixed.to_json().encode("utf-8")), layout
+
+
+def frame_problems(board: Board, frame: Layout, *, pools: bool) -> list[str]:
+    """How ``board`` differs from the hexes of ``frame`` (and with ``pools``
+    from its terrain, number-token and harbor pools; RULES.md section 1)."""
+    from collections import Counter
+
+    out = []
+    want = {s.hex: s.kind for s in frame.hexes}
+    have = {t.hex: t.kind for t in board.tiles}
+    if want != have:
+        missing, extra = sorted(set(want) - set(have)), sorted(set(have) - set(want))
+        wrong = sorted(h for h in set(want) & set(have) if want[h] != have[h])
+        what = (f"hex {missing[0]} is missing" if missing else f"hex {extra[0]} is not part of it" if extra
+                else f"hex {wrong[0]} is {have[wrong[0]]}, not {want[wrong[0]]}")
+        out.append(what)
+    if not pools:
+        return out
+    terrain = Counter(t.terrain for t in board.tiles if t.kind == "land")
+    pool = Counter(t for r in frame.regions for t in r.terrain_pool) + Counter(
+        s.terrain for s in frame.hexes if s.kind == "land" and s.region is None)
+    if terrain != pool:
+        diff = ", ".join(f"{k} {terrain[k]} instead of {pool[k]}" for k in sorted(set(terrain) | set(pool)) if terrain[k] != pool[k])
+        out.append(f"terrain differs from the set ({diff})")
+    tokens = Counter(t.number for t in board.tiles if t.kind == "land" and t.terrain != "desert" and t.number is not None)
+    token_pool = Counter(n for r in frame.regions for n in r.number_tokens)
+    if tokens != token_pool:
+        out.append("number tokens differ from the set")
+    if board.harbors and Counter(h.type for h in board.harbors) != Counter(frame.harbor_pool):
+        out.append(f"{len(board.harbors)} harbors differ from the set of {len(frame.harbor_pool)}")
+    return out
 
 
 def _find(spring: FixedSpring, land: list[Tile], tiles: dict[Hex, Tile]) -> Hex:

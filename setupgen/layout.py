@@ -90,6 +90,7 @@ class Layout:
     reconstruction: bool = False
     oil: OilSetup | None = None
     source: str = "map"  # "map", or "board-file": the board comes from --board FILE
+    frame: str | None = None  # board-file scenarios: the layout whose hexes and pools the board must have
     _index: Mapping[Hex, HexSpec] = field(init=False, compare=False, repr=False)
     _adjacency: Mapping[Hex, tuple[Hex, ...]] = field(init=False, compare=False, repr=False)
     _regions: Mapping[str, tuple[Hex, ...]] = field(init=False, compare=False, repr=False)
@@ -472,10 +473,14 @@ def _parse_board_file_scenario(data: dict[str, Any], path: Path, name: str, code
     if robber_v not in ("off", "desert"):
         raise LayoutError(p, "robber", "must be 'desert' or 'off' for a board-file scenario")
     notes = _get(data, "notes", list, path, [])
+    frame = _get(data, "frame", str, path)
+    if not (path.parent / f"{frame}.toml").is_file():
+        raise LayoutError(p, "frame", f"no layout {frame!r} beside this file")
     return Layout(
         name=name, code=code, path=p, hexes=(), regions=(), harbor_pool=(), harbor_places=(),
         default_numbers="swap", default_harbors="fixed", spiral=(),
         robber=None if robber_v == "off" else "desert", pirate=None,
         victory_points=_get(data, "victory_points", int, path), notes=tuple(notes),
         players=_get(data, "players", str, path, ""), oil=_parse_oil(data, path), source="board-file",
+        frame=frame,
     )

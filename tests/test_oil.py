@@ -201,7 +201,8 @@ def test_fixed_5_6_turns_the_10_into_forest_and_east_of_4_into_pasture():
 
 
 def test_fixed_board_without_the_named_hexes_fails_clearly(tmp_path):
-    text = (FIXTURES / "oil-fixed-test-board.toml").read_text().replace("F:9", "F:10").replace("P:10", "P:9")
+    # the forest with 9 and a hills hex trade terrain: the set stays complete, no forest bears 9
+    text = (FIXTURES / "oil-fixed-test-board.toml").read_text().replace("F:9", "H:9").replace("H:12", "F:12")
     path = tmp_path / "oil-fixed-test-board.toml"
     path.write_text(text)
     with pytest.raises(SetupgenError, match="the board has no forest with 9 for the forest oil spring"):
@@ -252,3 +253,20 @@ def test_round_pack_of_an_oil_scenario(tmp_path, scenario):
     assert "Oil spring" in text and ("at most 4 oil" in text or "at most 6 oil" in text)
     board = json.loads((tmp_path / "pack" / "table-01.json").read_text())
     assert board["robber"] is None and sum(h["oil_spring"] for h in board["hexes"]) >= 3
+
+
+def test_fixed_board_must_be_a_complete_set(tmp_path):
+    base = (FIXTURES / "oil-fixed-test-board.toml").read_text()
+    path = tmp_path / "oil-fixed-test-board.toml"
+    cases = [
+        (base.replace("P:2", "H:2"), "terrain differs from the set (hills 4 instead of 3, pasture 3 instead of 4)"),
+        (base.replace('{ r = 3, q = -3, cells = "~ ~ ~ ~" }', '{ r = 3, q = -2, cells = "~ ~ ~" }'), "hex (-3, 3) is missing"),
+    ]
+    for text, fragment in cases:
+        path.write_text(text)
+        with pytest.raises(SetupgenError) as info:
+            fixed.board_from_file(path, "oil-springs-fixed")
+        assert fragment in str(info.value)
+    # a 3-4 board is not a 5-6 one
+    with pytest.raises(SetupgenError, match="a base-5-6 board"):
+        fixed.board_from_file(FIXTURES / "oil-fixed-test-board.toml", "oil-springs-5-6-fixed")
