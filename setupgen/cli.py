@@ -231,6 +231,18 @@ def _write_pack(request, target: Path) -> dict:
         return roundpack.write_round(request, target, lambda _step: bar.advance(task))
 
 
+def _fail_results(exc: SetupgenError) -> typer.Exit:
+    """:func:`_fail`, and for a bad results file every further problem on
+    its own line (``  line N: …``)."""
+    from .standings import ResultsError
+
+    out = _fail(str(exc))
+    if isinstance(exc, ResultsError):
+        for problem in exc.problems[1:]:
+            typer.echo(f"  {problem}", err=True)
+    return out
+
+
 def _tournament_folder(t, output: Optional[str]) -> Path:
     """``-o DIR`` or ``output/<tournament name>``."""
     from . import export
@@ -267,24 +279,15 @@ def standings(
     output: Optional[str] = typer.Option(None, "-o", "--output", help="Tournament folder; default output/<tournament name>."),
 ) -> None:
     """Rank the players: placing points, then VP, VP share, lots."""
-    from . import atomic, pdf, tournament, tournament_jobs as tj
+    from . import tournament, tournament_jobs as tj
     from . import standings as st
 
     try:
         t = tournament.load(tournament_file)
         folder = _tournament_folder(t, output)
-        sched = tj.current_schedule(t, folder)
-        ranked, csv_text, pages = tj.make_standings(t, sched, results)
-        folder.mkdir(parents=True, exist_ok=True)
-        atomic.write_text(folder / "standings.csv", csv_text)
-        atomic.write_bytes(folder / "standings.pdf", pdf.svgs_to_pdf(pages))
-    except st.ResultsError as exc:
-        typer.echo(f"error: {exc}", err=True)
-        for problem in exc.problems[1:]:  # every bad row, with its line number
-            typer.echo(f"  {problem}", err=True)
-        raise typer.Exit(EXIT_BAD_INPUT) from None
+        ranked = tj.write_standings(t, tj.current_schedule(t, folder), results, folder)
     except SetupgenError as exc:
-        raise _fail(str(exc)) from None
+        raise _fail_results(exc) from None
     for line in st.standings_lines(ranked, tj.display_names(t)):
         typer.echo(line)
     typer.echo(f"wrote {folder / 'standings.csv'} and {folder / 'standings.pdf'}", err=True)
@@ -315,7 +318,7 @@ def finals(
         target = folder / label
         manifest = _write_pack(request, target)
     except SetupgenError as exc:
-        raise _fail(str(exc)) from None
+        raise _fail_results(exc) from None
     names = tj.display_names(t)
     for k, table in enumerate(tables, start=1):
         typer.echo(f"table {k}: " + ", ".join(names.get(p, p) for p in table))

@@ -10,7 +10,6 @@ scenarios; may redo numbers or terrain), harbors.
 
 from __future__ import annotations
 
-import functools
 import random
 
 from . import harbors as harbormod

@@ -181,6 +181,20 @@ def make_standings(t: Tournament, sched: Schedule, results_path: str | Path):
     return ranked, st.standings_csv(ranked), pages
 
 
+def write_standings(t: Tournament, sched: Schedule, results_path: str | Path, folder: Path):
+    """:func:`make_standings`, written as ``standings.csv`` and
+    ``standings.pdf`` into ``folder`` (created if missing; both rendered
+    before either is written). Returns the standings."""
+    from . import pdf
+
+    ranked, csv_text, pages = make_standings(t, sched, results_path)
+    document = pdf.svgs_to_pdf(pages)
+    folder.mkdir(parents=True, exist_ok=True)
+    atomic.write_text(folder / "standings.csv", csv_text)
+    atomic.write_bytes(folder / "standings.pdf", document)
+    return ranked
+
+
 def finals_request(t: Tournament, sched: Schedule, results_path: str | Path, players: int,
                    winners: Sequence[str] = ()) -> tuple[roundpack.RoundRequest, tuple[tuple[str, ...], ...]]:
     """The finals' tables from the standings (16: semi-finals 1-8-9-16 ...;
