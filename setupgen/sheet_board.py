@@ -279,6 +279,9 @@ def _draw_land_marks(dwg: Any, g: Any, board: Board, t: Tile, fit_: Fit, tx: Tex
         draw_token(dwg, g, x, ty, r, t.number, st)
     if t.oil_spring:
         draw_oil(dwg, g, x + s * 0.6, ty, s * 0.4, st)
+        # a word too, so the mark survives any printer (between token and the hex's lower corner)
+        add_text(dwg, g, tx.get("label.oil"), x, ty + r + MIN_FONT_MM * 1.05, MIN_FONT_MM, st, bold=True,
+                 anchor="middle")
     if board.robber == t.hex:
         if t.number is None:
             draw_robber(dwg, g, x, ty + s * 0.05, s * 0.7, st)
