@@ -78,18 +78,23 @@ def render_sheet(board: Board, layout: Layout, *, lang: str = "en", paper: str =
     if len(context.players) > MAX_PLAYERS:
         raise SetupgenError(f"a table sheet lists at most {MAX_PLAYERS} players, got {len(context.players)}")
     rows = land_rows(board)
-    notes = sheet_notes(board, layout, tx)
     n_players = len(context.players) or (6 if layout.players == "5-6" else 4)
     build_h = _build_height(rows, st)
-    notes_h = _notes_height(notes, cw, st)
     foot_h = _footer_height(board, cw, tx, st)
     row_min = st.mm("slip_min_row")
     slip_h = _slip_height(n_players, row_min, cw, layout, tx, st)
-    available = h - m - foot_h - y - build_h - notes_h - slip_h - 5 * gap
-    side_w, s, block_h = _board_block(board, layout, cw - gap, available, tx, st)
-    board_w = cw - side_w - gap
-    if block_h > available + 0.01 or s < MIN_HEX_MM:
+    full = sheet_notes(board, layout, tx)
+    # the reconstruction note is for the director: on a crowded page it goes first
+    reconstruction = tx.get("note.reconstruction") if layout.reconstruction else None
+    for notes in (full, [n for n in full if n != reconstruction]):
+        notes_h = _notes_height(notes, cw, st)
+        available = h - m - foot_h - y - build_h - notes_h - slip_h - 5 * gap
+        side_w, s, block_h = _board_block(board, layout, cw - gap, available, tx, st)
+        if block_h <= available + 0.01 and s >= MIN_HEX_MM:
+            break
+    else:
         raise SetupgenError(f"the sheet for {layout.name} does not fit on one {paper} page")
+    board_w = cw - side_w - gap
     surplus = max(0.0, available - block_h)
     grow = min(surplus * 0.7, n_players * (st.mm("slip_row") + 2.0 - row_min))
     slip_row = row_min + grow / n_players
