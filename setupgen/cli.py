@@ -86,7 +86,7 @@ def _seed_or_fresh(seed: Optional[str]) -> str:
 
 
 @app.command(epilog="Examples:  setupgen board --scenario base-5-6 --seed club7 --format svg -o board.svg"
-                    "  |  setupgen board --setup-id B4SS-5ABN-2V1N-9DM8 --format json -o -"
+                    "  |  setupgen board --setup-id B4SS-5ABN-2V1N-9DMX --format json -o -"
                     "  |  setupgen board --seed s --format jsonl --count 1000 -o boards.jsonl")
 def board(
     scenario: Optional[str] = typer.Option(None, help="Scenario (see 'setupgen scenarios'); default base-3-4."),
@@ -257,7 +257,7 @@ def schedule(
     from_round: Optional[int] = typer.Option(None, "--from-round", help="Keep rounds before N as played (from the saved schedule.csv) and re-plan the rest for the current players."),
     output: Optional[str] = typer.Option(None, "-o", "--output", help="Tournament folder; default output/<tournament name>."),
 ) -> None:
-    """Plan the seating of all preliminary rounds: tables and starting positions."""
+    """Seat every preliminary round: tables and starting positions."""
     from . import tournament, tournament_jobs as tj
 
     try:

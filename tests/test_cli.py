@@ -347,3 +347,15 @@ def test_hand_written_layout_generates_renders_and_checks(runner, tmp_path):
     bad.write_text(layout_file.read_text().replace("victory_points = 8", "victory_points = 'x'"))
     res = run(runner, "board", "--layout", str(bad), "--seed", "t", "-o", str(tmp_path / "c.json"))
     assert res.exit_code == 2 and "victory_points: expected int" in one_error_line(res)
+
+
+def test_setup_ids_in_help_examples_regenerate(runner):
+    """A setup ID shown in a help example must be one a user can type."""
+    import re
+
+    text = " ".join(run(runner, c, "--help").stdout for c in ("board", "round", "check"))
+    ids = re.findall(r"\b[A-Z0-9]{4}-[A-Z0-9]{4}-[A-Z0-9]{4}-[A-Z0-9]{4}\b", text)
+    assert ids
+    for sid in ids:
+        res = run(runner, "board", "--setup-id", sid, "--format", "json", "-o", "-")
+        assert res.exit_code == 0, (sid, res.output)
