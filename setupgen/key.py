@@ -23,19 +23,17 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from . import templates
 from .board import Board, Tile
 from .errors import SetupgenError
 from .layout import Layout
 from .rules import RED_NUMBERS
-from .sheet import MIN_HEX_MM, SheetContext, _footer, _footer_height, scenario_title, table_box_and_rule
+from .sheet import MIN_HEX_MM, Page, SheetContext, _footer, _footer_height, scenario_title, table_box_and_rule
 from .sheet_board import (
     Box, Fit, _legend_geometry, _legend_lines, board_extent, draw_board, draw_legend, hex_size_for,
     land_rows, legend_entries, place,
 )
 from .sheet_svg import (
-    add_circle, add_path, add_rect, add_text, drawing, finish, fit, fit_lines, hex_points,
-    paper_size, poly_d, text_width, wrap,
+    add_circle, add_path, add_rect, add_text, finish, fit, fit_lines, hex_points, poly_d, text_width, wrap,
 )
 from .templates import MIN_FONT_MM, Style, Texts
 
@@ -72,13 +70,8 @@ def render_key(board: Board, layout: Layout, *, lang: str = "en", paper: str = "
     the board cannot be drawn with hexes of at least
     :data:`setupgen.sheet.MIN_HEX_MM` mm.
     """
-    w, h = paper_size(paper)
-    tx = templates.texts(lang)
-    st = templates.style()
-    m = st.margin
-    cw = w - 2 * m
-    gap = st.mm("gap")
-    dwg = drawing(w, h)
+    pg = Page.start(paper, lang)
+    h, tx, st, m, cw, gap, dwg = pg.h, pg.tx, pg.st, pg.m, pg.cw, pg.gap, pg.dwg
     y = _header(dwg, layout, context, m, cw, tx, st)
 
     entries = hidden_entries(board)

@@ -55,6 +55,30 @@ class SheetContext:
 # --------------------------------------------------------------------------
 # the table sheet
 
+@dataclass(frozen=True, slots=True)
+class Page:
+    """A new portrait page and what laying it out needs: size ``w`` x ``h``,
+    margin ``m``, text width ``cw`` and ``gap`` (all mm), the sheet words
+    ``tx``, the style ``st`` and the svgwrite drawing ``dwg``."""
+
+    w: float
+    h: float
+    tx: Texts
+    st: Style
+    m: float
+    cw: float
+    gap: float
+    dwg: Any
+
+    @classmethod
+    def start(cls, paper: str, lang: str) -> "Page":
+        """Raises :class:`SetupgenError` for an unknown paper or language."""
+        w, h = paper_size(paper)
+        tx = templates.texts(lang)
+        st = templates.style()
+        return cls(w, h, tx, st, st.margin, w - 2 * st.margin, st.mm("gap"), drawing(w, h))
+
+
 def render_sheet(board: Board, layout: Layout, *, lang: str = "en", paper: str = "a4",
                  context: SheetContext = SheetContext()) -> str:
     """The table sheet of ``board`` as SVG text: one portrait page of
@@ -66,13 +90,8 @@ def render_sheet(board: Board, layout: Layout, *, lang: str = "en", paper: str =
     layout needs (e.g. a note key), or when the content cannot fit on the
     page with hexes of at least :data:`MIN_HEX_MM` mm.
     """
-    w, h = paper_size(paper)
-    tx = templates.texts(lang)
-    st = templates.style()
-    m = st.margin
-    cw = w - 2 * m
-    gap = st.mm("gap")
-    dwg = drawing(w, h)
+    pg = Page.start(paper, lang)
+    h, tx, st, m, cw, gap, dwg = pg.h, pg.tx, pg.st, pg.m, pg.cw, pg.gap, pg.dwg
     y = _header(dwg, layout, context, m, cw, tx, st)
 
     if len(context.players) > MAX_PLAYERS:
