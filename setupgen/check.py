@@ -17,6 +17,7 @@ from pathlib import Path
 from . import hexgrid, setupid
 from .board import Board
 from .errors import IllegalBoardError, SetupgenError
+from .harbors import RULE_COAST, RULE_CORNERS, RULE_ONE_PER_SEA
 from .hexgrid import Hex
 from .layout import Layout
 from .rules import RULE_EQUAL, RULE_RED, clash
@@ -221,7 +222,7 @@ def _check_harbors(board: Board, layout: Layout) -> list[Violation]:
                 out.append(Violation("harbor-place", f"harbor at {_fmt(h.hex)} facing {h.facing} is not a harbor place of the layout", (h.hex,)))
         for (where, facing), n in sorted(used.items(), key=lambda kv: (kv[0][0][1], kv[0][0][0], kv[0][1])):
             if n > 1:
-                out.append(Violation("harbor-one-per-sea-hex", f"harbor place {_fmt(where)} facing {facing} holds {n} harbors", (where,)))
+                out.append(Violation(RULE_ONE_PER_SEA, f"harbor place {_fmt(where)} facing {facing} holds {n} harbors", (where,)))
         for p in layout.harbor_places:
             if (p.hex, p.facing) not in used:
                 out.append(Violation("harbor-place", f"harbor place {_fmt(p.hex)} facing {p.facing} is empty", (p.hex,)))
@@ -232,19 +233,19 @@ def _check_harbors(board: Board, layout: Layout) -> list[Violation]:
     for h in board.harbors:
         here, there = tiles.get(h.hex), tiles.get(hexgrid.neighbor(h.hex, h.facing))
         if here is None or here.kind != "sea":
-            out.append(Violation("harbor-coast", f"harbor at {_fmt(h.hex)} is not on a playable sea hex", (h.hex,)))
+            out.append(Violation(RULE_COAST, f"harbor at {_fmt(h.hex)} is not on a playable sea hex", (h.hex,)))
         elif there is None or there.kind != "land":
-            out.append(Violation("harbor-coast", f"harbor at {_fmt(h.hex)} facing {h.facing} does not serve a coast edge", (h.hex,)))
+            out.append(Violation(RULE_COAST, f"harbor at {_fmt(h.hex)} facing {h.facing} does not serve a coast edge", (h.hex,)))
         sea_used[h.hex] += 1
         for c in hexgrid.edge_corners(h.hex, h.facing):
             if c in corner_owner and corner_owner[c] != h.hex:
-                out.append(Violation("harbor-shared-intersection",
+                out.append(Violation(RULE_CORNERS,
                                      f"harbors at {_fmt(corner_owner[c])} and {_fmt(h.hex)} share an intersection",
                                      (corner_owner[c], h.hex)))
             corner_owner.setdefault(c, h.hex)
     for sea_hex, n in sorted(sea_used.items(), key=lambda kv: (kv[0][1], kv[0][0])):
         if n > 1:
-            out.append(Violation("harbor-one-per-sea-hex", f"sea hex {_fmt(sea_hex)} holds {n} harbors", (sea_hex,)))
+            out.append(Violation(RULE_ONE_PER_SEA, f"sea hex {_fmt(sea_hex)} holds {n} harbors", (sea_hex,)))
     return out
 
 

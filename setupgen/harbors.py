@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import functools
 import random
-from typing import Iterable, Sequence
+from typing import Sequence
 
 from . import hexgrid, rng as rngmod
 from .board import Harbor
@@ -31,18 +31,6 @@ def shuffled(places: Sequence[tuple[Hex, int]], pool: Sequence[str], rng: random
     types = list(pool)
     rngmod.shuffle(rng, types)
     return tuple(Harbor(h, facing, t) for (h, facing), t in zip(places, types))
-
-
-def coast_edges(sea: Iterable[Hex], land: frozenset[Hex]) -> list[tuple[Hex, int]]:
-    """Every coast edge a harbor may serve: (sea hex, direction) for each sea
-    hex and each land neighbour, in reading order of the sea hex then
-    direction (RULES.md section 3, first rule, our reading)."""
-    out = []
-    for h in hexgrid.row_order(sea):
-        for d, n in enumerate(hexgrid.neighbors(h)):
-            if n in land:
-                out.append((h, d))
-    return out
 
 
 def free(edges: Sequence[tuple[Hex, int]], pool: Sequence[str], rng: random.Random, *,

@@ -26,7 +26,6 @@ Intersection = frozenset  # frozenset of three Hex
 Edge = frozenset  # frozenset of two Hex
 
 DIRECTIONS: tuple[Hex, ...] = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
-DIRECTION_NAMES: tuple[str, ...] = ("E", "NE", "NW", "W", "SW", "SE")
 SQRT3 = math.sqrt(3.0)
 
 
@@ -127,11 +126,6 @@ def corner_point(h: Hex, i: int) -> tuple[float, float]:
     cx, cy = center(h)
     angle = math.radians(30 + 60 * i)
     return (cx + math.cos(angle), cy - math.sin(angle))
-
-
-def polygon(h: Hex) -> tuple[tuple[float, float], ...]:
-    """The six corner points of ``h`` for hex size 1, corner 0 first."""
-    return tuple(corner_point(h, i) for i in range(6))
 
 
 def offset_to_axial(col: int, row: int) -> Hex:

@@ -15,10 +15,6 @@ TERRAINS: tuple[str, ...] = (
 )
 LAND_TERRAINS: tuple[str, ...] = TERRAINS[:-1]
 RESOURCES: tuple[str, ...] = ("lumber", "wool", "grain", "brick", "ore")
-RESOURCE_OF: Mapping[str, str] = {
-    "forest": "lumber", "pasture": "wool", "fields": "grain",
-    "hills": "brick", "mountains": "ore",
-}
 HARBOR_TYPES: tuple[str, ...] = ("3:1",) + RESOURCES
 NUMBERS: tuple[int, ...] = (2, 3, 4, 5, 6, 8, 9, 10, 11, 12)
 RED_NUMBERS: frozenset[int] = frozenset((6, 8))

@@ -91,10 +91,6 @@ class Style:
         except KeyError:
             raise SetupgenError(f"templates/style.toml has no size {name!r}") from None
 
-    def font_mm(self, name: str) -> float:
-        """A font size in mm, never below 8 pt (:data:`MIN_FONT_MM`)."""
-        return max(self.mm(name), MIN_FONT_MM)
-
 
 _TEXTS: dict[str, Texts] = {}
 _STYLE: list[Style] = []

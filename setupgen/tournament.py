@@ -26,7 +26,8 @@ optional)::
     scenario = "cities-knights"
 
 Table ``t`` of round ``r`` is seeded ``<seed>/r<r>/t<t>`` (a shared setup:
-``<seed>/r<r>``); the final's table ``t`` ``<seed>/final/t<t>``.
+``<seed>/r<r>``); the final's table ``t`` ``<seed>/final/t<t>`` (semi-finals:
+``<seed>/semi-final/t<t>``).
 """
 
 from __future__ import annotations
@@ -104,9 +105,10 @@ class Tournament:
         rnd = self.round(round_number)
         return f"{self.seed}/r{round_number}" if rnd.setup == "shared" else f"{self.seed}/r{round_number}/t{table}"
 
-    def final_seed(self, table: int) -> str:
-        """The seed text of a final table's board."""
-        return f"{self.seed}/final/t{table}"
+    def final_seed(self, table: int, stage: str = "final") -> str:
+        """The seed text of a finals table's board (``stage``: ``final`` or
+        ``semi-final``)."""
+        return f"{self.seed}/{stage}/t{table}"
 
     def thresholds(self) -> dict[int, int]:
         """Round number -> victory points that win it."""

@@ -229,6 +229,6 @@ def finals_request(t: Tournament, sched: Schedule, results_path: str | Path, pla
     request = roundpack.RoundRequest(
         scenario=t.final.scenario, tables=len(tables), seed=f"{t.seed}/{label}", lang=t.language,
         paper=t.paper, title=f"{t.name} · {_FINAL_WORDS[t.language][label]}",
-        table_seeds=tuple(f"{t.seed}/{label}/t{k}" for k in range(1, len(tables) + 1)),
+        table_seeds=tuple(t.final_seed(k, label) for k in range(1, len(tables) + 1)),
         players=tuple(tuple(names.get(p, p) for p in table) for table in tables))
     return request, tables

@@ -50,9 +50,7 @@ def small(tmp_path_factory):
     path = tmp_path_factory.mktemp("layouts") / "harbor-test.toml"
     path.write_text(SMALL)
     L = lay.Layout.from_file(path)
-    land = frozenset(L.land())
-    edges = harbors.coast_edges((s.hex for s in L.hexes if s.kind == "sea"), land)
-    return L, edges
+    return L, L.coast_edges
 
 
 def exact_edge_frequency(edges, k):
