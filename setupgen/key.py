@@ -27,7 +27,9 @@ from .board import Board, Tile
 from .errors import SetupgenError
 from .layout import Layout
 from .rules import RED_NUMBERS
-from .sheet import MIN_HEX_MM, Page, SheetContext, _footer, _footer_height, scenario_title, table_box_and_rule
+from .sheet import (
+    MIN_HEX_MM, Page, SheetContext, _footer, _footer_height, heading_with_hint, scenario_title, table_box_and_rule,
+)
 from .sheet_board import (
     Box, Fit, _legend_geometry, _legend_lines, board_extent, draw_board, draw_legend, hex_size_for,
     land_rows, legend_entries, place,
@@ -218,14 +220,8 @@ def _hidden_list(dwg: Any, entries: list[tuple[int, int, Tile]], x: float, y: fl
     """Heading, then one line per face-down hex: ``Row 1, hex 1:``, a
     swatch, the terrain word and the number (6 and 8 red and bold); then
     how to lay them. Without face-down hexes, one line saying so."""
-    hs = st.mm("heading")
-    y += hs
     head = f"{tx.get('key.title')} ({len(entries)})" if entries else tx.get("key.title")
-    add_text(dwg, dwg, head, x, y, hs, st, bold=True)
-    hx = x + text_width(head + "  ", hs, bold=True)
-    hint, hsz = fit(f"({tx.get('key.hint')})", w - (hx - x), st.mm("small"))
-    add_text(dwg, dwg, hint, hx, y, hsz, st, fill=st.colour["muted"])
-    y += hs * 0.5
+    y = heading_with_hint(dwg, head, tx.get("key.hint"), x, y, w, st)
     body = st.mm("body")
     rh = body * 1.6
     if not entries:

@@ -33,7 +33,8 @@ from .sheet_svg import (  # PAPERS is re-exported: sheet.PAPERS
 )
 from .templates import MIN_FONT_MM, Style, Texts
 
-__all__ = ["PAPERS", "SheetContext", "render_sheet", "paper_size", "scenario_title", "sheet_notes", "table_box_and_rule"]
+__all__ = ["PAPERS", "Page", "SheetContext", "render_sheet", "paper_size", "scenario_title", "sheet_notes",
+           "table_box_and_rule", "heading_with_hint"]
 
 #: most players on one result slip
 MAX_PLAYERS = 6
@@ -294,15 +295,20 @@ def _build_height(rows: list[list[Tile]], st: Style) -> float:
     return st.mm("heading") * 1.5 + len(rows) * st.mm("build_row")
 
 
-def _build_list(dwg: Any, rows: list[list[Tile]], x: float, y: float, w: float, tx: Texts, st: Style) -> None:
+def heading_with_hint(dwg: Any, head: str, hint: str, x: float, y: float, w: float, st: Style) -> float:
+    """A section heading at ``(x, y)`` mm with a small grey hint in brackets
+    after it, fitted to ``w`` mm; returns the y (mm) below the heading."""
     hs = st.mm("heading")
     y += hs
-    head = tx.get("sheet.build")
     add_text(dwg, dwg, head, x, y, hs, st, bold=True)
     hx = x + text_width(head + "  ", hs, bold=True)
-    hint, hsz = fit(f"({tx.get('sheet.build_hint')})", w - (hx - x), st.mm("small"))
-    add_text(dwg, dwg, hint, hx, y, hsz, st, fill=st.colour["muted"])
-    y += hs * 0.5
+    small, hsz = fit(f"({hint})", w - (hx - x), st.mm("small"))
+    add_text(dwg, dwg, small, hx, y, hsz, st, fill=st.colour["muted"])
+    return y + hs * 0.5
+
+
+def _build_list(dwg: Any, rows: list[list[Tile]], x: float, y: float, w: float, tx: Texts, st: Style) -> None:
+    y = heading_with_hint(dwg, tx.get("sheet.build"), tx.get("sheet.build_hint"), x, y, w, st)
     rh = st.mm("build_row")
     label_w = text_width(f"{tx.get('sheet.row')} 00", st.mm("body"), bold=True) + 1.5
     ncol = max(len(r) for r in rows) if rows else 1
