@@ -73,8 +73,11 @@ def main() -> None:
         print(f"catanatron build_map('BASE') {peer:>8.0f} maps/s (best of 3)")
         print(f"ratio {ours / peer:.1f}x (goal >= 10x)")
 
-    from setupgen import pdf, roundpack, sheet
+    from setupgen.render import pdf
 
+    from setupgen.tournament import roundpack
+
+    from setupgen.render import sheet
     lay = layout.load("base-3-4")
     boards = [generate.from_seed(lay, f"pdf/{i}") for i in range(12)]
     svgs = [sheet.render_sheet(b, lay) for b in boards]

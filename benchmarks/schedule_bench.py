@@ -2,7 +2,7 @@
 
     python benchmarks/schedule_bench.py [--repeat N]
 
-Times :func:`setupgen.schedule.plan` for 48 players x 3 rounds and 64
+Times :func:`setupgen.tournament.schedule.plan` for 48 players x 3 rounds and 64
 players x 4 rounds at tables of 4 (RULES.md section 6 / seed 002: the
 Australian prefixed schedule) and prints players, rounds, seconds (best of
 ``--repeat`` runs), repeat pairs, seat repeats and group clashes.
@@ -21,7 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from setupgen.schedule import Player, plan  # noqa: E402
+from setupgen.tournament.schedule import Player, plan  # noqa: E402
 
 CASES = ((48, 3), (64, 4))
 TABLE_SIZE = 4

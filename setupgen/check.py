@@ -2,9 +2,11 @@
 
 :func:`check` returns every :class:`Violation` (errors and notes);
 :func:`validate` raises :class:`IllegalBoardError` when any error is found.
-Rules: RULES.md sections 1-3, and FORMAT.md (``check`` applies the rules the
-board's methods promise: a ``spiral`` board is held to the red rule only and
-equal neighbours are reported as notes).
+Rules: ``docs/rules.md`` sections 1-5 and ``docs/format.md`` (``check``
+applies the rules the board's methods promise: a ``spiral`` board is held to
+the red rule only and equal neighbours are reported as notes). ``check``
+shares nothing with the generators but the rule definitions of
+:mod:`setupgen.core`.
 """
 
 from __future__ import annotations
@@ -14,13 +16,22 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import hexgrid, setupid
-from .board import Board
-from .errors import IllegalBoardError, SetupgenError
-from .harbors import RULE_COAST, RULE_CORNERS, RULE_ONE_PER_SEA
-from .hexgrid import Hex
-from .layout import Layout
-from .rules import RULE_EQUAL, RULE_RED, clash
+from .core import hexgrid, setupid
+from .core import layout as layoutmod
+from .core.board import Board, read_board
+from .core.errors import IllegalBoardError, SetupgenError
+from .core.frames import frame_problems, layout_for
+from .core.hexgrid import Hex
+from .core.layout import Layout
+from .core.oil import OIL_TERRAINS, FixedSpring, desert_assignments, explain, fixed_spring_hex
+from .core.rules import (
+    RULE_COAST, RULE_CORNERS, RULE_EQUAL, RULE_FIXED_BOARD, RULE_HARBOR_METHOD, RULE_HARBOR_PLACE,
+    RULE_HARBOR_POOL, RULE_HEX_EXTRA, RULE_HEX_HIDDEN, RULE_HEX_KIND, RULE_HEX_MISSING, RULE_HEX_TERRAIN,
+    RULE_NUMBER_FIXED, RULE_NUMBER_MISSING, RULE_NUMBER_ON_DESERT, RULE_NUMBER_ON_SEA, RULE_NUMBER_POOL, RULE_OIL_ADJACENT,
+    RULE_OIL_DESERT, RULE_OIL_LEVELS, RULE_OIL_SPRING, RULE_ONE_PER_SEA, RULE_PIRATE, RULE_RED,
+    RULE_ROBBER, RULE_SETUP_ID, RULE_TERRAIN_POOL, clashes, coast_edge,
+    harbor_conflict,
+)
 
 ERROR = "error"
 NOTE = "note"
@@ -49,8 +60,6 @@ def check(board: Board, layout: Layout | None = None) -> list[Violation]:
     scenario is unknown.
     """
     if layout is None:
-        from .fixed import layout_for
-
         layout = layout_for(board)
     out: list[Violation] = []
     out += _check_hexes(board, layout)
@@ -63,19 +72,11 @@ def check(board: Board, layout: Layout | None = None) -> list[Violation]:
 
 
 def check_file(path: str | Path, layout_file: str | Path | None = None) -> list[Violation]:
-    """:func:`check` of a board file (FORMAT.md JSON, UTF-8, a byte-order
+    """:func:`check` of a board file (``docs/format.md`` JSON, UTF-8, a byte-order
     mark allowed), against ``layout_file`` if given, else the shipped layout
     of its scenario. Raises :class:`SetupgenError` for an unreadable or
     malformed file or layout."""
-    path = Path(path)
-    try:
-        if not path.is_file():
-            what = "a folder" if path.is_dir() else ("missing" if not path.exists() else "not a regular file")
-            raise SetupgenError(f"cannot read {str(path)!r}: {what}")
-        text = path.read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise SetupgenError(f"cannot read {str(path)!r}: {getattr(exc, 'strerror', None) or exc}") from None
-    board = Board.from_json(text)
+    board = read_board(path)
     layout = None if layout_file is None else Layout.from_file(layout_file)
     if layout is not None and layout.name != board.scenario:
         raise SetupgenError(f"the board is of scenario {board.scenario!r}, the layout file is {layout.name!r}")
@@ -104,9 +105,9 @@ def _check_hexes(board: Board, layout: Layout) -> list[Violation]:
     want = {s.hex for s in layout.hexes}
     have = {t.hex for t in board.tiles}
     for h in hexgrid.row_order(want - have):
-        out.append(Violation("hex-missing", f"hex {_fmt(h)} of the layout is missing", (h,)))
+        out.append(Violation(RULE_HEX_MISSING, f"hex {_fmt(h)} of the layout is missing", (h,)))
     for h in hexgrid.row_order(have - want):
-        out.append(Violation("hex-extra", f"hex {_fmt(h)} is not part of the layout", (h,)))
+        out.append(Violation(RULE_HEX_EXTRA, f"hex {_fmt(h)} is not part of the layout", (h,)))
     by_region: dict[str, list[str]] = {r.name: [] for r in layout.regions}
     hidden_of = {r.name: r.hidden for r in layout.regions}
     for t in board.tiles:
@@ -114,31 +115,31 @@ def _check_hexes(board: Board, layout: Layout) -> list[Violation]:
             continue
         spec = layout.spec(t.hex)
         if t.kind != spec.kind:
-            out.append(Violation("hex-kind", f"hex {_fmt(t.hex)} is {t.kind}, the layout says {spec.kind}", (t.hex,)))
+            out.append(Violation(RULE_HEX_KIND, f"hex {_fmt(t.hex)} is {t.kind}, the layout says {spec.kind}", (t.hex,)))
             continue
         if spec.kind != "land":
             if t.hidden or t.oil_spring:
-                out.append(Violation("hex-kind", f"{spec.kind} hex {_fmt(t.hex)} cannot lie face down or carry an oil spring", (t.hex,)))
+                out.append(Violation(RULE_HEX_KIND, f"{spec.kind} hex {_fmt(t.hex)} cannot lie face down or carry an oil spring", (t.hex,)))
             if t.terrain != "sea":
-                out.append(Violation("hex-terrain", f"{spec.kind} hex {_fmt(t.hex)} has terrain {t.terrain}", (t.hex,)))
+                out.append(Violation(RULE_HEX_TERRAIN, f"{spec.kind} hex {_fmt(t.hex)} has terrain {t.terrain}", (t.hex,)))
             if t.number is not None:
-                out.append(Violation("number-on-sea", f"{spec.kind} hex {_fmt(t.hex)} has a number token", (t.hex,)))
+                out.append(Violation(RULE_NUMBER_ON_SEA, f"{spec.kind} hex {_fmt(t.hex)} has a number token", (t.hex,)))
             continue
         if t.terrain == "sea":
-            out.append(Violation("hex-terrain", f"land hex {_fmt(t.hex)} has terrain sea", (t.hex,)))
+            out.append(Violation(RULE_HEX_TERRAIN, f"land hex {_fmt(t.hex)} has terrain sea", (t.hex,)))
         if spec.region is None:
             if t.terrain != spec.terrain:
-                out.append(Violation("hex-terrain", f"hex {_fmt(t.hex)} must be {spec.terrain}, not {t.terrain}", (t.hex,)))
+                out.append(Violation(RULE_HEX_TERRAIN, f"hex {_fmt(t.hex)} must be {spec.terrain}, not {t.terrain}", (t.hex,)))
         else:
             by_region[spec.region].append(t.terrain)
         want_hidden = spec.region is not None and hidden_of[spec.region]
         if t.hidden != want_hidden:
-            out.append(Violation("hex-hidden", f"hex {_fmt(t.hex)} must {'' if want_hidden else 'not '}lie face down", (t.hex,)))
+            out.append(Violation(RULE_HEX_HIDDEN, f"hex {_fmt(t.hex)} must {'' if want_hidden else 'not '}lie face down", (t.hex,)))
     for region in layout.regions:
         got, pool = Counter(by_region[region.name]), Counter(region.terrain_pool)
         if got != pool:
             diff = _counter_diff(pool, got)
-            out.append(Violation("terrain-pool", f"region {region.name}: terrain differs from the pool ({diff})"))
+            out.append(Violation(RULE_TERRAIN_POOL, f"region {region.name}: terrain differs from the pool ({diff})"))
     return out
 
 
@@ -161,38 +162,44 @@ def _check_numbers(board: Board, layout: Layout) -> list[Violation]:
             continue
         if spec.number is not None:
             if t.number != spec.number:
-                out.append(Violation("number-fixed", f"hex {_fmt(t.hex)} must carry the fixed token {spec.number}", (t.hex,)))
+                out.append(Violation(RULE_NUMBER_FIXED, f"hex {_fmt(t.hex)} must carry the fixed token {spec.number}", (t.hex,)))
             continue
         if t.terrain == "desert":
             if t.number is not None and not (layout.oil is not None and t.oil_spring):
-                out.append(Violation("number-on-desert", f"desert {_fmt(t.hex)} carries a number token", (t.hex,)))
+                out.append(Violation(RULE_NUMBER_ON_DESERT, f"desert {_fmt(t.hex)} carries a number token", (t.hex,)))
             continue
         if t.number is None:
-            out.append(Violation("number-missing", f"hex {_fmt(t.hex)} has no number token", (t.hex,)))
+            out.append(Violation(RULE_NUMBER_MISSING, f"hex {_fmt(t.hex)} has no number token", (t.hex,)))
         elif spec.region is not None:
             per_region[spec.region].append(t.number)
     for region in layout.regions:
         if region.number_tokens and Counter(per_region[region.name]) != Counter(region.number_tokens):
             diff = _counter_diff(Counter(region.number_tokens), Counter(per_region[region.name]))
-            out.append(Violation("number-pool", f"region {region.name}: number tokens differ from the pool ({diff})"))
+            out.append(Violation(RULE_NUMBER_POOL, f"region {region.name}: number tokens differ from the pool ({diff})"))
+    return out + _number_rules(board, layout)
+
+
+def _number_rules(board: Board, layout: Layout) -> list[Violation]:
+    """Adjacent tokens (docs/rules.md section 2): every rule a pair breaks, a
+    6 beside a 6 both. Equal numbers are notes on ``spiral`` boards and
+    beside a desert's oil-spring number; red numbers are always errors."""
+    out = []
     numbers = board.numbers()
     for h in hexgrid.row_order(numbers):
         for d in (0, 4, 5):  # each adjacent pair once: east, south-west, south-east
             n = hexgrid.neighbor(h, d)
             if n not in numbers:
                 continue
-            rule = clash(numbers[h], numbers[n])
-            if rule is None:
-                continue
             oil_desert = layout.oil is not None and any(
                 board.tile(x).terrain == "desert" and board.tile(x).oil_spring for x in (h, n))
-            note = rule == RULE_EQUAL and (board.number_method == "spiral" or oil_desert)
-            what = "equal numbers" if rule == RULE_EQUAL else "red numbers"
-            if oil_desert and rule == RULE_EQUAL:
-                what = "the desert's oil-spring number and an equal number (allowed)"
-            out.append(Violation(
-                rule, f"{what} {numbers[h]} at {_fmt(h)} and {numbers[n]} at {_fmt(n)} are adjacent",
-                (h, n), NOTE if note else ERROR))
+            for rule in clashes(numbers[h], numbers[n]):
+                note = rule == RULE_EQUAL and (board.number_method == "spiral" or oil_desert)
+                what = "equal numbers" if rule == RULE_EQUAL else "red numbers"
+                if oil_desert and rule == RULE_EQUAL:
+                    what = "the desert's oil-spring number and an equal number (allowed)"
+                out.append(Violation(
+                    rule, f"{what} {numbers[h]} at {_fmt(h)} and {numbers[n]} at {_fmt(n)} are adjacent",
+                    (h, n), NOTE if note else ERROR))
     return out
 
 
@@ -201,51 +208,55 @@ def _check_harbors(board: Board, layout: Layout) -> list[Violation]:
     method = board.harbor_method
     if method == "players":
         if board.harbors:
-            out.append(Violation("harbor-method", "harbor method players lays no harbors, but the board has some"))
+            out.append(Violation(RULE_HARBOR_METHOD, "harbor method players lays no harbors, but the board has some"))
         return out
     types = Counter(h.type for h in board.harbors)
     if types != Counter(layout.harbor_pool):
-        out.append(Violation("harbor-pool", f"harbors differ from the pool ({_counter_diff(Counter(layout.harbor_pool), types)})"))
+        out.append(Violation(RULE_HARBOR_POOL, f"harbors differ from the pool ({_counter_diff(Counter(layout.harbor_pool), types)})"))
     if method == "fixed" and all(pl.type for pl in layout.harbor_places):
         want = Counter((pl.hex, pl.facing, pl.type) for pl in layout.harbor_places)
         got = Counter((h.hex, h.facing, h.type) for h in board.harbors)
         for (where, facing, htype), n in sorted((got - want).items(), key=lambda kv: (kv[0][0][1], kv[0][0][0], kv[0][1])):
-            out.append(Violation("harbor-place", f"{htype} harbor at {_fmt(where)} facing {facing} is not in the fixed layout", (where,)))
+            out.append(Violation(RULE_HARBOR_PLACE, f"{htype} harbor at {_fmt(where)} facing {facing} is not in the fixed layout", (where,)))
         for (where, facing, htype), n in sorted((want - got).items(), key=lambda kv: (kv[0][0][1], kv[0][0][0], kv[0][1])):
-            out.append(Violation("harbor-place", f"the fixed {htype} harbor at {_fmt(where)} facing {facing} is missing", (where,)))
+            out.append(Violation(RULE_HARBOR_PLACE, f"the fixed {htype} harbor at {_fmt(where)} facing {facing} is missing", (where,)))
         return out
     if method in ("shuffled", "fixed") and layout.harbor_places:
         places = {(p.hex, p.facing) for p in layout.harbor_places}
         used: Counter = Counter((h.hex, h.facing) for h in board.harbors)
         for h in board.harbors:
             if (h.hex, h.facing) not in places:
-                out.append(Violation("harbor-place", f"harbor at {_fmt(h.hex)} facing {h.facing} is not a harbor place of the layout", (h.hex,)))
+                out.append(Violation(RULE_HARBOR_PLACE, f"harbor at {_fmt(h.hex)} facing {h.facing} is not a harbor place of the layout", (h.hex,)))
         for (where, facing), n in sorted(used.items(), key=lambda kv: (kv[0][0][1], kv[0][0][0], kv[0][1])):
             if n > 1:
                 out.append(Violation(RULE_ONE_PER_SEA, f"harbor place {_fmt(where)} facing {facing} holds {n} harbors", (where,)))
         for p in layout.harbor_places:
             if (p.hex, p.facing) not in used:
-                out.append(Violation("harbor-place", f"harbor place {_fmt(p.hex)} facing {p.facing} is empty", (p.hex,)))
+                out.append(Violation(RULE_HARBOR_PLACE, f"harbor place {_fmt(p.hex)} facing {p.facing} is empty", (p.hex,)))
         return out
-    tiles = {t.hex: t for t in board.tiles}
-    sea_used: Counter = Counter()
-    corner_owner: dict = {}
+    return out + _free_harbor_rules(board)
+
+
+def _free_harbor_rules(board: Board) -> list[Violation]:
+    """Harbors on any coast edge (docs/rules.md section 3): each on a coast
+    edge, at most one per sea hex, no intersection shared by two."""
+    out = []
+    kinds = {t.hex: t.kind for t in board.tiles}
     for h in board.harbors:
-        here, there = tiles.get(h.hex), tiles.get(hexgrid.neighbor(h.hex, h.facing))
-        if here is None or here.kind != "sea":
+        if kinds.get(h.hex) != "sea":
             out.append(Violation(RULE_COAST, f"harbor at {_fmt(h.hex)} is not on a playable sea hex", (h.hex,)))
-        elif there is None or there.kind != "land":
+        elif not coast_edge(kinds, h.hex, h.facing):
             out.append(Violation(RULE_COAST, f"harbor at {_fmt(h.hex)} facing {h.facing} does not serve a coast edge", (h.hex,)))
-        sea_used[h.hex] += 1
-        for c in hexgrid.edge_corners(h.hex, h.facing):
-            if c in corner_owner and corner_owner[c] != h.hex:
-                out.append(Violation(RULE_CORNERS,
-                                     f"harbors at {_fmt(corner_owner[c])} and {_fmt(h.hex)} share an intersection",
-                                     (corner_owner[c], h.hex)))
-            corner_owner.setdefault(c, h.hex)
-    for sea_hex, n in sorted(sea_used.items(), key=lambda kv: (kv[0][1], kv[0][0])):
-        if n > 1:
-            out.append(Violation(RULE_ONE_PER_SEA, f"sea hex {_fmt(sea_hex)} holds {n} harbors", (sea_hex,)))
+    stacked: dict[Hex, set[int]] = {}
+    for (i, a), (j, b) in itertools.combinations(enumerate(board.harbors), 2):
+        rule = harbor_conflict((a.hex, a.facing), (b.hex, b.facing))
+        if rule == RULE_CORNERS:
+            out.append(Violation(RULE_CORNERS, f"harbors at {_fmt(a.hex)} and {_fmt(b.hex)} share an intersection",
+                                 (a.hex, b.hex)))
+        elif rule == RULE_ONE_PER_SEA:
+            stacked.setdefault(a.hex, set()).update((i, j))
+    for sea_hex in hexgrid.row_order(stacked):
+        out.append(Violation(RULE_ONE_PER_SEA, f"sea hex {_fmt(sea_hex)} holds {len(stacked[sea_hex])} harbors", (sea_hex,)))
     return out
 
 
@@ -255,124 +266,130 @@ def _check_pieces(board: Board, layout: Layout) -> list[Violation]:
     if layout.robber == "desert":
         t = tiles.get(board.robber) if board.robber is not None else None
         if t is None or t.terrain != "desert":
-            out.append(Violation("robber", "the robber must start on a desert"))
+            out.append(Violation(RULE_ROBBER, "the robber must start on a desert"))
     elif board.robber != layout.robber:
         where = "off the board" if layout.robber is None else f"on {_fmt(layout.robber)}"
-        out.append(Violation("robber", f"the robber must start {where}"))
+        out.append(Violation(RULE_ROBBER, f"the robber must start {where}"))
     if board.pirate != layout.pirate:
         where = "not be used" if layout.pirate is None else f"start on {_fmt(layout.pirate)}"
-        out.append(Violation("pirate", f"the pirate must {where}"))
+        out.append(Violation(RULE_PIRATE, f"the pirate must {where}"))
     return out
 
 
 def check_oil(board: Board, layout: Layout) -> list[Violation]:
-    """Oil springs (RULES.md section 5): every desert carries a numbered oil
-    spring whose number is the best choice, exactly one pasture and one
+    """Oil springs (docs/rules.md section 5): every desert carries a numbered
+    oil spring whose number is the best choice, exactly one pasture and one
     forest carry one, on the level the rules pick, and no two oil springs
     are adjacent. Notes report the levels computed."""
-    from . import oil as oilmod
-
     tiles = [t for t in board.tiles if t.kind == "land"]
     springs = [t for t in tiles if t.oil_spring]
     if layout.oil is None:
-        return [Violation("oil-spring", f"hex {_fmt(t.hex)} carries an oil spring, the scenario has none", (t.hex,))
+        return [Violation(RULE_OIL_SPRING, f"hex {_fmt(t.hex)} carries an oil spring, the scenario has none", (t.hex,))
                 for t in springs]
     if layout.oil.fixed:
         return _check_oil_fixed(board, layout)
-    out: list[Violation] = []
+    out = _oil_deserts(tiles, layout)
     land = [t.hex for t in tiles]
     terrain = {t.hex: t.terrain for t in tiles}
     numbers = {t.hex: t.number for t in tiles if t.number is not None}
-    deserts = [t for t in tiles if t.terrain == "desert"]
-    for t in deserts:
-        if not t.oil_spring or t.number not in layout.oil.numbered:
-            out.append(Violation("oil-desert", f"desert {_fmt(t.hex)} must carry a numbered oil spring "
-                                 f"({' or '.join(map(str, layout.oil.numbered))})", (t.hex,)))
-    if deserts and sorted(t.number or 0 for t in deserts) not in [sorted(a) for a in itertools.permutations(layout.oil.numbered, len(deserts))]:
-        out.append(Violation("oil-desert", "the deserts' oil-spring numbers must be different numbered tiles"))
-    elif deserts:
-        others = {h: v for h, v in numbers.items() if h not in {d.hex for d in deserts}}
-        best = oilmod.desert_assignments([d.hex for d in deserts], others, layout.oil.numbered, layout.adjacency)
-        if best and tuple(d.number for d in deserts) not in best:
-            out.append(Violation("oil-desert", "a desert's oil-spring number appears next to it although "
-                                 "another numbered tile would not", tuple(d.hex for d in deserts)))
-    for name, levels, level, on_level in oilmod.explain(land, terrain, numbers):
+    for name, levels, level, on_level in explain(land, terrain, numbers):
         mine = [t for t in springs if t.terrain == name]
         pips = ", ".join(map(str, levels))
         chosen = ", ".join(f"{_fmt(t.hex)} ({t.number})" for t in mine) or "none"
-        out.append(Violation("oil-levels", f"{name}: pip levels {pips}; the oil spring goes on level {level}; "
+        out.append(Violation(RULE_OIL_LEVELS, f"{name}: pip levels {pips}; the oil spring goes on level {level}; "
                              f"oil spring on {chosen}", tuple(t.hex for t in mine), NOTE))
         if len(mine) != 1:
-            out.append(Violation("oil-spring", f"exactly one {name} must carry an oil spring, found {len(mine)}"))
+            out.append(Violation(RULE_OIL_SPRING, f"exactly one {name} must carry an oil spring, found {len(mine)}"))
         elif mine[0].hex not in on_level:
-            out.append(Violation("oil-spring", f"the {name} oil spring at {_fmt(mine[0].hex)} is not on level {level}",
+            out.append(Violation(RULE_OIL_SPRING, f"the {name} oil spring at {_fmt(mine[0].hex)} is not on level {level}",
                                  (mine[0].hex,)))
     for t in springs:
-        if t.terrain not in ("desert", "pasture", "forest"):
-            out.append(Violation("oil-spring", f"{t.terrain} {_fmt(t.hex)} may not carry an oil spring", (t.hex,)))
-    spring_hexes = {t.hex for t in springs}
-    for h in hexgrid.row_order(spring_hexes):
+        if t.terrain not in OIL_TERRAINS:
+            out.append(Violation(RULE_OIL_SPRING, f"{t.terrain} {_fmt(t.hex)} may not carry an oil spring", (t.hex,)))
+    return out + _oil_adjacent({t.hex for t in springs}, layout, ERROR, "")
+
+
+def _oil_deserts(tiles: list, layout: Layout) -> list[Violation]:
+    """Step 1: every desert carries its own numbered tile, the best choice."""
+    assert layout.oil is not None
+    out = []
+    numbered = layout.oil.numbered
+    deserts = [t for t in tiles if t.terrain == "desert"]
+    for t in deserts:
+        if not t.oil_spring or t.number not in numbered:
+            out.append(Violation(RULE_OIL_DESERT, f"desert {_fmt(t.hex)} must carry a numbered oil spring "
+                                 f"({' or '.join(map(str, numbered))})", (t.hex,)))
+    if not deserts:
+        return out
+    if sorted(t.number or 0 for t in deserts) not in [sorted(a) for a in itertools.permutations(numbered, len(deserts))]:
+        out.append(Violation(RULE_OIL_DESERT, "the deserts' oil-spring numbers must be different numbered tiles"))
+        return out
+    desert_hexes = [d.hex for d in deserts]
+    others = {t.hex: t.number for t in tiles if t.number is not None and t.hex not in desert_hexes}
+    best = desert_assignments(desert_hexes, others, numbered, layout.adjacency)
+    if best and tuple(d.number for d in deserts) not in best:
+        out.append(Violation(RULE_OIL_DESERT, "a desert's oil-spring number appears next to it although "
+                             "another numbered tile would not", tuple(desert_hexes)))
+    return out
+
+
+def _oil_adjacent(springs: set[Hex], layout: Layout, severity: str, why: str) -> list[Violation]:
+    """No two oil springs side by side (each pair once, in reading order)."""
+    out = []
+    for h in hexgrid.row_order(springs):
         for n in layout.adjacency.get(h, ()):
-            if n in spring_hexes and (n[1], n[0]) > (h[1], h[0]):
-                out.append(Violation("oil-adjacent", f"oil springs at {_fmt(h)} and {_fmt(n)} are adjacent", (h, n)))
+            if n in springs and (n[1], n[0]) > (h[1], h[0]):
+                out.append(Violation(RULE_OIL_ADJACENT, f"oil springs at {_fmt(h)} and {_fmt(n)} are adjacent{why}",
+                                     (h, n), severity))
     return out
 
 
 def _check_oil_fixed(board: Board, layout: Layout) -> list[Violation]:
     """A fixed Oil Springs setup: the deserts and the hexes the setup names
     carry the oil springs, nothing else does."""
-    from .errors import SetupgenError as _Err
-    from .fixed import _find
-
-    from . import layout as layoutmod
-    from .fixed import frame_problems
-
+    assert layout.oil is not None
     out: list[Violation] = []
     meta = layoutmod.load(layout.name)
     if meta.frame is not None:
         # turning hexes into forest/pasture changes the terrain counts: then only the hexes are compared
         turned = any(s.turn for s in layout.oil.fixed)
         for problem in frame_problems(board, layoutmod.load(meta.frame), pools=not turned):
-            out.append(Violation("fixed-board", f"not a {meta.frame} board: {problem}"))
+            out.append(Violation(RULE_FIXED_BOARD, f"not a {meta.frame} board: {problem}"))
     land = [t for t in board.tiles if t.kind == "land"]
-    tiles = {t.hex: t for t in board.tiles}
     want = {t.hex for t in land if t.terrain == "desert"}
     if not want:
-        out.append(Violation("oil-desert", "a fixed oil-springs board needs a desert for the numbered oil spring"))
+        out.append(Violation(RULE_OIL_DESERT, "a fixed oil-springs board needs a desert for the numbered oil spring"))
     for t in land:
         if t.terrain == "desert" and t.number not in layout.oil.numbered:
-            out.append(Violation("oil-desert", f"desert {_fmt(t.hex)} must carry a numbered oil spring", (t.hex,)))
+            out.append(Violation(RULE_OIL_DESERT, f"desert {_fmt(t.hex)} must carry a numbered oil spring", (t.hex,)))
+    cells = [(t.hex, t.terrain, t.number) for t in land]
+    kinds = {t.hex: t.kind for t in board.tiles}
     for spring in layout.oil.fixed:
         # after the setup is applied, the spring's hex has the spring's terrain
-        plain = type(spring)(spring.terrain, spring.number, spring.east, False)
+        applied = spring if spring.east else FixedSpring(spring.terrain, spring.number, spring.east, False)
         try:
-            want.add(_find(plain if not spring.east else spring, land, tiles))
-        except _Err as exc:
-            out.append(Violation("oil-spring", str(exc)))
+            want.add(fixed_spring_hex(applied, cells, kinds))
+        except SetupgenError as exc:
+            out.append(Violation(RULE_OIL_SPRING, str(exc)))
     have = {t.hex for t in land if t.oil_spring}
     for h in hexgrid.row_order(want - have):
-        out.append(Violation("oil-spring", f"hex {_fmt(h)} must carry an oil spring", (h,)))
+        out.append(Violation(RULE_OIL_SPRING, f"hex {_fmt(h)} must carry an oil spring", (h,)))
     for h in hexgrid.row_order(have - want):
-        out.append(Violation("oil-spring", f"hex {_fmt(h)} carries an oil spring the fixed setup does not name", (h,)))
-    for h in hexgrid.row_order(have):
-        for n in layout.adjacency.get(h, ()):
-            if n in have and (n[1], n[0]) > (h[1], h[0]):
-                out.append(Violation("oil-adjacent", f"oil springs at {_fmt(h)} and {_fmt(n)} are adjacent "
-                                     "(as the fixed map has them)", (h, n), NOTE))
-    return out
+        out.append(Violation(RULE_OIL_SPRING, f"hex {_fmt(h)} carries an oil spring the fixed setup does not name", (h,)))
+    return out + _oil_adjacent(have, layout, NOTE, " (as the fixed map has them)")
 
 
 def _check_setup_id(board: Board, layout: Layout) -> list[Violation]:
     try:
         sid = setupid.decode(board.setup_id)
     except SetupgenError as exc:
-        return [Violation("setup-id", str(exc), (), NOTE)]
+        return [Violation(RULE_SETUP_ID, str(exc), (), NOTE)]
     out = []
     if sid.code != layout.code:
-        out.append(Violation("setup-id", f"setup id is for scenario code {sid.code}, not {layout.code}", (), NOTE))
+        out.append(Violation(RULE_SETUP_ID, f"setup id is for scenario code {sid.code}, not {layout.code}", (), NOTE))
     if (sid.number_method, sid.harbor_method) != (board.number_method, board.harbor_method):
-        out.append(Violation("setup-id", "setup id names other methods than the board", (), NOTE))
+        out.append(Violation(RULE_SETUP_ID, "setup id names other methods than the board", (), NOTE))
     return out
 
 
-__all__ = ["Violation", "check", "errors", "validate", "RULE_EQUAL", "RULE_RED", "ERROR", "NOTE"]
+__all__ = ["Violation", "check", "check_file", "check_oil", "errors", "validate", "ERROR", "NOTE"]

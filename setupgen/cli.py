@@ -1,7 +1,7 @@
 """The ``setupgen`` command line: thin commands over the library.
 
 Each command parses its options, calls one library function and turns a
-domain error (:class:`setupgen.errors.SetupgenError`) into one line on
+domain error (:class:`setupgen.core.errors.SetupgenError`) into one line on
 stderr and exit code 2.
 """
 
@@ -20,7 +20,7 @@ try:  # typer >= 0.29 vendors click
 except ImportError:  # pragma: no cover - older typer
     from click.exceptions import ClickException  # type: ignore[no-redef]
 
-from .errors import SetupgenError
+from .core.errors import SetupgenError
 
 EXIT_ILLEGAL = 1
 EXIT_BAD_INPUT = 2
@@ -60,8 +60,23 @@ app = typer.Typer(
 )
 
 
-def _fail(message: str) -> typer.Exit:
-    typer.echo(f"error: {message}", err=True)
+#: library request fields (:attr:`SetupgenError.field`) -> the option that sets them
+FLAGS = {
+    "scenario": "--scenario", "seed": "--seed", "setup_id": "--setup-id", "numbers": "--numbers",
+    "harbors": "--harbors", "fmt": "--format", "count": "--count", "output": "-o", "lang": "--lang",
+    "paper": "--paper", "layout_file": "--layout", "key": "--key", "board_file": "--board",
+    "tables": "--tables", "round": "--round", "title": "--title", "from_round": "--from-round",
+    "winners": "--winners", "players": "--players", "table": "--table", "tournament": "--tournament",
+}
+
+
+def _fail(problem: SetupgenError | str) -> typer.Exit:
+    """One ``error:`` line on stderr (naming the option at fault when the
+    library says which value it was) and exit code 2."""
+    flag = FLAGS.get(getattr(problem, "field", None) or "")
+    replan = getattr(problem, "from_round", None)  # tournament.jobs.ReplanNeeded
+    how = f" (setupgen schedule TOURNAMENT.toml --from-round {replan})" if replan is not None else ""
+    typer.echo(f"error: {flag + ': ' if flag else ''}{problem}{how}", err=True)
     return typer.Exit(EXIT_BAD_INPUT)
 
 
@@ -75,13 +90,13 @@ def _default_target(name: str) -> Path:
 
 
 def _seed_or_fresh(seed: Optional[str]) -> str:
-    from . import rng
+    from .core import rng
 
     if seed is None:
         seed = rng.fresh_seed()
         typer.echo(f"seed: {seed}", err=True)
     elif not seed.strip():
-        raise SetupgenError("the seed must not be empty")
+        raise SetupgenError("the seed must not be empty", field="seed")
     return seed
 
 
@@ -107,7 +122,8 @@ def board(
     board_file: Optional[str] = typer.Option(None, "--board", help="A complete board (board JSON, or a layout TOML with every hex fixed) to render and check; with --scenario oil-springs-fixed the fixed oil springs are added."),
 ) -> None:
     """One board (or a JSONL batch) as a sheet or board JSON."""
-    from . import atomic, export
+    from .core import atomic
+    from .render import export
 
     request = export.BoardRequest(scenario, seed, setup_id, numbers, harbors, fmt, count, output,
                                   lang, paper, layout_file, key, board_file)
@@ -133,14 +149,15 @@ def board(
         about = f" (setup id {made.setup_id})" if made.setup_id else ""
         typer.echo(f"wrote {target}{about}", err=True)
     except SetupgenError as exc:
-        raise _fail(str(exc)) from None
+        raise _fail(exc) from None
     _report_violations(made.violations)
 
 
 def _tournament_table_request(request, tournament_file, round_number, table):
     """``board --tournament FILE --round N --table T``: the request for that
     table's board (its scenario and seed)."""
-    from . import tournament, tournament_jobs as tj
+    from .tournament import model as tournament
+    from .tournament import jobs as tj
 
     if tournament_file is None or round_number is None or table is None:
         raise SetupgenError("--tournament, --round and --table go together")
@@ -179,7 +196,9 @@ def round_(
     round_number: Optional[int] = typer.Option(None, "--round", help="Round number (printed on every sheet; with a tournament file: which round)."),
 ) -> None:
     """Make a round pack: a sheet per table, director's page, one PDF."""
-    from . import atomic, export, roundpack
+    from .core import atomic
+    from .render import export
+    from .tournament import roundpack
 
     try:
         if tournament_file is not None:
@@ -190,7 +209,8 @@ def round_(
                 raise SetupgenError(f"give either a tournament file with --round, or the quick form; not both ({', '.join(quick)})")
             if round_number is None:
                 raise SetupgenError("with a tournament file, say which round: --round N")
-            from . import tournament, tournament_jobs as tj
+            from .tournament import model as tournament
+            from .tournament import jobs as tj
 
             t = tournament.load(tournament_file)
             folder = _tournament_folder(t, output)
@@ -213,7 +233,7 @@ def round_(
                 target = _default_target(f"{export.slug(scenario)}-{export.slug(seed)}")
         manifest = _write_pack(request, target)
     except SetupgenError as exc:
-        raise _fail(str(exc)) from None
+        raise _fail(exc) from None
     typer.echo(f"wrote {target}/{manifest['pdf']} ({request.tables} tables + director's page)", err=True)
     for entry in manifest["boards"]:
         typer.echo(f"table {entry['table']}: {entry['setup_id']}")
@@ -223,7 +243,7 @@ def _write_pack(request, target: Path) -> dict:
     """A round pack with a progress bar on a terminal."""
     from rich.progress import Progress
 
-    from . import roundpack
+    from .tournament import roundpack
 
     console = _stderr_console()
     with Progress(transient=True, console=console, disable=not console.is_terminal) as bar:
@@ -234,9 +254,9 @@ def _write_pack(request, target: Path) -> dict:
 def _fail_results(exc: SetupgenError) -> typer.Exit:
     """:func:`_fail`, and for a bad results file every further problem on
     its own line (``  line N: …``)."""
-    from .standings import ResultsError
+    from .tournament.standings import ResultsError
 
-    out = _fail(str(exc))
+    out = _fail(exc)
     if isinstance(exc, ResultsError):
         for problem in exc.problems[1:]:
             typer.echo(f"  {problem}", err=True)
@@ -245,7 +265,7 @@ def _fail_results(exc: SetupgenError) -> typer.Exit:
 
 def _tournament_folder(t, output: Optional[str]) -> Path:
     """``-o DIR`` or ``output/<tournament name>``."""
-    from . import export
+    from .render import export
 
     return Path(output) if output is not None else DEFAULT_OUTPUT / export.slug(t.name)
 
@@ -258,7 +278,8 @@ def schedule(
     output: Optional[str] = typer.Option(None, "-o", "--output", help="Tournament folder; default output/<tournament name>."),
 ) -> None:
     """Seat every preliminary round: tables and starting positions."""
-    from . import tournament, tournament_jobs as tj
+    from .tournament import model as tournament
+    from .tournament import jobs as tj
 
     try:
         t = tournament.load(tournament_file)
@@ -266,7 +287,7 @@ def schedule(
         sched = tj.make_schedule(t, folder, from_round)
         quality = tj.write_schedule(t, sched, folder)
     except SetupgenError as exc:
-        raise _fail(str(exc)) from None
+        raise _fail(exc) from None
     for line in quality.lines():
         typer.echo(line)
     typer.echo(f"wrote {folder / 'schedule.csv'} and {folder / 'schedule.pdf'}", err=True)
@@ -279,8 +300,9 @@ def standings(
     output: Optional[str] = typer.Option(None, "-o", "--output", help="Tournament folder; default output/<tournament name>."),
 ) -> None:
     """Rank the players: placing points, then VP, VP share, lots."""
-    from . import tournament, tournament_jobs as tj
-    from . import standings as st
+    from .tournament import model as tournament
+    from .tournament import jobs as tj
+    from .tournament import standings as st
 
     try:
         t = tournament.load(tournament_file)
@@ -303,7 +325,8 @@ def finals(
     output: Optional[str] = typer.Option(None, "-o", "--output", help="Tournament folder (default output/<tournament name>); the pack goes to its final/ or semi-final/."),
 ) -> None:
     """Seat the finals from the standings and make their round pack."""
-    from . import tournament, tournament_jobs as tj
+    from .tournament import model as tournament
+    from .tournament import jobs as tj
 
     try:
         t = tournament.load(tournament_file)
@@ -342,7 +365,7 @@ def check(
     try:
         found = checkmod.check_file(board_file, layout_file)
     except SetupgenError as exc:
-        raise _fail(str(exc)) from None
+        raise _fail(exc) from None
     errors = [v for v in found if v.severity == checkmod.ERROR]
     for v in found:
         typer.echo(str(v))
@@ -355,7 +378,7 @@ def check(
 @app.command(epilog="Example:  setupgen scenarios")
 def scenarios() -> None:
     """List the scenarios."""
-    from . import layout as layoutmod
+    from .core import layout as layoutmod
 
     try:
         for name in layoutmod.scenario_names():
@@ -368,7 +391,7 @@ def scenarios() -> None:
             typer.echo(f"{name:<22} {lay.players or '-':<4} players  {lay.victory_points} VP  "
                        f"numbers {lay.default_numbers}, harbors {lay.default_harbors}{extra}")
     except SetupgenError as exc:
-        raise _fail(str(exc)) from None
+        raise _fail(exc) from None
 
 
 def main() -> None:

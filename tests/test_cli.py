@@ -88,7 +88,7 @@ def test_fresh_seed_is_printed(runner):
     (["board", "--seed", "a", "--format", "gif"], "unknown format 'gif'"),
     (["board", "--seed", "a", "--format", "jsonl", "--count", "0", "-o", "-"], "count must be between 1 and"),
     (["board", "--seed", "a", "--format", "jsonl", "--count", "100000000", "-o", "-"], "count must be between 1 and"),
-    (["board", "--seed", "a", "--format", "json", "--count", "3"], "--count needs --format jsonl"),
+    (["board", "--seed", "a", "--format", "json", "--count", "3"], "--count: a count of boards needs the jsonl format"),
     (["board", "--setup-id", "B4SS-0000", "--format", "json"], "must have 16 letters"),
     (["board", "--setup-id", "B4SS-0000-0000-0000", "--seed", "x"], "give it alone"),
     (["board", "--seed", ""], "must not be empty"),

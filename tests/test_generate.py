@@ -5,9 +5,21 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from setupgen import check, generate, hexgrid, layout, numbers, rng, setupid
-from setupgen.board import Board
-from setupgen.errors import SetupgenError, SetupIdError
+from setupgen import check
+
+from setupgen import generate
+
+from setupgen.core import hexgrid
+
+from setupgen.core import layout
+
+from setupgen.generate import numbers
+
+from setupgen.core import rng
+
+from setupgen.core import setupid
+from setupgen.core.board import Board
+from setupgen.core.errors import SetupgenError, SetupIdError
 
 SCENARIOS = ("base-3-4", "base-5-6", "cities-knights")
 
@@ -230,8 +242,8 @@ def test_free_harbors_follow_section_3():
 
 
 def test_impossible_free_harbors_fail_with_the_rule_named():
-    from setupgen import harbors
-    from setupgen.errors import GenerationError
+    from setupgen.generate import harbors
+    from setupgen.core.errors import GenerationError
 
     edges = [((0, 0), 0), ((0, 0), 1)]  # one sea hex, two edges: only one harbor can go there
     with pytest.raises(GenerationError, match="harbor-one-per-sea-hex"):

@@ -21,7 +21,7 @@ def test_golden_json_and_svg_bytes(case):
 
 def test_golden_board_regenerates_from_its_setup_id():
     from setupgen import generate
-    from setupgen.board import Board
+    from setupgen.core.board import Board
 
     pinned = Board.from_json((HERE / "base-5-6-club.json").read_text())
     again = generate.from_setup_id(pinned.setup_id)
@@ -29,7 +29,6 @@ def test_golden_board_regenerates_from_its_setup_id():
 
 
 def test_pdf_is_byte_identical_across_runs():
-    from setupgen import pdf
-
+    from setupgen.render import pdf
     svg = (HERE / "base-3-4-demo.svg").read_text()
     assert pdf.svgs_to_pdf([svg, svg]) == pdf.svgs_to_pdf([svg, svg])

@@ -14,9 +14,10 @@ from fractions import Fraction
 
 import pytest
 
-from setupgen import harbors, hexgrid
-from setupgen import layout as lay
+from setupgen.generate import harbors
 
+from setupgen.core import hexgrid
+from setupgen.core import layout as lay
 SMALL = """
 name = "harbor-test"
 code = "HT"

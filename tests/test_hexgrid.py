@@ -1,8 +1,6 @@
 import pytest
 
-from setupgen import hexgrid as hg
-
-
+from setupgen.core import hexgrid as hg
 def test_neighbors_follow_format_direction_order():
     assert hg.neighbors((0, 0)) == ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
     assert hg.direction_to((2, -1), (1, 0)) == 4

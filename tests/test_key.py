@@ -1,4 +1,4 @@
-"""The director's key (setupgen.key) and the secrecy of the table sheet:
+"""The director's key (setupgen.render.key) and the secrecy of the table sheet:
 the key reveals every face-down hex in build-list terms; the table sheet
 gives nothing away about them."""
 
@@ -10,9 +10,17 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from setupgen import generate, key, layout, sheet, templates
-from setupgen.sheet_board import land_rows
-from setupgen.sheet_svg import text_width
+from setupgen import generate
+
+from setupgen.render import key
+
+from setupgen.core import layout
+
+from setupgen.render import sheet
+
+from setupgen.core import templates
+from setupgen.render.board import land_rows
+from setupgen.render.page import text_width
 
 SVG = "{http://www.w3.org/2000/svg}"
 MIN_FONT_MM = 8 * 25.4 / 72
@@ -31,7 +39,7 @@ def sf(seed: str = "x"):
 
 def hidden_listing(board, tx) -> list[tuple[str, str, str]]:
     """Expected list lines ``(position text, terrain word, number)`` from
-    land_rows, computed independently of setupgen.key."""
+    land_rows, computed independently of setupgen.render.key."""
     out = []
     for i, row in enumerate(land_rows(board), start=1):
         for j, t in enumerate(row, start=1):
@@ -141,7 +149,7 @@ def test_key_of_a_board_without_hidden_hexes():
 
 def test_key_errors():
     b, lay = sf()
-    from setupgen.errors import SetupgenError
+    from setupgen.core.errors import SetupgenError
 
     with pytest.raises(SetupgenError):
         key.render_key(b, lay, lang="xx")

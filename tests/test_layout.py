@@ -2,9 +2,9 @@ from pathlib import Path
 
 import pytest
 
-from setupgen import hexgrid as hg
-from setupgen import layout as lay
-from setupgen.errors import LayoutError, UnknownScenarioError
+from setupgen.core import hexgrid as hg
+from setupgen.core import layout as lay
+from setupgen.core.errors import LayoutError, UnknownScenarioError
 
 
 def test_base_3_4_matches_rules_section_1():
@@ -114,8 +114,9 @@ def test_readme_example_layout_generates_legal_boards(tmp_path):
     import random
     import re
 
-    from setupgen import check, generate
+    from setupgen import check
 
+    from setupgen import generate
     text = (Path(lay.layouts_dir()) / "README.md").read_text()
     toml = re.search(r"```toml\n(.*?)```", text, re.S).group(1)
     path = tmp_path / "two-islands.toml"

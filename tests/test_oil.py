@@ -1,4 +1,4 @@
-"""Oil Springs (RULES.md section 5): levels, ties, desert numbers, the chip
+"""Oil Springs (docs/rules.md section 5): levels, ties, desert numbers, the chip
 trade when adjacency is forced, redo, and whole boards."""
 
 import dataclasses
@@ -8,8 +8,15 @@ from collections import Counter
 
 import pytest
 
-from setupgen import check, generate, layout, oil
-from setupgen.rules import fits
+from setupgen import check
+
+from setupgen import generate
+
+from setupgen.core import layout
+
+from setupgen.core import oil as oil_rules
+from setupgen.generate import oil
+from setupgen.core.rules import fits
 
 BASE = layout.load("base-3-4")
 OIL = layout.load("oil-springs")
@@ -41,15 +48,15 @@ def build(rows):
 
 def test_levels_worked_example():
     # pastures 6, 9, 4, 3 -> pips 5, 4, 3, 2: second-highest level is 4 (the 9)
-    assert oil.levels([6, 9, 4, 3]) == [5, 4, 3, 2]
-    assert oil.chosen_level([6, 9, 4, 3], "second-highest") == 4
+    assert oil_rules.levels([6, 9, 4, 3]) == [5, 4, 3, 2]
+    assert oil_rules.chosen_level([6, 9, 4, 3], "second-highest") == 4
     # forests 10, 8, 3, 12 -> pips 3, 5, 2, 1: second-lowest is 2 (the 3)
-    assert oil.chosen_level([10, 8, 3, 12], "second-lowest") == 2
+    assert oil_rules.chosen_level([10, 8, 3, 12], "second-lowest") == 2
     # distinct levels, not tokens: 6, 8, 5 -> levels 5, 4; second-highest is 4
-    assert oil.chosen_level([6, 8, 5], "second-highest") == 4
+    assert oil_rules.chosen_level([6, 8, 5], "second-highest") == 4
     # one level only: that level
-    assert oil.chosen_level([6, 8, 6], "second-highest") == 5
-    assert oil.chosen_level([6, 8, 6], "second-lowest") == 5
+    assert oil_rules.chosen_level([6, 8, 6], "second-highest") == 5
+    assert oil_rules.chosen_level([6, 8, 6], "second-lowest") == 5
 
 
 def test_tie_rule_prefers_the_pasture_away_from_other_oil_springs():
@@ -69,14 +76,14 @@ def test_tie_rule_prefers_the_pasture_away_from_other_oil_springs():
 def test_desert_takes_the_numbered_tile_not_next_to_it():
     land, terrain, numbers = build(ROWS_1)
     # 9 lies next to the desert (at (1,-1)), 5 does not: always 5
-    assert oil.desert_assignments([(0, 0)], numbers, (5, 9), BASE.adjacency) == [(5,)]
+    assert oil_rules.desert_assignments([(0, 0)], numbers, (5, 9), BASE.adjacency) == [(5,)]
     # neither next to it: both are best, chosen at random
     clear = {h: (4 if v == 9 else v) for h, v in numbers.items()}
-    assert oil.desert_assignments([(0, 0)], clear, (5, 9), BASE.adjacency) == [(5,), (9,)]
+    assert oil_rules.desert_assignments([(0, 0)], clear, (5, 9), BASE.adjacency) == [(5,), (9,)]
     # both next to it: both equally bad, at random
     both = dict(numbers)
     both[(1, 0)] = 5
-    assert oil.desert_assignments([(0, 0)], both, (5, 9), BASE.adjacency) == [(5,), (9,)]
+    assert oil_rules.desert_assignments([(0, 0)], both, (5, 9), BASE.adjacency) == [(5,), (9,)]
     seen = Counter()
     for seed in range(200):
         res = oil.place(land, {h: ("hills" if t in ("forest", "pasture") else t) for h, t in terrain.items()},
@@ -88,7 +95,7 @@ def test_desert_takes_the_numbered_tile_not_next_to_it():
 def test_two_deserts_get_the_assignment_that_suits_both():
     adjacency = {(0, 0): ((1, 0),), (5, 5): ((6, 5),), (1, 0): ((0, 0),), (6, 5): ((5, 5),)}
     numbers = {(1, 0): 5, (6, 5): 9}
-    assert oil.desert_assignments([(0, 0), (5, 5)], numbers, (5, 9), adjacency) == [(9, 5)]
+    assert oil_rules.desert_assignments([(0, 0), (5, 5)], numbers, (5, 9), adjacency) == [(9, 5)]
 
 
 def test_forced_adjacency_trades_chips():
@@ -150,7 +157,7 @@ def test_check_rejects_a_wrong_oil_spring():
     tiles = list(b.tiles)
     spring = next(k for k, t in enumerate(tiles) if t.oil_spring and t.terrain == "pasture")
     other = next(k for k, t in enumerate(tiles) if t.terrain == "pasture" and not t.oil_spring
-                 and oil.levels([t.number]) != oil.levels([tiles[spring].number]))
+                 and oil_rules.levels([t.number]) != oil_rules.levels([tiles[spring].number]))
     tiles[spring] = dataclasses.replace(tiles[spring], oil_spring=False)
     tiles[other] = dataclasses.replace(tiles[other], oil_spring=True)
     rules = {v.rule for v in check.errors(dataclasses.replace(b, tiles=tuple(tiles)))}
@@ -169,9 +176,9 @@ from pathlib import Path  # noqa: E402
 
 from typer.testing import CliRunner  # noqa: E402
 
-from setupgen import fixed  # noqa: E402
+from setupgen.generate import fixed  # noqa: E402
 from setupgen.cli import app  # noqa: E402
-from setupgen.errors import SetupgenError  # noqa: E402
+from setupgen.core.errors import SetupgenError  # noqa: E402
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
@@ -184,7 +191,7 @@ def test_fixed_3_4_puts_springs_on_desert_forest_9_and_north_east_pasture_10():
     assert board.robber is None and board.scenario == "oil-springs-fixed"
     assert check.errors(board, lay) == []
     # the saved JSON checks on its own
-    from setupgen.board import Board
+    from setupgen.core.board import Board
 
     again = Board.from_json(board.to_json())
     assert check.errors(again, fixed.layout_for(again)) == []
@@ -230,14 +237,17 @@ def test_cli_board_from_file(tmp_path):
     res = runner.invoke(app, ["board", "--board", str(plain), "-o", str(svg)])
     assert res.exit_code == 1 and svg.exists() and "illegal:" in res.stderr
     # wrong combinations: one line, exit 2
-    for args, fragment in [(["--scenario", "base-3-4"], "makes its own boards"), (["--seed", "x"], "drop --seed")]:
+    for args, fragment in [(["--scenario", "base-3-4"], "makes its own boards"), (["--seed", "x"], "--board: a board file gives the whole board; it takes no seed")]:
         res = runner.invoke(app, ["board", "--board", str(plain), *args, "-o", str(tmp_path / "x.json")])
         assert res.exit_code == 2 and fragment in res.stderr
 
 
 def test_scenario_that_needs_a_board_file_says_so():
-    with pytest.raises(SetupgenError, match="--board"):
+    with pytest.raises(SetupgenError, match="takes its board from a board file") as err:
         generate.from_seed("oil-springs-fixed", "x")
+    assert err.value.field == "scenario"
+    res = CliRunner().invoke(app, ["board", "--scenario", "oil-springs-fixed", "--seed", "x"])
+    assert res.exit_code == 2 and res.stderr.startswith("error: --scenario: scenario 'oil-springs-fixed' takes")
 
 
 @pytest.mark.parametrize("scenario", ["oil-springs", "oil-springs-5-6"])

@@ -1,4 +1,4 @@
-"""Seating scheduler (setupgen.schedule): RULES.md section 6 / seed 002,
+"""Seating scheduler (setupgen.tournament.schedule): RULES.md section 6 / seed 002,
 the Australian prefixed schedule of tables and starting positions."""
 
 from __future__ import annotations
@@ -14,10 +14,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from setupgen import rng as rngmod
-from setupgen import schedule as sched
-from setupgen.errors import SetupgenError
-from setupgen.schedule import Player, Quality, Schedule, ScheduleError, Seat, plan, table_sizes
+from setupgen.core import rng as rngmod
+from setupgen.tournament import schedule as sched
+from setupgen.core.errors import SetupgenError
+from setupgen.tournament.schedule import Player, Quality, Schedule, ScheduleError, Seat, plan, table_sizes
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -143,7 +143,7 @@ def test_plan_deterministic_and_seed_dependent():
 def test_plan_same_under_another_hash_seed():
     code = (
         "import sys; sys.path.insert(0, sys.argv[1]);"
-        "from setupgen.schedule import plan, Player;"
+        "from setupgen.tournament.schedule import plan, Player;"
         "ps=[Player(f'p{i}', 'x', f'g{i%5}') for i in range(26)];"
         "sys.stdout.write(plan(ps, 4, 4, 'hash', budget=20000).to_csv())"
     )

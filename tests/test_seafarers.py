@@ -4,8 +4,18 @@ from collections import Counter
 
 import pytest
 
-from setupgen import check, generate, hexgrid, layout, numbers, rng
-from setupgen.rules import fits
+from setupgen import check
+
+from setupgen import generate
+
+from setupgen.core import hexgrid
+
+from setupgen.core import layout
+
+from setupgen.generate import numbers
+
+from setupgen.core import rng
+from setupgen.core.rules import fits
 
 L = layout.load("seafarers-sm2010")
 

@@ -16,10 +16,18 @@ from pathlib import Path
 
 import pytest
 
-from setupgen import director, generate, layout, sheet, templates
-from setupgen.errors import SetupgenError
-from setupgen.pdf import svg_to_png, svgs_to_pdf
-from setupgen.sheet_svg import text_width
+from setupgen.render import director
+
+from setupgen import generate
+
+from setupgen.core import layout
+
+from setupgen.render import sheet
+
+from setupgen.core import templates
+from setupgen.core.errors import SetupgenError
+from setupgen.render.pdf import svg_to_png, svgs_to_pdf
+from setupgen.render.page import text_width
 
 SVG = "{http://www.w3.org/2000/svg}"
 MIN_FONT_MM = 8 * 25.4 / 72
@@ -215,7 +223,7 @@ def test_no_font_below_8pt_and_text_inside_margins():
             for lang in ("en", "de"):
                 svg = sheet.render_sheet(b, lay, lang=lang, paper=paper, context=long_ctx)
                 root = ET.fromstring(svg.encode("utf-8"))
-                w, h = sheet.PAPERS[paper]
+                w, h = templates.paper_size(paper)
                 for el in root.iter(f"{SVG}text"):
                     assert float(el.get("font-size")) >= MIN_FONT_MM, el.text
                     assert 10 <= float(el.get("x")) <= w - 10
@@ -230,9 +238,9 @@ def test_same_board_same_bytes(base):
 
 
 def test_same_bytes_across_hash_seeds():
-    code = ("import hashlib; from setupgen import generate, layout, sheet; "
-            "b = generate.from_seed('base-5-6', 'x', harbors='free'); "
-            "print(hashlib.sha256(sheet.render_sheet(b, layout.load('base-5-6'), lang='de').encode()).hexdigest())")
+    code = ("import hashlib, setupgen; "
+            "b = setupgen.from_seed('base-5-6', 'x', harbors='free'); "
+            "print(hashlib.sha256(setupgen.render_sheet(b, setupgen.load_layout('base-5-6'), lang='de').encode()).hexdigest())")
     out = set()
     for hs in ("1", "2", "3"):
         env = dict(os.environ, PYTHONHASHSEED=hs)
@@ -305,9 +313,9 @@ def test_pdf_is_deterministic_and_has_one_page_per_svg(base):
 
 
 def test_pdf_same_bytes_in_a_fresh_process():
-    code = ("import hashlib; from setupgen import generate, layout, sheet, pdf; "
-            "b = generate.from_seed('base-3-4', 'p'); "
-            "print(hashlib.sha256(pdf.svgs_to_pdf([sheet.render_sheet(b, layout.load('base-3-4'))])).hexdigest())")
+    code = ("import hashlib, setupgen; "
+            "b = setupgen.from_seed('base-3-4', 'p'); "
+            "print(hashlib.sha256(setupgen.svgs_to_pdf([setupgen.render_sheet(b, setupgen.load_layout('base-3-4'))])).hexdigest())")
     runs = {subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
                            check=True).stdout.strip() for _ in range(2)}
     assert len(runs) == 1
@@ -329,7 +337,7 @@ def test_png(base):
 
 
 def test_templates_are_lazy_and_complete():
-    code = ("import sys, setupgen.sheet, setupgen.pdf, setupgen.templates as t; "
+    code = ("import sys, setupgen.render.sheet, setupgen.render.pdf, setupgen.core.templates as t; "
             "print([m in sys.modules for m in ('cairosvg', 'pypdf', 'svgwrite', 'shapely')], t._TEXTS, t._STYLE)")
     r = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     assert r.stdout.strip() == "[False, False, False, False] {} []"

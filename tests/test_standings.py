@@ -5,9 +5,9 @@ from fractions import Fraction as F
 
 import pytest
 
-from setupgen import standings as sd
-from setupgen.errors import SetupgenError
-from setupgen.standings import (
+from setupgen.tournament import standings as sd
+from setupgen.core.errors import SetupgenError
+from setupgen.tournament.standings import (
     AUSTRALIAN,
     FIVE_THREE,
     GameResult,

@@ -24,9 +24,9 @@ Result A4 B3 C5 D3 E5 F9 G4.
 
 import pytest
 
-from setupgen import numbers
-from setupgen.errors import GenerationError
-from setupgen.rules import fits
+from setupgen.generate import numbers
+from setupgen.core.errors import GenerationError
+from setupgen.core.rules import fits
 
 PATH = [(i * 2, 0) for i in range(7)]  # not neighbours in the hex grid...
 A, B, C, D, E, F, G = PATH
@@ -113,8 +113,7 @@ def test_stuck_pass_restarts_with_a_full_bag_and_can_succeed():
 def test_swap_on_base_layout_is_always_legal(seed):
     import random
 
-    from setupgen import layout
-
+    from setupgen.core import layout
     L = layout.load("base-3-4")
     order = [h for h in L.land() if h != (0, 0)]  # desert in the middle
     got = numbers.swap(order, L.regions[0].number_tokens, {}, random.Random(seed), adjacency=L.adjacency)

@@ -8,8 +8,10 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from setupgen import generate, tournament
-from setupgen import tournament_jobs as tj
+from setupgen import generate
+
+from setupgen.tournament import model as tournament
+from setupgen.tournament import jobs as tj
 from setupgen.cli import app
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -127,8 +129,7 @@ def test_round_sheet_names_the_players_in_starting_order(tmp_path):
     t = tournament.load(SWISS)
     sched = tj.current_schedule(t, tmp_path)
     request = tj.round_request(t, sched, 1)
-    from setupgen import roundpack
-
+    from setupgen.tournament import roundpack
     roundpack.write_round(request, tmp_path / "r1")
     text = PdfReader(str(tmp_path / "r1" / "round.pdf")).pages[3].extract_text()
     names = t.player_names()

@@ -39,7 +39,7 @@ def test_cli_runs_from_the_installed_wheel(wheel, tmp_path):
     work = tmp_path / "work"
     work.mkdir()
     env = {**os.environ, "PYTHONPATH": str(site)}
-    where = subprocess.run([sys.executable, "-c", "import setupgen, setupgen.layout as l; print(setupgen.__file__); print(l.layouts_dir())"],
+    where = subprocess.run([sys.executable, "-c", "import setupgen, setupgen.core.layout as l; print(setupgen.__file__); print(l.layouts_dir())"],
                            capture_output=True, text=True, env=env, cwd=work)
     assert where.returncode == 0, where.stderr
     assert all(line.startswith(str(site)) for line in where.stdout.splitlines())

@@ -21,8 +21,9 @@ CASES = [
 
 
 def render(stem, scenario, seed, numbers, harbors, lang):
-    from setupgen import generate, layout, sheet
-
+    from setupgen import generate
+    from setupgen.core import layout
+    from setupgen.render import sheet
     board = generate.from_seed(scenario, seed, numbers, harbors)
     svg = sheet.render_sheet(board, layout.load(scenario), lang=lang)
     return board.to_json() + "\n", svg

@@ -27,15 +27,14 @@ from fractions import Fraction
 from types import MappingProxyType
 from typing import Collection, Iterable, Mapping, Sequence
 
-from . import rng
-from .errors import SetupgenError
+from ..core import rng
+from ..core.errors import SetupgenError
+from .model import TIE_BREAKERS, Scoring
 
 #: columns a results CSV must have (any order, header required)
 COLUMNS = ("round", "table", "player", "vp", "winner")
 #: a VP value above the round's threshold plus this is rejected as a typo
 VP_MARGIN = 10
-#: names accepted in :attr:`Scoring.tie_breakers`
-TIE_BREAKERS = ("placing_points", "victory_points", "vp_share", "lots")
 
 _TRUE = frozenset({"yes", "y", "true", "1"})
 _FALSE = frozenset({"no", "n", "false", "0"})
@@ -279,44 +278,6 @@ def _table_problems(
 
 # --------------------------------------------------------------------------
 # scoring
-
-
-@dataclass(frozen=True, slots=True)
-class Scoring:
-    """How games are scored and ties broken (RULES.md section 6).
-
-    ``placing_points`` maps a table size to the points for 1st, 2nd, ...:
-    Australian ``{4: (4, 3, 2, 1), 3: (4, 2, 1)}`` (:data:`AUSTRALIAN`),
-    other federations ``{4: (5, 3, 2, 1), 3: (5, 3, 1)}``
-    (:data:`FIVE_THREE`). ``tie_breakers`` orders the keys of the ranking
-    from :data:`TIE_BREAKERS`; ``"lots"`` must be last and is added when
-    left out, so a ranking is always a total order.
-    """
-
-    placing_points: Mapping[int, tuple[Fraction | int, ...]]
-    tie_breakers: tuple[str, ...] = TIE_BREAKERS
-
-    def __post_init__(self) -> None:
-        pp = {}
-        for size, points in dict(self.placing_points).items():
-            points = tuple(Fraction(p) for p in points)
-            if not isinstance(size, int) or size < 2 or len(points) != size:
-                raise SetupgenError(f"placing points for tables of {size} must list {size} values, got {len(points)}")
-            if any(p < 0 for p in points) or any(a < b for a, b in zip(points, points[1:])):
-                raise SetupgenError(f"placing points for tables of {size} must be non-negative and not increasing")
-            pp[size] = points
-        breakers = tuple(self.tie_breakers)
-        unknown = [b for b in breakers if b not in TIE_BREAKERS]
-        if unknown:
-            raise SetupgenError(f"unknown tie-breaker {unknown[0]!r} (known: {', '.join(TIE_BREAKERS)})")
-        if len(set(breakers)) != len(breakers):
-            raise SetupgenError("a tie-breaker is listed twice")
-        if "lots" in breakers and breakers[-1] != "lots":
-            raise SetupgenError("the 'lots' tie-breaker must come last")
-        if "lots" not in breakers:
-            breakers += ("lots",)
-        object.__setattr__(self, "placing_points", MappingProxyType(pp))
-        object.__setattr__(self, "tie_breakers", breakers)
 
 
 #: Australian placing points (seed 002)

@@ -7,9 +7,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from . import templates
-from .sheet_svg import add_path, add_rect, add_text, drawing, finish, fit, num, paper_size
-from .templates import MIN_FONT_MM, Texts
+from ..core import templates
+from ..core.templates import MIN_FONT_MM, Texts, paper_size
+from .page import add_path, add_rect, add_text, drawing, finish, fit, num
 
 #: most tables listed on one director's page; more continue on further pages
 MAX_DIRECTOR_ROWS = 40

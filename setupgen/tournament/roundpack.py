@@ -3,7 +3,7 @@ first, then a sheet per table), each table's SVG and board JSON, and a
 ``manifest.json``; written atomically into one folder.
 
 Table ``t`` (1-based) of seed ``S`` is seeded with the text ``S/t<t>``, so
-``setupgen board --seed S/t3`` regenerates table 3 alone.
+the board of seed ``S/t3`` is table 3 alone.
 """
 
 from __future__ import annotations
@@ -13,11 +13,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Sequence
 
-from . import atomic
-from . import generate as gen
-from . import layout as layoutmod
-from .board import Board
-from .errors import SetupgenError
+from .. import generate as gen
+from ..core import atomic, templates
+from ..core import layout as layoutmod
+from ..core.board import Board
+from ..core.errors import SetupgenError
 
 MAX_TABLES = 500
 MANIFEST_FORMAT = "setupgen.round/1"
@@ -56,19 +56,17 @@ def check_request(request: RoundRequest) -> None:
     """Raise :class:`SetupgenError` for a table count outside 1..MAX_TABLES,
     a round number below 1, an unknown scenario, language or paper, or a
     method the scenario cannot use (the seed is not looked at)."""
-    from . import sheet_svg, templates
-
     if not 1 <= request.tables <= MAX_TABLES:
-        raise SetupgenError(f"tables must be between 1 and {MAX_TABLES}, got {request.tables}")
+        raise SetupgenError(f"tables must be between 1 and {MAX_TABLES}, got {request.tables}", field="tables")
     if request.table_seeds and len(request.table_seeds) != request.tables:
         raise SetupgenError(f"{len(request.table_seeds)} table seeds for {request.tables} tables")
     if request.players and len(request.players) != request.tables:
         raise SetupgenError(f"{len(request.players)} player lists for {request.tables} tables")
     if request.round is not None and request.round < 1:
-        raise SetupgenError(f"the round number must be 1 or more, got {request.round}")
+        raise SetupgenError(f"the round number must be 1 or more, got {request.round}", field="round")
     gen.resolve_methods(layoutmod.load(request.scenario), request.numbers, request.harbors)
     templates.texts(request.lang)
-    sheet_svg.paper_size(request.paper)
+    templates.paper_size(request.paper)
 
 
 def round_boards(request: RoundRequest) -> list[Board]:
@@ -93,7 +91,7 @@ def write_round(request: RoundRequest, out_dir: str | Path,
 
     Raises :class:`SetupgenError` (bad request, unwritable folder).
     """
-    from . import director, pdf, sheet  # rendering is imported only when a pack is made
+    from ..render import director, pdf, sheet  # rendering is imported only when a pack is made
 
     tick = progress if progress is not None else (lambda _step: None)
     atomic.check_dir_target(out_dir)
@@ -121,7 +119,7 @@ def write_round(request: RoundRequest, out_dir: str | Path,
     files["round.pdf"] = pdf.svgs_to_pdf([*front, *pages])
     key_name = None
     if any(t.hidden for b in boards for t in b.tiles):
-        from . import key
+        from ..render import key
 
         key_name = "key.pdf"  # the director's key: face-down hexes revealed, never for the tables
         files[key_name] = pdf.svgs_to_pdf([
@@ -152,7 +150,7 @@ def write_round(request: RoundRequest, out_dir: str | Path,
 
 
 def _context(request: RoundRequest, table: int):
-    from .sheet import SheetContext
+    from ..render.sheet import SheetContext
 
     players = request.players[table - 1] if request.players else ()
     return SheetContext(tournament=request.title, round=request.round, table=table, players=players)

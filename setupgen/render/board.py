@@ -2,7 +2,7 @@
 (:mod:`setupgen.sheet`).
 
 Every length is in mm (the SVG user unit). Coordinates are written with
-two decimals (:func:`setupgen.sheet_svg.num`), so the same board gives the
+two decimals (:func:`setupgen.render.page.num`), so the same board gives the
 same bytes on any machine. Shapely picks free spots for harbor words
 (boolean and area tests on fixed candidates, rounded, so the choice is
 stable).
@@ -13,17 +13,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-from . import hexgrid
-from .board import Board, Harbor, Tile
-from .hexgrid import Hex
-from .rules import RED_NUMBERS
-from .sheet_svg import (
+from ..core import hexgrid
+from ..core.board import Board, Harbor, Tile
+from ..core.hexgrid import Hex
+from ..core.rules import LAND_TERRAINS, RED_NUMBERS
+from ..core.templates import MIN_FONT_MM, Style, Texts
+from .page import (
     CORNERS, SQRT3, add_circle, add_path, add_rect, add_text, draw_oil, draw_pirate, draw_robber,
     draw_token, fit, hex_points, num, poly_d, text_width, wrap,
 )
-from .templates import MIN_FONT_MM, Style, Texts
-
-LAND_ORDER = ("forest", "pasture", "fields", "hills", "mountains", "desert", "gold")
 
 # --------------------------------------------------------------------------
 # harbor numbering
@@ -115,7 +113,7 @@ ROW_LABEL_W = 7.0  # mm left of the board for row numbers
 PAD = 3.0  # mm around the board for harbor words
 
 
-#: corners (see :data:`setupgen.sheet_svg.CORNERS`) of the half of a frame
+#: corners (see :data:`setupgen.render.page.CORNERS`) of the half of a frame
 #: hex that lies inside the board, split by the vertical line through the
 #: hex centre: the right half (a frame hex at the left end of a row) and
 #: the left half (at the right end)
@@ -479,7 +477,7 @@ def legend_entries(board: Board) -> list[str]:
     ``token``, ``red``, ``robber``, ``pirate``, ``hidden``, ``oil``,
     ``harbor``, ``row`` as they occur."""
     visible = {t.terrain for t in board.tiles if t.kind == "land" and not t.hidden}
-    out = [t for t in LAND_ORDER if t in visible]
+    out = [t for t in LAND_TERRAINS if t in visible]
     tokens = [t.number for t in board.tiles if t.number is not None]
     if tokens:
         out.append("token")
@@ -501,37 +499,37 @@ def legend_entries(board: Board) -> list[str]:
     return out
 
 
-def _legend_geometry(w: float, st: Style) -> tuple[float, float, float, float]:
+def legend_geometry(w: float, st: Style) -> tuple[float, float, float, float]:
     """``(text size, line height, swatch size, text indent)`` in mm."""
     size = max(MIN_FONT_MM, st.mm("small"))
     sw = st.mm("swatch")
     return size, max(sw + 0.4, size * 1.45), sw, sw * 1.5 + 1.5
 
 
-def _legend_lines(e: str, w: float, tx: Texts, st: Style) -> list[str]:
+def legend_lines(e: str, w: float, tx: Texts, st: Style) -> list[str]:
     """The text lines of one legend entry (a terrain entry is one line)."""
-    if e in LAND_ORDER:
+    if e in LAND_TERRAINS:
         return [""]
-    size, _, _, indent = _legend_geometry(w, st)
+    size, _, _, indent = legend_geometry(w, st)
     return wrap(tx.get(_LEGEND_KEYS[e]), w - indent, size)
 
 
 def legend_height(board: Board, w: float, tx: Texts, st: Style) -> float:
     """Height (mm) :func:`draw_legend` needs for ``board`` in width ``w``."""
-    size, lh, _, _ = _legend_geometry(w, st)
-    return sum(lh + (len(_legend_lines(e, w, tx, st)) - 1) * size * 1.2 for e in legend_entries(board))
+    size, lh, _, _ = legend_geometry(w, st)
+    return sum(lh + (len(legend_lines(e, w, tx, st)) - 1) * size * 1.2 for e in legend_entries(board))
 
 
 def draw_legend(dwg: Any, parent: Any, entries: Sequence[str], x: float, y: float, w: float,
                 tx: Texts, st: Style) -> float:
     """The legend at top-left ``(x, y)`` in a column ``w`` mm wide; returns
     the y (mm) below it."""
-    size, lh, sw, indent = _legend_geometry(w, st)
+    size, lh, sw, indent = legend_geometry(w, st)
     sx, tx_ = x + sw * 0.75, x + indent
     for e in entries:
         cy = y + lh / 2
         base = cy + size * 0.36
-        if e in LAND_ORDER:
+        if e in LAND_TERRAINS:
             add_path(dwg, parent, poly_d(hex_points(sx, cy, sw * 0.62)), fill=st.fill[e],
                      stroke=st.colour["line"], width=st.mm("hex_stroke"))
             label = tx.get(f"label.{e}")
@@ -542,7 +540,7 @@ def draw_legend(dwg: Any, parent: Any, entries: Sequence[str], x: float, y: floa
             y += lh
             continue
         _legend_symbol(dwg, parent, e, sx, cy, sw, size, tx, st)
-        lines = _legend_lines(e, w, tx, st)
+        lines = legend_lines(e, w, tx, st)
         for i, line in enumerate(lines):
             add_text(dwg, parent, line, tx_, base + i * size * 1.2, size, st)
         y += lh + (len(lines) - 1) * size * 1.2

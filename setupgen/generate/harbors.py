@@ -1,4 +1,4 @@
-"""Harbor placement methods (``../shared/RULES.md`` sections 1 and 3).
+"""Harbor placement methods (``docs/rules.md`` sections 1 and 3).
 
 A harbor lies on a sea hex and serves the edge towards one land neighbour
 (``facing``, direction index 0-5). Hexes are axial ``(q, r)``.
@@ -10,17 +10,14 @@ import functools
 import random
 from typing import Sequence
 
-from . import hexgrid, rng as rngmod
-from .board import Harbor
-from .errors import GenerationError
-from .hexgrid import Hex
+from ..core import rng as rngmod
+from ..core.board import Harbor
+from ..core.errors import GenerationError
+from ..core.hexgrid import Hex
+from ..core.rules import RULE_CORNERS, RULE_ONE_PER_SEA, harbor_conflict
 
 #: restarts of the free harbor step before giving up
 FREE_RESTARTS = 1000
-
-RULE_COAST = "harbor-coast"
-RULE_ONE_PER_SEA = "harbor-one-per-sea-hex"
-RULE_CORNERS = "harbor-shared-intersection"
 
 
 def shuffled(places: Sequence[tuple[Hex, int]], pool: Sequence[str], rng: random.Random) -> tuple[Harbor, ...]:
@@ -36,7 +33,7 @@ def shuffled(places: Sequence[tuple[Hex, int]], pool: Sequence[str], rng: random
 def free(edges: Sequence[tuple[Hex, int]], pool: Sequence[str], rng: random.Random, *,
          layout_name: str = "layout", restarts: int = FREE_RESTARTS) -> tuple[Harbor, ...]:
     """Harbors drawn in random order, each laid on a uniformly chosen legal
-    edge among ``edges`` (RULES.md section 3): at most one harbor per sea
+    edge among ``edges`` (docs/rules.md section 3): at most one harbor per sea
     hex, no intersection shared by two harbors. The legal edges keep the
     order of ``edges``. A dead end restarts the whole harbor step
     (continuing the stream).
@@ -70,8 +67,5 @@ def free(edges: Sequence[tuple[Hex, int]], pool: Sequence[str], rng: random.Rand
 def _conflicts(edges: tuple[tuple[Hex, int], ...]) -> tuple[frozenset[int], ...]:
     """For each edge (by index), the edges it rules out once it holds a
     harbor: itself, every edge of the same sea hex, every edge sharing an
-    intersection with it."""
-    corners = [set(hexgrid.edge_corners(*e)) for e in edges]
-    return tuple(
-        frozenset(j for j, f in enumerate(edges) if f[0] == e[0] or corners[i] & corners[j])
-        for i, e in enumerate(edges))
+    intersection with it (:func:`setupgen.core.rules.harbor_conflict`)."""
+    return tuple(frozenset(j for j, f in enumerate(edges) if harbor_conflict(e, f)) for e in edges)

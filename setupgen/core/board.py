@@ -1,5 +1,5 @@
 """The board: immutable values and the ``setupgen.board/1`` JSON format
-(``../shared/FORMAT.md``).
+(``docs/format.md``).
 
 Coordinates are axial ``(q, r)``; tiles are kept in reading order (row by
 row from the top, left to right), harbors sorted by hex.
@@ -9,17 +9,16 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Mapping
 
+from . import atomic
 from .errors import BoardFormatError
-from .hexgrid import Hex
-from .rules import HARBOR_TYPES, NUMBERS, TERRAINS
+from .hexgrid import Hex, row_order
+from .rules import HARBOR_METHODS, HARBOR_TYPES, KINDS, NUMBER_METHODS, NUMBERS, TERRAINS
 
 FORMAT = "setupgen.board/1"
-KINDS = ("land", "sea", "frame")
-NUMBER_METHODS = ("swap", "spiral", "uniform")
-HARBOR_METHODS = ("shuffled", "free", "players", "fixed")
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,7 +65,7 @@ class Board:
         object.__setattr__(self, "_index", MappingProxyType({t.hex: t for t in self.tiles}))
 
     def __repr__(self) -> str:
-        return f"setupgen.board.Board.from_json({self.to_json(indent=None)!r})"
+        return f"setupgen.Board.from_json({self.to_json(indent=None)!r})"
 
     def tile(self, h: Hex) -> Tile | None:
         """The tile at ``h`` or None."""
@@ -168,7 +167,6 @@ class Board:
             harbors.append(Harbor(h, facing, htype))
         robber = _opt_hex(data, "robber")
         pirate = _opt_hex(data, "pirate")
-        from .hexgrid import row_order
 
         return cls(
             scenario=scenario, seed=seed, setup_id=setup_id,
@@ -177,6 +175,27 @@ class Board:
             harbors=tuple(sorted(harbors, key=lambda x: (x.hex[1], x.hex[0], x.facing))),
             robber=robber, pirate=pirate,
         )
+
+
+def read_board(path: str | Path) -> Board:
+    """The board in file ``path`` (``docs/format.md`` JSON, UTF-8, a
+    byte-order mark allowed; a regular file). Raises
+    :class:`BoardFormatError` for an unreadable or malformed file."""
+    path = Path(path)
+    try:
+        if not path.is_file():
+            what = "a folder" if path.is_dir() else ("missing" if not path.exists() else "not a regular file")
+            raise BoardFormatError(f"cannot read {str(path)!r}: {what}")
+        text = path.read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise BoardFormatError(f"cannot read {str(path)!r}: {getattr(exc, 'strerror', None) or exc}") from None
+    return Board.from_json(text)
+
+
+def write_board(board: Board, path: str | Path) -> None:
+    """Write ``board`` as ``docs/format.md`` JSON (with a final newline) to
+    ``path``, atomically. Raises :class:`~setupgen.core.atomic.OutputError`."""
+    atomic.write_text(path, board.to_json() + "\n")
 
 
 def _field(data: Any, key: str, typ: Any, where: str = "") -> Any:

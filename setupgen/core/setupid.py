@@ -1,5 +1,5 @@
 """Setup IDs: short codes that carry a board's scenario, methods and seed
-digest (``../shared/FORMAT.md``, ``setup_id``).
+digest (``docs/format.md``, ``setup_id``).
 
 Shape: ``SSNH-XXXX-XXXX-XXXC``: ``SS`` the scenario's code (layout file
 ``code``, 2 characters), ``N`` the number method, ``H`` the harbor method,
@@ -48,7 +48,7 @@ class SetupId:
         return encode(self.code, self.number_method, self.harbor_method, self.digest)
 
     def __repr__(self) -> str:
-        return f"setupgen.setupid.decode({str(self)!r})"
+        return f"setupgen.core.setupid.decode({str(self)!r})"
 
 
 def encode(code: str, number_method: str, harbor_method: str, digest: int) -> str:

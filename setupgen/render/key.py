@@ -23,21 +23,21 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from .board import Board, Tile
-from .errors import SetupgenError
-from .layout import Layout
-from .rules import RED_NUMBERS
+from ..core.board import Board, Tile
+from ..core.errors import SetupgenError
+from ..core.layout import Layout
+from ..core.rules import RED_NUMBERS
 from .sheet import (
-    MIN_HEX_MM, Page, SheetContext, _footer, _footer_height, heading_with_hint, scenario_title, table_box_and_rule,
+    MIN_HEX_MM, Page, SheetContext, footer, footer_height, heading_with_hint, scenario_title, table_box_and_rule,
 )
-from .sheet_board import (
-    Box, Fit, _legend_geometry, _legend_lines, board_extent, draw_board, draw_legend, hex_size_for,
+from .board import (
+    Box, Fit, legend_geometry, legend_lines, board_extent, draw_board, draw_legend, hex_size_for,
     land_rows, legend_entries, place,
 )
-from .sheet_svg import (
+from .page import (
     add_circle, add_path, add_rect, add_text, finish, fit, fit_lines, hex_points, poly_d, text_width, wrap,
 )
-from .templates import MIN_FONT_MM, Style, Texts
+from ..core.templates import MIN_FONT_MM, Style, Texts
 
 #: dash pattern (mm) of the ring marking a face-down hex on the key
 RING_DASH = "1.60,1.00"
@@ -83,7 +83,7 @@ def render_key(board: Board, layout: Layout, *, lang: str = "en", paper: str = "
     columns = _legend_columns(legend, col_w, tx, st)
     legend_h = max(sum(_entry_height(e, col_w, tx, st) for e in col) for col in columns)
     list_h = _list_height(entries, cw, tx, st)
-    foot_h = _footer_height(board, cw, tx, st)
+    foot_h = footer_height(board, cw, tx, st)
     available = h - m - foot_h - y - legend_h - list_h - 4 * gap
     s = hex_size_for(shown, cw, available)
     y0, y1 = board_extent(shown)[1::2]
@@ -105,7 +105,7 @@ def render_key(board: Board, layout: Layout, *, lang: str = "en", paper: str = "
             _legend_extra(dwg, lx, ly, col_w, tx, st)
     y += legend_h + gap
     _hidden_list(dwg, entries, m, y, cw, tx, st)
-    _footer(dwg, board, m, h - m, cw, tx, st)
+    footer(dwg, board, m, h - m, cw, tx, st)
     return finish(dwg)
 
 
@@ -166,8 +166,8 @@ def _mark_hidden(dwg: Any, fit_: Fit, t: Tile, st: Style) -> None:
 
 def _entry_height(e: str, w: float, tx: Texts, st: Style) -> float:
     """Height (mm) of one legend entry in a column ``w`` mm wide."""
-    size, lh, _, indent = _legend_geometry(w, st)
-    lines = wrap(tx.get("key.legend"), w - indent, size) if e == KEY_ENTRY else _legend_lines(e, w, tx, st)
+    size, lh, _, indent = legend_geometry(w, st)
+    lines = wrap(tx.get("key.legend"), w - indent, size) if e == KEY_ENTRY else legend_lines(e, w, tx, st)
     return lh + (len(lines) - 1) * size * 1.2
 
 
@@ -189,7 +189,7 @@ def _legend_columns(entries: list[str], w: float, tx: Texts, st: Style) -> list[
 def _legend_extra(dwg: Any, x: float, y: float, w: float, tx: Texts, st: Style) -> float:
     """The legend entry of the face-down mark, below the sheet's legend;
     returns the y (mm) below it."""
-    size, lh, sw, indent = _legend_geometry(w, st)
+    size, lh, sw, indent = legend_geometry(w, st)
     sx, cy = x + sw * 0.75, y + lh / 2
     add_path(dwg, dwg, poly_d(hex_points(sx, cy, sw * 0.62)), fill=st.fill["box"],
              stroke=st.colour["ink"], width=st.mm("key_ring") * 0.7, dash="0.80,0.50", join="round")

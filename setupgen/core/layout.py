@@ -17,14 +17,11 @@ from types import MappingProxyType
 from typing import Any, Mapping
 
 from . import hexgrid
+from .data import data_dir
 from .errors import LayoutError, UnknownScenarioError
 from .hexgrid import Hex
 from .oil import FixedSpring, OilSetup
-from .rules import HARBOR_TYPES, LAND_TERRAINS, NUMBERS
-
-NUMBER_METHODS = ("swap", "spiral", "uniform")
-HARBOR_METHODS = ("shuffled", "free", "players", "fixed")
-KINDS = ("land", "sea", "frame")
+from .rules import HARBOR_METHODS, HARBOR_TYPES, KINDS, LAND_TERRAINS, NUMBER_METHODS, NUMBERS, coast_edge
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,7 +86,7 @@ class Layout:
     players: str
     reconstruction: bool = False
     oil: OilSetup | None = None
-    source: str = "map"  # "map", or "board-file": the board comes from --board FILE
+    source: str = "map"  # "map", or "board-file": the board comes from a board file
     frame: str | None = None  # board-file scenarios: the layout whose hexes and pools the board must have
     _index: Mapping[Hex, HexSpec] = field(init=False, compare=False, repr=False)
     _adjacency: Mapping[Hex, tuple[Hex, ...]] = field(init=False, compare=False, repr=False)
@@ -103,8 +100,8 @@ class Layout:
         regions = {r.name: tuple(x.hex for x in self.hexes if x.region == r.name) for r in self.regions}
         object.__setattr__(self, "_index", MappingProxyType(index))
         object.__setattr__(self, "_regions", MappingProxyType(regions))
-        coast = tuple((s.hex, d) for s in self.hexes if s.kind == "sea"
-                      for d, n in enumerate(hexgrid.neighbors(s.hex)) if n in land)
+        kinds = {h: s.kind for h, s in index.items()}
+        coast = tuple((s.hex, d) for s in self.hexes for d in range(6) if coast_edge(kinds, s.hex, d))
         object.__setattr__(self, "_coast", coast)
         object.__setattr__(self, "_adjacency", MappingProxyType(adjacency))
 
@@ -122,7 +119,7 @@ class Layout:
         return self._adjacency
 
     def __repr__(self) -> str:
-        return f"setupgen.layout.load({self.name!r})"
+        return f"setupgen.load_layout({self.name!r})"
 
     @classmethod
     def from_file(cls, path: str | Path) -> "Layout":
@@ -148,19 +145,9 @@ class Layout:
 
 def layouts_dir() -> Path:
     """The folder of shipped layouts: ``layouts/`` beside the package in a
-    source checkout, or the copy installed inside the package."""
+    source checkout, or the copy installed inside the package
+    (:func:`setupgen.core.data.data_dir`)."""
     return data_dir("layouts")
-
-
-def data_dir(name: str) -> Path:
-    """A shipped data folder (``layouts`` or ``templates``): the copy inside
-    an installed wheel (``setupgen/_data/<name>``), else the top-level folder
-    of a source checkout. Raises ``FileNotFoundError`` when neither exists."""
-    here = Path(__file__).resolve().parent
-    for cand in (here / "_data" / name, here.parent / name):
-        if cand.is_dir():
-            return cand
-    raise FileNotFoundError(f"setupgen data folder {name!r} not found (broken installation)")
 
 
 def scenario_names() -> tuple[str, ...]:
@@ -468,7 +455,7 @@ def _parse_board_file_scenario(data: dict[str, Any], path: Path, name: str, code
     p = str(path)
     for key in ("map", "regions", "harbors"):
         if key in data:
-            raise LayoutError(p, key, "a board-file scenario takes its board from --board FILE")
+            raise LayoutError(p, key, "a board-file scenario takes its board from a board file")
     robber_v = data.get("robber", "off")
     if robber_v not in ("off", "desert"):
         raise LayoutError(p, "robber", "must be 'desert' or 'off' for a board-file scenario")

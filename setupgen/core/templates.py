@@ -1,6 +1,6 @@
 """Sheet words and sheet style, loaded from the top-level ``templates/``
 folder: ``<lang>.toml`` (every word printed on a sheet) and ``style.toml``
-(colours, fonts, sizes in mm).
+(colours, fonts, sizes and paper sizes in mm).
 
 Files are read lazily on first use and cached; nothing happens at import
 time. Every error is a :class:`setupgen.errors.SetupgenError` with a
@@ -15,6 +15,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Mapping
 
+from .data import data_dir
 from .errors import SetupgenError
 
 #: 8 pt in mm (1 pt = 25.4 / 72 mm): the smallest text a sheet may carry
@@ -22,9 +23,7 @@ MIN_FONT_MM = 8 * 25.4 / 72
 
 
 def templates_dir() -> Path:
-    """The folder of sheet templates (see :func:`setupgen.layout.data_dir`)."""
-    from .layout import data_dir
-
+    """The folder of sheet templates (see :func:`setupgen.core.data.data_dir`)."""
     return data_dir("templates")
 
 
@@ -75,7 +74,8 @@ class Style:
     """Sheet style: ``margin`` and every size in mm; ``font`` and ``mono``
     are CSS font-family lists; ``fill`` maps a terrain (plus ``hidden``,
     ``frame``, ``token``) to a colour; ``colour`` maps other named colours
-    (``red``, ``ink``, ``line``, ...)."""
+    (``red``, ``ink``, ``line``, ...); ``papers`` maps a paper name to its
+    portrait (width, height) in mm."""
 
     margin: float
     font: str
@@ -83,6 +83,7 @@ class Style:
     size: Mapping[str, float]
     fill: Mapping[str, str]
     colour: Mapping[str, str]
+    papers: Mapping[str, tuple[float, float]]
 
     def mm(self, name: str) -> float:
         """The size ``name`` in mm. Raises :class:`SetupgenError` if unknown."""
@@ -107,7 +108,7 @@ def texts(lang: str) -> Texts:
         return cached
     known = languages()
     if lang not in known:
-        raise SetupgenError(f"unknown language {lang!r} (known: {', '.join(known)})")
+        raise SetupgenError(f"unknown language {lang!r} (known: {', '.join(known)})", field="lang")
     data = _read(templates_dir() / f"{lang}.toml")
     out = _TEXTS[lang] = Texts(lang, MappingProxyType(data))
     return out
@@ -129,6 +130,7 @@ def style() -> Style:
             size=MappingProxyType({str(k): float(v) for k, v in data["size"].items()}),
             fill=MappingProxyType({str(k): str(v) for k, v in data["fill"].items()}),
             colour=MappingProxyType({str(k): str(v) for k, v in data["colour"].items()}),
+            papers=MappingProxyType({str(k): (float(v[0]), float(v[1])) for k, v in data["paper"].items()}),
         )
     except (KeyError, TypeError, ValueError) as exc:
         raise SetupgenError(f"templates/style.toml: missing or malformed entry {exc}") from None
@@ -136,6 +138,18 @@ def style() -> Style:
         raise SetupgenError("templates/style.toml: page.margin must be at least 10 mm")
     _STYLE.append(st)
     return st
+
+
+def paper_size(paper: str) -> tuple[float, float]:
+    """``(width, height)`` in mm of a paper name (``a4``, ``letter``; the
+    ``[paper]`` table of ``templates/style.toml``).
+
+    Raises :class:`SetupgenError` for an unknown paper.
+    """
+    papers = style().papers
+    if not isinstance(paper, str) or paper not in papers:
+        raise SetupgenError(f"unknown paper {paper!r} (known: {', '.join(papers)})", field="paper")
+    return papers[paper]
 
 
 def _read(path: Path) -> dict[str, Any]:

@@ -1,5 +1,5 @@
 """Printable table sheets as SVG text
-(``../shared/SHEET.md``).
+(``docs/sheet.md``).
 
 Pure functions: the same board, layout, language, paper and context give
 byte-identical SVG on any machine (coordinates written with two decimals,
@@ -18,22 +18,22 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-from . import templates
-from .board import Board, Tile
-from .errors import SetupgenError
-from .hexgrid import neighbors
-from .layout import Layout
-from .rules import HARBOR_TYPES, RED_NUMBERS
-from .sheet_board import (
+from ..core import templates
+from ..core.board import Board, Tile
+from ..core.errors import SetupgenError
+from ..core.hexgrid import neighbors
+from ..core.layout import Layout
+from ..core.rules import HARBOR_TYPES, RED_NUMBERS, RULE_EQUAL, clashes
+from .board import (
     Box, board_extent, draw_board, draw_legend, harbor_order, harbor_words, hex_size_for,
     land_rows, legend_entries, legend_height, place,
 )
-from .sheet_svg import (  # PAPERS is re-exported: sheet.PAPERS
-    PAPERS, add_circle, add_path, add_rect, add_text, drawing, finish, fit, fit_lines, num, paper_size, text_width, wrap,
+from ..core.templates import MIN_FONT_MM, Style, Texts, paper_size
+from .page import (
+    add_circle, add_path, add_rect, add_text, drawing, finish, fit, fit_lines, num, text_width, wrap,
 )
-from .templates import MIN_FONT_MM, Style, Texts
 
-__all__ = ["PAPERS", "Page", "SheetContext", "render_sheet", "paper_size", "scenario_title", "sheet_notes",
+__all__ = ["Page", "SheetContext", "render_sheet", "scenario_title", "sheet_notes",
            "table_box_and_rule", "heading_with_hint"]
 
 #: most players on one result slip
@@ -100,7 +100,7 @@ def render_sheet(board: Board, layout: Layout, *, lang: str = "en", paper: str =
     rows = land_rows(board)
     n_players = len(context.players) or (6 if layout.players == "5-6" else 4)
     build_h = _build_height(rows, st)
-    foot_h = _footer_height(board, cw, tx, st)
+    foot_h = footer_height(board, cw, tx, st)
     row_min = st.mm("slip_min_row")
     slip_h = _slip_height(n_players, row_min, cw, layout, tx, st)
     full = sheet_notes(board, layout, tx)
@@ -131,7 +131,7 @@ def render_sheet(board: Board, layout: Layout, *, lang: str = "en", paper: str =
     _notes(dwg, notes, m, y, cw, tx, st)
     y += notes_h + vgap
     _slip(dwg, context.players, n_players, slip_row, m, y, cw, layout, tx, st)
-    _footer(dwg, board, m, h - m, cw, tx, st)
+    footer(dwg, board, m, h - m, cw, tx, st)
     return finish(dwg)
 
 
@@ -386,8 +386,8 @@ def equal_neighbours(board: Board) -> list[tuple[tuple[int, int], tuple[int, int
             continue
         for n in neighbors(t.hex):
             o = board.tile(n)
-            if (o is not None and o.kind == "land" and o.number == t.number
-                    and (n[1], n[0]) > (t.hex[1], t.hex[0])):
+            if (o is not None and o.kind == "land" and o.number is not None
+                    and RULE_EQUAL in clashes(t.number, o.number) and (n[1], n[0]) > (t.hex[1], t.hex[0])):
                 out.append((t.hex, n, t.number))
     return sorted(out, key=lambda p: (p[0][1], p[0][0], p[1][1], p[1][0]))
 
@@ -501,11 +501,11 @@ def _runs_width(runs: list[tuple[str, bool]], size: float) -> float:
     return sum(text_width(t, size, mono=mono) for t, mono in runs) + _RUN_GAP * (len(runs) - 1) * 2
 
 
-def _footer_height(board: Board, w: float, tx: Texts, st: Style) -> float:
+def footer_height(board: Board, w: float, tx: Texts, st: Style) -> float:
     return len(_id_lines(board, w, tx, st)) * st.mm("id") * 1.3 + 2.0
 
 
-def _footer(dwg: Any, board: Board, x: float, bottom: float, w: float, tx: Texts, st: Style) -> None:
+def footer(dwg: Any, board: Board, x: float, bottom: float, w: float, tx: Texts, st: Style) -> None:
     size = st.mm("id")
     lines = _id_lines(board, w, tx, st)
     y = bottom - (len(lines) - 1) * size * 1.3 - size * 0.25

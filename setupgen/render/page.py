@@ -14,9 +14,9 @@ from __future__ import annotations
 import math
 from typing import Any, Iterable
 
-from .errors import SetupgenError
-from .rules import PIPS, RED_NUMBERS
-from .templates import MIN_FONT_MM, Style
+from ..core.errors import SetupgenError
+from ..core.rules import PIPS, RED_NUMBERS
+from ..core.templates import MIN_FONT_MM, Style
 
 SQRT3 = math.sqrt(3.0)
 #: corner offsets of a pointy-top hex of size 1, corner 0 first (as
@@ -245,21 +245,6 @@ def draw_token(dwg: Any, parent: Any, x: float, y: float, r: float, number: int,
 
 # --------------------------------------------------------------------------
 # pages
-
-#: paper sizes (width, height) in mm, portrait
-PAPERS: dict[str, tuple[float, float]] = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
-
-
-def paper_size(paper: str) -> tuple[float, float]:
-    """``(width, height)`` in mm of a paper name (``a4``, ``letter``).
-
-    Raises :class:`SetupgenError` for an unknown paper.
-    """
-    try:
-        return PAPERS[paper]
-    except (KeyError, TypeError):
-        raise SetupgenError(f"unknown paper {paper!r} (known: {', '.join(PAPERS)})") from None
-
 
 def drawing(w: float, h: float) -> Any:
     """A new svgwrite drawing of ``w`` x ``h`` mm (viewBox in mm) on a white page."""

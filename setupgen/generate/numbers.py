@@ -1,4 +1,4 @@
-"""Number-token placement methods (``../shared/RULES.md`` section 2).
+"""Number-token placement methods (``docs/rules.md`` section 2).
 
 Each method lays a region's tokens on its hexes given in *placement order*
 (reading order, desert and fixed-token hexes left out), respecting the
@@ -15,12 +15,12 @@ import math
 import random
 from typing import Callable, Mapping, Sequence
 
-from . import hexgrid, rng as rngmod
-from .errors import GenerationError
-from .hexgrid import Hex
-from .rules import RED_NUMBERS, RULE_EQUAL, RULE_RED, fits
+from ..core import hexgrid, rng as rngmod
+from ..core.errors import GenerationError
+from ..core.hexgrid import Hex
+from ..core.rules import RULE_EQUAL, RULE_RED, clash_table, fits
 
-#: restarts of the swap rule before giving up (RULES.md section 2, step 5)
+#: restarts of the swap rule before giving up (docs/rules.md section 2, step 5)
 SWAP_RESTARTS = 1000
 #: whole-arrangement attempts of the uniform method before giving up
 UNIFORM_ATTEMPTS = 500_000
@@ -41,7 +41,7 @@ def swap(order: Sequence[Hex], tokens: Sequence[int], fixed: Mapping[Hex, int],
 def swap_with(order: Sequence[Hex], tokens: Sequence[int], fixed: Mapping[Hex, int],
               pick: Pick, *, trace: list | None = None, layout_name: str = "layout",
               restarts: int = SWAP_RESTARTS, adjacency: Adjacency | None = None) -> dict[Hex, int]:
-    """The tournament swap rule exactly as RULES.md section 2, steps 1-5.
+    """The tournament swap rule exactly as docs/rules.md section 2, steps 1-5.
 
     ``pick(bag)`` returns the index of the chip drawn from the list ``bag``
     (the bag's list order is part of the reproducible stream: a drawn chip is
@@ -51,7 +51,7 @@ def swap_with(order: Sequence[Hex], tokens: Sequence[int], fixed: Mapping[Hex, i
     ``p``), ``("aside", p, c)`` and ``("restart", n)``.
 
     Walking back for a swap goes over the hexes filled in this pass in
-    placement order descending (the path reading of RULES.md section 2).
+    placement order descending (the path reading of docs/rules.md section 2).
 
     ``adjacency`` (hex -> neighbours) only saves recomputing neighbours.
 
@@ -65,63 +65,73 @@ def swap_with(order: Sequence[Hex], tokens: Sequence[int], fixed: Mapping[Hex, i
     # 0..n-1, fixed hexes follow; 0 marks an empty hex.
     cells, near = _frame(tuple(order), tuple(fixed), adjacency)
     start = [0] * n + [fixed[h] for h in cells[n:]]
-    red = RED_NUMBERS
-
-    def ok(c: int, k: int) -> bool:
-        c_red = c in red
-        for x in near[k]:
-            o = placed[x]
-            if o and (o == c or (c_red and o in red)):
-                return False
-        return True
-
     for attempt in range(restarts + 1):
         if attempt and trace is not None:
             trace.append(("restart", attempt))
         placed = start[:]
-        bag = list(tokens)
-        stuck = False
-        for k in range(n):
-            aside: list[int] = []
-            nk = near[k]
-            while True:
-                if not bag:
-                    stuck = True
-                    break
-                c = bag.pop(pick(bag))
-                c_red = c in red
-                for x in nk:  # ok(c, k), inlined on the hot path
-                    o = placed[x]
-                    if o and (o == c or (c_red and o in red)):
-                        break
-                else:
-                    placed[k] = c
-                    if trace is not None:
-                        trace.append(("place", order[k], c))
-                    break
-                for j in range(k - 1, -1, -1):  # walk back along the placement path
-                    d = placed[j]
-                    placed[j] = c
-                    if ok(c, j) and ok(d, k):
-                        placed[k] = d
-                        if trace is not None:
-                            trace.append(("swap", order[k], order[j], c, d))
-                        break
-                    placed[j] = d
-                else:
-                    aside.append(c)
-                    if trace is not None:
-                        trace.append(("aside", order[k], c))
-                    continue
-                break
-            if stuck:
-                break
-            bag.extend(aside)
-        if not stuck:
+        if _swap_pass(placed, list(tokens), near, pick, order, trace):
             return dict(zip(order, placed))
     raise GenerationError(
         f"{layout_name}: number placement failed after {restarts} restarts: "
         f"the rules {RULE_EQUAL} and {RULE_RED} cannot be met")
+
+
+def _swap_pass(placed: list[int], bag: list[int], near: tuple[tuple[int, ...], ...], pick: Pick,
+               order: Sequence[Hex], trace: list | None) -> bool:
+    """One placement pass of the swap rule over hexes ``0..len(near)-1``
+    (``placed``: token per cell, 0 empty; filled in place). False when the
+    bag runs dry (the caller restarts)."""
+    bad = _clash_rows()  # bad[c][o]: the number rule forbids c beside o (0: empty)
+    for k in range(len(near)):
+        aside: list[int] = []
+        nk = near[k]
+        while True:
+            if not bag:
+                return False
+            c = bag.pop(pick(bag))
+            row = bad[c]
+            for x in nk:
+                if row[placed[x]]:
+                    break
+            else:
+                placed[k] = c
+                if trace is not None:
+                    trace.append(("place", order[k], c))
+                break
+            if _walk_back(placed, c, k, near, bad, order, trace):
+                break
+            aside.append(c)
+            if trace is not None:
+                trace.append(("aside", order[k], c))
+        bag.extend(aside)
+    return True
+
+
+def _walk_back(placed: list[int], c: int, k: int, near: tuple[tuple[int, ...], ...],
+               bad: tuple[tuple[bool, ...], ...], order: Sequence[Hex], trace: list | None) -> bool:
+    """Trade chip ``c`` (which breaks a rule on hex ``k``) with the chip on
+    the nearest earlier hex along the placement path for which the trade
+    breaks nothing; False when there is none."""
+    def ok(chip: int, at: int) -> bool:
+        row = bad[chip]
+        return not any(row[placed[x]] for x in near[at])
+
+    for j in range(k - 1, -1, -1):
+        d = placed[j]
+        placed[j] = c
+        if ok(c, j) and ok(d, k):
+            placed[k] = d
+            if trace is not None:
+                trace.append(("swap", order[k], order[j], c, d))
+            return True
+        placed[j] = d
+    return False
+
+
+@functools.cache
+def _clash_rows() -> tuple[tuple[bool, ...], ...]:
+    """:func:`setupgen.core.rules.clash_table`, built once."""
+    return clash_table()
 
 
 _FRAMES: dict = {}
@@ -152,7 +162,7 @@ def uniform(order: Sequence[Hex], tokens: Sequence[int], fixed: Mapping[Hex, int
             attempts: int = UNIFORM_ATTEMPTS, adjacency: Adjacency | None = None) -> dict[Hex, int]:
     """Every legal arrangement equally likely: each attempt draws a uniform
     random arrangement chip by chip along ``order`` and is abandoned at its
-    first violation (rejection of whole arrangements, RULES.md section 2).
+    first violation (rejection of whole arrangements, docs/rules.md section 2).
 
     Raises :class:`GenerationError` after ``attempts`` attempts.
     """
@@ -239,7 +249,7 @@ def spiral(land: Sequence[Hex], skip: frozenset[Hex], sequence: Sequence[int],
            rng: random.Random, *, layout_name: str = "layout") -> dict[Hex, int]:
     """The official lettered order: ``sequence`` laid along the spiral through
     ``land`` from a uniformly chosen corner, counter-clockwise, skipping the
-    hexes in ``skip`` (deserts). Promises only the red rule (RULES.md
+    hexes in ``skip`` (deserts). Promises only the red rule (docs/rules.md
     section 2); equal neighbours are left for ``check`` to note.
 
     Raises :class:`GenerationError` when the layout has no spiral sequence or

@@ -12,16 +12,17 @@ from __future__ import annotations
 
 import random
 
+from ..core import layout as layoutmod
+from ..core import rng as rngmod
+from ..core import setupid
+from ..core.board import Board, Harbor, Tile
+from ..core.errors import GenerationError, SetupgenError, SetupIdError
+from ..core.hexgrid import Hex
+from ..core.layout import Layout
+from ..core.rules import HARBOR_METHODS, NUMBER_METHODS
 from . import harbors as harbormod
-from . import layout as layoutmod
 from . import numbers as numbermod
 from . import oil as oilmod
-from . import rng as rngmod
-from . import setupid
-from .board import Board, Harbor, Tile
-from .errors import GenerationError, SetupgenError, SetupIdError
-from .hexgrid import Hex
-from .layout import HARBOR_METHODS, NUMBER_METHODS, Layout
 
 
 def generate(layout: Layout, rng: random.Random, numbers: str | None = None,
@@ -98,7 +99,7 @@ OIL_TERRAIN_REDOS = 100
 def _land(layout: Layout, number_method: str, rng: random.Random
           ) -> tuple[dict[Hex, str], set[Hex], dict[Hex, int], frozenset[Hex]]:
     """Terrain, face-down hexes, number tokens and oil springs. Without oil
-    springs: one pass. With them (RULES.md section 5): the oil step may ask
+    springs: one pass. With them (docs/rules.md section 5): the oil step may ask
     to redo the numbers (at most :data:`OIL_NUMBER_REDOS` times per
     terrain) or the terrain (at most :data:`OIL_TERRAIN_REDOS` times), all
     continuing the same stream."""
@@ -161,20 +162,22 @@ def resolve_methods(layout: Layout, numbers: str | None, harbors: str | None) ->
     :class:`SetupgenError` for an unknown method or one the layout cannot
     use."""
     if layout.source == "board-file":
-        raise SetupgenError(f"scenario {layout.name!r} takes its board from a file: "
-                            f"setupgen board --scenario {layout.name} --board FILE")
+        raise SetupgenError(f"scenario {layout.name!r} takes its board from a board file", field="scenario")
     number_method = layout.default_numbers if numbers is None else numbers
     harbor_method = layout.default_harbors if harbors is None else harbors
     if number_method not in NUMBER_METHODS:
-        raise SetupgenError(f"unknown number method {number_method!r} (known: {', '.join(NUMBER_METHODS)})")
+        raise SetupgenError(f"unknown number method {number_method!r} (known: {', '.join(NUMBER_METHODS)})",
+                            field="numbers")
     if harbor_method not in HARBOR_METHODS:
-        raise SetupgenError(f"unknown harbor method {harbor_method!r} (known: {', '.join(HARBOR_METHODS)})")
+        raise SetupgenError(f"unknown harbor method {harbor_method!r} (known: {', '.join(HARBOR_METHODS)})",
+                            field="harbors")
     if harbor_method == "fixed" and not (layout.harbor_places and all(pl.type for pl in layout.harbor_places)):
-        raise SetupgenError(f"scenario {layout.name!r} does not fix its harbors; use shuffled, free or players")
+        raise SetupgenError(f"scenario {layout.name!r} does not fix its harbors; use shuffled, free or players",
+                            field="harbors")
     if harbor_method == "shuffled" and not layout.harbor_places:
-        raise SetupgenError(f"scenario {layout.name!r} has no fixed harbor places; use free or players")
+        raise SetupgenError(f"scenario {layout.name!r} has no fixed harbor places; use free or players", field="harbors")
     if number_method == "spiral" and not layout.spiral:
-        raise SetupgenError(f"scenario {layout.name!r} has no spiral order; use swap or uniform")
+        raise SetupgenError(f"scenario {layout.name!r} has no spiral order; use swap or uniform", field="numbers")
     return number_method, harbor_method
 
 

@@ -1,5 +1,6 @@
-"""Turning boards into output bytes for the ``board`` command: JSON, JSONL,
-SVG, PDF and PNG. Rendering libraries are imported only when needed."""
+"""Turning boards into output bytes: JSON, JSONL, SVG, PDF and PNG (what
+the ``board`` command writes). Rendering libraries are imported only when
+needed."""
 
 from __future__ import annotations
 
@@ -8,11 +9,12 @@ from dataclasses import dataclass
 from pathlib import PurePath
 from typing import Iterator
 
-from . import generate as gen
-from . import layout as layoutmod
-from .board import Board
-from .errors import SetupgenError
-from .layout import Layout
+from .. import generate as gen
+from ..core import layout as layoutmod
+from ..core import setupid, templates
+from ..core.board import Board
+from ..core.errors import SetupgenError
+from ..core.layout import Layout
 
 FORMATS = ("pdf", "svg", "png", "json", "jsonl")
 MAX_COUNT = 100_000
@@ -54,41 +56,32 @@ class BoardOutput:
 
 def check_board_request(req: BoardRequest) -> tuple[str, Layout | None]:
     """Validate a request before any seed is chosen: returns the format and
-    the layout (for ``--board``: the board-file scenario or None). Raises
-    :class:`SetupgenError` with the first problem."""
+    the layout (for a board file: the board-file scenario or None). Raises
+    :class:`SetupgenError` with the first problem, its ``field`` naming the
+    request value at fault."""
     fmt = pick_format(req.fmt, req.output)
     if fmt not in FORMATS:
-        raise SetupgenError(f"unknown format {fmt!r} (known: {', '.join(FORMATS)})")
+        raise SetupgenError(f"unknown format {fmt!r} (known: {', '.join(FORMATS)})", field="fmt")
     if fmt != "jsonl" and req.count != 1:
-        raise SetupgenError("--count needs --format jsonl")
+        raise SetupgenError("a count of boards needs the jsonl format", field="count")
     if req.setup_id is not None:
         if req.seed is not None or req.scenario is not None or req.numbers is not None or req.harbors is not None:
-            raise SetupgenError("--setup-id already names the scenario, methods and seed; give it alone")
+            raise SetupgenError("a setup id already names the scenario, methods and seed; give it alone",
+                                field="setup_id")
         if fmt == "jsonl":
-            raise SetupgenError("--setup-id names one board; use --format json")
+            raise SetupgenError("a setup id names one board; use the json format", field="setup_id")
     if req.layout_file is not None and req.scenario is not None:
-        raise SetupgenError("give either --scenario or --layout, not both")
+        raise SetupgenError("give either a scenario or a layout file, not both", field="layout_file")
     if req.key and fmt in ("json", "jsonl"):
-        raise SetupgenError("--key makes a sheet (pdf, svg or png); the board json already names every hex")
+        raise SetupgenError("the director's key is a sheet (pdf, svg or png); the board json already names "
+                            "every hex", field="key")
     if req.seed is not None and not req.seed.strip():
-        raise SetupgenError("the seed must not be empty")
+        raise SetupgenError("the seed must not be empty", field="seed")
     if req.board_file is not None:
-        given = [name for name, value in (("--seed", req.seed), ("--setup-id", req.setup_id),
-                                          ("--numbers", req.numbers), ("--harbors", req.harbors),
-                                          ("--layout", req.layout_file)) if value is not None]
-        if given or fmt == "jsonl":
-            raise SetupgenError(f"--board gives the whole board; drop {', '.join(given) or '--format jsonl'}")
-        meta = layoutmod.load(req.scenario) if req.scenario is not None else None
-        if meta is not None and meta.source != "board-file":
-            raise SetupgenError(f"scenario {meta.name!r} makes its own boards; with --board give a board-file "
-                                f"scenario (oil-springs-fixed, oil-springs-5-6-fixed) or none")
-        _check_render_options(fmt, req)
-        return fmt, meta
+        return fmt, _check_board_file_request(fmt, req)
     if req.layout_file is not None:
         layout = Layout.from_file(req.layout_file)
     elif req.setup_id is not None:
-        from . import setupid
-
         layout = layoutmod.by_code(setupid.decode(req.setup_id).code)
     else:
         layout = layoutmod.load(DEFAULT_SCENARIO if req.scenario is None else req.scenario)
@@ -98,12 +91,30 @@ def check_board_request(req: BoardRequest) -> tuple[str, Layout | None]:
     return fmt, layout
 
 
+def _check_board_file_request(fmt: str, req: BoardRequest) -> Layout | None:
+    """A board read from a file takes nothing that makes a board; its
+    scenario, if given, must be one that takes its board from a file."""
+    given = [name for name, value in (("seed", req.seed), ("setup id", req.setup_id),
+                                      ("number method", req.numbers), ("harbor method", req.harbors),
+                                      ("layout file", req.layout_file)) if value is not None]
+    if given:
+        raise SetupgenError(f"a board file gives the whole board; it takes no {', '.join(given)}",
+                            field="board_file")
+    if fmt == "jsonl":
+        raise SetupgenError("a board file gives one board; use the json format", field="fmt")
+    meta = layoutmod.load(req.scenario) if req.scenario is not None else None
+    if meta is not None and meta.source != "board-file":
+        takers = [n for n in layoutmod.scenario_names() if layoutmod.load(n).source == "board-file"]
+        raise SetupgenError(f"scenario {meta.name!r} makes its own boards; a board file goes with a board-file "
+                            f"scenario ({', '.join(takers)}) or none", field="scenario")
+    _check_render_options(fmt, req)
+    return meta
+
+
 def _check_render_options(fmt: str, req: BoardRequest) -> None:
     if fmt in ("svg", "pdf", "png"):
-        from . import sheet_svg, templates
-
         templates.texts(req.lang)
-        sheet_svg.paper_size(req.paper)
+        templates.paper_size(req.paper)
 
 
 def board_output(req: BoardRequest) -> BoardOutput:
@@ -111,7 +122,8 @@ def board_output(req: BoardRequest) -> BoardOutput:
     be set). Raises :class:`SetupgenError`."""
     fmt, layout = check_board_request(req)
     if req.board_file is not None:
-        from . import check, fixed
+        from .. import check
+        from ..generate import fixed
 
         board, layout = fixed.board_from_file(req.board_file, req.scenario)
         data = board_bytes(board, fmt, lang=req.lang, paper=req.paper, layout=layout, key=req.key)
@@ -142,14 +154,14 @@ def pick_format(fmt: str | None, output: str | None) -> str:
     """The output format: ``fmt`` if given, else the extension of
     ``output`` when it names a format, else ``pdf``. Raises
     :class:`SetupgenError` when ``fmt`` contradicts a known extension of
-    ``output`` (``--format json -o x.pdf``)."""
+    ``output`` (format ``json`` for a file ``x.pdf``)."""
     ext = ""
     if output not in (None, "-"):
         ext = PurePath(output).suffix.lower().lstrip(".")
     if fmt is None:
         return ext if ext in FORMATS else "pdf"
     if ext in FORMATS and ext != fmt:
-        raise SetupgenError(f"--format {fmt} does not match the file name {output!r}")
+        raise SetupgenError(f"format {fmt} does not match the file name {output!r}", field="fmt")
     return fmt
 
 
@@ -164,7 +176,7 @@ def iter_jsonl(scenario: str | Layout, seed: str, count: int, numbers: str | Non
     seeded with :func:`jsonl_seed`. Raises :class:`SetupgenError` for a count
     outside 1..``MAX_COUNT`` (checked before anything is generated)."""
     if not 1 <= count <= MAX_COUNT:
-        raise SetupgenError(f"count must be between 1 and {MAX_COUNT}, got {count}")
+        raise SetupgenError(f"count must be between 1 and {MAX_COUNT}, got {count}", field="count")
     layout = layoutmod.load(scenario) if isinstance(scenario, str) else scenario
     for i in range(1, count + 1):
         yield gen.from_seed(layout, jsonl_seed(seed, i), numbers, harbors).to_json(indent=None) + "\n"
@@ -179,11 +191,13 @@ def board_bytes(board: Board, fmt: str, *, lang: str = "en", paper: str = "a4",
     format, language or paper, or ``key`` with JSON."""
     if fmt == "json":
         if key:
-            raise SetupgenError("--key makes a sheet (pdf, svg or png); the board json already names every hex")
+            raise SetupgenError("the director's key is a sheet (pdf, svg or png); the board json already names "
+                                "every hex", field="key")
         return (board.to_json() + "\n").encode("utf-8")
     if fmt not in ("svg", "pdf", "png"):
         raise SetupgenError(f"unknown format {fmt!r} for one board (known: json, svg, pdf, png)")
-    from . import pdf, sheet
+    from . import pdf
+    from . import sheet
 
     layout = layoutmod.load(board.scenario) if layout is None else layout
     if key:

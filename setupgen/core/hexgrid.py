@@ -1,7 +1,7 @@
 """Pure functions over axial hex coordinates (pointy-top hexes).
 
 Coordinates are axial ``(q, r)`` tuples of ints: ``r`` grows downwards
-(south), ``q`` grows east along a row (``../shared/FORMAT.md``). The six
+(south), ``q`` grows east along a row (``docs/format.md``). The six
 neighbour directions are indexed as in FORMAT.md::
 
     0 east (+1, 0)    1 north-east (+1, -1)   2 north-west (0, -1)
@@ -130,7 +130,7 @@ def corner_point(h: Hex, i: int) -> tuple[float, float]:
 
 def offset_to_axial(col: int, row: int) -> Hex:
     """``odd-r`` offset (odd rows shifted half a hex right) to axial
-    (RULES.md section 4: ``q = col - floor(row / 2)``, ``r = row``)."""
+    (docs/rules.md section 4: ``q = col - floor(row / 2)``, ``r = row``)."""
     return (col - (row // 2), row)
 
 
@@ -142,7 +142,7 @@ def axial_to_offset(h: Hex) -> tuple[int, int]:
 
 def row_order(hexes: Iterable[Hex]) -> list[Hex]:
     """Hexes in reading order: row by row from the top, each row left to
-    right (the *placement order* of RULES.md section 2)."""
+    right (the *placement order* of docs/rules.md section 2)."""
     return sorted(hexes, key=lambda h: (h[1], h[0]))
 
 

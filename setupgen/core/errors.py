@@ -6,7 +6,13 @@ from __future__ import annotations
 
 class SetupgenError(ValueError):
     """Base of every error setupgen raises for bad input or impossible
-    requests."""
+    requests. ``field``, when set, names the request value at fault (a
+    parameter name such as ``"count"``), so a front end can point at its own
+    option for it; the message never names command-line flags."""
+
+    def __init__(self, message: str = "", *, field: str | None = None) -> None:
+        super().__init__(message)
+        self.field = field
 
 
 class LayoutError(SetupgenError):

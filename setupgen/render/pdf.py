@@ -14,7 +14,7 @@ import hashlib
 import io
 from typing import Sequence
 
-from .errors import SetupgenError
+from ..core.errors import SetupgenError
 
 #: creation and modification date written into every PDF
 FIXED_DATE = "D:20000101000000Z"

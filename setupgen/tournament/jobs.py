@@ -1,13 +1,13 @@
 """What the tournament commands do, over a :class:`~setupgen.tournament.
 Tournament`: the seating schedule, round packs of scheduled tables, single
-tables, standings and the finals (``../shared/RULES.md`` section 6).
+tables, standings and the finals (``docs/rules.md`` section 6).
 
 Everything is derived from the tournament file: the schedule from
 ``<seed>/schedule``, table ``t`` of round ``r`` from ``<seed>/r<r>/t<t>``,
 lots from ``<seed>``. A tournament's files live in one folder (default
 ``output/<name>``): ``schedule.csv`` and ``schedule.pdf``, ``round-N/``
 packs, ``standings.csv``/``.pdf``, ``final/``. When ``schedule.csv`` is there
-(e.g. re-planned with ``--from-round``) it is the schedule; otherwise the
+(e.g. re-planned from a later round) it is the schedule; otherwise the
 schedule is planned afresh, identically.
 """
 
@@ -16,14 +16,25 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Sequence
 
-from . import atomic, listing, roundpack
-from . import generate as gen
-from .board import Board
-from .errors import SetupgenError
+from .. import generate as gen
+from ..core import atomic
+from ..core.board import Board
+from ..core.errors import SetupgenError
+from ..render import listing
+from . import roundpack
+from .model import Tournament
 from .schedule import Quality, Schedule, ScheduleError, plan
-from .tournament import Tournament
 
 SCHEDULE_FILE = "schedule.csv"
+
+
+class ReplanNeeded(SetupgenError):
+    """A scheduled round seats players no longer in the players file: the
+    schedule must be re-planned from round ``from_round``."""
+
+    def __init__(self, message: str, from_round: int) -> None:
+        super().__init__(message)
+        self.from_round = from_round
 
 
 def schedule_seed(t: Tournament) -> str:
@@ -39,10 +50,12 @@ def make_schedule(t: Tournament, folder: Path, from_round: int | None = None) ->
     fixed = ()
     if from_round is not None:
         if not 2 <= from_round <= len(t.rounds):
-            raise SetupgenError(f"--from-round must be between 2 and {len(t.rounds)}, got {from_round}")
+            raise SetupgenError(f"the round to re-plan from must be between 2 and {len(t.rounds)}, got {from_round}",
+                                field="from_round")
         played = read_schedule(folder)
         if played is None:
-            raise SetupgenError(f"--from-round needs the schedule played so far: {str(folder / SCHEDULE_FILE)!r} is missing")
+            raise SetupgenError(f"re-planning from round {from_round} needs the schedule played so far: "
+                                f"{str(folder / SCHEDULE_FILE)!r} is missing", field="from_round")
         fixed = tuple(s for s in played.seats if s.round < from_round)
     return plan(t.players, len(t.rounds), t.table_size, schedule_seed(t), fixed=fixed)
 
@@ -69,7 +82,7 @@ def write_schedule(t: Tournament, sched: Schedule, folder: Path) -> Quality:
     """Write ``schedule.csv`` and ``schedule.pdf`` (per round the tables with
     players in starting order; per player a card of table and seat per
     round) into ``folder`` (created if missing). Returns the quality."""
-    from . import pdf
+    from ..render import pdf
 
     folder.mkdir(parents=True, exist_ok=True)
     names = t.player_names()
@@ -130,8 +143,8 @@ def round_request(t: Tournament, sched: Schedule, number: int) -> roundpack.Roun
     names = t.player_names()
     gone = sorted({s.player for s in sched.seats if s.round == number} - set(names))
     if gone:
-        raise SetupgenError(f"round {number} seats {', '.join(gone)}, no longer in the players file; "
-                            f"re-plan with setupgen schedule FILE --from-round {number}")
+        raise ReplanNeeded(f"round {number} seats {', '.join(gone)}, no longer in the players file; "
+                           f"re-plan the schedule from round {number}", number)
     tables = sched.tables(number)
     return roundpack.RoundRequest(
         scenario=rnd.scenario, tables=tables, seed=f"{t.seed}/r{number}", lang=t.language, paper=t.paper,
@@ -185,7 +198,7 @@ def write_standings(t: Tournament, sched: Schedule, results_path: str | Path, fo
     """:func:`make_standings`, written as ``standings.csv`` and
     ``standings.pdf`` into ``folder`` (created if missing; both rendered
     before either is written). Returns the standings."""
-    from . import pdf
+    from ..render import pdf
 
     ranked, csv_text, pages = make_standings(t, sched, results_path)
     document = pdf.svgs_to_pdf(pages)
@@ -209,17 +222,17 @@ def finals_request(t: Tournament, sched: Schedule, results_path: str | Path, pla
     ranking = [s.player for s in ranked]
     if winners:
         if players != 16:
-            raise SetupgenError("--winners seats the final of the semi-finals: use it with --players 16")
+            raise SetupgenError("semi-final winners are seated in the final of 16 finalists", field="winners")
         semis = st.finals_tables(ranking, 16)
         strays = [w for w in winners if not any(w in table for table in semis)]
         if strays:
-            raise SetupgenError(f"--winners must name the {len(semis)} semi-final winners; "
-                                f"{', '.join(strays)} did not play a semi-final")
+            raise SetupgenError(f"name the {len(semis)} semi-final winners; "
+                                f"{', '.join(strays)} did not play a semi-final", field="winners")
         for k, table in enumerate(semis, start=1):
             won = [w for w in winners if w in table]
             if len(won) != 1:
                 raise SetupgenError(f"give exactly one winner of each semi-final: table {k} "
-                                    f"({', '.join(table)}) has {len(won)} among --winners")
+                                    f"({', '.join(table)}) has {len(won)} among the winners", field="winners")
         tables = (st.final_of_winners(list(winners), ranking),)
         label = "final"
     else:

@@ -8,8 +8,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from . import templates
-from .sheet_svg import add_path, add_rect, add_text, drawing, finish, fit, num, paper_size
+from ..core import templates
+from ..core.templates import paper_size
+from .page import add_path, add_rect, add_text, drawing, finish, fit, num
 
 #: body text size (mm) of a listing row: 10 pt
 ROW_TEXT_MM = 10 * 25.4 / 72

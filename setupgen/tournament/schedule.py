@@ -1,9 +1,9 @@
 """Seating scheduler: which table and starting position each player takes in
 each round (a pure library module; no I/O).
 
-Rule source: RULES.md section 6 and seed 002 (Catan Australian
-Championships): "a prefixed schedule, which determines at which table and
-which starting positions the players play in each round". The scheduler
+Rule source: docs/rules.md section 6 (the Australian championship's
+prefixed schedule: table and starting position of every player in every
+round). The scheduler
 optimises, lexicographically:
 
 1. fewest repeated opponents (``Quality.repeat_pairs``),
@@ -25,8 +25,9 @@ import math
 from dataclasses import dataclass, field
 from typing import Sequence
 
-from . import rng as rngmod
-from .errors import SetupgenError
+from ..core import rng as rngmod
+from ..core.errors import SetupgenError
+from .model import Player
 
 CSV_HEADER = "round,table,seat,player"
 _BAD_ID_CHARS = frozenset(',"\r\n')
@@ -35,17 +36,6 @@ _CYCLE = 50_000  # annealing moves per cycle (hot to cold)
 
 class ScheduleError(SetupgenError):
     """A schedule, player list or planning request is invalid or impossible."""
-
-
-@dataclass(frozen=True, slots=True)
-class Player:
-    """One entrant (a row of the players CSV). ``id`` is unique, non-empty
-    and free of commas, quotes and line breaks; ``group`` (club, family)
-    names players to keep apart, None for none."""
-
-    id: str
-    name: str
-    group: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,6 +1,6 @@
 """Tournament files: one TOML file (and a players CSV beside it) from which
 every schedule, board, sheet, standing and final of a tournament is made
-again, byte for byte (``../shared/RULES.md`` section 6).
+again, byte for byte (``docs/rules.md`` section 6).
 
 Format (all keys but ``name``, ``seed``, ``players`` and ``rounds`` are
 optional)::
@@ -38,20 +38,73 @@ import tomllib
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from types import MappingProxyType
+from typing import Any, Mapping
 
-from . import layout as layoutmod
-from .errors import SetupgenError
-from .schedule import Player
+from ..core import layout as layoutmod
+from ..core import templates
+from ..core.errors import SetupgenError
 
 SETUPS = ("per-table", "shared")
 TOP_KEYS = frozenset({"name", "seed", "language", "paper", "players", "table_size", "scoring", "rounds", "final"})
 ROUND_KEYS = frozenset({"scenario", "victory_points", "setup"})
+#: names accepted in :attr:`Scoring.tie_breakers` (docs/rules.md section 6)
 TIE_BREAKERS = ("placing_points", "victory_points", "vp_share", "lots")
 
 
 class TournamentError(SetupgenError):
     """A tournament or players file is malformed: names file, key or line."""
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    """One entrant (a row of the players CSV). ``id`` is unique, non-empty
+    and free of commas, quotes and line breaks; ``group`` (club, family)
+    names players to keep apart, None for none."""
+
+    id: str
+    name: str
+    group: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Scoring:
+    """How games are scored and ties broken (RULES.md section 6).
+
+    ``placing_points`` maps a table size to the points for 1st, 2nd, ...:
+    Australian ``{4: (4, 3, 2, 1), 3: (4, 2, 1)}`` (:data:`AUSTRALIAN`),
+    other federations ``{4: (5, 3, 2, 1), 3: (5, 3, 1)}``
+    (:data:`FIVE_THREE`). ``tie_breakers`` orders the keys of the ranking
+    from :data:`TIE_BREAKERS`; ``"lots"`` must be last and is added when
+    left out, so a ranking is always a total order.
+    """
+
+    placing_points: Mapping[int, tuple[Fraction | int, ...]]
+    tie_breakers: tuple[str, ...] = TIE_BREAKERS
+
+    def __post_init__(self) -> None:
+        pp = {}
+        for size, points in dict(self.placing_points).items():
+            points = tuple(Fraction(p) for p in points)
+            if not isinstance(size, int) or size < 2 or len(points) != size:
+                raise SetupgenError(f"placing points for tables of {size} must list {size} values, got {len(points)}")
+            if any(p < 0 for p in points) or any(a < b for a, b in zip(points, points[1:])):
+                raise SetupgenError(f"placing points for tables of {size} must be non-negative and not increasing")
+            pp[size] = points
+        breakers = tuple(self.tie_breakers)
+        unknown = [b for b in breakers if b not in TIE_BREAKERS]
+        if unknown:
+            raise SetupgenError(f"unknown tie-breaker {unknown[0]!r} (known: {', '.join(TIE_BREAKERS)})")
+        if len(set(breakers)) != len(breakers):
+            raise SetupgenError("a tie-breaker is listed twice")
+        if "lots" in breakers and breakers[-1] != "lots":
+            raise SetupgenError("the 'lots' tie-breaker must come last")
+        if "lots" not in breakers:
+            breakers += ("lots",)
+        object.__setattr__(self, "placing_points", MappingProxyType(pp))
+        object.__setattr__(self, "tie_breakers", breakers)
+
+
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,7 +145,7 @@ class Tournament:
     final: Final | None = None
 
     def __repr__(self) -> str:
-        return f"setupgen.tournament.load({self.path!r})"
+        return f"setupgen.load_tournament({self.path!r})"
 
     def round(self, number: int) -> Round:
         """Round ``number`` (1-based). Raises :class:`TournamentError`."""
@@ -153,11 +206,9 @@ def load(path: str | Path) -> Tournament:
         raise TournamentError(f"{p}: seed: must not be empty")
     language = get(data, "language", str, "en")
     paper = get(data, "paper", str, "a4")
-    from . import sheet_svg, templates
-
     try:
         templates.texts(language)
-        sheet_svg.paper_size(paper)
+        templates.paper_size(paper)
     except SetupgenError as exc:
         raise TournamentError(f"{p}: {exc}") from None
     table_size = get(data, "table_size", int, 4)
@@ -199,8 +250,6 @@ def load(path: str | Path) -> Tournament:
     if not all(isinstance(x, str) for x in tie) or sorted(tie) != sorted(TIE_BREAKERS) or tie[0] != "placing_points":
         raise TournamentError(f"{p}: scoring.tie_breakers: expected placing_points first, then "
                               f"victory_points, vp_share and lots in the order you choose")
-    from .standings import Scoring
-
     try:
         Scoring(dict(points), tie)
     except SetupgenError as exc:
