@@ -77,8 +77,8 @@ class Board:
 
     # -- JSON ------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
-        """The board as a FORMAT.md document (plain dicts and lists, keys in
-        the fixed order of FORMAT.md)."""
+        """The board as a docs/format.md document (plain dicts and lists, keys in
+        the fixed order of docs/format.md)."""
         return {
             "format": FORMAT,
             "scenario": self.scenario,
@@ -100,14 +100,14 @@ class Board:
         }
 
     def to_json(self, indent: int | None = 2) -> str:
-        """FORMAT.md JSON text: fixed key order, ASCII only, ``\\n`` line ends,
+        """docs/format.md JSON text: fixed key order, ASCII only, ``\\n`` line ends,
         no trailing newline. ``indent=None`` gives one line (for JSONL)."""
         seps = (",", ":") if indent is None else (",", ": ")
         return json.dumps(self.to_dict(), indent=indent, ensure_ascii=True, separators=seps)
 
     @classmethod
     def from_json(cls, text: str) -> "Board":
-        """Parse FORMAT.md JSON. Raises :class:`BoardFormatError` naming the
+        """Parse docs/format.md JSON. Raises :class:`BoardFormatError` naming the
         first problem."""
         try:
             data = json.loads(text)
@@ -121,7 +121,7 @@ class Board:
 
     @classmethod
     def from_dict(cls, data: Any) -> "Board":
-        """Build a board from a parsed FORMAT.md document. Raises
+        """Build a board from a parsed docs/format.md document. Raises
         :class:`BoardFormatError`."""
         if not isinstance(data, dict):
             raise BoardFormatError("a board document must be a json object")

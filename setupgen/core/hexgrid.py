@@ -2,7 +2,7 @@
 
 Coordinates are axial ``(q, r)`` tuples of ints: ``r`` grows downwards
 (south), ``q`` grows east along a row (``docs/format.md``). The six
-neighbour directions are indexed as in FORMAT.md::
+neighbour directions are indexed as in docs/format.md::
 
     0 east (+1, 0)    1 north-east (+1, -1)   2 north-west (0, -1)
     3 west (-1, 0)    4 south-west (-1, +1)   5 south-east (0, +1)

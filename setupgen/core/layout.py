@@ -108,7 +108,7 @@ class Layout:
     @property
     def coast_edges(self) -> tuple[tuple[Hex, int], ...]:
         """Every edge a free harbor may serve, as (sea hex, direction to the
-        land hex), in reading order of the sea hex, then direction (RULES.md
+        land hex), in reading order of the sea hex, then direction (docs/rules.md
         section 3: a coast edge between a playable sea hex and land; frame
         half hexes never hold one)."""
         return self._coast
@@ -200,21 +200,38 @@ def _read_toml(path: Path) -> dict[str, Any]:
         raise LayoutError(str(path), "(file)", "not a UTF-8 text file") from None
 
 
-def _load_path(path: Path, _depth: int = 0) -> Layout:
-    data = _read_toml(path)
-    if "inherits" in data:
-        parent_name = _get(data, "inherits", str, path)
-        if _depth > 4:
-            raise LayoutError(str(path), "inherits", "inheritance is nested too deeply")
-        parent_path = path.parent / f"{parent_name}.toml"
+#: longest chain of ``inherits`` a layout may use
+MAX_INHERITS = 8
+
+
+def _load_path(path: Path) -> Layout:
+    return _parse(_resolve_inherits(path), path)
+
+
+def _resolve_inherits(path: Path) -> dict[str, Any]:
+    """The layout's top-level keys with its ``inherits`` chain resolved, to
+    any depth: each file's keys replace its parent's. Raises
+    :class:`LayoutError` for a missing parent, a cycle (naming the files) or
+    a chain longer than :data:`MAX_INHERITS`."""
+    chain = [path]
+    levels = [_read_toml(path)]
+    while "inherits" in levels[-1]:
+        child = chain[-1]
+        parent_name = _get(levels[-1], "inherits", str, child)
+        parent_path = child.parent / f"{parent_name}.toml"
         if not parent_path.is_file():
-            raise LayoutError(str(path), "inherits", f"no layout {parent_name!r} beside this file")
-        base = _read_toml(parent_path)
-        base.pop("inherits", None)
-        merged = dict(base)
+            raise LayoutError(str(child), "inherits", f"no layout {parent_name!r} beside this file")
+        if any(parent_path.resolve() == p.resolve() for p in chain):
+            names = " -> ".join(p.name for p in [*chain, parent_path])
+            raise LayoutError(str(path), "inherits", f"inheritance cycle: {names}")
+        if len(chain) > MAX_INHERITS:
+            raise LayoutError(str(path), "inherits", f"more than {MAX_INHERITS} levels of inheritance")
+        chain.append(parent_path)
+        levels.append(_read_toml(parent_path))
+    merged: dict[str, Any] = {}
+    for data in reversed(levels):
         merged.update({k: v for k, v in data.items() if k != "inherits"})
-        data = merged
-    return _parse(data, path)
+    return merged
 
 
 def _get(data: dict, key: str, typ: type | tuple, path: Path, default: Any = ..., where: str = "") -> Any:
@@ -258,6 +275,8 @@ def _numbers(value: Any, path: Path, key: str) -> tuple[int, ...]:
 
 
 def _parse(data: dict[str, Any], path: Path) -> Layout:
+    """A validated :class:`Layout` from a file's (inheritance-resolved)
+    keys. Raises :class:`LayoutError` naming the key and problem."""
     p = str(path)
     name = _get(data, "name", str, path)
     if name != path.stem:
@@ -270,11 +289,39 @@ def _parse(data: dict[str, Any], path: Path) -> Layout:
         raise LayoutError(p, "source", "expected 'map' or 'board-file'")
     if source == "board-file":
         return _parse_board_file_scenario(data, path, name, code)
+    regions = _parse_regions(data, path)
+    specs = _parse_map(data, path, {r.name for r in regions})
+    hexes = tuple(specs[h] for h in hexgrid.row_order(specs))
+    _check_region_counts(regions, hexes, path)
+    default_numbers, spiral = _parse_numbers(data, path)
+    default_harbors, harbor_pool, places = _parse_harbors(data, path, specs)
+    robber, pirate = _parse_pieces(data, path, specs)
+    oil = _parse_oil(data, path)
+    if oil is not None:
+        deserts = sum(r.terrain_pool.count("desert") for r in regions) + sum(
+            1 for s in hexes if s.region is None and s.terrain == "desert")
+        if len(oil.numbered) < deserts:
+            raise LayoutError(p, "oil.numbered", f"{len(oil.numbered)} numbered oil-spring tiles for {deserts} deserts")
+    notes = _get(data, "notes", list, path, [])
+    if not all(isinstance(n, str) for n in notes):
+        raise LayoutError(p, "notes", "expected a list of template keys")
+    return Layout(
+        name=name, code=code, path=p, hexes=hexes, regions=regions,
+        harbor_pool=harbor_pool, harbor_places=places,
+        default_numbers=default_numbers, default_harbors=default_harbors,
+        spiral=spiral, robber=robber, pirate=pirate,
+        victory_points=_get(data, "victory_points", int, path),
+        notes=tuple(notes), players=_get(data, "players", str, path, ""),
+        reconstruction=_get(data, "reconstruction", bool, path, False),
+        oil=oil,
+    )
 
-    # regions
-    regions_t = _get(data, "regions", dict, path, {})
+
+def _parse_regions(data: dict[str, Any], path: Path) -> tuple[Region, ...]:
+    """``[regions.NAME]``: terrain pool, number tokens, face down or not."""
+    p = str(path)
     regions: list[Region] = []
-    for rname, rdata in sorted(regions_t.items()):
+    for rname, rdata in sorted(_get(data, "regions", dict, path, {}).items()):
         if not isinstance(rdata, dict):
             raise LayoutError(p, f"regions.{rname}", "expected a table")
         where = f"regions.{rname}."
@@ -282,13 +329,14 @@ def _parse(data: dict[str, Any], path: Path) -> Layout:
         tokens = _numbers(rdata.get("numbers", []), path, f"{where}numbers")
         hidden = _get(rdata, "hidden", bool, path, False, where=where)
         regions.append(Region(rname, pool, tokens, hidden))
-    region_names = {r.name for r in regions}
+    return tuple(regions)
 
-    # map
-    map_t = _get(data, "map", dict, path)
-    legend = _get(map_t, "legend", dict, path, where="map.")
+
+def _parse_legend(map_t: dict[str, Any], path: Path, region_names: set[str]) -> dict[str, dict]:
+    """``map.legend``: symbol -> {kind, region or terrain}."""
+    p = str(path)
     symbols: dict[str, dict] = {}
-    for sym, spec in legend.items():
+    for sym, spec in _get(map_t, "legend", dict, path, where="map.").items():
         key = f"map.legend.{sym!r}"
         if not isinstance(spec, dict) or spec.get("kind") not in KINDS:
             raise LayoutError(p, key, f"expected a table with kind one of {', '.join(KINDS)}")
@@ -300,16 +348,22 @@ def _parse(data: dict[str, Any], path: Path) -> Layout:
             if "terrain" in spec and spec["terrain"] not in LAND_TERRAINS:
                 raise LayoutError(p, key, f"unknown terrain {spec['terrain']!r}")
         symbols[sym] = spec
-    rows = _get(map_t, "rows", list, path, where="map.")
+    return symbols
+
+
+def _parse_map(data: dict[str, Any], path: Path, region_names: set[str]) -> dict[Hex, HexSpec]:
+    """``[map]``: the rows of cells, each ``SYMBOL`` or ``SYMBOL:TOKEN``."""
+    p = str(path)
+    map_t = _get(data, "map", dict, path)
+    symbols = _parse_legend(map_t, path, region_names)
     specs: dict[Hex, HexSpec] = {}
-    for i, row in enumerate(rows):
+    for i, row in enumerate(_get(map_t, "rows", list, path, where="map.")):
         key = f"map.rows[{i}]"
         if not isinstance(row, dict):
             raise LayoutError(p, key, "expected a table {r, q, cells}")
         r = _get(row, "r", int, path, where=key + ".")
         q0 = _get(row, "q", int, path, where=key + ".")
-        cells = _get(row, "cells", str, path, where=key + ".").split()
-        for j, cell in enumerate(cells):
+        for j, cell in enumerate(_get(row, "cells", str, path, where=key + ".").split()):
             h = (q0 + j, r)
             sym, _, num = cell.partition(":")
             if sym == ".":
@@ -327,10 +381,15 @@ def _parse(data: dict[str, Any], path: Path) -> Layout:
                     raise LayoutError(p, key, f"only land takes a number token: {cell!r}")
                 number = int(num)
             kind = spec["kind"]
-            terrain = spec.get("terrain") if kind == "land" else ("sea" if kind == "sea" else "sea")
+            terrain = spec.get("terrain") if kind == "land" else "sea"
             specs[h] = HexSpec(h, kind, spec.get("region"), terrain, number)
-    hexes = tuple(specs[h] for h in hexgrid.row_order(specs))
+    return specs
 
+
+def _check_region_counts(regions: tuple[Region, ...], hexes: tuple[HexSpec, ...], path: Path) -> None:
+    """Each region's pools match its hexes: one terrain tile per hex, one
+    token per hex that is neither desert nor fixed."""
+    p = str(path)
     for region in regions:
         members = [s for s in hexes if s.region == region.name]
         key = f"regions.{region.name}"
@@ -343,7 +402,10 @@ def _parse(data: dict[str, Any], path: Path) -> Layout:
         if not region.number_tokens and free - deserts > 0:
             raise LayoutError(p, f"{key}.numbers", f"missing: {free - deserts} hexes take a token")
 
-    # numbers
+
+def _parse_numbers(data: dict[str, Any], path: Path) -> tuple[str, tuple[int, ...]]:
+    """``[numbers]``: the default method and the spiral sequence."""
+    p = str(path)
     numbers_t = _get(data, "numbers", dict, path, {})
     default_numbers = _get(numbers_t, "default", str, path, "swap", where="numbers.")
     if default_numbers not in NUMBER_METHODS:
@@ -351,33 +413,24 @@ def _parse(data: dict[str, Any], path: Path) -> Layout:
     order = _get(numbers_t, "placement_order", str, path, "rows", where="numbers.")
     if order != "rows":
         raise LayoutError(p, "numbers.placement_order", "only 'rows' is supported")
-    spiral = _numbers(numbers_t.get("spiral", []), path, "numbers.spiral")
+    return default_numbers, _numbers(numbers_t.get("spiral", []), path, "numbers.spiral")
 
-    # harbors
+
+def _parse_harbors(data: dict[str, Any], path: Path, specs: dict[Hex, HexSpec]
+                   ) -> tuple[str, tuple[str, ...], tuple[HarborPlace, ...]]:
+    """``[harbors]``: the default method, the pool and the places."""
+    p = str(path)
     harbors_t = _get(data, "harbors", dict, path, {})
     default_harbors = _get(harbors_t, "default", str, path, "free", where="harbors.")
     if default_harbors not in HARBOR_METHODS:
         raise LayoutError(p, "harbors.default", f"unknown method {default_harbors!r}")
     harbor_pool = _pool(harbors_t.get("pool", {}), HARBOR_TYPES, path, "harbors.pool")
-    places: list[HarborPlace] = []
-    for i, place in enumerate(_get(harbors_t, "places", list, path, [], where="harbors.")):
-        key = f"harbors.places[{i}]"
-        if not isinstance(place, dict):
-            raise LayoutError(p, key, "expected a table {q, r, facing}")
-        h = (_get(place, "q", int, path, where=key + "."), _get(place, "r", int, path, where=key + "."))
-        facing = _get(place, "facing", int, path, where=key + ".")
-        if specs.get(h) is None or specs[h].kind != "sea":
-            raise LayoutError(p, key, f"hex {h!r} is not a sea hex of the map")
-        if not 0 <= facing < 6 or specs.get(hexgrid.neighbor(h, facing), HexSpec(h, "sea")).kind != "land":
-            raise LayoutError(p, key, f"facing {facing!r} does not point at a land hex")
-        htype = _get(place, "type", str, path, None, where=key + ".")
-        if htype is not None and htype not in HARBOR_TYPES:
-            raise LayoutError(p, f"{key}.type", f"unknown harbor type {htype!r}")
-        places.append(HarborPlace(h, facing, htype))
+    places = tuple(_parse_place(place, i, path, specs)
+                   for i, place in enumerate(_get(harbors_t, "places", list, path, [], where="harbors.")))
     if default_harbors == "fixed":
         if any(pl.type is None for pl in places):
             raise LayoutError(p, "harbors.places", "harbor method fixed needs a type on every place")
-        typed = tuple(sorted((pl.type for pl in places), key=HARBOR_TYPES.index))
+        typed = tuple(sorted((pl.type for pl in places if pl.type is not None), key=HARBOR_TYPES.index))
         if harbor_pool and tuple(sorted(harbor_pool, key=HARBOR_TYPES.index)) != typed:
             raise LayoutError(p, "harbors.pool", "differs from the types on the places")
         harbor_pool = typed
@@ -389,10 +442,36 @@ def _parse(data: dict[str, Any], path: Path) -> Layout:
         if cs & seen:
             raise LayoutError(p, "harbors.places", f"harbor at {place.hex!r} shares an intersection with another")
         seen |= cs
+    return default_harbors, harbor_pool, places
 
+
+def _parse_place(place: Any, i: int, path: Path, specs: dict[Hex, HexSpec]) -> HarborPlace:
+    """One ``[[harbors.places]]`` entry: a sea hex, a facing towards land,
+    an optional type."""
+    p = str(path)
+    key = f"harbors.places[{i}]"
+    if not isinstance(place, dict):
+        raise LayoutError(p, key, "expected a table {q, r, facing}")
+    h = (_get(place, "q", int, path, where=key + "."), _get(place, "r", int, path, where=key + "."))
+    facing = _get(place, "facing", int, path, where=key + ".")
+    if specs.get(h) is None or specs[h].kind != "sea":
+        raise LayoutError(p, key, f"hex {h!r} is not a sea hex of the map")
+    if not 0 <= facing < 6 or specs.get(hexgrid.neighbor(h, facing), HexSpec(h, "sea")).kind != "land":
+        raise LayoutError(p, key, f"facing {facing!r} does not point at a land hex")
+    htype = _get(place, "type", str, path, None, where=key + ".")
+    if htype is not None and htype not in HARBOR_TYPES:
+        raise LayoutError(p, f"{key}.type", f"unknown harbor type {htype!r}")
+    return HarborPlace(h, facing, htype)
+
+
+def _parse_pieces(data: dict[str, Any], path: Path, specs: dict[Hex, HexSpec]
+                  ) -> tuple[str | Hex | None, Hex | None]:
+    """``robber`` ("desert", "off" or a land hex) and ``pirate`` (a sea hex)."""
+    p = str(path)
     robber_v = data.get("robber", "desert")
+    robber: str | Hex | None
     if robber_v == "desert":
-        robber: str | Hex | None = "desert"
+        robber = "desert"
     elif robber_v == "off":
         robber = None
     else:
@@ -404,27 +483,7 @@ def _parse(data: dict[str, Any], path: Path) -> Layout:
         pirate = _hex_value(data["pirate"], path, "pirate")
         if pirate not in specs or specs[pirate].kind != "sea":
             raise LayoutError(p, "pirate", "must be a sea hex")
-
-    oil = _parse_oil(data, path)
-    if oil is not None:
-        deserts = sum(r.terrain_pool.count("desert") for r in regions) + sum(
-            1 for s in hexes if s.region is None and s.terrain == "desert")
-        if len(oil.numbered) < deserts:
-            raise LayoutError(p, "oil.numbered", f"{len(oil.numbered)} numbered oil-spring tiles for {deserts} deserts")
-
-    notes = _get(data, "notes", list, path, [])
-    if not all(isinstance(n, str) for n in notes):
-        raise LayoutError(p, "notes", "expected a list of template keys")
-    return Layout(
-        name=name, code=code, path=p, hexes=hexes, regions=tuple(regions),
-        harbor_pool=harbor_pool, harbor_places=tuple(places),
-        default_numbers=default_numbers, default_harbors=default_harbors,
-        spiral=spiral, robber=robber, pirate=pirate,
-        victory_points=_get(data, "victory_points", int, path),
-        notes=tuple(notes), players=_get(data, "players", str, path, ""),
-        reconstruction=_get(data, "reconstruction", bool, path, False),
-        oil=oil,
-    )
+    return robber, pirate
 
 
 def _parse_oil(data: dict[str, Any], path: Path) -> OilSetup | None:

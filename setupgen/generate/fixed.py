@@ -1,7 +1,7 @@
 """Fixed boards: a board given completely in a file, and the Oil Springs
 fixed setups built on one (``docs/rules.md`` section 5).
 
-A board file is either FORMAT.md JSON or a layout TOML in which every land
+A board file is either docs/format.md JSON or a layout TOML in which every land
 hex has a fixed terrain and (but for deserts) a fixed number token, with
 typed harbor places (``harbors.default = "fixed"``) or none. Coordinates
 are axial ``(q, r)``.

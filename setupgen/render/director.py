@@ -1,14 +1,14 @@
 """The director's page of a round pack, as SVG text: every table with its
-scenario, setup ID and seed (``../shared/SHEET.md``: a round pack is one
+scenario, setup ID and seed (``docs/sheet.md``: a round pack is one
 PDF, director's page first). Sizes in mm, fonts never below 8 pt."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Any, Sequence
 
 from ..core import templates
-from ..core.templates import MIN_FONT_MM, Texts, paper_size
+from ..core.templates import MIN_FONT_MM, Style, Texts, paper_size
 from .page import add_path, add_rect, add_text, drawing, finish, fit, num
 
 #: most tables listed on one director's page; more continue on further pages
@@ -53,15 +53,21 @@ def render_director_page(rows: Sequence[DirectorRow], *, title: str | None, lang
     w, h = paper_size(paper)
     tx = templates.texts(lang)
     st = templates.style()
+    dwg = drawing(w, h)
+    y = _heading(dwg, title, len(rows) if total is None else total, seed, w, tx, st)
+    _table_rows(dwg, rows, y, w, h, tx, st)
+    return finish(dwg)
+
+
+def _heading(dwg: Any, title: str | None, count: int, seed: str | None, w: float, tx: Texts, st: Style) -> float:
+    """Title, table count and round seed, and the rule under them; returns
+    the rule's y (mm)."""
     m = st.margin
     cw = w - 2 * m
-    dwg = drawing(w, h)
     y = m
-    big = st.mm("director_title")
-    head, hsz = fit(title or tx.get("director.title"), cw, big, bold=True)
+    head, hsz = fit(title or tx.get("director.title"), cw, st.mm("director_title"), bold=True)
     y += hsz
     add_text(dwg, dwg, head, m, y, hsz, st, bold=True)
-    count = len(rows) if total is None else total
     sub = [tx.get("director.count_one") if count == 1 else tx.get("director.count", n=count)]
     if title:
         sub.insert(0, tx.get("director.title"))
@@ -72,19 +78,30 @@ def render_director_page(rows: Sequence[DirectorRow], *, title: str | None, lang
     add_text(dwg, dwg, t, m, y, ssz, st, fill=st.colour["muted"])
     y += 3.0
     add_path(dwg, dwg, f"M{num(m)},{num(y)} L{num(m + cw)},{num(y)}", stroke=st.colour["ink"], width=st.mm("rule"))
+    return y
 
+
+#: the director's table: (template key, share of the width)
+COLUMNS = (("director.table", 0.08), ("director.scenario", 0.30), ("director.setup_id", 0.25),
+           ("director.seed", 0.23), ("director.returned", 0.14))
+
+
+def _table_rows(dwg: Any, rows: Sequence[DirectorRow], y: float, w: float, h: float, tx: Texts,
+                st: Style) -> None:
+    """The column heads and one row per table from ``y`` (mm) down, the text
+    shrunk (to 8 pt at least) to fit; a count of tables left out."""
+    m = st.margin
+    cw = w - 2 * m
     shown = list(rows[:MAX_DIRECTOR_ROWS])
     extra = len(rows) - len(shown)
     avail = h - m - y - 4.0 - (st.mm("body") * 1.6 if extra else 0.0)
     size = max(MIN_FONT_MM, min(st.mm("director_body"), avail / ((len(shown) + 1) * 1.55)))
     rh = size * 1.55
-    cols = [("director.table", 0.08), ("director.scenario", 0.30), ("director.setup_id", 0.25),
-            ("director.seed", 0.23), ("director.returned", 0.14)]
     xs = [m]
-    for _, frac in cols[:-1]:
+    for _, frac in COLUMNS[:-1]:
         xs.append(xs[-1] + cw * frac)
     y += rh
-    for (key, frac), cx in zip(cols, xs):
+    for (key, frac), cx in zip(COLUMNS, xs):
         t, sz = fit(tx.get(key), cw * frac - 1.5, size, bold=True)
         add_text(dwg, dwg, t, cx + 0.8, y, sz, st, bold=True)
     y += size * 0.45
@@ -94,10 +111,9 @@ def render_director_page(rows: Sequence[DirectorRow], *, title: str | None, lang
         if i % 2 == 1:
             add_rect(dwg, dwg, m, top, cw, rh, fill=st.fill["header"])
         base = top + rh / 2 + size * 0.36
-        title_ = _scenario_word(row.scenario, tx)
-        cells = [(str(row.table), True, False), (title_, False, False), (row.setup_id, True, True),
-                 (row.seed or "", False, True)]
-        for (text, bold, mono), (_, frac), cx in zip(cells, cols, xs):
+        cells = [(str(row.table), True, False), (_scenario_word(row.scenario, tx), False, False),
+                 (row.setup_id, True, True), (row.seed or "", False, True)]
+        for (text, bold, mono), (_, frac), cx in zip(cells, COLUMNS, xs):
             t, sz = fit(text, cw * frac - 1.6, size, bold=bold, mono=mono)
             add_text(dwg, dwg, t, cx + 0.8, base, sz, st, bold=bold, mono=mono)
         bs = rh * 0.7
@@ -107,7 +123,6 @@ def render_director_page(rows: Sequence[DirectorRow], *, title: str | None, lang
         yb = y + len(shown) * rh + st.mm("body") * 1.4
         t, sz = fit(tx.get("director.more", n=extra), cw, st.mm("body"))
         add_text(dwg, dwg, t, m, yb, sz, st, bold=True)
-    return finish(dwg)
 
 
 def _scenario_word(name: str, tx: Texts) -> str:

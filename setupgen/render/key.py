@@ -1,6 +1,6 @@
 """The director's key: a separate page that reveals a board's face-down
-hexes (``hidden`` tiles), as SVG text (``../shared/SHEET.md``,
-``../shared/RULES.md`` section 4).
+hexes (``hidden`` tiles), as SVG text (``docs/sheet.md``,
+``docs/rules.md`` section 4).
 
 The table sheet (:mod:`setupgen.sheet`) shows a hidden hex only as ``?``
 and its number; this page is for the director alone. It carries a black

@@ -8,7 +8,7 @@ viewBox uses 1 user unit = 1 mm; every ``font-size`` is in mm and never
 below 8 pt (2.822 mm). Words come from ``templates/<lang>.toml``, colours
 and sizes from ``templates/style.toml`` (:mod:`setupgen.templates`).
 
-Page order (SHEET.md): header (tournament, round, table, scenario), the
+Page order (docs/sheet.md): header (tournament, round, table, scenario), the
 board with legend and harbor list beside it, the build list, the notes,
 the result slip, and the setup ID and seed at the foot.
 """

@@ -69,7 +69,7 @@ class Player:
 
 @dataclass(frozen=True, slots=True)
 class Scoring:
-    """How games are scored and ties broken (RULES.md section 6).
+    """How games are scored and ties broken (docs/rules.md section 6).
 
     ``placing_points`` maps a table size to the points for 1st, 2nd, ...:
     Australian ``{4: (4, 3, 2, 1), 3: (4, 2, 1)}`` (:data:`AUSTRALIAN`),
@@ -177,76 +177,95 @@ def load(path: str | Path) -> Tournament:
     :class:`TournamentError` naming the file and key (or line)."""
     path = Path(path)
     p = str(path)
+    data = _read_toml(path)
+    unknown = sorted(set(data) - TOP_KEYS)
+    if unknown:
+        raise TournamentError(f"{p}: {unknown[0]}: unknown key (known: {', '.join(sorted(TOP_KEYS))})")
+    name = _get(p, data, "name", str)
+    seed = _get(p, data, "seed", str)
+    if not seed.strip():
+        raise TournamentError(f"{p}: seed: must not be empty")
+    language = _get(p, data, "language", str, "en")
+    paper = _get(p, data, "paper", str, "a4")
+    try:
+        templates.texts(language)
+        templates.paper_size(paper)
+    except SetupgenError as exc:
+        raise TournamentError(f"{p}: {exc}") from None
+    table_size = _get(p, data, "table_size", int, 4)
+    if table_size not in (4, 6):
+        raise TournamentError(f"{p}: table_size: expected 4 (3-4 player scenarios) or 6 (5-6 player scenarios)")
+    players = read_players(path.parent / _get(p, data, "players", str))
+    rounds = _parse_rounds(p, data)
+    points, tie = _parse_scoring(p, data, table_size)
+    final = _parse_final(p, data) if "final" in data else None
+    return Tournament(p, name, seed, language, paper, players, table_size, rounds, points, tie, final)
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    p = str(path)
     try:
         with path.open("rb") as fh:
-            data = tomllib.load(fh)
+            return tomllib.load(fh)
     except OSError as exc:
         raise TournamentError(f"cannot read {p!r}: {exc.strerror or exc}") from None
     except tomllib.TOMLDecodeError as exc:
         raise TournamentError(f"{p}: {str(exc).lower()}") from None
     except UnicodeDecodeError:
         raise TournamentError(f"{p}: not a UTF-8 text file") from None
-    unknown = sorted(set(data) - TOP_KEYS)
-    if unknown:
-        raise TournamentError(f"{p}: {unknown[0]}: unknown key (known: {', '.join(sorted(TOP_KEYS))})")
 
-    def get(table: dict, key: str, typ: type, default: Any = ..., where: str = "") -> Any:
-        if key not in table:
-            if default is ...:
-                raise TournamentError(f"{p}: {where}{key}: missing")
-            return default
-        value = table[key]
-        if not isinstance(value, typ) or (typ is int and isinstance(value, bool)):
-            raise TournamentError(f"{p}: {where}{key}: expected {typ.__name__}, got {type(value).__name__}")
-        return value
 
-    name = get(data, "name", str)
-    seed = get(data, "seed", str)
-    if not seed.strip():
-        raise TournamentError(f"{p}: seed: must not be empty")
-    language = get(data, "language", str, "en")
-    paper = get(data, "paper", str, "a4")
-    try:
-        templates.texts(language)
-        templates.paper_size(paper)
-    except SetupgenError as exc:
-        raise TournamentError(f"{p}: {exc}") from None
-    table_size = get(data, "table_size", int, 4)
-    if table_size not in (4, 6):
-        raise TournamentError(f"{p}: table_size: expected 4 (3-4 player scenarios) or 6 (5-6 player scenarios)")
-    players_file = path.parent / get(data, "players", str)
-    players = read_players(players_file)
+def _get(p: str, table: dict, key: str, typ: type, default: Any = ..., where: str = "") -> Any:
+    """``table[key]`` checked to be a ``typ`` (``default`` when missing, or
+    an error when there is none)."""
+    if key not in table:
+        if default is ...:
+            raise TournamentError(f"{p}: {where}{key}: missing")
+        return default
+    value = table[key]
+    if not isinstance(value, typ) or (typ is int and isinstance(value, bool)):
+        raise TournamentError(f"{p}: {where}{key}: expected {typ.__name__}, got {type(value).__name__}")
+    return value
 
+
+def _parse_rounds(p: str, data: dict[str, Any]) -> tuple[Round, ...]:
+    """``[[rounds]]``: scenario, threshold and setup of each round."""
     rounds = []
-    for i, item in enumerate(get(data, "rounds", list), start=1):
+    for i, item in enumerate(_get(p, data, "rounds", list), start=1):
         where = f"rounds[{i - 1}]."
         if not isinstance(item, dict):
             raise TournamentError(f"{p}: rounds[{i - 1}]: expected a table")
         extra = sorted(set(item) - ROUND_KEYS)
         if extra:
             raise TournamentError(f"{p}: {where}{extra[0]}: unknown key (known: {', '.join(sorted(ROUND_KEYS))})")
-        scenario = get(item, "scenario", str, where=where)
+        scenario = _get(p, item, "scenario", str, where=where)
         lay = _scenario(p, scenario, where)
-        setup = get(item, "setup", str, "per-table", where=where)
+        setup = _get(p, item, "setup", str, "per-table", where=where)
         if setup not in SETUPS:
             raise TournamentError(f"{p}: {where}setup: expected one of {', '.join(SETUPS)}")
-        vp = get(item, "victory_points", int, lay.victory_points, where=where)
+        vp = _get(p, item, "victory_points", int, lay.victory_points, where=where)
         if not 3 <= vp <= 30:
             raise TournamentError(f"{p}: {where}victory_points: {vp} is not a plausible threshold")
         rounds.append(Round(i, scenario, vp, setup))
     if not rounds:
         raise TournamentError(f"{p}: rounds: at least one round is needed")
+    return tuple(rounds)
 
-    scoring = get(data, "scoring", dict, {})
-    points_t = get(scoring, "placing_points", dict, {"4": [4, 3, 2, 1], "3": [4, 2, 1], "5": [5, 4, 3, 2, 1],
-                                                      "6": [6, 5, 4, 3, 2, 1]}, where="scoring.")
+
+def _parse_scoring(p: str, data: dict[str, Any], table_size: int
+                   ) -> tuple[tuple[tuple[int, tuple[Fraction, ...]], ...], tuple[str, ...]]:
+    """``[scoring]``: placing points per table size and the tie-breakers,
+    validated as a :class:`Scoring`."""
+    scoring = _get(p, data, "scoring", dict, {})
+    points_t = _get(p, scoring, "placing_points", dict, {"4": [4, 3, 2, 1], "3": [4, 2, 1], "5": [5, 4, 3, 2, 1],
+                                                          "6": [6, 5, 4, 3, 2, 1]}, where="scoring.")
     points = []
     for size, values in sorted(points_t.items(), key=lambda kv: kv[0]):
         if not size.isdigit() or not isinstance(values, list) or len(values) != int(size) or not all(
                 isinstance(v, (int, float)) and not isinstance(v, bool) and 0 <= v < 1000 for v in values):
             raise TournamentError(f"{p}: scoring.placing_points.{size}: expected a list of {size} points (1st first)")
         points.append((int(size), tuple(Fraction(str(v)) for v in values)))
-    tie = tuple(get(scoring, "tie_breakers", list, list(TIE_BREAKERS), where="scoring."))
+    tie = tuple(_get(p, scoring, "tie_breakers", list, list(TIE_BREAKERS), where="scoring."))
     if not all(isinstance(x, str) for x in tie) or sorted(tie) != sorted(TIE_BREAKERS) or tie[0] != "placing_points":
         raise TournamentError(f"{p}: scoring.tie_breakers: expected placing_points first, then "
                               f"victory_points, vp_share and lots in the order you choose")
@@ -254,24 +273,24 @@ def load(path: str | Path) -> Tournament:
         Scoring(dict(points), tie)
     except SetupgenError as exc:
         raise TournamentError(f"{p}: scoring: {exc}") from None
-    sizes = {table_size, table_size - 1}
-    missing = sorted(sizes - {size for size, _ in points})
+    missing = sorted({table_size, table_size - 1} - {size for size, _ in points})
     if missing:
         raise TournamentError(f"{p}: scoring.placing_points: no points for tables of {missing[0]}")
+    return tuple(points), tie
 
-    final = None
-    if "final" in data:
-        f = get(data, "final", dict)
-        count = get(f, "players", int, where="final.")
-        if count not in (8, 16):
-            raise TournamentError(f"{p}: final.players: expected 8 or 16")
-        scenario = get(f, "scenario", str, where="final.")
-        lay = _scenario(p, scenario, "final.")
-        final_vp = get(f, "victory_points", int, lay.victory_points, where="final.")
-        if not 3 <= final_vp <= 30:
-            raise TournamentError(f"{p}: final.victory_points: {final_vp} is not a plausible threshold")
-        final = Final(count, scenario, final_vp)
-    return Tournament(p, name, seed, language, paper, players, table_size, tuple(rounds), tuple(points), tie, final)
+
+def _parse_final(p: str, data: dict[str, Any]) -> Final:
+    """``[final]``: how many players and on which scenario."""
+    f = _get(p, data, "final", dict)
+    count = _get(p, f, "players", int, where="final.")
+    if count not in (8, 16):
+        raise TournamentError(f"{p}: final.players: expected 8 or 16")
+    scenario = _get(p, f, "scenario", str, where="final.")
+    lay = _scenario(p, scenario, "final.")
+    final_vp = _get(p, f, "victory_points", int, lay.victory_points, where="final.")
+    if not 3 <= final_vp <= 30:
+        raise TournamentError(f"{p}: final.victory_points: {final_vp} is not a plausible threshold")
+    return Final(count, scenario, final_vp)
 
 
 def _scenario(p: str, name: str, where: str) -> layoutmod.Layout:

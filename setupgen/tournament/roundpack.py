@@ -17,6 +17,7 @@ from .. import generate as gen
 from ..core import atomic, templates
 from ..core import layout as layoutmod
 from ..core.board import Board
+from ..core.layout import Layout
 from ..core.errors import SetupgenError
 
 MAX_TABLES = 500
@@ -91,14 +92,43 @@ def write_round(request: RoundRequest, out_dir: str | Path,
 
     Raises :class:`SetupgenError` (bad request, unwritable folder).
     """
-    from ..render import director, pdf, sheet  # rendering is imported only when a pack is made
-
     tick = progress if progress is not None else (lambda _step: None)
     atomic.check_dir_target(out_dir)
     layout = layoutmod.load(request.scenario)
     boards = round_boards(request)
     for _ in boards:
         tick("board")
+    files, entries = _pack_files(request, layout, boards, tick)
+    tick("pdf")
+    manifest = {
+        "format": MANIFEST_FORMAT,
+        "scenario": request.scenario,
+        "seed": request.seed,
+        "tables": request.tables,
+        "number_method": boards[0].number_method,
+        "harbor_method": boards[0].harbor_method,
+        "lang": request.lang,
+        "paper": request.paper,
+        "title": request.title,
+        "round": request.round,
+        "pdf": "round.pdf",
+        "key": "key.pdf" if "key.pdf" in files else None,
+        "boards": entries,
+    }
+    files["manifest.json"] = (json.dumps(manifest, indent=2, ensure_ascii=True) + "\n").encode("utf-8")
+    with atomic.staged_dir(out_dir) as tmp:
+        for name in sorted(files):
+            (tmp / name).write_bytes(files[name])
+    return manifest
+
+
+def _pack_files(request: RoundRequest, layout: Layout, boards: list[Board], tick: Callable[[str], None]
+                ) -> tuple[dict[str, bytes], list[dict]]:
+    """Every file of the pack but the manifest (name -> bytes), and the
+    manifest's board entries. ``key.pdf`` (the director's key: face-down
+    hexes revealed, never for the tables) only when a board has them."""
+    from ..render import director, key, pdf, sheet  # rendering is imported only when a pack is made
+
     width = max(2, len(str(request.tables)))
     pages: list[str] = []
     entries = []
@@ -117,36 +147,11 @@ def write_round(request: RoundRequest, out_dir: str | Path,
     front = director.render_director_pages(rows, title=request.title, lang=request.lang,
                                            paper=request.paper, seed=request.seed)
     files["round.pdf"] = pdf.svgs_to_pdf([*front, *pages])
-    key_name = None
     if any(t.hidden for b in boards for t in b.tiles):
-        from ..render import key
-
-        key_name = "key.pdf"  # the director's key: face-down hexes revealed, never for the tables
-        files[key_name] = pdf.svgs_to_pdf([
-            key.render_key(b, layout, lang=request.lang, paper=request.paper,
-                           context=_context(request, t))
+        files["key.pdf"] = pdf.svgs_to_pdf([
+            key.render_key(b, layout, lang=request.lang, paper=request.paper, context=_context(request, t))
             for t, b in enumerate(boards, start=1)])
-    tick("pdf")
-    manifest = {
-        "format": MANIFEST_FORMAT,
-        "scenario": request.scenario,
-        "seed": request.seed,
-        "tables": request.tables,
-        "number_method": boards[0].number_method,
-        "harbor_method": boards[0].harbor_method,
-        "lang": request.lang,
-        "paper": request.paper,
-        "title": request.title,
-        "round": request.round,
-        "pdf": "round.pdf",
-        "key": key_name,
-        "boards": entries,
-    }
-    files["manifest.json"] = (json.dumps(manifest, indent=2, ensure_ascii=True) + "\n").encode("utf-8")
-    with atomic.staged_dir(out_dir) as tmp:
-        for name in sorted(files):
-            (tmp / name).write_bytes(files[name])
-    return manifest
+    return files, entries
 
 
 def _context(request: RoundRequest, table: int):

@@ -22,6 +22,7 @@ gives the same schedule on every machine. Domain errors are
 from __future__ import annotations
 
 import math
+import random
 from dataclasses import dataclass, field
 from typing import Sequence
 
@@ -351,7 +352,7 @@ def plan(
     searched by simulated annealing over player swaps between tables and
     seat swaps within a table, for at most ``budget`` moves, stopping as soon
     as a provably perfect schedule is found. The objective is lexicographic:
-    repeated opponents, then seat repeats, then group clashes (RULES.md
+    repeated opponents, then seat repeats, then group clashes (docs/rules.md
     section 6, seed 002). Deterministic in (players, rounds, table_size,
     seed, fixed, budget).
 
@@ -361,6 +362,42 @@ def plan(
     ``rounds``.
     """
     players = tuple(players)
+    _check_plan_request(players, rounds, budget, seed)
+    ids = [p.id for p in players]
+    sizes = table_sizes(len(players), table_size)
+    fixed = tuple(fixed)
+    for s in fixed:
+        _check_fields(s)
+    fixed_sched = Schedule(tuple(sorted(fixed, key=_seat_key)))
+    beyond = [r for r in fixed_sched.round_numbers() if r > rounds]
+    if beyond:
+        raise ScheduleError(f"fixed seats name round {beyond[0]} but only {rounds} round(s) are planned")
+    fixed_rounds = set(fixed_sched.round_numbers())
+    planned = [r for r in range(1, rounds + 1) if r not in fixed_rounds]
+    if not planned:
+        return fixed_sched
+
+    n = len(players)
+    search = _Search.of(players, fixed_sched, table_size)
+    lb = search.lower_bound(sizes, len(planned))
+    # -- initial state: each planned round a seeded shuffle dealt into tables
+    stream = rngmod.from_seed("schedule/" + seed)
+    tabs: list[list[list[int]]] = []  # per planned round: table -> players by seat
+    starts = [sum(sizes[:i]) for i in range(len(sizes) + 1)]
+    for _ in planned:
+        order = list(range(n))
+        rngmod.shuffle(stream, order)
+        tabs.append([order[starts[i]:starts[i + 1]] for i in range(len(sizes))])
+    best_tabs = search.anneal(tabs, lb, budget, stream)
+
+    seats = list(fixed_sched.seats) + [Seat(r, ti + 1, si + 1, ids[a]) for r, tables in zip(planned, best_tabs)
+                                       for ti, members in enumerate(tables) for si, a in enumerate(members)]
+    return Schedule(tuple(sorted(seats, key=_seat_key)))
+
+
+def _check_plan_request(players: tuple[Player, ...], rounds: int, budget: int, seed: str) -> None:
+    """Raise :class:`ScheduleError` for no or duplicate player ids, a bad id,
+    ``rounds < 1``, a negative budget or a seed that is not text."""
     if not players:
         raise ScheduleError("no players to seat")
     ids = [p.id for p in players]
@@ -375,155 +412,199 @@ def plan(
         raise ScheduleError(f"budget must be a whole number of 0 or more, got {budget!r}")
     if not isinstance(seed, str):
         raise ScheduleError(f"seed must be text, got {seed!r}")
-    sizes = table_sizes(len(players), table_size)
-    fixed = tuple(fixed)
-    for s in fixed:
-        _check_fields(s)
-    fixed_sched = Schedule(tuple(sorted(fixed, key=_seat_key)))
-    beyond = [r for r in fixed_sched.round_numbers() if r > rounds]
-    if beyond:
-        raise ScheduleError(f"fixed seats name round {beyond[0]} but only {rounds} round(s) are planned")
-    fixed_rounds = set(fixed_sched.round_numbers())
-    planned = [r for r in range(1, rounds + 1) if r not in fixed_rounds]
-    if not planned:
-        return fixed_sched
 
-    # -- index players: current 0..n-1, then drop-outs seen in fixed rounds
-    n = len(players)
-    index = {pid: i for i, pid in enumerate(ids)}
-    all_ids = list(ids)
-    for s in fixed_sched.seats:
-        if s.player not in index:
-            index[s.player] = len(all_ids)
-            all_ids.append(s.player)
-    total = len(all_ids)
-    group_names = sorted({p.group for p in players if p.group is not None})
-    gnum = {g: i for i, g in enumerate(group_names)}
-    groups = [gnum[p.group] if p.group is not None else -1 for p in players] + [-1] * (total - n)
-    kmax = max([table_size] + [s.seat for s in fixed_sched.seats])
 
-    meet, seatcnt, _, fixed_g = _recount([], n, total, kmax, fixed_sched, index, groups)
-    played = [sum(row) for row in seatcnt]
-    fixed_r = _repeats(meet)
-    fixed_s = [sum(max(0, c - 1) for c in row) for row in seatcnt]
-    lb = _lower_bound(n, sizes, len(planned), meet, fixed_r, fixed_s, played, groups, fixed_g, seatcnt)
+class _Search:
+    """The annealing search over the planned rounds: players are indices
+    ``0..n-1`` (current) and ``n..total-1`` (drop-outs of fixed rounds);
+    ``groups[p]`` is a group number or -1; seats go up to ``kmax``."""
 
-    # -- initial state: each planned round a seeded shuffle dealt into tables
-    stream = rngmod.from_seed("schedule/" + seed)
-    best_tabs: list[list[list[int]]] = []  # per planned round: table -> players by seat
-    for _ in planned:
-        order = list(range(n))
-        rngmod.shuffle(stream, order)
-        starts = [sum(sizes[:i]) for i in range(len(sizes) + 1)]
-        best_tabs.append([order[starts[i]:starts[i + 1]] for i in range(len(sizes))])
-    meet, seatcnt, _, clashes = _recount(best_tabs, n, total, kmax, fixed_sched, index, groups)
-    best = (_repeats(meet), sum(max(0, c - 1) for row in seatcnt for c in row), clashes)
+    def __init__(self, n: int, total: int, kmax: int, fixed_sched: Schedule, index: dict[str, int],
+                 groups: list[int]) -> None:
+        self.n, self.total, self.kmax = n, total, kmax
+        self.fixed_sched, self.index, self.groups = fixed_sched, index, groups
 
-    # Cycles alternate two weightings, each restarting from the best state:
-    # "flat" (1, 1, 1) lets the search cross infeasible ground (finds
-    # group-free layouts); "lexicographic" weights make every single move's
-    # scalar delta agree in sign with the (repeats, seats, clashes) delta (a
-    # move changes clashes by at most 4(k-1) and seat repeats by at most 2).
-    # The best state is always judged lexicographically.
-    lex_s = 4 * (kmax - 1) + 1
-    lex_r = 2 * lex_s + 4 * (kmax - 1) + 1
-    modes = ((1, 1, 1, 2.0, 0.1), (lex_r, lex_s, 1, 0.6 * lex_s, 0.15))
-    randbelow = rngmod.randbelow
-    exp = math.exp
-    n_rounds = len(planned)
-    it = 0
-    cycle = max(1, min(budget, _CYCLE))
-    cycle_no = 0
-    while best > lb and it < budget:
-        # each cycle restarts from the best state, hot to cold
-        w_r, w_s, w_g, t_hot, t_cold = modes[cycle_no % len(modes)]
-        cycle_no += 1
-        tabs = [[list(t) for t in tables] for tables in best_tabs]
-        meet, seatcnt, where, _ = _recount(tabs, n, total, kmax, fixed_sched, index, groups)
-        cur_r, cur_s, cur_g = best
-        length = min(cycle, budget - it)
+    @classmethod
+    def of(cls, players: tuple[Player, ...], fixed_sched: Schedule, table_size: int) -> "_Search":
+        """Index the players: current ones 0..n-1, then drop-outs seen in
+        the fixed rounds; groups numbered in sorted order."""
+        n = len(players)
+        index = {p.id: i for i, p in enumerate(players)}
+        for s in fixed_sched.seats:
+            index.setdefault(s.player, len(index))
+        total = len(index)
+        gnum = {g: i for i, g in enumerate(sorted({p.group for p in players if p.group is not None}))}
+        groups = [gnum[p.group] if p.group is not None else -1 for p in players] + [-1] * (total - n)
+        kmax = max([table_size] + [s.seat for s in fixed_sched.seats])
+        return cls(n, total, kmax, fixed_sched, index, groups)
+
+    def lower_bound(self, sizes: list[int], planned: int) -> tuple[int, int, int]:
+        """:func:`_lower_bound` given the fixed rounds and ``planned`` more
+        rounds at tables of ``sizes``."""
+        meet, seatcnt, _, fixed_g = self.recount([])
+        played = [sum(row) for row in seatcnt]
+        fixed_s = [sum(max(0, c - 1) for c in row) for row in seatcnt]
+        return _lower_bound(self.n, sizes, planned, meet, _repeats(meet), fixed_s, played, self.groups, fixed_g,
+                            seatcnt)
+
+    def recount(self, tabs: list[list[list[int]]]
+                ) -> tuple[list[list[int]], list[list[int]], list[list[int]], int]:
+        """:func:`_recount` of the fixed rounds plus ``tabs``."""
+        return _recount(tabs, self.n, self.total, self.kmax, self.fixed_sched, self.index, self.groups)
+
+    def anneal(self, tabs: list[list[list[int]]], lb: tuple[int, int, int], budget: int,
+               stream: random.Random) -> list[list[list[int]]]:
+        """The best tables found from ``tabs`` within ``budget`` moves,
+        stopping at the lower bound ``lb``.
+
+        Cycles alternate two weightings, each restarting from the best state:
+        "flat" (1, 1, 1) lets the search cross infeasible ground (finds
+        group-free layouts); "lexicographic" weights make every single move's
+        scalar delta agree in sign with the (repeats, seats, clashes) delta (a
+        move changes clashes by at most 4(k-1) and seat repeats by at most 2).
+        The best state is always judged lexicographically."""
+        meet, seatcnt, _, clashes = self.recount(tabs)
+        best = (_repeats(meet), sum(max(0, c - 1) for row in seatcnt for c in row), clashes)
+        best_tabs = tabs
+        lex_s = 4 * (self.kmax - 1) + 1
+        lex_r = 2 * lex_s + 4 * (self.kmax - 1) + 1
+        modes: tuple[tuple[tuple[int, int, int], float, float], ...] = (
+            ((1, 1, 1), 2.0, 0.1), ((lex_r, lex_s, 1), 0.6 * lex_s, 0.15))  # weights, hot, cold
+        it, cycle_no = 0, 0
+        cycle = max(1, min(budget, _CYCLE))
+        while best > lb and it < budget:
+            weights, t_hot, t_cold = modes[cycle_no % len(modes)]
+            cycle_no += 1
+            length = min(cycle, budget - it)
+            it += length
+            best, best_tabs = self._cycle(best_tabs, best, lb, length, weights, t_hot, t_cold, stream)
+        return best_tabs
+
+    def _cycle(self, start: list[list[list[int]]], best: tuple[int, int, int], lb: tuple[int, int, int],
+               length: int, weights: tuple[int, int, int], t_hot: float, t_cold: float,
+               stream: random.Random) -> tuple[tuple[int, int, int], list[list[list[int]]]]:
+        """One cycle of ``length`` moves from ``start``, hot to cold."""
+        tabs = [[list(t) for t in tables] for tables in start]
+        meet, seatcnt, where, _ = self.recount(tabs)
+        best_tabs = start
+        cur = list(best)
         temp, cool = t_hot, (t_cold / t_hot) ** (1.0 / length)
+        n_rounds = len(tabs)
+        randbelow = rngmod.randbelow
         for _ in range(length):
-            it += 1
             temp *= cool
             ri = randbelow(stream, n_rounds) if n_rounds > 1 else 0
-            tables, wh = tabs[ri], where[ri]
-            a = randbelow(stream, n)
-            ta_list = tables[wh[a]]
-            sa = ta_list.index(a)
-            ta = wh[a]
-            if randbelow(stream, 4) == 0:
-                # seat swap within a's table
-                sb = randbelow(stream, len(ta_list) - 1)
-                if sb >= sa:
-                    sb += 1
-                b = ta_list[sb]
-                ca, cb = seatcnt[a], seatcnt[b]
-                ds = (
-                    (ca[sb] >= 1) - (ca[sa] >= 2) + (cb[sa] >= 1) - (cb[sb] >= 2)
-                )
-                d = ds * w_s
-                if d > 0 and randbelow(stream, 1 << 30) >= exp(-d / temp) * (1 << 30):
-                    continue
-                ca[sa] -= 1; ca[sb] += 1; cb[sb] -= 1; cb[sa] += 1
-                ta_list[sa], ta_list[sb] = b, a
-                cur_s += ds
-            else:
-                b = randbelow(stream, n - 1)
-                if b >= a:
-                    b += 1
-                tb = wh[b]
-                if tb == ta:
-                    continue
-                tb_list = tables[tb]
-                sb = tb_list.index(b)
-                ma, mb = meet[a], meet[b]
-                dr = 0
-                ga, gb = groups[a], groups[b]
-                dg = 0
-                for x in ta_list:
-                    if x != a:
-                        dr += (mb[x] >= 1) - (ma[x] >= 2)
-                        gx = groups[x]
-                        if gx >= 0:
-                            dg += (gx == gb) - (gx == ga)
-                for y in tb_list:
-                    if y != b:
-                        dr += (ma[y] >= 1) - (mb[y] >= 2)
-                        gy = groups[y]
-                        if gy >= 0:
-                            dg += (gy == ga) - (gy == gb)
-                ds = 0
-                if sa != sb:
-                    ca, cb = seatcnt[a], seatcnt[b]
-                    ds = (ca[sb] >= 1) - (ca[sa] >= 2) + (cb[sa] >= 1) - (cb[sb] >= 2)
-                d = dr * w_r + ds * w_s + dg * w_g
-                if d > 0 and randbelow(stream, 1 << 30) >= exp(-d / temp) * (1 << 30):
-                    continue
-                for x in ta_list:
-                    if x != a:
-                        ma[x] -= 1; meet[x][a] -= 1; mb[x] += 1; meet[x][b] += 1
-                for y in tb_list:
-                    if y != b:
-                        mb[y] -= 1; meet[y][b] -= 1; ma[y] += 1; meet[y][a] += 1
-                if sa != sb:
-                    ca[sa] -= 1; ca[sb] += 1; cb[sb] -= 1; cb[sa] += 1
-                ta_list[sa], tb_list[sb] = b, a
-                wh[a], wh[b] = tb, ta
-                cur_r += dr; cur_s += ds; cur_g += dg
-            if (cur_r, cur_s, cur_g) < best:
-                best = (cur_r, cur_s, cur_g)
+            delta = self._move(tabs[ri], where[ri], meet, seatcnt, weights, temp, stream)
+            if delta is None:
+                continue
+            cur[0] += delta[0]
+            cur[1] += delta[1]
+            cur[2] += delta[2]
+            if (cur[0], cur[1], cur[2]) < best:
+                best = (cur[0], cur[1], cur[2])
                 best_tabs = [[list(t) for t in tables] for tables in tabs]
                 if best <= lb:
                     break
+        return best, best_tabs
 
-    seats = list(fixed_sched.seats)
-    for r, tables in zip(planned, best_tabs):
-        for ti, members in enumerate(tables):
-            for si, a in enumerate(members):
-                seats.append(Seat(r, ti + 1, si + 1, ids[a]))
-    seats.sort(key=_seat_key)
-    return Schedule(tuple(seats))
+    def _move(self, tables: list[list[int]], wh: list[int], meet: list[list[int]], seatcnt: list[list[int]],
+              weights: tuple[int, int, int], temp: float, stream: random.Random) -> tuple[int, int, int] | None:
+        """Propose one move in a round (a seat swap within a table, one time
+        in four, else a swap of two players between tables), accept it by the
+        Metropolis rule and apply it; the (repeats, seats, clashes) delta, or
+        None when rejected."""
+        randbelow = rngmod.randbelow
+        a = randbelow(stream, self.n)
+        ta = wh[a]
+        ta_list = tables[ta]
+        sa = ta_list.index(a)
+        if randbelow(stream, 4) == 0:
+            sb = randbelow(stream, len(ta_list) - 1)
+            if sb >= sa:
+                sb += 1
+            b = ta_list[sb]
+            ds = _seat_delta(seatcnt[a], seatcnt[b], sa, sb)
+            if not _accept(ds * weights[1], temp, stream):
+                return None
+            _move_seats(seatcnt[a], seatcnt[b], sa, sb)
+            ta_list[sa], ta_list[sb] = b, a
+            return (0, ds, 0)
+        b = randbelow(stream, self.n - 1)
+        if b >= a:
+            b += 1
+        tb = wh[b]
+        if tb == ta:
+            return None
+        tb_list = tables[tb]
+        sb = tb_list.index(b)
+        dr, dg = self._swap_delta(a, b, ta_list, tb_list, meet)
+        ds = _seat_delta(seatcnt[a], seatcnt[b], sa, sb) if sa != sb else 0
+        if not _accept(dr * weights[0] + ds * weights[1] + dg * weights[2], temp, stream):
+            return None
+        self._apply_swap(a, b, ta_list, tb_list, meet)
+        if sa != sb:
+            _move_seats(seatcnt[a], seatcnt[b], sa, sb)
+        ta_list[sa], tb_list[sb] = b, a
+        wh[a], wh[b] = tb, ta
+        return (dr, ds, dg)
+
+    def _swap_delta(self, a: int, b: int, ta_list: list[int], tb_list: list[int],
+                    meet: list[list[int]]) -> tuple[int, int]:
+        """Change of repeated meetings and group clashes when ``a`` (at
+        ``ta_list``) and ``b`` (at ``tb_list``) trade tables."""
+        groups = self.groups
+        ma, mb = meet[a], meet[b]
+        ga, gb = groups[a], groups[b]
+        dr = dg = 0
+        for x in ta_list:
+            if x != a:
+                dr += (mb[x] >= 1) - (ma[x] >= 2)
+                gx = groups[x]
+                if gx >= 0:
+                    dg += (gx == gb) - (gx == ga)
+        for y in tb_list:
+            if y != b:
+                dr += (ma[y] >= 1) - (mb[y] >= 2)
+                gy = groups[y]
+                if gy >= 0:
+                    dg += (gy == ga) - (gy == gb)
+        return dr, dg
+
+    @staticmethod
+    def _apply_swap(a: int, b: int, ta_list: list[int], tb_list: list[int], meet: list[list[int]]) -> None:
+        """Update the meeting counts for ``a`` and ``b`` trading tables."""
+        ma, mb = meet[a], meet[b]
+        for x in ta_list:
+            if x != a:
+                ma[x] -= 1
+                meet[x][a] -= 1
+                mb[x] += 1
+                meet[x][b] += 1
+        for y in tb_list:
+            if y != b:
+                mb[y] -= 1
+                meet[y][b] -= 1
+                ma[y] += 1
+                meet[y][a] += 1
+
+
+def _seat_delta(ca: list[int], cb: list[int], sa: int, sb: int) -> int:
+    """Change of seat repeats when the players with seat counts ``ca`` (in
+    seat ``sa``) and ``cb`` (in ``sb``) trade seats."""
+    return (ca[sb] >= 1) - (ca[sa] >= 2) + (cb[sa] >= 1) - (cb[sb] >= 2)
+
+
+def _move_seats(ca: list[int], cb: list[int], sa: int, sb: int) -> None:
+    ca[sa] -= 1
+    ca[sb] += 1
+    cb[sb] -= 1
+    cb[sa] += 1
+
+
+def _accept(d: float, temp: float, stream: random.Random) -> bool:
+    """Metropolis acceptance of a move costing ``d`` at temperature ``temp``
+    (a worse move draws from the stream; others never do)."""
+    return d <= 0 or rngmod.randbelow(stream, 1 << 30) < math.exp(-d / temp) * (1 << 30)
 
 
 def _repeats(meet: list[list[int]]) -> int:

@@ -1,4 +1,4 @@
-"""Results, standings and finals seating (RULES.md section 6; seed 002, the
+"""Results, standings and finals seating (docs/rules.md section 6; seed 002, the
 Australian championship rules).
 
 * :func:`read_results` reads a results CSV and validates all of it before
@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
 from types import MappingProxyType
-from typing import Collection, Iterable, Mapping, Sequence
+from typing import Any, Collection, Iterable, Mapping, Sequence
 
 from ..core import rng
 from ..core.errors import SetupgenError
@@ -110,127 +110,177 @@ def read_results(
     gives one problem. Table problems carry the line of the table's first
     row (for a missing table, the first row of its round).
     """
-    problems: list[tuple[int, str]] = []
-
-    def bad(line: int, what: str) -> None:
-        problems.append((line, f"line {line}: {what}"))
-
-    def fail() -> ResultsError:
-        problems.sort(key=lambda p: p[0])
-        return ResultsError(source, [p for _, p in problems])
-
+    problems = _Problems(source)
     if text.startswith("\ufeff"):
         text = text[1:]
     reader = csv.reader(io.StringIO(text))
+    header, index, header_line = _read_header(reader, problems)
+    rows = _read_body(reader, header_line, problems)
+    results: list[GameResult] = []
+    tainted: set[tuple[int, int]] = set()  # tables with a bad row
+    seen: dict[tuple[int, str], int] = {}  # (round, player) -> line
+    for line, row in rows:
+        result = _read_row(line, row, header, index, frozenset(players), thresholds, seen, tainted, problems)
+        if result is not None:
+            results.append(result)
+    groups = _group(results)
+    for key, rows_ in groups.items():
+        if key not in tainted:
+            for line, what in _table_problems(key, rows_, tables):
+                problems.add(line, what)
+    if tables is not None:
+        _missing_tables(rows, header, index, thresholds, tables, groups, tainted, problems)
+    if problems:
+        raise problems.error()
+    return tuple(results)
+
+
+class _Problems:
+    """The problems found in a results file, each with its line."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self.found: list[tuple[int, str]] = []
+
+    def add(self, line: int, what: str) -> None:
+        self.found.append((line, f"line {line}: {what}"))
+
+    def __bool__(self) -> bool:
+        return bool(self.found)
+
+    def error(self) -> "ResultsError":
+        return ResultsError(self.source, [p for _, p in sorted(self.found, key=lambda p: p[0])])
+
+
+def _read_header(reader: Iterable[list[str]], problems: _Problems) -> tuple[list[str], dict[str, int], int]:
+    """The header (first non-blank row, lower case), column -> index, and
+    its line. Raises :class:`ResultsError` for a missing header, a column
+    given twice or a missing column."""
     header: list[str] | None = None
     header_line = 1
     for row in reader:
         if any(cell.strip() for cell in row):
             header = [cell.strip().lower() for cell in row]
-            header_line = reader.line_num
+            header_line = getattr(reader, "line_num", 1)
             break
     if header is None:
-        bad(1, f"empty file (expected a header: {','.join(COLUMNS)})")
-        raise fail()
+        problems.add(1, f"empty file (expected a header: {','.join(COLUMNS)})")
+        raise problems.error()
     index: dict[str, int] = {}
     for i, name in enumerate(header):
         if name in COLUMNS and name in index:
-            bad(header_line, f"column {name!r} appears twice")
+            problems.add(header_line, f"column {name!r} appears twice")
         index.setdefault(name, i)
     missing = [c for c in COLUMNS if c not in index]
     if missing:
         hint = " (columns must be separated by commas)" if len(header) == 1 and ";" in header[0] else ""
-        bad(header_line, f"missing column{'s' if len(missing) > 1 else ''} {', '.join(missing)}{hint}")
+        problems.add(header_line, f"missing column{'s' if len(missing) > 1 else ''} {', '.join(missing)}{hint}")
     if problems:
-        raise fail()
+        raise problems.error()
+    return header, index, header_line
 
-    known = frozenset(players)
-    results: list[GameResult] = []
-    tainted: set[tuple[int, int]] = set()  # tables with a bad row
-    seen: dict[tuple[int, str], int] = {}  # (round, player) -> line
+
+def _read_body(reader: Any, header_line: int, problems: _Problems) -> list[tuple[int, list[str]]]:
+    """The non-blank rows after the header, with their lines. Raises
+    :class:`ResultsError` for unreadable CSV or no rows."""
     try:
         rows = [(reader.line_num, row) for row in reader]
     except csv.Error as exc:  # e.g. an unclosed quote
-        bad(reader.line_num, f"unreadable csv: {str(exc).lower()}")
-        raise fail()
+        problems.add(reader.line_num, f"unreadable csv: {str(exc).lower()}")
+        raise problems.error()
     rows = [(n, row) for n, row in rows if any(cell.strip() for cell in row)]
     if not rows:
-        bad(header_line, "no result rows after the header")
-        raise fail()
+        problems.add(header_line, "no result rows after the header")
+        raise problems.error()
+    return rows
 
-    for line, row in rows:
-        if len(row) != len(header):
-            bad(line, f"expected {len(header)} cells, got {len(row)}")
-            continue
-        cell = {c: row[index[c]].strip() for c in COLUMNS}
-        ok = True
-        for c in COLUMNS:
-            if not cell[c]:
-                bad(line, f"empty {c}")
-                ok = False
-        rnd = tbl = vp = None
-        win: bool | None = None
-        if cell["round"]:
-            if _UINT.fullmatch(cell["round"]) and int(cell["round"]) in thresholds:
-                rnd = int(cell["round"])
-            else:
-                rounds = ", ".join(str(r) for r in sorted(thresholds)) or "none"
-                bad(line, f"unknown round {cell['round']!r} (rounds: {rounds})")
-        if cell["table"]:
-            if _UINT.fullmatch(cell["table"]) and int(cell["table"]) >= 1:
-                tbl = int(cell["table"])
-            else:
-                bad(line, f"table {cell['table']!r} is not a positive whole number")
-        player = cell["player"]
-        if player and player not in known:
-            bad(line, f"unknown player {player!r}")
-            player = ""
-        if cell["vp"]:
-            if not _INT.fullmatch(cell["vp"]):
-                bad(line, f"vp {cell['vp']!r} is not a whole number")
-            else:
-                value = int(cell["vp"])
-                top = thresholds[rnd] + VP_MARGIN if rnd is not None else None
-                if value < 0:
-                    bad(line, f"vp {value} is negative")
-                elif top is not None and value > top:
-                    bad(line, f"vp {value} is above {top} (round {rnd} threshold {thresholds[rnd]} + {VP_MARGIN})")
-                else:
-                    vp = value
-        if cell["winner"]:
-            w = cell["winner"].lower()
-            if w in _TRUE or w in _FALSE:
-                win = w in _TRUE
-            else:
-                bad(line, f"winner {cell['winner']!r} is not yes or no")
-        if rnd is not None and player:
-            first = seen.setdefault((rnd, player), line)
-            if first != line:
-                bad(line, f"player {player!r} already recorded in round {rnd} (line {first})")
-                ok = False
-        if None in (rnd, tbl, vp, win) or not player or not ok:
-            if rnd is not None and tbl is not None:
-                tainted.add((rnd, tbl))
-            continue
-        results.append(GameResult(rnd, tbl, player, vp, win, line))
 
-    groups = _group(results)
-    for key, rows_ in groups.items():
-        if key not in tainted:
-            for line, what in _table_problems(key, rows_, tables):
-                bad(line, what)
-    if tables is not None:
-        first_of_round: dict[int, int] = {}
-        for line, row in rows:  # rounds as written, even in bad rows
-            r = row[index["round"]].strip() if len(row) == len(header) else ""
-            if _UINT.fullmatch(r) and int(r) in thresholds:
-                first_of_round.setdefault(int(r), line)
-        for (r, t), expected in sorted(tables.items()):
-            if r in first_of_round and (r, t) not in groups and (r, t) not in tainted:
-                bad(first_of_round[r], f"round {r} table {t}: no results (expected {_names(expected)})")
-    if problems:
-        raise fail()
-    return tuple(results)
+def _read_row(line: int, row: list[str], header: list[str], index: dict[str, int], known: frozenset[str],
+              thresholds: Mapping[int, int], seen: dict[tuple[int, str], int], tainted: set[tuple[int, int]],
+              problems: _Problems) -> GameResult | None:
+    """One result row, or None after adding its problems (and marking its
+    table as tainted, so table checks skip it)."""
+    if len(row) != len(header):
+        problems.add(line, f"expected {len(header)} cells, got {len(row)}")
+        return None
+    cell = {c: row[index[c]].strip() for c in COLUMNS}
+    ok = True
+    for c in COLUMNS:
+        if not cell[c]:
+            problems.add(line, f"empty {c}")
+            ok = False
+    rnd = _round_cell(line, cell["round"], thresholds, problems)
+    tbl = None
+    if cell["table"]:
+        if _UINT.fullmatch(cell["table"]) and int(cell["table"]) >= 1:
+            tbl = int(cell["table"])
+        else:
+            problems.add(line, f"table {cell['table']!r} is not a positive whole number")
+    player = cell["player"]
+    if player and player not in known:
+        problems.add(line, f"unknown player {player!r}")
+        player = ""
+    vp = _vp_cell(line, cell["vp"], rnd, thresholds, problems)
+    win: bool | None = None
+    if cell["winner"]:
+        w = cell["winner"].lower()
+        if w in _TRUE or w in _FALSE:
+            win = w in _TRUE
+        else:
+            problems.add(line, f"winner {cell['winner']!r} is not yes or no")
+    if rnd is not None and player:
+        first = seen.setdefault((rnd, player), line)
+        if first != line:
+            problems.add(line, f"player {player!r} already recorded in round {rnd} (line {first})")
+            ok = False
+    if rnd is None or tbl is None or vp is None or win is None or not player or not ok:
+        if rnd is not None and tbl is not None:
+            tainted.add((rnd, tbl))
+        return None
+    return GameResult(rnd, tbl, player, vp, win, line)
+
+
+def _round_cell(line: int, text: str, thresholds: Mapping[int, int], problems: _Problems) -> int | None:
+    if not text:
+        return None
+    if _UINT.fullmatch(text) and int(text) in thresholds:
+        return int(text)
+    rounds = ", ".join(str(r) for r in sorted(thresholds)) or "none"
+    problems.add(line, f"unknown round {text!r} (rounds: {rounds})")
+    return None
+
+
+def _vp_cell(line: int, text: str, rnd: int | None, thresholds: Mapping[int, int],
+             problems: _Problems) -> int | None:
+    if not text:
+        return None
+    if not _INT.fullmatch(text):
+        problems.add(line, f"vp {text!r} is not a whole number")
+        return None
+    value = int(text)
+    top = thresholds[rnd] + VP_MARGIN if rnd is not None else None
+    if value < 0:
+        problems.add(line, f"vp {value} is negative")
+    elif top is not None and value > top:
+        problems.add(line, f"vp {value} is above {top} (round {rnd} threshold {thresholds[rnd]} + {VP_MARGIN})")
+    else:
+        return value
+    return None
+
+
+def _missing_tables(rows: list[tuple[int, list[str]]], header: list[str], index: dict[str, int],
+                    thresholds: Mapping[int, int], tables: Mapping[tuple[int, int], frozenset[str]],
+                    groups: Mapping[tuple[int, int], list[GameResult]], tainted: set[tuple[int, int]],
+                    problems: _Problems) -> None:
+    """A scheduled table of a round in the file with no rows at all."""
+    first_of_round: dict[int, int] = {}
+    for line, row in rows:  # rounds as written, even in bad rows
+        r = row[index["round"]].strip() if len(row) == len(header) else ""
+        if _UINT.fullmatch(r) and int(r) in thresholds:
+            first_of_round.setdefault(int(r), line)
+    for (r, t), expected in sorted(tables.items()):
+        if r in first_of_round and (r, t) not in groups and (r, t) not in tainted:
+            problems.add(first_of_round[r], f"round {r} table {t}: no results (expected {_names(expected)})")
 
 
 def _group(results: Iterable[GameResult]) -> dict[tuple[int, int], list[GameResult]]:
@@ -287,7 +337,7 @@ FIVE_THREE = Scoring({4: (5, 3, 2, 1), 3: (5, 3, 1)})
 
 
 def placing_points(table: Sequence[GameResult], points: Sequence[Fraction | int]) -> dict[str, Fraction]:
-    """Placing points of one table (RULES.md section 6, seed 002 "Points").
+    """Placing points of one table (docs/rules.md section 6, seed 002 "Points").
 
     The winner (the player who reached the threshold on their own turn)
     takes the 1st-place points alone, even when others are level on VP. The
@@ -376,7 +426,7 @@ def standings(
     thresholds: Mapping[int, int],
     seed: str,
 ) -> tuple[Standing, ...]:
-    """Rank every player in ``results`` (RULES.md section 6, seed 002).
+    """Rank every player in ``results`` (docs/rules.md section 6, seed 002).
 
     Keys, in ``scoring.tie_breakers`` order (default as in seed 002):
 
@@ -402,6 +452,24 @@ def standings(
         if r.round not in thresholds:
             raise SetupgenError(f"no win threshold for round {r.round}")
     groups = _group(rows)
+    _check_tables(rows, groups)
+    tally = _tally(groups, scoring, thresholds)
+
+    def key(player: str) -> tuple:
+        t = tally[player]
+        values = {"placing_points": -t.pp, "victory_points": -t.vp, "vp_share": -t.share}
+        return tuple(values[b] for b in scoring.tie_breakers if b != "lots")
+
+    order, lots = _draw_lots(sorted(tally, key=lambda p: (key(p), p)), key, seed)
+    return tuple(
+        Standing(n, p, tally[p].pp, tally[p].vp, tally[p].share, tally[p].games, lots.get(p))
+        for n, p in enumerate(order, 1)
+    )
+
+
+def _check_tables(rows: list[GameResult], groups: Mapping[tuple[int, int], list[GameResult]]) -> None:
+    """Raise :class:`ResultsError` for a player twice in a round or a table
+    breaking the table rules of :func:`read_results`."""
     problems = []
     seen: dict[tuple[int, str], GameResult] = {}
     for r in rows:
@@ -412,6 +480,10 @@ def standings(
     if problems:
         raise ResultsError("results", [p for _, p in sorted(problems, key=lambda p: p[0])])
 
+
+def _tally(groups: Mapping[tuple[int, int], list[GameResult]], scoring: Scoring,
+           thresholds: Mapping[int, int]) -> dict[str, "_Tally"]:
+    """Placing points, capped VP, VP shares and games per player."""
     tally: dict[str, _Tally] = defaultdict(_Tally)
     for (rnd, tbl), table in sorted(groups.items()):
         points = scoring.placing_points.get(len(table))
@@ -426,13 +498,13 @@ def standings(
             t.vp += min(r.vp, cap)
             t.share += vp_share(min(r.vp, cap), total)
             t.games += 1
+    return tally
 
-    def key(player: str) -> tuple:
-        t = tally[player]
-        values = {"placing_points": -t.pp, "victory_points": -t.vp, "vp_share": -t.share}
-        return tuple(values[b] for b in scoring.tie_breakers if b != "lots")
 
-    order = sorted(tally, key=lambda p: (key(p), p))
+def _draw_lots(order: list[str], key, seed: str) -> tuple[list[str], dict[str, int]]:
+    """Players level on every key (runs of equal ``key`` in ``order``) are
+    sorted by id and shuffled by ``rng.from_seed(f"{seed}/lots/{ids}")``;
+    the new order and each tied player's lot."""
     lots: dict[str, int] = {}
     i = 0
     while i < len(order):
@@ -445,10 +517,7 @@ def standings(
             order[i:j] = tied
             lots.update((p, n) for n, p in enumerate(tied, 1))
         i = j
-    return tuple(
-        Standing(n, p, tally[p].pp, tally[p].vp, tally[p].share, tally[p].games, lots.get(p))
-        for n, p in enumerate(order, 1)
-    )
+    return order, lots
 
 
 def format_points(value: Fraction | int | Decimal) -> str:
@@ -517,7 +586,7 @@ def finals_tables(ranking: Sequence[str], players: int) -> tuple[tuple[str, ...]
 
     ``players=16``: the seed 002 semi-finals 1-8-9-16 / 2-7-10-15 /
     3-6-11-14 / 4-5-12-13; ``players=8``: the Swiss final 1-4-5-8 / 2-3-6-7
-    (RULES.md section 6). Each table is listed in rank order, which is the
+    (docs/rules.md section 6). Each table is listed in rank order, which is the
     order in which its players choose their starting positions (the best
     ranked chooses first); seats are not assigned here. Raises
     :class:`SetupgenError` for another count, fewer ranked players than

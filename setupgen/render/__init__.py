@@ -1,0 +1,5 @@
+"""Stage 4 of the pipeline: boards to pages. Pure ``board -> page``
+functions: the page kit (:mod:`.page`), the board picture (:mod:`.board`),
+the table sheet (:mod:`.sheet`), the director's key (:mod:`.key`), the
+director's page (:mod:`.director`), listings (:mod:`.listing`), PDF and PNG
+(:mod:`.pdf`) and the bytes of the ``board`` command (:mod:`.export`)."""
