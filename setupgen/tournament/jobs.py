@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Sequence
 
 from .. import generate as gen
-from ..core import atomic
+from ..core import atomic, templates
 from ..core.board import Board
 from ..core.errors import SetupgenError
 from ..render import listing
@@ -26,6 +26,8 @@ from .model import Tournament
 from .schedule import Quality, Schedule, ScheduleError, plan
 
 SCHEDULE_FILE = "schedule.csv"
+#: columns of the standings listing (template keys under ``tournament.standings_head``)
+STANDINGS_COLUMNS = ("rank", "player", "placing_points", "victory_points", "vp_share", "games", "lot")
 
 
 class ReplanNeeded(SetupgenError):
@@ -85,44 +87,44 @@ def write_schedule(t: Tournament, sched: Schedule, folder: Path) -> Quality:
     from ..render import pdf
 
     folder.mkdir(parents=True, exist_ok=True)
-    names = t.player_names()
-    rounds = sched.round_numbers()
-    seat_word = "seat" if t.language == "en" else "Platz"
-    table_word = "Table" if t.language == "en" else "Tisch"
-    round_word = "Round" if t.language == "en" else "Runde"
-    per_round = []
-    for r in rounds:
-        rows = []
-        for table in range(1, sched.tables(r) + 1):
-            ids = sched.table(r, table)
-            rows.append((f"{table_word} {table}", *[f"{i}. {names.get(p, p)}" for i, p in enumerate(ids, start=1)],
-                         *([""] * (t.table_size - len(ids)))))
-        per_round.append(listing.Listing(
-            f"{t.name} · {round_word} {r}", t.rounds[r - 1].scenario if r <= len(t.rounds) else "",
-            ("", *[f"{seat_word} {i}" for i in range(1, t.table_size + 1)]),
-            (0.14,) + (0.86 / t.table_size,) * t.table_size, tuple(rows)))
-    where = {(s.player, s.round): (s.table, s.seat) for s in sched.seats}
-    cards = []
-    for p in t.players:
-        cells = []
-        for r in rounds:
-            spot = where.get((p.id, r))
-            cells.append(f"{table_word} {spot[0]}, {seat_word} {spot[1]}" if spot else "-")
-        cards.append((p.name, *cells))
-    n = len(rounds)
-    cards_listing = listing.Listing(f"{t.name} · {'player cards' if t.language == 'en' else 'Spielerkarten'}",
-                                    f"{len(t.players)} players" if t.language == "en" else f"{len(t.players)} Spieler",
-                                    ("", *[f"{round_word} {r}" for r in rounds]),
-                                    (0.28,) + (0.72 / n,) * n, tuple(cards))
-    pages = listing.listing_pages([*per_round, cards_listing], paper=t.paper, footer=f"seed {schedule_seed(t)}")
+    tx = templates.texts(t.language)
+    pages = listing.listing_pages(schedule_listings(t, sched), paper=t.paper,
+                                  footer=tx.get("tournament.schedule_footer", seed=schedule_seed(t)))
     document = pdf.svgs_to_pdf(pages)  # rendered before anything is written
     atomic.write_bytes(folder / "schedule.pdf", document)
     atomic.write_text(folder / SCHEDULE_FILE, sched.to_csv())
     return sched.quality(t.players)
 
 
-_FINAL_WORDS = {"en": {"final": "Final", "semi-final": "Semi-final"},
-                "de": {"final": "Finale", "semi-final": "Halbfinale"}}
+def schedule_listings(t: Tournament, sched: Schedule) -> list[listing.Listing]:
+    """The schedule's listings in the tournament's language: each round's
+    tables (players in starting order), then the player cards."""
+    tx = templates.texts(t.language)
+    names = t.player_names()
+    rounds = sched.round_numbers()
+    out = []
+    for r in rounds:
+        rows = []
+        for table in range(1, sched.tables(r) + 1):
+            ids = sched.table(r, table)
+            rows.append((tx.get("tournament.table", n=table),
+                         *[f"{i}. {names.get(p, p)}" for i, p in enumerate(ids, start=1)],
+                         *([""] * (t.table_size - len(ids)))))
+        out.append(listing.Listing(
+            f"{t.name} · {tx.get('tournament.round', n=r)}", t.rounds[r - 1].scenario if r <= len(t.rounds) else "",
+            ("", *[tx.get("tournament.seat", n=i) for i in range(1, t.table_size + 1)]),
+            (0.14,) + (0.86 / t.table_size,) * t.table_size, tuple(rows)))
+    where = {(s.player, s.round): (s.table, s.seat) for s in sched.seats}
+    cards = []
+    for p in t.players:
+        spots = [where.get((p.id, r)) for r in rounds]
+        cards.append((p.name, *[tx.get("tournament.table_seat", table=s[0], seat=s[1]) if s else "-" for s in spots]))
+    n = len(rounds)
+    out.append(listing.Listing(f"{t.name} · {tx.get('tournament.player_cards')}",
+                               tx.get("tournament.players", n=len(t.players)),
+                               ("", *[tx.get("tournament.round", n=r) for r in rounds]),
+                               (0.28,) + (0.72 / n,) * n, tuple(cards)))
+    return out
 
 
 def display_names(t: Tournament) -> dict[str, str]:
@@ -186,11 +188,10 @@ def make_standings(t: Tournament, sched: Schedule, results_path: str | Path):
     rows = tuple((str(s.rank), names.get(s.player, s.player), st.format_points(s.placing_points),
                   str(s.victory_points), f"{s.vp_share:.2f}", str(s.games),
                   "" if s.lots is None else str(s.lots)) for s in ranked)
-    head = ("#", "Player", "Placing pts", "VP", "VP share", "Games", "Lot") if t.language == "en" else \
-        ("#", "Spieler", "Platzpunkte", "SP", "SP-Anteil", "Spiele", "Los")
-    title = "Standings" if t.language == "en" else "Rangliste"
-    pages = listing.render_listing(listing.Listing(title, f"{t.name} · {t.seed}", head, (0.07, 0.33, 0.14, 0.1, 0.14, 0.1, 0.12), rows),
-                                   paper=t.paper)
+    tx = templates.texts(t.language)
+    head = tuple(tx.get(f"tournament.standings_head.{k}") for k in STANDINGS_COLUMNS)
+    pages = listing.render_listing(listing.Listing(tx.get("tournament.standings"), f"{t.name} · {t.seed}", head,
+                                                   (0.07, 0.33, 0.14, 0.1, 0.14, 0.1, 0.12), rows), paper=t.paper)
     return ranked, st.standings_csv(ranked), pages
 
 
@@ -241,7 +242,7 @@ def finals_request(t: Tournament, sched: Schedule, results_path: str | Path, pla
     names = display_names(t)
     request = roundpack.RoundRequest(
         scenario=t.final.scenario, tables=len(tables), seed=f"{t.seed}/{label}", lang=t.language,
-        paper=t.paper, title=f"{t.name} · {_FINAL_WORDS[t.language][label]}",
+        paper=t.paper, title=f"{t.name} · {templates.texts(t.language).get('tournament.' + label.replace('-', '_'))}",
         table_seeds=tuple(t.final_seed(k, label) for k in range(1, len(tables) + 1)),
         players=tuple(tuple(names.get(p, p) for p in table) for table in tables))
     return request, tables
