@@ -99,7 +99,7 @@ def test_imports_point_down_the_pipeline():
 
 def test_check_and_tournament_model_depend_on_the_core_only():
     layer = readme_layers()
-    for name in ("setupgen.check", "setupgen.tournament.model.model"):
+    for name in ("setupgen.check", "setupgen.tournament.model"):
         bad = [t for t, _, _ in imports(name, modules()[name]) if t in layer and layer[t] != "core"]
         assert not bad, f"{name} imports {bad}"
 

@@ -16,7 +16,7 @@ from setupgen.core import layout
 
 from setupgen.core import oil as oil_rules
 from setupgen.generate import oil
-from setupgen.core.rules import fits
+from oracle import number_clashes
 
 BASE = layout.load("base-3-4")
 OIL = layout.load("oil-springs")
@@ -42,7 +42,7 @@ def build(rows):
         terrain[h] = WORDS[word]
         if num:
             numbers[h] = int(num)
-    assert all(fits(n, h, numbers) for h, n in numbers.items())
+    assert number_clashes(numbers) == []
     return land, terrain, numbers
 
 

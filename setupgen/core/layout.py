@@ -5,7 +5,7 @@ their terrain from which *region* pool, which number tokens a region's
 number method lays, the harbor pool and places, robber and pirate start and
 the default methods. The file format is documented in ``layouts/README.md``.
 
-Coordinates are axial ``(q, r)`` (see :mod:`setupgen.hexgrid`).
+Coordinates are axial ``(q, r)`` (see :mod:`setupgen.core.hexgrid`).
 """
 
 from __future__ import annotations
@@ -510,7 +510,7 @@ def _parse_oil(data: dict[str, Any], path: Path) -> OilSetup | None:
 
 def _parse_board_file_scenario(data: dict[str, Any], path: Path, name: str, code: str) -> Layout:
     """A scenario whose board comes from a file (``source = "board-file"``):
-    no map of its own; :mod:`setupgen.fixed` joins it with the board."""
+    no map of its own; :mod:`setupgen.generate.fixed` joins it with the board."""
     p = str(path)
     for key in ("map", "regions", "harbors"):
         if key in data:

@@ -95,8 +95,10 @@ def clashes(a: int, b: int) -> tuple[str, ...]:
 def clash_table() -> tuple[tuple[bool, ...], ...]:
     """:func:`clashes` as a lookup table for hot loops: ``table[a][b]`` is
     True when tokens ``a`` and ``b`` may not lie side by side; indices 0-12,
-    where 0 stands for an empty hex (never a clash)."""
-    return tuple(tuple(bool(a and b and clashes(a, b)) for b in range(13)) for a in range(13))
+    where 0 stands for an empty hex (never a clash; nor are 1 and 7, which
+    are no tokens)."""
+    return tuple(tuple(a in NUMBERS and b in NUMBERS and bool(clashes(a, b)) for b in range(13))
+                 for a in range(13))
 
 
 def fits(number: int, h: Hex, numbers: Mapping[Hex, int],

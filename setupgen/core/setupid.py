@@ -3,9 +3,10 @@ digest (``docs/format.md``, ``setup_id``).
 
 Shape: ``SSNH-XXXX-XXXX-XXXC``: ``SS`` the scenario's code (layout file
 ``code``, 2 characters), ``N`` the number method, ``H`` the harbor method,
-then the 55-bit seed digest (:func:`setupgen.rng.digest`) in 11 Crockford
+then the 55-bit seed digest (:func:`setupgen.core.rng.digest`) in 11 Crockford
 base-32 characters and a check character ``C`` (Luhn mod 32 over the whole
-ID), so a mistyped character or two swapped neighbours are caught instead of
+ID), so a mistyped character is always caught, and two swapped neighbours
+are caught but for the pair ``0``/``Z`` (Luhn's one blind spot), instead of
 giving another board. Reading is case-insensitive and forgives
 ``O``/``I``/``L`` for ``0``/``1``/``1`` as Crockford does.
 """

@@ -3,7 +3,7 @@ folder: ``<lang>.toml`` (every word printed on a sheet) and ``style.toml``
 (colours, fonts, sizes and paper sizes in mm).
 
 Files are read lazily on first use and cached; nothing happens at import
-time. Every error is a :class:`setupgen.errors.SetupgenError` with a
+time. Every error is a :class:`setupgen.core.errors.SetupgenError` with a
 one-line lowercase message.
 """
 

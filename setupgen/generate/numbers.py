@@ -5,7 +5,7 @@ Each method lays a region's tokens on its hexes given in *placement order*
 tokens already on the board (``fixed``, a mapping hex -> token). Hexes are
 axial ``(q, r)``. Each returns a new dict hex -> token of the hexes it
 filled. Draws come from an explicit ``random.Random`` through
-:mod:`setupgen.rng`.
+:mod:`setupgen.core.rng`.
 """
 
 from __future__ import annotations

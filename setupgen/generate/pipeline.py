@@ -2,7 +2,7 @@
 
 :func:`generate` is a pure function of a layout and an explicit
 ``random.Random``; :func:`from_seed` and :func:`from_setup_id` derive the
-stream (``setupgen.rng``) and stamp the seed and setup ID on the board.
+stream (``setupgen.core.rng``) and stamp the seed and setup ID on the board.
 Draw order (part of the reproducible stream): terrain per region (regions
 sorted by name), number tokens per region, oil springs (Oil Springs
 scenarios; may redo numbers or terrain), harbors.
@@ -184,7 +184,7 @@ def resolve_methods(layout: Layout, numbers: str | None, harbors: str | None) ->
 def from_seed(scenario: str | Layout, seed: str, numbers: str | None = None,
               harbors: str | None = None) -> Board:
     """The board of a scenario (name or layout) for seed text ``seed``: the
-    stream is seeded from :func:`setupgen.rng.digest` of the seed, and the
+    stream is seeded from :func:`setupgen.core.rng.digest` of the seed, and the
     board carries the seed and its setup ID.
 
     Raises :class:`UnknownScenarioError`, :class:`SetupgenError`,

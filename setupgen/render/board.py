@@ -1,5 +1,5 @@
 """The board picture, legend and harbor numbering of the table sheet
-(:mod:`setupgen.sheet`).
+(:mod:`setupgen.render.sheet`).
 
 Every length is in mm (the SVG user unit). Coordinates are written with
 two decimals (:func:`setupgen.render.page.num`), so the same board gives the

@@ -2,14 +2,14 @@
 hexes (``hidden`` tiles), as SVG text (``docs/sheet.md``,
 ``docs/rules.md`` section 4).
 
-The table sheet (:mod:`setupgen.sheet`) shows a hidden hex only as ``?``
+The table sheet (:mod:`setupgen.render.sheet`) shows a hidden hex only as ``?``
 and its number; this page is for the director alone. It carries a black
 banner saying so, the table's tournament, round, table number and
 scenario, the board with every hidden hex revealed (its true terrain,
 label and token) and marked by a thick dashed ring and a ``?`` badge
 (legend: "face down at the table"), the list of the hidden hexes in the
 build list's terms (row, and position in that row counted as the table
-sheet's build list counts it: :func:`setupgen.sheet_board.land_rows`),
+sheet's build list counts it: :func:`setupgen.render.board.land_rows`),
 and the setup ID and seed at the foot.
 
 Same conventions as the table sheet: one portrait page of ``paper``, 1 SVG
@@ -50,7 +50,7 @@ KEY_ENTRY = "face-down"
 def hidden_entries(board: Board) -> list[tuple[int, int, Tile]]:
     """``(row, position, tile)`` of every hidden tile, both counted from 1
     as the table sheet's build list counts them (rows of
-    :func:`setupgen.sheet_board.land_rows`, each left to right with the sea
+    :func:`setupgen.render.board.land_rows`, each left to right with the sea
     between land hexes included), in reading order."""
     return [(i, j, t) for i, row in enumerate(land_rows(board), start=1)
             for j, t in enumerate(row, start=1) if t.hidden]
@@ -70,7 +70,7 @@ def render_key(board: Board, layout: Layout, *, lang: str = "en", paper: str = "
 
     Raises :class:`SetupgenError` for an unknown language or paper, or when
     the board cannot be drawn with hexes of at least
-    :data:`setupgen.sheet.MIN_HEX_MM` mm.
+    :data:`setupgen.render.sheet.MIN_HEX_MM` mm.
     """
     pg = Page.start(paper, lang)
     h, tx, st, m, cw, gap, dwg = pg.h, pg.tx, pg.st, pg.m, pg.cw, pg.gap, pg.dwg

@@ -4,7 +4,7 @@ text, shapes and the sheet's symbols (number token, robber, pirate, oil
 drop).
 
 Every length is in mm (the SVG user unit); font sizes are in mm and never
-below 8 pt (:data:`setupgen.templates.MIN_FONT_MM`). Geometry uses only
+below 8 pt (:data:`setupgen.core.templates.MIN_FONT_MM`). Geometry uses only
 ``+ - * /`` and ``sqrt`` (no libm trigonometry), so output bytes do not
 depend on the machine.
 """
@@ -20,7 +20,7 @@ from ..core.templates import MIN_FONT_MM, Style
 
 SQRT3 = math.sqrt(3.0)
 #: corner offsets of a pointy-top hex of size 1, corner 0 first (as
-#: :func:`setupgen.hexgrid.corner_point`, without trigonometry)
+#: :func:`setupgen.core.hexgrid.corner_point`, without trigonometry)
 CORNERS: tuple[tuple[float, float], ...] = (
     (SQRT3 / 2, -0.5), (0.0, -1.0), (-SQRT3 / 2, -0.5),
     (-SQRT3 / 2, 0.5), (0.0, 1.0), (SQRT3 / 2, 0.5),

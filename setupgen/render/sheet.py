@@ -6,7 +6,7 @@ byte-identical SVG on any machine (coordinates written with two decimals,
 no ids, no timestamps). The SVG's width and height are in mm and its
 viewBox uses 1 user unit = 1 mm; every ``font-size`` is in mm and never
 below 8 pt (2.822 mm). Words come from ``templates/<lang>.toml``, colours
-and sizes from ``templates/style.toml`` (:mod:`setupgen.templates`).
+and sizes from ``templates/style.toml`` (:mod:`setupgen.core.templates`).
 
 Page order (docs/sheet.md): header (tournament, round, table, scenario), the
 board with legend and harbor list beside it, the build list, the notes,

@@ -1,4 +1,4 @@
-"""What the tournament commands do, over a :class:`~setupgen.tournament.
+"""What the tournament commands do, over a :class:`~setupgen.tournament.model.
 Tournament`: the seating schedule, round packs of scheduled tables, single
 tables, standings and the finals (``docs/rules.md`` section 6).
 

@@ -13,7 +13,7 @@ optimises, lexicographically:
    (``Quality.group_clashes``).
 
 Rounds, tables and seats are 1-based integers. Every draw comes from a
-:mod:`setupgen.rng` stream seeded with ``"schedule/" + seed``, and the search
+:mod:`setupgen.core.rng` stream seeded with ``"schedule/" + seed``, and the search
 is bounded by an iteration budget (never wall-clock time), so the same input
 gives the same schedule on every machine. Domain errors are
 :class:`ScheduleError` with a lowercase one-line message.

@@ -11,7 +11,7 @@ Australian championship rules).
   ranking; :func:`final_of_winners` orders the semi-final winners.
 
 Pure library: no files, no printing, randomness only through
-:mod:`setupgen.rng`.
+:mod:`setupgen.core.rng`.
 """
 
 from __future__ import annotations

@@ -1,0 +1,431 @@
+"""Every rule ``check`` reports, each with a hand-made illegal board and the
+exact violation expected (rule, message, hexes, severity), worked out by
+hand from the board data below, never by the code under test. The boards
+start from pinned data: the golden base board (tests/golden), boards of
+fixed seeds (pinned by tests/test_streams.py) and the test fixtures; each
+case changes one thing.
+
+The pinned base board ``base-3-4-demo`` (land, axial q r terrain number)::
+
+    (0,-2) pasture 4   (1,-2) forest 6   (2,-2) pasture 5
+    (-1,-1) hills 11   (0,-1) hills 3    (1,-1) fields 2   (2,-1) fields 3
+    (-2,0) fields 4    (-1,0) mountains 8  (0,0) desert    (1,0) hills 9  (2,0) fields 8
+    (-2,1) pasture 11  (-1,1) forest 10  (0,1) forest 6   (1,1) forest 10
+    (-2,2) mountains 9 (-1,2) mountains 5  (0,2) pasture 12
+
+harbors (shuffled): (1,-3) f4 3:1, (3,-3) f4 wool, (-1,-2) f0 3:1,
+(3,-1) f3 lumber, (-3,0) f0 3:1, (2,1) f2 ore, (-3,2) f0 brick,
+(-2,3) f1 3:1, (0,3) f2 grain; robber (0,0).
+"""
+
+import json
+from pathlib import Path
+
+import setupgen
+from setupgen import check as checkmod
+from setupgen.core import rules
+from setupgen.generate import fixed
+
+ROOT = Path(__file__).resolve().parent.parent
+GOLDEN = ROOT / "tests" / "golden" / "base-3-4-demo.json"
+FIXTURE = ROOT / "tests" / "fixtures" / "oil-fixed-test-board.toml"
+E, N = "error", "note"
+
+
+def base() -> dict:
+    return json.loads(GOLDEN.read_text())
+
+
+def doc_of(scenario: str, seed: str = "rules") -> dict:
+    return json.loads(setupgen.from_seed(scenario, seed).to_json())
+
+
+def hexdoc(doc: dict, q: int, r: int) -> dict:
+    return next(h for h in doc["hexes"] if (h["q"], h["r"]) == (q, r))
+
+
+def found(doc: dict, layout=None, severity: str = E) -> list[tuple]:
+    board = setupgen.Board.from_dict(doc)
+    out = [(v.rule, v.message, v.hexes, v.severity) for v in checkmod.check(board, layout) if v.severity == severity]
+    return out
+
+
+def free(doc: dict) -> dict:
+    """The base board's harbors judged as free harbors (they all lie on
+    coast edges and keep apart, so the free rules see nothing wrong)."""
+    doc["harbor_method"] = "free"
+    return doc
+
+
+# -- the pinned boards are legal (precondition of every case below) --------
+
+def test_starting_boards_are_legal():
+    assert found(base()) == []
+    assert found(free(base())) == []
+    assert found(doc_of("seafarers-sm2010")) == []
+    assert found(doc_of("oil-springs")) == []
+
+
+# -- hexes against the layout (docs/rules.md section 1) ---------------------
+
+def test_hex_missing():
+    doc = base()
+    doc["hexes"] = [h for h in doc["hexes"] if (h["q"], h["r"]) != (0, -3)]
+    assert found(doc) == [("hex-missing", "hex (0, -3) of the layout is missing", ((0, -3),), E)]
+
+
+def test_hex_extra():
+    doc = base()
+    doc["hexes"].append({"q": 5, "r": 0, "kind": "sea", "terrain": "sea", "number": None,
+                         "hidden": False, "oil_spring": False})
+    assert found(doc) == [("hex-extra", "hex (5, 0) is not part of the layout", ((5, 0),), E)]
+
+
+def test_hex_kind():
+    doc = base()
+    hexdoc(doc, 0, -3)["kind"] = "frame"
+    assert found(doc) == [("hex-kind", "hex (0, -3) is frame, the layout says sea", ((0, -3),), E)]
+    doc = base()
+    hexdoc(doc, 0, -3)["hidden"] = True
+    assert found(doc) == [("hex-kind", "sea hex (0, -3) cannot lie face down or carry an oil spring", ((0, -3),), E)]
+
+
+def test_hex_terrain():
+    doc = base()
+    hexdoc(doc, 0, -3)["terrain"] = "forest"
+    assert found(doc) == [("hex-terrain", "sea hex (0, -3) has terrain forest", ((0, -3),), E)]
+    doc = doc_of("seafarers-sm2010")
+    hexdoc(doc, 0, 1)["terrain"] = "hills"  # the gold field of row 1
+    assert found(doc) == [("hex-terrain", "hex (0, 1) must be gold, not hills", ((0, 1),), E)]
+
+
+def test_land_hex_with_terrain_sea():
+    doc = base()
+    hexdoc(doc, 0, -2)["terrain"] = "sea"
+    assert found(doc) == [
+        ("hex-terrain", "land hex (0, -2) has terrain sea", ((0, -2),), E),
+        ("terrain-pool", "region island: terrain differs from the pool (pasture 3 instead of 4, sea 1 instead of 0)",
+         (), E),
+    ]
+
+
+def test_number_on_sea():
+    doc = base()
+    hexdoc(doc, 0, -3)["number"] = 5  # beside (0,-2)=4 only: no number rule broken
+    assert found(doc) == [("number-on-sea", "sea hex (0, -3) has a number token", ((0, -3),), E)]
+
+
+def test_hex_hidden_both_ways():
+    doc = base()
+    hexdoc(doc, 0, -2)["hidden"] = True
+    assert found(doc) == [("hex-hidden", "hex (0, -2) must not lie face down", ((0, -2),), E)]
+    doc = doc_of("seafarers-sm2010")
+    hexdoc(doc, 0, 0)["hidden"] = False  # a face-down hex of row 0, shown face up
+    assert found(doc) == [("hex-hidden", "hex (0, 0) must lie face down", ((0, 0),), E)]
+
+
+def test_terrain_pool():
+    doc = base()
+    hexdoc(doc, 0, -2)["terrain"] = "forest"  # pasture -> forest
+    assert found(doc) == [("terrain-pool", "region island: terrain differs from the pool "
+                                           "(forest 5 instead of 4, pasture 3 instead of 4)", (), E)]
+
+
+# -- number tokens (section 2) ----------------------------------------------
+
+def test_number_fixed():
+    doc = doc_of("seafarers-sm2010")
+    hexdoc(doc, 0, 1)["number"] = 5  # the gold field's fixed 3; neighbours carry 10 and 8
+    assert found(doc) == [("number-fixed", "hex (0, 1) must carry the fixed token 3", ((0, 1),), E)]
+
+
+def test_number_on_desert():
+    doc = base()
+    hexdoc(doc, 0, 0)["number"] = 12  # neighbours 9, 2, 3, 8, 10, 6: no clash
+    assert found(doc) == [("number-on-desert", "desert (0, 0) carries a number token", ((0, 0),), E)]
+
+
+def test_number_missing_and_pool():
+    doc = base()
+    hexdoc(doc, 0, -2)["number"] = None
+    assert found(doc) == [
+        ("number-missing", "hex (0, -2) has no number token", ((0, -2),), E),
+        ("number-pool", "region island: number tokens differ from the pool (4 1 instead of 2)", (), E),
+    ]
+    doc = base()
+    hexdoc(doc, 0, -2)["number"] = 12  # 4 -> 12; neighbours 6, 11, 3
+    assert found(doc) == [("number-pool", "region island: number tokens differ from the pool "
+                                          "(12 2 instead of 1, 4 1 instead of 2)", (), E)]
+
+
+def test_equal_adjacent():
+    doc = base()
+    hexdoc(doc, 0, -2)["number"], hexdoc(doc, 2, -1)["number"] = 3, 4  # trade 4 and 3: pool kept
+    assert found(doc) == [("equal-adjacent", "equal numbers 3 at (0, -2) and 3 at (0, -1) are adjacent",
+                           ((0, -2), (0, -1)), E)]
+
+
+def test_red_adjacent_six_beside_six_and_eight():
+    doc = base()
+    hexdoc(doc, 0, -1)["number"], hexdoc(doc, 0, 1)["number"] = 6, 3  # trade 3 and 6: pool kept
+    # (0,-1)=6 now touches (1,-2)=6 (both rules) and (-1,0)=8 (red); (0,1)=3 touches 10, 9, 10, 5, 12
+    assert found(doc) == [
+        ("equal-adjacent", "equal numbers 6 at (1, -2) and 6 at (0, -1) are adjacent", ((1, -2), (0, -1)), E),
+        ("red-adjacent", "red numbers 6 at (1, -2) and 6 at (0, -1) are adjacent", ((1, -2), (0, -1)), E),
+        ("red-adjacent", "red numbers 6 at (0, -1) and 8 at (-1, 0) are adjacent", ((0, -1), (-1, 0)), E),
+    ]
+
+
+def test_spiral_board_with_adjacent_sixes_is_illegal():
+    """A spiral board promises only the red rule: equal neighbours are a
+    note, but a 6 beside a 6 breaks the red rule too, so it is an error."""
+    doc = base()
+    doc["number_method"] = "spiral"
+    hexdoc(doc, 0, -2)["number"], hexdoc(doc, 2, -1)["number"] = 3, 4  # equal 3s: a note only
+    assert found(doc) == []
+    assert found(doc, severity=N)[0] == (
+        "equal-adjacent", "equal numbers 3 at (0, -2) and 3 at (0, -1) are adjacent", ((0, -2), (0, -1)), N)
+    doc = base()
+    doc["number_method"] = "spiral"
+    hexdoc(doc, 1, -2)["number"], hexdoc(doc, 0, 2)["number"] = 12, 6  # trade 6 and 12: (0,2)=6 beside (0,1)=6
+    assert found(doc) == [("red-adjacent", "red numbers 6 at (0, 1) and 6 at (0, 2) are adjacent",
+                           ((0, 1), (0, 2)), E)]
+    assert found(doc, severity=N) == [
+        ("equal-adjacent", "equal numbers 6 at (0, 1) and 6 at (0, 2) are adjacent", ((0, 1), (0, 2)), N),
+        ("setup-id", "setup id names other methods than the board", (), N),  # the pinned board was a swap board
+    ]
+
+
+def test_spiral_board_with_adjacent_sixes_fails_the_cli(tmp_path):
+    from typer.testing import CliRunner
+
+    from setupgen.cli import app
+
+    doc = base()
+    doc["number_method"] = "spiral"
+    hexdoc(doc, 1, -2)["number"], hexdoc(doc, 0, 2)["number"] = 12, 6
+    path = tmp_path / "b.json"
+    path.write_text(json.dumps(doc))
+    res = CliRunner().invoke(app, ["check", str(path)])
+    assert res.exit_code == 1
+    assert res.stdout.splitlines() == [
+        "note: equal-adjacent: equal numbers 6 at (0, 1) and 6 at (0, 2) are adjacent",
+        "error: red-adjacent: red numbers 6 at (0, 1) and 6 at (0, 2) are adjacent",
+        "note: setup-id: setup id names other methods than the board",
+        "illegal: 1 violation(s)",
+    ]
+
+
+# -- harbors (sections 1 and 3) ---------------------------------------------
+
+def test_harbor_method_players_lays_none():
+    doc = base()
+    doc["harbor_method"] = "players"
+    assert found(doc) == [("harbor-method", "harbor method players lays no harbors, but the board has some", (), E)]
+
+
+def test_harbor_pool():
+    doc = base()
+    next(h for h in doc["harbors"] if h["type"] == "wool")["type"] = "ore"
+    assert found(doc) == [("harbor-pool", "harbors differ from the pool (ore 2 instead of 1, wool 0 instead of 1)",
+                           (), E)]
+
+
+def test_harbor_place_of_a_shuffled_frame():
+    doc = base()
+    next(h for h in doc["harbors"] if (h["q"], h["r"]) == (1, -3))["facing"] = 5
+    assert found(doc) == [
+        ("harbor-place", "harbor at (1, -3) facing 5 is not a harbor place of the layout", ((1, -3),), E),
+        ("harbor-place", "harbor place (1, -3) facing 4 is empty", ((1, -3),), E),
+    ]
+
+
+def test_harbor_place_of_a_fixed_layout():
+    board, layout = fixed.read_board_file(FIXTURE)
+    doc = json.loads(board.to_json())
+    next(h for h in doc["harbors"] if (h["q"], h["r"]) == (3, -1))["facing"] = 4  # (3,-1) f4 serves (2,0)
+    assert found(doc, layout) == [
+        ("harbor-place", "3:1 harbor at (3, -1) facing 4 is not in the fixed layout", ((3, -1),), E),
+        ("harbor-place", "the fixed 3:1 harbor at (3, -1) facing 3 is missing", ((3, -1),), E),
+    ]
+
+
+def test_harbor_one_per_sea_hex():
+    doc = free(base())
+    moved = next(h for h in doc["harbors"] if (h["q"], h["r"]) == (-1, -2))
+    moved.update(q=1, r=-3, facing=5)  # beside the 3:1 on (1,-3) facing 4
+    assert found(doc) == [("harbor-one-per-sea-hex", "sea hex (1, -3) holds 2 harbors", ((1, -3),), E)]
+    doc = base()  # a shuffled frame: two harbors on one place
+    next(h for h in doc["harbors"] if (h["q"], h["r"]) == (-1, -2)).update(q=1, r=-3, facing=4)
+    assert ("harbor-one-per-sea-hex", "harbor place (1, -3) facing 4 holds 2 harbors", ((1, -3),), E) in found(doc)
+
+
+def test_harbor_shared_intersection():
+    doc = free(base())
+    next(h for h in doc["harbors"] if (h["q"], h["r"]) == (-1, -2)).update(q=2, r=-3, facing=5)
+    # (2,-3) f5 serves (2,-2); its corner {(2,-3), (2,-2), (3,-3)} is a corner of the wool harbor (3,-3) f4
+    assert found(doc) == [("harbor-shared-intersection", "harbors at (2, -3) and (3, -3) share an intersection",
+                           ((2, -3), (3, -3)), E)]
+
+
+def test_harbor_coast():
+    doc = free(base())
+    next(h for h in doc["harbors"] if (h["q"], h["r"]) == (-1, -2)).update(q=0, r=-3, facing=3)  # towards sea
+    assert found(doc) == [("harbor-coast", "harbor at (0, -3) facing 3 does not serve a coast edge", ((0, -3),), E)]
+    doc = free(base())
+    next(h for h in doc["harbors"] if (h["q"], h["r"]) == (-1, -2)).update(q=0, r=0, facing=0)  # on land
+    assert found(doc) == [("harbor-coast", "harbor at (0, 0) is not on a playable sea hex", ((0, 0),), E)]
+    doc = free(doc_of("seafarers-sm2010"))
+    next(h for h in doc["harbors"] if (h["q"], h["r"]) == (0, 2)).update(q=-1, r=1, facing=0)  # a frame half hex
+    assert found(doc) == [("harbor-coast", "harbor at (-1, 1) is not on a playable sea hex", ((-1, 1),), E)]
+
+
+# -- pieces -------------------------------------------------------------------
+
+def test_robber():
+    doc = base()
+    doc["robber"] = {"q": 1, "r": 0}
+    assert found(doc) == [("robber", "the robber must start on a desert", (), E)]
+    doc = base()
+    doc["robber"] = None
+    assert found(doc) == [("robber", "the robber must start on a desert", (), E)]
+    doc = doc_of("oil-springs")
+    doc["robber"] = {"q": 2, "r": 0}
+    assert found(doc) == [("robber", "the robber must start off the board", (), E)]
+
+
+def test_pirate():
+    doc = base()
+    doc["pirate"] = {"q": 0, "r": -3}
+    assert found(doc) == [("pirate", "the pirate must not be used", (), E)]
+    doc = doc_of("seafarers-sm2010")
+    doc["pirate"] = {"q": 4, "r": 0}
+    assert found(doc) == [("pirate", "the pirate must start on (3, 0)", (), E)]
+
+
+# -- oil springs (section 5) ---------------------------------------------------
+# The oil-springs board of seed "rules" (land, q r terrain number, * = oil spring):
+#   (0,-2) forest 4  (1,-2) pasture 8  (2,-2) hills 3
+#   (-1,-1) forest 8  (0,-1) fields 2  (1,-1) hills 9  (2,-1) fields 10
+#   (-2,0) fields 11  (-1,0) forest 10*  (0,0) hills 6  (1,0) fields 11  (2,0) desert 9*
+#   (-2,1) mountains 6  (-1,1) mountains 9  (0,1) pasture 4  (1,1) pasture 5
+#   (-2,2) forest 12  (-1,2) pasture 5*  (0,2) mountains 3
+# Pastures 8, 4, 5, 5: levels 5, 4, 3 pips, the second-highest is 4 (the 5s);
+# forests 4, 8, 10, 12: levels 1, 3, 5, the second-lowest is 3 (the 4 and the 10).
+
+def oil() -> dict:
+    return doc_of("oil-springs")
+
+
+def test_oil_levels_are_explained_in_notes():
+    assert found(oil(), severity=N) == [
+        ("oil-levels", "pasture: pip levels 5, 4, 3; the oil spring goes on level 4; oil spring on (-1, 2) (5)",
+         ((-1, 2),), N),
+        ("oil-levels", "forest: pip levels 5, 3, 1; the oil spring goes on level 3; oil spring on (-1, 0) (10)",
+         ((-1, 0),), N),
+    ]
+
+
+def test_oil_spring_off_its_level():
+    doc = oil()
+    hexdoc(doc, -1, 2)["oil_spring"], hexdoc(doc, 0, 1)["oil_spring"] = False, True  # onto the 4 (3 pips)
+    assert found(doc) == [("oil-spring", "the pasture oil spring at (0, 1) is not on level 4", ((0, 1),), E)]
+
+
+def test_oil_spring_count_and_terrain():
+    doc = oil()
+    hexdoc(doc, 1, -2)["oil_spring"] = True  # a second pasture, touching no spring
+    assert found(doc) == [("oil-spring", "exactly one pasture must carry an oil spring, found 2", (), E)]
+    doc = oil()
+    hexdoc(doc, 2, -2)["oil_spring"] = True  # hills, touching no spring
+    assert found(doc) == [("oil-spring", "hills (2, -2) may not carry an oil spring", ((2, -2),), E)]
+    doc = base()
+    hexdoc(doc, 0, -2)["oil_spring"] = True
+    assert found(doc) == [("oil-spring", "hex (0, -2) carries an oil spring, the scenario has none", ((0, -2),), E)]
+
+
+def test_oil_adjacent():
+    doc = oil()
+    hexdoc(doc, -1, 2)["oil_spring"], hexdoc(doc, 1, 1)["oil_spring"] = False, True  # the other 5: beside the desert
+    assert found(doc) == [("oil-adjacent", "oil springs at (2, 0) and (1, 1) are adjacent", ((2, 0), (1, 1)), E)]
+
+
+def test_oil_desert():
+    doc = oil()
+    hexdoc(doc, 2, 0)["oil_spring"] = False
+    assert found(doc) == [
+        ("number-on-desert", "desert (2, 0) carries a number token", ((2, 0),), E),
+        ("oil-desert", "desert (2, 0) must carry a numbered oil spring (5 or 9)", ((2, 0),), E),
+    ]
+    doc = oil()
+    hexdoc(doc, 2, 0)["number"] = 4  # not a numbered oil-spring tile; neighbours 10, 11, 5
+    assert found(doc) == [
+        ("oil-desert", "desert (2, 0) must carry a numbered oil spring (5 or 9)", ((2, 0),), E),
+        ("oil-desert", "the deserts' oil-spring numbers must be different numbered tiles", (), E),
+    ]
+    doc = oil()
+    hexdoc(doc, 2, 0)["number"] = 5  # the 5 lies on (1,1) beside it, the 9 would not
+    assert found(doc) == [("oil-desert", "a desert's oil-spring number appears next to it although another "
+                                         "numbered tile would not", ((2, 0),), E)]
+    assert ("equal-adjacent", "the desert's oil-spring number and an equal number (allowed) 5 at (2, 0) and "
+            "5 at (1, 1) are adjacent", ((2, 0), (1, 1)), N) in found(doc, severity=N)
+
+
+def test_fixed_board_rules():
+    """The fixture (tests/fixtures/oil-fixed-test-board.toml) with the
+    oil-springs-fixed setup: springs on the desert (0,2), the forest with 9
+    (-2,1) and the north-eastern pasture with 10 (0,1)."""
+    board, _ = fixed.board_from_file(FIXTURE, "oil-springs-fixed")
+    doc = json.loads(board.to_json())
+    assert found(doc) == []
+    assert found(doc, severity=N) == [("oil-adjacent", "oil springs at (0, 1) and (0, 2) are adjacent "
+                                       "(as the fixed map has them)", ((0, 1), (0, 2)), N)]
+    doc = json.loads(board.to_json())
+    hexdoc(doc, 1, 1)["number"] = 12  # 11 -> 12: no longer the base set; neighbours 5, 6, 10, 5
+    assert found(doc) == [("fixed-board", "not a base-3-4 board: number tokens differ from the set", (), E)]
+    doc = json.loads(board.to_json())
+    hexdoc(doc, -1, -1)["oil_spring"], hexdoc(doc, 0, 1)["oil_spring"] = True, False  # the other pasture with 10
+    assert found(doc) == [
+        ("oil-spring", "hex (0, 1) must carry an oil spring", ((0, 1),), E),
+        ("oil-spring", "hex (-1, -1) carries an oil spring the fixed setup does not name", ((-1, -1),), E),
+    ]
+    doc = json.loads(board.to_json())
+    hexdoc(doc, 0, 2)["terrain"] = "fields"  # no desert left
+    assert found(doc) == [
+        ("fixed-board", "not a base-3-4 board: terrain differs from the set (desert 0 instead of 1, "
+                        "fields 5 instead of 4)", (), E),
+        ("fixed-board", "not a base-3-4 board: number tokens differ from the set", (), E),  # the desert's 5 counts now
+        ("oil-desert", "a fixed oil-springs board needs a desert for the numbered oil spring", (), E),
+        ("oil-spring", "hex (0, 2) carries an oil spring the fixed setup does not name", ((0, 2),), E),
+    ]
+    doc = json.loads(board.to_json())
+    hexdoc(doc, -2, 1)["number"] = 12  # no forest with 9 left; neighbours 8, 5, 8, 4
+    assert found(doc) == [
+        ("fixed-board", "not a base-3-4 board: number tokens differ from the set", (), E),
+        ("oil-spring", "the board has no forest with 9 for the forest oil spring", (), E),
+        ("oil-spring", "hex (-2, 1) carries an oil spring the fixed setup does not name", ((-2, 1),), E),
+    ]
+    doc = json.loads(board.to_json())
+    hexdoc(doc, 0, 2)["number"] = 4
+    assert ("oil-desert", "desert (0, 2) must carry a numbered oil spring", ((0, 2),), E) in found(doc)
+
+
+def test_setup_id_notes():
+    doc = base()
+    doc["setup_id"] = "B4SS-0000-0000-0000"
+    assert found(doc, severity=N) == [("setup-id", "setup id 'B4SS-0000-0000-0000' has a typo: its check "
+                                       "character does not match", (), N)]
+    doc = base()
+    doc["setup_id"] = setupgen.from_seed("base-5-6", "x").setup_id
+    assert found(doc, severity=N)[0][:2] == ("setup-id", "setup id is for scenario code B6, not B4")
+    doc = base()
+    doc["number_method"] = "uniform"
+    assert found(doc, severity=N) == [("setup-id", "setup id names other methods than the board", (), N)]
+
+
+def test_every_rule_check_reports_has_a_case_here():
+    """Every rule name of setupgen.core.rules.CHECK_RULES is asserted as an
+    expected violation somewhere in this file."""
+    text = Path(__file__).read_text(encoding="utf-8")
+    missing = [name for name in rules.CHECK_RULES if f'("{name}", ' not in text]
+    assert missing == []
