@@ -185,13 +185,13 @@ def _number_rules(board: Board, layout: Layout) -> list[Violation]:
     beside a desert's oil-spring number; red numbers are always errors."""
     out = []
     numbers = board.numbers()
+    oil_deserts = {t.hex for t in board.tiles if t.terrain == "desert" and t.oil_spring} if layout.oil else set()
     for h in hexgrid.row_order(numbers):
         for d in (0, 4, 5):  # each adjacent pair once: east, south-west, south-east
             n = hexgrid.neighbor(h, d)
             if n not in numbers:
                 continue
-            oil_desert = layout.oil is not None and any(
-                board.tile(x).terrain == "desert" and board.tile(x).oil_spring for x in (h, n))
+            oil_desert = h in oil_deserts or n in oil_deserts
             for rule in clashes(numbers[h], numbers[n]):
                 note = rule == RULE_EQUAL and (board.number_method == "spiral" or oil_desert)
                 what = "equal numbers" if rule == RULE_EQUAL else "red numbers"
@@ -214,7 +214,7 @@ def _check_harbors(board: Board, layout: Layout) -> list[Violation]:
     if types != Counter(layout.harbor_pool):
         out.append(Violation(RULE_HARBOR_POOL, f"harbors differ from the pool ({_counter_diff(Counter(layout.harbor_pool), types)})"))
     if method == "fixed" and all(pl.type for pl in layout.harbor_places):
-        want = Counter((pl.hex, pl.facing, pl.type) for pl in layout.harbor_places)
+        want = Counter((pl.hex, pl.facing, pl.type or "") for pl in layout.harbor_places)
         got = Counter((h.hex, h.facing, h.type) for h in board.harbors)
         for (where, facing, htype), n in sorted((got - want).items(), key=lambda kv: (kv[0][0][1], kv[0][0][0], kv[0][1])):
             out.append(Violation(RULE_HARBOR_PLACE, f"{htype} harbor at {_fmt(where)} facing {facing} is not in the fixed layout", (where,)))
@@ -268,7 +268,7 @@ def _check_pieces(board: Board, layout: Layout) -> list[Violation]:
         if t is None or t.terrain != "desert":
             out.append(Violation(RULE_ROBBER, "the robber must start on a desert"))
     elif board.robber != layout.robber:
-        where = "off the board" if layout.robber is None else f"on {_fmt(layout.robber)}"
+        where = "off the board" if not isinstance(layout.robber, tuple) else f"on {_fmt(layout.robber)}"
         out.append(Violation(RULE_ROBBER, f"the robber must start {where}"))
     if board.pirate != layout.pirate:
         where = "not be used" if layout.pirate is None else f"start on {_fmt(layout.pirate)}"

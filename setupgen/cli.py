@@ -30,7 +30,7 @@ DEFAULT_OUTPUT = Path("output")
 class _OneLineErrors(TyperGroup):
     """Usage errors (unknown option, bad value) as one line and exit 2."""
 
-    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):  # type: ignore[override]
+    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
         args = list(sys.argv[1:] if args is None else args)
         if not args:
             args = ["--help"]  # a bare `setupgen` shows the help, exit 0
@@ -224,13 +224,12 @@ def round_(
             lang, paper = lang or "en", paper or "a4"
             roundpack.check_request(roundpack.RoundRequest(scenario, tables, "", numbers, harbors, lang, paper,
                                                            title, round_number))
-            target = Path(output) if output is not None else None
-            if target is not None:
-                atomic.check_dir_target(target)
+            if output is not None:
+                atomic.check_dir_target(output)
             seed = _seed_or_fresh(seed)
             request = roundpack.RoundRequest(scenario, tables, seed, numbers, harbors, lang, paper, title, round_number)
-            if target is None:
-                target = _default_target(f"{export.slug(scenario)}-{export.slug(seed)}")
+            target = Path(output) if output is not None else _default_target(
+                f"{export.slug(scenario)}-{export.slug(seed)}")
         manifest = _write_pack(request, target)
     except SetupgenError as exc:
         raise _fail(exc) from None

@@ -199,3 +199,13 @@ def test_docstrings_cite_the_projects_own_docs():
     assert not bad, bad
     for ref in sorted({m for p in modules().values() for m in re.findall(r"docs/[\w-]+\.md", p.read_text("utf-8"))}):
         assert (ROOT / ref).is_file(), f"code cites {ref}, which does not exist"
+
+
+def test_library_type_checks_clean():
+    """mypy over the package (configuration in pyproject.toml)."""
+    import subprocess
+    import sys
+
+    res = subprocess.run([sys.executable, "-m", "mypy", "--no-color-output"], cwd=ROOT, capture_output=True, text=True)
+    assert res.returncode == 0, res.stdout + res.stderr
+    assert "Success: no issues found" in res.stdout

@@ -49,3 +49,14 @@ def test_cli_runs_from_the_installed_wheel(wheel, tmp_path):
     assert "<svg" in (work / "sheet.svg").read_text()
     res = subprocess.run([sys.executable, "-m", "setupgen", "scenarios"], capture_output=True, text=True, env=env, cwd=work)
     assert "cities-knights" in res.stdout
+
+
+def test_sdist_ships_the_reference_docs(tmp_path):
+    import tarfile
+
+    res = subprocess.run([sys.executable, "-m", "build", "--sdist", "-o", str(tmp_path), str(ROOT)],
+                         capture_output=True, text=True)
+    assert res.returncode == 0, res.stderr[-2000:]
+    (sdist,) = tmp_path.glob("setupgen-*.tar.gz")
+    names = {n.split("/", 1)[1] for n in tarfile.open(sdist).getnames() if "/" in n}
+    assert {"docs/rules.md", "docs/format.md", "docs/sheet.md", "README.md", "layouts/README.md"} <= names

@@ -50,7 +50,7 @@ def frame_problems(board: Board, frame: Layout, *, pools: bool) -> list[str]:
         return out
     terrain = Counter(t.terrain for t in board.tiles if t.kind == "land")
     pool = Counter(t for r in frame.regions for t in r.terrain_pool) + Counter(
-        s.terrain for s in frame.hexes if s.kind == "land" and s.region is None)
+        s.terrain for s in frame.hexes if s.kind == "land" and s.region is None and s.terrain is not None)
     if terrain != pool:
         diff = ", ".join(f"{k} {terrain[k]} instead of {pool[k]}" for k in sorted(set(terrain) | set(pool)) if terrain[k] != pool[k])
         out.append(f"terrain differs from the set ({diff})")

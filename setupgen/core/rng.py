@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import random
-from typing import MutableSequence, TypeVar
+from typing import MutableSequence, Sequence, TypeVar
 
 T = TypeVar("T")
 
@@ -58,7 +58,7 @@ def shuffle(rng: random.Random, items: MutableSequence[T]) -> None:
         items[i], items[j] = items[j], items[i]
 
 
-def choice(rng: random.Random, items: "list[T] | tuple[T, ...]") -> T:
+def choice(rng: random.Random, items: Sequence[T]) -> T:
     """A uniformly chosen element of a non-empty sequence."""
     return items[randbelow(rng, len(items))]
 

@@ -46,7 +46,7 @@ def free(edges: Sequence[tuple[Hex, int]], pool: Sequence[str], rng: random.Rand
     for _ in range(restarts + 1):
         order = list(pool)
         rngmod.shuffle(rng, order)
-        legal = range(len(edges))
+        legal = list(range(len(edges)))
         out: list[Harbor] = []
         for htype in order:
             if not legal:

@@ -53,7 +53,7 @@ def _generate(layout: Layout, rng: random.Random, numbers: str | None,
 
     # harbors
     if harbor_method == "fixed":
-        placed = tuple(Harbor(pl.hex, pl.facing, pl.type) for pl in layout.harbor_places)
+        placed = tuple(Harbor(pl.hex, pl.facing, pl.type or "") for pl in layout.harbor_places)  # all typed
     elif harbor_method == "shuffled":
         placed = harbormod.shuffled([(p.hex, p.facing) for p in layout.harbor_places], layout.harbor_pool, rng)
     elif harbor_method == "free":
@@ -61,7 +61,8 @@ def _generate(layout: Layout, rng: random.Random, numbers: str | None,
     else:
         placed = ()
 
-    if layout.robber == "desert":
+    robber: Hex | None
+    if isinstance(layout.robber, str):  # "desert"
         deserts = [s.hex for s in layout.hexes if terrain.get(s.hex) == "desert"]
         robber = deserts[0] if deserts else None
     else:
@@ -71,7 +72,7 @@ def _generate(layout: Layout, rng: random.Random, numbers: str | None,
     known = _TILES.setdefault(layout.name, {})
     if len(known) > 1 << 16:
         known.clear()
-    tiles = []
+    tiles: list[Tile] = []
     for s in layout.hexes:
         h = s.hex
         key = (h, terrain[h], get_number(h), h in hidden, h in oil_springs)
@@ -79,12 +80,11 @@ def _generate(layout: Layout, rng: random.Random, numbers: str | None,
         if tile is None or tile.kind != s.kind:
             tile = known[key] = Tile(h, s.kind, *key[1:])
         tiles.append(tile)
-    tiles = tuple(tiles)
     return Board(
         scenario=layout.name, seed=seed,
         setup_id=setup_id,
         number_method=number_method,
-        harbor_method=harbor_method, tiles=tiles,
+        harbor_method=harbor_method, tiles=tuple(tiles),
         harbors=tuple(sorted(placed, key=lambda x: (x.hex[1], x.hex[0], x.facing))),
         robber=robber, pirate=layout.pirate,
     )
@@ -112,7 +112,7 @@ def _land(layout: Layout, number_method: str, rng: random.Random
             result = oilmod.place(layout.land(), terrain, numbers_on, layout.oil, layout.adjacency, rng)
             if result == oilmod.REDO_TERRAIN:
                 break
-            if result != oilmod.REDO_NUMBERS:
+            if isinstance(result, oilmod.OilResult):
                 return terrain, hidden, dict(result.numbers), result.oil_springs
     raise GenerationError(f"{layout.name}: no oil-spring placement found after {OIL_TERRAIN_REDOS} terrain "
                           f"and {OIL_NUMBER_REDOS} number redos each (rule: no two oil springs adjacent)")
@@ -131,7 +131,7 @@ def _terrain(layout: Layout, rng: random.Random) -> tuple[dict[Hex, str], set[He
         if region.hidden:
             hidden.update(members)
     for spec in layout.hexes:
-        if spec.region is None:
+        if spec.region is None and spec.terrain is not None:
             terrain[spec.hex] = spec.terrain
     return terrain, hidden
 

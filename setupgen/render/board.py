@@ -386,6 +386,7 @@ def _pirate_spot(x: float, y: float, s: float, blocked: list, here: list, tx: Te
             score = (clash, outside) + words + (-hf, r)
             if best is None or score < best[0]:
                 best = (score, cx, cy, s * hf)
+    assert best is not None  # _SHIP_SPOTS is not empty
     _, cx, cy, h = best
     return cx, cy, h
 
@@ -426,6 +427,7 @@ def _label_spot(h: Harbor, c: tuple[float, float], m: tuple[float, float], s: fl
         score = (clash, outside)
         if best is None or score < best[0]:
             best = (score, x, y, rect)
+    assert best is not None  # _LABEL_SPOTS is not empty
     return best
 
 

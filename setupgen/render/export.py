@@ -129,6 +129,7 @@ def board_output(req: BoardRequest) -> BoardOutput:
         data = board_bytes(board, fmt, lang=req.lang, paper=req.paper, layout=layout, key=req.key)
         return BoardOutput(data, f"{board.scenario}-{board.setup_id}.{fmt}", board.setup_id,
                            tuple(check.check(board, layout)))
+    assert layout is not None  # only a board file comes without a layout
     if fmt == "jsonl":
         if req.seed is None:
             raise SetupgenError("a jsonl batch needs a seed")

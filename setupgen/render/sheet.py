@@ -153,6 +153,7 @@ def _board_block(board: Board, layout: Layout, width: float, available: float,
         if best is None or (block_h <= available and s > best[1] + 0.05):
             best = (side_w, s, block_h)
         side_w -= 4.0
+    assert best is not None  # the loop runs at least once
     return best
 
 

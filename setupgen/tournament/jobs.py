@@ -23,7 +23,7 @@ from ..core.errors import SetupgenError
 from ..render import listing
 from . import roundpack
 from .model import Tournament
-from .schedule import Quality, Schedule, ScheduleError, plan
+from .schedule import Quality, Schedule, ScheduleError, Seat, plan
 
 SCHEDULE_FILE = "schedule.csv"
 #: columns of the standings listing (template keys under ``tournament.standings_head``)
@@ -49,7 +49,7 @@ def make_schedule(t: Tournament, folder: Path, from_round: int | None = None) ->
     keep rounds 1..N-1 of ``folder/schedule.csv`` as played and re-plan the
     rest for the players now in the players file. Raises
     :class:`SetupgenError`."""
-    fixed = ()
+    fixed: tuple[Seat, ...] = ()
     if from_round is not None:
         if not 2 <= from_round <= len(t.rounds):
             raise SetupgenError(f"the round to re-plan from must be between 2 and {len(t.rounds)}, got {from_round}",
@@ -234,7 +234,7 @@ def finals_request(t: Tournament, sched: Schedule, results_path: str | Path, pla
             if len(won) != 1:
                 raise SetupgenError(f"give exactly one winner of each semi-final: table {k} "
                                     f"({', '.join(table)}) has {len(won)} among the winners", field="winners")
-        tables = (st.final_of_winners(list(winners), ranking),)
+        tables: tuple[tuple[str, ...], ...] = (st.final_of_winners(list(winners), ranking),)
         label = "final"
     else:
         tables = st.finals_tables(ranking, players)

@@ -166,7 +166,7 @@ class Schedule:
     1, 2, 3, ... within a round (rounds themselves may have gaps)."""
 
     seats: tuple[Seat, ...]
-    _index: dict = field(default=None, init=False, repr=False, compare=False, hash=False)  # type: ignore[assignment]
+    _index: dict = field(default_factory=dict, init=False, repr=False, compare=False, hash=False)
 
     def __post_init__(self) -> None:
         seats = tuple(self.seats)

@@ -258,10 +258,10 @@ def _vp_cell(line: int, text: str, rnd: int | None, thresholds: Mapping[int, int
         problems.add(line, f"vp {text!r} is not a whole number")
         return None
     value = int(text)
-    top = thresholds[rnd] + VP_MARGIN if rnd is not None else None
     if value < 0:
         problems.add(line, f"vp {value} is negative")
-    elif top is not None and value > top:
+    elif rnd is not None and value > thresholds[rnd] + VP_MARGIN:
+        top = thresholds[rnd] + VP_MARGIN
         problems.add(line, f"vp {value} is above {top} (round {rnd} threshold {thresholds[rnd]} + {VP_MARGIN})")
     else:
         return value
@@ -275,9 +275,9 @@ def _missing_tables(rows: list[tuple[int, list[str]]], header: list[str], index:
     """A scheduled table of a round in the file with no rows at all."""
     first_of_round: dict[int, int] = {}
     for line, row in rows:  # rounds as written, even in bad rows
-        r = row[index["round"]].strip() if len(row) == len(header) else ""
-        if _UINT.fullmatch(r) and int(r) in thresholds:
-            first_of_round.setdefault(int(r), line)
+        cell = row[index["round"]].strip() if len(row) == len(header) else ""
+        if _UINT.fullmatch(cell) and int(cell) in thresholds:
+            first_of_round.setdefault(int(cell), line)
     for (r, t), expected in sorted(tables.items()):
         if r in first_of_round and (r, t) not in groups and (r, t) not in tainted:
             problems.add(first_of_round[r], f"round {r} table {t}: no results (expected {_names(expected)})")
