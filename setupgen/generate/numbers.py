@@ -18,7 +18,7 @@ from typing import Callable, Mapping, Sequence
 from ..core import hexgrid, rng as rngmod
 from ..core.errors import GenerationError
 from ..core.hexgrid import Hex
-from ..core.rules import RULE_EQUAL, RULE_RED, clash_table, fits
+from ..core.rules import RULE_EQUAL, RULE_RED, clash_table
 
 #: restarts of the swap rule before giving up (docs/rules.md section 2, step 5)
 SWAP_RESTARTS = 1000
@@ -112,18 +112,24 @@ def _walk_back(placed: list[int], c: int, k: int, near: tuple[tuple[int, ...], .
     """Trade chip ``c`` (which breaks a rule on hex ``k``) with the chip on
     the nearest earlier hex along the placement path for which the trade
     breaks nothing; False when there is none."""
-    def ok(chip: int, at: int) -> bool:
-        row = bad[chip]
-        return not any(row[placed[x]] for x in near[at])
-
+    row_c = bad[c]
+    near_k = near[k]
     for j in range(k - 1, -1, -1):
         d = placed[j]
         placed[j] = c
-        if ok(c, j) and ok(d, k):
-            placed[k] = d
-            if trace is not None:
-                trace.append(("swap", order[k], order[j], c, d))
-            return True
+        for x in near[j]:  # c on j
+            if row_c[placed[x]]:
+                break
+        else:
+            row_d = bad[d]
+            for x in near_k:  # d on k
+                if row_d[placed[x]]:
+                    break
+            else:
+                placed[k] = d
+                if trace is not None:
+                    trace.append(("swap", order[k], order[j], c, d))
+                return True
         placed[j] = d
     return False
 
@@ -170,16 +176,24 @@ def uniform(order: Sequence[Hex], tokens: Sequence[int], fixed: Mapping[Hex, int
     if len(tokens) != n:
         raise GenerationError(f"{layout_name}: {len(tokens)} number tokens for {n} hexes")
     random_ = rng.random
+    cells, near = _frame(tuple(order), tuple(fixed), adjacency)
+    start = [0] * n + [fixed[h] for h in cells[n:]]
+    bad = _clash_rows()
     for _ in range(attempts):
-        placed = dict(fixed)
+        placed = start[:]
         bag = list(tokens)
-        for i, p in enumerate(order):
+        for i in range(n):
             c = bag.pop(int(random_() * (n - i)))  # rngmod.randbelow, inlined
-            if not fits(c, p, placed, adjacency):
-                break
-            placed[p] = c
+            row = bad[c]
+            for x in near[i]:  # the number rule (setupgen.core.rules.clashes, as a table)
+                if row[placed[x]]:
+                    break
+            else:
+                placed[i] = c
+                continue
+            break
         else:
-            return {h: placed[h] for h in order}
+            return dict(zip(order, placed))
     raise GenerationError(
         f"{layout_name}: no legal number arrangement found in {attempts} attempts "
         f"(rules {RULE_EQUAL}, {RULE_RED})")
