@@ -22,7 +22,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from setupgen import generate, layout  # noqa: E402
+from setupgen import generate  # noqa: E402
+from setupgen.core import layout  # noqa: E402
 
 
 def rate(fn, seconds: float) -> float:

@@ -21,7 +21,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from setupgen.tournament.schedule import Player, plan  # noqa: E402
+from setupgen.tournament.model import Player  # noqa: E402
+from setupgen.tournament.schedule import plan  # noqa: E402
 
 CASES = ((48, 3), (64, 4))
 TABLE_SIZE = 4

@@ -1,62 +1,88 @@
-"""Mutation exercise for the rules (issue: every check rule tested): delete
-each rule branch of setupgen/check.py (every statement that appends or
-returns a Violation) and of the rule definitions in setupgen/core/rules.py,
-run the given fast tests, and report which deletions no test notices.
+"""Mutation exercise for the rules: delete each rule branch of
+setupgen/check.py (every statement that appends or returns a Violation)
+and of the rule definitions in setupgen/core/rules.py, run the given fast
+tests, and report which deletions no test notices.
 
     python scripts/mutate_rules.py [TEST FILES]   (default: test_check_rules, test_rules)
 
-Each file is restored after its run (also on Ctrl-C)."""
-import ast, subprocess, sys, shutil
+Each file is restored after its run (also on Ctrl-C). It edits the files
+of this checkout while it runs: run nothing else in it meanwhile.
+"""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
 from pathlib import Path
+
 ROOT = Path(__file__).resolve().parent.parent
-TESTS = sys.argv[1:] or ["tests/test_check_rules.py", "tests/test_rules.py"]
-
-def statements(path):
-    tree = ast.parse(path.read_text())
-    out = []
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.Expr, ast.Return)) and node.value is not None:
-            src = ast.get_source_segment(path.read_text(), node)
-            if "Violation(" in src:
-                out.append((node.lineno, node.end_lineno, "return []" if isinstance(node, ast.Return) else "pass", src.splitlines()[0][:90]))
-    return sorted(out)
-
-def run(path, lo, hi, repl):
-    original = path.read_text()
-    lines = original.splitlines(keepends=True)
-    indent = lines[lo - 1][: len(lines[lo - 1]) - len(lines[lo - 1].lstrip())]
-    mutated = lines[: lo - 1] + [indent + repl + "\n"] + lines[hi:]
-    path.write_text("".join(mutated))
-    try:
-        r = subprocess.run([str(ROOT / ".venv/bin/python"), "-m", "pytest", "-q", "-x", "-m", "not slow", *TESTS],
-                           cwd=ROOT, capture_output=True, text=True)
-        return r.returncode != 0
-    finally:
-        path.write_text(original)
-
-check = ROOT / "setupgen/check.py"
-results = []
-for lo, hi, repl, what in statements(check):
-    killed = run(check, lo, hi, repl)
-    results.append((killed, f"check.py:{lo}: {what}"))
-rules = ROOT / "setupgen/core/rules.py"
-text = rules.read_text()
-for old, new, what in [
+DEFAULT_TESTS = ["tests/test_check_rules.py", "tests/test_rules.py"]
+#: (old text, new text, what) in setupgen/core/rules.py
+RULE_MUTATIONS = [
     ("    if a == b:\n        out += (RULE_EQUAL,)\n", "", "clashes: equal branch deleted"),
     ("    if a in RED_NUMBERS and b in RED_NUMBERS:\n        out += (RULE_RED,)\n", "", "clashes: red branch deleted"),
     ("    if a[0] == b[0]:\n        return RULE_ONE_PER_SEA\n", "", "harbor_conflict: one-per-sea branch deleted"),
-    ("    if set(hexgrid.edge_corners(*a)) & set(hexgrid.edge_corners(*b)):\n        return RULE_CORNERS\n", "", "harbor_conflict: corners branch deleted"),
-    ('    return kinds.get(h) == "sea" and kinds.get(hexgrid.neighbor(h, facing)) == "land"', '    return kinds.get(h) == "sea"', "coast_edge: land test deleted"),
-    ("        if broken and (n not in equal_exempt or RULE_RED in broken):", "        if broken and n not in equal_exempt:", "fits: red kept for exempt deleted"),
-]:
-    assert old in text, what
-    rules.write_text(text.replace(old, new))
+    ("    if set(hexgrid.edge_corners(*a)) & set(hexgrid.edge_corners(*b)):\n        return RULE_CORNERS\n", "",
+     "harbor_conflict: corners branch deleted"),
+    ('    return kinds.get(h) == "sea" and kinds.get(hexgrid.neighbor(h, facing)) == "land"',
+     '    return kinds.get(h) == "sea"', "coast_edge: land test deleted"),
+    ("        if broken and (n not in equal_exempt or RULE_RED in broken):",
+     "        if broken and n not in equal_exempt:", "fits: red rule for exempt hexes deleted"),
+]
+
+
+def violation_statements(path: Path) -> list[tuple[int, int, str, str]]:
+    """(first line, last line, replacement, first source line) of every
+    statement appending or returning a Violation."""
+    text = path.read_text()
+    out = []
+    for node in ast.walk(ast.parse(text)):
+        if isinstance(node, (ast.Expr, ast.Return)) and node.value is not None:
+            src = ast.get_source_segment(text, node) or ""
+            if "Violation(" in src and node.end_lineno is not None:
+                repl = "return []" if isinstance(node, ast.Return) else "pass"
+                out.append((node.lineno, node.end_lineno, repl, src.splitlines()[0][:90]))
+    return sorted(out)
+
+
+def caught(tests: list[str]) -> bool:
+    """Whether the tests fail (the mutation is noticed)."""
+    res = subprocess.run([sys.executable, "-m", "pytest", "-q", "-x", "-m", "not slow", "-p", "no:cacheprovider",
+                          *tests], cwd=ROOT, capture_output=True, text=True)
+    return res.returncode != 0
+
+
+def mutated(path: Path, new_text: str, tests: list[str]) -> bool:
+    original = path.read_text()
+    path.write_text(new_text)
     try:
-        r = subprocess.run([str(ROOT / ".venv/bin/python"), "-m", "pytest", "-q", "-x", "-m", "not slow", *TESTS],
-                           cwd=ROOT, capture_output=True, text=True)
-        results.append((r.returncode != 0, f"rules.py: {what}"))
+        return caught(tests)
     finally:
-        rules.write_text(text)
-for killed, what in results:
-    print("killed " if killed else "SURVIVED", what)
-print(sum(k for k, _ in results), "of", len(results), "killed")
+        path.write_text(original)
+
+
+def main() -> None:
+    tests = sys.argv[1:] or DEFAULT_TESTS
+    results = []
+    check = ROOT / "setupgen" / "check.py"
+    for lo, hi, repl, what in violation_statements(check):
+        lines = check.read_text().splitlines(keepends=True)
+        indent = lines[lo - 1][: len(lines[lo - 1]) - len(lines[lo - 1].lstrip())]
+        new = "".join(lines[: lo - 1] + [indent + repl + "\n"] + lines[hi:])
+        results.append((mutated(check, new, tests), f"check.py:{lo}: {what}"))
+    rules = ROOT / "setupgen" / "core" / "rules.py"
+    text = rules.read_text()
+    for old, new, what in RULE_MUTATIONS:
+        if old not in text:
+            results.append((False, f"rules.py: {what}: text not found (update RULE_MUTATIONS)"))
+            continue
+        results.append((mutated(rules, text.replace(old, new), tests), f"rules.py: {what}"))
+    for killed, what in results:
+        print("caught  " if killed else "MISSED  ", what)
+    print(f"{sum(k for k, _ in results)} of {len(results)} deletions caught")
+    sys.exit(0 if all(k for k, _ in results) else 1)
+
+
+if __name__ == "__main__":
+    main()

@@ -62,3 +62,18 @@ def test_read_and_write_board(tmp_path):
         assert "a folder" in str(exc)
     else:
         raise AssertionError("no error")
+
+
+def test_benchmark_and_script_modules_import():
+    """The scripts in benchmarks/ and scripts/ import what they use and do
+    nothing when imported (their work sits behind ``__main__``)."""
+    import ast
+    import runpy
+
+    for path in sorted([*(ROOT / "benchmarks").glob("*.py"), *(ROOT / "scripts").glob("*.py")]):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        guarded = [n for n in tree.body if isinstance(n, ast.If) and "__main__" in ast.unparse(n.test)]
+        calls = [n for n in tree.body if isinstance(n, ast.Expr) and isinstance(n.value, ast.Call)
+                 and not ast.unparse(n.value.func) == "sys.path.insert"]
+        assert guarded and not calls, f"{path.name}: top-level work outside `if __name__ == '__main__'`"
+        runpy.run_path(str(path), run_name="imported_by_test")
