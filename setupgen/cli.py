@@ -24,30 +24,117 @@ from .core.errors import SetupgenError
 
 EXIT_ILLEGAL = 1
 EXIT_BAD_INPUT = 2
+EXIT_INTERNAL = 3
+EXIT_INTERRUPTED = 130
+EXIT_TERMINATED = 143
 DEFAULT_OUTPUT = Path("output")
 
 
+class _Stop(BaseException):
+    """Ends a command from anywhere, passing every ``except Exception``
+    (so staged output is still cleaned up by ``finally`` blocks): a signal,
+    or standard output gone."""
+
+    def __init__(self, code: int, message: str = "") -> None:
+        super().__init__(message)
+        self.code, self.message = code, message
+
+
+def _on_signal(signum: int, _frame: object) -> None:
+    import signal
+
+    if signum == signal.SIGINT:
+        raise _Stop(EXIT_INTERRUPTED, "interrupted; nothing was written")
+    raise _Stop(EXIT_TERMINATED, "terminated; nothing was written")
+
+
 class _OneLineErrors(TyperGroup):
-    """Usage errors (unknown option, bad value) as one line and exit 2."""
+    """Every way a command can end, as one line on stderr and an exit code
+    (README, "Exit codes"): usage errors 2, Ctrl-C 130, SIGTERM 143, a bug 3
+    (details to a file, never a traceback on the terminal)."""
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        import signal
+
         args = list(sys.argv[1:] if args is None else args)
         if not args:
             args = ["--help"]  # a bare `setupgen` shows the help, exit 0
+        previous = {sig: signal.signal(sig, _on_signal) for sig in (signal.SIGINT, signal.SIGTERM)}
         try:
             rv = super().main(args=args, prog_name=prog_name or "setupgen", complete_var=complete_var,
                               standalone_mode=False, **extra)
-        except ClickException as exc:
-            typer.echo(f"error: {exc.format_message()}", err=True)
-            code = EXIT_BAD_INPUT
-        except (typer.Abort, KeyboardInterrupt):
-            typer.echo("error: interrupted; nothing was written", err=True)
-            code = 130
-        else:
             code = rv if isinstance(rv, int) else 0
+        except ClickException as exc:
+            typer.echo(f"error: {_lower_first(exc.format_message())}", err=True)
+            code = EXIT_BAD_INPUT
+        except _Stop as stop:
+            if stop.message:
+                typer.echo(f"error: {stop.message}", err=True)
+            code = stop.code
+        except SetupgenError as exc:  # a command let one through: still bad input
+            typer.echo(f"error: {exc}", err=True)
+            code = EXIT_BAD_INPUT
+        except Exception:
+            code = _internal_error(args)
+        finally:
+            for sig, handler in previous.items():
+                signal.signal(sig, handler)
         if standalone_mode:
             sys.exit(code)
         return code
+
+
+def _lower_first(text: str) -> str:
+    return text[:1].lower() + text[1:]
+
+
+def _internal_error(args: Sequence[str]) -> int:
+    """A bug: the traceback goes to a file under the user's state folder
+    (``$XDG_STATE_HOME/setupgen/`` or ``~/.local/state/setupgen/``), one
+    line on stderr names it; exit 3."""
+    import os
+    import time
+    import traceback
+
+    details = f"setupgen {' '.join(args)!r}\n\n{traceback.format_exc()}"
+    base = os.environ.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"), ".local", "state")
+    folder = Path(base) / "setupgen"
+    name = f"crash-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}.txt"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_text(details, encoding="utf-8")
+        where = f"details in {folder / name}"
+    except OSError:
+        where = "the details could not be saved"
+    typer.echo(f"error: internal error (a bug in setupgen, not your input); {where}", err=True)
+    return EXIT_INTERNAL
+
+
+def _out(line: str) -> None:
+    """One line to standard output; a reader that closed the pipe early
+    (``| head``) ends the command quietly with exit 0, a failing stdout
+    (``> /dev/full``) with one error line and exit 2."""
+    _write_stdout(lambda stream: stream.write(line + "\n"), text=True)
+
+
+def _write_stdout(write, *, text: bool) -> None:
+    import errno
+    import os
+
+    stream = sys.stdout if text else getattr(sys.stdout, "buffer", None)
+    if stream is None:
+        raise _Stop(EXIT_BAD_INPUT, "cannot write to standard output: it is closed")
+    try:
+        write(stream)
+        stream.flush()
+    except OSError as exc:
+        if exc.errno == errno.EPIPE:
+            try:  # no second complaint when Python flushes at exit
+                os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            except (OSError, ValueError, AttributeError):
+                pass
+            raise _Stop(0) from None
+        raise _Stop(EXIT_BAD_INPUT, f"cannot write to standard output: {exc.strerror or exc}") from None
 
 
 app = typer.Typer(
@@ -67,6 +154,7 @@ FLAGS = {
     "paper": "--paper", "layout_file": "--layout", "key": "--key", "board_file": "--board",
     "tables": "--tables", "round": "--round", "title": "--title", "from_round": "--from-round",
     "winners": "--winners", "players": "--players", "table": "--table", "tournament": "--tournament",
+    "replace": "--replace",
 }
 
 
@@ -76,6 +164,9 @@ def _fail(problem: SetupgenError | str) -> typer.Exit:
     flag = FLAGS.get(getattr(problem, "field", None) or "")
     replan = getattr(problem, "from_round", None)  # tournament.jobs.ReplanNeeded
     how = f" (setupgen schedule TOURNAMENT.toml --from-round {replan})" if replan is not None else ""
+    remedy = FLAGS.get(getattr(problem, "remedy", None) or "")
+    if remedy:
+        how += f" ({remedy} to do it anyway)"
     typer.echo(f"error: {flag + ': ' if flag else ''}{problem}{how}", err=True)
     return typer.Exit(EXIT_BAD_INPUT)
 
@@ -135,12 +226,7 @@ def board(
             request = dataclasses.replace(request, seed=_seed_or_fresh(request.seed))
         made = export.board_output(request)
         if output == "-":
-            if isinstance(made.data, bytes):
-                sys.stdout.buffer.write(made.data)
-                sys.stdout.flush()
-            else:
-                for line in made.data:
-                    sys.stdout.write(line)
+            _to_stdout(made.data)
             _report_violations(made.violations)
             return
         target = Path(output) if output is not None else _default_target(made.default_name)
@@ -151,6 +237,19 @@ def board(
     except SetupgenError as exc:
         raise _fail(exc) from None
     _report_violations(made.violations)
+
+
+def _to_stdout(data) -> None:
+    """``-o -``: the bytes, or the JSON lines one by one, to standard
+    output. A PDF or PNG is not written onto a terminal."""
+    if isinstance(data, bytes):
+        if not data.lstrip().startswith((b"{", b"<")) and sys.stdout is not None and sys.stdout.isatty():
+            raise SetupgenError("refusing to write a binary file (pdf or png) to the terminal; redirect it to a "
+                                "file or a pipe", field="output")
+        _write_stdout(lambda stream: stream.write(data), text=False)
+        return
+    for line in data:
+        _write_stdout(lambda stream: stream.write(line), text=True)
 
 
 def _tournament_table_request(request, tournament_file, round_number, table):
@@ -194,51 +293,70 @@ def round_(
     paper: Optional[str] = typer.Option(None, help="Paper: a4 or letter."),
     title: Optional[str] = typer.Option(None, help="Tournament name printed on every sheet."),
     round_number: Optional[int] = typer.Option(None, "--round", help="Round number (printed on every sheet; with a tournament file: which round)."),
+    replace: bool = typer.Option(False, "--replace", help="Replace an earlier pack made before setupgen recorded its files (it cannot be verified)."),
 ) -> None:
     """Make a round pack: a sheet per table, director's page, one PDF."""
-    from .core import atomic
-    from .render import export
-    from .tournament import roundpack
-
     try:
+        if output == "-":
+            raise SetupgenError("a round pack is a folder of files; it cannot go to standard output", field="output")
         if tournament_file is not None:
             quick = [n for n, v in (("--scenario", scenario), ("--tables", tables), ("--seed", seed),
                                     ("--numbers", numbers), ("--harbors", harbors), ("--lang", lang),
                                     ("--paper", paper), ("--title", title)) if v is not None]
             if quick:
                 raise SetupgenError(f"give either a tournament file with --round, or the quick form; not both ({', '.join(quick)})")
-            if round_number is None:
-                raise SetupgenError("with a tournament file, say which round: --round N")
-            from .tournament import model as tournament
-            from .tournament import jobs as tj
-
-            t = tournament.load(tournament_file)
-            folder = _tournament_folder(t, output)
-            request = tj.round_request(t, tj.current_schedule(t, folder), round_number)
-            folder.mkdir(parents=True, exist_ok=True)
-            target = folder / f"round-{round_number}"
+            request, folder, target = _tournament_round(tournament_file, round_number, output)
         else:
-            if tables is None:
-                raise SetupgenError("say how many tables: --tables N (or give a tournament file)")
-            scenario = "base-3-4" if scenario is None else scenario
-            lang, paper = lang or "en", paper or "a4"
-            roundpack.check_request(roundpack.RoundRequest(scenario, tables, "", numbers, harbors, lang, paper,
-                                                           title, round_number))
-            if output is not None:
-                atomic.check_dir_target(output)
-            seed = _seed_or_fresh(seed)
-            request = roundpack.RoundRequest(scenario, tables, seed, numbers, harbors, lang, paper, title, round_number)
-            target = Path(output) if output is not None else _default_target(
-                f"{export.slug(scenario)}-{export.slug(seed)}")
-        manifest = _write_pack(request, target)
+            request, target = _quick_round(scenario, tables, seed, output, numbers, harbors, lang, paper, title,
+                                           round_number, replace)
+            folder = target.parent
+        from .core import atomic
+
+        with atomic.folder_for(folder):
+            manifest = _write_pack(request, target, replace)
     except SetupgenError as exc:
         raise _fail(exc) from None
     typer.echo(f"wrote {target}/{manifest['pdf']} ({request.tables} tables + director's page)", err=True)
     for entry in manifest["boards"]:
-        typer.echo(f"table {entry['table']}: {entry['setup_id']}")
+        _out(f"table {entry['table']}: {entry['setup_id']}")
 
 
-def _write_pack(request, target: Path) -> dict:
+def _tournament_round(tournament_file: Path, round_number: Optional[int], output: Optional[str]):
+    """``round T.toml --round N``: the request, the tournament folder and
+    the pack folder ``round-N`` in it."""
+    from .tournament import jobs as tj
+    from .tournament import model as tournament
+
+    if round_number is None:
+        raise SetupgenError("with a tournament file, say which round: --round N")
+    t = tournament.load(tournament_file)
+    folder = _tournament_folder(t, output)
+    request = tj.round_request(t, tj.current_schedule(t, folder), round_number)
+    return request, folder, folder / f"round-{round_number}"
+
+
+def _quick_round(scenario, tables, seed, output, numbers, harbors, lang, paper, title, round_number, replace):
+    """``round --scenario S --tables N --seed SEED``: the request and the
+    pack folder, checked before a fresh seed is made."""
+    from .render import export
+    from .tournament import roundpack
+
+    if tables is None:
+        raise SetupgenError("say how many tables: --tables N (or give a tournament file)")
+    scenario = "base-3-4" if scenario is None else scenario
+    lang = "en" if lang is None else lang
+    paper = "a4" if paper is None else paper
+    roundpack.check_request(roundpack.RoundRequest(scenario, tables, "", numbers, harbors, lang, paper,
+                                                   title, round_number))
+    if output is not None:
+        roundpack.check_target(output, replace=replace)
+    seed = _seed_or_fresh(seed)
+    request = roundpack.RoundRequest(scenario, tables, seed, numbers, harbors, lang, paper, title, round_number)
+    target = Path(output) if output is not None else _default_target(f"{export.slug(scenario)}-{export.slug(seed)}")
+    return request, target
+
+
+def _write_pack(request, target: Path, replace: bool = False) -> dict:
     """A round pack with a progress bar on a terminal."""
     from rich.progress import Progress
 
@@ -247,7 +365,7 @@ def _write_pack(request, target: Path) -> dict:
     console = _stderr_console()
     with Progress(transient=True, console=console, disable=not console.is_terminal) as bar:
         task = bar.add_task("round pack", total=roundpack.steps(request))
-        return roundpack.write_round(request, target, lambda _step: bar.advance(task))
+        return roundpack.write_round(request, target, lambda _step: bar.advance(task), replace=replace)
 
 
 def _fail_results(exc: SetupgenError) -> typer.Exit:
@@ -275,6 +393,7 @@ def schedule(
     tournament_file: Path = typer.Argument(..., metavar="TOURNAMENT.toml", help="The tournament file."),
     from_round: Optional[int] = typer.Option(None, "--from-round", help="Keep rounds before N as played (from the saved schedule.csv) and re-plan the rest for the current players."),
     output: Optional[str] = typer.Option(None, "-o", "--output", help="Tournament folder; default output/<tournament name>."),
+    replace: bool = typer.Option(False, "--replace", help="Plan afresh over an existing schedule.csv that holds another schedule (played or re-planned rounds are lost)."),
 ) -> None:
     """Seat every preliminary round: tables and starting positions."""
     from .tournament import model as tournament
@@ -284,11 +403,11 @@ def schedule(
         t = tournament.load(tournament_file)
         folder = _tournament_folder(t, output)
         sched = tj.make_schedule(t, folder, from_round)
-        quality = tj.write_schedule(t, sched, folder)
+        quality = tj.write_schedule(t, sched, folder, replace=replace or from_round is not None)
     except SetupgenError as exc:
         raise _fail(exc) from None
     for line in quality.lines():
-        typer.echo(line)
+        _out(line)
     typer.echo(f"wrote {folder / 'schedule.csv'} and {folder / 'schedule.pdf'}", err=True)
 
 
@@ -310,7 +429,7 @@ def standings(
     except SetupgenError as exc:
         raise _fail_results(exc) from None
     for line in st.standings_lines(ranked, tj.display_names(t)):
-        typer.echo(line)
+        _out(line)
     typer.echo(f"wrote {folder / 'standings.csv'} and {folder / 'standings.pdf'}", err=True)
 
 
@@ -322,6 +441,7 @@ def finals(
     players: int = typer.Option(..., help="8 (final 1-4-5-8 / 2-3-6-7) or 16 (semi-finals 1-8-9-16 ...)."),
     winners: Optional[str] = typer.Option(None, help="Comma-separated ids of the semi-final winners: seat their final."),
     output: Optional[str] = typer.Option(None, "-o", "--output", help="Tournament folder (default output/<tournament name>); the pack goes to its final/ or semi-final/."),
+    replace: bool = typer.Option(False, "--replace", help="Replace an earlier pack made before setupgen recorded its files."),
 ) -> None:
     """Seat the finals from the standings and make their round pack."""
     from .tournament import model as tournament
@@ -331,19 +451,21 @@ def finals(
         t = tournament.load(tournament_file)
         folder = _tournament_folder(t, output)
         sched = tj.current_schedule(t, folder)
-        if winners is not None and not winners.strip():
-            raise SetupgenError("--winners is empty: name the semi-final winners, comma-separated")
-        chosen = tuple(w.strip() for w in winners.split(",")) if winners else ()
+        chosen = tuple(w.strip() for w in winners.split(",")) if winners is not None else ()
+        if winners is not None and not all(chosen):
+            raise SetupgenError("--winners: name the semi-final winners by id, comma-separated, none empty")
         request, tables = tj.finals_request(t, sched, results, players, chosen)
         label = "final" if (chosen or players == 8) else "semi-final"
-        folder.mkdir(parents=True, exist_ok=True)
         target = folder / label
-        manifest = _write_pack(request, target)
+        from .core import atomic
+
+        with atomic.folder_for(folder):
+            manifest = _write_pack(request, target, replace)
     except SetupgenError as exc:
         raise _fail_results(exc) from None
     names = tj.display_names(t)
     for k, table in enumerate(tables, start=1):
-        typer.echo(f"table {k}: " + ", ".join(names.get(p, p) for p in table))
+        _out(f"table {k}: " + ", ".join(names.get(p, p) for p in table))
     typer.echo(f"wrote {target}/{manifest['pdf']}", err=True)
 
 
@@ -367,11 +489,11 @@ def check(
         raise _fail(exc) from None
     errors = [v for v in found if v.severity == checkmod.ERROR]
     for v in found:
-        typer.echo(str(v))
+        _out(str(v))
     if errors:
-        typer.echo(f"illegal: {len(errors)} violation(s)")
+        _out(f"illegal: {len(errors)} violation(s)")
         raise typer.Exit(EXIT_ILLEGAL)
-    typer.echo("legal")
+    _out("legal")
 
 
 @app.command(epilog="Example:  setupgen scenarios")
@@ -384,11 +506,11 @@ def scenarios() -> None:
             lay = layoutmod.load(name)
             extra = "  (reconstructed layout)" if lay.reconstruction else ""
             if lay.source == "board-file":
-                typer.echo(f"{name:<22} {lay.players or '-':<4} players  {lay.victory_points} VP  "
-                           f"fixed setup: needs --board FILE")
+                _out(f"{name:<22} {lay.players or '-':<4} players  {lay.victory_points} VP  "
+                     f"fixed setup: needs --board FILE")
                 continue
-            typer.echo(f"{name:<22} {lay.players or '-':<4} players  {lay.victory_points} VP  "
-                       f"numbers {lay.default_numbers}, harbors {lay.default_harbors}{extra}")
+            _out(f"{name:<22} {lay.players or '-':<4} players  {lay.victory_points} VP  "
+                 f"numbers {lay.default_numbers}, harbors {lay.default_harbors}{extra}")
     except SetupgenError as exc:
         raise _fail(exc) from None
 

@@ -1,28 +1,41 @@
-"""Writing output so that nothing is ever half-written: each file goes to a
-temporary file in the same folder and is renamed over the target; a folder
-is built under a temporary name and renamed into place.
+"""Writing output so that nothing is ever half-written and nothing setupgen
+did not write is ever replaced.
 
-Special targets are respected: a symlink is followed (its target is
-replaced, the link stays), a device or named pipe (``/dev/null``, ``-o
-fifo``) is written into directly. Files and folders get the usual
-permissions (0666 / 0777 less the umask), not the private ones of
-``tempfile``.
+- A file goes to a temporary file in the same folder and is renamed over
+  the target (:func:`write_bytes`); several files are all staged first and
+  renamed together, the old versions restored if a rename fails
+  (:func:`write_files`).
+- A folder is built under a temporary name and renamed into place
+  (:func:`staged_dir`); an existing folder is replaced only when its owner
+  check says every file in it is setupgen's own.
+- Folders created on the way to an output are removed again when the
+  command fails (:func:`folder_for`).
+
+Every temporary name starts with ``.`` and ends with ``.tmp``; every exit
+path, signals included (they arrive as exceptions), removes them. Special
+targets are respected: a symlink is followed (its target is replaced, the
+link stays), a device or named pipe (``/dev/null``, ``-o fifo``) is
+written into directly. Files and folders get the usual permissions (0666 /
+0777 less the umask), not the private ones of ``tempfile``.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import secrets
 import shutil
 import stat
 import tempfile
 from pathlib import Path
-from typing import Iterator
+from typing import Callable, Iterator, Mapping
 
 from .errors import SetupgenError
 
-#: the file that marks a folder as a setupgen round pack (may be replaced)
-PACK_MARKER = "manifest.json"
+#: longest output path accepted, in bytes (Linux PATH_MAX is 4096)
+MAX_PATH_BYTES = 4000
+#: longest file or folder name, in bytes (NAME_MAX)
+MAX_NAME_BYTES = 255
 
 
 class OutputError(SetupgenError):
@@ -36,16 +49,47 @@ def _umask() -> int:
 
 
 def _fail(path: Path, why: str) -> OutputError:
-    return OutputError(f"cannot write {str(path)!r}: {why}")
+    return OutputError(f"cannot write {shown(path)}: {why}")
+
+
+def shown(path: str | Path, limit: int = 120) -> str:
+    """A path for a one-line message: quoted, control characters escaped,
+    shortened in the middle past ``limit`` characters."""
+    text = repr(str(path))
+    return text if len(text) <= limit else text[: limit // 2] + "…" + text[-limit // 2:]
+
+
+def check_path(path: str | Path) -> Path:
+    """``path`` as a :class:`Path` after the checks every output path gets:
+    not empty, valid text, not longer than :data:`MAX_PATH_BYTES`, no name
+    longer than :data:`MAX_NAME_BYTES`. Raises :class:`OutputError`."""
+    text = str(path)
+    if text == "":
+        raise OutputError("the output path must not be empty", field="output")
+    try:
+        raw = os.fsencode(text)
+    except UnicodeError:
+        raise OutputError(f"the output path {shown(text)} is not valid text", field="output") from None
+    if b"\0" in raw:
+        raise OutputError("the output path contains a NUL byte", field="output")
+    if len(raw) > MAX_PATH_BYTES:
+        raise OutputError(f"the output path is too long ({len(raw)} bytes; at most {MAX_PATH_BYTES})", field="output")
+    if any(len(part) > MAX_NAME_BYTES for part in raw.split(b"/")):
+        raise OutputError(f"a name in the output path {shown(text)} is longer than {MAX_NAME_BYTES} bytes",
+                          field="output")
+    return Path(text)
 
 
 def write_bytes(path: str | Path, data: bytes) -> None:
     """Write ``data`` to ``path`` atomically (temp file + rename); into a
     device or named pipe directly. Raises :class:`OutputError` when the
-    folder is missing or not writable."""
-    if str(path) == "":
-        raise OutputError("the output path must not be empty")
-    path = Path(os.path.realpath(path)) if Path(path).is_symlink() else Path(path)
+    folder is missing or not writable, or ``path`` names a folder (or ends
+    in ``/``)."""
+    text = str(path)
+    path = check_path(path)
+    if text.endswith(os.sep):
+        raise _fail(path, "the name ends in '/', which names a folder; give a file name")
+    path = Path(os.path.realpath(path)) if path.is_symlink() else path
     try:
         mode = path.stat().st_mode if path.exists() else None
     except OSError as exc:
@@ -59,25 +103,7 @@ def write_bytes(path: str | Path, data: bytes) -> None:
         except OSError as exc:
             raise _fail(path, exc.strerror or str(exc)) from None
         return
-    folder = path.parent
-    if not folder.is_dir():
-        why = f"{str(folder)!r} is not a folder" if folder.exists() else f"folder {str(folder)!r} does not exist"
-        raise _fail(path, why)
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
-    except OSError as exc:
-        raise _fail(path, exc.strerror or str(exc)) from None
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        os.chmod(tmp, 0o666 & ~_umask())
-        os.replace(tmp, path)
-    except BaseException as exc:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        if isinstance(exc, OSError):
-            raise _fail(path, exc.strerror or str(exc)) from None
-        raise
+    write_files(path.parent, {path.name: data})
 
 
 def write_text(path: str | Path, text: str) -> None:
@@ -85,43 +111,148 @@ def write_text(path: str | Path, text: str) -> None:
     write_bytes(path, text.encode("utf-8"))
 
 
-def check_dir_target(path: str | Path, marker: str = PACK_MARKER) -> Path:
+def write_files(folder: str | Path, files: Mapping[str, bytes]) -> None:
+    """Write every file of ``files`` (name -> bytes) into ``folder``, all or
+    nothing: each is staged beside its target first; only when all are
+    staged are they renamed into place, and if a rename fails the files
+    already renamed get their old versions back. Raises
+    :class:`OutputError` (missing or unwritable folder, disk full)."""
+    folder = check_path(folder)
+    if not folder.is_dir():
+        why = f"{shown(folder)} is not a folder" if folder.exists() else f"folder {shown(folder)} does not exist"
+        raise _fail(folder / next(iter(files), ""), why)
+    staged: dict[str, Path] = {}
+    backups: dict[str, Path] = {}
+    done: list[str] = []
+    try:
+        for name, data in files.items():
+            staged[name] = _stage(folder, name, data)
+        for name in files:
+            target = folder / name
+            if target.exists():
+                backups[name] = _spare_name(folder, name)
+                os.link(target, backups[name])
+            os.replace(staged.pop(name), target)
+            done.append(name)
+    except BaseException as exc:
+        for name in done:  # put the old versions back (or remove what is new)
+            with contextlib.suppress(OSError):
+                if name in backups:
+                    os.replace(backups.pop(name), folder / name)
+                else:
+                    os.unlink(folder / name)
+        if isinstance(exc, OSError):
+            raise _fail(folder / (next(iter(staged), "") or next(iter(files), "")), exc.strerror or str(exc)) from None
+        raise
+    finally:
+        for tmp in [*staged.values(), *backups.values()]:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+
+
+def _spare_name(folder: Path, name: str) -> Path:
+    """An unused hidden name beside ``name`` for keeping an old version."""
+    return folder / f".{name}.{os.getpid()}.{secrets.token_hex(4)}.old.tmp"
+
+
+def _stage(folder: Path, name: str, data: bytes) -> Path:
+    fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+        os.chmod(tmp, 0o666 & ~_umask())
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    return Path(tmp)
+
+
+@contextlib.contextmanager
+def folder_for(path: str | Path) -> Iterator[Path]:
+    """The folder ``path``, created (with missing parents) if need be; the
+    folders this created are removed again, if still empty, when the block
+    fails. Raises :class:`OutputError` when it is a file, under a file, or
+    cannot be created."""
+    path = check_path(path)
+    created: list[Path] = []
+    here = Path(os.path.abspath(path))
+    missing = []
+    while not here.exists():
+        missing.append(here)
+        here = here.parent
+    if not here.is_dir():
+        raise OutputError(f"cannot write to {shown(path)}: {shown(here)} is a file, not a folder", field="output")
+    try:
+        for folder in reversed(missing):
+            folder.mkdir()
+            created.append(folder)
+    except OSError as exc:
+        _remove_empty(created)
+        raise OutputError(f"cannot create the folder {shown(path)}: {exc.strerror or exc}", field="output") from None
+    try:
+        yield path
+    except BaseException:
+        _remove_empty(created)
+        raise
+
+
+def _remove_empty(folders: list[Path]) -> None:
+    for folder in reversed(folders):
+        with contextlib.suppress(OSError):
+            folder.rmdir()
+
+
+#: an owner check: given an existing folder, raise OutputError unless every
+#: file in it may be replaced
+OwnerCheck = Callable[[Path], None]
+
+
+def check_dir_target(path: str | Path, owned: OwnerCheck | None = None) -> Path:
     """Check that folder ``path`` can be created or replaced, and return it
-    with symlinks resolved. A folder that exists must be empty or hold
-    ``marker`` (an earlier pack): a folder of other files is never replaced.
-    Raises :class:`OutputError`."""
-    if str(path) == "":
-        raise OutputError("the output folder must not be empty")
-    path = Path(os.path.realpath(path))
+    with symlinks resolved. A folder that exists must be empty or pass
+    ``owned`` (without one, only an empty folder is replaced); it must be
+    writable all the way down, so the old one can be removed. Raises
+    :class:`OutputError`."""
+    path = Path(os.path.realpath(check_path(path)))
     parent = path.parent
-    where = f"cannot write to {str(path)!r}"
+    where = f"cannot write to {shown(path)}"
     if path.exists() and not path.is_dir():
-        raise OutputError(f"{where}: it is a file, not a folder")
+        raise OutputError(f"{where}: it is a file, not a folder", field="output")
     if path.is_dir():
         cwd = Path.cwd().resolve()
         if path == cwd or path in cwd.parents:
-            raise OutputError(f"{where}: it is the current folder or contains it")
-        if any(path.iterdir()) and not (path / marker).is_file():
-            raise OutputError(f"{where}: the folder holds other files (only an empty folder or an earlier pack is replaced)")
+            raise OutputError(f"{where}: it is the current folder or contains it", field="output")
+        if any(path.iterdir()):
+            if owned is None:
+                raise OutputError(f"{where}: the folder holds other files (only an empty folder is replaced)",
+                                  field="output")
+            owned(path)
+        for folder, _, _ in os.walk(path):
+            if not os.access(folder, os.W_OK | os.X_OK):
+                raise OutputError(f"{where}: folder {shown(folder)} is not writable, so it cannot be replaced",
+                                  field="output")
     if not parent.is_dir():
-        why = f"{str(parent)!r} is not a folder" if parent.exists() else f"folder {str(parent)!r} does not exist"
-        raise OutputError(f"{where}: {why}")
+        why = f"{shown(parent)} is not a folder" if parent.exists() else f"folder {shown(parent)} does not exist"
+        raise OutputError(f"{where}: {why}", field="output")
     if not os.access(parent, os.W_OK | os.X_OK):
-        raise OutputError(f"{where}: folder {str(parent)!r} is not writable")
+        raise OutputError(f"{where}: folder {shown(parent)} is not writable", field="output")
     return path
 
 
 @contextlib.contextmanager
-def staged_dir(path: str | Path) -> Iterator[Path]:
+def staged_dir(path: str | Path, owned: OwnerCheck | None = None) -> Iterator[Path]:
     """Yield an empty temporary folder beside ``path``; when the block ends
-    without error it replaces ``path`` (an existing pack folder is swapped
-    out and removed), otherwise it is deleted and ``path`` is left as it was.
-    Raises :class:`OutputError` (see :func:`check_dir_target`)."""
-    path = check_dir_target(path)
+    without error it replaces ``path`` (an existing folder, checked by
+    ``owned`` as in :func:`check_dir_target`, is swapped out and removed),
+    otherwise it is deleted and ``path`` is left as it was, on every exit
+    path. Raises :class:`OutputError`."""
+    path = check_dir_target(path, owned)
     try:
         tmp = Path(tempfile.mkdtemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent))
     except OSError as exc:
-        raise OutputError(f"cannot write to {str(path)!r}: {exc.strerror or exc}") from None
+        raise OutputError(f"cannot write to {shown(path)}: {exc.strerror or exc}") from None
+    old = None
     try:
         yield tmp
         mask = _umask()
@@ -129,15 +260,18 @@ def staged_dir(path: str | Path) -> Iterator[Path]:
         for child in tmp.iterdir():
             if child.is_file():
                 os.chmod(child, 0o666 & ~mask)
-        old = None
         if path.exists():
-            old = path.parent / f"{tmp.name[:-4]}.old"
+            old = _spare_name(path.parent, path.name)
             os.replace(path, old)
         os.replace(tmp, path)
-        if old is not None:
-            shutil.rmtree(old, ignore_errors=True)
     except BaseException as exc:
         shutil.rmtree(tmp, ignore_errors=True)
+        if old is not None and not path.exists():
+            with contextlib.suppress(OSError):
+                os.replace(old, path)  # the old folder back
         if isinstance(exc, OSError) and not isinstance(exc, OutputError):
-            raise OutputError(f"cannot write to {str(path)!r}: {exc.strerror or exc}") from None
+            raise OutputError(f"cannot write to {shown(path)}: {exc.strerror or exc}") from None
         raise
+    finally:
+        if old is not None and old.exists() and path.exists():
+            shutil.rmtree(old, ignore_errors=True)

@@ -8,11 +8,14 @@ class SetupgenError(ValueError):
     """Base of every error setupgen raises for bad input or impossible
     requests. ``field``, when set, names the request value at fault (a
     parameter name such as ``"count"``), so a front end can point at its own
-    option for it; the message never names command-line flags."""
+    option for it; ``remedy``, when set, names the request value that would
+    make the request go through (``"replace"``: replace what is there). The
+    message never names command-line flags."""
 
-    def __init__(self, message: str = "", *, field: str | None = None) -> None:
+    def __init__(self, message: str = "", *, field: str | None = None, remedy: str | None = None) -> None:
         super().__init__(message)
         self.field = field
+        self.remedy = remedy
 
 
 class LayoutError(SetupgenError):

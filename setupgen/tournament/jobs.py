@@ -80,20 +80,39 @@ def current_schedule(t: Tournament, folder: Path) -> Schedule:
     return saved if saved is not None else make_schedule(t, folder)
 
 
-def write_schedule(t: Tournament, sched: Schedule, folder: Path) -> Quality:
+def write_schedule(t: Tournament, sched: Schedule, folder: Path, *, replace: bool = False) -> Quality:
     """Write ``schedule.csv`` and ``schedule.pdf`` (per round the tables with
     players in starting order; per player a card of table and seat per
-    round) into ``folder`` (created if missing). Returns the quality."""
+    round) into ``folder`` (created if missing), both or neither. Returns
+    the quality.
+
+    An existing ``schedule.csv`` holding another schedule (rounds played,
+    a re-plan) is kept: :class:`SetupgenError` unless ``replace`` (the
+    caller re-plans on purpose). Rewriting the same schedule is allowed."""
     from ..render import pdf
 
-    folder.mkdir(parents=True, exist_ok=True)
+    text = sched.to_csv()
+    _keep_played_schedule(folder / SCHEDULE_FILE, text, replace)
     tx = templates.texts(t.language)
     pages = listing.listing_pages(schedule_listings(t, sched), paper=t.paper,
                                   footer=tx.get("tournament.schedule_footer", seed=schedule_seed(t)))
     document = pdf.svgs_to_pdf(pages)  # rendered before anything is written
-    atomic.write_bytes(folder / "schedule.pdf", document)
-    atomic.write_text(folder / SCHEDULE_FILE, sched.to_csv())
+    with atomic.folder_for(folder):
+        atomic.write_files(folder, {"schedule.pdf": document, SCHEDULE_FILE: text.encode("utf-8")})
     return sched.quality(t.players)
+
+
+def _keep_played_schedule(path: Path, text: str, replace: bool) -> None:
+    """Refuse to change an existing schedule file unless asked to."""
+    if replace or not path.exists():
+        return
+    try:
+        same = path.read_bytes() == text.encode("utf-8")
+    except OSError as exc:
+        raise SetupgenError(f"cannot read {atomic.shown(path)}: {exc.strerror or exc}") from None
+    if not same:
+        raise SetupgenError(f"{atomic.shown(path)} holds another schedule (rounds played or re-planned); it is "
+                            f"kept: re-plan from a round, or replace it on purpose", remedy="replace")
 
 
 def schedule_listings(t: Tournament, sched: Schedule) -> list[listing.Listing]:
@@ -198,14 +217,14 @@ def make_standings(t: Tournament, sched: Schedule, results_path: str | Path):
 def write_standings(t: Tournament, sched: Schedule, results_path: str | Path, folder: Path):
     """:func:`make_standings`, written as ``standings.csv`` and
     ``standings.pdf`` into ``folder`` (created if missing; both rendered
-    before either is written). Returns the standings."""
+    before either is written, then both or neither written). Returns the
+    standings."""
     from ..render import pdf
 
     ranked, csv_text, pages = make_standings(t, sched, results_path)
     document = pdf.svgs_to_pdf(pages)
-    folder.mkdir(parents=True, exist_ok=True)
-    atomic.write_text(folder / "standings.csv", csv_text)
-    atomic.write_bytes(folder / "standings.pdf", document)
+    with atomic.folder_for(folder):
+        atomic.write_files(folder, {"standings.csv": csv_text.encode("utf-8"), "standings.pdf": document})
     return ranked
 
 

@@ -8,6 +8,7 @@ the board of seed ``S/t3`` is table 3 alone.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import dataclass
 from pathlib import Path
@@ -80,7 +81,7 @@ def round_boards(request: RoundRequest) -> list[Board]:
 
 
 def write_round(request: RoundRequest, out_dir: str | Path,
-                progress: Callable[[str], None] | None = None) -> dict:
+                progress: Callable[[str], None] | None = None, *, replace: bool = False) -> dict:
     """Make the round pack of ``request`` in folder ``out_dir`` (replaced as
     a whole, atomically: after an error or interrupt it is left as it was).
 
@@ -90,10 +91,16 @@ def write_round(request: RoundRequest, out_dir: str | Path,
     board generated, each page rendered, the PDF written); see
     :func:`steps`. Returns the manifest.
 
-    Raises :class:`SetupgenError` (bad request, unwritable folder).
+    An existing folder is replaced only when it is an earlier pack holding
+    nothing but the files its manifest lists, unchanged (their digests
+    match), or a pack made before manifests listed their files and
+    ``replace`` is given (see :func:`check_target`).
+
+    Raises :class:`SetupgenError` (bad request, unwritable folder, a folder
+    holding files setupgen did not write).
     """
     tick = progress if progress is not None else (lambda _step: None)
-    atomic.check_dir_target(out_dir)
+    check_target(out_dir, replace=replace)
     layout = layoutmod.load(request.scenario)
     boards = round_boards(request)
     for _ in boards:
@@ -114,9 +121,10 @@ def write_round(request: RoundRequest, out_dir: str | Path,
         "pdf": "round.pdf",
         "key": "key.pdf" if "key.pdf" in files else None,
         "boards": entries,
+        "files": {name: hashlib.sha256(data).hexdigest() for name, data in sorted(files.items())},
     }
     files["manifest.json"] = (json.dumps(manifest, indent=2, ensure_ascii=True) + "\n").encode("utf-8")
-    with atomic.staged_dir(out_dir) as tmp:
+    with atomic.staged_dir(out_dir, pack_owner(replace)) as tmp:
         for name in sorted(files):
             (tmp / name).write_bytes(files[name])
     return manifest
@@ -152,6 +160,67 @@ def _pack_files(request: RoundRequest, layout: Layout, boards: list[Board], tick
             key.render_key(b, layout, lang=request.lang, paper=request.paper, context=_context(request, t))
             for t, b in enumerate(boards, start=1)])
     return files, entries
+
+
+def check_target(out_dir: str | Path, *, replace: bool = False) -> Path:
+    """Raise :class:`~setupgen.core.atomic.OutputError` unless ``out_dir``
+    can take a new pack: missing, empty, or an earlier pack of setupgen's
+    own (:func:`pack_owner`). Returns the resolved folder."""
+    return atomic.check_dir_target(out_dir, pack_owner(replace))
+
+
+def pack_owner(replace: bool) -> atomic.OwnerCheck:
+    """The owner check of a pack folder: it must hold a ``manifest.json``
+    of this format and nothing but the files it lists, each with its
+    recorded SHA-256 digest (a file added or edited since is not
+    setupgen's). A manifest without digests (an earlier version's) is
+    replaced only with ``replace``, and then only when the folder holds
+    nothing but the files that manifest names."""
+    def check(folder: Path) -> None:
+        where = f"cannot replace {atomic.shown(folder)}"
+        manifest = _read_manifest(folder)
+        if manifest is None:
+            raise atomic.OutputError(f"{where}: the folder holds other files and is not a setupgen round pack",
+                                     field="output")
+        present = sorted(p.name for p in folder.iterdir())
+        foreign: list[str]
+        files = manifest.get("files")
+        if not isinstance(files, dict):
+            if not replace:
+                raise atomic.OutputError(f"{where}: it is a pack made before setupgen recorded its files, so "
+                                         f"they cannot be verified", field="output", remedy="replace")
+            known = {"manifest.json", manifest.get("pdf"), manifest.get("key")} | {
+                b.get(k) for b in manifest.get("boards", []) if isinstance(b, dict) for k in ("json", "svg")}
+            foreign = [n for n in present if n not in known or not (folder / n).is_file()]
+        else:
+            foreign = [f for f in (_foreign(folder / n, files) for n in present if n != "manifest.json") if f]
+        if foreign:
+            more = f" and {len(foreign) - 5} more" if len(foreign) > 5 else ""
+            raise atomic.OutputError(f"{where}: it holds files setupgen did not write: "
+                                     f"{', '.join(foreign[:5])}{more}", field="output")
+    return check
+
+
+def _read_manifest(folder: Path) -> dict | None:
+    try:
+        data = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) and data.get("format") == MANIFEST_FORMAT else None
+
+
+def _foreign(path: Path, files: dict) -> str | None:
+    """The name of ``path`` (marked when changed) if it is not a file the
+    manifest lists with this digest, else None."""
+    if not path.is_file() or path.is_symlink():
+        return f"{path.name} (a folder or link)" if path.name in files or path.is_dir() else path.name
+    if path.name not in files:
+        return path.name
+    try:
+        digest = hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError:
+        return f"{path.name} (unreadable)"
+    return None if digest == files[path.name] else f"{path.name} (changed since it was written)"
 
 
 def _context(request: RoundRequest, table: int):
