@@ -59,6 +59,12 @@ class _OneLineErrors(TyperGroup):
         args = list(sys.argv[1:] if args is None else args)
         if not args:
             args = ["--help"]  # a bare `setupgen` shows the help, exit 0
+        bad = next((a for a in args if not _is_text(a)), None)
+        if bad is not None:
+            typer.echo(f"error: an argument is not valid UTF-8 text: {_shown_arg(bad)}", err=True)
+            if standalone_mode:
+                sys.exit(EXIT_BAD_INPUT)
+            return EXIT_BAD_INPUT
         previous = {sig: signal.signal(sig, _on_signal) for sig in (signal.SIGINT, signal.SIGTERM)}
         try:
             rv = super().main(args=args, prog_name=prog_name or "setupgen", complete_var=complete_var,
@@ -82,6 +88,19 @@ class _OneLineErrors(TyperGroup):
         if standalone_mode:
             sys.exit(code)
         return code
+
+
+def _is_text(arg: str) -> bool:
+    try:
+        arg.encode("utf-8")
+    except UnicodeEncodeError:  # undecodable bytes arrive as surrogates
+        return False
+    return True
+
+
+def _shown_arg(arg: str) -> str:
+    text = ascii(arg)
+    return text if len(text) <= 80 else text[:77] + "..."
 
 
 def _lower_first(text: str) -> str:
@@ -229,7 +248,7 @@ def board(
             _to_stdout(made.data)
             _report_violations(made.violations)
             return
-        target = Path(output) if output is not None else _default_target(made.default_name)
+        target = output if output is not None else _default_target(made.default_name)  # str keeps a final "/"
         data = made.data if isinstance(made.data, bytes) else "".join(made.data).encode("utf-8")
         atomic.write_bytes(target, data)
         about = f" (setup id {made.setup_id})" if made.setup_id else ""

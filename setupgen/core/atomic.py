@@ -132,7 +132,8 @@ def write_files(folder: str | Path, files: Mapping[str, bytes]) -> None:
             if target.exists():
                 backups[name] = _spare_name(folder, name)
                 os.link(target, backups[name])
-            os.replace(staged.pop(name), target)
+            os.replace(staged[name], target)
+            del staged[name]
             done.append(name)
     except BaseException as exc:
         for name in done:  # put the old versions back (or remove what is new)

@@ -18,6 +18,13 @@ class SetupgenError(ValueError):
         self.remedy = remedy
 
 
+def quoted(value: object, limit: int = 60) -> str:
+    """``repr(value)`` for a one-line message: control characters escaped,
+    shortened past ``limit`` characters (a 10 KB input is not echoed)."""
+    text = repr(value)
+    return text if len(text) <= limit else f"{text[:limit - 12]}…{text[-8:]} ({len(str(value))} characters)"
+
+
 class LayoutError(SetupgenError):
     """A layout file is malformed: the message names file, key and problem."""
 

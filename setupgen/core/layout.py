@@ -18,7 +18,7 @@ from typing import Any, Mapping
 
 from . import hexgrid
 from .data import data_dir
-from .errors import LayoutError, UnknownScenarioError
+from .errors import LayoutError, UnknownScenarioError, quoted
 from .hexgrid import Hex
 from .oil import FixedSpring, OilSetup
 from .rules import HARBOR_METHODS, HARBOR_TYPES, KINDS, LAND_TERRAINS, NUMBER_METHODS, NUMBERS, coast_edge
@@ -165,11 +165,10 @@ def load(name: str) -> Layout:
     cached = _CACHE.get(name)
     if cached is not None:
         return cached
-    path = layouts_dir() / f"{name}.toml"
-    if not name or "/" in name or "\\" in name or not path.is_file():
-        known = ", ".join(scenario_names())
-        raise UnknownScenarioError(f"unknown scenario {name!r} (known: {known})")
-    layout = _CACHE[name] = _load_path(path)
+    known = scenario_names()
+    if name not in known:
+        raise UnknownScenarioError(f"unknown scenario {quoted(name)} (known: {', '.join(known)})", field="scenario")
+    layout = _CACHE[name] = _load_path(layouts_dir() / f"{name}.toml")
     return layout
 
 
