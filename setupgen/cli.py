@@ -207,6 +207,9 @@ def _seed_or_fresh(seed: Optional[str]) -> str:
         typer.echo(f"seed: {seed}", err=True)
     elif not seed.strip():
         raise SetupgenError("the seed must not be empty", field="seed")
+    from .core.limits import check_text
+
+    check_text(seed, "the seed", field="seed")
     return seed
 
 

@@ -57,7 +57,7 @@ def test_examples_load():
     (('victory_points = 12', 'victory_points = "x"'), "rounds[2].victory_points: expected int"),
     (('players = 8\n', 'players = 7\n'), "final.players: expected 8 or 16"),
     (('language = "de"', 'language = "fr"'), "unknown language 'fr'"),
-    (('players = "players.csv"', 'players = "missing.csv"'), "cannot read players file"),
+    (('players = "players.csv"', 'players = "missing.csv"'), "cannot read the players file"),
     (('4 = [4, 3, 2, 1]', '4 = [4, 3, 2]'), "scoring.placing_points.4: expected a list of 4 points"),
     (('tie_breakers = ["placing_points", "victory_points", "vp_share", "lots"]',
       'tie_breakers = ["placing_points", 1, 2, 3]'), "scoring.tie_breakers"),
@@ -274,7 +274,7 @@ def test_dropped_player_without_replan_is_refused(runner, tmp_path):
 
 def test_binary_and_odd_players_files(tmp_path):
     (tmp_path / "t.toml").write_bytes(b"\xff\xfe\x00n")
-    with pytest.raises(tournament.TournamentError, match="not a UTF-8 text file"):
+    with pytest.raises(tournament.TournamentError, match="it is not UTF-8 text"):
         tournament.load(tmp_path / "t.toml")
     for text, fragment in [("id;name\na;b\n", "semicolons"), ("id,name\na,An\x01na\n", "control characters"),
                            ("id,name\na,Anna,extra\n", "more cells than columns"), ("id,id,name\n", "named twice")]:

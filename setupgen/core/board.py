@@ -14,7 +14,8 @@ from types import MappingProxyType
 from typing import Any, Mapping
 
 from . import atomic
-from .errors import BoardFormatError
+from .data import read_text
+from .errors import BoardFormatError, SetupgenError, quoted
 from .hexgrid import Hex, row_order
 from .rules import HARBOR_METHODS, HARBOR_TYPES, KINDS, NUMBER_METHODS, NUMBERS, TERRAINS
 
@@ -181,14 +182,10 @@ def read_board(path: str | Path) -> Board:
     """The board in file ``path`` (``docs/format.md`` JSON, UTF-8, a
     byte-order mark allowed; a regular file). Raises
     :class:`BoardFormatError` for an unreadable or malformed file."""
-    path = Path(path)
     try:
-        if not path.is_file():
-            what = "a folder" if path.is_dir() else ("missing" if not path.exists() else "not a regular file")
-            raise BoardFormatError(f"cannot read {str(path)!r}: {what}")
-        text = path.read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise BoardFormatError(f"cannot read {str(path)!r}: {getattr(exc, 'strerror', None) or exc}") from None
+        text = read_text(path, "board file")
+    except SetupgenError as exc:
+        raise BoardFormatError(str(exc)) from None
     return Board.from_json(text)
 
 
@@ -216,8 +213,16 @@ _JSON_NAMES = {str: "a string", int: "an integer", bool: "true/false", list: "a 
                type(None): "null", float: "a fraction"}
 
 
+#: how far from (0, 0) a board's hexes may lie (a real board spans under 10)
+MAX_COORD = 100
+
+
 def _hex(item: Any, where: str) -> Hex:
-    return (_field(item, "q", int, where), _field(item, "r", int, where))
+    q, r = _field(item, "q", int, where), _field(item, "r", int, where)
+    if abs(q) > MAX_COORD or abs(r) > MAX_COORD:
+        raise BoardFormatError(f"{where}: hex ({quoted(q, 20)}, {quoted(r, 20)}) is more than {MAX_COORD} steps "
+                               f"from (0, 0)")
+    return (q, r)
 
 
 def _opt_hex(data: dict, key: str) -> Hex | None:

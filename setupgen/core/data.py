@@ -3,7 +3,13 @@ folders (layouts, words, sheet style) a director can read and edit."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
+
+from .errors import SetupgenError
+
+#: largest input file read (a layout, tournament, players, results or board file)
+MAX_INPUT_BYTES = 10_000_000
 
 
 def data_dir(name: str) -> Path:
@@ -17,4 +23,35 @@ def data_dir(name: str) -> Path:
     raise FileNotFoundError(f"setupgen data folder {name!r} not found (broken installation)")
 
 
-__all__ = ["data_dir"]
+def read_text(path: str | Path, what: str = "file") -> str:
+    """The text of input file ``path``: a regular file (never a folder, pipe
+    or device, which could block), at most :data:`MAX_INPUT_BYTES`, UTF-8
+    (a byte-order mark allowed). Raises :class:`SetupgenError` naming
+    ``what`` ("players file") and the problem in plain words."""
+    text_path = str(path)
+    where = f"cannot read the {what} {_shown(text_path)}"
+    if "\0" in text_path or not text_path:
+        raise SetupgenError(f"{where}: not a file name")
+    try:
+        path = Path(text_path)
+        if not path.is_file():
+            why = "it does not exist" if not path.exists() else "it is a folder" if path.is_dir() else \
+                "it is not a regular file"
+            raise SetupgenError(f"{where}: {why}")
+        if path.stat().st_size > MAX_INPUT_BYTES:
+            raise SetupgenError(f"{where}: larger than {MAX_INPUT_BYTES // 1_000_000} MB")
+        data = path.read_bytes()
+    except OSError as exc:
+        raise SetupgenError(f"{where}: {exc.strerror or exc}") from None
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise SetupgenError(f"{where}: it is not UTF-8 text (save it as UTF-8)") from None
+
+
+def _shown(text: str, limit: int = 120) -> str:
+    shown = repr(text)
+    return shown if len(shown) <= limit else shown[: limit // 2] + "…" + shown[-limit // 2:]
+
+
+__all__ = ["data_dir", "read_text", "MAX_INPUT_BYTES"]

@@ -10,6 +10,8 @@ Coordinates are axial ``(q, r)`` (see :mod:`setupgen.core.hexgrid`).
 
 from __future__ import annotations
 
+import dataclasses
+import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -187,8 +189,31 @@ def by_code(code: str) -> Layout:
 # --------------------------------------------------------------------------
 # parsing
 
+#: most hexes a layout may have, most tiles or pieces of one kind in a pool,
+#: largest file read (checked before any work, so a huge layout fails fast)
+MAX_HEXES = 1000
+MAX_COORD = 100
+MAX_COUNT = 1000
+MAX_FILE_BYTES = 1_000_000
+#: keys a layout file may have, top level and per table
+TOP_KEYS = frozenset({"name", "code", "players", "victory_points", "robber", "pirate", "notes", "reconstruction",
+                      "inherits", "source", "frame", "regions", "numbers", "map", "harbors", "oil"})
+REGION_KEYS = frozenset({"terrain", "numbers", "hidden"})
+NUMBERS_KEYS = frozenset({"default", "placement_order", "spiral"})
+HARBORS_KEYS = frozenset({"default", "pool", "places"})
+PLACE_KEYS = frozenset({"q", "r", "facing", "type"})
+ROW_KEYS = frozenset({"r", "q", "cells"})
+LEGEND_KEYS = frozenset({"kind", "region", "terrain"})
+OIL_KEYS = frozenset({"numbered", "limit", "fixed"})
+
+
 def _read_toml(path: Path) -> dict[str, Any]:
     try:
+        if not path.is_file():
+            what = "missing" if not path.exists() else "a folder" if path.is_dir() else "not a regular file"
+            raise LayoutError(str(path), "(file)", f"cannot read: {what}")
+        if path.stat().st_size > MAX_FILE_BYTES:
+            raise LayoutError(str(path), "(file)", f"larger than {MAX_FILE_BYTES // 1000} KB: not a layout")
         with path.open("rb") as fh:
             return tomllib.load(fh)
     except OSError as exc:
@@ -253,6 +278,13 @@ def _hex_value(value: Any, path: Path, key: str) -> Hex:
     return (value[0], value[1])
 
 
+def _known(table: dict[str, Any], keys: frozenset[str], path: Path, where: str) -> None:
+    """A layout table holds only the keys the format knows."""
+    unknown = sorted(set(table) - keys)
+    if unknown:
+        raise LayoutError(str(path), f"{where}{unknown[0]}", f"unknown key (known: {', '.join(sorted(keys))})")
+
+
 def _pool(table: Any, allowed: tuple[str, ...], path: Path, key: str) -> tuple[str, ...]:
     if not isinstance(table, dict):
         raise LayoutError(str(path), key, "expected a table of name = count")
@@ -260,16 +292,20 @@ def _pool(table: Any, allowed: tuple[str, ...], path: Path, key: str) -> tuple[s
     for name in sorted(table, key=lambda n: allowed.index(n) if n in allowed else -1):
         count = table[name]
         if name not in allowed:
-            raise LayoutError(str(path), f"{key}.{name}", f"unknown name; expected one of {', '.join(allowed)}")
-        if not isinstance(count, int) or isinstance(count, bool) or count < 0:
-            raise LayoutError(str(path), f"{key}.{name}", "count must be a whole number >= 0")
+            shown = name if name.isidentifier() else quoted(name)
+            raise LayoutError(str(path), f"{key}.{shown}", f"unknown name; expected one of {', '.join(allowed)}")
+        if not isinstance(count, int) or isinstance(count, bool) or not 0 <= count <= MAX_COUNT:
+            raise LayoutError(str(path), f"{key}.{name}", f"count must be a whole number from 0 to {MAX_COUNT}")
         out.extend([name] * count)
+        if len(out) > MAX_COUNT:
+            raise LayoutError(str(path), key, f"more than {MAX_COUNT} in all")
     return tuple(out)
 
 
 def _numbers(value: Any, path: Path, key: str) -> tuple[int, ...]:
-    if not isinstance(value, list) or not all(v in NUMBERS and not isinstance(v, bool) for v in value):
-        raise LayoutError(str(path), key, "expected a list of number tokens (2-12 except 7)")
+    if (not isinstance(value, list) or len(value) > MAX_COUNT
+            or not all(type(v) is int and v in NUMBERS for v in value)):
+        raise LayoutError(str(path), key, "expected a list of number tokens (whole numbers 2-12 except 7)")
     return tuple(value)
 
 
@@ -277,12 +313,16 @@ def _parse(data: dict[str, Any], path: Path) -> Layout:
     """A validated :class:`Layout` from a file's (inheritance-resolved)
     keys. Raises :class:`LayoutError` naming the key and problem."""
     p = str(path)
+    _known(data, TOP_KEYS, path, "")
     name = _get(data, "name", str, path)
     if name != path.stem:
-        raise LayoutError(p, "name", f"must match the file name {path.stem!r}")
+        raise LayoutError(p, "name", f"must match the file name {quoted(path.stem)}")
     code = _get(data, "code", str, path)
-    if not (len(code) == 2 and code.isalnum() and code == code.upper()):
-        raise LayoutError(p, "code", "expected 2 upper-case letters or digits")
+    if not re.fullmatch(r"[A-Z0-9]{2}", code):
+        raise LayoutError(p, "code", "expected 2 upper-case letters or digits (A-Z, 0-9)")
+    vp = _get(data, "victory_points", int, path)
+    if not 3 <= vp <= 30:
+        raise LayoutError(p, "victory_points", f"{quoted(vp)} is not a plausible threshold (3-30)")
     source = _get(data, "source", str, path, "map")
     if source not in ("map", "board-file"):
         raise LayoutError(p, "source", "expected 'map' or 'board-file'")
@@ -296,24 +336,51 @@ def _parse(data: dict[str, Any], path: Path) -> Layout:
     default_harbors, harbor_pool, places = _parse_harbors(data, path, specs)
     robber, pirate = _parse_pieces(data, path, specs)
     oil = _parse_oil(data, path)
-    if oil is not None:
-        deserts = sum(r.terrain_pool.count("desert") for r in regions) + sum(
-            1 for s in hexes if s.region is None and s.terrain == "desert")
-        if len(oil.numbered) < deserts:
-            raise LayoutError(p, "oil.numbered", f"{len(oil.numbered)} numbered oil-spring tiles for {deserts} deserts")
+    _check_whole(regions, hexes, spiral, robber, oil, path)
     notes = _get(data, "notes", list, path, [])
     if not all(isinstance(n, str) for n in notes):
         raise LayoutError(p, "notes", "expected a list of template keys")
-    return Layout(
+    return _check_code_is_free(Layout(
         name=name, code=code, path=p, hexes=hexes, regions=regions,
         harbor_pool=harbor_pool, harbor_places=places,
         default_numbers=default_numbers, default_harbors=default_harbors,
         spiral=spiral, robber=robber, pirate=pirate,
-        victory_points=_get(data, "victory_points", int, path),
+        victory_points=vp,
         notes=tuple(notes), players=_get(data, "players", str, path, ""),
         reconstruction=_get(data, "reconstruction", bool, path, False),
         oil=oil,
-    )
+    ))
+
+
+def _check_whole(regions: tuple[Region, ...], hexes: tuple[HexSpec, ...], spiral: tuple[int, ...],
+                 robber: str | Hex | None, oil: OilSetup | None, path: Path) -> None:
+    """What the parts must agree on: a robber on the desert needs a desert,
+    the spiral lays each region's own tokens, every desert gets a numbered
+    oil-spring tile."""
+    p = str(path)
+    deserts = sum(r.terrain_pool.count("desert") for r in regions) + sum(
+        1 for s in hexes if s.region is None and s.terrain == "desert")
+    if robber == "desert" and not deserts:
+        raise LayoutError(p, "robber", "'desert', but the layout has no desert (use 'off' or a land hex)")
+    for region in regions:
+        if spiral and region.number_tokens and sorted(spiral) != sorted(region.number_tokens):
+            raise LayoutError(p, "numbers.spiral", f"the spiral sequence is not the tokens of region {region.name}")
+    if oil is not None and len(oil.numbered) < deserts:
+        raise LayoutError(p, "oil.numbered", f"{len(oil.numbered)} numbered oil-spring tiles for {deserts} deserts")
+
+
+def _check_code_is_free(layout: Layout) -> Layout:
+    """A layout of one's own may not take a shipped scenario's code unless
+    it is that scenario, unchanged: its setup IDs would regenerate the
+    other board. Returns ``layout``."""
+    if Path(layout.path).resolve().parent == layouts_dir().resolve():
+        return layout
+    for name in scenario_names():
+        shipped = load(name)
+        if shipped.code == layout.code and dataclasses.replace(layout, path=shipped.path) != shipped:
+            raise LayoutError(layout.path, "code", f"{layout.code!r} is the code of the shipped scenario {name}; "
+                              f"choose another")
+    return layout
 
 
 def _parse_regions(data: dict[str, Any], path: Path) -> tuple[Region, ...]:
@@ -324,6 +391,7 @@ def _parse_regions(data: dict[str, Any], path: Path) -> tuple[Region, ...]:
         if not isinstance(rdata, dict):
             raise LayoutError(p, f"regions.{rname}", "expected a table")
         where = f"regions.{rname}."
+        _known(rdata, REGION_KEYS, path, where)
         pool = _pool(_get(rdata, "terrain", dict, path, where=where), LAND_TERRAINS, path, f"{where}terrain")
         tokens = _numbers(rdata.get("numbers", []), path, f"{where}numbers")
         hidden = _get(rdata, "hidden", bool, path, False, where=where)
@@ -336,9 +404,12 @@ def _parse_legend(map_t: dict[str, Any], path: Path, region_names: set[str]) -> 
     p = str(path)
     symbols: dict[str, dict] = {}
     for sym, spec in _get(map_t, "legend", dict, path, where="map.").items():
-        key = f"map.legend.{sym!r}"
-        if not isinstance(spec, dict) or spec.get("kind") not in KINDS:
+        key = f"map.legend.{quoted(sym)}"
+        if not isinstance(spec, dict) or not isinstance(spec.get("kind"), str) or spec["kind"] not in KINDS:
             raise LayoutError(p, key, f"expected a table with kind one of {', '.join(KINDS)}")
+        _known(spec, LEGEND_KEYS, path, key + ".")
+        if not all(isinstance(spec.get(k, ""), str) for k in ("region", "terrain")):
+            raise LayoutError(p, key, "region and terrain are names (text)")
         if spec["kind"] == "land":
             if ("region" in spec) == ("terrain" in spec):
                 raise LayoutError(p, key, "a land symbol needs either region or terrain")
@@ -354,12 +425,14 @@ def _parse_map(data: dict[str, Any], path: Path, region_names: set[str]) -> dict
     """``[map]``: the rows of cells, each ``SYMBOL`` or ``SYMBOL:TOKEN``."""
     p = str(path)
     map_t = _get(data, "map", dict, path)
+    _known(map_t, frozenset({"legend", "rows"}), path, "map.")
     symbols = _parse_legend(map_t, path, region_names)
     specs: dict[Hex, HexSpec] = {}
     for i, row in enumerate(_get(map_t, "rows", list, path, where="map.")):
         key = f"map.rows[{i}]"
         if not isinstance(row, dict):
             raise LayoutError(p, key, "expected a table {r, q, cells}")
+        _known(row, ROW_KEYS, path, key + ".")
         r = _get(row, "r", int, path, where=key + ".")
         q0 = _get(row, "q", int, path, where=key + ".")
         for j, cell in enumerate(_get(row, "cells", str, path, where=key + ".").split()):
@@ -371,10 +444,12 @@ def _parse_map(data: dict[str, Any], path: Path, region_names: set[str]) -> dict
                 raise LayoutError(p, key, f"unknown symbol {sym!r} in cell {cell!r}")
             if h in specs:
                 raise LayoutError(p, key, f"hex {h!r} given twice")
+            if len(specs) >= MAX_HEXES or not (abs(h[0]) <= MAX_COORD and abs(h[1]) <= MAX_COORD):
+                raise LayoutError(p, key, f"at most {MAX_HEXES} hexes, within {MAX_COORD} steps of (0, 0)")
             spec = symbols[sym]
             number = None
             if num:
-                if not num.isdigit() or int(num) not in NUMBERS:
+                if not re.fullmatch(r"[0-9]{1,2}", num) or int(num) not in NUMBERS:
                     raise LayoutError(p, key, f"bad number token in cell {cell!r}")
                 if spec["kind"] != "land":
                     raise LayoutError(p, key, f"only land takes a number token: {cell!r}")
@@ -406,6 +481,7 @@ def _parse_numbers(data: dict[str, Any], path: Path) -> tuple[str, tuple[int, ..
     """``[numbers]``: the default method and the spiral sequence."""
     p = str(path)
     numbers_t = _get(data, "numbers", dict, path, {})
+    _known(numbers_t, NUMBERS_KEYS, path, "numbers.")
     default_numbers = _get(numbers_t, "default", str, path, "swap", where="numbers.")
     if default_numbers not in NUMBER_METHODS:
         raise LayoutError(p, "numbers.default", f"unknown method {default_numbers!r}")
@@ -420,6 +496,7 @@ def _parse_harbors(data: dict[str, Any], path: Path, specs: dict[Hex, HexSpec]
     """``[harbors]``: the default method, the pool and the places."""
     p = str(path)
     harbors_t = _get(data, "harbors", dict, path, {})
+    _known(harbors_t, HARBORS_KEYS, path, "harbors.")
     default_harbors = _get(harbors_t, "default", str, path, "free", where="harbors.")
     if default_harbors not in HARBOR_METHODS:
         raise LayoutError(p, "harbors.default", f"unknown method {default_harbors!r}")
@@ -451,6 +528,7 @@ def _parse_place(place: Any, i: int, path: Path, specs: dict[Hex, HexSpec]) -> H
     key = f"harbors.places[{i}]"
     if not isinstance(place, dict):
         raise LayoutError(p, key, "expected a table {q, r, facing}")
+    _known(place, PLACE_KEYS, path, key + ".")
     h = (_get(place, "q", int, path, where=key + "."), _get(place, "r", int, path, where=key + "."))
     facing = _get(place, "facing", int, path, where=key + ".")
     if specs.get(h) is None or specs[h].kind != "sea":
@@ -490,6 +568,7 @@ def _parse_oil(data: dict[str, Any], path: Path) -> OilSetup | None:
         return None
     p = str(path)
     oil_t = _get(data, "oil", dict, path)
+    _known(oil_t, OIL_KEYS, path, "oil.")
     numbered = _numbers(oil_t.get("numbered", [5, 9]), path, "oil.numbered")
     limit = _get(oil_t, "limit", int, path, where="oil.")
     if limit < 1:

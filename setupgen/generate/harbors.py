@@ -41,6 +41,9 @@ def free(edges: Sequence[tuple[Hex, int]], pool: Sequence[str], rng: random.Rand
     Raises :class:`GenerationError` naming the rule after ``restarts``.
     """
     edges = tuple(edges)
+    if len(pool) > len({h for h, _ in edges}):  # at most one harbor per sea hex
+        raise GenerationError(f"{layout_name}: {len(pool)} harbors but only {len({h for h, _ in edges})} sea hexes "
+                              f"touch land (rule {RULE_ONE_PER_SEA})")
     conflicts = _conflicts(edges)
     random_ = rng.random
     for _ in range(restarts + 1):

@@ -18,7 +18,7 @@ from typing import Callable, Mapping, Sequence
 from ..core import hexgrid, rng as rngmod
 from ..core.errors import GenerationError
 from ..core.hexgrid import Hex
-from ..core.rules import RULE_EQUAL, RULE_RED, clash_table
+from ..core.rules import RED_NUMBERS, RULE_EQUAL, RULE_RED, clash_table, clashes
 
 #: restarts of the swap rule before giving up (docs/rules.md section 2, step 5)
 SWAP_RESTARTS = 1000
@@ -66,6 +66,8 @@ def swap_with(order: Sequence[Hex], tokens: Sequence[int], fixed: Mapping[Hex, i
     cells, near = _frame(tuple(order), tuple(fixed), adjacency)
     start = [0] * n + [fixed[h] for h in cells[n:]]
     for attempt in range(restarts + 1):
+        if attempt == 1:  # the first pass failed: an impossible layout fails here, not after all restarts
+            check_feasible(order, tokens, adjacency, layout_name)
         if attempt and trace is not None:
             trace.append(("restart", attempt))
         placed = start[:]
@@ -140,6 +142,52 @@ def _clash_rows() -> tuple[tuple[bool, ...], ...]:
     return clash_table()
 
 
+def check_feasible(order: Sequence[Hex], tokens: Sequence[int], adjacency: Adjacency | None,
+                   layout_name: str = "layout") -> None:
+    """Fail fast, before any draw, when the number rules cannot be met: the
+    hexes are covered greedily by cliques (three mutually adjacent hexes,
+    else two, else one); no two tokens that clash may share a clique, so
+    more equal tokens, or more red ones, than cliques is impossible.
+    Raises :class:`GenerationError` naming the rule. Verdicts are cached
+    per (order, tokens, adjacency): a layout has few desert positions."""
+    key = (tuple(order), tuple(tokens), id(adjacency))
+    if _FEASIBLE.get(key) is adjacency:
+        return
+    cliques = _clique_cover(tuple(order), adjacency)
+    counts = {v: list(tokens).count(v) for v in set(tokens)}
+    for value, count in sorted(counts.items()):
+        if count > cliques:
+            raise GenerationError(f"{layout_name}: {count} tokens {value} cannot lie apart on {len(order)} hexes "
+                                  f"(rule {RULE_EQUAL})")
+    reds = sum(c for v, c in counts.items() if v in RED_NUMBERS)
+    if reds > cliques:
+        raise GenerationError(f"{layout_name}: {reds} red tokens cannot lie apart on {len(order)} hexes "
+                              f"(rule {RULE_RED})")
+    if len(_FEASIBLE) > 4096:
+        _FEASIBLE.clear()
+    _FEASIBLE[key] = adjacency
+
+
+_FEASIBLE: dict = {}
+
+
+def _clique_cover(order: tuple[Hex, ...], adjacency: Adjacency | None) -> int:
+    """The size of a greedy cover of ``order`` by cliques of the hex graph
+    (an upper bound of how many hexes can be pairwise apart)."""
+    near = {h: set(hexgrid.neighbors(h) if adjacency is None else adjacency[h]) for h in order}
+    left = set(order)
+    count = 0
+    for h in order:
+        if h not in left:
+            continue
+        left.discard(h)
+        count += 1
+        mine = sorted(near[h] & left, key=lambda x: (x[1], x[0]))
+        pair = next(((a, b) for i, a in enumerate(mine) for b in mine[i + 1:] if b in near[a]), None)
+        left.difference_update(pair if pair is not None else mine[:1])
+    return count
+
+
 _FRAMES: dict = {}
 
 
@@ -179,7 +227,9 @@ def uniform(order: Sequence[Hex], tokens: Sequence[int], fixed: Mapping[Hex, int
     cells, near = _frame(tuple(order), tuple(fixed), adjacency)
     start = [0] * n + [fixed[h] for h in cells[n:]]
     bad = _clash_rows()
-    for _ in range(attempts):
+    for attempt in range(attempts):
+        if attempt == 1:
+            check_feasible(order, tokens, adjacency, layout_name)
         placed = start[:]
         bag = list(tokens)
         for i in range(n):
@@ -260,14 +310,20 @@ def _ccw_from(layer: list[Hex], first: Hex) -> list[Hex]:
 
 
 def spiral(land: Sequence[Hex], skip: frozenset[Hex], sequence: Sequence[int],
-           rng: random.Random, *, layout_name: str = "layout") -> dict[Hex, int]:
+           rng: random.Random, *, layout_name: str = "layout",
+           fixed: Mapping[Hex, int] | None = None) -> dict[Hex, int]:
     """The official lettered order: ``sequence`` laid along the spiral through
     ``land`` from a uniformly chosen corner, counter-clockwise, skipping the
     hexes in ``skip`` (deserts). Promises only the red rule (docs/rules.md
     section 2); equal neighbours are left for ``check`` to note.
 
-    Raises :class:`GenerationError` when the layout has no spiral sequence or
-    its length does not match.
+    The official sequences never put red numbers side by side; should a
+    layout's sequence do so from the chosen corner (against the tokens of
+    ``fixed`` too), the next corners are tried in turn, so a spiral board
+    always keeps the red rule.
+
+    Raises :class:`GenerationError` when the layout has no spiral sequence,
+    its length does not match, or no corner keeps the red rule.
     """
     paths = _spiral_paths(tuple(hexgrid.row_order(land)))
     if not sequence:
@@ -275,5 +331,16 @@ def spiral(land: Sequence[Hex], skip: frozenset[Hex], sequence: Sequence[int],
     if len(sequence) != len(paths[0]) - len(skip):
         raise GenerationError(f"{layout_name}: spiral has {len(sequence)} tokens for {len(paths[0]) - len(skip)} hexes")
     start = rngmod.randbelow(rng, len(paths))
-    path = [h for h in paths[start] if h not in skip]
-    return dict(zip(path, sequence))
+    for k in range(len(paths)):
+        path = [h for h in paths[(start + k) % len(paths)] if h not in skip]
+        laid = dict(zip(path, sequence))
+        if not _red_pairs({**(fixed or {}), **laid}):
+            return laid
+    raise GenerationError(f"{layout_name}: the spiral sequence puts red numbers side by side from every corner "
+                          f"(rule {RULE_RED})")
+
+
+def _red_pairs(numbers: Mapping[Hex, int]) -> bool:
+    """Whether two tokens on neighbouring hexes break the red rule."""
+    return any(RULE_RED in clashes(v, numbers[n]) for h, v in numbers.items()
+               for n in hexgrid.neighbors(h) if n in numbers)

@@ -152,7 +152,8 @@ def _numbers(layout: Layout, terrain: dict[Hex, str], number_method: str, rng: r
                                                 layout_name=layout.name, adjacency=layout.adjacency))
         else:
             skip = frozenset(h for h in members if terrain[h] == "desert" or h in numbers_on)
-            numbers_on.update(numbermod.spiral(members, skip, layout.spiral, rng, layout_name=layout.name))
+            numbers_on.update(numbermod.spiral(members, skip, layout.spiral, rng, layout_name=layout.name,
+                                               fixed=numbers_on))
     return numbers_on
 
 

@@ -15,6 +15,7 @@ from ..core import setupid, templates
 from ..core.board import Board
 from ..core.errors import SetupgenError
 from ..core.layout import Layout
+from ..core.limits import check_text
 
 FORMATS = ("pdf", "svg", "png", "json", "jsonl")
 MAX_COUNT = 100_000
@@ -75,8 +76,10 @@ def check_board_request(req: BoardRequest) -> tuple[str, Layout | None]:
     if req.key and fmt in ("json", "jsonl"):
         raise SetupgenError("the director's key is a sheet (pdf, svg or png); the board json already names "
                             "every hex", field="key")
-    if req.seed is not None and not req.seed.strip():
-        raise SetupgenError("the seed must not be empty", field="seed")
+    if req.seed is not None:
+        if not req.seed.strip():
+            raise SetupgenError("the seed must not be empty", field="seed")
+        check_text(req.seed, "the seed", field="seed")
     if req.board_file is not None:
         return fmt, _check_board_file_request(fmt, req)
     if req.layout_file is not None:

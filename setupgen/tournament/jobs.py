@@ -19,6 +19,7 @@ from typing import Sequence
 from .. import generate as gen
 from ..core import atomic, templates
 from ..core.board import Board
+from ..core.data import read_text
 from ..core.errors import SetupgenError
 from ..render import listing
 from . import roundpack
@@ -66,18 +67,31 @@ def read_schedule(folder: Path) -> Schedule | None:
     """``folder/schedule.csv`` if it exists. Raises :class:`ScheduleError`
     for a malformed file."""
     path = folder / SCHEDULE_FILE
-    if not path.is_file():
+    if not path.exists():
         return None
+    text = read_text(path, "schedule file")
     try:
-        return Schedule.from_csv(path.read_text(encoding="utf-8-sig"))
+        return Schedule.from_csv(text)
     except ScheduleError as exc:
         raise ScheduleError(f"{path}: {exc}") from None
 
 
 def current_schedule(t: Tournament, folder: Path) -> Schedule:
-    """The saved schedule, else the one planned from the tournament seed."""
+    """The saved schedule, else the one planned from the tournament seed.
+    A saved schedule must seat every player of the players file in its
+    last round (a file cut short loses the last seats): else
+    :class:`ScheduleError`."""
     saved = read_schedule(folder)
-    return saved if saved is not None else make_schedule(t, folder)
+    if saved is None:
+        return make_schedule(t, folder)
+    last = saved.rounds()
+    seated = {s.player for s in saved.seats if s.round == last}
+    unseated = [p.id for p in t.players if p.id not in seated]
+    if unseated:
+        more = f" and {len(unseated) - 3} more" if len(unseated) > 3 else ""
+        raise ReplanNeeded(f"{folder / SCHEDULE_FILE}: round {last} does not seat {', '.join(unseated[:3])}{more} "
+                           f"(cut short, or players added since)", max(2, last))
+    return saved
 
 
 def write_schedule(t: Tournament, sched: Schedule, folder: Path, *, replace: bool = False) -> Quality:
@@ -187,10 +201,7 @@ def results_of(t: Tournament, sched: Schedule, results_path: str | Path):
     from . import standings as st
 
     path = Path(results_path)
-    try:
-        text = path.read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise SetupgenError(f"cannot read {str(path)!r}: {getattr(exc, 'strerror', None) or exc}") from None
+    text = read_text(path, "results file")
     tables = {(s.round, s.table): frozenset(sched.table(s.round, s.table)) for s in sched.seats}
     known = {p.id for p in t.players} | {s.player for s in sched.seats}
     return st.read_results(text, source=str(path), players=known, thresholds=t.thresholds(), tables=tables)

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 import tomllib
 from dataclasses import dataclass
 from fractions import Fraction
@@ -43,6 +44,8 @@ from typing import Any, Mapping
 
 from ..core import layout as layoutmod
 from ..core import templates
+from ..core.data import read_text
+from ..core.limits import MAX_ROUNDS, check_text
 from ..core.errors import SetupgenError
 
 SETUPS = ("per-table", "shared")
@@ -185,6 +188,11 @@ def load(path: str | Path) -> Tournament:
     seed = _get(p, data, "seed", str)
     if not seed.strip():
         raise TournamentError(f"{p}: seed: must not be empty")
+    try:
+        check_text(name, "the name")
+        check_text(seed, "the seed")
+    except SetupgenError as exc:
+        raise TournamentError(f"{p}: {exc}") from None
     language = _get(p, data, "language", str, "en")
     paper = _get(p, data, "paper", str, "a4")
     try:
@@ -195,24 +203,24 @@ def load(path: str | Path) -> Tournament:
     table_size = _get(p, data, "table_size", int, 4)
     if table_size not in (4, 6):
         raise TournamentError(f"{p}: table_size: expected 4 (3-4 player scenarios) or 6 (5-6 player scenarios)")
-    players = read_players(path.parent / _get(p, data, "players", str))
+    players_name = _get(p, data, "players", str)
+    if "\0" in players_name or not players_name.strip():
+        raise TournamentError(f"{p}: players: not a file name")
+    players = read_players(path.parent / players_name)
     rounds = _parse_rounds(p, data)
+    _check_table_size(p, rounds, table_size)
     points, tie = _parse_scoring(p, data, table_size)
     final = _parse_final(p, data) if "final" in data else None
     return Tournament(p, name, seed, language, paper, players, table_size, rounds, points, tie, final)
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
-    p = str(path)
     try:
-        with path.open("rb") as fh:
-            return tomllib.load(fh)
-    except OSError as exc:
-        raise TournamentError(f"cannot read {p!r}: {exc.strerror or exc}") from None
+        return tomllib.loads(read_text(path, "tournament file"))
+    except SetupgenError as exc:
+        raise TournamentError(str(exc)) from None
     except tomllib.TOMLDecodeError as exc:
-        raise TournamentError(f"{p}: {str(exc).lower()}") from None
-    except UnicodeDecodeError:
-        raise TournamentError(f"{p}: not a UTF-8 text file") from None
+        raise TournamentError(f"{path}: {str(exc).lower()}") from None
 
 
 def _get(p: str, table: dict, key: str, typ: type, default: Any = ..., where: str = "") -> Any:
@@ -228,10 +236,29 @@ def _get(p: str, table: dict, key: str, typ: type, default: Any = ..., where: st
     return value
 
 
+def _check_table_size(p: str, rounds: tuple[Round, ...], table_size: int) -> None:
+    """Tables of 4 play 3-4 player scenarios, tables of 6 the 5-6 ones."""
+    for rnd in rounds:
+        players = layoutmod.load(rnd.scenario).players
+        want = 6 if players == "5-6" else 4
+        if want != table_size:
+            raise TournamentError(f"{p}: table_size: {table_size}, but round {rnd.number} plays {rnd.scenario} "
+                                  f"({players} players, tables of {want})")
+
+
+def _known_keys(p: str, table: dict, keys: frozenset[str], where: str) -> None:
+    unknown = sorted(set(table) - keys)
+    if unknown:
+        raise TournamentError(f"{p}: {where}{unknown[0]}: unknown key (known: {', '.join(sorted(keys))})")
+
+
 def _parse_rounds(p: str, data: dict[str, Any]) -> tuple[Round, ...]:
     """``[[rounds]]``: scenario, threshold and setup of each round."""
     rounds = []
-    for i, item in enumerate(_get(p, data, "rounds", list), start=1):
+    items = _get(p, data, "rounds", list)
+    if len(items) > MAX_ROUNDS:
+        raise TournamentError(f"{p}: rounds: {len(items)} rounds; at most {MAX_ROUNDS}")
+    for i, item in enumerate(items, start=1):
         where = f"rounds[{i - 1}]."
         if not isinstance(item, dict):
             raise TournamentError(f"{p}: rounds[{i - 1}]: expected a table")
@@ -260,8 +287,9 @@ def _parse_scoring(p: str, data: dict[str, Any], table_size: int
     points_t = _get(p, scoring, "placing_points", dict, {"4": [4, 3, 2, 1], "3": [4, 2, 1], "5": [5, 4, 3, 2, 1],
                                                           "6": [6, 5, 4, 3, 2, 1]}, where="scoring.")
     points = []
+    _known_keys(p, scoring, frozenset({"placing_points", "tie_breakers"}), "scoring.")
     for size, values in sorted(points_t.items(), key=lambda kv: kv[0]):
-        if not size.isdigit() or not isinstance(values, list) or len(values) != int(size) or not all(
+        if not re.fullmatch(r"[2-9]", size) or not isinstance(values, list) or len(values) != int(size) or not all(
                 isinstance(v, (int, float)) and not isinstance(v, bool) and 0 <= v < 1000 for v in values):
             raise TournamentError(f"{p}: scoring.placing_points.{size}: expected a list of {size} points (1st first)")
         points.append((int(size), tuple(Fraction(str(v)) for v in values)))
@@ -282,6 +310,7 @@ def _parse_scoring(p: str, data: dict[str, Any], table_size: int
 def _parse_final(p: str, data: dict[str, Any]) -> Final:
     """``[final]``: how many players and on which scenario."""
     f = _get(p, data, "final", dict)
+    _known_keys(p, f, frozenset({"players", "scenario", "victory_points"}), "final.")
     count = _get(p, f, "players", int, where="final.")
     if count not in (8, 16):
         raise TournamentError(f"{p}: final.players: expected 8 or 16")
@@ -307,12 +336,12 @@ def read_players(path: str | Path) -> tuple[Player, ...]:
     """Players from a CSV with columns ``id``, ``name`` and optional
     ``group`` (header required; UTF-8, a byte-order mark allowed). Raises
     :class:`TournamentError` naming the line."""
-    path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise TournamentError(f"cannot read players file {str(path)!r}: {getattr(exc, 'strerror', None) or exc}") from None
-    reader = csv.DictReader(io.StringIO(text))
+        text = read_text(path, "players file")
+    except SetupgenError as exc:
+        raise TournamentError(str(exc)) from None
+    path = Path(path)
+    reader = csv.DictReader(io.StringIO(text), strict=True)
     fields = [f.strip().lower() for f in (reader.fieldnames or [])]
     if len(fields) == 1 and ";" in fields[0]:
         raise TournamentError(f"{path}: line 1: columns are separated by semicolons; use commas")
@@ -321,6 +350,18 @@ def read_players(path: str | Path) -> tuple[Player, ...]:
     if "id" not in fields or "name" not in fields:
         raise TournamentError(f"{path}: line 1: the header needs the columns id and name (group optional)")
     reader.fieldnames = fields
+    try:
+        return _player_rows(reader, path)
+    except csv.Error as exc:
+        raise TournamentError(f"{path}: line {reader.line_num}: unreadable csv ({str(exc).lower()}; "
+                              f"is a quote not closed?)") from None
+
+
+#: most players a tournament may have
+MAX_PLAYERS = 2000
+
+
+def _player_rows(reader: csv.DictReader, path: Path) -> tuple[Player, ...]:
     players: list[Player] = []
     seen: dict[str, int] = {}
     for row in reader:
@@ -332,6 +373,10 @@ def read_players(path: str | Path) -> tuple[Player, ...]:
             raise TournamentError(f"{path}: line {line}: id and name must not be empty")
         if any(not ch.isprintable() for ch in pid + name + (group or "")):
             raise TournamentError(f"{path}: line {line}: control characters in id, name or group")
+        if max(len(pid), len(name), len(group or "")) > 100:
+            raise TournamentError(f"{path}: line {line}: an id, name or group longer than 100 characters")
+        if len(players) >= MAX_PLAYERS:
+            raise TournamentError(f"{path}: more than {MAX_PLAYERS} players")
         if None in row:
             raise TournamentError(f"{path}: line {line}: more cells than columns (a comma in a name needs quotes)")
         if pid in seen:

@@ -18,7 +18,9 @@ from .. import generate as gen
 from ..core import atomic, templates
 from ..core import layout as layoutmod
 from ..core.board import Board
+from ..core.errors import quoted
 from ..core.layout import Layout
+from ..core.limits import MAX_ROUND, check_text
 from ..core.errors import SetupgenError
 
 MAX_TABLES = 500
@@ -64,8 +66,13 @@ def check_request(request: RoundRequest) -> None:
         raise SetupgenError(f"{len(request.table_seeds)} table seeds for {request.tables} tables")
     if request.players and len(request.players) != request.tables:
         raise SetupgenError(f"{len(request.players)} player lists for {request.tables} tables")
-    if request.round is not None and request.round < 1:
-        raise SetupgenError(f"the round number must be 1 or more, got {request.round}", field="round")
+    if request.round is not None and not 1 <= request.round <= MAX_ROUND:
+        raise SetupgenError(f"the round number must be from 1 to {MAX_ROUND}, got {quoted(request.round, 20)}",
+                            field="round")
+    if request.title is not None:
+        check_text(request.title, "the title", field="title")
+    if request.seed:
+        check_text(request.seed, "the seed", field="seed")
     gen.resolve_methods(layoutmod.load(request.scenario), request.numbers, request.harbors)
     templates.texts(request.lang)
     templates.paper_size(request.paper)

@@ -22,6 +22,7 @@ gives the same schedule on every machine. Domain errors are
 from __future__ import annotations
 
 import math
+import re
 import random
 from dataclasses import dataclass, field
 from typing import Sequence
@@ -227,7 +228,7 @@ class Schedule:
             nums = []
             for name, part in zip(("round", "table", "seat"), parts[:3]):
                 part = part.strip()
-                if not part.isdigit() or int(part) < 1:
+                if not re.fullmatch(r"[0-9]{1,6}", part) or int(part) < 1:
                     raise ScheduleError(f"line {no}: {name} must be a whole number of 1 or more, got {part!r}")
                 nums.append(int(part))
             pid = parts[3].strip()

@@ -38,8 +38,8 @@ VP_MARGIN = 10
 
 _TRUE = frozenset({"yes", "y", "true", "1"})
 _FALSE = frozenset({"no", "n", "false", "0"})
-_UINT = re.compile(r"[0-9]+")
-_INT = re.compile(r"[+-]?[0-9]+")
+_UINT = re.compile(r"[0-9]{1,6}")
+_INT = re.compile(r"[+-]?[0-9]{1,6}")
 
 
 # --------------------------------------------------------------------------
