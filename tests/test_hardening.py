@@ -303,3 +303,204 @@ def test_internal_error_is_one_line_and_a_file(tmp_path, monkeypatch):
     assert "internal error" in line and "a bug in setupgen" in line
     (crash,) = (tmp_path / "state" / "setupgen").glob("crash-*.txt")
     assert str(crash) in line and "ZeroDivisionError: a bug" in crash.read_text()
+
+
+# -- 3. a generator never writes a board its own check rejects ------------------
+
+BASE_LAYOUT = (ROOT / "layouts" / "base-3-4.toml").read_text()
+
+
+def custom_layout(tmp_path: Path, name: str, *changes: tuple[str, str]) -> Path:
+    text = BASE_LAYOUT.replace('name = "base-3-4"', f'name = "{name}"').replace('code = "B4"', 'code = "Z9"')
+    for old, new in changes:
+        assert old in text, old
+        text = text.replace(old, new)
+    path = tmp_path / f"{name}.toml"
+    path.write_text(text)
+    return path
+
+
+def test_spiral_layouts_that_would_break_a_rule_are_refused(tmp_path):
+    spiral = "spiral = [5, 2, 6, 3, 8, 10, 9, 12, 11, 4, 8, 10, 9, 4, 5, 6, 3, 11]"
+    other = custom_layout(tmp_path, "other", (spiral, "spiral = [5, 2, 6, 3, 8, 10, 9, 12, 11, 4, 8, 10, 9, 4, 5, 6, 3, 3]"))
+    assert "the spiral sequence is not the tokens of region island" in one_error(
+        run("board", "--layout", str(other), "--numbers", "spiral", "--seed", "s"))
+    nodesert = custom_layout(tmp_path, "nodesert", ("mountains = 3, desert = 1 }", "mountains = 4 }"),
+                             ("numbers = [2, 3, 3,", "numbers = [2, 2, 3, 3,"))
+    assert "robber: 'desert', but the layout has no desert" in one_error(
+        run("board", "--layout", str(nodesert), "--seed", "s"))
+
+
+def test_spiral_that_puts_red_numbers_together_tries_the_other_corners():
+    from setupgen.core import hexgrid
+    from setupgen.generate import numbers
+    import random
+
+    land = [(0, 0), (1, 0), (2, 0), (3, 0)]  # a row: the spiral from either end
+    with pytest.raises(Exception, match="red numbers side by side from every corner"):
+        numbers.spiral(land, frozenset(), [6, 8, 5, 4], random.Random(0))
+    laid = numbers.spiral(land, frozenset(), [6, 4, 8, 5], random.Random(0))
+    assert not any(laid[h] in (6, 8) and laid.get(n) in (6, 8) for h in laid for n in hexgrid.neighbors(h))
+
+
+def test_impossible_number_placement_fails_after_one_pass():
+    from setupgen.generate import numbers
+
+    row = [(q, 0) for q in range(6)]
+    calls = []
+
+    def pick(bag):
+        calls.append(len(bag))
+        return 0
+
+    with pytest.raises(Exception, match="4 tokens 5 cannot lie apart on 6 hexes"):
+        numbers.swap_with(row, [5, 5, 5, 5, 3, 4], {}, pick)
+    assert len(calls) <= 12  # one pass of draws, not 1,000 restarts
+
+
+def test_free_harbors_need_enough_sea_hexes(tmp_path):
+    many = custom_layout(tmp_path, "many", ('pool = { "3:1" = 4,', 'pool = { "3:1" = 30,'),
+                         ('default = "shuffled"', 'default = "free"'))
+    start = time.perf_counter()
+    assert "harbors but only" in one_error(run("board", "--layout", str(many), "--seed", "s"))
+    assert time.perf_counter() - start < 5
+
+
+# -- 7. board files -------------------------------------------------------------------
+
+def test_board_files_with_huge_coordinates_or_odd_text(tmp_path):
+    board = json.loads(run("board", "--seed", "s", "--format", "json", "-o", "-").stdout)
+    board["hexes"][0]["q"] = 10 ** 30
+    path = tmp_path / "huge.json"
+    path.write_text(json.dumps(board))
+    assert "more than 100 steps from (0, 0)" in one_error(run("check", str(path)))
+    assert "more than 100 steps from (0, 0)" in one_error(run("board", "--board", str(path), "-o", str(tmp_path / "x.svg")))
+    utf16 = tmp_path / "utf16.json"
+    utf16.write_bytes(json.dumps(board).encode("utf-16"))
+    assert "is not UTF-8 text" in one_error(run("check", str(utf16)))
+    fifo = tmp_path / "fifo.json"
+    os.mkfifo(fifo)
+    assert "not a regular file" in one_error(run("check", str(fifo)))
+
+
+# -- 8. layout files ------------------------------------------------------------------
+
+@pytest.mark.parametrize("change,fragment", [
+    (('"L" = { kind = "land", region = "island" }', '"L" = { kind = "land", region = ["island"] }'), "are names (text)"),
+    (('cells = "~ L L L ~" }', 'cells = "~ L:² L L ~" }'), "bad number token"),
+    (("forest = 4,", "forest = 4611686018427387904,"), "count must be a whole number from 0 to 1000"),
+    (("forest = 4,", "forest = 1000000000,"), "count must be a whole number from 0 to 1000"),
+    (("numbers = [2, 3,", "numbers = [2.0, 3,"), "whole numbers 2-12"),
+    (('code = "Z9"', 'code = "B4"'), "is the code of the shipped scenario base-3-4"),
+    (('code = "Z9"', 'code = "Ä9"'), "expected 2 upper-case letters or digits"),
+    (("victory_points = 10", "victory_points = -5"), "not a plausible threshold"),
+    (("victory_points = 10", "victory_points = 9223372036854775808"), "not a plausible threshold"),
+    (("victory_points = 10", 'victory_points = 10\ncolour = "red"'), "colour: unknown key"),
+    (('[harbors]\ndefault = "shuffled"', '[harbors]\nshape = 1\ndefault = "shuffled"'), "harbors.shape: unknown key"),
+])
+def test_malformed_layouts_are_one_line_and_fast(tmp_path, change, fragment):
+    text = BASE_LAYOUT.replace('name = "base-3-4"', 'name = "bad"').replace('code = "B4"', 'code = "Z9"')
+    assert change[0] in text
+    (tmp_path / "bad.toml").write_text(text.replace(change[0], change[1], 1))
+    start = time.perf_counter()
+    assert fragment in one_error(run("board", "--layout", str(tmp_path / "bad.toml"), "--seed", "s"))
+    assert time.perf_counter() - start < 5
+
+
+def test_layout_that_is_a_pipe_is_not_read(tmp_path):
+    fifo = tmp_path / "fifo.toml"
+    os.mkfifo(fifo)
+    assert "not a regular file" in one_error(run("board", "--layout", str(fifo), "--seed", "s"))
+
+
+# -- 9. tournament files ------------------------------------------------------------------
+
+def tournament_copy(tmp_path: Path, *changes: tuple[str, str], append: str = "") -> str:
+    folder = tmp_path / "t"
+    shutil.copytree(SWISS, folder)
+    text = (folder / "tournament.toml").read_text()
+    for old, new in changes:
+        assert old in text, old
+        text = text.replace(old, new)
+    (folder / "tournament.toml").write_text(text + append)
+    return str(folder / "tournament.toml")
+
+
+@pytest.mark.parametrize("changes,append,fragment", [
+    ((('players = "players.csv"', 'players = "pla\\u0000yers.csv"'),), "", "players: not a file name"),
+    ((("placing_points = { 4 = [4, 3, 2, 1], 3 = [4, 2, 1] }",
+       'placing_points = { "²" = [4, 3, 2, 1], 4 = [4, 3, 2, 1], 3 = [4, 2, 1] }'),), "", "scoring.placing_points.²"),
+    ((("table_size = 4", "table_size = 6"),), "", "but round 1 plays base-3-4"),
+    ((('scenario = "cities-knights"', 'scenario = "cities-knights"\ncolour = 1'),), "", "final.colour: unknown key"),
+    ((("[scoring]", "[scoring]\nextra = 1"),), "", "scoring.extra: unknown key"),
+    ((('name = "Schweizer Catan-Meisterschaft 2010"', 'name = "' + "N" * 10000 + '"'),), "", "at most 200"),
+    ((), '\n[[rounds]]\nscenario = "base-3-4"\n' * 60, "at most 50"),
+])
+def test_malformed_tournament_files(tmp_path, changes, append, fragment):
+    toml = tournament_copy(tmp_path, *changes, append=append)
+    start = time.perf_counter()
+    line = one_error(run("schedule", toml, "-o", str(tmp_path / "out")))
+    assert fragment in line and len(line) < 600
+    assert time.perf_counter() - start < 5
+    assert not (tmp_path / "out").exists()
+
+
+def test_players_file_with_an_unclosed_quote(tmp_path):
+    toml = tournament_copy(tmp_path)
+    (Path(toml).parent / "players.csv").write_text('id,name\n"ch01,Anna\nch02,Ben\nch03,Cy\n')
+    assert "is a quote not closed?" in one_error(run("schedule", toml, "-o", str(tmp_path / "out")))
+
+
+@pytest.mark.parametrize("content,fragment", [
+    (b"\xff\xfe", "is not UTF-8 text"),
+    (b"round,table,seat,player\n" + b"1" * 4400 + b",1,1,ch01\n", "round must be a whole number"),
+    (None, "does not seat"),  # cut short
+])
+def test_hand_edited_schedule_files(tmp_path, content, fragment):
+    toml = tournament_copy(tmp_path)
+    out = tmp_path / "out"
+    assert run("schedule", toml, "-o", str(out)).exit_code == 0
+    data = (out / "schedule.csv").read_bytes()
+    (out / "schedule.csv").write_bytes(content if content is not None else data[: len(data) - 60])
+    assert fragment in one_error(run("round", toml, "--round", "1", "-o", str(out)))
+
+
+def test_results_with_thousands_of_digits(tmp_path):
+    toml = tournament_copy(tmp_path)
+    out = tmp_path / "out"
+    assert run("schedule", toml, "-o", str(out)).exit_code == 0
+    (tmp_path / "r.csv").write_text("round,table,player,vp,winner\n1,1,ch01," + "9" * 5000 + ",yes\n")
+    res = run("standings", toml, str(tmp_path / "r.csv"), "-o", str(out))
+    assert res.exit_code == 2 and "is not a whole number" in res.stderr and len(res.stderr) < 5000
+
+
+# -- accepted but wrong, and limits checked before work ---------------------------------
+
+@pytest.mark.parametrize("args,fragment", [
+    (["board", "--seed", "a\x01b", "-o", "{tmp}/x.svg"], "holds a control character"),
+    (["board", "--seed", "S" * 10000, "-o", "{tmp}/x.pdf"], "the seed is 10000 characters long; at most 200"),
+    (["round", "--tables", "1", "--seed", "s", "--title", "T" * 10000, "-o", "{tmp}/p"], "the title is 10000"),
+    (["round", "--tables", "1", "--seed", "s", "--round", str(10 ** 30), "-o", "{tmp}/p"], "from 1 to 1000"),
+    (["finals", str(SWISS / "tournament.toml"), "x.csv", "--players", "16", "--winners", ",,,", "-o", "{tmp}/t"],
+     "none empty"),
+])
+def test_values_that_were_accepted_but_wrong(tmp_path, args, fragment):
+    args = [a.replace("{tmp}", str(tmp_path)) for a in args]
+    start = time.perf_counter()
+    line = one_error(run(*args))
+    assert fragment in line and len(line) < 400
+    assert time.perf_counter() - start < 5
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_binary_output_is_not_written_to_a_terminal():
+    import pty
+
+    master, slave = pty.openpty()
+    try:
+        res = subprocess.run([sys.executable, "-m", "setupgen", "board", "--seed", "s", "--format", "pdf", "-o", "-"],
+                             stdout=slave, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    finally:
+        os.close(slave)
+        os.close(master)
+    assert res.returncode == 2 and "refusing to write a binary file" in res.stderr

@@ -151,7 +151,7 @@ def check_feasible(order: Sequence[Hex], tokens: Sequence[int], adjacency: Adjac
     Raises :class:`GenerationError` naming the rule. Verdicts are cached
     per (order, tokens, adjacency): a layout has few desert positions."""
     key = (tuple(order), tuple(tokens), id(adjacency))
-    if _FEASIBLE.get(key) is adjacency:
+    if key in _FEASIBLE and _FEASIBLE[key] is adjacency:
         return
     cliques = _clique_cover(tuple(order), adjacency)
     counts = {v: list(tokens).count(v) for v in set(tokens)}

@@ -28,7 +28,7 @@ from types import MappingProxyType
 from typing import Any, Collection, Iterable, Mapping, Sequence
 
 from ..core import rng
-from ..core.errors import SetupgenError
+from ..core.errors import SetupgenError, quoted
 from .model import TIE_BREAKERS, Scoring
 
 #: columns a results CSV must have (any order, header required)
@@ -215,10 +215,10 @@ def _read_row(line: int, row: list[str], header: list[str], index: dict[str, int
         if _UINT.fullmatch(cell["table"]) and int(cell["table"]) >= 1:
             tbl = int(cell["table"])
         else:
-            problems.add(line, f"table {cell['table']!r} is not a positive whole number")
+            problems.add(line, f"table {quoted(cell['table'], 30)} is not a positive whole number")
     player = cell["player"]
     if player and player not in known:
-        problems.add(line, f"unknown player {player!r}")
+        problems.add(line, f"unknown player {quoted(player, 40)}")
         player = ""
     vp = _vp_cell(line, cell["vp"], rnd, thresholds, problems)
     win: bool | None = None
@@ -227,7 +227,7 @@ def _read_row(line: int, row: list[str], header: list[str], index: dict[str, int
         if w in _TRUE or w in _FALSE:
             win = w in _TRUE
         else:
-            problems.add(line, f"winner {cell['winner']!r} is not yes or no")
+            problems.add(line, f"winner {quoted(cell['winner'], 30)} is not yes or no")
     if rnd is not None and player:
         first = seen.setdefault((rnd, player), line)
         if first != line:
@@ -246,7 +246,7 @@ def _round_cell(line: int, text: str, thresholds: Mapping[int, int], problems: _
     if _UINT.fullmatch(text) and int(text) in thresholds:
         return int(text)
     rounds = ", ".join(str(r) for r in sorted(thresholds)) or "none"
-    problems.add(line, f"unknown round {text!r} (rounds: {rounds})")
+    problems.add(line, f"unknown round {quoted(text, 30)} (rounds: {rounds})")
     return None
 
 
@@ -255,7 +255,7 @@ def _vp_cell(line: int, text: str, rnd: int | None, thresholds: Mapping[int, int
     if not text:
         return None
     if not _INT.fullmatch(text):
-        problems.add(line, f"vp {text!r} is not a whole number")
+        problems.add(line, f"vp {quoted(text, 30)} is not a whole number")
         return None
     value = int(text)
     if value < 0:
