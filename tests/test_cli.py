@@ -139,7 +139,7 @@ def test_check_legal_illegal_and_malformed(runner, tmp_path):
     assert "illegal:" in res.stdout
 
     for text, fragment in [("{", "not valid json"), ("[]", "json object"),
-                           (json.dumps({**data, "format": "other/1"}), "format must be"),
+                           (json.dumps({**data, "format": "other/1"}), "format: must be"),
                            (json.dumps({**data, "hexes": [{"q": 0}]}), "hexes[0].r: missing"),
                            (json.dumps({**data, "scenario": "nope"}), "unknown scenario")]:
         f = tmp_path / "m.json"

@@ -113,7 +113,7 @@ class Board:
         try:
             data = json.loads(text)
         except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-            raise BoardFormatError(f"not valid json: {exc}") from None
+            raise BoardFormatError(f"not valid json: {str(exc)[:1].lower()}{str(exc)[1:]}") from None
         except RecursionError:
             raise BoardFormatError("not a board: json nested too deeply") from None
         except ValueError as exc:  # e.g. an integer with thousands of digits
@@ -127,29 +127,32 @@ class Board:
         if not isinstance(data, dict):
             raise BoardFormatError("a board document must be a json object")
         if data.get("format") != FORMAT:
-            raise BoardFormatError(f"format must be {FORMAT!r}, got {data.get('format')!r}")
-        scenario = _field(data, "scenario", str)
+            got = "it is missing" if "format" not in data else f"got {quoted(data['format'])}"
+            raise BoardFormatError(f"format: must be {FORMAT!r}; {got}")
+        scenario = _text(_field(data, "scenario", str), "scenario")
         seed = _field(data, "seed", (str, type(None)))
-        setup_id = _field(data, "setup_id", str)
+        if seed is not None:
+            _text(seed, "seed")
+        setup_id = _text(_field(data, "setup_id", str), "setup_id")
         number_method = _field(data, "number_method", str)
         if number_method not in NUMBER_METHODS:
-            raise BoardFormatError(f"number_method: unknown method {number_method!r}")
+            raise BoardFormatError(f"number_method: unknown method {quoted(number_method)}")
         harbor_method = _field(data, "harbor_method", str)
         if harbor_method not in HARBOR_METHODS:
-            raise BoardFormatError(f"harbor_method: unknown method {harbor_method!r}")
+            raise BoardFormatError(f"harbor_method: unknown method {quoted(harbor_method)}")
         tiles: dict[Hex, Tile] = {}
         for i, item in enumerate(_field(data, "hexes", list)):
             where = f"hexes[{i}]"
             h = _hex(item, where)
             kind = _field(item, "kind", str, where)
             if kind not in KINDS:
-                raise BoardFormatError(f"{where}.kind: unknown kind {kind!r}")
+                raise BoardFormatError(f"{where}.kind: unknown kind {quoted(kind)}")
             terrain = _field(item, "terrain", str, where)
             if terrain not in TERRAINS:
-                raise BoardFormatError(f"{where}.terrain: unknown terrain {terrain!r}")
+                raise BoardFormatError(f"{where}.terrain: unknown terrain {quoted(terrain)}")
             number = _field(item, "number", (int, type(None)), where)
             if number is not None and number not in NUMBERS:
-                raise BoardFormatError(f"{where}.number: {number!r} is not a number token")
+                raise BoardFormatError(f"{where}.number: {quoted(number)} is not a number token")
             hidden = _field(item, "hidden", bool, where)
             oil = _field(item, "oil_spring", bool, where)
             if h in tiles:
@@ -161,10 +164,10 @@ class Board:
             h = _hex(item, where)
             facing = _field(item, "facing", int, where)
             if not 0 <= facing < 6:
-                raise BoardFormatError(f"{where}.facing: must be 0-5, got {facing!r}")
+                raise BoardFormatError(f"{where}.facing: must be 0-5, got {quoted(facing)}")
             htype = _field(item, "type", str, where)
             if htype not in HARBOR_TYPES:
-                raise BoardFormatError(f"{where}.type: unknown harbor type {htype!r}")
+                raise BoardFormatError(f"{where}.type: unknown harbor type {quoted(htype)}")
             harbors.append(Harbor(h, facing, htype))
         robber = _opt_hex(data, "robber")
         pirate = _opt_hex(data, "pirate")
@@ -211,6 +214,13 @@ def _field(data: Any, key: str, typ: Any, where: str = "") -> Any:
 
 _JSON_NAMES = {str: "a string", int: "an integer", bool: "true/false", list: "a list", dict: "an object",
                type(None): "null", float: "a fraction"}
+
+
+def _text(value: str, key: str) -> str:
+    """A text field of at most 200 printable characters."""
+    if len(value) > 200 or not value.isprintable():
+        raise BoardFormatError(f"{key}: {quoted(value)} is not a short line of text")
+    return value
 
 
 #: how far from (0, 0) a board's hexes may lie (a real board spans under 10)

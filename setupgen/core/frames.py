@@ -10,6 +10,7 @@ from collections import Counter
 
 from . import layout as layoutmod
 from .board import Board
+from .errors import UnknownScenarioError
 from .layout import HarborPlace, HexSpec, Layout
 
 
@@ -17,7 +18,10 @@ def layout_for(board: Board) -> Layout:
     """The layout to check ``board`` against: its shipped scenario, or for a
     board-file scenario that scenario joined with the board's own hexes.
     Raises :class:`~setupgen.core.errors.UnknownScenarioError`."""
-    meta = layoutmod.load(board.scenario)
+    try:
+        meta = layoutmod.load(board.scenario)
+    except UnknownScenarioError as exc:  # a value of the file, not of the request
+        raise UnknownScenarioError(f"the board's {exc}") from None
     return meta if meta.source != "board-file" else layout_of_board(board, meta)
 
 

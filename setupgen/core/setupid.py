@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .errors import SetupIdError
+from .errors import SetupIdError, quoted
 from .rng import DIGEST_BITS
 
 ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
@@ -73,22 +73,22 @@ def decode(text: str) -> SetupId:
     """Parse a setup ID. Raises :class:`SetupIdError` with the problem."""
     clean = text.strip().upper().replace("-", "").replace(" ", "")
     if len(clean) != 5 + _DIGITS:
-        raise SetupIdError(f"setup id {text!r} must have {5 + _DIGITS} letters and digits besides dashes")
+        raise SetupIdError(f"setup id {quoted(text, 40)} must have {5 + _DIGITS} letters and digits besides dashes")
     code, n, h, body = clean[:2], clean[2], clean[3], clean[4:-1]
     body = body.translate(str.maketrans("OIL", "011"))
     check = clean[-1].translate(str.maketrans("OIL", "011"))
     numbers = {v: k for k, v in NUMBER_CODES.items()}
     harbors = {v: k for k, v in HARBOR_CODES.items()}
     if n not in numbers:
-        raise SetupIdError(f"setup id {text!r}: unknown number-method letter {n!r}")
+        raise SetupIdError(f"setup id {quoted(text, 40)}: unknown number-method letter {n!r}")
     if h not in harbors:
-        raise SetupIdError(f"setup id {text!r}: unknown harbor-method letter {h!r}")
+        raise SetupIdError(f"setup id {quoted(text, 40)}: unknown harbor-method letter {h!r}")
     value = 0
     for ch in body + check:
         if ALPHABET.find(ch) < 0:
-            raise SetupIdError(f"setup id {text!r}: {ch!r} is not a setup-id character")
+            raise SetupIdError(f"setup id {quoted(text, 40)}: {ch!r} is not a setup-id character")
     for ch in body:
         value = value * 32 + ALPHABET.find(ch)
     if check_char(clean[:4], body) != check:
-        raise SetupIdError(f"setup id {text!r} has a typo: its check character does not match")
+        raise SetupIdError(f"setup id {quoted(text, 40)} has a typo: its check character does not match")
     return SetupId(code, numbers[n], harbors[h], value)

@@ -342,7 +342,11 @@ def read_players(path: str | Path) -> tuple[Player, ...]:
         raise TournamentError(str(exc)) from None
     path = Path(path)
     reader = csv.DictReader(io.StringIO(text), strict=True)
-    fields = [f.strip().lower() for f in (reader.fieldnames or [])]
+    try:
+        header = reader.fieldnames or []
+    except csv.Error as exc:
+        raise TournamentError(f"{path}: line 1: unreadable csv ({str(exc).lower()}; is a quote not closed?)") from None
+    fields = [f.strip().lower() for f in header]
     if len(fields) == 1 and ";" in fields[0]:
         raise TournamentError(f"{path}: line 1: columns are separated by semicolons; use commas")
     if len(set(fields)) != len(fields):
