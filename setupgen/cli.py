@@ -186,7 +186,8 @@ def _fail(problem: SetupgenError | str) -> typer.Exit:
     remedy = FLAGS.get(getattr(problem, "remedy", None) or "")
     if remedy:
         how += f" ({remedy} to do it anyway)"
-    typer.echo(f"error: {flag + ': ' if flag else ''}{problem}{how}", err=True)
+    line = f"{flag + ': ' if flag else ''}{problem}{how}"
+    typer.echo("error: " + "".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in line), err=True)
     return typer.Exit(EXIT_BAD_INPUT)
 
 

@@ -504,3 +504,16 @@ def test_binary_output_is_not_written_to_a_terminal():
         os.close(slave)
         os.close(master)
     assert res.returncode == 2 and "refusing to write a binary file" in res.stderr
+
+
+def test_oil_board_whose_desert_moved_is_a_verdict_not_a_crash(tmp_path):
+    board = json.loads(run("board", "--scenario", "oil-springs", "--seed", "x", "--format", "json", "-o", "-").stdout)
+    desert = next(h for h in board["hexes"] if h["terrain"] == "desert")
+    fields = next(h for h in board["hexes"] if h["terrain"] == "fields")
+    desert["terrain"], fields["terrain"] = "fields", "desert"
+    path = tmp_path / "moved.json"
+    path.write_text(json.dumps(board))
+    res = run("check", str(path))
+    assert res.exit_code == 1 and "illegal:" in res.stdout and "Traceback" not in res.output
+    res = run("board", "--board", str(path), "--scenario", "oil-springs-fixed", "-o", str(tmp_path / "x.svg"))
+    assert res.exit_code == 2 and "does not fit oil-springs-fixed" in res.stderr

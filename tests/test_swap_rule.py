@@ -84,12 +84,22 @@ def test_fixed_tokens_count_against_drawn_chips():
 
 
 def test_stuck_draw_restarts_and_gives_up_with_a_clear_error():
-    # a triangle cannot hold two red chips: every pass gets stuck
-    tri = [(0, 0), (1, 0), (0, 1)]
+    # a row of three can hold 6 5 8, but always drawing the first chip gets
+    # stuck every pass (5 then 6, and the 8 fits nowhere): exactly 5 restarts
+    row = [(0, 0), (1, 0), (2, 0)]
     trace = []
     with pytest.raises(GenerationError, match=r"tiny: number placement failed after 5 restarts.*red-adjacent"):
-        numbers.swap_with(tri, [6, 8, 5], {}, lambda bag: 0, trace=trace, layout_name="tiny", restarts=5)
+        numbers.swap_with(row, [5, 6, 8], {}, lambda bag: 0, trace=trace, layout_name="tiny", restarts=5)
     assert [e for e in trace if e[0] == "restart"] == [("restart", n) for n in range(1, 6)]
+
+
+def test_impossible_placement_gives_up_after_one_pass():
+    # a triangle cannot hold two red chips at all: no restart is tried
+    tri = [(0, 0), (1, 0), (0, 1)]
+    trace = []
+    with pytest.raises(GenerationError, match=r"tiny: 2 red tokens cannot lie apart on 3 hexes \(rule red-adjacent\)"):
+        numbers.swap_with(tri, [6, 8, 5], {}, lambda bag: 0, trace=trace, layout_name="tiny", restarts=5)
+    assert [e for e in trace if e[0] == "restart"] == []
 
 
 def test_stuck_pass_restarts_with_a_full_bag_and_can_succeed():

@@ -19,6 +19,7 @@ from ..core.board import Board, Harbor, Tile
 from ..core.errors import GenerationError, SetupgenError, SetupIdError
 from ..core.hexgrid import Hex
 from ..core.layout import Layout
+from ..core.limits import check_text
 from ..core.rules import HARBOR_METHODS, NUMBER_METHODS
 from . import harbors as harbormod
 from . import numbers as numbermod
@@ -188,11 +189,13 @@ def from_seed(scenario: str | Layout, seed: str, numbers: str | None = None,
     stream is seeded from :func:`setupgen.core.rng.digest` of the seed, and the
     board carries the seed and its setup ID.
 
-    Raises :class:`UnknownScenarioError`, :class:`SetupgenError`,
+    Raises :class:`UnknownScenarioError`, :class:`SetupgenError` (also for a
+    seed over 200 characters or holding a control character),
     :class:`GenerationError`.
     """
     layout = layoutmod.load(scenario) if isinstance(scenario, str) else scenario
     number_method, harbor_method = resolve_methods(layout, numbers, harbors)
+    check_text(seed, "the seed", field="seed")
     digest = rngmod.digest(seed)
     sid = setupid.encode(layout.code, number_method, harbor_method, digest)
     return _generate(layout, rngmod.stream(digest), number_method, harbor_method, seed, sid)

@@ -113,7 +113,9 @@ def render_sheet(board: Board, layout: Layout, *, lang: str = "en", paper: str =
         if block_h <= available + 0.01 and s >= MIN_HEX_MM:
             break
     else:
-        raise SetupgenError(f"the sheet for {layout.name} does not fit on one {paper} page")
+        long = [what for what, text in (("title", context.tournament), ("seed", board.seed)) if len(text or "") > 40]
+        hint = f": a shorter {' or '.join(long)} leaves room for the board" if long else ""
+        raise SetupgenError(f"the sheet for {layout.name} does not fit on one {paper} page{hint}")
     board_w = cw - side_w - gap
     surplus = max(0.0, available - block_h)
     grow = min(surplus * 0.7, n_players * (st.mm("slip_row") + 2.0 - row_min))
