@@ -517,3 +517,18 @@ def test_oil_board_whose_desert_moved_is_a_verdict_not_a_crash(tmp_path):
     assert res.exit_code == 1 and "illegal:" in res.stdout and "Traceback" not in res.output
     res = run("board", "--board", str(path), "--scenario", "oil-springs-fixed", "-o", str(tmp_path / "x.svg"))
     assert res.exit_code == 2 and "does not fit oil-springs-fixed" in res.stderr
+
+
+def test_all_or_nothing_on_a_file_system_without_hard_links(tmp_path, monkeypatch):
+    from setupgen.core import atomic
+
+    (tmp_path / "a.txt").write_text("old a")
+    (tmp_path / "b.txt").write_text("old b")
+
+    def no_links(*_a, **_k):
+        raise OSError(1, "Operation not permitted")
+
+    monkeypatch.setattr(atomic.os, "link", no_links)
+    atomic.write_files(tmp_path, {"a.txt": b"new a", "b.txt": b"new b"})
+    assert (tmp_path / "a.txt").read_text() == "new a" and (tmp_path / "b.txt").read_text() == "new b"
+    assert tmp_leftovers(tmp_path) == []

@@ -129,9 +129,8 @@ def write_files(folder: str | Path, files: Mapping[str, bytes]) -> None:
             staged[name] = _stage(folder, name, data)
         for name in files:
             target = folder / name
-            if target.exists():
-                backups[name] = _spare_name(folder, name)
-                os.link(target, backups[name])
+            if target.exists() and len(files) > 1:  # one file alone needs no way back
+                backups[name] = _keep_old(target)
             os.replace(staged[name], target)
             del staged[name]
             done.append(name)
@@ -149,6 +148,17 @@ def write_files(folder: str | Path, files: Mapping[str, bytes]) -> None:
         for tmp in [*staged.values(), *backups.values()]:
             with contextlib.suppress(OSError):
                 os.unlink(tmp)
+
+
+def _keep_old(target: Path) -> Path:
+    """A hidden copy of ``target`` beside it (a hard link where the file
+    system has them, else a copy: FAT memory sticks have none)."""
+    spare = _spare_name(target.parent, target.name)
+    try:
+        os.link(target, spare)
+    except OSError:
+        shutil.copyfile(target, spare)
+    return spare
 
 
 def _spare_name(folder: Path, name: str) -> Path:
