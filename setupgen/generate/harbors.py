@@ -41,15 +41,15 @@ def free(edges: Sequence[tuple[Hex, int]], pool: Sequence[str], rng: random.Rand
     Raises :class:`GenerationError` naming the rule after ``restarts``.
     """
     edges = tuple(edges)
-    if len(pool) > len({h for h, _ in edges}):  # at most one harbor per sea hex
-        raise GenerationError(f"{layout_name}: {len(pool)} harbors but only {len({h for h, _ in edges})} sea hexes "
+    conflicts, sea_hexes = _conflicts(edges)
+    if len(pool) > sea_hexes:  # at most one harbor per sea hex
+        raise GenerationError(f"{layout_name}: {len(pool)} harbors but only {sea_hexes} sea hexes "
                               f"touch land (rule {RULE_ONE_PER_SEA})")
-    conflicts = _conflicts(edges)
     random_ = rng.random
     for _ in range(restarts + 1):
         order = list(pool)
         rngmod.shuffle(rng, order)
-        legal = list(range(len(edges)))
+        legal: Sequence[int] = range(len(edges))
         out: list[Harbor] = []
         for htype in order:
             if not legal:
@@ -67,8 +67,10 @@ def free(edges: Sequence[tuple[Hex, int]], pool: Sequence[str], rng: random.Rand
 
 
 @functools.lru_cache(maxsize=64)
-def _conflicts(edges: tuple[tuple[Hex, int], ...]) -> tuple[frozenset[int], ...]:
+def _conflicts(edges: tuple[tuple[Hex, int], ...]) -> tuple[tuple[frozenset[int], ...], int]:
     """For each edge (by index), the edges it rules out once it holds a
     harbor: itself, every edge of the same sea hex, every edge sharing an
-    intersection with it (:func:`setupgen.core.rules.harbor_conflict`)."""
-    return tuple(frozenset(j for j, f in enumerate(edges) if harbor_conflict(e, f)) for e in edges)
+    intersection with it (:func:`setupgen.core.rules.harbor_conflict`);
+    and how many sea hexes the edges touch."""
+    return (tuple(frozenset(j for j, f in enumerate(edges) if harbor_conflict(e, f)) for e in edges),
+            len({h for h, _ in edges}))
