@@ -182,7 +182,8 @@ def _fail(problem: SetupgenError | str) -> typer.Exit:
     library says which value it was) and exit code 2."""
     flag = FLAGS.get(getattr(problem, "field", None) or "")
     replan = getattr(problem, "from_round", None)  # tournament.jobs.ReplanNeeded
-    how = f" (setupgen schedule TOURNAMENT.toml --from-round {replan})" if replan is not None else ""
+    how = "" if replan is None else (f" (setupgen schedule TOURNAMENT.toml --from-round {replan})" if replan >= 2
+                                     else " (plan afresh: setupgen schedule TOURNAMENT.toml --replace)")
     remedy = FLAGS.get(getattr(problem, "remedy", None) or "")
     if remedy:
         how += f" ({remedy} to do it anyway)"
@@ -283,8 +284,14 @@ def _tournament_table_request(request, tournament_file, round_number, table):
 
     if tournament_file is None or round_number is None or table is None:
         raise SetupgenError("--tournament, --round and --table go together")
-    if request.scenario is not None or request.seed is not None or request.setup_id is not None:
-        raise SetupgenError("--tournament names the scenario and seed; drop --scenario/--seed/--setup-id")
+    given = [flag for flag, value in (("--scenario", request.scenario), ("--seed", request.seed),
+                                      ("--setup-id", request.setup_id), ("--numbers", request.numbers),
+                                      ("--harbors", request.harbors), ("--layout", request.layout_file),
+                                      ("--board", request.board_file)) if value is not None]
+    if request.count != 1:
+        given.append("--count")
+    if given:
+        raise SetupgenError(f"--tournament names the table's board (scenario, methods, seed); drop {', '.join(given)}")
     t = tournament.load(tournament_file)
     sched = tj.current_schedule(t, _tournament_folder(t, None))
     board = tj.table_board(t, round_number, table, sched)
@@ -398,9 +405,16 @@ def _fail_results(exc: SetupgenError) -> typer.Exit:
 
     out = _fail(exc)
     if isinstance(exc, ResultsError):
-        for problem in exc.problems[1:]:
+        shown = exc.problems[1:MAX_PROBLEMS_SHOWN + 1]
+        for problem in shown:
             typer.echo(f"  {problem}", err=True)
+        if len(exc.problems) - 1 > len(shown):
+            typer.echo(f"  … and {len(exc.problems) - 1 - len(shown)} more problems", err=True)
     return out
+
+
+#: problems of a results file listed under the error line; the rest are counted
+MAX_PROBLEMS_SHOWN = 20
 
 
 def _tournament_folder(t, output: Optional[str]) -> Path:
@@ -511,12 +525,18 @@ def check(
     except SetupgenError as exc:
         raise _fail(exc) from None
     errors = [v for v in found if v.severity == checkmod.ERROR]
+    try:
+        _print_verdict(found, errors)
+    except _Stop as stop:  # a reader that closed the pipe early still gets the verdict
+        raise _Stop(EXIT_ILLEGAL if errors and stop.code == 0 else stop.code, stop.message) from None
+    if errors:
+        raise typer.Exit(EXIT_ILLEGAL)
+
+
+def _print_verdict(found, errors) -> None:
     for v in found:
         _out(str(v))
-    if errors:
-        _out(f"illegal: {len(errors)} violation(s)")
-        raise typer.Exit(EXIT_ILLEGAL)
-    _out("legal")
+    _out(f"illegal: {len(errors)} violation(s)" if errors else "legal")
 
 
 @app.command(epilog="Example:  setupgen scenarios")

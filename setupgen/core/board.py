@@ -116,8 +116,9 @@ class Board:
             raise BoardFormatError(f"not valid json: {str(exc)[:1].lower()}{str(exc)[1:]}") from None
         except RecursionError:
             raise BoardFormatError("not a board: json nested too deeply") from None
-        except ValueError as exc:  # e.g. an integer with thousands of digits
-            raise BoardFormatError(f"not valid json: {str(exc).lower()}") from None
+        except ValueError as exc:  # an integer with thousands of digits
+            why = "a number has more than 4300 digits" if "digits" in str(exc) else str(exc).lower()
+            raise BoardFormatError(f"not valid json: {why}") from None
         return cls.from_dict(data)
 
     @classmethod
@@ -189,7 +190,10 @@ def read_board(path: str | Path) -> Board:
         text = read_text(path, "board file")
     except SetupgenError as exc:
         raise BoardFormatError(str(exc)) from None
-    return Board.from_json(text)
+    try:
+        return Board.from_json(text)
+    except BoardFormatError as exc:
+        raise BoardFormatError(f"{path}: {exc}") from None
 
 
 def write_board(board: Board, path: str | Path) -> None:

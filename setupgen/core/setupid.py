@@ -73,22 +73,22 @@ def decode(text: str) -> SetupId:
     """Parse a setup ID. Raises :class:`SetupIdError` with the problem."""
     clean = text.strip().upper().replace("-", "").replace(" ", "")
     if len(clean) != 5 + _DIGITS:
-        raise SetupIdError(f"setup id {quoted(text, 40)} must have {5 + _DIGITS} letters and digits besides dashes")
+        raise SetupIdError(f"setup id {quoted(text, 40)} must have {5 + _DIGITS} letters and digits besides dashes", field="setup_id")
     code, n, h, body = clean[:2], clean[2], clean[3], clean[4:-1]
     body = body.translate(str.maketrans("OIL", "011"))
     check = clean[-1].translate(str.maketrans("OIL", "011"))
     numbers = {v: k for k, v in NUMBER_CODES.items()}
     harbors = {v: k for k, v in HARBOR_CODES.items()}
     if n not in numbers:
-        raise SetupIdError(f"setup id {quoted(text, 40)}: unknown number-method letter {n!r}")
+        raise SetupIdError(f"setup id {quoted(text, 40)}: unknown number-method letter {n!r}", field="setup_id")
     if h not in harbors:
-        raise SetupIdError(f"setup id {quoted(text, 40)}: unknown harbor-method letter {h!r}")
+        raise SetupIdError(f"setup id {quoted(text, 40)}: unknown harbor-method letter {h!r}", field="setup_id")
     value = 0
     for ch in body + check:
         if ALPHABET.find(ch) < 0:
-            raise SetupIdError(f"setup id {quoted(text, 40)}: {ch!r} is not a setup-id character")
+            raise SetupIdError(f"setup id {quoted(text, 40)}: {ch!r} is not a setup-id character", field="setup_id")
     for ch in body:
         value = value * 32 + ALPHABET.find(ch)
     if check_char(clean[:4], body) != check:
-        raise SetupIdError(f"setup id {quoted(text, 40)} has a typo: its check character does not match")
+        raise SetupIdError(f"setup id {quoted(text, 40)} has a typo: its check character does not match", field="setup_id")
     return SetupId(code, numbers[n], harbors[h], value)

@@ -15,6 +15,7 @@ from typing import Any, Sequence
 
 from ..core import hexgrid
 from ..core.board import Board, Harbor, Tile
+from ..core.errors import SetupgenError
 from ..core.hexgrid import Hex
 from ..core.rules import LAND_TERRAINS, RED_NUMBERS
 from ..core.templates import MIN_FONT_MM, Style, Texts
@@ -143,6 +144,8 @@ def board_extent(board: Board) -> tuple[float, float, float, float]:
     """Bounds ``(minx, miny, maxx, maxy)`` of the board at hex size 1 (a
     frame hex counts with its half inside the board only)."""
     cs = [hexgrid.center(t.hex) for t in board.tiles]
+    if not cs:
+        raise SetupgenError("the board has no hexes to draw")
     halves = frame_halves(board)
     if not halves:
         return (min(c[0] for c in cs) - SQRT3 / 2, min(c[1] for c in cs) - 1.0,

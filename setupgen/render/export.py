@@ -13,7 +13,7 @@ from .. import generate as gen
 from ..core import layout as layoutmod
 from ..core import setupid, templates
 from ..core.board import Board
-from ..core.errors import SetupgenError
+from ..core.errors import SetupgenError, quoted
 from ..core.layout import Layout
 from ..core.limits import check_text
 
@@ -164,6 +164,8 @@ def pick_format(fmt: str | None, output: str | None) -> str:
         ext = PurePath(output).suffix.lower().lstrip(".")
     if fmt is None:
         return ext if ext in FORMATS else "pdf"
+    if fmt not in FORMATS:
+        raise SetupgenError(f"unknown format {quoted(fmt, 30)} (known: {', '.join(FORMATS)})", field="fmt")
     if ext in FORMATS and ext != fmt:
         raise SetupgenError(f"format {fmt} does not match the file name {output!r}", field="fmt")
     return fmt

@@ -192,7 +192,7 @@ def table_board(t: Tournament, number: int, table: int, sched: Schedule) -> Boar
     """The board of one table of a preliminary round, alone."""
     rnd = t.round(number)
     if not 1 <= table <= sched.tables(number):
-        raise SetupgenError(f"round {number} has tables 1-{sched.tables(number)}, not {table}")
+        raise SetupgenError(f"round {number} has tables 1-{sched.tables(number)}, not {table}", field="table")
     return gen.from_seed(rnd.scenario, t.table_seed(number, table))
 
 

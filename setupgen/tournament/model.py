@@ -153,7 +153,8 @@ class Tournament:
     def round(self, number: int) -> Round:
         """Round ``number`` (1-based). Raises :class:`TournamentError`."""
         if not 1 <= number <= len(self.rounds):
-            raise TournamentError(f"{self.path}: there is no round {number} (rounds 1-{len(self.rounds)})")
+            raise TournamentError(f"{self.path}: there is no round {number} (rounds 1-{len(self.rounds)})",
+                                  field="round")
         return self.rounds[number - 1]
 
     def table_seed(self, round_number: int, table: int) -> str:

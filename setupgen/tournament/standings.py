@@ -113,7 +113,7 @@ def read_results(
     problems = _Problems(source)
     if text.startswith("\ufeff"):
         text = text[1:]
-    reader = csv.reader(io.StringIO(text))
+    reader = csv.reader(io.StringIO(text), strict=True)
     header, index, header_line = _read_header(reader, problems)
     rows = _read_body(reader, header_line, problems)
     results: list[GameResult] = []
@@ -255,7 +255,8 @@ def _vp_cell(line: int, text: str, rnd: int | None, thresholds: Mapping[int, int
     if not text:
         return None
     if not _INT.fullmatch(text):
-        problems.add(line, f"vp {quoted(text, 30)} is not a whole number")
+        long = re.fullmatch(r"[+-]?[0-9]+", text) is not None
+        problems.add(line, f"vp {quoted(text, 30)} " + ("has more than 6 digits" if long else "is not a whole number"))
         return None
     value = int(text)
     if value < 0:
