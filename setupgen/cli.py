@@ -66,6 +66,7 @@ class _OneLineErrors(TyperGroup):
                 sys.exit(EXIT_BAD_INPUT)
             return EXIT_BAD_INPUT
         previous = {sig: signal.signal(sig, _on_signal) for sig in (signal.SIGINT, signal.SIGTERM)}
+        _WRITTEN.clear()
         try:
             rv = super().main(args=args, prog_name=prog_name or "setupgen", complete_var=complete_var,
                               standalone_mode=False, **extra)
@@ -153,7 +154,17 @@ def _write_stdout(write, *, text: bool) -> None:
             except (OSError, ValueError, AttributeError):
                 pass
             raise _Stop(0) from None
-        raise _Stop(EXIT_BAD_INPUT, f"cannot write to standard output: {exc.strerror or exc}") from None
+        done = " (the output files were written all the same)" if _WRITTEN else ""
+        raise _Stop(EXIT_BAD_INPUT, f"cannot write to standard output: {exc.strerror or exc}{done}") from None
+
+
+#: set once a command has written its files: a later failure of standard
+#: output says so (the files are complete)
+_WRITTEN: list[bool] = []
+
+
+def _files_written() -> None:
+    _WRITTEN.append(True)
 
 
 app = typer.Typer(
@@ -246,6 +257,8 @@ def board(
         if tournament_file is not None or round_number is not None or table is not None:
             request = _tournament_table_request(request, tournament_file, round_number, table)
         export.check_board_request(request)
+        if output not in (None, "-"):
+            atomic.check_file_target(output)  # before a fresh seed is made and printed
         if setup_id is None and board_file is None:
             request = dataclasses.replace(request, seed=_seed_or_fresh(request.seed))
         made = export.board_output(request)
@@ -344,6 +357,7 @@ def round_(
 
         with atomic.folder_for(folder):
             manifest = _write_pack(request, target, replace)
+        _files_written()
     except SetupgenError as exc:
         raise _fail(exc) from None
     typer.echo(f"wrote {target}/{manifest['pdf']} ({request.tables} tables + director's page)", err=True)
@@ -441,6 +455,7 @@ def schedule(
         folder = _tournament_folder(t, output)
         sched = tj.make_schedule(t, folder, from_round)
         quality = tj.write_schedule(t, sched, folder, replace=replace or from_round is not None)
+        _files_written()
     except SetupgenError as exc:
         raise _fail(exc) from None
     for line in quality.lines():
@@ -463,6 +478,7 @@ def standings(
         t = tournament.load(tournament_file)
         folder = _tournament_folder(t, output)
         ranked = tj.write_standings(t, tj.current_schedule(t, folder), results, folder)
+        _files_written()
     except SetupgenError as exc:
         raise _fail_results(exc) from None
     for line in st.standings_lines(ranked, tj.display_names(t)):
@@ -498,6 +514,7 @@ def finals(
 
         with atomic.folder_for(folder):
             manifest = _write_pack(request, target, replace)
+        _files_written()
     except SetupgenError as exc:
         raise _fail_results(exc) from None
     names = tj.display_names(t)

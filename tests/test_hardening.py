@@ -238,22 +238,23 @@ def test_standings_never_half_written(tmp_path, monkeypatch):
 def test_a_failed_rename_puts_the_old_files_back(tmp_path, monkeypatch):
     from setupgen.core import atomic
 
-    (tmp_path / "a.txt").write_text("old a")
-    (tmp_path / "b.txt").write_text("old b")
+    old_a, old_b = "round,table,seat,player\n1,1,1,a\n", "round,table,seat,player\n1,1,1,b\n"  # setupgen's
+    (tmp_path / "a.csv").write_text(old_a)
+    (tmp_path / "b.csv").write_text(old_b)
     real = os.replace
     seen = []
 
     def flaky(src, dst):
         seen.append(dst)
-        if str(dst).endswith("b.txt"):
+        if str(dst).endswith("b.csv"):
             raise OSError(5, "Input/output error")
         return real(src, dst)
 
     monkeypatch.setattr(atomic.os, "replace", flaky)
     with pytest.raises(atomic.OutputError, match="Input/output error"):
-        atomic.write_files(tmp_path, {"a.txt": b"new a", "b.txt": b"new b"})
+        atomic.write_files(tmp_path, {"a.csv": b"new a", "b.csv": b"new b"})
     monkeypatch.setattr(atomic.os, "replace", real)
-    assert (tmp_path / "a.txt").read_text() == "old a" and (tmp_path / "b.txt").read_text() == "old b"
+    assert (tmp_path / "a.csv").read_text() == old_a and (tmp_path / "b.csv").read_text() == old_b
     assert tmp_leftovers(tmp_path) == []
 
 
@@ -522,13 +523,40 @@ def test_oil_board_whose_desert_moved_is_a_verdict_not_a_crash(tmp_path):
 def test_all_or_nothing_on_a_file_system_without_hard_links(tmp_path, monkeypatch):
     from setupgen.core import atomic
 
-    (tmp_path / "a.txt").write_text("old a")
-    (tmp_path / "b.txt").write_text("old b")
+    old_a, old_b = "round,table,seat,player\n1,1,1,a\n", "round,table,seat,player\n1,1,1,b\n"  # setupgen's
+    (tmp_path / "a.csv").write_text(old_a)
+    (tmp_path / "b.csv").write_text(old_b)
 
     def no_links(*_a, **_k):
         raise OSError(1, "Operation not permitted")
 
     monkeypatch.setattr(atomic.os, "link", no_links)
-    atomic.write_files(tmp_path, {"a.txt": b"new a", "b.txt": b"new b"})
-    assert (tmp_path / "a.txt").read_text() == "new a" and (tmp_path / "b.txt").read_text() == "new b"
+    atomic.write_files(tmp_path, {"a.csv": b"new a", "b.csv": b"new b"})
+    assert (tmp_path / "a.csv").read_text() == "new a" and (tmp_path / "b.csv").read_text() == "new b"
     assert tmp_leftovers(tmp_path) == []
+
+
+def test_files_setupgen_did_not_write_are_never_replaced(tmp_path):
+    mine = tmp_path / "keep.txt"
+    mine.write_text("mine")
+    assert "setupgen did not write it" in one_error(run("board", "--seed", "x", "-o", str(mine)))
+    pdf = tmp_path / "mine.pdf"
+    pdf.write_bytes(b"%PDF-1.4 someone else's")
+    assert "setupgen did not write it" in one_error(run("board", "--seed", "x", "-o", str(pdf)))
+    assert mine.read_text() == "mine" and pdf.read_bytes() == b"%PDF-1.4 someone else's"
+    ours = tmp_path / "ours.pdf"
+    assert run("board", "--seed", "x", "-o", str(ours)).exit_code == 0
+    assert run("board", "--seed", "y", "-o", str(ours)).exit_code == 0  # setupgen's own: replaced
+    out = tmp_path / "t"
+    out.mkdir()
+    (out / "schedule.pdf").write_text("my own schedule")
+    assert "setupgen did not write it" in one_error(run("schedule", str(SWISS / "tournament.toml"), "-o", str(out)))
+    assert (out / "schedule.pdf").read_text() == "my own schedule" and not (out / "schedule.csv").exists()
+
+
+def test_no_fresh_seed_line_before_an_output_error(tmp_path):
+    for args in (["-o", ""], ["-o", str(tmp_path / "sub") + "/"], ["-o", str(tmp_path / "no" / "x.pdf")],
+                 ["--format", "jsonl", "--count", "0", "-o", "-"]):
+        res = run("board", *args)
+        assert not res.stderr.startswith("seed:"), res.stderr
+        one_error(res)

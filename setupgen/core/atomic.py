@@ -80,11 +80,44 @@ def check_path(path: str | Path) -> Path:
     return Path(text)
 
 
-def write_bytes(path: str | Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` atomically (temp file + rename); into a
-    device or named pipe directly. Raises :class:`OutputError` when the
-    folder is missing or not writable, or ``path`` names a folder (or ends
-    in ``/``)."""
+#: how the start of a file setupgen wrote looks, by extension (a file that
+#: exists and does not look so is never replaced)
+SIGNATURES: dict[str, tuple[bytes, ...]] = {
+    ".pdf": (b"%PDF-",),
+    ".svg": (b'<?xml version="1.0" encoding="utf-8"?>\n<svg baseProfile="full"',),
+    ".png": (b"\x89PNG\r\n\x1a\n",),
+    ".json": (b'{\n  "format": "setupgen.board/1"', b'{"format":"setupgen.board/1"'),
+    ".jsonl": (b'{"format":"setupgen.board/1"',),
+    ".csv": (b"round,table,seat,player\n", b"rank,player,placing_points,victory_points,vp_share,games\n"),
+}
+
+
+def check_ours(path: Path) -> None:
+    """Raise :class:`OutputError` unless the existing regular file ``path``
+    looks like one setupgen wrote (its start matches :data:`SIGNATURES`;
+    a PDF must also name setupgen as its producer)."""
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(4096)
+            fh.seek(max(0, path.stat().st_size - 65536))
+            tail = fh.read()
+    except OSError as exc:
+        raise _fail(path, exc.strerror or str(exc)) from None
+    starts = SIGNATURES.get(path.suffix.lower(), ())
+    ours = any(head.startswith(s) for s in starts)
+    if ours and path.suffix.lower() == ".pdf":
+        ours = b"/Producer (setupgen)" in head or b"/Producer (setupgen)" in tail
+    if not ours:
+        raise OutputError(f"cannot write {shown(path)}: the file exists and setupgen did not write it "
+                          f"(choose another name, or remove it first)", field="output")
+
+
+def check_file_target(path: str | Path) -> Path:
+    """Check, before any work, that a file can be written at ``path``: a
+    valid name not ending in ``/``, in an existing writable folder, not a
+    folder itself, and if it exists, a device, a pipe or a file setupgen
+    wrote. Returns the path (symlinks followed). Raises
+    :class:`OutputError`."""
     text = str(path)
     path = check_path(path)
     if text.endswith(os.sep):
@@ -96,6 +129,26 @@ def write_bytes(path: str | Path, data: bytes) -> None:
         raise _fail(path, exc.strerror or str(exc)) from None
     if mode is not None and stat.S_ISDIR(mode):
         raise _fail(path, "it is a folder")
+    if mode is not None and stat.S_ISREG(mode):
+        check_ours(path)
+    if mode is None or stat.S_ISREG(mode):
+        folder = path.parent
+        if not folder.is_dir():
+            why = f"{shown(folder)} is not a folder" if folder.exists() else f"folder {shown(folder)} does not exist"
+            raise _fail(path, why)
+        if not os.access(folder, os.W_OK | os.X_OK):
+            raise _fail(path, f"folder {shown(folder)} is not writable")
+    return path
+
+
+def write_bytes(path: str | Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` atomically (temp file + rename); into a
+    device or named pipe directly. Raises :class:`OutputError` when the
+    folder is missing or not writable, ``path`` names a folder (or ends in
+    ``/``), or names an existing file setupgen did not write
+    (:func:`check_ours`)."""
+    path = check_file_target(path)
+    mode = path.stat().st_mode if path.exists() else None
     if mode is not None and not stat.S_ISREG(mode):
         try:
             with open(path, "wb") as fh:  # device or pipe: nothing to replace
@@ -121,6 +174,9 @@ def write_files(folder: str | Path, files: Mapping[str, bytes]) -> None:
     if not folder.is_dir():
         why = f"{shown(folder)} is not a folder" if folder.exists() else f"folder {shown(folder)} does not exist"
         raise _fail(folder / next(iter(files), ""), why)
+    for name in files:
+        if (folder / name).is_file():
+            check_ours(folder / name)
     staged: dict[str, Path] = {}
     backups: dict[str, Path] = {}
     done: list[str] = []

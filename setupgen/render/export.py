@@ -65,6 +65,8 @@ def check_board_request(req: BoardRequest) -> tuple[str, Layout | None]:
         raise SetupgenError(f"unknown format {fmt!r} (known: {', '.join(FORMATS)})", field="fmt")
     if fmt != "jsonl" and req.count != 1:
         raise SetupgenError("a count of boards needs the jsonl format", field="count")
+    if not 1 <= req.count <= MAX_COUNT:
+        raise SetupgenError(f"count must be between 1 and {MAX_COUNT}, got {quoted(req.count, 30)}", field="count")
     if req.setup_id is not None:
         if req.seed is not None or req.scenario is not None or req.numbers is not None or req.harbors is not None:
             raise SetupgenError("a setup id already names the scenario, methods and seed; give it alone",
