@@ -158,11 +158,15 @@ def _read_header(reader: Iterable[list[str]], problems: _Problems) -> tuple[list
     given twice or a missing column."""
     header: list[str] | None = None
     header_line = 1
-    for row in reader:
-        if any(cell.strip() for cell in row):
-            header = [cell.strip().lower() for cell in row]
-            header_line = getattr(reader, "line_num", 1)
-            break
+    try:
+        for row in reader:
+            if any(cell.strip() for cell in row):
+                header = [cell.strip().lower() for cell in row]
+                header_line = getattr(reader, "line_num", 1)
+                break
+    except csv.Error as exc:  # an unclosed quote in the header
+        problems.add(getattr(reader, "line_num", 1), f"unreadable csv: {str(exc).lower()} (is a quote not closed?)")
+        raise problems.error()
     if header is None:
         problems.add(1, f"empty file (expected a header: {','.join(COLUMNS)})")
         raise problems.error()
