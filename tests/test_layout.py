@@ -129,3 +129,32 @@ def test_readme_example_layout_generates_legal_boards(tmp_path):
         assert len(b.harbors) == 3
         west = {t.terrain for t in b.tiles if t.hex in L.region_hexes("west")}
         assert west == {"forest", "hills", "fields"}
+
+
+def test_inherits_resolves_a_chain_of_any_depth(tmp_path):
+    """grandchild -> child -> base-3-4 copy: each level's keys replace its
+    parent's (the two-level chain used to fail with "map: missing")."""
+    from setupgen.core.layout import Layout
+
+    base = (Path(__file__).resolve().parent.parent / "layouts" / "base-3-4.toml").read_text().replace('name = "base-3-4"', 'name = "root"')
+    (tmp_path / "root.toml").write_text(base.replace('code = "B4"', 'code = "Q1"'))
+    (tmp_path / "child.toml").write_text('inherits = "root"\nname = "child"\ncode = "Q2"\nvictory_points = 12\n')
+    (tmp_path / "grandchild.toml").write_text('inherits = "child"\nname = "grandchild"\ncode = "Q3"\n')
+    lay = Layout.from_file(tmp_path / "grandchild.toml")
+    assert (lay.name, lay.code, lay.victory_points, len(lay.land())) == ("grandchild", "Q3", 12, 19)
+
+
+def test_inherits_cycle_names_the_files(tmp_path):
+    from setupgen.core.errors import LayoutError
+    from setupgen.core.layout import Layout
+
+    (tmp_path / "a.toml").write_text('inherits = "b"\nname = "a"\ncode = "QA"\n')
+    (tmp_path / "b.toml").write_text('inherits = "a"\nname = "b"\ncode = "QB"\n')
+    with pytest.raises(LayoutError, match=r"inherits: inheritance cycle: a\.toml -> b\.toml -> a\.toml"):
+        Layout.from_file(tmp_path / "a.toml")
+    (tmp_path / "self.toml").write_text('inherits = "self"\nname = "self"\ncode = "QS"\n')
+    with pytest.raises(LayoutError, match=r"inheritance cycle: self\.toml -> self\.toml"):
+        Layout.from_file(tmp_path / "self.toml")
+    (tmp_path / "orphan.toml").write_text('inherits = "nowhere"\nname = "orphan"\ncode = "QO"\n')
+    with pytest.raises(LayoutError, match="no layout 'nowhere' beside this file"):
+        Layout.from_file(tmp_path / "orphan.toml")
