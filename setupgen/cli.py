@@ -65,7 +65,12 @@ class _OneLineErrors(TyperGroup):
             if standalone_mode:
                 sys.exit(EXIT_BAD_INPUT)
             return EXIT_BAD_INPUT
-        previous = {sig: signal.signal(sig, _on_signal) for sig in (signal.SIGINT, signal.SIGTERM)}
+        previous = {}
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            try:
+                previous[sig] = signal.signal(sig, _on_signal)
+            except ValueError:  # not the main thread: signals stay as they are
+                pass
         _WRITTEN.clear()
         try:
             rv = super().main(args=args, prog_name=prog_name or "setupgen", complete_var=complete_var,
