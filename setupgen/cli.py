@@ -20,7 +20,7 @@ try:  # typer >= 0.29 vendors click
 except ImportError:  # pragma: no cover - older typer
     from click.exceptions import ClickException  # type: ignore[no-redef]
 
-from .core.errors import SetupgenError
+from .core.errors import SetupgenError, quoted
 
 EXIT_ILLEGAL = 1
 EXIT_BAD_INPUT = 2
@@ -61,7 +61,7 @@ class _OneLineErrors(TyperGroup):
             args = ["--help"]  # a bare `setupgen` shows the help, exit 0
         bad = next((a for a in args if not _is_text(a)), None)
         if bad is not None:
-            typer.echo(f"error: an argument is not valid UTF-8 text: {_shown_arg(bad)}", err=True)
+            typer.echo(f"error: an argument is not valid UTF-8 text: {quoted(bad, 80)}", err=True)
             if standalone_mode:
                 sys.exit(EXIT_BAD_INPUT)
             return EXIT_BAD_INPUT
@@ -102,11 +102,6 @@ def _is_text(arg: str) -> bool:
     except UnicodeEncodeError:  # undecodable bytes arrive as surrogates
         return False
     return True
-
-
-def _shown_arg(arg: str) -> str:
-    text = ascii(arg)
-    return text if len(text) <= 80 else text[:77] + "..."
 
 
 def _lower_first(text: str) -> str:

@@ -30,7 +30,7 @@ import tempfile
 from pathlib import Path
 from typing import Callable, Iterator, Mapping
 
-from .errors import SetupgenError
+from .errors import SetupgenError, quoted
 
 #: longest output path accepted, in bytes (Linux PATH_MAX is 4096)
 MAX_PATH_BYTES = 4000
@@ -53,10 +53,8 @@ def _fail(path: Path, why: str) -> OutputError:
 
 
 def shown(path: str | Path, limit: int = 120) -> str:
-    """A path for a one-line message: quoted, control characters escaped,
-    shortened in the middle past ``limit`` characters."""
-    text = repr(str(path))
-    return text if len(text) <= limit else text[: limit // 2] + "…" + text[-limit // 2:]
+    """A path for a one-line message (:func:`~setupgen.core.errors.quoted`)."""
+    return quoted(str(path), limit)
 
 
 def check_path(path: str | Path) -> Path:
@@ -156,7 +154,7 @@ def write_bytes(path: str | Path, data: bytes) -> None:
         except OSError as exc:
             raise _fail(path, exc.strerror or str(exc)) from None
         return
-    write_files(path.parent, {path.name: data})
+    _replace_all(path.parent, {path.name: data})  # the target was checked above
 
 
 def write_text(path: str | Path, text: str) -> None:
@@ -168,15 +166,18 @@ def write_files(folder: str | Path, files: Mapping[str, bytes]) -> None:
     """Write every file of ``files`` (name -> bytes) into ``folder``, all or
     nothing: each is staged beside its target first; only when all are
     staged are they renamed into place, and if a rename fails the files
-    already renamed get their old versions back. Raises
-    :class:`OutputError` (missing or unwritable folder, disk full)."""
+    already renamed get their old versions back. Each target is checked
+    first (:func:`check_file_target`): an existing file setupgen did not
+    write is never replaced. Raises :class:`OutputError` (missing or
+    unwritable folder, disk full, a file of someone else's)."""
     folder = check_path(folder)
-    if not folder.is_dir():
-        why = f"{shown(folder)} is not a folder" if folder.exists() else f"folder {shown(folder)} does not exist"
-        raise _fail(folder / next(iter(files), ""), why)
     for name in files:
-        if (folder / name).is_file():
-            check_ours(folder / name)
+        check_file_target(folder / name)
+    _replace_all(folder, files)
+
+
+def _replace_all(folder: Path, files: Mapping[str, bytes]) -> None:
+    """:func:`write_files` once the folder and targets are checked."""
     staged: dict[str, Path] = {}
     backups: dict[str, Path] = {}
     done: list[str] = []

@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from .errors import SetupgenError
+from .errors import SetupgenError, quoted
 
 #: largest input file read (a layout, tournament, players, results or board file)
 MAX_INPUT_BYTES = 10_000_000
@@ -29,7 +29,7 @@ def read_text(path: str | Path, what: str = "file") -> str:
     (a byte-order mark allowed). Raises :class:`SetupgenError` naming
     ``what`` ("players file") and the problem in plain words."""
     text_path = str(path)
-    where = f"cannot read the {what} {_shown(text_path)}"
+    where = f"cannot read the {what} {quoted(text_path, 120)}"
     if "\0" in text_path or not text_path:
         raise SetupgenError(f"{where}: not a file name")
     try:
@@ -47,11 +47,6 @@ def read_text(path: str | Path, what: str = "file") -> str:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise SetupgenError(f"{where}: it is not UTF-8 text (save it as UTF-8)") from None
-
-
-def _shown(text: str, limit: int = 120) -> str:
-    shown = repr(text)
-    return shown if len(shown) <= limit else shown[: limit // 2] + "…" + shown[-limit // 2:]
 
 
 __all__ = ["data_dir", "read_text", "MAX_INPUT_BYTES"]
