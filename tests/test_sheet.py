@@ -251,7 +251,7 @@ def test_same_bytes_across_hash_seeds():
 
 def test_unknown_language_and_paper():
     b, lay = board_of()
-    with pytest.raises(SetupgenError, match=r"unknown language 'fr' \(known: de, en\)"):
+    with pytest.raises(SetupgenError, match=r"unknown language 'fr' \(known: de, de-CH, en\)"):
         sheet.render_sheet(b, lay, lang="fr")
     with pytest.raises(SetupgenError, match=r"unknown paper 'a3' \(known: a4, letter\)"):
         sheet.render_sheet(b, lay, paper="a3")

@@ -2,6 +2,15 @@
 folder: ``<lang>.toml`` (every word printed on a sheet) and ``style.toml``
 (colours, fonts, sizes and paper sizes in mm).
 
+A language is any ``<code>.toml`` beside ``style.toml``; the code is the
+file name, a language tag such as ``en``, ``de`` or ``de-CH`` (Swiss
+German). A language file may start with ``inherits = "<code>"``: it then
+holds only the texts that differ, and every other text comes from the
+named language (chains of any depth up to :data:`MAX_INHERITS`; a missing
+parent or a cycle is an error). A ``[spelling]`` table rewrites every text
+(``"ß" = "ss"``), inherited ones included: ``de-CH`` is ``de`` with ss for
+ß, so a word added to ``de`` is right in ``de-CH`` with no second edit.
+
 Files are read lazily on first use and cached; nothing happens at import
 time. Every error is a :class:`setupgen.core.errors.SetupgenError` with a
 one-line lowercase message.
@@ -20,6 +29,8 @@ from .errors import SetupgenError
 
 #: 8 pt in mm (1 pt = 25.4 / 72 mm): the smallest text a sheet may carry
 MIN_FONT_MM = 8 * 25.4 / 72
+#: longest chain of ``inherits`` a language file may use
+MAX_INHERITS = 8
 
 
 def templates_dir() -> Path:
@@ -98,7 +109,8 @@ _STYLE: list[Style] = []
 
 
 def texts(lang: str) -> Texts:
-    """The words for language ``lang`` (``"en"``, ``"de"``).
+    """The words for language ``lang`` (``"en"``, ``"de"``, ``"de-CH"``),
+    its ``inherits`` chain resolved.
 
     Raises :class:`SetupgenError` for an unknown language or a malformed
     file.
@@ -109,9 +121,69 @@ def texts(lang: str) -> Texts:
     known = languages()
     if lang not in known:
         raise SetupgenError(f"unknown language {lang!r} (known: {', '.join(known)})", field="lang")
-    data = _read(templates_dir() / f"{lang}.toml")
+    data = _resolve_inherits(lang, known)
     out = _TEXTS[lang] = Texts(lang, MappingProxyType(data))
     return out
+
+
+def _resolve_inherits(lang: str, known: tuple[str, ...]) -> dict[str, Any]:
+    """The texts of ``lang`` with its ``inherits`` chain merged in: each
+    file's texts replace its parent's, table by table (a child's
+    ``[sheet]`` keeps the parent's other ``[sheet]`` texts), and each
+    file's ``[spelling]`` rules rewrite every text merged so far and below
+    it. Raises :class:`SetupgenError` for an unknown parent, a cycle, a
+    chain longer than :data:`MAX_INHERITS` or a malformed ``[spelling]``."""
+    chain = [lang]
+    levels = [_read(templates_dir() / f"{lang}.toml")]
+    while "inherits" in levels[-1]:
+        parent = levels[-1]["inherits"]
+        where = f"templates/{chain[-1]}.toml: inherits"
+        if not isinstance(parent, str) or parent not in known:
+            raise SetupgenError(f"{where}: no language {parent!r} (known: {', '.join(known)})")
+        if parent in chain:
+            raise SetupgenError(f"{where}: inheritance cycle: {' -> '.join([*chain, parent])}")
+        if len(chain) > MAX_INHERITS:
+            raise SetupgenError(f"{where}: more than {MAX_INHERITS} levels of inheritance")
+        chain.append(parent)
+        levels.append(_read(templates_dir() / f"{parent}.toml"))
+    merged: dict[str, Any] = {}
+    rules: list[tuple[str, str]] = []
+    for name, data in zip(reversed(chain), reversed(levels)):
+        _merge(merged, {k: v for k, v in data.items() if k not in ("inherits", "spelling")})
+        rules += _spelling(name, data.get("spelling", {}))
+        if rules:
+            _respell(merged, rules)
+    return merged
+
+
+def _spelling(lang: str, table: Any) -> list[tuple[str, str]]:
+    """A file's ``[spelling]`` rules, ``"ß" = "ss"``: (old, new) pairs."""
+    if not isinstance(table, Mapping) or not all(isinstance(k, str) and k and isinstance(v, str)
+                                                 for k, v in table.items()):
+        raise SetupgenError(f"templates/{lang}.toml: spelling: expected a table of texts, such as \"ß\" = \"ss\"")
+    return list(table.items())
+
+
+def _respell(node: dict[str, Any], rules: list[tuple[str, str]]) -> None:
+    """Apply spelling rules to every text in ``node``, in place."""
+    for k, v in node.items():
+        if isinstance(v, dict):
+            _respell(v, rules)
+        elif isinstance(v, str):
+            for old, new in rules:
+                v = v.replace(old, new)
+            node[k] = v
+
+
+def _merge(into: dict[str, Any], data: Mapping[str, Any]) -> None:
+    """Merge ``data`` into ``into``: tables key by key, anything else replaced."""
+    for k, v in data.items():
+        if isinstance(v, Mapping):
+            if not isinstance(into.get(k), dict):
+                into[k] = {}
+            _merge(into[k], v)
+        else:
+            into[k] = v
 
 
 def style() -> Style:

@@ -6,7 +6,7 @@ the same input gives the same bytes."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Any, Sequence
 
 from ..core import templates
 from ..core.templates import paper_size
@@ -21,13 +21,25 @@ class Listing:
     """A titled table: ``columns`` (header words) with relative ``widths``
     (fractions of the text width, summing to about 1), and ``rows`` of
     cells. A row whose first cell starts with ``"## "`` is a section
-    heading spanning the page."""
+    heading spanning the page. ``align`` gives each column's alignment,
+    ``"l"`` (left, the default for a column not named) or ``"r"`` (right:
+    every text of the column, its header included, ends at the same x,
+    for numbers)."""
 
     title: str
     subtitle: str
     columns: tuple[str, ...]
     widths: tuple[float, ...]
     rows: tuple[tuple[str, ...], ...]
+    align: tuple[str, ...] = ()
+
+    def right(self, column: int) -> bool:
+        """Whether column ``column`` (0-based) is right-aligned."""
+        return column < len(self.align) and self.align[column] == "r"
+
+
+#: space (mm) between a column's edge and its text
+CELL_PAD = 0.8
 
 
 def render_listing(listing: Listing, *, paper: str = "a4", footer: str = "") -> list[str]:
@@ -36,7 +48,6 @@ def render_listing(listing: Listing, *, paper: str = "a4", footer: str = "") -> 
     w, h = paper_size(paper)
     st = templates.style()
     m = st.margin
-    cw = w - 2 * m
     size = ROW_TEXT_MM
     rh = size * 1.6
     top_block = st.mm("director_title") + size * 3.2
@@ -45,40 +56,69 @@ def render_listing(listing: Listing, *, paper: str = "a4", footer: str = "") -> 
     pages = []
     for k, chunk in enumerate(chunks, start=1):
         dwg = drawing(w, h)
-        y = m + st.mm("director_title")
-        t, sz = fit(listing.title, cw, st.mm("director_title"), bold=True)
-        add_text(dwg, dwg, t, m, y, sz, st, bold=True)
-        y += size * 1.7
         sub = listing.subtitle + (f"  ·  {k}/{len(chunks)}" if len(chunks) > 1 else "")
-        t, sz = fit(sub, cw, size)
-        add_text(dwg, dwg, t, m, y, sz, st, fill=st.colour["muted"])
-        y += size * 1.5
-        xs = [m]
-        for frac in listing.widths[:-1]:
-            xs.append(xs[-1] + cw * frac)
-        y += size
-        for word, frac, x in zip(listing.columns, listing.widths, xs):
-            t, sz = fit(word, cw * frac - 1.5, size, bold=True)
-            add_text(dwg, dwg, t, x + 0.8, y, sz, st, bold=True)
-        y += size * 0.5
-        add_path(dwg, dwg, f"M{num(m)},{num(y)} L{num(m + cw)},{num(y)}", stroke=st.colour["ink"], width=0.3)
+        y = _head(dwg, listing, sub, m, w - 2 * m, st)
         for i, row in enumerate(chunk):
-            top = y + i * rh
-            base = top + rh / 2 + size * 0.36
-            if row and row[0].startswith("## "):
-                t, sz = fit(row[0][3:], cw, size, bold=True)
-                add_text(dwg, dwg, t, m + 0.8, base, sz, st, bold=True)
-                continue
-            if i % 2 == 1:
-                add_rect(dwg, dwg, m, top, cw, rh, fill=st.fill["header"])
-            for j, (cell, frac, x) in enumerate(zip(row, listing.widths, xs)):
-                t, sz = fit(cell, cw * frac - 1.6, size, bold=(j == 0))
-                add_text(dwg, dwg, t, x + 0.8, base, sz, st, bold=(j == 0))
+            _row(dwg, listing, row, i, y + i * rh, rh, m, w - 2 * m, st)
         if footer:
-            t, sz = fit(footer, cw, templates.MIN_FONT_MM)
+            t, sz = fit(footer, w - 2 * m, templates.MIN_FONT_MM)
             add_text(dwg, dwg, t, m, h - m, sz, st, fill=st.colour["muted"], mono=True)
         pages.append(finish(dwg))
     return pages
+
+
+def _columns(listing: Listing, x: float, cw: float) -> list[tuple[float, float]]:
+    """Each column's ``(left x, width)`` in mm."""
+    out = []
+    for frac in listing.widths:
+        out.append((x, cw * frac))
+        x += cw * frac
+    return out
+
+
+def _cell(dwg: Any, listing: Listing, j: int, text: str, col: tuple[float, float], y: float,
+          st: Any, bold: bool) -> None:
+    """One cell's text, fitted to its column: from the left edge, or for a
+    right-aligned column ending at the right edge."""
+    x, width = col
+    t, sz = fit(text, width - 2 * CELL_PAD, ROW_TEXT_MM, bold=bold)
+    if listing.right(j):
+        add_text(dwg, dwg, t, x + width - CELL_PAD, y, sz, st, bold=bold, anchor="end")
+    else:
+        add_text(dwg, dwg, t, x + CELL_PAD, y, sz, st, bold=bold)
+
+
+def _head(dwg: Any, listing: Listing, subtitle: str, m: float, cw: float, st: Any) -> float:
+    """Title, subtitle and the column header with its rule; returns the y
+    (mm) of the rule, where the rows start."""
+    size = ROW_TEXT_MM
+    y = m + st.mm("director_title")
+    t, sz = fit(listing.title, cw, st.mm("director_title"), bold=True)
+    add_text(dwg, dwg, t, m, y, sz, st, bold=True)
+    y += size * 1.7
+    t, sz = fit(subtitle, cw, size)
+    add_text(dwg, dwg, t, m, y, sz, st, fill=st.colour["muted"])
+    y += size * 2.5
+    for j, (word, col) in enumerate(zip(listing.columns, _columns(listing, m, cw))):
+        _cell(dwg, listing, j, word, col, y, st, True)
+    y += size * 0.5
+    add_path(dwg, dwg, f"M{num(m)},{num(y)} L{num(m + cw)},{num(y)}", stroke=st.colour["ink"], width=0.3)
+    return y
+
+
+def _row(dwg: Any, listing: Listing, row: Sequence[str], i: int, top: float, rh: float,
+         m: float, cw: float, st: Any) -> None:
+    """Row ``i`` of a page (a section heading, or cells on a band shaded
+    every second row); the first cell bold."""
+    base = top + rh / 2 + ROW_TEXT_MM * 0.36
+    if row and row[0].startswith("## "):
+        t, sz = fit(row[0][3:], cw, ROW_TEXT_MM, bold=True)
+        add_text(dwg, dwg, t, m + CELL_PAD, base, sz, st, bold=True)
+        return
+    if i % 2 == 1:
+        add_rect(dwg, dwg, m, top, cw, rh, fill=st.fill["header"])
+    for j, (cell, col) in enumerate(zip(row, _columns(listing, m, cw))):
+        _cell(dwg, listing, j, cell, col, base, st, j == 0)
 
 
 def listing_pages(listings: Sequence[Listing], *, paper: str = "a4", footer: str = "") -> list[str]:

@@ -13,6 +13,7 @@ schedule is planned afresh, identically.
 
 from __future__ import annotations
 
+import unicodedata
 from pathlib import Path
 from typing import Sequence
 
@@ -22,6 +23,7 @@ from ..core.board import Board
 from ..core.data import read_text
 from ..core.errors import SetupgenError
 from ..render import listing
+from ..render.page import text_width
 from . import roundpack
 from .model import Tournament
 from .schedule import Quality, Schedule, ScheduleError, Seat, plan
@@ -131,9 +133,10 @@ def _keep_played_schedule(path: Path, text: str, replace: bool) -> None:
 
 def schedule_listings(t: Tournament, sched: Schedule) -> list[listing.Listing]:
     """The schedule's listings in the tournament's language: each round's
-    tables (players in starting order), then the player cards."""
+    tables (players in starting order, under the round's scenario name),
+    then the player lookup (:func:`lookup_listing`)."""
     tx = templates.texts(t.language)
-    names = t.player_names()
+    names = display_names(t)
     rounds = sched.round_numbers()
     out = []
     for r in rounds:
@@ -144,20 +147,61 @@ def schedule_listings(t: Tournament, sched: Schedule) -> list[listing.Listing]:
                          *[f"{i}. {names.get(p, p)}" for i, p in enumerate(ids, start=1)],
                          *([""] * (t.table_size - len(ids)))))
         out.append(listing.Listing(
-            f"{t.name} · {tx.get('tournament.round', n=r)}", t.rounds[r - 1].scenario if r <= len(t.rounds) else "",
+            f"{t.name} · {tx.get('tournament.round', n=r)}",
+            scenario_name(t.rounds[r - 1].scenario, tx) if r <= len(t.rounds) else "",
             ("", *[tx.get("tournament.seat", n=i) for i in range(1, t.table_size + 1)]),
             (0.14,) + (0.86 / t.table_size,) * t.table_size, tuple(rows)))
-    where = {(s.player, s.round): (s.table, s.seat) for s in sched.seats}
-    cards = []
-    for p in t.players:
-        spots = [where.get((p.id, r)) for r in rounds]
-        cards.append((p.name, *[tx.get("tournament.table_seat", table=s[0], seat=s[1]) if s else "-" for s in spots]))
-    n = len(rounds)
-    out.append(listing.Listing(f"{t.name} · {tx.get('tournament.player_cards')}",
-                               tx.get("tournament.players", n=len(t.players)),
-                               ("", *[tx.get("tournament.round", n=r) for r in rounds]),
-                               (0.28,) + (0.72 / n,) * n, tuple(cards)))
+    out.append(lookup_listing(t, sched, tx))
     return out
+
+
+def scenario_name(code: str, tx: templates.Texts) -> str:
+    """A scenario's title in the language of ``tx`` (its code if the
+    templates have none)."""
+    from ..core import layout as layoutmod
+    from ..render.sheet import scenario_title
+
+    return scenario_title(layoutmod.load(code), tx)
+
+
+def lookup_key(name: str) -> tuple[str, str]:
+    """The sort key of a name in a player lookup, alphabetical the way a
+    reader expects: case-insensitive, accents and umlauts sorted with their
+    base letters (Unicode NFKD decomposition, combining marks dropped, then
+    case folding, so "Özil" sorts as "ozil", "Ärni" beside "Arni", "ß" as
+    "ss"), ties broken by the name as written. No locale is needed, so the
+    order is the same on every machine."""
+    base = "".join(c for c in unicodedata.normalize("NFKD", name) if not unicodedata.combining(c))
+    return base.casefold(), name
+
+
+def lookup_listing(t: Tournament, sched: Schedule, tx: templates.Texts) -> listing.Listing:
+    """The player lookup: every player in alphabetical order of the printed
+    name (:func:`lookup_key`), with table and start position per round
+    ("Table 12, start position 3", or "12 / 3" under a legend in the
+    subtitle when the long form does not fit a round's column at 8 pt).
+    The name column is as wide as the longest name (18-30 % of the line)."""
+    names = display_names(t)
+    rounds = sched.round_numbers()
+    n = max(1, len(rounds))
+    cw = templates.paper_size(t.paper)[0] - 2 * templates.style().margin
+    longest = max((text_width(v, listing.ROW_TEXT_MM, bold=True) for v in names.values()), default=0.0)
+    name_w = min(0.30, max(0.18, (longest + 2 * listing.CELL_PAD + 1.0) / cw))
+    widest = tx.get("tournament.table_seat", table=max((s.table for s in sched.seats), default=1),
+                    seat=t.table_size)
+    long = text_width(widest, templates.MIN_FONT_MM) <= cw * (1 - name_w) / n - 2 * listing.CELL_PAD
+    key = "tournament.table_seat" if long else "tournament.table_seat_short"
+    where = {(s.player, s.round): (s.table, s.seat) for s in sched.seats}
+    rows = []
+    for p in sorted(t.players, key=lambda p: (lookup_key(names[p.id]), p.id)):
+        spots = [where.get((p.id, r)) for r in rounds]
+        rows.append((names[p.id], *[tx.get(key, table=s[0], seat=s[1]) if s else "-" for s in spots]))
+    subtitle = tx.get("tournament.players", n=len(t.players))
+    if not long:
+        subtitle += f" · {tx.get('tournament.table_seat_hint')}"
+    return listing.Listing(f"{t.name} · {tx.get('tournament.player_cards')}", subtitle,
+                           ("", *[tx.get("tournament.round", n=r) for r in rounds]),
+                           (name_w,) + ((1 - name_w) / n,) * n, tuple(rows))
 
 
 def display_names(t: Tournament) -> dict[str, str]:
@@ -214,15 +258,40 @@ def make_standings(t: Tournament, sched: Schedule, results_path: str | Path):
     results = results_of(t, sched, results_path)
     scoring = st.Scoring(dict(t.placing_points), t.tie_breakers)
     ranked = st.standings(results, scoring=scoring, thresholds=t.thresholds(), seed=t.seed)
-    names = display_names(t)
-    rows = tuple((str(s.rank), names.get(s.player, s.player), st.format_points(s.placing_points),
-                  str(s.victory_points), f"{s.vp_share:.2f}", str(s.games),
-                  "" if s.lots is None else str(s.lots)) for s in ranked)
+    table = standings_listing(t, ranked, st.round_points(results, scoring))
+    return ranked, st.standings_csv(ranked), listing.render_listing(table, paper=t.paper)
+
+
+def standings_listing(t: Tournament, ranked, per_round: dict) -> listing.Listing:
+    """The standings as a listing, titled "after round N" (the last round
+    with results): rank, player, the placing points of each round (R1,
+    R2, ...; "-" for a round not played), then the totals and tie-breakers.
+    Numbers are right-aligned and written with the language's decimal
+    mark (10,5 in German); ``per_round`` is
+    :func:`~setupgen.tournament.standings.round_points`."""
+    from . import standings as st
+
     tx = templates.texts(t.language)
+    mark = tx.get("tournament.decimal_mark")
+    rounds = sorted({r for points in per_round.values() for r in points})
+    names = display_names(t)
+
+    def number(text: str) -> str:
+        return text.replace(".", mark)
+
+    rows = tuple((str(s.rank), names.get(s.player, s.player),
+                  *[number(st.format_points(per_round[s.player][r])) if r in per_round.get(s.player, {}) else "-"
+                    for r in rounds],
+                  number(st.format_points(s.placing_points)), str(s.victory_points), number(f"{s.vp_share:.2f}"),
+                  str(s.games), "" if s.lots is None else str(s.lots)) for s in ranked)
     head = tuple(tx.get(f"tournament.standings_head.{k}") for k in STANDINGS_COLUMNS)
-    pages = listing.render_listing(listing.Listing(tx.get("tournament.standings"), f"{t.name} · {t.seed}", head,
-                                                   (0.07, 0.33, 0.14, 0.1, 0.14, 0.1, 0.12), rows), paper=t.paper)
-    return ranked, st.standings_csv(ranked), pages
+    round_w = min(0.07, 0.26 / max(1, len(rounds)))
+    widths = (0.05, 0.49 - round_w * len(rounds), *[round_w] * len(rounds), 0.14, 0.06, 0.12, 0.085, 0.055)
+    title = tx.get("tournament.standings_after", n=rounds[-1]) if rounds else tx.get("tournament.standings")
+    subtitle = f"{t.name} · {t.seed}" + (f" · {tx.get('tournament.round_points_hint')}" if rounds else "")
+    return listing.Listing(title, subtitle,
+                           (head[0], head[1], *[tx.get("tournament.round_points", n=r) for r in rounds], *head[2:]),
+                           widths, rows, align=("r", "l", *["r"] * (len(rounds) + 5)))
 
 
 def write_standings(t: Tournament, sched: Schedule, results_path: str | Path, folder: Path):
@@ -244,7 +313,9 @@ def finals_request(t: Tournament, sched: Schedule, results_path: str | Path, pla
     """The finals' tables from the standings (16: semi-finals 1-8-9-16 ...;
     8: 1-4-5-8 / 2-3-6-7), or with ``winners`` the final of those
     semi-final winners; and the round pack of the final's scenario (tables
-    seeded ``<seed>/final/t<t>``; sheets list players in choice order)."""
+    seeded ``<seed>/final/t<t>``). Each sheet lists its players in choosing
+    order, best rank first (the order they choose their starting positions
+    in), each name followed by the player's rank ("Anna Meier · rank 1")."""
     from . import standings as st
 
     if t.final is None:
@@ -269,10 +340,12 @@ def finals_request(t: Tournament, sched: Schedule, results_path: str | Path, pla
     else:
         tables = st.finals_tables(ranking, players)
         label = "semi-final" if players == 16 else "final"
-    names = display_names(t)
+    tx = templates.texts(t.language)
+    rank = {p: n for n, p in enumerate(ranking, start=1)}
+    names = {p: f"{name} · {tx.get('tournament.rank', n=rank[p])}" for p, name in display_names(t).items()}
     request = roundpack.RoundRequest(
         scenario=t.final.scenario, tables=len(tables), seed=f"{t.seed}/{label}", lang=t.language,
-        paper=t.paper, title=f"{t.name} · {templates.texts(t.language).get('tournament.' + label.replace('-', '_'))}",
+        paper=t.paper, title=f"{t.name} · {tx.get('tournament.' + label.replace('-', '_'))}",
         table_seeds=tuple(t.final_seed(k, label) for k in range(1, len(tables) + 1)),
         players=tuple(tuple(names.get(p, p) for p in table) for table in tables))
     return request, tables

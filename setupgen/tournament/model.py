@@ -7,7 +7,7 @@ optional)::
 
     name = "Swiss Catan Championship 2010"
     seed = "sm2010"              # every random stream derives from it
-    language = "de"              # sheet language: en | de
+    language = "de"              # sheet language: en | de | de-CH (any templates/<code>.toml)
     paper = "a4"                 # a4 | letter
     players = "players.csv"      # beside this file: id,name[,group]
     table_size = 4               # 4 (3-player tables fill the gaps) or 6 (5-6 scenarios)

@@ -6,7 +6,8 @@ Australian championship rules).
   raised together as one :class:`ResultsError`.
 * :func:`placing_points` scores one table; :func:`standings` ranks the field
   by placing points, capped victory points, summed VP shares and reproducible
-  lots; :func:`standings_csv` / :func:`standings_lines` print a ranking.
+  lots; :func:`round_points` gives each player's placing points per round;
+  :func:`standings_csv` / :func:`standings_lines` print a ranking.
 * :func:`finals_tables` seats the semi-finals of 16 (or a final of 8) from a
   ranking; :func:`final_of_winners` orders the semi-final winners.
 
@@ -504,6 +505,22 @@ def _tally(groups: Mapping[tuple[int, int], list[GameResult]], scoring: Scoring,
             t.share += vp_share(min(r.vp, cap), total)
             t.games += 1
     return tally
+
+
+def round_points(results: Sequence[GameResult], scoring: Scoring) -> dict[str, dict[int, Fraction]]:
+    """Player -> round -> the placing points the player took in that round
+    (:func:`placing_points` of the player's table); a round the player has
+    no result in is absent. Summed over rounds these are the standings'
+    placing points. Raises :class:`SetupgenError` for a table size without
+    placing points or a table breaking :func:`placing_points`' rules."""
+    out: dict[str, dict[int, Fraction]] = defaultdict(dict)
+    for (rnd, tbl), table in sorted(_group(results).items()):
+        points = scoring.placing_points.get(len(table))
+        if points is None:
+            raise SetupgenError(f"no placing points for tables of {len(table)} (round {rnd} table {tbl})")
+        for player, value in placing_points(table, points).items():
+            out[player][rnd] = out[player].get(rnd, Fraction(0)) + value
+    return dict(out)
 
 
 def _draw_lots(order: list[str], key, seed: str) -> tuple[list[str], dict[str, int]]:
