@@ -267,8 +267,10 @@ def board(
             _report_violations(made.violations)
             return
         target = output if output is not None else _default_target(made.default_name)  # str keeps a final "/"
-        data = made.data if isinstance(made.data, bytes) else "".join(made.data).encode("utf-8")
-        atomic.write_bytes(target, data)
+        if isinstance(made.data, bytes):
+            atomic.write_bytes(target, made.data)
+        else:  # JSONL: streamed through the temporary file, never held whole
+            atomic.write_stream(target, export.chunked(made.data))
         about = f" (setup id {made.setup_id})" if made.setup_id else ""
         typer.echo(f"wrote {target}{about}", err=True)
     except SetupgenError as exc:
@@ -277,16 +279,19 @@ def board(
 
 
 def _to_stdout(data) -> None:
-    """``-o -``: the bytes, or the JSON lines one by one, to standard
-    output. A PDF or PNG is not written onto a terminal."""
+    """``-o -``: the bytes, or the JSON lines chunk by chunk
+    (:func:`~setupgen.render.export.chunked`), to standard output. A PDF or
+    PNG is not written onto a terminal."""
     if isinstance(data, bytes):
         if not data.lstrip().startswith((b"{", b"<")) and sys.stdout is not None and sys.stdout.isatty():
             raise SetupgenError("refusing to write a binary file (pdf or png) to the terminal; redirect it to a "
                                 "file or a pipe", field="output")
         _write_stdout(lambda stream: stream.write(data), text=False)
         return
-    for line in data:
-        _write_stdout(lambda stream: stream.write(line), text=True)
+    from .render import export
+
+    for chunk in export.chunked(data):  # the same bytes as a file gets
+        _write_stdout(lambda stream: stream.write(chunk), text=False)
 
 
 def _tournament_table_request(request, tournament_file, round_number, table):

@@ -2,9 +2,10 @@
 did not write is ever replaced.
 
 - A file goes to a temporary file in the same folder and is renamed over
-  the target (:func:`write_bytes`); several files are all staged first and
-  renamed together, the old versions restored if a rename fails
-  (:func:`write_files`).
+  the target (:func:`write_bytes`; :func:`write_stream` writes it chunk by
+  chunk as the chunks are made, in constant memory); several files are all
+  staged first and renamed together, the old versions restored if a rename
+  fails (:func:`write_files`).
 - A folder is built under a temporary name and renamed into place
   (:func:`staged_dir`); an existing folder is replaced only when its owner
   check says every file in it is setupgen's own.
@@ -28,7 +29,7 @@ import shutil
 import stat
 import tempfile
 from pathlib import Path
-from typing import Callable, Iterator, Mapping
+from typing import Callable, Iterable, Iterator, Mapping, Union
 
 from .errors import SetupgenError, quoted
 
@@ -40,6 +41,11 @@ MAX_NAME_BYTES = 255
 
 class OutputError(SetupgenError):
     """The output path cannot be written."""
+
+
+#: what a file is made of: its bytes, or its bytes chunk by chunk (an
+#: iterable of bytes, consumed once, while the file is written)
+Content = Union[bytes, Iterable[bytes]]
 
 
 def _umask() -> int:
@@ -145,16 +151,30 @@ def write_bytes(path: str | Path, data: bytes) -> None:
     folder is missing or not writable, ``path`` names a folder (or ends in
     ``/``), or names an existing file setupgen did not write
     (:func:`check_ours`)."""
+    write_stream(path, (data,))
+
+
+def write_stream(path: str | Path, chunks: Iterable[bytes]) -> None:
+    """:func:`write_bytes` of the concatenated ``chunks``, each written as
+    it comes, so memory stays constant however long the file: the target is
+    checked before the first chunk is asked for, the temporary file is
+    renamed over it only after the last. Whatever ends it early (an error
+    of ``chunks``, which is raised as it is; a failed write, disk full
+    included, as one :class:`OutputError`; a signal) removes the temporary
+    file and leaves the target as it was. A device or named pipe gets the
+    chunks directly."""
     path = check_file_target(path)
     mode = path.stat().st_mode if path.exists() else None
     if mode is not None and not stat.S_ISREG(mode):
         try:
             with open(path, "wb") as fh:  # device or pipe: nothing to replace
-                fh.write(data)
+                _copy(chunks, fh)
+        except _SourceError as exc:
+            raise exc.error from None
         except OSError as exc:
             raise _fail(path, exc.strerror or str(exc)) from None
         return
-    _replace_all(path.parent, {path.name: data})  # the target was checked above
+    _replace_all(path.parent, {path.name: chunks})  # the target was checked above
 
 
 def write_text(path: str | Path, text: str) -> None:
@@ -162,8 +182,9 @@ def write_text(path: str | Path, text: str) -> None:
     write_bytes(path, text.encode("utf-8"))
 
 
-def write_files(folder: str | Path, files: Mapping[str, bytes]) -> None:
-    """Write every file of ``files`` (name -> bytes) into ``folder``, all or
+def write_files(folder: str | Path, files: Mapping[str, Content]) -> None:
+    """Write every file of ``files`` (name -> bytes, or an iterable of byte
+    chunks as for :func:`write_stream`) into ``folder``, all or
     nothing: each is staged beside its target first; only when all are
     staged are they renamed into place, and if a rename fails the files
     already renamed get their old versions back. Each target is checked
@@ -176,21 +197,22 @@ def write_files(folder: str | Path, files: Mapping[str, bytes]) -> None:
     _replace_all(folder, files)
 
 
-def _replace_all(folder: Path, files: Mapping[str, bytes]) -> None:
+def _replace_all(folder: Path, files: Mapping[str, Content]) -> None:
     """:func:`write_files` once the folder and targets are checked."""
     staged: dict[str, Path] = {}
     backups: dict[str, Path] = {}
     done: list[str] = []
+    current = next(iter(files), "")  # the file being staged or renamed (named when that fails)
     try:
-        for name, data in files.items():
-            staged[name] = _stage(folder, name, data)
-        for name in files:
-            target = folder / name
+        for current, data in files.items():
+            staged[current] = _stage(folder, current, data)
+        for current in files:
+            target = folder / current
             if target.exists() and len(files) > 1:  # one file alone needs no way back
-                backups[name] = _keep_old(target)
-            os.replace(staged[name], target)
-            del staged[name]
-            done.append(name)
+                backups[current] = _keep_old(target)
+            os.replace(staged[current], target)
+            del staged[current]
+            done.append(current)
     except BaseException as exc:
         for name in done:  # put the old versions back (or remove what is new)
             with contextlib.suppress(OSError):
@@ -198,8 +220,10 @@ def _replace_all(folder: Path, files: Mapping[str, bytes]) -> None:
                     os.replace(backups.pop(name), folder / name)
                 else:
                     os.unlink(folder / name)
+        if isinstance(exc, _SourceError):
+            raise exc.error from None
         if isinstance(exc, OSError):
-            raise _fail(folder / (next(iter(staged), "") or next(iter(files), "")), exc.strerror or str(exc)) from None
+            raise _fail(folder / current, exc.strerror or str(exc)) from None
         raise
     finally:
         for tmp in [*staged.values(), *backups.values()]:
@@ -223,11 +247,36 @@ def _spare_name(folder: Path, name: str) -> Path:
     return folder / f".{name}.{os.getpid()}.{secrets.token_hex(4)}.old.tmp"
 
 
-def _stage(folder: Path, name: str, data: bytes) -> Path:
+class _SourceError(Exception):
+    """An OSError raised by the chunks of a file (not by writing them),
+    carried past the handlers that report write failures."""
+
+    def __init__(self, error: OSError) -> None:
+        super().__init__(str(error))
+        self.error = error
+
+
+def _copy(data: Content, fh) -> None:
+    """Write ``data`` (bytes or byte chunks) into the open file ``fh``."""
+    if isinstance(data, (bytes, bytearray, memoryview)):
+        fh.write(data)
+        return
+    chunks = iter(data)
+    while True:
+        try:
+            chunk = next(chunks)
+        except StopIteration:
+            return
+        except OSError as exc:
+            raise _SourceError(exc) from exc
+        fh.write(chunk)
+
+
+def _stage(folder: Path, name: str, data: Content) -> Path:
     fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=folder)
     try:
         with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
+            _copy(data, fh)
         os.chmod(tmp, 0o666 & ~_umask())
     except BaseException:
         with contextlib.suppress(OSError):

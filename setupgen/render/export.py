@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import PurePath
-from typing import Iterator
+from typing import Iterable, Iterator
 
 from .. import generate as gen
 from ..core import layout as layoutmod
@@ -188,6 +188,27 @@ def iter_jsonl(scenario: str | Layout, seed: str, count: int, numbers: str | Non
     layout = layoutmod.load(scenario) if isinstance(scenario, str) else scenario
     for i in range(1, count + 1):
         yield gen.from_seed(layout, jsonl_seed(seed, i), numbers, harbors).to_json(indent=None) + "\n"
+
+
+#: bytes gathered into one chunk of a JSONL stream (about 16 base boards)
+CHUNK_BYTES = 1 << 16
+
+
+def chunked(lines: Iterable[str], size: int = CHUNK_BYTES) -> Iterator[bytes]:
+    """``lines`` (JSON lines, ASCII) as UTF-8 byte chunks of about ``size``
+    bytes each, made as they are consumed: what a JSONL stream is written
+    as, to a file (:func:`~setupgen.core.atomic.write_stream`) and to
+    standard output alike, so both get the same bytes in constant memory."""
+    part: list[str] = []
+    held = 0
+    for line in lines:
+        part.append(line)
+        held += len(line)
+        if held >= size:
+            yield "".join(part).encode("utf-8")
+            part, held = [], 0
+    if part:
+        yield "".join(part).encode("utf-8")
 
 
 def board_bytes(board: Board, fmt: str, *, lang: str = "en", paper: str = "a4",
