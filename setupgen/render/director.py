@@ -1,130 +1,413 @@
-"""The director's page of a round pack, as SVG text: every table with its
-scenario, setup ID and seed (``docs/sheet.md``: a round pack is one
-PDF, director's page first). Sizes in mm, fonts never below 8 pt."""
+"""The director's pages of a round pack, as SVG texts (``docs/sheet.md``:
+a round pack is one PDF, director's pages first).
+
+Every page repeats the same header: the tournament (or "Director's page")
+and the round (a blank "Round ____" when unknown), the table count and the
+round seed, a framed box with the pointer to ``key.pdf`` and the director's
+notes (e.g. a reconstructed map), and the column heads. Then one row per
+table: number, scenario, setup ID, seed, the players in seat order when
+scheduled, and two check boxes (result received, entered). As many rows a
+page as fit, never a row split; "Page i of n" at the foot.
+
+Sizes in mm from ``templates/style.toml`` (table ``[director]``), words from
+``templates/<lang>.toml`` (``[director]``); no text below 8 pt; columns are
+measured from their texts and never touch.
+"""
 
 from __future__ import annotations
 
+import dataclasses
+import math
+import tomllib
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 from ..core import templates
-from ..core.templates import MIN_FONT_MM, Style, Texts, paper_size
-from .page import add_path, add_rect, add_text, drawing, finish, fit, num
+from ..core.errors import SetupgenError
+from ..core.layout import Layout
+from ..core.templates import Style, Texts, paper_size
+from .page import add_path, add_rect, add_text, drawing, finish, fit, fit_lines, num, text_width, wrap
 
-#: most tables listed on one director's page; more continue on further pages
-MAX_DIRECTOR_ROWS = 40
+__all__ = ["DirectorRow", "Sizes", "sizes", "notes_for", "render_director_pages", "render_director_page",
+           "player_lines", "fit_tail"]
+
+#: the columns, left to right: (kind, template key of the head)
+COLUMNS = (("table", "director.table"), ("scenario", "director.scenario"), ("setup_id", "director.setup_id"),
+           ("seed", "director.seed"), ("received", "director.received"), ("entered", "director.entered"))
+#: most lines of players under a row (6 players: 3 lines of 2)
+MAX_PLAYER_LINES = 3
 
 
 @dataclass(frozen=True, slots=True)
 class DirectorRow:
-    """One table on the director's page."""
+    """One table on the director's page; ``players`` in seat order (may be
+    empty)."""
 
     table: int
     scenario: str
     setup_id: str
     seed: str | None
+    players: tuple[str, ...] = ()
 
+
+@dataclass(frozen=True, slots=True)
+class Sizes:
+    """One table of lengths (mm) from ``templates/style.toml``."""
+
+    table: str
+    values: Mapping[str, float]
+
+    def __call__(self, name: str) -> float:
+        """The length ``name`` (mm). Raises :class:`SetupgenError` if unknown."""
+        try:
+            return float(self.values[name])
+        except KeyError:
+            raise SetupgenError(f"templates/style.toml has no {self.table}.{name}") from None
+
+
+_SIZES: dict[tuple[str, str], Sizes] = {}
+
+
+def sizes(table: str) -> Sizes:
+    """The lengths of table ``table`` (e.g. ``director``) of
+    ``templates/style.toml``, read once. Raises :class:`SetupgenError` for
+    a missing file or table."""
+    path = templates.templates_dir() / "style.toml"
+    key = (str(path), table)
+    if key not in _SIZES:
+        try:
+            with path.open("rb") as fh:
+                data = tomllib.load(fh)
+        except (OSError, tomllib.TOMLDecodeError) as exc:
+            raise SetupgenError(f"cannot read {path}: {exc}") from None
+        values = data.get(table)
+        if not isinstance(values, dict):
+            raise SetupgenError(f"templates/style.toml has no table [{table}]")
+        _SIZES[key] = Sizes(table, {str(k): float(v) for k, v in values.items()})
+    return _SIZES[key]
+
+
+def notes_for(layout: Layout, lang: str = "en") -> tuple[str, ...]:
+    """The director-only notes of ``layout`` in ``lang``: the reconstruction
+    note when the map is a reconstruction."""
+    return (templates.texts(lang).get("note.reconstruction"),) if layout.reconstruction else ()
+
+
+def player_lines(rows: Sequence[DirectorRow], span: float, size: float) -> tuple[int, int]:
+    """``(lines, cells a line)`` for the players of every row in a band
+    ``span`` mm wide: the fewest lines (at most :data:`MAX_PLAYER_LINES`)
+    in which every name fits its cell at ``size`` mm; ``(0, 0)`` without
+    players."""
+    most = max((len(r.players) for r in rows), default=0)
+    if not most:
+        return 0, 0
+    names = [(i + 1, p) for r in rows for i, p in enumerate(r.players)]
+    for lines in range(1, MAX_PLAYER_LINES + 1):
+        per = math.ceil(most / lines)
+        cell = span / per
+        if all(_player_width(i, p, size) <= cell - size for i, p in names):
+            return lines, per
+    return MAX_PLAYER_LINES, math.ceil(most / MAX_PLAYER_LINES)
+
+
+def _player_width(seat: int, name: str, size: float) -> float:
+    return text_width(f"{seat} ", size, bold=True) + text_width(name, size)
+
+
+@dataclass(frozen=True, slots=True)
+class _Plan:
+    """What every page shares: paper, words, style, sizes, the columns
+    ``(kind, x, width)``, the players' lines and cells, the row height."""
+
+    w: float
+    h: float
+    tx: Texts
+    st: Style
+    g: Sizes
+    cols: tuple[tuple[str, float, float], ...]
+    lines: int
+    per_line: int
+    band: float
+    row_h: float
+
+    def col(self, kind: str) -> tuple[float, float]:
+        return next((x, w) for k, x, w in self.cols if k == kind)
 
 
 def render_director_pages(rows: Sequence[DirectorRow], *, title: str | None, lang: str = "en",
-                          paper: str = "a4", seed: str | None = None) -> list[str]:
-    """The director's pages as SVG texts: :data:`MAX_DIRECTOR_ROWS` tables a
-    page, as many pages as needed (at least one). Raises
-    :class:`SetupgenError` for an unknown language or paper."""
-    chunks = [rows[i:i + MAX_DIRECTOR_ROWS] for i in range(0, len(rows), MAX_DIRECTOR_ROWS)] or [rows[:0]]
-    return [render_director_page(chunk, title=title, lang=lang, paper=paper, seed=seed, total=len(rows))
-            for chunk in chunks]
+                          paper: str = "a4", seed: str | None = None, round: int | None = None,
+                          blank_round: bool = True, key_file: str | None = None,
+                          notes: Sequence[str] = ()) -> list[str]:
+    """The director's pages as SVG texts (see the module doc), rows in the
+    order given, as many a page as fit; at least one page. ``title``: the
+    tournament (else "Director's page"); ``round`` its number, or with
+    ``blank_round`` a blank to fill in; ``key_file``: the key's file name
+    when the round has one; ``notes``: director-only notes, in words.
 
-
-def render_director_page(rows: Sequence[DirectorRow], *, title: str | None, lang: str = "en",
-                         paper: str = "a4", seed: str | None = None, total: int | None = None) -> str:
-    """The director's page as SVG text: one portrait page listing every
-    table with its scenario, setup ID and seed, headed by ``title`` (or the
-    template's "director's page") and the round ``seed`` if given.
-
-    Rows are listed in the order given. The text shrinks, down to 8 pt, to
-    fit the rows on the page; at most :data:`MAX_DIRECTOR_ROWS` (40) rows are
-    listed, followed by a line counting the tables left out (each sheet
-    still carries its own setup ID). Over-long seeds are shortened with
-    ``…``. Sizes in mm.
-
-    Raises :class:`SetupgenError` for an unknown language or paper.
-    """
+    Raises :class:`SetupgenError` for an unknown language or paper."""
     w, h = paper_size(paper)
     tx = templates.texts(lang)
     st = templates.style()
-    dwg = drawing(w, h)
-    y = _heading(dwg, title, len(rows) if total is None else total, seed, w, tx, st)
-    _table_rows(dwg, rows, y, w, h, tx, st)
-    return finish(dwg)
+    g = sizes("director")
+    plan = _plan(rows, w, h, tx, st, g)
+    head = _Head(title, len(rows), seed, round, blank_round, key_file, tuple(notes))
+    top = _header(drawing(w, h), plan, head)
+    bottom = h - st.margin - g("footer") * 1.2 - g("inset")
+    per_page = max(1, int((bottom - top) // plan.row_h))
+    chunks = [rows[i:i + per_page] for i in range(0, len(rows), per_page)] or [rows[:0]]
+    if len(chunks) == 1 and rows:
+        # one page: the rows grow (up to row_max) into the room left
+        band = min(g("row_max"), plan.band + (bottom - top - len(rows) * plan.row_h) / len(rows))
+        plan = dataclasses.replace(plan, band=band, row_h=_row_height(band, plan.lines, g))
+    pages = []
+    for i, chunk in enumerate(chunks, start=1):
+        dwg = drawing(w, h)
+        y = _header(dwg, plan, head)
+        for k, row in enumerate(chunk):
+            _row(dwg, plan, row, y + k * plan.row_h, shaded=k % 2 == 1)
+        _footer(dwg, plan, i, len(chunks))
+        pages.append(finish(dwg))
+    return pages
 
 
-def _heading(dwg: Any, title: str | None, count: int, seed: str | None, w: float, tx: Texts, st: Style) -> float:
-    """Title, table count and round seed, and the rule under them; returns
-    the rule's y (mm)."""
-    m = st.margin
-    cw = w - 2 * m
-    y = m
-    head, hsz = fit(title or tx.get("director.title"), cw, st.mm("director_title"), bold=True)
-    y += hsz
-    add_text(dwg, dwg, head, m, y, hsz, st, bold=True)
-    sub = [tx.get("director.count_one") if count == 1 else tx.get("director.count", n=count)]
-    if title:
-        sub.insert(0, tx.get("director.title"))
-    if seed is not None:
-        sub.append(tx.get("director.round_seed", seed=seed))
-    t, ssz = fit("  ·  ".join(sub), cw, st.mm("body"))
-    y += ssz * 1.6
-    add_text(dwg, dwg, t, m, y, ssz, st, fill=st.colour["muted"])
-    y += 3.0
-    add_path(dwg, dwg, f"M{num(m)},{num(y)} L{num(m + cw)},{num(y)}", stroke=st.colour["ink"], width=st.mm("rule"))
-    return y
+def render_director_page(rows: Sequence[DirectorRow], *, title: str | None, lang: str = "en",
+                         paper: str = "a4", seed: str | None = None, **options: Any) -> str:
+    """The director's page when every row fits on one page (options as
+    :func:`render_director_pages`). Raises :class:`SetupgenError` when the
+    rows need more pages, or for an unknown language or paper."""
+    pages = render_director_pages(rows, title=title, lang=lang, paper=paper, seed=seed, **options)
+    if len(pages) > 1:
+        raise SetupgenError(f"{len(rows)} tables need {len(pages)} director's pages")
+    return pages[0]
 
 
-#: the director's table: (template key, share of the width)
-COLUMNS = (("director.table", 0.08), ("director.scenario", 0.30), ("director.setup_id", 0.25),
-           ("director.seed", 0.23), ("director.returned", 0.14))
+# -- columns --------------------------------------------------------------------
+
+def _head_width(text: str, size: float) -> float:
+    """The narrowest width (mm) holding ``text`` in at most two lines, bold."""
+    words = text.split()
+    best = text_width(text, size, bold=True)
+    for i in range(1, len(words)):
+        best = min(best, max(text_width(" ".join(words[:i]), size, bold=True),
+                             text_width(" ".join(words[i:]), size, bold=True)))
+    return best
 
 
-def _table_rows(dwg: Any, rows: Sequence[DirectorRow], y: float, w: float, h: float, tx: Texts,
-                st: Style) -> None:
-    """The column heads and one row per table from ``y`` (mm) down, the text
-    shrunk (to 8 pt at least) to fit; a count of tables left out."""
-    m = st.margin
-    cw = w - 2 * m
-    shown = list(rows[:MAX_DIRECTOR_ROWS])
-    extra = len(rows) - len(shown)
-    avail = h - m - y - 4.0 - (st.mm("body") * 1.6 if extra else 0.0)
-    size = max(MIN_FONT_MM, min(st.mm("director_body"), avail / ((len(shown) + 1) * 1.55)))
-    rh = size * 1.55
-    xs = [m]
-    for _, frac in COLUMNS[:-1]:
-        xs.append(xs[-1] + cw * frac)
-    y += rh
-    for (key, frac), cx in zip(COLUMNS, xs):
-        t, sz = fit(tx.get(key), cw * frac - 1.5, size, bold=True)
-        add_text(dwg, dwg, t, cx + 0.8, y, sz, st, bold=True)
-    y += size * 0.45
-    add_path(dwg, dwg, f"M{num(m)},{num(y)} L{num(m + cw)},{num(y)}", stroke=st.colour["ink"], width=0.25)
-    for i, row in enumerate(shown):
-        top = y + i * rh
-        if i % 2 == 1:
-            add_rect(dwg, dwg, m, top, cw, rh, fill=st.fill["header"])
-        base = top + rh / 2 + size * 0.36
-        cells = [(str(row.table), True, False), (_scenario_word(row.scenario, tx), False, False),
-                 (row.setup_id, True, True), (row.seed or "", False, True)]
-        for (text, bold, mono), (_, frac), cx in zip(cells, COLUMNS, xs):
-            t, sz = fit(text, cw * frac - 1.6, size, bold=bold, mono=mono)
-            add_text(dwg, dwg, t, cx + 0.8, base, sz, st, bold=bold, mono=mono)
-        bs = rh * 0.7
-        add_rect(dwg, dwg, xs[-1] + 1.0, top + (rh - bs) / 2, bs, bs, fill=st.fill["box"],
-                 stroke=st.colour["ink"], width=0.3)
-    if extra:
-        yb = y + len(shown) * rh + st.mm("body") * 1.4
-        t, sz = fit(tx.get("director.more", n=extra), cw, st.mm("body"))
-        add_text(dwg, dwg, t, m, yb, sz, st, bold=True)
+def _natural_widths(rows: Sequence[DirectorRow], tx: Texts, g: Sizes) -> dict[str, float]:
+    body, ids = g("body"), g("id")
+    content = {
+        "table": max((text_width(str(r.table), body, bold=True) for r in rows), default=0.0),
+        "scenario": max((text_width(_scenario_word(r.scenario, tx), body) for r in rows), default=0.0),
+        "setup_id": max((text_width(r.setup_id, ids, mono=True, bold=True) for r in rows), default=0.0),
+        "seed": max((text_width(r.seed or "", ids, mono=True) for r in rows), default=0.0),
+        "received": g("box"),
+        "entered": g("box"),
+    }
+    return {kind: max(content[kind], _head_width(tx.get(key), g("head"))) for kind, key in COLUMNS}
+
+
+def _plan(rows: Sequence[DirectorRow], w: float, h: float, tx: Texts, st: Style, g: Sizes) -> _Plan:
+    """Column widths from their texts: table, setup ID and the check boxes
+    as wide as they need; scenario and seed share the rest (the seed takes
+    what the scenario leaves, at least a third of it)."""
+    nat = _natural_widths(rows, tx, g)
+    gap = g("column_gap")
+    inner = w - 2 * st.margin - 2 * g("inset")
+    fixed = nat["table"] + nat["setup_id"] + nat["received"] + nat["entered"]
+    flex = max(2 * gap, inner - fixed - gap * (len(COLUMNS) - 1))
+    scenario = nat["scenario"] if nat["scenario"] + nat["seed"] <= flex else \
+        max(flex - nat["seed"], flex * 2 / 3)
+    widths = dict(nat, scenario=scenario, seed=flex - scenario)
+    x = st.margin + g("inset")
+    cols = []
+    for kind, _ in COLUMNS:
+        cols.append((kind, x, widths[kind]))
+        x += widths[kind] + gap
+    span = sum(cw for k, _, cw in cols if k in ("scenario", "setup_id", "seed")) + 2 * gap
+    lines, per_line = player_lines(rows, span, g("player"))
+    return _Plan(w, h, tx, st, g, tuple(cols), lines, per_line, g("row"), _row_height(g("row"), lines, g))
+
+
+def _row_height(band: float, lines: int, g: Sizes) -> float:
+    """A row's height (mm): its first line ``band`` mm high, then the lines
+    of players and the space under them."""
+    return band + (lines * g("player_line") + g("row_pad") if lines else 0.0)
+
+
+def fit_tail(text: str, width: float, size: float, *, mono: bool = False) -> tuple[str, float]:
+    """``(text, size)`` fitting ``width`` mm as :func:`~setupgen.render.page.fit`,
+    but a text too long at 8 pt keeps its end (``…/t12``): a table's seed
+    differs from the next one's at its end."""
+    t, sz = fit(text, width, size, mono=mono)
+    if not t.endswith("…") or t == text:
+        return t, sz
+    tail = text
+    while tail and text_width("…" + tail, sz, mono=mono) > width:
+        tail = tail[1:]
+    return "…" + tail, sz
 
 
 def _scenario_word(name: str, tx: Texts) -> str:
     key = f"scenario.{name}"
     return tx.get(key) if tx.has(key) else name
+
+
+# -- header and footer ------------------------------------------------------------
+
+def _rule(dwg: Any, plan: _Plan, y: float, width: float) -> None:
+    m = plan.st.margin
+    add_path(dwg, dwg, f"M{num(m)},{num(y)} L{num(plan.w - m)},{num(y)}", stroke=plan.st.colour["ink"],
+             width=width)
+
+
+@dataclass(frozen=True, slots=True)
+class _Head:
+    """What the header of every page says (see :func:`render_director_pages`)."""
+
+    title: str | None
+    count: int
+    seed: str | None
+    round: int | None
+    blank_round: bool
+    key_file: str | None
+    notes: tuple[str, ...]
+
+
+def _header(dwg: Any, plan: _Plan, head: _Head) -> float:
+    """Title and round, the count and seed, the box of director's notes and
+    the column heads; returns the y (mm) where the first row starts."""
+    tx, st, g = plan.tx, plan.st, plan.g
+    title, count, seed, round = head.title, head.count, head.seed, head.round
+    blank_round, key_file, notes = head.blank_round, head.key_file, head.notes
+    m = st.margin
+    cw = plan.w - 2 * m
+    if round is not None:
+        parts = [title or tx.get("director.title"), tx.get("director.round", n=round)]
+    else:
+        parts = [title or tx.get("director.title")] + ([tx.get("director.round_blank")] if blank_round else [])
+    lines, size = fit_lines(" · ".join(parts), cw, g("title"), 2, bold=True)
+    y = m
+    for line in lines:
+        y += size
+        add_text(dwg, dwg, line, m, y, size, st, bold=True)
+        y += size * 0.25
+    sub = ([tx.get("director.title")] if title else []) + [
+        tx.get("director.count_one") if count == 1 else tx.get("director.count", n=count)]
+    if seed is not None:
+        sub.append(tx.get("director.round_seed", seed=seed))
+    t, ssz = fit("  ·  ".join(sub), cw, g("subtitle"))
+    y += ssz * 1.4
+    add_text(dwg, dwg, t, m, y, ssz, st, fill=st.colour["muted"])
+    y += ssz * 0.6
+    box = [(tx.get("director.key_pointer", file=key_file), True)] if key_file else []
+    box += [(f"{tx.get('director.note')} {n}", False) for n in notes]
+    if box:
+        y = _note_box(dwg, plan, box, y + g("inset"))
+    else:
+        y += g("inset")
+        _rule(dwg, plan, y, g("rule"))
+    return _column_heads(dwg, plan, y)
+
+
+def _note_box(dwg: Any, plan: _Plan, paragraphs: list[tuple[str, bool]], top: float) -> float:
+    """A framed box of wrapped paragraphs (``(text, bold)``) across the
+    page from ``top`` (mm); returns the y below it."""
+    st, g = plan.st, plan.g
+    m, pad, size = st.margin, g("note_pad"), g("note")
+    lh = size * g("line_spacing")
+    width = plan.w - 2 * m - 2 * pad
+    lines = [(line, bold) for text, bold in paragraphs for line in wrap(text, width, size, bold=bold)]
+    height = 2 * pad + len(lines) * lh - (lh - size)
+    add_rect(dwg, dwg, m, top, plan.w - 2 * m, height, fill=st.fill["box"], stroke=st.colour["ink"],
+             width=g("rule"))
+    y = top + pad
+    for line, bold in lines:
+        t, sz = fit(line, width, size, bold=bold)
+        add_text(dwg, dwg, t, m + pad, y + size * 0.8, sz, st, bold=bold)
+        y += lh
+    return top + height
+
+
+def _column_heads(dwg: Any, plan: _Plan, y: float) -> float:
+    """The column heads (bold, up to two lines, on a common last baseline)
+    below the rule at ``y``; returns the y of the rule under them."""
+    st, g = plan.st, plan.g
+    size = g("head")
+    lh = size * 1.15
+    heads = {kind: wrap(plan.tx.get(key), plan.col(kind)[1] + 0.01, size, bold=True) for kind, key in COLUMNS}
+    n = max(len(v) for v in heads.values())
+    base = y + g("inset") + size * 0.8 + (n - 1) * lh
+    for kind, x, width in plan.cols:
+        lines = heads[kind]
+        centre = kind in ("received", "entered")
+        for i, line in enumerate(lines):
+            t, sz = fit(line, width, size, bold=True)
+            ly = base - (len(lines) - 1 - i) * lh
+            add_text(dwg, dwg, t, x + width / 2 if centre else x, ly, sz, st, bold=True,
+                     anchor="middle" if centre else "start")
+    y = base + size * 0.2 + g("inset")
+    _rule(dwg, plan, y, g("thin_rule"))
+    return y
+
+
+def _footer(dwg: Any, plan: _Plan, page: int, pages: int) -> None:
+    st, size = plan.st, plan.g("footer")
+    add_text(dwg, dwg, plan.tx.get("director.page", i=page, n=pages), plan.w - st.margin,
+             plan.h - st.margin, size, st, anchor="end", fill=st.colour["muted"])
+
+
+# -- rows ---------------------------------------------------------------------------
+
+def _row(dwg: Any, plan: _Plan, row: DirectorRow, top: float, *, shaded: bool) -> None:
+    """One table's row from ``top`` (mm): its first line (number, scenario,
+    setup ID, seed, check boxes), then its players."""
+    st, g, tx = plan.st, plan.g, plan.tx
+    if shaded:
+        add_rect(dwg, dwg, st.margin, top, plan.w - 2 * st.margin, plan.row_h, fill=st.fill["header"])
+    body, ids = g("body"), g("id")
+    base = top + plan.band / 2 + body * 0.36
+    x, cw = plan.col("table")
+    t, sz = fit(str(row.table), cw, body, bold=True)
+    add_text(dwg, dwg, t, x, base, sz, st, bold=True)
+    x, cw = plan.col("scenario")
+    word = _scenario_word(row.scenario, tx)
+    lines, sz = [word], body
+    if text_width(word, body) > cw:  # two smaller lines in the row's first line
+        lines, sz = fit_lines(word, cw, min(body, plan.band / 2.7), 2)
+    for i, line in enumerate(lines):
+        add_text(dwg, dwg, line, x, base + (i - (len(lines) - 1) / 2) * sz * 1.1, sz, st)
+    x, cw = plan.col("setup_id")
+    t, sz = fit(row.setup_id, cw, ids, bold=True, mono=True)
+    add_text(dwg, dwg, t, x, base, sz, st, bold=True, mono=True)
+    x, cw = plan.col("seed")
+    t, sz = fit_tail(row.seed or "", cw, ids, mono=True)
+    add_text(dwg, dwg, t, x, base, sz, st, mono=True)
+    b = g("box")
+    for kind in ("received", "entered"):
+        x, cw = plan.col(kind)
+        add_rect(dwg, dwg, x + (cw - b) / 2, top + (plan.band - b) / 2, b, b, fill=st.fill["box"],
+                 stroke=st.colour["ink"], width=g("rule"))
+    if row.players and plan.lines:
+        _players(dwg, plan, row.players, top + plan.band)
+
+
+def _players(dwg: Any, plan: _Plan, players: tuple[str, ...], top: float) -> None:
+    """The players in seat order, :attr:`_Plan.per_line` cells a line, under
+    the scenario, setup ID and seed columns; each cell its seat number
+    (bold) and the name."""
+    st, g = plan.st, plan.g
+    size, lh = g("player"), g("player_line")
+    x0 = plan.col("scenario")[0]
+    sx, sw = plan.col("seed")
+    cell = (sx + sw - x0) / plan.per_line
+    for i, name in enumerate(players):
+        line, k = divmod(i, plan.per_line)
+        if line >= plan.lines:
+            break
+        x = x0 + k * cell
+        y = top + line * lh + lh / 2 + size * 0.36
+        seat = f"{i + 1} "
+        add_text(dwg, dwg, seat.strip(), x, y, size, st, bold=True, fill=st.colour["muted"])
+        nx = x + text_width(seat, size, bold=True)
+        t, sz = fit(name, cell - (nx - x) - size, size)
+        add_text(dwg, dwg, t, nx, y, sz, st)

@@ -21,7 +21,8 @@ ids or timestamps, so the same input gives the same bytes. Words come from
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Sequence
 
 from ..core.board import Board, Tile
 from ..core.errors import SetupgenError
@@ -35,9 +36,12 @@ from .board import (
     land_rows, legend_entries, place,
 )
 from .page import (
-    add_circle, add_path, add_rect, add_text, finish, fit, fit_lines, hex_points, poly_d, text_width, wrap,
+    add_circle, add_path, add_rect, add_text, drawing, finish, fit, fit_lines, hex_points, num, poly_d,
+    text_width, wrap,
 )
-from ..core.templates import MIN_FONT_MM, Style, Texts
+from ..core import templates
+from ..core.templates import MIN_FONT_MM, Style, Texts, paper_size
+from .director import Sizes, sizes
 
 #: dash pattern (mm) of the ring marking a face-down hex on the key
 RING_DASH = "1.60,1.00"
@@ -45,6 +49,8 @@ RING_DASH = "1.60,1.00"
 LEGEND_COLUMNS = 3
 #: the legend entry of the face-down mark (after the table sheet's entries)
 KEY_ENTRY = "face-down"
+#: the inset (mm) of a summary line's texts and the space between them
+SUMMARY_PAD = 1.2
 
 
 def hidden_entries(board: Board) -> list[tuple[int, int, Tile]]:
@@ -140,6 +146,10 @@ def _header(dwg: Any, layout: Layout, ctx: SheetContext, m: float, cw: float, tx
     for line in wrap(tx.get("key.warning"), text_w, small, bold=True):
         y += small * 1.3
         add_text(dwg, dwg, line, m, y, small, st, bold=True)
+    for note in (tx.get("note.reconstruction"),) if layout.reconstruction else ():
+        for line in wrap(f"{tx.get('director.note')} {note}", text_w, small):
+            y += small * 1.3
+            add_text(dwg, dwg, line, m, y, small, st, fill=st.colour["muted"])
     return table_box_and_rule(dwg, ctx.table if box_w else None, top, y + 0.8, m, cw, box_w, tx, st)
 
 
@@ -255,3 +265,167 @@ def _hidden_list(dwg: Any, entries: list[tuple[int, int, Tile]], x: float, y: fl
     for line in wrap(tx.get("key.lay"), w, body):
         y += body * 1.3
         add_text(dwg, dwg, line, x, y, body, st, fill=st.colour["muted"])
+
+
+# -- the summary of every table at the front of key.pdf ----------------------------
+
+@dataclass(frozen=True, slots=True)
+class _Summary:
+    """What every summary page shares: paper, words, style, the
+    ``[key_summary]`` sizes, the columns' count and width, the width of
+    the position texts (all mm)."""
+
+    w: float
+    h: float
+    tx: Texts
+    st: Style
+    g: Sizes
+    ncol: int
+    col_w: float
+    pos_w: float
+
+
+def render_key_summary(tables: Sequence[tuple[int, Board]], *, lang: str = "en", paper: str = "a4",
+                       title: str | None = None, round: int | None = None, seed: str | None = None,
+                       notes: Sequence[str] = ()) -> list[str]:
+    """The summary of every table's face-down hexes as SVG texts, for the
+    front of ``key.pdf``: the key's banner and warning, then per table
+    (``(table number, board)``, in the order given) its number and setup ID
+    and one line per hidden hex (row and position as
+    :func:`hidden_entries` counts them, terrain, number), in as many
+    columns as fit the page at 8 pt, as many tables a page as fit (a
+    table's block is never split), "page i of n" at the foot. ``notes``:
+    director-only notes, in words.
+
+    Raises :class:`SetupgenError` for an unknown language or paper."""
+    w, h = paper_size(paper)
+    tx, st, g = templates.texts(lang), templates.style(), sizes("key_summary")
+    blocks = [(t, b.setup_id, hidden_entries(b)) for t, b in tables]
+    plan = _summary_plan(blocks, w, h, tx, st, g)
+    head = (title, round, seed, len(blocks), tuple(notes))
+    top = _summary_header(drawing(w, h), plan, *head)
+    bottom = h - st.margin - g("size") * 1.2 - g("block_gap")
+    pages = _summary_pages(blocks, plan, bottom - top)
+    out = []
+    for i, columns in enumerate(pages, start=1):
+        dwg = drawing(w, h)
+        y0 = _summary_header(dwg, plan, *head)
+        for c, column in enumerate(columns):
+            y = y0
+            for block in column:
+                y = _summary_block(dwg, plan, block, st.margin + c * (plan.col_w + g("column_gap")), y)
+        add_text(dwg, dwg, tx.get("key.summary_page", i=i, n=len(pages)), w - st.margin, h - st.margin,
+                 g("size"), st, anchor="end", fill=st.colour["muted"])
+        out.append(finish(dwg))
+    return out
+
+
+def _summary_pages(blocks: list[tuple[int, str, list]], plan: _Summary, room: float) -> list[list[list]]:
+    """The blocks cut into pages of columns, in order, each column at most
+    ``room`` mm high (a block never split); the last page's blocks spread
+    evenly over its columns when they fit that way."""
+    g = plan.g
+    pages: list[list[list]] = [[[]]]
+    y = 0.0
+    for block in blocks:
+        bh = _block_height(block) * g("line")
+        if pages[-1][-1] and y + bh > room:
+            if len(pages[-1]) == plan.ncol:
+                pages.append([])
+            pages[-1].append([])
+            y = 0.0
+        pages[-1][-1].append(block)
+        y += bh + g("block_gap")
+    last = [b for col in pages[-1] for b in col]
+    per = -(-len(last) // plan.ncol)
+    even = [last[i:i + per] for i in range(0, len(last), per)]
+    if all(sum(_block_height(b) * g("line") + g("block_gap") for b in col) - g("block_gap") <= room
+           for col in even):
+        pages[-1] = even
+    return pages
+
+
+def _block_height(block: tuple[int, str, list]) -> int:
+    """A table's block in lines: its heading and one line per hidden hex
+    (one saying there are none)."""
+    return 1 + max(1, len(block[2]))
+
+
+def _summary_plan(blocks: list[tuple[int, str, list]], w: float, h: float, tx: Texts, st: Style,
+                  g: Sizes) -> _Summary:
+    """The columns: as many as the widest block allows across the page."""
+    size, sw, pad = g("size"), g("swatch"), SUMMARY_PAD
+    entries = [e for _, _, es in blocks for e in es]
+    pos_w = max((text_width(tx.get("key.position", row=r, pos=p), size) for r, p, _ in entries), default=0.0)
+    terrain_w = max((text_width(tx.get(f"terrain.{t.terrain}"), size, bold=True) for _, _, t in entries),
+                    default=0.0)
+    number_w = max((text_width(str(t.number or ""), size, bold=True) for _, _, t in entries), default=0.0)
+    line_w = pad + pos_w + pad + 2 * sw + pad + terrain_w + 2 * pad + number_w + pad
+    head_w = max((text_width(tx.get("key.table", n=t), size, bold=True) + 2 * pad
+                  + text_width(sid, size, mono=True) + 2 * pad for t, sid, _ in blocks), default=0.0)
+    none_w = text_width(tx.get("key.none"), size) + 2 * pad if any(not es for _, _, es in blocks) else 0.0
+    cw, gap = w - 2 * st.margin, g("column_gap")
+    ncol = max(1, int((cw + gap) // (max(line_w, head_w, none_w) + gap)))
+    return _Summary(w, h, tx, st, g, ncol, (cw - (ncol - 1) * gap) / ncol, pos_w)
+
+
+def _summary_header(dwg: Any, plan: _Summary, title: str | None, round: int | None, seed: str | None,
+                    count: int, notes: tuple[str, ...]) -> float:
+    """The key's black banner, the summary's title, tournament and round,
+    the warning, the counting hint and the notes; returns the y (mm) below
+    the rule under them."""
+    tx, st, g = plan.tx, plan.st, plan.g
+    m, cw = st.margin, plan.w - 2 * st.margin
+    bs = st.mm("key_banner")
+    add_rect(dwg, dwg, m, m, cw, bs * 2.0, fill=st.colour["ink"])
+    t, sz = fit(tx.get("key.banner"), cw - 4.0, bs, bold=True)
+    add_text(dwg, dwg, t, m + cw / 2, m + bs + sz * 0.36, sz, st, bold=True, anchor="middle", fill="#ffffff")
+    y = m + bs * 2.0 + 1.0
+    t, sz = fit(tx.get("key.summary_title"), cw, g("title"), bold=True)
+    y += sz * 1.1
+    add_text(dwg, dwg, t, m, y, sz, st, bold=True)
+    size = g("size")
+    sub = [x for x in (title, None if round is None else tx.get("sheet.round", n=round),
+                       tx.get("key.summary_count", n=count),
+                       None if seed is None else tx.get("director.round_seed", seed=seed)) if x]
+    lines = [(" · ".join(sub), True), (tx.get("key.warning"), True), (f"({tx.get('key.hint')})", False)]
+    lines += [(f"{tx.get('director.note')} {n}", False) for n in notes]
+    y += size * 0.4
+    for text, bold in lines:
+        for line in wrap(text, cw, size, bold=bold):
+            y += size * 1.3
+            t, sz = fit(line, cw, size, bold=bold)
+            add_text(dwg, dwg, t, m, y, sz, st, bold=bold, fill=None if bold else st.colour["muted"])
+    y += size * 0.6
+    add_path(dwg, dwg, f"M{num(m)},{num(y)} L{num(m + cw)},{num(y)}", stroke=st.colour["ink"], width=st.mm("rule"))
+    return y + g("block_gap")
+
+
+def _summary_block(dwg: Any, plan: _Summary, block: tuple[int, str, list], x: float, y: float) -> float:
+    """One table: a shaded heading line (table number, setup ID at the
+    right), then one line per hidden hex; returns the y below the block."""
+    tx, st, g = plan.tx, plan.st, plan.g
+    size, lh, sw, pad = g("size"), g("line"), g("swatch"), SUMMARY_PAD
+    table, setup_id, entries = block
+    add_rect(dwg, dwg, x, y, plan.col_w, lh, fill=st.fill["header"])
+    base = y + lh / 2 + size * 0.36
+    add_text(dwg, dwg, tx.get("key.table", n=table), x + pad, base, size, st, bold=True)
+    add_text(dwg, dwg, setup_id, x + plan.col_w - pad, base, size, st, mono=True, anchor="end")
+    if not entries:
+        t, sz = fit(tx.get("key.none"), plan.col_w - 2 * pad, size)
+        add_text(dwg, dwg, t, x + pad, base + lh, sz, st)
+    for k, (row, pos, t) in enumerate(entries, start=1):
+        top, base = y + k * lh, base + lh
+        add_text(dwg, dwg, tx.get("key.position", row=row, pos=pos), x + pad, base, size, st)
+        hx = x + pad + plan.pos_w + pad + sw
+        add_path(dwg, dwg, poly_d(hex_points(hx, top + lh / 2, sw)), fill=st.fill[t.terrain],
+                 stroke=st.colour["line"], width=st.mm("hex_stroke"))
+        number = "" if t.number is None else str(t.number)
+        room = plan.col_w - (hx + sw + pad - x) - text_width(number, size, bold=True) - 3 * pad
+        word, wsz = fit(tx.get(f"terrain.{t.terrain}"), room, size, bold=True)
+        add_text(dwg, dwg, word, hx + sw + pad, base, wsz, st, bold=True)
+        if number:  # 6 and 8 red and bold, the others plain: told apart in grey too
+            red = t.number in RED_NUMBERS
+            add_text(dwg, dwg, number, x + plan.col_w - pad, base, size, st, bold=red, anchor="end",
+                     fill=st.colour["red"] if red else None)
+    return y + _block_height(block) * lh + g("block_gap")

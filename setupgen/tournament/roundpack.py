@@ -93,9 +93,10 @@ def write_round(request: RoundRequest, out_dir: str | Path,
     a whole, atomically: after an error or interrupt it is left as it was).
 
     Files: ``round.pdf``, ``table-NN.svg``, ``table-NN.json``,
-    ``manifest.json``, and ``key.pdf`` (the director's key, one page per
-    table) when the scenario has face-down hexes. ``progress(step)`` is called once per step (each
-    board generated, each page rendered, the PDF written); see
+    ``manifest.json``, and ``key.pdf`` (the director's key: a summary of
+    every table's face-down hexes, then one page per table) when the
+    scenario has face-down hexes. ``progress(step)`` is called once per
+    step (each board generated, each page rendered, the PDF written); see
     :func:`steps`. Returns the manifest.
 
     An existing folder is replaced only when it is an earlier pack holding
@@ -158,14 +159,22 @@ def _pack_files(request: RoundRequest, layout: Layout, boards: list[Board], tick
         entries.append({"table": t, "seed": board.seed, "setup_id": board.setup_id,
                         "json": f"{stem}.json", "svg": f"{stem}.svg"})
         tick("page")
-    rows = [director.DirectorRow(t, request.scenario, b.setup_id, b.seed) for t, b in enumerate(boards, start=1)]
-    front = director.render_director_pages(rows, title=request.title, lang=request.lang,
-                                           paper=request.paper, seed=request.seed)
+    has_key = any(t.hidden for b in boards for t in b.tiles)
+    rows = [director.DirectorRow(t, request.scenario, b.setup_id, b.seed, _context(request, t).players)
+            for t, b in enumerate(boards, start=1)]
+    notes = director.notes_for(layout, request.lang)
+    front = director.render_director_pages(
+        rows, title=request.title, lang=request.lang, paper=request.paper, seed=request.seed,
+        round=request.round, blank_round=not request.players, key_file="key.pdf" if has_key else None,
+        notes=notes)
     files["round.pdf"] = pdf.svgs_to_pdf([*front, *pages])
-    if any(t.hidden for b in boards for t in b.tiles):
-        files["key.pdf"] = pdf.svgs_to_pdf([
+    if has_key:
+        summary = key.render_key_summary(list(enumerate(boards, start=1)), lang=request.lang,
+                                         paper=request.paper, title=request.title, round=request.round,
+                                         seed=request.seed, notes=notes)
+        files["key.pdf"] = pdf.svgs_to_pdf([*summary, *(
             key.render_key(b, layout, lang=request.lang, paper=request.paper, context=_context(request, t))
-            for t, b in enumerate(boards, start=1)])
+            for t, b in enumerate(boards, start=1))])
     return files, entries
 
 
