@@ -99,7 +99,7 @@ SIGNATURES: dict[str, tuple[bytes, ...]] = {
 def check_ours(path: Path) -> None:
     """Raise :class:`OutputError` unless the existing regular file ``path``
     looks like one setupgen wrote (its start matches :data:`SIGNATURES`;
-    a PDF must also name setupgen as its producer)."""
+    a PDF must also name setupgen as its producer or creator)."""
     try:
         with open(path, "rb") as fh:
             head = fh.read(4096)
@@ -110,7 +110,8 @@ def check_ours(path: Path) -> None:
     starts = SIGNATURES.get(path.suffix.lower(), ())
     ours = any(head.startswith(s) for s in starts)
     if ours and path.suffix.lower() == ".pdf":
-        ours = b"/Producer (setupgen)" in head or b"/Producer (setupgen)" in tail
+        ours = any(mark in part for mark in (b"/Producer (setupgen)", b"/Creator (setupgen)")
+                   for part in (head, tail))
     if not ours:
         raise OutputError(f"cannot write {shown(path)}: the file exists and setupgen did not write it "
                           f"(choose another name, or remove it first)", field="output")

@@ -74,7 +74,9 @@ class Texts:
     def _lookup(self, key: str) -> Any:
         node: Any = self.data
         for part in key.split("."):
-            if not isinstance(node, Mapping) or part not in node:
+            if type(node) not in _TABLES and not isinstance(node, Mapping):
+                return None
+            if part not in node:
                 return None
             node = node[part]
         return node
@@ -95,6 +97,14 @@ class Style:
     fill: Mapping[str, str]
     colour: Mapping[str, str]
     papers: Mapping[str, tuple[float, float]]
+    #: every table of style.toml by name (``pattern``, page geometry of a
+    #: page kind, ...), read-only
+    tables: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+
+    def table(self, name: str) -> Mapping[str, Any]:
+        """The style.toml table ``name`` (empty if absent)."""
+        value = self.tables.get(name)
+        return _EMPTY if value is None else value
 
     def mm(self, name: str) -> float:
         """The size ``name`` in mm. Raises :class:`SetupgenError` if unknown."""
@@ -105,6 +115,8 @@ class Style:
 
 
 _TEXTS: dict[str, Texts] = {}
+_EMPTY: Mapping[str, Any] = MappingProxyType({})
+_TABLES = (dict, MappingProxyType)  # fast path of the Mapping test
 _STYLE: list[Style] = []
 
 
@@ -203,6 +215,7 @@ def style() -> Style:
             fill=MappingProxyType({str(k): str(v) for k, v in data["fill"].items()}),
             colour=MappingProxyType({str(k): str(v) for k, v in data["colour"].items()}),
             papers=MappingProxyType({str(k): (float(v[0]), float(v[1])) for k, v in data["paper"].items()}),
+            tables=MappingProxyType({str(k): MappingProxyType(v) for k, v in data.items() if isinstance(v, dict)}),
         )
     except (KeyError, TypeError, ValueError) as exc:
         raise SetupgenError(f"templates/style.toml: missing or malformed entry {exc}") from None

@@ -3,9 +3,11 @@
 
 Every length is in mm (the SVG user unit). Coordinates are written with
 two decimals (:func:`setupgen.render.page.num`), so the same board gives the
-same bytes on any machine. Shapely picks free spots for harbor words
-(boolean and area tests on fixed candidates, rounded, so the choice is
-stable).
+same bytes on any machine. Shapely picks free spots for harbor words and
+the pirate (boolean tests on a fixed lattice of candidates, nearest first,
+so the choice is stable). Every label and marker is one item of the canvas
+(:mod:`setupgen.render.canvas`); ``docs/sheet.md`` says what may not
+overlap.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from .page import (
     CORNERS, SQRT3, add_circle, add_path, add_rect, add_text, draw_oil, draw_pirate, draw_robber,
     draw_token, fit, hex_points, num, poly_d, text_width, wrap,
 )
+from .patterns import pattern_of
 
 # --------------------------------------------------------------------------
 # harbor numbering
@@ -65,9 +68,8 @@ def harbor_words(htype: str, tx: Texts) -> tuple[str, str]:
 
 
 def land_rows(board: Board) -> list[list[Tile]]:
-    """Rows of the build list, top to bottom: for each row holding land, the
-    hexes from its first to its last land hex (sea between them included),
-    left to right."""
+    """Rows holding land, top to bottom: for each, the hexes from its first
+    to its last land hex (sea between them included), left to right."""
     by_row: dict[int, list[Tile]] = {}
     for t in board.tiles:
         by_row.setdefault(t.hex[1], []).append(t)
@@ -78,6 +80,40 @@ def land_rows(board: Board) -> list[list[Tile]]:
         if idx:
             out.append(row[idx[0]: idx[-1] + 1])
     return out
+
+
+@dataclass(frozen=True, slots=True)
+class BuildRow:
+    """One row of the build list: its hexes left to right (sea included,
+    frame half hexes left out) and ``indent``, how many half hex widths
+    its first hex starts right of the board's left edge."""
+
+    tiles: tuple[Tile, ...]
+    indent: int
+
+
+def build_rows(board: Board) -> list[BuildRow]:
+    """The build list's rows, top to bottom (``docs/sheet.md``, "Build
+    list"): every row holding a hex that is not frame, each with every
+    such hex in order and its indent from the board's left edge (a frame
+    half hex counts half a hex)."""
+    halves = frame_halves(board)
+    left = min(2 * t.hex[0] + t.hex[1] + (1 if t.hex in halves else 0) for t in board.tiles)
+    by_row: dict[int, list[Tile]] = {}
+    for t in board.tiles:
+        if t.kind != "frame":
+            by_row.setdefault(t.hex[1], []).append(t)
+    out = []
+    for r in sorted(by_row):
+        row = tuple(sorted(by_row[r], key=lambda t: t.hex[0]))
+        out.append(BuildRow(row, 2 * row[0].hex[0] + r - left))
+    return out
+
+
+def positions(board: Board) -> dict[Hex, tuple[int, int]]:
+    """Hex -> ``(row, position)`` in the build list, both from 1."""
+    return {t.hex: (i, j) for i, row in enumerate(build_rows(board), start=1)
+            for j, t in enumerate(row.tiles, start=1)}
 
 
 # --------------------------------------------------------------------------
@@ -96,13 +132,15 @@ class Box:
 @dataclass(frozen=True, slots=True)
 class Fit:
     """Where the board goes: hex size ``s`` mm, the page position of the
-    size-1 point ``(0, 0)`` (``ox``, ``oy``), and the leftmost x (mm) the
-    row numbers may use."""
+    size-1 point ``(0, 0)`` (``ox``, ``oy``), the leftmost x (mm) the row
+    numbers may use, and the block (mm) harbor words and the pirate must
+    stay inside (None: the board's own bounds)."""
 
     s: float
     ox: float
     oy: float
     min_x: float = 0.0
+    limit: Box | None = None
 
     def at(self, h: Hex) -> tuple[float, float]:
         """Page position (mm) of the centre of hex ``h``."""
@@ -111,7 +149,7 @@ class Fit:
 
 
 ROW_LABEL_W = 7.0  # mm left of the board for row numbers
-PAD = 3.0  # mm around the board for harbor words
+PAD = 1.5  # mm around the board
 
 
 #: corners (see :data:`setupgen.render.page.CORNERS`) of the half of a frame
@@ -171,62 +209,100 @@ def place(board: Board, box: Box, s: float) -> Fit:
     bw, bh = (x1 - x0) * s + ROW_LABEL_W, (y1 - y0) * s
     left = box.x + (box.w - bw) / 2 + ROW_LABEL_W
     top = box.y + (box.h - bh) / 2
-    return Fit(s, left - x0 * s, top - y0 * s, box.x)
+    return Fit(s, left - x0 * s, top - y0 * s, box.x, box)
 
 
 def draw_board(dwg: Any, parent: Any, board: Board, fit_: Fit, tx: Texts, st: Style) -> None:
     """The board picture: sea and frame (a frame hex as its half inside the
-    board's rectangle), land hexes with label and token, the outline
-    (straight along the frame's cut) and coastline, harbors, robber,
-    pirate, oil springs and row numbers."""
-    s = fit_.s
-    g = dwg.g()
-    parent.add(g)
+    board's rectangle) and land hexes, each with its fill and pattern; the
+    outline (straight along the frame's cut, class ``frame``) and the
+    coastline (class ``coast``); land labels, tokens, oil springs and the
+    robber; harbors and their words, the pirate, and the row numbers of
+    the build list left of the board. Every label and marker is an item of
+    the canvas and none overlaps another or crosses the coast or frame
+    line (harbor words and the pirate are placed on free sea)."""
     halves = frame_halves(board)
-    for t in board.tiles:
-        if t.kind != "land":
-            _draw_water(dwg, g, t, fit_, st, halves.get(t.hex))
-    for t in board.tiles:
-        if t.kind == "land":
-            add_path(dwg, g, poly_d(hex_points(*fit_.at(t.hex), s)), fill=_fill(t, st),
-                     stroke=st.colour["line"], width=st.mm("hex_stroke"), join="round")
-    _draw_outline(dwg, g, board, fit_, st, halves)
+    _draw_tiles(dwg, board, fit_, halves, st)
+    _draw_outline(dwg, board, fit_, st, halves)
     for t in board.tiles:
         if t.kind == "land":
-            _draw_land_marks(dwg, g, board, t, fit_, tx, st)
-    words, ship = _draw_harbors(dwg, g, board, fit_, tx, st)
-    if ship is not None:
-        draw_pirate(dwg, g, *ship, st)
-    _draw_row_numbers(dwg, g, board, fit_, words, st)
+            _draw_land_marks(dwg, board, t, fit_, tx, st)
+    free = _FreeSea(board, fit_, halves)
+    for box in _draw_row_numbers(dwg, board, fit_, st):
+        free.take(*box)
+    _draw_harbors(dwg, board, fit_, free, tx, st)
 
 
-def _fill(t: Tile, st: Style) -> str:
-    if t.hidden:
-        return st.fill["hidden"]
-    return st.fill[t.terrain]
+def tile_key(t: Tile) -> str:
+    """The style key of a tile's fill and pattern: its terrain, ``hidden``,
+    ``sea`` or ``frame``."""
+    if t.kind == "frame":
+        return "frame"
+    if t.kind == "sea":
+        return "sea"
+    return "hidden" if t.hidden else str(t.terrain)
 
 
-def _draw_water(dwg: Any, g: Any, t: Tile, fit_: Fit, st: Style, half: tuple[int, ...] | None = None) -> None:
-    """A sea hex, or a frame hex (dashed, frame fill): only the corners
-    ``half`` of it when given."""
-    fill = st.fill["frame"] if t.kind == "frame" else st.fill["sea"]
-    dash = "1.00,0.80" if t.kind == "frame" else None
+def draw_swatch(dwg: Any, pts: Sequence[tuple[float, float]], key: str, st: Style, *,
+                stroke: str | None = None, dash: str | None = None, role: str | None = None,
+                patterns_drawn: bool = False) -> None:
+    """A convex polygon ``pts`` (mm) filled as ``key`` (a terrain,
+    ``hidden``, ``sea``, ``frame``): the fill colour, the pattern of
+    ``[pattern]`` in style.toml on top (unless ``patterns_drawn``), then
+    the outline."""
+    d = poly_d(pts)
+    add_path(dwg, dwg, d, fill=st.fill[key], role=role)
+    if not patterns_drawn:
+        pat = pattern_of(st.table("pattern"), key)
+        if pat is not None:
+            dwg.pattern(d, key, pat)
+    if stroke is not None:
+        add_path(dwg, dwg, poly_d(pts), stroke=stroke, width=st.mm("hex_stroke"), dash=dash, join="round")
+
+
+def _tile_points(t: Tile, fit_: Fit, half: tuple[int, ...] | None) -> list[tuple[float, float]]:
     pts = hex_points(*fit_.at(t.hex), fit_.s)
-    if half is not None:
-        pts = [pts[i] for i in half]
-    add_path(dwg, g, poly_d(pts), fill=fill,
-             stroke=st.colour["sea_line"], width=st.mm("hex_stroke"), dash=dash, join="round")
+    return pts if half is None else [pts[i] for i in half]
 
 
-def _segment(x: float, y: float, s: float, i: int, j: int) -> str:
+def _draw_tiles(dwg: Any, board: Board, fit_: Fit, halves: dict[Hex, tuple[int, ...]], st: Style) -> None:
+    """Every hex (a frame hex as its half ``halves``): one shape per fill
+    (class ``hex KEY``, a sub-path per hex, in reading order), then each
+    terrain's pattern over all its hexes at once, then the hex edges (sea
+    and frame in the sea line colour, frame dashed; land in the line
+    colour)."""
+    polys: dict[str, list[str]] = {}
+    edges: dict[str, list[str]] = {"sea": [], "frame": [], "land": []}
+    for t in board.tiles:
+        d = poly_d(_tile_points(t, fit_, halves.get(t.hex)))
+        polys.setdefault(tile_key(t), []).append(d)
+        edges[t.kind if t.kind in edges else "land"].append(d)
+    for key in sorted(polys):
+        add_path(dwg, dwg, " ".join(polys[key]), fill=st.fill[key], role=f"hex {key}")
+    table = st.table("pattern")
+    for key in table:
+        pat = pattern_of(table, key) if key in polys else None
+        if pat is not None:
+            dwg.pattern(" ".join(polys[key]), key, pat)
+    width = st.mm("hex_stroke")
+    for kind, colour, dash in (("sea", "sea_line", None), ("frame", "sea_line", "1.00,0.80"), ("land", "line", None)):
+        if edges[kind]:
+            add_path(dwg, dwg, " ".join(edges[kind]), stroke=st.colour[colour], width=width, dash=dash, join="round")
+
+
+Segment = tuple[tuple[float, float], tuple[float, float]]
+
+
+def _edge(x: float, y: float, s: float, i: int, j: int) -> Segment:
     a, b = CORNERS[i], CORNERS[j]
-    return f"M{num(x + a[0] * s)},{num(y + a[1] * s)} L{num(x + b[0] * s)},{num(y + b[1] * s)}"
+    return ((x + a[0] * s, y + a[1] * s), (x + b[0] * s, y + b[1] * s))
 
 
-def _boundary(hexes: frozenset[Hex], fit_: Fit, halves: dict[Hex, tuple[int, ...]] | None = None) -> str:
-    """Path data of every edge of ``hexes`` that borders a hex outside the
-    set (reading order of hexes, then direction). A hex in ``halves`` is
-    only the half with those corners: its kept edges, then its straight
+def boundary_segments(hexes: frozenset[Hex], fit_: Fit,
+                      halves: dict[Hex, tuple[int, ...]] | None = None) -> list[Segment]:
+    """Every edge (page points, mm) of ``hexes`` that borders a hex outside
+    the set (reading order of hexes, then direction). A hex in ``halves``
+    is only the half with those corners: its kept edges, then its straight
     cut (corner 1 to corner 4); an edge towards the dropped half of such a
     neighbour counts as outside."""
     halves = halves or {}
@@ -239,233 +315,284 @@ def _boundary(hexes: frozenset[Hex], fit_: Fit, halves: dict[Hex, tuple[int, ...
             n = hexgrid.neighbor(h, d)
             if n in hexes and (n not in halves or (d + 3) % 6 in _half_directions(halves[n])):
                 continue
-            segs.append(_segment(x, y, fit_.s, (d - 1) % 6, d))
+            segs.append(_edge(x, y, fit_.s, (d - 1) % 6, d))
         if half is not None:
-            segs.append(_segment(x, y, fit_.s, 1, 4))
-    return " ".join(segs)
+            segs.append(_edge(x, y, fit_.s, 1, 4))
+    return segs
 
 
-def _draw_outline(dwg: Any, g: Any, board: Board, fit_: Fit, st: Style,
-                  halves: dict[Hex, tuple[int, ...]] | None = None) -> None:
+def _segments_d(segs: Sequence[Segment]) -> str:
+    return " ".join(f"M{num(a[0])},{num(a[1])} L{num(b[0])},{num(b[1])}" for a, b in segs)
+
+
+def _draw_outline(dwg: Any, board: Board, fit_: Fit, st: Style, halves: dict[Hex, tuple[int, ...]]) -> None:
     """The board's outer boundary (heavy; along the straight cut of frame
     half hexes, so a framed board is a rectangle left and right) and the
     coastline of the land."""
     everything = frozenset(t.hex for t in board.tiles)
-    add_path(dwg, g, _boundary(everything, fit_, halves), stroke=st.colour["ink"], width=st.mm("frame_stroke"))
+    add_path(dwg, dwg, _segments_d(boundary_segments(everything, fit_, halves)), stroke=st.colour["ink"],
+             width=st.mm("frame_stroke"), role="frame")
     land = frozenset(t.hex for t in board.tiles if t.kind == "land")
     if land:
-        add_path(dwg, g, _boundary(land, fit_), stroke=st.colour["ink"], width=st.mm("coast_stroke"))
+        add_path(dwg, dwg, _segments_d(boundary_segments(land, fit_)), stroke=st.colour["ink"],
+                 width=st.mm("coast_stroke"), role="coast")
 
 
 def token_radius(s: float) -> float:
     """Number token radius (mm) on a hex of size ``s`` mm (never so small
     that an 8 pt number and its pips no longer fit)."""
-    return max(s * 0.36, 2.3)
+    return max(s * TOKEN_RATIO, 2.3)
 
 
-def _draw_land_marks(dwg: Any, g: Any, board: Board, t: Tile, fit_: Fit, tx: Texts, st: Style) -> None:
-    """Label (or ``?``) just above the token, the token, oil drop, robber."""
+#: token radius as a share of the hex size; the token's centre sits this
+#: share of the hex size below the hex centre
+TOKEN_RATIO = 0.42
+TOKEN_DROP = 0.15
+
+
+#: a label box reaches this share of the font size above and below the baseline
+LABEL_ASCENT = 0.86
+LABEL_DESCENT = 0.26
+
+
+def _label_box(dwg: Any, text: str, x: float, base: float, size: float, st: Style, kind: str) -> None:
+    """Bold ``text`` centred on ``x`` at baseline ``base`` on a white
+    rounded box; one item ``kind``."""
+    w = text_width(text, size, bold=True)
+    dwg.begin(kind)
+    add_rect(dwg, dwg, x - w / 2 - 0.5, base - size * LABEL_ASCENT, w + 1.0, size * (LABEL_ASCENT + LABEL_DESCENT),
+             fill=st.fill["box"], rx=0.5)
+    add_text(dwg, dwg, text, x, base, size, st, bold=True, anchor="middle")
+    dwg.end()
+
+
+def _draw_land_marks(dwg: Any, board: Board, t: Tile, fit_: Fit, tx: Texts, st: Style) -> None:
+    """Label (or ``?``) above the token, the token, the oil drop left of
+    the token (the legend names it), the robber (on a hex without token
+    in its middle, else left of the token, right of it on an oil
+    spring)."""
     s = fit_.s
     x, y = fit_.at(t.hex)
     r = token_radius(s)
-    ty = y + s * 0.15
-    base = ty - r - max(0.5, s * 0.08)
+    ty = y + s * TOKEN_DROP
     if t.hidden:
-        size = max(MIN_FONT_MM, min(st.mm("hidden_label"), s * 0.5))
-        add_text(dwg, g, tx.get("label.hidden"), x, base, size, st, bold=True, anchor="middle")
+        label, size = tx.get("label.hidden"), min(st.mm("hidden_label"), s * 0.42)
     else:
-        size = max(MIN_FONT_MM, min(st.mm("hex_label") * 1.25, s * 0.31))
-        add_text(dwg, g, tx.get(f"label.{t.terrain}"), x, base, size, st, bold=True, anchor="middle")
+        label, size = tx.get(f"label.{t.terrain}"), min(st.mm("hex_label") * 1.25, s * 0.31)
+    # the box's top corners stay inside the hex: at height v above the
+    # centre (v > s / 2) the hex is 2 * sqrt(3) * (s - v) wide
+    top = r - s * TOKEN_DROP + max(0.4, s * 0.04) + size * (LABEL_ASCENT + LABEL_DESCENT)
+    room = 2 * SQRT3 * (s - max(top, s / 2)) - 2.2
+    size = max(MIN_FONT_MM, min(size, room / max(0.1, text_width(label, 1.0, bold=True))))
+    base = ty - r - size * LABEL_DESCENT - max(0.4, s * 0.04)
+    _label_box(dwg, label, x, base, size, st, "label")
     if t.number is not None:
-        draw_token(dwg, g, x, ty, r, t.number, st)
+        draw_token(dwg, dwg, x, ty, r, t.number, st)
     if t.oil_spring:
-        draw_oil(dwg, g, x + s * 0.6, ty, s * 0.4, st)
-        # a word too, so the mark survives any printer (between token and the hex's lower corner)
-        add_text(dwg, g, tx.get("label.oil"), x, ty + r + MIN_FONT_MM * 1.05, MIN_FONT_MM, st, bold=True,
-                 anchor="middle")
+        dwg.begin("oil")
+        draw_oil(dwg, dwg, x - s * 0.62, ty, s * 0.42, st)
+        dwg.end()
     if board.robber == t.hex:
         if t.number is None:
-            draw_robber(dwg, g, x, ty + s * 0.05, s * 0.7, st)
+            draw_robber(dwg, dwg, x, ty, s * 0.7, st)
         else:
-            draw_robber(dwg, g, x - s * 0.58, ty, s * 0.5, st)
+            draw_robber(dwg, dwg, x + (s * 0.62 if t.oil_spring else -s * 0.62), ty, s * 0.42, st)
 
 
-def _draw_harbors(dwg: Any, g: Any, board: Board, fit_: Fit, tx: Texts, st: Style
-                  ) -> tuple[list[tuple[float, float, float, float]], tuple[float, float, float] | None]:
-    """Harbors: piers to the served edge's corners, a numbered marker, and
-    the ratio and resource word; returns the boxes ``(x0, y0, x1, y1)`` mm
-    of the words and where the pirate ship goes (``(x, y, height)`` mm,
-    None without a pirate): clear of the piers and markers when the
-    pirate's sea hex holds a harbor, and the words keep clear of it."""
-    from shapely.geometry import Point, Polygon, box as sbox
-    from shapely.ops import unary_union
+def _draw_row_numbers(dwg: Any, board: Board, fit_: Fit, st: Style) -> list[tuple[float, float, float, float]]:
+    """Row numbers of the build list in one right-aligned column left of
+    the board, level with each row's centre; returns their boxes as
+    ``(x, y, half width, half height)`` mm."""
+    size = max(MIN_FONT_MM, st.mm("row_label"))
+    x = fit_.ox + board_extent(board)[0] * fit_.s - 1.5
+    out = []
+    for i, row in enumerate(build_rows(board), start=1):
+        y = fit_.at(row.tiles[0].hex)[1]
+        add_text(dwg, dwg, str(i), x, y + size * 0.36, size, st, bold=True, anchor="end", fill=st.colour["muted"])
+        w = text_width(str(i), size, bold=True)
+        out.append((x - w / 2, y, w / 2 + 0.5, size * 0.6))
+    return out
 
+
+# --------------------------------------------------------------------------
+# harbors and pirate: placed on free sea
+
+def _draw_harbors(dwg: Any, board: Board, fit_: Fit, free: "_FreeSea", tx: Texts, st: Style) -> None:
+    """Harbors: piers to the served edge's corners and a numbered marker
+    (item ``harbor``), the ratio and resource word (item ``harbor-words``)
+    on free sea near the harbor's hex, and the pirate ship (item
+    ``pirate``) on its sea hex, clear of both."""
     s = fit_.s
-    land = [Polygon(hex_points(*fit_.at(t.hex), s)) for t in board.tiles if t.kind == "land"]
-    blocked = [unary_union(land)] if land else []
-    r = max(s * 0.24, MIN_FONT_MM * 0.8)
+    r = max(s * 0.22, MIN_FONT_MM * 0.75)
     marks = []
     for n, h in enumerate(harbor_order(board), start=1):
         cx, cy = fit_.at(h.hex)
         a, b = CORNERS[(h.facing - 1) % 6], CORNERS[h.facing]
-        e1 = (cx + a[0] * s, cy + a[1] * s)
-        e2 = (cx + b[0] * s, cy + b[1] * s)
+        e1, e2 = (cx + a[0] * s, cy + a[1] * s), (cx + b[0] * s, cy + b[1] * s)
         mx, my = (e1[0] + e2[0]) / 2, (e1[1] + e2[1]) / 2
-        p = (cx + (mx - cx) * 0.45, cy + (my - cy) * 0.45)
-        marks.append((n, h, (cx, cy), (mx, my), p, e1, e2))
-        blocked.append(Polygon([e1, p, e2]).buffer(0.6))
-        blocked.append(Point(p).buffer(r + 0.4))
-    ship = None
-    if board.pirate is not None:
-        x, y = fit_.at(board.pirate)
-        if any(h.hex == board.pirate for h in board.harbors):
-            here = [(h, c, m) for _, h, c, m, _, _, _ in marks if h.hex == board.pirate]
-            ship = _pirate_spot(x, y, s, blocked, here, tx, st)
-            blocked.append(_ship_box(*ship))
-        else:
-            ship = (x, y + s * 0.05, s * 0.8)
-            blocked.append(sbox(x - s * 0.45, y - s * 0.4, x + s * 0.45, y + s * 0.45))
-    for _, _, _, _, p, e1, e2 in marks:
+        p = (cx + (mx - cx) * 0.42, cy + (my - cy) * 0.42)
+        marks.append((n, h, (cx, cy), p))
+        free.block_pier(e1, p, e2, r)
         d = f"M{num(e1[0])},{num(e1[1])} L{num(p[0])},{num(p[1])} L{num(e2[0])},{num(e2[1])}"
-        add_path(dwg, g, d, stroke=st.colour["ink"], width=st.mm("pier"), join="round")
-    for n, h, c, m, p, _, _ in marks:
-        add_circle(dwg, g, p[0], p[1], r, fill=st.fill["harbor"], stroke=st.colour["ink"],
+        add_path(dwg, dwg, d, stroke=st.colour["ink"], width=st.mm("pier"), join="round")
+    for n, _, _, p in marks:
+        dwg.begin("harbor")
+        add_circle(dwg, dwg, p[0], p[1], r, fill=st.fill["harbor"], stroke=st.colour["ink"],
                    width=st.mm("token_stroke") * 1.6)
         size = max(MIN_FONT_MM, min(st.mm("harbor_index"), r * 1.2))
-        add_text(dwg, g, str(n), p[0], p[1] + size * 0.36, size, st, bold=True, anchor="middle")
-    return [_harbor_label(dwg, g, h, c, m, s, blocked, tx, st) for _, h, c, m, _, _, _ in marks], ship
+        add_text(dwg, dwg, str(n), p[0], p[1] + size * 0.36, size, st, bold=True, anchor="middle")
+        dwg.end()
+    free.prepare()
+    if board.pirate is not None:
+        _place_pirate(dwg, board, fit_, free, st)
+    for _, h, c, p in marks:
+        _harbor_words(dwg, h, c, p, s, free, tx, st)
 
 
-#: candidate spots of the pirate ship on a sea hex holding a harbor:
-#: ``(k, distance from the centre)`` in hex sizes, towards corner ``k`` of
-#: :data:`CORNERS` (``k`` < 6) or the middle of edge ``k - 6`` (between
-#: corners ``k - 6`` and ``k - 5``), the centre first; ship heights tried
-#: at each spot, in hex sizes, largest first
-_SHIP_SPOTS = ((None, 0.0),) + tuple((k, r) for r in (0.3, 0.45) for k in range(12))
-_SHIP_HEIGHTS = (0.8, 0.7, 0.6, 0.5)
+def _place_pirate(dwg: Any, board: Board, fit_: Fit, free: "_FreeSea", st: Style) -> None:
+    """The pirate ship on its sea hex: the largest of a few sizes at the
+    free spot nearest the hex centre."""
+    assert board.pirate is not None
+    x, y = fit_.at(board.pirate)
+    s = fit_.s
+    for hf in (0.75, 0.65, 0.55, 0.45):
+        h = s * hf
+        half_w, half_h = h * 0.65, h * 0.65
+        spot = free.find(x, y, half_w, half_h, s * 0.9)
+        if spot is not None:
+            break
+    else:
+        h = s * 0.45
+        spot = (x, y)
+    free.take(spot[0], spot[1], h * 0.65, h * 0.65)
+    draw_pirate(dwg, dwg, spot[0], spot[1], h, st)
 
 
-def _ship_box(x: float, y: float, h: float) -> Any:
-    """The box (shapely) a pirate ship ``h`` mm tall centred on ``(x, y)`` covers, with a margin."""
-    from shapely.geometry import box as sbox
-
-    return sbox(x - h * 0.58, y - h * 0.53, x + h * 0.58, y + h * 0.53)
-
-
-def _pirate_spot(x: float, y: float, s: float, blocked: list, here: list, tx: Texts,
-                 st: Style) -> tuple[float, float, float]:
-    """``(x, y, height)`` mm of the pirate ship on its sea hex centred at
-    ``(x, y)`` when that hex holds the harbors ``here`` (``(harbor, hex
-    centre, edge middle)``): of fixed candidate spots and sizes, the one
-    overlapping least with what is drawn (land, piers, harbor markers),
-    then sticking out of the hex least, then leaving the best spot for the
-    harbors' words (:func:`_label_spot`), then the largest ship nearest the
-    centre. Areas are rounded, so the choice is stable."""
-    from shapely.geometry import Polygon, box as sbox
-
-    own = Polygon(hex_points(x, y, s))
-    near = sbox(x - s * 2.2, y - s * 2.2, x + s * 2.2, y + s * 2.2)
-    local = [b for b in blocked if b.intersects(near)]
-    best = None
-    for k, r in _SHIP_SPOTS:
-        if k is None:
-            dx, dy = 0.0, 0.05
-        elif k < 6:
-            dx, dy = CORNERS[k][0] * r, CORNERS[k][1] * r
-        else:
-            a, b = CORNERS[k - 6], CORNERS[(k - 5) % 6]
-            dx, dy = (a[0] + b[0]) * r / SQRT3, (a[1] + b[1]) * r / SQRT3
-        cx, cy = x + dx * s, y + dy * s
-        for hf in _SHIP_HEIGHTS:
-            rect = _ship_box(cx, cy, s * hf)
-            clash = round(sum(b.intersection(rect).area for b in local), 2)
-            outside = round(rect.difference(own).area, 2)
-            if best is not None and (clash, outside) > best[0][:2]:
-                continue
-            words = (0.0, 0.0)
-            for h, c, m in here:
-                sc = _label_spot(h, c, m, s, local + [rect], tx, st)[0]
-                words = (round(words[0] + sc[0], 2), round(words[1] + sc[1], 2))
-            score = (clash, outside) + words + (-hf, r)
-            if best is None or score < best[0]:
-                best = (score, cx, cy, s * hf)
-    assert best is not None  # _SHIP_SPOTS is not empty
-    _, cx, cy, h = best
-    return cx, cy, h
-
-
-#: candidate spots for a harbor's words: (distance back from the served
-#: edge, sideways offset), in hex sizes from the sea hex centre
-_LABEL_SPOTS = ((0.25, 0.0), (0.4, 0.0), (0.1, 0.0), (0.25, 0.35), (0.25, -0.35),
-                (0.55, 0.0), (0.7, 0.0), (0.45, 0.45), (0.45, -0.45), (0.85, 0.0),
-                (0.85, 0.4), (0.85, -0.4), (1.05, 0.0))
-
-
-def _label_lines(h: Harbor, tx: Texts, st: Style) -> tuple[list[str], float, float, float]:
-    """``(lines, font size, width, line height)`` (mm) of a harbor's words."""
+def _harbor_words(dwg: Any, h: Harbor, c: tuple[float, float], p: tuple[float, float], s: float,
+                  free: "_FreeSea", tx: Texts, st: Style) -> None:
+    """Ratio (bold) and resource word of one harbor on a white box at the
+    free spot nearest the point opposite the marker in the harbor's hex:
+    on two lines, else on one, near first, then further away."""
     ratio, word = harbor_words(h.type, tx)
     size = max(MIN_FONT_MM, st.mm("harbor_text"))
-    lines = [ratio] + ([word] if word else [])
-    return lines, size, max(text_width(x, size, bold=True) for x in lines), size * 1.15
-
-
-def _label_spot(h: Harbor, c: tuple[float, float], m: tuple[float, float], s: float, blocked: list,
-                tx: Texts, st: Style) -> tuple[tuple[float, float], float, float, Any]:
-    """``(score, x, y, box)``: the centre (mm) of a harbor's words at the
-    candidate spot overlapping least with ``blocked``, then sticking out of
-    its own hex least; ``score`` is ``(overlap, outside)`` in mm²."""
-    from shapely.geometry import Polygon, box as sbox
-
-    lines, size, w, lh = _label_lines(h, tx, st)
-    th = lh * len(lines)
-    own = Polygon(hex_points(c[0], c[1], s))
-    ux, uy = (m[0] - c[0]) / (s * SQRT3 / 2), (m[1] - c[1]) / (s * SQRT3 / 2)
-    best = None
-    for k, side in _LABEL_SPOTS:
-        x = c[0] - ux * s * k - uy * s * side
-        y = c[1] - uy * s * k + ux * s * side
-        rect = sbox(x - w / 2 - 0.3, y - th / 2 - 0.3, x + w / 2 + 0.3, y + th / 2 + 0.3)
-        clash = round(sum(b.intersection(rect).area for b in blocked), 2)
-        outside = round(rect.difference(own).area, 2)
-        score = (clash, outside)
-        if best is None or score < best[0]:
-            best = (score, x, y, rect)
-    assert best is not None  # _LABEL_SPOTS is not empty
-    return best
-
-
-def _harbor_label(dwg: Any, g: Any, h: Harbor, c: tuple[float, float], m: tuple[float, float],
-                  s: float, blocked: list, tx: Texts, st: Style) -> tuple[float, float, float, float]:
-    """Ratio and resource word on the harbor's sea hex, away from its edge:
-    the candidate spot overlapping least with what is drawn (land, piers,
-    markers, other words), then sticking out of its own hex least. Returns
-    the box of the words (mm)."""
-    lines, size, w, lh = _label_lines(h, tx, st)
-    th = lh * len(lines)
-    _, x, y, rect = _label_spot(h, c, m, s, blocked, tx, st)
-    blocked.append(rect)
+    lh = size * 1.12
+    px, py = c[0] - (p[0] - c[0]) * 0.55, c[1] - (p[1] - c[1]) * 0.55
+    forms = [[ratio, word], [f"{ratio} {word}"]] if word else [[ratio]]
+    spot = None
+    for reach in (s * 1.4, s * 2.6, s * 4.0):
+        for lines in forms:
+            w = max(text_width(x, size, bold=True) for x in lines) + 1.0
+            th = lh * len(lines) + 0.3
+            spot = free.find(px, py, w / 2 + 0.2, th / 2 + 0.2, reach)
+            if spot is not None:
+                break
+        if spot is not None:
+            break
+    x, y = spot if spot is not None else (px, py)
+    free.take(x, y, w / 2 + 0.2, th / 2 + 0.2)
     top = y - th / 2
-    add_rect(dwg, g, x - w / 2 - 0.4, top - 0.1, w + 0.8, th + 0.4, fill=st.fill["harbor"], rx=0.6)
+    dwg.begin("harbor-words")
+    add_rect(dwg, dwg, x - w / 2, top, w, th, fill=st.fill["harbor"], rx=0.6)
     for i, line in enumerate(lines):
-        add_text(dwg, g, line, x, top + lh * i + size * 0.85, size, st, bold=(i == 0), anchor="middle")
-    return rect.bounds
+        add_text(dwg, dwg, line, x, top + 0.15 + lh * i + size * 0.86, size, st, bold=(i == 0), anchor="middle")
+    dwg.end()
 
 
-def _draw_row_numbers(dwg: Any, g: Any, board: Board, fit_: Fit,
-                      avoid: Sequence[tuple[float, float, float, float]], st: Style) -> None:
-    """Row numbers of the build list in one right-aligned column left of the
-    board, moved further left (not past ``fit_.min_x``) to clear any box in
-    ``avoid`` (harbor words) reaching into it."""
-    size = max(MIN_FONT_MM, st.mm("row_label"))
-    rows = land_rows(board)
-    ys = [fit_.at(row[0].hex)[1] for row in rows]
-    x = fit_.ox + board_extent(board)[0] * fit_.s - 1.5
-    for x0, y0, x1, y1 in avoid:
-        if x0 < x + 0.5 and any(y0 < y + size * 0.5 and y - size * 0.5 < y1 for y in ys):
-            x = min(x, x0 - 1.0)
-    x = max(x, fit_.min_x + text_width(str(len(rows)), size, bold=True))
-    for i, y in enumerate(ys, start=1):
-        add_text(dwg, g, str(i), x, y + size * 0.36, size, st, bold=True, anchor="end", fill=st.colour["muted"])
+class _FreeSea:
+    """Where words and the pirate may go: inside the board block (the
+    fit's limit), at least :data:`CLEAR` mm off the board's outline, the
+    land, piers, harbor markers and what was placed before. Candidate
+    spots lie on a lattice of 1/9 hex size, tried nearest first; the
+    fixed obstacles are tested with a shapely STRtree (vectorised), placed
+    boxes with box arithmetic, so the choice is the same on every
+    machine."""
+
+    CLEAR = 0.6
+
+    def __init__(self, board: Board, fit_: Fit, halves: dict[Hex, tuple[int, ...]]) -> None:
+        import shapely
+
+        self.s = fit_.s
+        lim = fit_.limit
+        if lim is None:
+            x0, y0, x1, y1 = board_extent(board)
+            lim = Box(fit_.ox + x0 * fit_.s, fit_.oy + y0 * fit_.s, (x1 - x0) * fit_.s, (y1 - y0) * fit_.s)
+        self._limit = lim
+        land = [hex_points(*fit_.at(t.hex), fit_.s) for t in board.tiles if t.kind == "land"]
+        outline = boundary_segments(frozenset(t.hex for t in board.tiles), fit_, halves)
+        self._geoms: list = list(shapely.polygons(land)) if land else []
+        self._geoms += list(shapely.linestrings(outline)) if outline else []
+        self._taken: list[tuple[float, float, float, float]] = []
+        self._tree: Any = None
+
+    def block_pier(self, e1: tuple[float, float], p: tuple[float, float], e2: tuple[float, float],
+                   r: float) -> None:
+        """Keep clear of a harbor's piers and the box of its marker of
+        radius ``r`` at ``p`` (ring included)."""
+        import shapely
+
+        self._geoms.append(shapely.polygons([e1, p, e2]))
+        self._geoms.append(shapely.box(p[0] - r - 0.3, p[1] - r - 0.3, p[0] + r + 0.3, p[1] + r + 0.3))
+
+    def prepare(self) -> None:
+        """Freeze the fixed obstacles (call once, after the last pier)."""
+        from shapely import STRtree
+
+        self._tree = STRtree(self._geoms)
+
+    def find(self, x: float, y: float, hw: float, hh: float, reach: float) -> tuple[float, float] | None:
+        """The free centre nearest ``(x, y)`` (within ``reach`` mm) of a
+        box ``2 hw`` x ``2 hh`` mm, or None."""
+        import numpy as np
+        import shapely
+
+        cx, cy = _lattice(x, y, self.s / 9, reach)
+        lim = self._limit
+        ok = (cx - hw >= lim.x) & (cx + hw <= lim.x + lim.w) & (cy - hh >= lim.y) & (cy + hh <= lim.y + lim.h)
+        for x0, y0, x1, y1 in self._taken:
+            ok &= ~((cx - hw < x1) & (cx + hw > x0) & (cy - hh < y1) & (cy + hh > y0))
+        idx = np.flatnonzero(ok)
+        c = self.CLEAR
+        start, size = 0, 24
+        while start < len(idx):
+            chunk = idx[start:start + size]
+            boxes = shapely.box(cx[chunk] - hw - c, cy[chunk] - hh - c, cx[chunk] + hw + c, cy[chunk] + hh + c)
+            hit = np.zeros(len(chunk), dtype=bool)
+            hit[self._tree.query(boxes, predicate="intersects")[0]] = True
+            free = np.flatnonzero(~hit)
+            if len(free):
+                i = chunk[free[0]]
+                return float(cx[i]), float(cy[i])
+            start, size = start + size, size * 3
+        return None
+
+    def take(self, x: float, y: float, hw: float, hh: float) -> None:
+        """Mark the box centred on ``(x, y)`` as used."""
+        self._taken.append((x - hw, y - hh, x + hw, y + hh))
+
+
+_LATTICE: dict[tuple[float, float], tuple[Any, Any]] = {}
+
+
+def _lattice(x: float, y: float, step: float, reach: float) -> tuple[Any, Any]:
+    """Candidate centres (numpy arrays, mm) on a square lattice of
+    ``step`` mm around ``(x, y)`` within ``reach`` mm, nearest first (ties
+    by y, then x)."""
+    import numpy as np
+
+    key = (round(step, 6), round(reach, 6))
+    offsets = _LATTICE.get(key)
+    if offsets is None:
+        k = int(reach / step)
+        grid = np.arange(-k, k + 1) * step
+        gx, gy = (a.ravel() for a in np.meshgrid(grid, grid))
+        d2 = np.round(gx * gx + gy * gy, 6)
+        order = np.lexsort((gx, gy, d2))
+        keep = d2[order] <= reach * reach + 1e-9
+        offsets = _LATTICE[key] = (gx[order][keep], gy[order][keep])
+        if len(_LATTICE) > 64:
+            _LATTICE.pop(next(iter(_LATTICE)))
+    return x + offsets[0], y + offsets[1]
 
 
 # --------------------------------------------------------------------------
@@ -480,7 +607,8 @@ _LEGEND_KEYS = {"token": "sheet.number_token", "red": "sheet.red_number", "robbe
 def legend_entries(board: Board) -> list[str]:
     """What the legend explains, in order: visible land terrains, then
     ``token``, ``red``, ``robber``, ``pirate``, ``hidden``, ``oil``,
-    ``harbor``, ``row`` as they occur."""
+    ``harbor``, ``row`` as they occur (oil springs are explained here, so
+    no note repeats it)."""
     visible = {t.terrain for t in board.tiles if t.kind == "land" and not t.hidden}
     out = [t for t in LAND_TERRAINS if t in visible]
     tokens = [t.number for t in board.tiles if t.number is not None]
@@ -489,9 +617,7 @@ def legend_entries(board: Board) -> list[str]:
     if any(n in RED_NUMBERS for n in tokens):
         out.append("red")
     if board.robber is not None:
-        out.append("robber")
-    elif any(t.kind == "land" for t in board.tiles):
-        out.append("robber-off")  # shown beside the board: it starts off it
+        out.append("robber")  # a robber off the board is a note, not a legend entry
     if board.pirate is not None:
         out.append("pirate")
     if any(t.hidden for t in board.tiles):
@@ -508,7 +634,7 @@ def legend_geometry(w: float, st: Style) -> tuple[float, float, float, float]:
     """``(text size, line height, swatch size, text indent)`` in mm."""
     size = max(MIN_FONT_MM, st.mm("small"))
     sw = st.mm("swatch")
-    return size, max(sw + 0.4, size * 1.45), sw, sw * 1.5 + 1.5
+    return size, max(sw + 1.0, size * 1.45), sw, sw * 1.5 + 1.5
 
 
 def legend_lines(e: str, w: float, tx: Texts, st: Style) -> list[str]:
@@ -527,27 +653,30 @@ def legend_height(board: Board, w: float, tx: Texts, st: Style) -> float:
 
 def draw_legend(dwg: Any, parent: Any, entries: Sequence[str], x: float, y: float, w: float,
                 tx: Texts, st: Style) -> float:
-    """The legend at top-left ``(x, y)`` in a column ``w`` mm wide; returns
-    the y (mm) below it."""
+    """The legend at top-left ``(x, y)`` in a column ``w`` mm wide, each
+    entry one item ``legend`` (a terrain shows its fill and pattern);
+    returns the y (mm) below it."""
     size, lh, sw, indent = legend_geometry(w, st)
     sx, tx_ = x + sw * 0.75, x + indent
     for e in entries:
         cy = y + lh / 2
         base = cy + size * 0.36
+        dwg.begin("legend")
         if e in LAND_TERRAINS:
-            add_path(dwg, parent, poly_d(hex_points(sx, cy, sw * 0.62)), fill=st.fill[e],
-                     stroke=st.colour["line"], width=st.mm("hex_stroke"))
+            draw_swatch(dwg, hex_points(sx, cy, sw * 0.55), e, st, stroke=st.colour["line"])
             label = tx.get(f"label.{e}")
             add_text(dwg, parent, label, tx_, base, size, st, bold=True)
             lw = text_width(label + " ", size, bold=True)
             word, size2 = fit(tx.get(f"terrain.{e}"), w - indent - lw, size)
             add_text(dwg, parent, word, tx_ + lw, base, size2, st)
+            dwg.end()
             y += lh
             continue
         _legend_symbol(dwg, parent, e, sx, cy, sw, size, tx, st)
         lines = legend_lines(e, w, tx, st)
         for i, line in enumerate(lines):
             add_text(dwg, parent, line, tx_, base + i * size * 1.2, size, st)
+        dwg.end()
         y += lh + (len(lines) - 1) * size * 1.2
     return y
 
@@ -556,14 +685,13 @@ def _legend_symbol(dwg: Any, parent: Any, e: str, x: float, y: float, sw: float,
                    tx: Texts, st: Style) -> None:
     """The symbol of legend entry ``e`` centred on ``(x, y)``."""
     if e in ("token", "red"):
-        draw_token(dwg, parent, x, y, sw * 0.55, 5 if e == "token" else 8, st)
-    elif e in ("robber", "robber-off"):
+        draw_token(dwg, parent, x, y, sw * 0.5, 5 if e == "token" else 8, st)
+    elif e == "robber":
         draw_robber(dwg, parent, x, y, sw * 0.95, st)
     elif e == "pirate":
-        draw_pirate(dwg, parent, x, y, sw * 0.95, st)
+        draw_pirate(dwg, parent, x, y, sw * 0.8, st)
     elif e == "hidden":
-        add_path(dwg, parent, poly_d(hex_points(x, y, sw * 0.62)), fill=st.fill["hidden"],
-                 stroke=st.colour["line"], width=st.mm("hex_stroke"))
+        draw_swatch(dwg, hex_points(x, y, sw * 0.55), "hidden", st, stroke=st.colour["line"])
         add_text(dwg, parent, tx.get("label.hidden"), x, y + size * 0.36, size, st, bold=True, anchor="middle")
     elif e == "oil":
         draw_oil(dwg, parent, x, y, sw * 0.9, st)

@@ -44,6 +44,7 @@ _W_BOLD = (
     "716 593 716 678 435 716 712 343 343 665 343 1042 712 687 716 716 493 595 478 712 652 924 "
     "645 652 582 712 365 712 838 675 687 712 774 850 812 719 380 500 1000 1000 838 838")
 _WIDTHS: dict[bool, dict[str, int]] = {}
+_UNITS: dict[tuple[str, bool], int] = {}  # text widths in 1/1000 em, memoised
 
 
 def num(x: float) -> str:
@@ -63,11 +64,18 @@ def text_width(text: str, size: float, *, bold: bool = False, mono: bool = False
     or DejaVu Sans Mono; unknown characters count as wide ones."""
     if mono:
         return 0.602 * size * len(text)
-    table = _WIDTHS.get(bold)
-    if table is None:
-        raw = _W_BOLD if bold else _W_REGULAR
-        table = _WIDTHS[bold] = dict(zip(_CHARS, (int(v) for v in raw.split())))
-    return sum(table.get(c, 1000) for c in text) * size / 1000.0
+    key = (text, bold)
+    units = _UNITS.get(key)
+    if units is None:
+        table = _WIDTHS.get(bold)
+        if table is None:
+            raw = _W_BOLD if bold else _W_REGULAR
+            table = _WIDTHS[bold] = dict(zip(_CHARS, (int(v) for v in raw.split())))
+        units = sum(table.get(c, 1000) for c in text)
+        if len(_UNITS) > 20000:
+            _UNITS.clear()
+        _UNITS[key] = units
+    return units * size / 1000.0
 
 
 def fit(text: str, width: float, size: float, *, bold: bool = False, mono: bool = False) -> tuple[str, float]:
@@ -120,64 +128,39 @@ def wrap(text: str, width: float, size: float, *, bold: bool = False) -> list[st
 
 
 # --------------------------------------------------------------------------
-# SVG primitives (parent: an svgwrite container; dwg: the Drawing)
+# the page description (a display list; see :mod:`setupgen.render.canvas`)
+# parent: kept for the callers' shape, the canvas has no nested groups
 
 def add_text(dwg: Any, parent: Any, text: str, x: float, y: float, size: float, st: Style, *,
              bold: bool = False, anchor: str = "start", fill: str | None = None,
              mono: bool = False) -> None:
     """A text at baseline ``(x, y)`` mm, size ``size`` mm (at least 8 pt)."""
-    attrs = {
-        "font-size": font_num(size),
-        "font-family": st.mono if mono else st.font,
-        "fill": fill or st.colour["ink"],
-    }
-    if bold:
-        attrs["font-weight"] = "bold"
-    if anchor != "start":
-        attrs["text-anchor"] = anchor
-    el = dwg.text(text, insert=(num(x), num(y)))
-    el.attribs.update(attrs)
-    parent.add(el)
+    family = st.mono if mono else st.font
+    sz = float(font_num(size))
+    width = 0.0 if anchor == "start" else text_width(text, sz, bold=bold, mono=mono)
+    dwg.text(text, x, y, sz, family, bold, anchor, st.colour["ink"] if fill is None else fill, mono, width)
 
 
 def add_path(dwg: Any, parent: Any, d: str, *, fill: str = "none", stroke: str | None = None,
-             width: float = 0.0, dash: str | None = None, join: str | None = None) -> None:
-    """A path with outline ``d`` (already formatted)."""
-    el = dwg.path(d=d)
-    el.attribs["fill"] = fill
-    if stroke is not None:
-        el.attribs["stroke"] = stroke
-        el.attribs["stroke-width"] = num(width)
-    if dash:
-        el.attribs["stroke-dasharray"] = dash
-    if join:
-        el.attribs["stroke-linejoin"] = join
-    parent.add(el)
+             width: float = 0.0, dash: str | None = None, join: str | None = None,
+             role: str | None = None) -> None:
+    """A path with outline ``d`` (already formatted: ``M``, ``L`` and ``Z``
+    commands only); ``role`` names a line the layout checks keep text off
+    (``coast``, ``frame``)."""
+    dwg.path(d, fill, stroke, width, dash, join, role)
 
 
 def add_circle(dwg: Any, parent: Any, x: float, y: float, r: float, *, fill: str,
                stroke: str | None = None, width: float = 0.0) -> None:
     """A disc of radius ``r`` mm at ``(x, y)``."""
-    el = dwg.circle(center=(num(x), num(y)), r=num(r))
-    el.attribs["fill"] = fill
-    if stroke is not None:
-        el.attribs["stroke"] = stroke
-        el.attribs["stroke-width"] = num(width)
-    parent.add(el)
+    dwg.circle(x, y, r, fill, stroke, width)
 
 
 def add_rect(dwg: Any, parent: Any, x: float, y: float, w: float, h: float, *, fill: str = "none",
              stroke: str | None = None, width: float = 0.0, rx: float = 0.0) -> None:
     """A rectangle, top-left ``(x, y)``, size ``w`` x ``h`` mm, corner
     radius ``rx`` mm."""
-    el = dwg.rect(insert=(num(x), num(y)), size=(num(w), num(h)))
-    if rx:
-        el.attribs["rx"] = num(rx)
-    el.attribs["fill"] = fill
-    if stroke is not None:
-        el.attribs["stroke"] = stroke
-        el.attribs["stroke-width"] = num(width)
-    parent.add(el)
+    dwg.rect(x, y, w, h, fill, stroke, width, rx)
 
 
 def poly_d(points: Iterable[tuple[float, float]], close: bool = True) -> str:
@@ -195,70 +178,81 @@ def hex_points(cx: float, cy: float, s: float) -> list[tuple[float, float]]:
 # symbols (robber, pirate, oil drop, number token)
 
 def draw_robber(dwg: Any, parent: Any, x: float, y: float, h: float, st: Style) -> None:
-    """A robber pawn ``h`` mm tall, centred on ``(x, y)``."""
+    """A robber pawn ``h`` mm tall (``0.6 h`` wide), centred on ``(x, y)``;
+    one item ``robber``."""
     c = st.colour["robber"]
     top = y - h / 2
     r = h * 0.2
+    dwg.begin("robber")
     add_circle(dwg, parent, x, top + r, r, fill=c, stroke="#ffffff", width=0.2)
     w = h * 0.3
     body = [(x - w * 0.45, top + 2 * r), (x + w * 0.45, top + 2 * r), (x + w, y + h / 2), (x - w, y + h / 2)]
     add_path(dwg, parent, poly_d(body), fill=c, stroke="#ffffff", width=0.2, join="round")
+    dwg.end()
 
 
 def draw_pirate(dwg: Any, parent: Any, x: float, y: float, h: float, st: Style) -> None:
-    """A pirate ship ``h`` mm tall, centred on ``(x, y)``."""
+    """A pirate ship ``h`` mm tall (``1.1 h`` wide), centred on ``(x, y)``;
+    one item ``pirate``, on a white disc so it reads on any sea."""
     c = st.colour["ink"]
-    hull = [(x - h * 0.55, y + h * 0.15), (x + h * 0.55, y + h * 0.15), (x + h * 0.35, y + h * 0.5), (x - h * 0.35, y + h * 0.5)]
+    dwg.begin("pirate")
+    add_circle(dwg, parent, x, y, h * 0.62, fill="#ffffff", stroke=c, width=0.3)
+    hull = [(x - h * 0.5, y + h * 0.1), (x + h * 0.5, y + h * 0.1), (x + h * 0.32, y + h * 0.42), (x - h * 0.32, y + h * 0.42)]
     add_path(dwg, parent, poly_d(hull), fill=c)
-    sail = [(x - h * 0.05, y - h * 0.5), (x - h * 0.05, y + h * 0.08), (x - h * 0.45, y + h * 0.08)]
+    sail = [(x - h * 0.05, y - h * 0.45), (x - h * 0.05, y + h * 0.04), (x - h * 0.4, y + h * 0.04)]
     add_path(dwg, parent, poly_d(sail), fill=c)
-    sail2 = [(x + h * 0.05, y - h * 0.4), (x + h * 0.05, y + h * 0.08), (x + h * 0.4, y + h * 0.08)]
+    sail2 = [(x + h * 0.05, y - h * 0.36), (x + h * 0.05, y + h * 0.04), (x + h * 0.36, y + h * 0.04)]
     add_path(dwg, parent, poly_d(sail2), fill=c)
+    dwg.end()
 
 
 def draw_oil(dwg: Any, parent: Any, x: float, y: float, h: float, st: Style) -> None:
-    """An oil drop ``h`` mm tall, centred on ``(x, y)``."""
+    """An oil drop ``h`` mm tall (``0.6 h`` wide), centred on ``(x, y)``: a
+    point on a disc, drawn with straight lines only."""
     r = h * 0.3
     cy = y + h / 2 - r
-    d = (f"M{num(x)},{num(y - h / 2)} L{num(x + r * 0.95)},{num(cy - r * 0.3)} "
-         f"A{num(r)},{num(r)} 0 1 1 {num(x - r * 0.95)},{num(cy - r * 0.3)} Z")
-    add_path(dwg, parent, d, fill=st.colour["oil"], stroke="#ffffff", width=0.2)
+    add_circle(dwg, parent, x, cy, r, fill=st.colour["oil"], stroke="#ffffff", width=0.15)
+    tip = [(x, y - h / 2), (x + r * 0.97, cy - r * 0.25), (x - r * 0.97, cy - r * 0.25)]
+    add_path(dwg, parent, poly_d(tip), fill=st.colour["oil"])
 
 
 def draw_token(dwg: Any, parent: Any, x: float, y: float, r: float, number: int, st: Style) -> None:
     """A number token: disc of radius ``r`` mm, the number, and its pips;
-    6 and 8 red, bold and with a thicker ring."""
+    one item ``token``. 6 and 8 are inverted (a dark red disc with a heavy
+    black ring and white bold digits and pips), so they stand out more in
+    grayscale than in colour."""
     red = number in RED_NUMBERS
-    ink = st.colour["red"] if red else st.colour["ink"]
-    ring = st.mm("red_ring") if red else st.mm("token_stroke")
-    add_circle(dwg, parent, x, y, r, fill=st.fill["token"], stroke=ink, width=ring)
-    size = max(MIN_FONT_MM, r * (1.22 if red else 1.12))
-    add_text(dwg, parent, str(number), x, y + size * 0.3, size, st, bold=red, anchor="middle", fill=ink)
+    ink = "#ffffff" if red else st.colour["ink"]
+    dwg.begin("token")
+    if red:
+        add_circle(dwg, parent, x, y, r, fill=st.colour["red"], stroke=st.colour["ink"], width=st.mm("red_ring"))
+    else:
+        add_circle(dwg, parent, x, y, r, fill=st.fill["token"], stroke=st.colour["ink"], width=st.mm("token_stroke"))
+    size = max(MIN_FONT_MM, r * (1.05 if red else 0.95))
+    add_text(dwg, parent, str(number), x, y + size * 0.22, size, st, bold=True, anchor="middle", fill=ink)
     pips = PIPS[number]
-    pr = max(0.22, r * 0.09)
-    step = pr * 2.6
+    pr = max(0.25, r * 0.1)
+    step = pr * 2.5
     x0 = x - step * (pips - 1) / 2
-    py = y + r * 0.62
+    py = y + r * 0.6
     for i in range(pips):
         add_circle(dwg, parent, x0 + i * step, py, pr, fill=ink)
+    dwg.end()
 
 
 # --------------------------------------------------------------------------
 # pages
 
 def drawing(w: float, h: float) -> Any:
-    """A new svgwrite drawing of ``w`` x ``h`` mm (viewBox in mm) on a white page."""
-    import svgwrite
+    """A new page description of ``w`` x ``h`` mm on a white page."""
+    from .canvas import Canvas
 
-    dwg = svgwrite.Drawing(size=(f"{num(w)}mm", f"{num(h)}mm"), profile="full", debug=False)
-    dwg.attribs["viewBox"] = f"0 0 {num(w)} {num(h)}"
-    add_rect(dwg, dwg, 0, 0, w, h, fill="#ffffff")
-    return dwg
+    cv = Canvas(w, h)
+    add_rect(cv, cv, 0, 0, w, h, fill="#ffffff")
+    return cv
 
 
-def finish(dwg: Any) -> str:
-    """The drawing as SVG text with a fixed XML declaration and a final newline."""
-    text = dwg.tostring()
-    if text.startswith("<?xml"):
-        text = text[text.index("?>") + 2:].lstrip()
-    return '<?xml version="1.0" encoding="utf-8"?>\n' + text + "\n"
+def finish(dwg: Any) -> Any:
+    """The page as SVG text (:class:`setupgen.render.canvas.SvgPage`, a
+    ``str`` that keeps its page description for the PDF and PNG backends)."""
+    return dwg.page()

@@ -1,23 +1,29 @@
-"""SVG pages to PDF and PNG (cairosvg and pypdf, imported lazily so that
-importing the CLI stays fast).
+"""Pages to PDF and PNG (cairo, imported lazily so that importing the CLI
+stays fast).
+
+Pages rendered by setupgen (:class:`setupgen.render.canvas.SvgPage`) are
+drawn straight onto one cairo PDF surface (every page in one document, no
+joining) or an image surface. Other SVG text goes through cairosvg, one
+page at a time, and pypdf joins the pages.
 
 PDF output is byte-identical for the same input within one installation:
 the document carries a fixed creation and modification date
-(:data:`FIXED_DATE`) and a document ``/ID`` derived from the input pages
-(cairo writes its own version into each page stream, so other
-installations may differ).
+(:data:`FIXED_DATE`) and names setupgen as its creator (cairo writes its
+own version as the producer, so other installations may differ).
 """
 
 from __future__ import annotations
 
 import hashlib
 import io
-from typing import Sequence
+from typing import Any, Sequence
 
 from ..core.errors import SetupgenError
 
 #: creation and modification date written into every PDF
 FIXED_DATE = "D:20000101000000Z"
+ISO_DATE = "2000-01-01T00:00:00Z"
+PT_PER_MM = 72 / 25.4
 PRODUCER = "setupgen"
 
 
@@ -29,6 +35,8 @@ def svgs_to_pdf(svgs: Sequence[str]) -> bytes:
     """
     if not svgs:
         raise SetupgenError("no pages to write")
+    if all(hasattr(svg, "canvas") for svg in svgs):
+        return pages_to_pdf([svg.canvas for svg in svgs])  # type: ignore[attr-defined]
     from pypdf import PdfReader, PdfWriter
     from pypdf.generic import ArrayObject, ByteStringObject
 
@@ -53,6 +61,35 @@ def svgs_to_pdf(svgs: Sequence[str]) -> bytes:
     return out.getvalue()
 
 
+def pages_to_pdf(pages: Sequence[Any]) -> bytes:
+    """One PDF drawn by cairo from page descriptions
+    (:class:`setupgen.render.canvas.Canvas`, sizes in mm), one page each,
+    in order; fixed dates, creator ``setupgen``.
+
+    Raises :class:`SetupgenError` when there is no page or cairo cannot be
+    loaded.
+    """
+    if not pages:
+        raise SetupgenError("no pages to write")
+    cairo = _cairocffi()
+    from .canvas import draw_cairo
+
+    out = io.BytesIO()
+    surface = cairo.PDFSurface(out, pages[0].w * PT_PER_MM, pages[0].h * PT_PER_MM)
+    for key, value in ((cairo.PDF_METADATA_CREATE_DATE, ISO_DATE), (cairo.PDF_METADATA_MOD_DATE, ISO_DATE),
+                       (cairo.PDF_METADATA_CREATOR, PRODUCER)):
+        surface.set_metadata(key, value)
+    patterns: dict = {}
+    for page in pages:
+        surface.set_size(page.w * PT_PER_MM, page.h * PT_PER_MM)
+        ctx = cairo.Context(surface)
+        ctx.scale(PT_PER_MM, PT_PER_MM)
+        draw_cairo(ctx, page.ops, patterns)
+        surface.show_page()
+    surface.finish()
+    return out.getvalue()
+
+
 def svg_to_png(svg: str, dpi: int = 150) -> bytes:
     """A PNG image of one SVG page at ``dpi`` dots per inch.
 
@@ -61,7 +98,35 @@ def svg_to_png(svg: str, dpi: int = 150) -> bytes:
     """
     if not isinstance(dpi, int) or isinstance(dpi, bool) or not 10 <= dpi <= 1200:
         raise SetupgenError(f"dpi must be a whole number from 10 to 1200, got {dpi!r}")
+    canvas = getattr(svg, "canvas", None)
+    if canvas is not None:
+        return page_to_png(canvas, dpi)
     return _cairo("png", svg.encode("utf-8"), 1, dpi)
+
+
+def page_to_png(page: Any, dpi: int = 150) -> bytes:
+    """A PNG image (white background) of a page description at ``dpi``."""
+    cairo = _cairocffi()
+    from .canvas import draw_cairo
+
+    scale = dpi / 25.4
+    surface = cairo.ImageSurface(cairo.FORMAT_RGB24, max(1, round(page.w * scale)), max(1, round(page.h * scale)))
+    ctx = cairo.Context(surface)
+    ctx.set_source_rgb(1, 1, 1)
+    ctx.paint()
+    ctx.scale(scale, scale)
+    draw_cairo(ctx, page.ops)
+    out = io.BytesIO()
+    surface.write_to_png(out)
+    return out.getvalue()
+
+
+def _cairocffi() -> Any:
+    try:
+        import cairocffi
+    except (ImportError, OSError) as exc:
+        raise SetupgenError(f"cannot load cairo: {_one_line(exc)}") from None
+    return cairocffi
 
 
 def _cairo(kind: str, data: bytes, page: int, dpi: int = 96) -> bytes:

@@ -1,56 +1,67 @@
-"""Printable table sheets as SVG text
-(``docs/sheet.md``).
+"""Printable table sheets (``docs/sheet.md``).
 
 Pure functions: the same board, layout, language, paper and context give
 byte-identical SVG on any machine (coordinates written with two decimals,
 no ids, no timestamps). The SVG's width and height are in mm and its
 viewBox uses 1 user unit = 1 mm; every ``font-size`` is in mm and never
-below 8 pt (2.822 mm). Words come from ``templates/<lang>.toml``, colours
-and sizes from ``templates/style.toml`` (:mod:`setupgen.core.templates`).
+below 8 pt (2.822 mm). Words come from ``templates/<lang>.toml``, colours,
+patterns and sizes from ``templates/style.toml`` (:mod:`setupgen.core.templates`).
 
-Page order (docs/sheet.md): header (tournament, round, table, scenario), the
-board with legend and harbor list beside it, the build list, the notes,
-the result slip, and the setup ID and seed at the foot.
+Page order (docs/sheet.md): header (tournament, round, table, scenario;
+room for a QR code), the board with the legend beside it (and the notes
+when they fit there), the build list (rows, harbors), the notes, the
+result slip, and the setup ID and seed at the foot (room for a balance
+line). Each section is measured and drawn by the same function: it draws
+onto a canvas and returns its height, and measuring draws onto a scratch
+canvas.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from ..core import templates
 from ..core.board import Board, Tile
 from ..core.errors import SetupgenError
-from ..core.hexgrid import neighbors
+from ..core.hexgrid import neighbor, neighbors
 from ..core.layout import Layout
 from ..core.rules import HARBOR_TYPES, RED_NUMBERS, RULE_EQUAL, clashes
 from .board import (
-    Box, board_extent, draw_board, draw_legend, harbor_order, harbor_words, hex_size_for,
-    land_rows, legend_entries, legend_height, place,
+    PAD, Box, board_extent, build_rows, draw_board, draw_legend, harbor_order, harbor_words, hex_size_for,
+    legend_entries, place, positions,
 )
+from .canvas import Canvas, MeasureCanvas
 from ..core.templates import MIN_FONT_MM, Style, Texts, paper_size
 from .page import (
     add_circle, add_path, add_rect, add_text, drawing, finish, fit, fit_lines, num, text_width, wrap,
 )
 
-__all__ = ["Page", "SheetContext", "render_sheet", "scenario_title", "sheet_notes",
-           "table_box_and_rule", "heading_with_hint"]
+__all__ = ["Page", "SheetContext", "render_sheet", "sheet_page", "scenario_title", "sheet_notes",
+           "director_notes", "table_box_and_rule", "heading_with_hint", "build_list_lines"]
 
 #: most players on one result slip
 MAX_PLAYERS = 6
 #: smallest hex size (mm, centre to corner) a sheet may draw
 MIN_HEX_MM = 5.0
+#: slip kinds: players in starting order, or (finals) by rank, choosing seats
+SEATINGS = ("start", "choose")
 
 
 @dataclass(frozen=True, slots=True)
 class SheetContext:
     """What the schedule knows about a table: tournament name, round and
-    table number, and the players in starting order (may be empty)."""
+    table number, the players (in starting order, or for ``seating =
+    "choose"`` by rank, choosing their start positions in that order; may
+    be empty), and a balance line (a later version prints board balance
+    there; the room is kept either way)."""
 
     tournament: str | None = None
     round: int | None = None
     table: int | None = None
     players: tuple[str, ...] = ()
+    seating: str = "start"
+    balance: str | None = None
 
 
 # --------------------------------------------------------------------------
@@ -60,7 +71,7 @@ class SheetContext:
 class Page:
     """A new portrait page and what laying it out needs: size ``w`` x ``h``,
     margin ``m``, text width ``cw`` and ``gap`` (all mm), the sheet words
-    ``tx``, the style ``st`` and the svgwrite drawing ``dwg``."""
+    ``tx``, the style ``st`` and the canvas ``dwg``."""
 
     w: float
     h: float
@@ -73,90 +84,122 @@ class Page:
 
     @classmethod
     def start(cls, paper: str, lang: str) -> "Page":
-        """Raises :class:`SetupgenError` for an unknown paper or language."""
+        """A page with the sheet margin (``[page] sheet_margin``, at least
+        10 mm). Raises :class:`SetupgenError` for an unknown paper or
+        language."""
         w, h = paper_size(paper)
         tx = templates.texts(lang)
         st = templates.style()
-        return cls(w, h, tx, st, st.margin, w - 2 * st.margin, st.mm("gap"), drawing(w, h))
+        m = max(10.0, float(st.table("page").get("sheet_margin", st.margin)))
+        return cls(w, h, tx, st, m, w - 2 * m, st.mm("gap"), drawing(w, h))
 
 
 def render_sheet(board: Board, layout: Layout, *, lang: str = "en", paper: str = "a4",
                  context: SheetContext = SheetContext()) -> str:
-    """The table sheet of ``board`` as SVG text: one portrait page of
+    """The table sheet of ``board`` as SVG text (a
+    :class:`setupgen.render.canvas.SvgPage`): one portrait page of
     ``paper`` (mm), margins from the style (at least 10 mm), no text below
     8 pt. Hidden hexes show only ``?`` and their number.
 
     Raises :class:`SetupgenError` for an unknown language or paper, more
-    than :data:`MAX_PLAYERS` players, when the templates lack a text the
-    layout needs (e.g. a note key), or when the content cannot fit on the
-    page with hexes of at least :data:`MIN_HEX_MM` mm.
+    than :data:`MAX_PLAYERS` players, an unknown seating, when the
+    templates lack a text the layout needs (e.g. a note key), or when the
+    content cannot fit on the page with hexes of at least
+    :data:`MIN_HEX_MM` mm.
     """
-    pg = Page.start(paper, lang)
-    h, tx, st, m, cw, gap, dwg = pg.h, pg.tx, pg.st, pg.m, pg.cw, pg.gap, pg.dwg
-    y = _header(dwg, layout, context, m, cw, tx, st)
+    return finish(sheet_page(board, layout, lang=lang, paper=paper, context=context))
 
-    if len(context.players) > MAX_PLAYERS:
-        raise SetupgenError(f"a table sheet lists at most {MAX_PLAYERS} players, got {len(context.players)}")
-    rows = land_rows(board)
-    n_players = len(context.players) or (6 if layout.players == "5-6" else 4)
-    build_h = _build_height(rows, st)
-    foot_h = footer_height(board, cw, tx, st)
-    row_min = st.mm("slip_min_row")
-    slip_h = _slip_height(n_players, row_min, cw, layout, tx, st)
-    full = sheet_notes(board, layout, tx)
-    # the reconstruction note is for the director: on a crowded page it goes first
-    reconstruction = tx.get("note.reconstruction") if layout.reconstruction else None
-    for notes in (full, [n for n in full if n != reconstruction]):
-        notes_h = _notes_height(notes, cw, st)
-        available = h - m - foot_h - y - build_h - notes_h - slip_h - 5 * gap
-        side_w, s, block_h = _board_block(board, layout, cw - gap, available, tx, st)
-        if block_h <= available + 0.01 and s >= MIN_HEX_MM:
-            break
-    else:
-        long = [what for what, text in (("title", context.tournament), ("seed", board.seed)) if len(text or "") > 40]
+
+Section = Callable[[Any, float], float]  # (canvas, y) -> height, drawn at y
+
+
+def _measure(section: Section, w: float, h: float) -> float:
+    return section(MeasureCanvas(w, h), 0.0)
+
+
+def sheet_page(board: Board, layout: Layout, *, lang: str = "en", paper: str = "a4",
+               context: SheetContext = SheetContext()) -> Canvas:
+    """The table sheet as a page description (see :func:`render_sheet`)."""
+    pg = Page.start(paper, lang)
+    ctx = context
+    if len(ctx.players) > MAX_PLAYERS:
+        raise SetupgenError(f"a table sheet lists at most {MAX_PLAYERS} players, got {len(ctx.players)}")
+    if ctx.seating not in SEATINGS:
+        raise SetupgenError(f"unknown seating {ctx.seating!r} (known: {', '.join(SEATINGS)})")
+    h, tx, st, m, cw, gap, dwg = pg.h, pg.tx, pg.st, pg.m, pg.cw, pg.gap, pg.dwg
+    y = _header(dwg, layout, ctx, m, cw, tx, st)
+    notes = sheet_notes(board, layout, tx)
+    n_players = len(ctx.players) or (6 if layout.players == "5-6" else 4)
+    build: Section = lambda cv, y0: _build_list(cv, board, layout, m, y0, cw, tx, st)
+    notes_below: Section = lambda cv, y0: _notes(cv, notes, m, y0, cw, tx, st)
+    slip_min: Section = lambda cv, y0: _slip(cv, ctx, n_players, st.mm("slip_min_row"), m, y0, cw, layout, tx, st)
+    fixed = sum(_measure(s_, pg.w, h) for s_ in (build, slip_min)) + footer_height(board, cw, tx, st)
+    room = h - m - y - fixed - 4 * gap
+    plan = _board_plan(board, notes, cw, room, _measure(notes_below, pg.w, h) + gap, tx, st)
+    if plan is None:
+        long = [what for what, text in (("title", ctx.tournament), ("seed", board.seed)) if len(text or "") > 40]
         hint = f": a shorter {' or '.join(long)} leaves room for the board" if long else ""
         raise SetupgenError(f"the sheet for {layout.name} does not fit on one {paper} page{hint}")
-    board_w = cw - side_w - gap
-    surplus = max(0.0, available - block_h)
-    grow = min(surplus * 0.7, n_players * (st.mm("slip_row") + 2.0 - row_min))
-    slip_row = row_min + grow / n_players
-    vgap = gap + (surplus - grow) / 5
-
+    side_w, s, block_h, side_notes = plan
+    used = block_h + (0.0 if side_notes else _measure(notes_below, pg.w, h) + gap)
+    surplus = max(0.0, room - used)
+    grow = min(surplus * 0.6, n_players * (st.mm("slip_row") - st.mm("slip_min_row")))
+    vgap = gap + (surplus - grow) / 4
     y += vgap
-    box = Box(m, y, board_w, block_h)
-    draw_board(dwg, dwg, board, place(board, box, s), tx, st)
+    board_w = cw - side_w - gap
+    draw_board(dwg, dwg, board, place(board, Box(m, y, board_w, block_h), s), tx, st)
     sy = draw_legend(dwg, dwg, legend_entries(board), m + board_w + gap, y, side_w, tx, st)
-    _harbor_list(dwg, board, layout, m + board_w + gap, sy + 1.5, side_w, tx, st)
+    if side_notes:
+        _notes(dwg, notes, m + board_w + gap, sy + gap, side_w, tx, st)
     y += block_h + vgap
-    _build_list(dwg, rows, m, y, cw, tx, st)
-    y += build_h + vgap
-    _notes(dwg, notes, m, y, cw, tx, st)
-    y += notes_h + vgap
-    _slip(dwg, context.players, n_players, slip_row, m, y, cw, layout, tx, st)
-    footer(dwg, board, m, h - m, cw, tx, st)
-    return finish(dwg)
+    y += build(dwg, y) + vgap
+    if not side_notes:
+        y += notes_below(dwg, y) + vgap
+    _slip(dwg, ctx, n_players, st.mm("slip_min_row") + grow / n_players, m, y, cw, layout, tx, st)
+    footer(dwg, board, m, h - m, cw, tx, st, ctx.balance)
+    return dwg
 
 
-def _board_block(board: Board, layout: Layout, width: float, available: float,
-                 tx: Texts, st: Style) -> tuple[float, float, float]:
-    """``(side column width, hex size, block height)`` in mm for the board
-    and the side column (legend, harbors) sharing ``width`` mm: the side
-    column narrows from the style's width in 4 mm steps (down to 3/4 of it)
-    while that enlarges the board and the column still fits beside it."""
-    x0, y0, x1, y1 = board_extent(board)
+def _board_plan(board: Board, notes: list[str], cw: float, room: float, notes_h: float,
+                tx: Texts, st: Style) -> tuple[float, float, float, bool] | None:
+    """``(side column width, hex size, block height, notes beside the
+    board)`` in mm giving the largest hexes in ``room`` mm of height: the
+    side column holds the legend, and the notes when they fit under it
+    (else they take ``notes_h`` mm below the board); it narrows from the
+    style's width in 4 mm steps down to 2/3 of it. None if no plan reaches
+    :data:`MIN_HEX_MM`."""
+    y0, y1 = board_extent(board)[1::2]
+    gap = st.mm("gap")
     best = None
-    side_w = st.mm("side_column")
-    while side_w >= st.mm("side_column") * 0.75:
-        board_w = width - side_w
-        side_h = legend_height(board, side_w, tx, st) + _harbor_list_height(board, layout, side_w, tx, st)
-        s = hex_size_for(board, board_w, available)
-        block_h = max(min(available, (y1 - y0) * s + 6.0), side_h)
-        s = min(s, hex_size_for(board, board_w, block_h))
-        if best is None or (block_h <= available and s > best[1] + 0.05):
-            best = (side_w, s, block_h)
-        side_w -= 4.0
-    assert best is not None  # the loop runs at least once
+    for beside in (True, False):
+        avail = room if beside else room - notes_h
+        side_w = st.mm("side_column")
+        while side_w >= st.mm("side_column") * 0.66 - 0.01:
+            side_h = _side_height(tuple(legend_entries(board)), tuple(notes) if beside else (), side_w, tx, st)
+            s = hex_size_for(board, cw - side_w - gap, avail)
+            block_h = max((y1 - y0) * s + 2 * PAD, side_h)
+            if side_h <= avail and s >= MIN_HEX_MM and (best is None or s > best[1] + 0.05):
+                best = (side_w, s, block_h, beside)
+            side_w -= 4.0
     return best
+
+
+_SIDE: dict[tuple, float] = {}
+
+
+def _side_height(entries: tuple[str, ...], notes: tuple[str, ...], w: float, tx: Texts, st: Style) -> float:
+    """Height (mm) of the side column: the legend, then the notes if any
+    (measured by drawing them; remembered per language and width)."""
+    key = (tx.lang, id(st), entries, notes, round(w, 3))
+    found = _SIDE.get(key)
+    if found is None:
+        found = _measure(lambda cv, y_: draw_legend(cv, cv, list(entries), 0, y_, w, tx, st) - y_, w, 1000)
+        if notes:
+            found += st.mm("gap") + _measure(lambda cv, y_: _notes(cv, list(notes), 0, y_, w, tx, st), w, 1000)
+        if len(_SIDE) > 4096:
+            _SIDE.clear()
+        _SIDE[key] = found
+    return found
 
 
 def scenario_title(layout: Layout, tx: Texts) -> str:
@@ -168,30 +211,31 @@ def scenario_title(layout: Layout, tx: Texts) -> str:
 
 def _header(dwg: Any, layout: Layout, ctx: SheetContext, m: float, cw: float,
             tx: Texts, st: Style) -> float:
-    """Tournament, round and scenario on the left, a large table number on
-    the right; returns the y (mm) below the header rule."""
+    """Tournament, round (``Round ___`` when not given) and scenario on
+    the left, room for a QR code and a large table number on the right;
+    returns the y (mm) below the header rule."""
     box_w = 32.0 if ctx.table is not None else 0.0
-    text_w = cw - box_w - (4.0 if box_w else 0.0)
+    qr = st.mm("qr")
+    text_w = cw - box_w - qr - 8.0
     lines: list[tuple[str, float, bool]] = []
-    round_text = None if ctx.round is None else tx.get("sheet.round", n=ctx.round)
-    both = f"{ctx.tournament} · {round_text}" if ctx.tournament and round_text else None
+    round_text = tx.get("sheet.round_blank") if ctx.round is None else tx.get("sheet.round", n=ctx.round)
+    both = f"{ctx.tournament} · {round_text}" if ctx.tournament else None
     if both and text_width(both, st.mm("round"), bold=True) <= text_w:
         lines.append((both, st.mm("round"), True))
     else:
         if ctx.tournament:
             t_lines, t_size = fit_lines(ctx.tournament, text_w, st.mm("tournament"), 2, bold=True)
             lines.extend((t, t_size, True) for t in t_lines)
-        if round_text:
-            lines.append((round_text, st.mm("round"), True))
-    big = not lines
-    lines.append((scenario_title(layout, tx), st.mm("round") if big else st.mm("scenario"), big))
+        lines.append((round_text, st.mm("round"), True))
+    lines.append((scenario_title(layout, tx), st.mm("scenario"), False))
     y = m
     for text, size, bold in lines:
         t, sz = fit(text, text_w, size, bold=bold)
         y += sz * 1.05
         add_text(dwg, dwg, t, m, y, sz, st, bold=bold)
         y += sz * 0.35
-    return table_box_and_rule(dwg, ctx.table if box_w else None, m, y, m, cw, box_w, tx, st)
+    dwg.reserve("qr", m + cw - box_w - qr - 4.0, m, qr, qr)
+    return table_box_and_rule(dwg, ctx.table if box_w else None, m, max(y, m + qr), m, cw, box_w, tx, st)
 
 
 def table_box_and_rule(dwg: Any, table: int | None, top: float, bottom: float, m: float, cw: float,
@@ -200,13 +244,13 @@ def table_box_and_rule(dwg: Any, table: int | None, top: float, bottom: float, m
     ``box_w`` mm wide; none for ``table`` None) and the rule under the
     header; returns the y (mm) of the rule."""
     if table is not None:
-        bh = 19.0
+        bh = st.mm("table_box")
         bx = m + cw - box_w
         add_rect(dwg, dwg, bx, top, box_w, bh, fill=st.fill["header"], stroke=st.colour["ink"], width=0.5)
         word, ws = fit(tx.get("sheet.table"), box_w - 3, st.mm("table_word"))
         add_text(dwg, dwg, word, bx + box_w / 2, top + ws + 1.2, ws, st, anchor="middle")
         t, sz = fit(str(table), box_w - 3, st.mm("table_number"), bold=True)
-        add_text(dwg, dwg, t, bx + box_w / 2, top + bh - 2.2, sz, st, bold=True, anchor="middle")
+        add_text(dwg, dwg, t, bx + box_w / 2, top + bh - 1.8, sz, st, bold=True, anchor="middle")
         bottom = max(bottom, top + bh)
     bottom += 1.5
     add_path(dwg, dwg, f"M{num(m)},{num(bottom)} L{num(m + cw)},{num(bottom)}",
@@ -214,161 +258,234 @@ def table_box_and_rule(dwg: Any, table: int | None, top: float, bottom: float, m
     return bottom
 
 
-# -- harbor list (side column) ----------------------------------------------
-
-def _harbor_lines(board: Board, layout: Layout, tx: Texts) -> tuple[str, str, list[tuple[str, str]]]:
-    """``(heading, hint, [(key, text)])`` for the side column."""
-    if board.harbor_method == "players":
-        counts = [(t, layout.harbor_pool.count(t)) for t in HARBOR_TYPES if t in layout.harbor_pool]
-        items = []
-        for htype, n in counts:
-            ratio, word = harbor_words(htype, tx)
-            items.append((tx.get("sheet.harbor_count", n=n), f"{ratio} {word}".strip()))
-        return tx.get("sheet.harbor_pool"), "", items
-    items = []
-    for i, hb in enumerate(harbor_order(board), start=1):
-        ratio, word = harbor_words(hb.type, tx)
-        items.append((str(i), f"{ratio} {word}".strip()))
-    return tx.get("sheet.harbors"), tx.get("sheet.harbors_hint"), items
-
-
-def _harbor_columns(items: list[tuple[str, str]], w: float, st: Style) -> int:
-    """Two columns for more than six harbors when they fit, else one."""
-    if len(items) <= 6:
-        return 1
-    size = st.mm("small")
-    key_w = max(text_width(k, size, bold=True) for k, _ in items) + 1.5
-    widest = max(text_width(t, size) for _, t in items)
-    return 2 if key_w + widest + 1.5 <= w / 2 else 1
-
-
-def _harbor_list_height(board: Board, layout: Layout, w: float, tx: Texts, st: Style) -> float:
-    _, hint, items = _harbor_lines(board, layout, tx)
-    if not items:
-        return 0.0
-    per_col = -(-len(items) // _harbor_columns(items, w, st))
-    hint_h = st.mm("small") * 1.3 * len(wrap(hint, w, st.mm("small")))
-    return 1.5 + st.mm("heading") * 1.4 + hint_h + 0.6 + per_col * st.mm("small") * 1.35
-
-
-def _harbor_list(dwg: Any, board: Board, layout: Layout, x: float, y: float, w: float,
-                 tx: Texts, st: Style) -> None:
-    """The harbors in their board numbering (or, for ``players`` harbors,
-    the pool to lay), in one or two columns."""
-    heading, hint, items = _harbor_lines(board, layout, tx)
-    if not items:
-        return
+def heading_with_hint(dwg: Any, head: str, hint: str, x: float, y: float, w: float, st: Style) -> float:
+    """A section heading at ``(x, y)`` mm with a small grey hint in
+    brackets after it (wrapped below it when it does not fit beside);
+    returns the y (mm) below the heading."""
     hs = st.mm("heading")
+    small = st.mm("small")
     y += hs
-    add_text(dwg, dwg, heading, x, y, hs, st, bold=True)
-    y += hs * 0.4
-    for line in wrap(hint, w, st.mm("small")):
-        y += st.mm("small") * 1.3
-        add_text(dwg, dwg, line, x, y, st.mm("small"), st, fill=st.colour["muted"])
-    y += 0.6
-    size = st.mm("small")
-    ncol = _harbor_columns(items, w, st)
-    per_col = -(-len(items) // ncol)
-    col_w = w / ncol
-    key_w = max(text_width(k, size, bold=True) for k, _ in items) + 1.5
-    for i, (key, text) in enumerate(items):
-        cx = x + (i // per_col) * col_w
-        cy = y + (i % per_col + 1) * size * 1.35
-        add_text(dwg, dwg, key, cx + key_w - 1.5, cy, size, st, bold=True, anchor="end")
-        t, sz = fit(text, col_w - key_w - 1.0, size)
-        add_text(dwg, dwg, t, cx + key_w, cy, sz, st)
+    add_text(dwg, dwg, head, x, y, hs, st, bold=True)
+    hx = x + text_width(head + "  ", hs, bold=True)
+    if not hint:
+        return y + hs * 0.5
+    text = f"({hint})"
+    if text_width(text, small) <= w - (hx - x):
+        add_text(dwg, dwg, text, hx, y, small, st, fill=st.colour["muted"])
+        return y + hs * 0.5
+    for line in wrap(text, w, small):
+        y += small * 1.25
+        add_text(dwg, dwg, line, x, y, small, st, fill=st.colour["muted"])
+    return y + hs * 0.4
 
 
-# -- build list ---------------------------------------------------------------
+# -- build list -----------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One entry of a build-list row: a terrain ``word``, its ``number``
+    (``""`` for none), whether that number is red, and a ``mark``
+    (robber, pirate, oil; ``""`` for none)."""
+
+    word: str
+    number: str = ""
+    red: bool = False
+    mark: str = ""
+
 
 def cell_text(t: Tile, tx: Texts) -> tuple[str, str]:
     """Build-list words of one hex: ``(word, number)``; a hidden hex gives
     ``("?", number)``, a desert or sea hex no number."""
     number = "" if t.number is None else str(t.number)
-    if t.hidden:
-        word = tx.get("label.hidden")
-    else:
-        word = tx.get(f"terrain.{t.terrain}")
-    if t.oil_spring:
-        number = f"{number} {tx.get('sheet.oil_short')}".strip()
+    word = tx.get("label.hidden") if t.hidden else tx.get(f"terrain.{t.terrain}")
     return word, number
 
 
-def _build_height(rows: list[list[Tile]], st: Style) -> float:
-    return st.mm("heading") * 1.5 + len(rows) * st.mm("build_row")
+def indent_text(halves: int) -> str:
+    """A row's indent in half hex widths as ``(+1½)``."""
+    whole, half = divmod(halves, 2)
+    return f"(+{whole if whole or not half else ''}{'½' if half else ''})"
 
 
-def heading_with_hint(dwg: Any, head: str, hint: str, x: float, y: float, w: float, st: Style) -> float:
-    """A section heading at ``(x, y)`` mm with a small grey hint in brackets
-    after it, fitted to ``w`` mm; returns the y (mm) below the heading."""
-    hs = st.mm("heading")
-    y += hs
-    add_text(dwg, dwg, head, x, y, hs, st, bold=True)
-    hx = x + text_width(head + "  ", hs, bold=True)
-    small, hsz = fit(f"({hint})", w - (hx - x), st.mm("small"))
-    add_text(dwg, dwg, small, hx, y, hsz, st, fill=st.colour["muted"])
-    return y + hs * 0.5
+def row_entries(board: Board, tiles: Sequence[Tile], tx: Texts) -> list[Entry]:
+    """A row's entries: one per hex, runs of two or more plain sea hexes
+    (no pirate) as one ``3× Sea`` entry."""
+    out: list[Entry] = []
+    run = 0
+    sea = tx.get("terrain.sea")
+    for i, t in enumerate(tiles):
+        plain_sea = t.kind == "sea" and board.pirate != t.hex
+        if plain_sea:
+            run += 1
+            if i + 1 < len(tiles) and tiles[i + 1].kind == "sea" and board.pirate != tiles[i + 1].hex:
+                continue
+            out.append(Entry(sea if run == 1 else tx.get("sheet.sea_run", n=run, sea=sea)))
+            run = 0
+            continue
+        word, number = cell_text(t, tx)
+        marks = [tx.get("sheet.mark_robber")] if board.robber == t.hex else []
+        marks += [tx.get("sheet.mark_pirate")] if board.pirate == t.hex else []
+        marks += [tx.get("sheet.oil_short")] if t.oil_spring else []
+        out.append(Entry(word, number, t.number in RED_NUMBERS, " ".join(marks)))
+    return out
 
 
-def _build_list(dwg: Any, rows: list[list[Tile]], x: float, y: float, w: float, tx: Texts, st: Style) -> None:
+def harbor_lines(board: Board, layout: Layout, tx: Texts) -> list[tuple[str, str]]:
+    """The build list's harbor lines ``(key, text)``: per harbor its
+    number, type, sea hex and the land hex it faces (row and position of
+    the build list); for ``players`` harbors the pool to lay."""
+    if board.harbor_method == "players":
+        out = []
+        for htype in HARBOR_TYPES:
+            if htype in layout.harbor_pool:
+                ratio, word = harbor_words(htype, tx)
+                out.append((tx.get("sheet.harbor_count", n=layout.harbor_pool.count(htype)),
+                            f"{ratio} {word}".strip()))
+        return out
+    pos = positions(board)
+    lines = []
+    for i, hb in enumerate(harbor_order(board), start=1):
+        ratio, word = harbor_words(hb.type, tx)
+        (row, p), (lrow, lp) = pos[hb.hex], pos[neighbor(hb.hex, hb.facing)]
+        lines.append((str(i), tx.get("sheet.harbor_at", what=f"{ratio} {word}".strip(), row=row, pos=p,
+                                     lrow=lrow, lpos=lp)))
+    return lines
+
+
+def build_list_lines(board: Board, layout: Layout, tx: Texts) -> list[tuple[str, list[Entry]]]:
+    """The rows as the build list prints them: ``(label, entries)`` with
+    the label ``Row 3 (+½)``."""
+    return [(f"{tx.get('sheet.row')} {i} {indent_text(row.indent)}", row_entries(board, row.tiles, tx))
+            for i, row in enumerate(build_rows(board), start=1)]
+
+
+def _entry_runs(e: Entry, last: bool, size: float) -> list[tuple[str, str, float]]:
+    """``(kind, text, width)`` runs of one entry: ``word``, ``num``/``red``,
+    ``mark``, and a ``sep`` comma unless it is the row's last."""
+    gap = text_width(" ", size)
+    runs = [("word", e.word, text_width(e.word, size))]
+    if e.number:
+        runs.append(("red" if e.red else "num", e.number, text_width(e.number, size, bold=True) + (1.0 if e.red else 0)))
+    if e.mark:
+        runs.append(("mark", e.mark, text_width(e.mark, size, bold=True)))
+    if not last:
+        runs.append(("sep", ",", text_width(",", size)))
+    return [(k, t, w + (gap if i < len(runs) - 1 and runs[i + 1][0] != "sep" else 0.0))
+            for i, (k, t, w) in enumerate(runs)]
+
+
+def _flow(entries: list[Entry], width: float, size: float) -> list[list[tuple[str, str, float, float]]]:
+    """Entries laid into lines of ``width`` mm: ``(kind, text, x offset,
+    width)`` per run; an entry never splits across lines."""
+    lines: list[list[tuple[str, str, float, float]]] = [[]]
+    x = 0.0
+    space = text_width("  ", size)
+    for i, e in enumerate(entries):
+        runs = _entry_runs(e, i == len(entries) - 1, size)
+        need = sum(w for _, _, w in runs)
+        if x and x + need > width:
+            lines.append([])
+            x = 0.0
+        for kind, text, w in runs:
+            lines[-1].append((kind, text, x, w))
+            x += w
+        x += space
+    return lines
+
+
+def _draw_run(dwg: Any, kind: str, text: str, x: float, base: float, size: float, st: Style) -> None:
+    if kind == "red":
+        w = text_width(text, size, bold=True)
+        add_rect(dwg, dwg, x - 0.1, base - size * 0.8, w + 0.9, size * 1.0, fill=st.colour["ink"], rx=0.4)
+        add_text(dwg, dwg, text, x + 0.35, base, size, st, bold=True, fill="#ffffff")
+    else:
+        add_text(dwg, dwg, text, x, base, size, st, bold=kind in ("num", "mark"),
+                 fill=st.colour["muted"] if kind == "mark" else None)
+
+
+def _build_list(dwg: Any, board: Board, layout: Layout, x: float, y: float, w: float,
+                tx: Texts, st: Style) -> float:
+    """The build list at ``y``: every row (label with indent, entries
+    flowing, 6 and 8 inverted), then one line per harbor; returns the
+    height (mm)."""
+    top = y
     y = heading_with_hint(dwg, tx.get("sheet.build"), tx.get("sheet.build_hint"), x, y, w, st)
-    rh = st.mm("build_row")
-    label_w = text_width(f"{tx.get('sheet.row')} 00", st.mm("body"), bold=True) + 1.5
-    ncol = max(len(r) for r in rows) if rows else 1
+    size = max(MIN_FONT_MM, st.mm("body"))
+    lh = st.mm("build_row")
+    rows = build_list_lines(board, layout, tx)
+    heads = [label for label, _ in rows] + [tx.get("sheet.harbor_pool" if board.harbor_method == "players"
+                                                     else "sheet.harbors")]
+    label_w = max(text_width(label, size, bold=True) for label in heads) + 2.5
+    for i, (label, entries) in enumerate(rows):
+        lines = _flow(entries, w - label_w - 1.6, size)
+        if i % 2 == 0:
+            add_rect(dwg, dwg, x, y, w, lh * len(lines), fill=st.fill["header"])
+        for j, runs in enumerate(lines):
+            base = y + lh * j + lh / 2 + size * 0.36
+            if j == 0:
+                add_text(dwg, dwg, label, x + 0.8, base, size, st, bold=True)
+            for kind, text, dx, _ in runs:
+                _draw_run(dwg, kind, text, x + label_w + dx, base, size, st)
+        y += lh * len(lines)
+    return y - top + _harbor_block(dwg, board, layout, x, y, w, label_w, tx, st)
+
+
+def _harbor_block(dwg: Any, board: Board, layout: Layout, x: float, y: float, w: float, label_w: float,
+                  tx: Texts, st: Style) -> float:
+    """The harbor lines under the rows: the heading in the rows' label
+    column, the lines in as many columns (up to 4) as fit right of it;
+    returns the height (mm)."""
+    items = harbor_lines(board, layout, tx)
+    if not items:
+        return 0.0
+    size = max(MIN_FONT_MM, st.mm("body"))
+    head = tx.get("sheet.harbor_pool") if board.harbor_method == "players" else tx.get("sheet.harbors")
+    lh = st.mm("build_row")
+    add_text(dwg, dwg, head, x + 0.8, y + lh / 2 + size * 0.36, size, st, bold=True)
+    key_w = max(text_width(k, size, bold=True) for k, _ in items) + 1.5
+    widest = key_w + max(text_width(t, size) for _, t in items) + 3.0
+    ncol = max(1, min(4, int((w - label_w) // widest)))
+    per = -(-len(items) // ncol)
+    if board.harbor_method != "players" and per > 1:
+        hint, hsz = fit(tx.get("sheet.harbors_hint"), label_w - 1.5, st.mm("small"))
+        add_text(dwg, dwg, hint, x + 0.8, y + lh * 1.5 + hsz * 0.36, hsz, st, fill=st.colour["muted"])
     col_w = (w - label_w) / ncol
-    size = st.mm("body")
-    for row in rows:
-        for t in row:
-            word, number = cell_text(t, tx)
-            need = text_width(f"{word} {number}", size, bold=True) + 1.5
-            if need > col_w:
-                size = max(MIN_FONT_MM, size * col_w / need)
-    for i, row in enumerate(rows, start=1):
-        top = y + (i - 1) * rh
-        if i % 2 == 1:
-            add_rect(dwg, dwg, x, top, w, rh, fill=st.fill["header"])
-        base = top + rh / 2 + size * 0.36
-        add_text(dwg, dwg, f"{tx.get('sheet.row')} {i}", x + 0.8, base, st.mm("body"), st, bold=True)
-        for j, t in enumerate(row):
-            cx = x + label_w + j * col_w
-            word, number = cell_text(t, tx)
-            fill = st.colour["muted"] if t.kind != "land" else None
-            word_t, _ = fit(word, col_w - 1.0 - text_width(" " + number, size, bold=True), size)
-            add_text(dwg, dwg, word_t, cx, base, size, st, fill=fill)
-            if number:
-                red = t.number in RED_NUMBERS
-                nx = cx + text_width(word_t + " ", size)
-                add_text(dwg, dwg, number, nx, base, size, st, bold=True,
-                         fill=st.colour["red"] if red else None)
-            if j:
-                add_path(dwg, dwg, f"M{num(cx - 1.0)},{num(top + 0.8)} L{num(cx - 1.0)},{num(top + rh - 0.8)}",
-                         stroke=st.colour["line"], width=0.15)
-    add_rect(dwg, dwg, x, y, w, rh * len(rows), stroke=st.colour["line"], width=0.2)
+    for i, (key, text) in enumerate(items):
+        cx = x + label_w + (i // per) * col_w
+        base = y + (i % per) * lh + lh / 2 + size * 0.36
+        add_text(dwg, dwg, key, cx + key_w - 1.5, base, size, st, bold=True, anchor="end")
+        add_text(dwg, dwg, text, cx + key_w, base, size, st)  # the columns fit the widest line
+    add_path(dwg, dwg, f"M{num(x)},{num(y)} L{num(x + w)},{num(y)}", stroke=st.colour["line"], width=0.2)
+    height = per * lh + 0.6
+    if board.harbor_method == "players":
+        procedure = wrap(tx.get("sheet.harbors_players"), w - label_w, size)
+        for i, line in enumerate(procedure):
+            add_text(dwg, dwg, line, x + label_w, y + height + (i + 0.5) * lh + size * 0.36, size, st)
+        height += len(procedure) * lh
+    return height
 
 
 # -- notes ----------------------------------------------------------------------
 
 def sheet_notes(board: Board, layout: Layout, tx: Texts) -> list[str]:
-    """The notes printed for this board, in order: victory points, the
-    layout's notes (template keys), the reconstruction note, the harbor
-    procedure for ``players`` harbors, and equal neighbours left by the
-    ``spiral`` method.
+    """The notes printed on the table sheet, in order: victory points, the
+    layout's notes (template keys) and equal neighbours left by the
+    ``spiral`` method. The procedure for ``players`` harbors is in the
+    build list, under the pool; the reconstruction note is for the
+    director (:func:`director_notes`).
 
     Raises :class:`SetupgenError` when the templates lack a note key.
     """
     out = [tx.get("sheet.victory_points", n=layout.victory_points)]
-    keys = list(layout.notes)
-    if layout.reconstruction and "reconstruction" not in keys:
-        keys.append("reconstruction")
-    for key in keys:
+    for key in layout.notes:
+        if key == "reconstruction":
+            continue
         if not tx.has(f"note.{key}"):
             raise SetupgenError(f"templates/{tx.lang}.toml has no note {key!r} (layout {layout.name})")
         out.append(tx.get(f"note.{key}"))
-    if board.harbor_method == "players":
-        out.append(tx.get("sheet.harbors_players"))
     pairs = equal_neighbours(board)
     if board.number_method == "spiral" and pairs:
-        row_of = {t.hex: i for i, row in enumerate(land_rows(board), start=1) for t in row}
+        row_of = {h: rp[0] for h, rp in positions(board).items()}
         texts_ = []
         for a, b, n in pairs:
             ra, rb = row_of[a], row_of[b]
@@ -378,6 +495,12 @@ def sheet_notes(board: Board, layout: Layout, tx: Texts) -> list[str]:
                 texts_.append(tx.get("sheet.spiral_pair", n=n, a=ra, b=rb))
         out.append(tx.get("sheet.spiral_equal", pairs=tx.get("sheet.list_sep").join(texts_)))
     return out
+
+
+def director_notes(layout: Layout, tx: Texts) -> list[str]:
+    """Notes for the director only (the director's page and key, never a
+    table sheet): the reconstruction note of a reconstructed map."""
+    return [tx.get("note.reconstruction")] if layout.reconstruction else []
 
 
 def equal_neighbours(board: Board) -> list[tuple[tuple[int, int], tuple[int, int], int]]:
@@ -395,13 +518,9 @@ def equal_neighbours(board: Board) -> list[tuple[tuple[int, int], tuple[int, int
     return sorted(out, key=lambda p: (p[0][1], p[0][0], p[1][1], p[1][0]))
 
 
-def _notes_height(notes: list[str], w: float, st: Style) -> float:
-    size = st.mm("body")
-    n = sum(len(wrap(t, w - 4.0, size)) for t in notes)
-    return st.mm("heading") * 1.4 + n * size * 1.3
-
-
-def _notes(dwg: Any, notes: list[str], x: float, y: float, w: float, tx: Texts, st: Style) -> None:
+def _notes(dwg: Any, notes: list[str], x: float, y: float, w: float, tx: Texts, st: Style) -> float:
+    """The notes (first one bold) as bullets at ``y``; returns the height (mm)."""
+    top = y
     hs = st.mm("heading")
     y += hs
     add_text(dwg, dwg, tx.get("sheet.notes"), x, y, hs, st, bold=True)
@@ -413,68 +532,58 @@ def _notes(dwg: Any, notes: list[str], x: float, y: float, w: float, tx: Texts, 
             if j == 0:
                 add_circle(dwg, dwg, x + 1.2, y - size * 0.33, 0.6, fill=st.colour["ink"])
             add_text(dwg, dwg, line, x + 4.0, y, size, st, bold=(i == 0))
+    return y - top + size * 0.35
 
 
 # -- result slip ------------------------------------------------------------------
 
-def _slip_hint(w: float, layout: Layout, tx: Texts, st: Style) -> tuple[str, list[str]]:
-    """``(heading, hint lines)``: the hint in brackets beside the heading if
-    it fits there (no extra lines), else wrapped below it."""
-    head = tx.get("slip.title")
-    hint = f"({tx.get('slip.hint', vp=layout.victory_points)})"
-    beside = w - text_width(head + "  ", st.mm("heading"), bold=True)
-    if text_width(hint, st.mm("small")) <= beside:
-        return head, [hint]
-    return head, [""] + wrap(hint, w, st.mm("small"))
-
-
-def _slip_height(n: int, row: float, w: float, layout: Layout, tx: Texts, st: Style) -> float:
-    _, hint = _slip_hint(w, layout, tx, st)
-    return st.mm("heading") * 1.4 + (len(hint) - 1) * st.mm("small") * 1.25 + st.mm("body") * 1.6 + n * row
-
-
-def _slip(dwg: Any, players: Sequence[str], n: int, rh: float, x: float, y: float, w: float,
-          layout: Layout, tx: Texts, st: Style) -> None:
-    """The result slip: heading, then one row per player (starting order)
-    with a victory-point box, a winner box and a signature line."""
-    hs = st.mm("heading")
-    small = st.mm("small")
-    head, hint = _slip_hint(w, layout, tx, st)
-    y += hs
-    add_text(dwg, dwg, head, x, y, hs, st, bold=True)
-    if hint[0]:
-        add_text(dwg, dwg, hint[0], x + text_width(head + "  ", hs, bold=True), y, small, st, fill=st.colour["muted"])
-    y += hs * 0.4
-    for line in hint[1:]:
-        y += small * 1.25
-        add_text(dwg, dwg, line, x, y, small, st, fill=st.colour["muted"])
-    body = st.mm("body")
-    cols = (("slip.seat", 9.0), ("slip.player", 0.0), ("slip.vp", 22.0), ("slip.winner", 22.0), ("slip.signature", 58.0))
+def _slip_columns(ctx: SheetContext, w: float) -> list[tuple[str, float]]:
+    """``(template key, width mm)`` of the slip's columns; the player column
+    takes what is left."""
+    cols = [("slip.seat", 9.0), ("slip.player", 0.0)]
+    if ctx.seating == "choose":
+        cols = [("slip.rank", 13.0), ("slip.player", 0.0), ("slip.start", 22.0)]
+    cols += [("slip.vp", 20.0), ("slip.winner", 20.0), ("slip.signature", 52.0)]
     fixed = sum(c[1] for c in cols)
-    widths = [c[1] or (w - fixed) for c in cols]
-    xs = [x + sum(widths[:i]) for i in range(len(widths))]
-    y += body * 1.4
-    for (key, _), cx, cwid in zip(cols, xs, widths):
+    return [(k, v or (w - fixed)) for k, v in cols]
+
+
+def _slip(dwg: Any, ctx: SheetContext, n: int, rh: float, x: float, y: float, w: float,
+          layout: Layout, tx: Texts, st: Style) -> float:
+    """The result slip at ``y``: heading and hint, then one row per player
+    (in starting order; for the finals by rank, with a box for the chosen
+    start position) with boxes for victory points and the winner, the
+    signature written on the row's own line; returns the height (mm)."""
+    top = y
+    hint_key = "slip.choose_hint" if ctx.seating == "choose" else "slip.hint"
+    y = heading_with_hint(dwg, tx.get("slip.title"), tx.get(hint_key, vp=layout.victory_points), x, y, w, st)
+    body = st.mm("body")
+    cols = _slip_columns(ctx, w)
+    xs = [x + sum(c[1] for c in cols[:i]) for i in range(len(cols))]
+    y += body * 1.3
+    for (key, cwid), cx in zip(cols, xs):
         t, sz = fit(tx.get(key), cwid - 1.5, body, bold=True)
         add_text(dwg, dwg, t, cx + 0.8, y, sz, st, bold=True)
-    y += body * 0.2
+    y += body * 0.35
     add_path(dwg, dwg, f"M{num(x)},{num(y)} L{num(x + w)},{num(y)}", stroke=st.colour["ink"], width=st.mm("rule"))
+    boxes = [i for i, (k, _) in enumerate(cols) if k in ("slip.vp", "slip.start")]
+    win = next(i for i, (k, _) in enumerate(cols) if k == "slip.winner")
+    bh = min(rh - 1.6, 7.0)
     for i in range(n):
-        top = y + i * rh
-        base = top + rh / 2 + body * 0.36
+        row_top = y + i * rh
+        base = row_top + rh / 2 + body * 0.36
         add_text(dwg, dwg, str(i + 1), xs[0] + 0.8, base, body, st, bold=True)
-        if i < len(players):
-            t, sz = fit(players[i], widths[1] - 2.0, body)
+        if i < len(ctx.players):
+            t, sz = fit(ctx.players[i], cols[1][1] - 2.0, body)
             add_text(dwg, dwg, t, xs[1] + 0.8, base, sz, st)
-        bh = min(rh - 1.6, 7.0)
-        add_rect(dwg, dwg, xs[2] + 1.0, top + (rh - bh) / 2, widths[2] - 4.0, bh, fill=st.fill["box"],
-                 stroke=st.colour["ink"], width=0.35)
-        add_rect(dwg, dwg, xs[3] + (widths[3] - bh) / 2, top + (rh - bh) / 2, bh, bh, fill=st.fill["box"],
-                 stroke=st.colour["ink"], width=0.35)
-        add_path(dwg, dwg, f"M{num(xs[4] + 1.0)},{num(top + rh - 1.2)} L{num(x + w)},{num(top + rh - 1.2)}",
-                 stroke=st.colour["ink"], width=0.25)
-        add_path(dwg, dwg, f"M{num(x)},{num(top + rh)} L{num(xs[4])},{num(top + rh)}",
-                 stroke=st.colour["line"], width=0.15)
+        for b in boxes:
+            add_rect(dwg, dwg, xs[b] + 1.0, row_top + (rh - bh) / 2, cols[b][1] - 4.0, bh, fill=st.fill["box"],
+                     stroke=st.colour["ink"], width=0.35)
+        add_rect(dwg, dwg, xs[win] + (cols[win][1] - bh) / 2, row_top + (rh - bh) / 2, bh, bh,
+                 fill=st.fill["box"], stroke=st.colour["ink"], width=0.35)
+        add_path(dwg, dwg, f"M{num(x)},{num(row_top + rh)} L{num(x + w)},{num(row_top + rh)}",
+                 stroke=st.colour["line"], width=0.25)
+    return y + n * rh - top
 
 
 # -- footer (setup ID and seed) -----------------------------------------------------
@@ -504,20 +613,42 @@ def _runs_width(runs: list[tuple[str, bool]], size: float) -> float:
     return sum(text_width(t, size, mono=mono) for t, mono in runs) + _RUN_GAP * (len(runs) - 1) * 2
 
 
+#: width (mm) kept for the balance line at the right of the footer's first line
+BALANCE_W = 70.0
+
+
+def _balance_inline(board: Board, w: float, tx: Texts, st: Style) -> bool:
+    """Whether the balance line fits at the right of the first ID line."""
+    return _runs_width(_id_lines(board, w, tx, st)[0], st.mm("id")) + BALANCE_W + 3.0 <= w
+
+
 def footer_height(board: Board, w: float, tx: Texts, st: Style) -> float:
-    return len(_id_lines(board, w, tx, st)) * st.mm("id") * 1.3 + 2.0
+    """Height (mm) of the footer: the ID lines and the balance line's room."""
+    extra = 0 if _balance_inline(board, w, tx, st) else 1
+    return (len(_id_lines(board, w, tx, st)) + extra) * st.mm("id") * 1.3 + 2.0
 
 
-def footer(dwg: Any, board: Board, x: float, bottom: float, w: float, tx: Texts, st: Style) -> None:
+def footer(dwg: Any, board: Board, x: float, bottom: float, w: float, tx: Texts, st: Style,
+           balance: str | None = None) -> None:
+    """The footer ending at ``bottom`` mm: a rule, the setup ID and seed,
+    and the balance line (room kept when there is none) at the right of
+    the first line, or above the IDs when it does not fit there."""
     size = st.mm("id")
     lines = _id_lines(board, w, tx, st)
     y = bottom - (len(lines) - 1) * size * 1.3 - size * 0.25
-    add_path(dwg, dwg, f"M{num(x)},{num(y - size * 1.2)} L{num(x + w)},{num(y - size * 1.2)}",
-             stroke=st.colour["line"], width=0.2)
+    inline = _balance_inline(board, w, tx, st)
+    bx, by, bw = (x + w - BALANCE_W, y, BALANCE_W) if inline else (x, y - size * 1.3, w)
+    rule = (y if inline else by) - size * 1.2
+    add_path(dwg, dwg, f"M{num(x)},{num(rule)} L{num(x + w)},{num(rule)}", stroke=st.colour["line"], width=0.2)
+    if balance:
+        t, sz = fit(balance, bw, size)
+        add_text(dwg, dwg, t, bx + bw, by, sz, st, fill=st.colour["muted"], anchor="end")
+    else:
+        dwg.reserve("balance", bx, by - size * 0.9, bw, size * 1.2)
     label_w = max(text_width(t, size) for runs in lines for t, mono in runs if not mono)
     for runs in lines:
         cx = x
-        for i, (text, mono) in enumerate(runs):
+        for text, mono in runs:
             if text:
                 add_text(dwg, dwg, text, cx, y, size, st, mono=mono, bold=mono,
                          fill=None if mono else st.colour["muted"])

@@ -1,0 +1,383 @@
+"""A page description (display list) with two backends: SVG text and cairo
+(PDF pages and PNG images drawn straight onto a cairo surface, without
+parsing SVG).
+
+Every length is in mm; the SVG's user unit is 1 mm (``viewBox`` in mm) and
+coordinates are written with two decimals (:func:`setupgen.render.page.num`),
+so the same page gives the same bytes on any machine. The drawing
+operations are plain tuples, so a page description can be built in one
+process and drawn in another.
+
+Items: operations between :meth:`Canvas.begin` and :meth:`Canvas.end` form
+one object on the page (a number token, a harbor's words, a legend entry);
+the SVG writes it as ``<g class="mark KIND">``, so layout tests can compute
+every object's box from the drawing. Paths may carry a ``role``
+(``coast``, ``frame``) written as their ``class``: the lines no text may
+cross. :meth:`Canvas.reserve` keeps an empty box free for content a later
+version draws there (an invisible ``<rect class="reserved KIND">``).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Iterable
+from xml.sax.saxutils import escape, quoteattr
+
+__all__ = ["Canvas", "MeasureCanvas", "SvgPage", "draw_cairo", "SVG_START"]
+
+#: how every SVG page setupgen writes begins
+SVG_START = '<?xml version="1.0" encoding="utf-8"?>\n<svg baseProfile="full"'
+_PATH_TOKENS = re.compile(r"[MLZ]|-?\d+(?:\.\d+)?")
+
+
+def _n(x: float) -> str:
+    s = f"{x:.2f}"
+    return "0.00" if s == "-0.00" else s
+
+
+class SvgPage(str):
+    """SVG text of one page that keeps its :class:`Canvas` (``.canvas``),
+    so the PDF and PNG backends can draw it without parsing the text."""
+
+    canvas: "Canvas"
+
+    def __new__(cls, text: str, canvas: "Canvas") -> "SvgPage":
+        obj = super().__new__(cls, text)
+        obj.canvas = canvas
+        return obj
+
+    def __reduce__(self) -> tuple:
+        return (SvgPage, (str(self), self.canvas))
+
+
+class Canvas:
+    """A page ``w`` x ``h`` mm and its drawing operations, in order."""
+
+    __slots__ = ("w", "h", "ops", "_depth")
+    #: true for a canvas that only measures (drawing code may skip work
+    #: that changes no size, such as patterns)
+    measuring = False
+
+    def __init__(self, w: float, h: float) -> None:
+        self.w = w
+        self.h = h
+        self.ops: list[tuple] = []
+        self._depth = 0
+
+    def __repr__(self) -> str:
+        return f"<Canvas {_n(self.w)} x {_n(self.h)} mm, {len(self.ops)} operations>"
+
+    def __getstate__(self) -> tuple:
+        return (self.w, self.h, self.ops)
+
+    def __setstate__(self, state: tuple) -> None:
+        self.w, self.h, self.ops = state
+        self._depth = 0
+
+    # -- recording -------------------------------------------------------------
+
+    def text(self, text: str, x: float, y: float, size: float, family: str, bold: bool,
+             anchor: str, fill: str, mono: bool, width: float) -> None:
+        """A text at baseline ``(x, y)`` mm, font size ``size`` mm, ``width``
+        mm wide (its advance; anchors other than ``start`` use it)."""
+        self.ops.append(("t", text, x, y, size, family, bold, anchor, fill, mono, width))
+
+    def path(self, d: str, fill: str, stroke: str | None, width: float, dash: str | None,
+             join: str | None, role: str | None = None) -> None:
+        """A path (``M``/``L``/``Z`` data, coordinates in mm)."""
+        self.ops.append(("p", d, fill, stroke, width, dash, join, role))
+
+    def circle(self, x: float, y: float, r: float, fill: str, stroke: str | None, width: float) -> None:
+        """A disc of radius ``r`` mm centred on ``(x, y)``."""
+        self.ops.append(("c", x, y, r, fill, stroke, width))
+
+    def rect(self, x: float, y: float, w: float, h: float, fill: str, stroke: str | None,
+             width: float, rx: float = 0.0) -> None:
+        """A rectangle, top-left ``(x, y)``, ``w`` x ``h`` mm, corner radius ``rx``."""
+        self.ops.append(("r", x, y, w, h, fill, stroke, width, rx))
+
+    def pattern(self, d: str, key: str, pattern: Any) -> None:
+        """Fill the path ``d`` with ``pattern``
+        (:class:`setupgen.render.patterns.Pattern`), named ``key``."""
+        self.ops.append(("f", d, key, pattern))
+
+    def begin(self, kind: str) -> None:
+        """Start an item of ``kind`` (items do not nest: a nested begin is ignored)."""
+        self._depth += 1
+        if self._depth == 1:
+            self.ops.append(("g", kind))
+
+    def end(self) -> None:
+        """End the item :meth:`begin` started."""
+        self._depth -= 1
+        if self._depth == 0:
+            self.ops.append(("/g",))
+
+    def reserve(self, kind: str, x: float, y: float, w: float, h: float) -> None:
+        """Keep the box ``(x, y, w, h)`` mm free for ``kind`` (drawn empty)."""
+        self.ops.append(("g", f"reserved {kind}"))
+        self.ops.append(("r", x, y, w, h, "none", None, 0.0, 0.0))
+        self.ops.append(("/g",))
+
+    # -- backends ------------------------------------------------------------------
+
+    def page(self) -> SvgPage:
+        """The page as SVG text that keeps this canvas."""
+        return SvgPage(self.svg(), self)
+
+    def svg(self) -> str:
+        """The page as SVG text: fixed XML declaration, final newline."""
+        w, h = _n(self.w), _n(self.h)
+        out = [f'{SVG_START} xmlns="http://www.w3.org/2000/svg" version="1.1" width="{w}mm" height="{h}mm" viewBox="0 0 {w} {h}">']
+        defs = {op[2]: op[3] for op in self.ops if op[0] == "f"}
+        if defs:
+            out.append("<defs>" + "".join(_svg_pattern(k, defs[k]) for k in sorted(defs)) + "</defs>")
+        for op in self.ops:
+            out.append(_SVG[op[0]](op))
+        out.append("</svg>\n")
+        return "\n".join(out)
+
+
+class MeasureCanvas(Canvas):
+    """A canvas that records nothing: sections draw onto it to measure
+    their height with the same code that draws them."""
+
+    __slots__ = ()
+    measuring = True
+
+    def text(self, *args: Any) -> None:
+        pass
+
+    def path(self, *args: Any) -> None:
+        pass
+
+    def circle(self, *args: Any) -> None:
+        pass
+
+    def rect(self, *args: Any) -> None:
+        pass
+
+    def reserve(self, *args: Any) -> None:
+        pass
+
+    def pattern(self, *args: Any) -> None:
+        pass
+
+
+def _paint(fill: str, stroke: str | None, width: float) -> str:
+    s = f' fill="{fill}"'
+    if stroke is not None:
+        s += f' stroke="{stroke}" stroke-width="{_n(width)}"'
+    return s
+
+
+def _svg_text(op: tuple) -> str:
+    _, text, x, y, size, family, bold, anchor, fill, _mono, _width = op
+    attrs = f' font-size="{size:.2f}" font-family={quoteattr(family)} fill="{fill}"'
+    if bold:
+        attrs += ' font-weight="bold"'
+    if anchor != "start":
+        attrs += f' text-anchor="{anchor}"'
+    return f'<text x="{_n(x)}" y="{_n(y)}"{attrs}>{escape(text)}</text>'
+
+
+def _svg_path(op: tuple) -> str:
+    _, d, fill, stroke, width, dash, join, role = op
+    extra = f' class="{role}"' if role else ""
+    if dash:
+        extra += f' stroke-dasharray="{dash}"'
+    if join:
+        extra += f' stroke-linejoin="{join}"'
+    return f'<path d="{d}"{_paint(fill, stroke, width)}{extra}/>'
+
+
+def _svg_circle(op: tuple) -> str:
+    _, x, y, r, fill, stroke, width = op
+    return f'<circle cx="{_n(x)}" cy="{_n(y)}" r="{_n(r)}"{_paint(fill, stroke, width)}/>'
+
+
+def _svg_rect(op: tuple) -> str:
+    _, x, y, w, h, fill, stroke, width, rx = op
+    corner = f' rx="{_n(rx)}"' if rx else ""
+    return f'<rect x="{_n(x)}" y="{_n(y)}" width="{_n(w)}" height="{_n(h)}"{corner}{_paint(fill, stroke, width)}/>'
+
+
+def _svg_pattern(key: str, pat: Any) -> str:
+    w, h, segs, dots = pat.tile()
+    body = ""
+    if segs:
+        d = " ".join(f"M{_n(a[0])},{_n(a[1])} L{_n(b[0])},{_n(b[1])}" for a, b in segs)
+        body += f'<path d="{d}" fill="none" stroke="{pat.ink}" stroke-width="{_n(pat.size)}"/>'
+    body += "".join(f'<circle cx="{_n(x)}" cy="{_n(y)}" r="{_n(pat.size)}" fill="{pat.ink}"/>' for x, y in dots)
+    return (f'<pattern id="pattern-{key}" patternUnits="userSpaceOnUse" width="{_n(w)}" height="{_n(h)}">'
+            f'{body}</pattern>')
+
+
+def _svg_fill_pattern(op: tuple) -> str:
+    return f'<path class="pattern" d="{op[1]}" fill="url(#pattern-{op[2]})"/>'
+
+
+_SVG = {
+    "t": _svg_text, "f": _svg_fill_pattern, "p": _svg_path, "c": _svg_circle, "r": _svg_rect,
+    "g": lambda op: f'<g class="mark {op[1]}">' if not op[1].startswith("reserved") else f'<g class="{op[1]}">',
+    "/g": lambda op: "</g>",
+}
+
+
+# --------------------------------------------------------------------------
+# cairo
+
+_RGB: dict[str, tuple[float, float, float]] = {}
+
+
+def _rgb(colour: str) -> tuple[float, float, float]:
+    rgb = _RGB.get(colour)
+    if rgb is None:
+        v = int(colour[1:7], 16)
+        rgb = _RGB[colour] = ((v >> 16) / 255.0, ((v >> 8) & 255) / 255.0, (v & 255) / 255.0)
+    return rgb
+
+
+class _Painter:
+    """Draws operations onto a cairo context, setting colour, line width,
+    dash, join and font only when they change (each cairo call costs)."""
+
+    def __init__(self, ctx: Any, patterns: dict) -> None:
+        self.ctx = ctx
+        self.patterns = patterns
+        self.colour: Any = None
+        self.line: Any = None
+        self.dash: Any = ()
+        self.join: Any = None
+        self.font: Any = None
+        self.size: Any = None
+
+    def source(self, colour: str) -> None:
+        if colour != self.colour:
+            self.ctx.set_source_rgb(*_rgb(colour))
+            self.colour = colour
+
+    def shape(self, fill: str, stroke: str | None, width: float) -> None:
+        ctx = self.ctx
+        if fill != "none":
+            self.source(fill)
+            if stroke is not None:
+                ctx.fill_preserve()
+            else:
+                ctx.fill()
+        if stroke is not None:
+            self.source(stroke)
+            if width != self.line:
+                ctx.set_line_width(width)
+                self.line = width
+            ctx.stroke()
+        else:
+            ctx.new_path()
+
+    def trace(self, d: str) -> None:
+        ctx = self.ctx
+        tokens = _PATH_TOKENS.findall(d)
+        i = 0
+        while i < len(tokens):
+            t = tokens[i]
+            if t == "Z":
+                ctx.close_path()
+                i += 1
+            else:
+                (ctx.move_to if t == "M" else ctx.line_to)(float(tokens[i + 1]), float(tokens[i + 2]))
+                i += 3
+
+    def path(self, op: tuple) -> None:
+        _, d, fill, stroke, width, dash, join, _role = op
+        self.trace(d)
+        if stroke is not None:
+            if dash != self.dash:
+                self.ctx.set_dash([float(v) for v in dash.split(",")] if dash else [])
+                self.dash = dash
+            if join != self.join:
+                self.ctx.set_line_join(1 if join == "round" else 0)  # cairo: 0 miter, 1 round
+                self.join = join
+        self.shape(fill, stroke, width)
+
+    def text(self, op: tuple) -> None:
+        _, text, x, y, size, family, bold, anchor, fill, _mono, w = op
+        ctx = self.ctx
+        if self.font != (family, bold):
+            ctx.select_font_face(family.split(",")[0].strip(), 0, 1 if bold else 0)
+            self.font = (family, bold)
+            self.size = None
+        if self.size != size:
+            ctx.set_font_size(size)
+            self.size = size
+        if anchor != "start":
+            x -= w / 2 if anchor == "middle" else w
+        self.source(fill)
+        ctx.move_to(x, y)
+        ctx.show_text(text)
+
+    def rect(self, op: tuple) -> None:
+        _, x, y, w, h, fill, stroke, width, rx = op
+        if fill == "none" and stroke is None:
+            return
+        ctx = self.ctx
+        if rx:
+            rx = min(rx, w / 2, h / 2)
+            ctx.new_sub_path()
+            ctx.arc(x + w - rx, y + rx, rx, -1.5707963267948966, 0)
+            ctx.arc(x + w - rx, y + h - rx, rx, 0, 1.5707963267948966)
+            ctx.arc(x + rx, y + h - rx, rx, 1.5707963267948966, 3.141592653589793)
+            ctx.arc(x + rx, y + rx, rx, 3.141592653589793, 4.71238898038469)
+            ctx.close_path()
+        else:
+            ctx.rectangle(x, y, w, h)
+        self.shape(fill, stroke, width)
+
+    def circle(self, op: tuple) -> None:
+        _, x, y, r, fill, stroke, width = op
+        self.ctx.new_sub_path()
+        self.ctx.arc(x, y, r, 0, 6.283185307179586)
+        self.shape(fill, stroke, width)
+
+    def fill_pattern(self, op: tuple) -> None:
+        self.trace(op[1])
+        self.ctx.set_source(_cairo_pattern(op[3], self.patterns))
+        self.colour = None
+        self.ctx.fill()
+
+
+def _cairo_pattern(pat: Any, cache: dict) -> Any:
+    """The repeating cairo pattern of a :class:`Pattern` (one per document)."""
+    found = cache.get(pat)
+    if found is None:
+        import cairocffi
+
+        w, h, segs, dots = pat.tile()
+        tile = cairocffi.RecordingSurface(cairocffi.CONTENT_COLOR_ALPHA, (0, 0, w, h))
+        tc = cairocffi.Context(tile)
+        tc.set_source_rgb(*_rgb(pat.ink))
+        for a, b in segs:
+            tc.move_to(*a)
+            tc.line_to(*b)
+        if segs:
+            tc.set_line_width(pat.size)
+            tc.stroke()
+        for x, y in dots:
+            tc.new_sub_path()
+            tc.arc(x, y, pat.size, 0, 6.283185307179586)
+        tc.fill()
+        found = cache[pat] = cairocffi.SurfacePattern(tile)
+        found.set_extend(cairocffi.EXTEND_REPEAT)
+    return found
+
+
+def draw_cairo(ctx: Any, ops: Iterable[tuple], patterns: dict | None = None) -> None:
+    """Draw the operations onto a cairo context whose user unit is 1 mm;
+    ``patterns`` caches the cairo patterns across the pages of one
+    document."""
+    painter = _Painter(ctx, {} if patterns is None else patterns)
+    table = {"p": painter.path, "t": painter.text, "c": painter.circle, "r": painter.rect,
+             "f": painter.fill_pattern}
+    for op in ops:
+        draw = table.get(op[0])
+        if draw is not None:
+            draw(op)
