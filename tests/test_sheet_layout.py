@@ -265,8 +265,11 @@ def _entries(tokens: list[str], w: dict) -> list[dict]:
     """Parse ``Pasture, 4, ",", 2× Sea, ...`` into one dict per hex."""
     out: list[dict] = []
     groups: list[list[str]] = [[]]
-    for tok in tokens:
+    for tok in tokens:  # a comma ends an entry, alone or at the end of its last text
         if tok == ",":
+            groups.append([])
+        elif tok.endswith(","):
+            groups[-1].append(tok[:-1])
             groups.append([])
         else:
             groups[-1].append(tok)

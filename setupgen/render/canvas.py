@@ -20,14 +20,18 @@ version draws there (an invisible ``<rect class="reserved KIND">``).
 from __future__ import annotations
 
 import re
-from typing import Any, Iterable
-from xml.sax.saxutils import escape, quoteattr
+from typing import Any, Iterable, Sequence
 
 __all__ = ["Canvas", "MeasureCanvas", "SvgPage", "draw_cairo", "SVG_START"]
 
 #: how every SVG page setupgen writes begins
 SVG_START = '<?xml version="1.0" encoding="utf-8"?>\n<svg baseProfile="full"'
 _PATH_TOKENS = re.compile(r"[MLZ]|-?\d+(?:\.\d+)?")
+
+
+def _escape(text: str) -> str:
+    """``text`` safe inside an XML element or a double-quoted attribute."""
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
 
 
 def _n(x: float) -> str:
@@ -96,6 +100,10 @@ class Canvas:
         """A rectangle, top-left ``(x, y)``, ``w`` x ``h`` mm, corner radius ``rx``."""
         self.ops.append(("r", x, y, w, h, fill, stroke, width, rx))
 
+    def discs(self, points: Sequence[tuple[float, float]], r: float, fill: str) -> None:
+        """Discs of radius ``r`` mm centred on ``points`` (mm), filled as one shape."""
+        self.ops.append(("d", tuple(points), r, fill))
+
     def pattern(self, d: str, key: str, pattern: Any) -> None:
         """Fill the path ``d`` with ``pattern``
         (:class:`setupgen.render.patterns.Pattern`), named ``key``."""
@@ -163,6 +171,9 @@ class MeasureCanvas(Canvas):
     def pattern(self, *args: Any) -> None:
         pass
 
+    def discs(self, *args: Any) -> None:
+        pass
+
 
 def _paint(fill: str, stroke: str | None, width: float) -> str:
     s = f' fill="{fill}"'
@@ -173,12 +184,12 @@ def _paint(fill: str, stroke: str | None, width: float) -> str:
 
 def _svg_text(op: tuple) -> str:
     _, text, x, y, size, family, bold, anchor, fill, _mono, _width = op
-    attrs = f' font-size="{size:.2f}" font-family={quoteattr(family)} fill="{fill}"'
+    attrs = f' font-size="{size:.2f}" font-family="{_escape(family)}" fill="{fill}"'
     if bold:
         attrs += ' font-weight="bold"'
     if anchor != "start":
         attrs += f' text-anchor="{anchor}"'
-    return f'<text x="{_n(x)}" y="{_n(y)}"{attrs}>{escape(text)}</text>'
+    return f'<text x="{_n(x)}" y="{_n(y)}"{attrs}>{_escape(text)}</text>'
 
 
 def _svg_path(op: tuple) -> str:
@@ -213,12 +224,18 @@ def _svg_pattern(key: str, pat: Any) -> str:
             f'{body}</pattern>')
 
 
+def _svg_discs(op: tuple) -> str:
+    _, points, r, fill = op
+    rr = _n(r)
+    return "".join(f'<circle cx="{_n(x)}" cy="{_n(y)}" r="{rr}" fill="{fill}"/>' for x, y in points)
+
+
 def _svg_fill_pattern(op: tuple) -> str:
     return f'<path class="pattern" d="{op[1]}" fill="url(#pattern-{op[2]})"/>'
 
 
 _SVG = {
-    "t": _svg_text, "f": _svg_fill_pattern, "p": _svg_path, "c": _svg_circle, "r": _svg_rect,
+    "t": _svg_text, "f": _svg_fill_pattern, "d": _svg_discs, "p": _svg_path, "c": _svg_circle, "r": _svg_rect,
     "g": lambda op: f'<g class="mark {op[1]}">' if not op[1].startswith("reserved") else f'<g class="{op[1]}">',
     "/g": lambda op: "</g>",
 }
@@ -239,52 +256,66 @@ def _rgb(colour: str) -> tuple[float, float, float]:
 
 
 class _Painter:
-    """Draws operations onto a cairo context, setting colour, line width,
-    dash, join and font only when they change (each cairo call costs)."""
+    """Draws operations onto a cairo context through cairocffi's C-level
+    API (``cairocffi.cairo`` on the context's documented ``_pointer``:
+    one status check a page instead of one a call), setting colour, line
+    width, dash, join and font only when they change."""
 
     def __init__(self, ctx: Any, patterns: dict) -> None:
+        import cairocffi
+
         self.ctx = ctx
+        self.c = cairocffi.cairo
+        self.ffi = cairocffi.ffi
+        self.p = ctx._pointer
         self.patterns = patterns
         self.colour: Any = None
         self.line: Any = None
-        self.dash: Any = ()
+        self.dash: Any = None
         self.join: Any = None
         self.font: Any = None
         self.size: Any = None
 
+    def check(self) -> None:
+        """Raise cairo's error, if any, after a page."""
+        status = self.c.cairo_status(self.p)
+        if status:
+            import cairocffi
+
+            raise cairocffi.CairoError(self.ffi.string(self.c.cairo_status_to_string(status)).decode(), status)
+
     def source(self, colour: str) -> None:
         if colour != self.colour:
-            self.ctx.set_source_rgb(*_rgb(colour))
+            self.c.cairo_set_source_rgb(self.p, *_rgb(colour))
             self.colour = colour
 
     def shape(self, fill: str, stroke: str | None, width: float) -> None:
-        ctx = self.ctx
+        c, p = self.c, self.p
         if fill != "none":
             self.source(fill)
-            if stroke is not None:
-                ctx.fill_preserve()
-            else:
-                ctx.fill()
+            (c.cairo_fill_preserve if stroke is not None else c.cairo_fill)(p)
         if stroke is not None:
             self.source(stroke)
             if width != self.line:
-                ctx.set_line_width(width)
+                c.cairo_set_line_width(p, width)
                 self.line = width
-            ctx.stroke()
+            c.cairo_stroke(p)
         else:
-            ctx.new_path()
+            c.cairo_new_path(p)
 
     def trace(self, d: str) -> None:
-        ctx = self.ctx
+        c, p = self.c, self.p
+        move, line = c.cairo_move_to, c.cairo_line_to
         tokens = _PATH_TOKENS.findall(d)
         i = 0
-        while i < len(tokens):
+        n = len(tokens)
+        while i < n:
             t = tokens[i]
             if t == "Z":
-                ctx.close_path()
+                c.cairo_close_path(p)
                 i += 1
             else:
-                (ctx.move_to if t == "M" else ctx.line_to)(float(tokens[i + 1]), float(tokens[i + 2]))
+                (move if t == "M" else line)(p, float(tokens[i + 1]), float(tokens[i + 2]))
                 i += 3
 
     def path(self, op: tuple) -> None:
@@ -292,57 +323,66 @@ class _Painter:
         self.trace(d)
         if stroke is not None:
             if dash != self.dash:
-                self.ctx.set_dash([float(v) for v in dash.split(",")] if dash else [])
+                values = [float(v) for v in dash.split(",")] if dash else []
+                self.c.cairo_set_dash(self.p, self.ffi.new("double[]", values), len(values), 0)
                 self.dash = dash
             if join != self.join:
-                self.ctx.set_line_join(1 if join == "round" else 0)  # cairo: 0 miter, 1 round
+                self.c.cairo_set_line_join(self.p, 1 if join == "round" else 0)  # 0 miter, 1 round
                 self.join = join
         self.shape(fill, stroke, width)
 
     def text(self, op: tuple) -> None:
         _, text, x, y, size, family, bold, anchor, fill, _mono, w = op
-        ctx = self.ctx
+        c, p = self.c, self.p
         if self.font != (family, bold):
-            ctx.select_font_face(family.split(",")[0].strip(), 0, 1 if bold else 0)
+            c.cairo_select_font_face(p, family.split(",")[0].strip().encode("utf-8"), 0, 1 if bold else 0)
             self.font = (family, bold)
             self.size = None
         if self.size != size:
-            ctx.set_font_size(size)
+            c.cairo_set_font_size(p, size)
             self.size = size
         if anchor != "start":
             x -= w / 2 if anchor == "middle" else w
         self.source(fill)
-        ctx.move_to(x, y)
-        ctx.show_text(text)
+        c.cairo_move_to(p, x, y)
+        c.cairo_show_text(p, text.encode("utf-8"))
 
     def rect(self, op: tuple) -> None:
         _, x, y, w, h, fill, stroke, width, rx = op
         if fill == "none" and stroke is None:
             return
-        ctx = self.ctx
+        c, p = self.c, self.p
         if rx:
             rx = min(rx, w / 2, h / 2)
-            ctx.new_sub_path()
-            ctx.arc(x + w - rx, y + rx, rx, -1.5707963267948966, 0)
-            ctx.arc(x + w - rx, y + h - rx, rx, 0, 1.5707963267948966)
-            ctx.arc(x + rx, y + h - rx, rx, 1.5707963267948966, 3.141592653589793)
-            ctx.arc(x + rx, y + rx, rx, 3.141592653589793, 4.71238898038469)
-            ctx.close_path()
+            c.cairo_new_sub_path(p)
+            c.cairo_arc(p, x + w - rx, y + rx, rx, -1.5707963267948966, 0)
+            c.cairo_arc(p, x + w - rx, y + h - rx, rx, 0, 1.5707963267948966)
+            c.cairo_arc(p, x + rx, y + h - rx, rx, 1.5707963267948966, 3.141592653589793)
+            c.cairo_arc(p, x + rx, y + rx, rx, 3.141592653589793, 4.71238898038469)
+            c.cairo_close_path(p)
         else:
-            ctx.rectangle(x, y, w, h)
+            c.cairo_rectangle(p, x, y, w, h)
         self.shape(fill, stroke, width)
 
     def circle(self, op: tuple) -> None:
         _, x, y, r, fill, stroke, width = op
-        self.ctx.new_sub_path()
-        self.ctx.arc(x, y, r, 0, 6.283185307179586)
+        self.c.cairo_new_sub_path(self.p)
+        self.c.cairo_arc(self.p, x, y, r, 0, 6.283185307179586)
         self.shape(fill, stroke, width)
+
+    def discs(self, op: tuple) -> None:
+        _, points, r, fill = op
+        c, p = self.c, self.p
+        for x, y in points:
+            c.cairo_new_sub_path(p)
+            c.cairo_arc(p, x, y, r, 0, 6.283185307179586)
+        self.shape(fill, None, 0.0)
 
     def fill_pattern(self, op: tuple) -> None:
         self.trace(op[1])
-        self.ctx.set_source(_cairo_pattern(op[3], self.patterns))
+        self.c.cairo_set_source(self.p, _cairo_pattern(op[3], self.patterns)._pointer)
         self.colour = None
-        self.ctx.fill()
+        self.c.cairo_fill(self.p)
 
 
 def _cairo_pattern(pat: Any, cache: dict) -> Any:
@@ -376,8 +416,9 @@ def draw_cairo(ctx: Any, ops: Iterable[tuple], patterns: dict | None = None) -> 
     document."""
     painter = _Painter(ctx, {} if patterns is None else patterns)
     table = {"p": painter.path, "t": painter.text, "c": painter.circle, "r": painter.rect,
-             "f": painter.fill_pattern}
+             "f": painter.fill_pattern, "d": painter.discs}
     for op in ops:
         draw = table.get(op[0])
         if draw is not None:
             draw(op)
+    painter.check()

@@ -235,8 +235,7 @@ def draw_token(dwg: Any, parent: Any, x: float, y: float, r: float, number: int,
     step = pr * 2.5
     x0 = x - step * (pips - 1) / 2
     py = y + r * 0.6
-    for i in range(pips):
-        add_circle(dwg, parent, x0 + i * step, py, pr, fill=ink)
+    dwg.discs([(x0 + i * step, py) for i in range(pips)], pr, ink)
     dwg.end()
 
 

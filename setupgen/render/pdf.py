@@ -16,7 +16,10 @@ from __future__ import annotations
 
 import hashlib
 import io
-from typing import Any, Sequence
+import itertools
+import os
+import tempfile
+from typing import Any, Iterable, Sequence
 
 from ..core.errors import SetupgenError
 
@@ -36,7 +39,7 @@ def svgs_to_pdf(svgs: Sequence[str]) -> bytes:
     if not svgs:
         raise SetupgenError("no pages to write")
     if all(hasattr(svg, "canvas") for svg in svgs):
-        return pages_to_pdf([svg.canvas for svg in svgs])  # type: ignore[attr-defined]
+        return pages_to_pdf(svgs)
     from pypdf import PdfReader, PdfWriter
     from pypdf.generic import ArrayObject, ByteStringObject
 
@@ -61,33 +64,45 @@ def svgs_to_pdf(svgs: Sequence[str]) -> bytes:
     return out.getvalue()
 
 
-def pages_to_pdf(pages: Sequence[Any]) -> bytes:
+def pages_to_pdf(pages: Iterable[Any]) -> bytes:
     """One PDF drawn by cairo from page descriptions
-    (:class:`setupgen.render.canvas.Canvas`, sizes in mm), one page each,
-    in order; fixed dates, creator ``setupgen``.
+    (:class:`setupgen.render.canvas.Canvas`, sizes in mm, or pages that
+    keep one as ``.canvas``), one page each, in order, each drawn as it
+    arrives; fixed dates, creator ``setupgen``.
 
     Raises :class:`SetupgenError` when there is no page or cairo cannot be
     loaded.
     """
-    if not pages:
+    it = (getattr(p, "canvas", p) for p in pages)
+    first = next(it, None)
+    if first is None:
         raise SetupgenError("no pages to write")
     cairo = _cairocffi()
+    try:
+        with tempfile.TemporaryDirectory(prefix="setupgen-pdf-") as tmp:
+            target = os.path.join(tmp, "pages.pdf")  # cairo writes a named file itself, without a Python callback
+            _draw_pdf(cairo, target, first, it)
+            with open(target, "rb") as fh:
+                return fh.read()
+    except (OSError, cairo.CairoError) as exc:
+        raise SetupgenError(f"cannot draw the PDF with cairo: {_one_line(exc)}") from None
+
+
+def _draw_pdf(cairo: Any, target: str, first: Any, rest: Iterable[Any]) -> None:
     from .canvas import draw_cairo
 
-    out = io.BytesIO()
-    surface = cairo.PDFSurface(out, pages[0].w * PT_PER_MM, pages[0].h * PT_PER_MM)
+    surface = cairo.PDFSurface(target, first.w * PT_PER_MM, first.h * PT_PER_MM)
     for key, value in ((cairo.PDF_METADATA_CREATE_DATE, ISO_DATE), (cairo.PDF_METADATA_MOD_DATE, ISO_DATE),
                        (cairo.PDF_METADATA_CREATOR, PRODUCER)):
         surface.set_metadata(key, value)
     patterns: dict = {}
-    for page in pages:
+    for page in itertools.chain([first], rest):
         surface.set_size(page.w * PT_PER_MM, page.h * PT_PER_MM)
         ctx = cairo.Context(surface)
         ctx.scale(PT_PER_MM, PT_PER_MM)
         draw_cairo(ctx, page.ops, patterns)
         surface.show_page()
     surface.finish()
-    return out.getvalue()
 
 
 def svg_to_png(svg: str, dpi: int = 150) -> bytes:

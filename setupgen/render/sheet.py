@@ -368,15 +368,34 @@ def _entry_runs(e: Entry, last: bool, size: float) -> list[tuple[str, str, float
         runs.append(("red" if e.red else "num", e.number, text_width(e.number, size, bold=True) + (1.0 if e.red else 0)))
     if e.mark:
         runs.append(("mark", e.mark, text_width(e.mark, size, bold=True)))
-    if not last:
-        runs.append(("sep", ",", text_width(",", size)))
+    if not last:  # the comma joins the entry's last run (an inverted number keeps its own)
+        k, t, w = runs[-1]
+        if k == "red":
+            runs.append(("sep", ",", text_width(",", size)))
+        else:
+            runs[-1] = (k, t + ",", text_width(t + ",", size, bold=k != "word"))
     return [(k, t, w + (gap if i < len(runs) - 1 and runs[i + 1][0] != "sep" else 0.0))
             for i, (k, t, w) in enumerate(runs)]
 
 
+_FLOWS: dict[tuple, list] = {}
+
+
 def _flow(entries: list[Entry], width: float, size: float) -> list[list[tuple[str, str, float, float]]]:
     """Entries laid into lines of ``width`` mm: ``(kind, text, x offset,
-    width)`` per run; an entry never splits across lines."""
+    width)`` per run; an entry never splits across lines (remembered, so
+    measuring and drawing lay a row out once)."""
+    key = (tuple(entries), round(width, 4), size)
+    found = _FLOWS.get(key)
+    if found is not None:
+        return found
+    if len(_FLOWS) > 512:
+        _FLOWS.clear()
+    found = _FLOWS[key] = _flow_lines(entries, width, size)
+    return found
+
+
+def _flow_lines(entries: list[Entry], width: float, size: float) -> list[list[tuple[str, str, float, float]]]:
     lines: list[list[tuple[str, str, float, float]]] = [[]]
     x = 0.0
     space = text_width("  ", size)

@@ -347,5 +347,5 @@ def finals_request(t: Tournament, sched: Schedule, results_path: str | Path, pla
         scenario=t.final.scenario, tables=len(tables), seed=f"{t.seed}/{label}", lang=t.language,
         paper=t.paper, title=f"{t.name} · {tx.get('tournament.' + label.replace('-', '_'))}",
         table_seeds=tuple(t.final_seed(k, label) for k in range(1, len(tables) + 1)),
-        players=tuple(tuple(names.get(p, p) for p in table) for table in tables))
+        players=tuple(tuple(names.get(p, p) for p in table) for table in tables), seating="choose")
     return request, tables

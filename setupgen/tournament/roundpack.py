@@ -9,10 +9,11 @@ the board of seed ``S/t3`` is table 3 alone.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 from .. import generate as gen
 from ..core import atomic, templates
@@ -31,7 +32,9 @@ MANIFEST_FORMAT = "setupgen.round/1"
 class RoundRequest:
     """What a round pack is made of. ``tables`` >= 1; ``numbers``/``harbors``
     None take the layout's defaults; ``paper`` ``a4``/``letter``;
-    ``lang`` ``en``/``de``."""
+    ``lang`` a template language; ``seating`` ``start`` (players listed in
+    starting order) or ``choose`` (finals: by rank, choosing their start
+    positions in that order)."""
 
     scenario: str
     tables: int
@@ -44,6 +47,7 @@ class RoundRequest:
     round: int | None = None
     table_seeds: tuple[str, ...] = ()
     players: tuple[tuple[str, ...], ...] = ()
+    seating: str = "start"
 
     def seed_of(self, table: int) -> str:
         """The seed text of table ``table`` (1-based): ``table_seeds`` when
@@ -142,39 +146,42 @@ def _pack_files(request: RoundRequest, layout: Layout, boards: list[Board], tick
                 ) -> tuple[dict[str, bytes], list[dict]]:
     """Every file of the pack but the manifest (name -> bytes), and the
     manifest's board entries. ``key.pdf`` (the director's key: face-down
-    hexes revealed, never for the tables) only when a board has them."""
-    from ..render import director, key, pdf, sheet  # rendering is imported only when a pack is made
+    hexes revealed, never for the tables) only when a board has them.
+    Sheets and keys are laid out in worker processes
+    (:mod:`setupgen.render.batch`) while this process draws the PDF."""
+    from ..render import batch, director, key, pdf  # rendering is imported only when a pack is made
 
     width = max(2, len(str(request.tables)))
-    pages: list[str] = []
+    contexts = [_context(request, t) for t in range(1, len(boards) + 1)]
     entries = []
     files: dict[str, bytes] = {}
-    for t, board in enumerate(boards, start=1):
-        svg = sheet.render_sheet(board, layout, lang=request.lang, paper=request.paper,
-                                 context=_context(request, t))
-        pages.append(svg)
-        stem = f"table-{t:0{width}d}"
-        files[f"{stem}.svg"] = svg.encode("utf-8")
-        files[f"{stem}.json"] = (board.to_json() + "\n").encode("utf-8")
-        entries.append({"table": t, "seed": board.seed, "setup_id": board.setup_id,
-                        "json": f"{stem}.json", "svg": f"{stem}.svg"})
-        tick("page")
+    sheets = batch.sheets(boards, layout, contexts, lang=request.lang, paper=request.paper)
     has_key = any(t.hidden for b in boards for t in b.tiles)
-    rows = [director.DirectorRow(t, request.scenario, b.setup_id, b.seed, _context(request, t).players)
-            for t, b in enumerate(boards, start=1)]
+    rows = [director.DirectorRow(t, request.scenario, b.setup_id, b.seed, c.players)
+            for t, (b, c) in enumerate(zip(boards, contexts), start=1)]
     notes = director.notes_for(layout, request.lang)
     front = director.render_director_pages(
         rows, title=request.title, lang=request.lang, paper=request.paper, seed=request.seed,
         round=request.round, blank_round=not request.players, key_file="key.pdf" if has_key else None,
         notes=notes)
-    files["round.pdf"] = pdf.svgs_to_pdf([*front, *pages])
+
+    def tables() -> Iterator[Any]:
+        for t, (board, svg) in enumerate(zip(boards, sheets), start=1):
+            stem = f"table-{t:0{width}d}"
+            files[f"{stem}.svg"] = svg.encode("utf-8")
+            files[f"{stem}.json"] = (board.to_json() + "\n").encode("utf-8")
+            entries.append({"table": t, "seed": board.seed, "setup_id": board.setup_id,
+                            "json": f"{stem}.json", "svg": f"{stem}.svg"})
+            tick("page")
+            yield svg
+
+    files["round.pdf"] = pdf.pages_to_pdf(itertools.chain(front, tables()))
     if has_key:
         summary = key.render_key_summary(list(enumerate(boards, start=1)), lang=request.lang,
                                          paper=request.paper, title=request.title, round=request.round,
                                          seed=request.seed, notes=notes)
-        files["key.pdf"] = pdf.svgs_to_pdf([*summary, *(
-            key.render_key(b, layout, lang=request.lang, paper=request.paper, context=_context(request, t))
-            for t, b in enumerate(boards, start=1))])
+        keys = batch.keys(boards, layout, contexts, lang=request.lang, paper=request.paper)
+        files["key.pdf"] = pdf.pages_to_pdf(itertools.chain(summary, keys))
     return files, entries
 
 
@@ -243,7 +250,8 @@ def _context(request: RoundRequest, table: int):
     from ..render.sheet import SheetContext
 
     players = request.players[table - 1] if request.players else ()
-    return SheetContext(tournament=request.title, round=request.round, table=table, players=players)
+    return SheetContext(tournament=request.title, round=request.round, table=table, players=players,
+                        seating=request.seating)
 
 
 def steps(request: RoundRequest) -> int:

@@ -1,0 +1,119 @@
+"""Many pages at once: the page descriptions of a round's sheets and keys
+are laid out in worker processes (one per CPU this process may use, less
+the one this process needs) while the calling process draws the finished
+ones into the PDF, in order.
+
+The same input gives the same pages whatever the number of workers: each
+page is a pure function of its board, layout, language, paper and context,
+and results come back in the order asked. ``SETUPGEN_WORKERS`` (a whole
+number, 0 = no worker processes) overrides the count; fewer than
+:data:`MIN_PARALLEL` pages, or a platform without ``fork``, are laid out in
+this process.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+from typing import Any, Callable, Iterable, Iterator, Sequence
+
+from ..core.board import Board
+from ..core.errors import SetupgenError
+from ..core.layout import Layout
+
+__all__ = ["workers", "sheets", "keys", "MIN_PARALLEL"]
+
+#: fewer pages than this are laid out in the calling process
+MIN_PARALLEL = 6
+
+
+def workers() -> int:
+    """How many worker processes to use: ``SETUPGEN_WORKERS`` if set, else
+    one less than the CPUs this process may run on (at least one when
+    there are two or more; the calling process draws the PDF meanwhile).
+
+    Raises :class:`SetupgenError` for a ``SETUPGEN_WORKERS`` that is not a
+    whole number from 0 to 64."""
+    text = os.environ.get("SETUPGEN_WORKERS")
+    if text is not None:
+        if not text.strip().isdigit() or not 0 <= int(text) <= 64:
+            raise SetupgenError(f"SETUPGEN_WORKERS must be a whole number from 0 to 64, got {text!r}")
+        return int(text)
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        cpus = os.cpu_count() or 1
+    return cpus - 1
+
+
+def _quiet() -> None:
+    """Worker start: the calling process handles interrupts and ends the workers."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+#: the jobs of the running map, read by forked workers (layouts hold
+#: read-only mappings that do not pickle, and need not travel: a forked
+#: worker has them already)
+_JOBS: list[tuple[Callable[[Any], Any], Sequence[Any]]] = []
+
+
+def _run(i: int) -> Any:
+    fn, jobs = _JOBS[-1]  # the worker's copy, taken when it was forked
+    return fn(jobs[i])
+
+
+def _map(fn: Callable[[Any], Any], jobs: Sequence[Any]) -> Iterator[Any]:
+    """``fn(job)`` for every job, in order, in worker processes when it
+    pays; the workers start at once, so they work while the caller goes
+    on (their results wait in order)."""
+    n = min(workers(), len(jobs))
+    import multiprocessing
+
+    if n < 1 or len(jobs) < MIN_PARALLEL or "fork" not in multiprocessing.get_all_start_methods():
+        return map(fn, jobs)
+    ctx = multiprocessing.get_context("fork")
+    _JOBS.append((fn, jobs))
+    try:
+        pool = ctx.Pool(n, initializer=_quiet)  # forks now: the workers see _JOBS as it is
+    finally:
+        _JOBS.pop()
+    results = pool.imap(_run, range(len(jobs)), chunksize=max(1, min(4, len(jobs) // (4 * n))))
+    return _drain(pool, results)
+
+
+def _drain(pool: Any, results: Iterator[Any]) -> Iterator[Any]:
+    """The results, then the pool closed (ended at once if the caller stops early)."""
+    try:
+        yield from results
+        pool.close()
+    finally:
+        pool.terminate()
+        pool.join()
+
+
+def _sheet(job: tuple) -> Any:
+    from .sheet import render_sheet
+
+    board, layout, lang, paper, context = job
+    return render_sheet(board, layout, lang=lang, paper=paper, context=context)
+
+
+def _key(job: tuple) -> Any:
+    from .key import render_key
+
+    board, layout, lang, paper, context = job
+    return render_key(board, layout, lang=lang, paper=paper, context=context)
+
+
+def sheets(boards: Iterable[Board], layout: Layout, contexts: Iterable[Any], *, lang: str,
+           paper: str) -> Iterator[Any]:
+    """The table sheets (:class:`setupgen.render.canvas.SvgPage`) of
+    ``boards``, one per board with its context, in order."""
+    return _map(_sheet, [(b, layout, lang, paper, c) for b, c in zip(boards, contexts)])
+
+
+def keys(boards: Iterable[Board], layout: Layout, contexts: Iterable[Any], *, lang: str,
+         paper: str) -> Iterator[Any]:
+    """The director's keys of ``boards``, one page per board, in order."""
+    return _map(_key, [(b, layout, lang, paper, c) for b, c in zip(boards, contexts)])
