@@ -17,7 +17,6 @@ from setupgen import generate
 from setupgen.core import layout, templates
 from setupgen.core.board import Board
 from setupgen.render import director, key
-from setupgen.render.board import land_rows
 from setupgen.render.page import text_width
 from setupgen.tournament import jobs as tj
 from setupgen.tournament import model as tournament
@@ -33,6 +32,16 @@ MARGIN = STYLE["page"]["margin"]
 PLAYERS = ("Anna", "Ben", "Cid", "Dora")
 RECONSTRUCTION = "This map is a reconstruction from the scenario text"
 
+
+
+def sheet_rows(board):
+    """The build list's rows worked out from the tiles: per row (``r``,
+    top to bottom) its hexes that are not frame, by ``q``."""
+    rows = {}
+    for t in board.tiles:
+        if t.kind != "frame":
+            rows.setdefault(t.hex[1], []).append(t)
+    return [sorted(rows[r], key=lambda t: t.hex[0]) for r in sorted(rows)]
 
 def rows(n: int, players=(), scenario="base-3-4"):
     return [director.DirectorRow(t, scenario, f"B4SS-0000-0000-{t:04d}", f"r1/t{t}",
@@ -254,7 +263,7 @@ def expected_hidden(board: Board, tx) -> list[tuple[str, str, str]]:
     """``(position, terrain word, number)`` of every hidden hex, from the
     board's tiles and the build list's rows (sea between land counted)."""
     return [(tx.get("key.position", row=i, pos=j), tx.get(f"terrain.{t.terrain}"), str(t.number))
-            for i, row in enumerate(land_rows(board), start=1) for j, t in enumerate(row, start=1) if t.hidden]
+            for i, row in enumerate(sheet_rows(board), start=1) for j, t in enumerate(row, start=1) if t.hidden]
 
 
 def summary_blocks(pages: list[str]) -> dict[int, tuple[str, list[tuple[str, str, str]]]]:

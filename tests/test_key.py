@@ -19,7 +19,6 @@ from setupgen.core import layout
 from setupgen.render import sheet
 
 from setupgen.core import templates
-from setupgen.render.board import land_rows
 from setupgen.render.page import text_width
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -27,6 +26,16 @@ MIN_FONT_MM = 8 * 25.4 / 72
 SF = "seafarers-sm2010"
 CTX = sheet.SheetContext("Swiss Catan Championship 2010", 3, 12, ("Anna", "Ben", "Cid", "Dora"))
 
+
+
+def sheet_rows(board):
+    """The build list's rows worked out from the tiles: per row (``r``,
+    top to bottom) its hexes that are not frame, by ``q``."""
+    rows = {}
+    for t in board.tiles:
+        if t.kind != "frame":
+            rows.setdefault(t.hex[1], []).append(t)
+    return [sorted(rows[r], key=lambda t: t.hex[0]) for r in sorted(rows)]
 
 def texts_of(svg: str) -> list[str]:
     root = ET.fromstring(svg.encode("utf-8"))
@@ -39,9 +48,9 @@ def sf(seed: str = "x"):
 
 def hidden_listing(board, tx) -> list[tuple[str, str, str]]:
     """Expected list lines ``(position text, terrain word, number)`` from
-    land_rows, computed independently of setupgen.render.key."""
+    the build list's rows, computed independently of setupgen.render.key."""
     out = []
-    for i, row in enumerate(land_rows(board), start=1):
+    for i, row in enumerate(sheet_rows(board), start=1):
         for j, t in enumerate(row, start=1):
             if t.hidden:
                 out.append((tx.get("key.position", row=i, pos=j), tx.get(f"terrain.{t.terrain}"), str(t.number)))

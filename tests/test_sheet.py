@@ -210,7 +210,7 @@ def test_harbors_drawn_and_listed(base):
     markers = sorted(int(g.find(f"{SVG}text").text) for g in groups if g.get("class") == "mark harbor")
     assert markers == list(range(1, 10))
     words = texts_of(svg)
-    lines = [w for w in words if re.fullmatch(r"[23]:1( \w+)?  \d+·\d+ → \d+·\d+", w)]
+    lines = [w for w in words if re.fullmatch(r"[23]:1( \w+)?\u2002\d+·\d+ → \d+·\d+", w)]
     assert len(lines) == 9
 
 

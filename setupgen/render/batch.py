@@ -96,7 +96,7 @@ def _sheet(job: tuple) -> Any:
     from .sheet import render_sheet
 
     board, layout, lang, paper, context = job
-    return render_sheet(board, layout, lang=lang, paper=paper, context=context)
+    return render_sheet(board, layout, lang=lang, paper=paper, context=context), board.to_json()
 
 
 def _key(job: tuple) -> Any:
@@ -108,8 +108,9 @@ def _key(job: tuple) -> Any:
 
 def sheets(boards: Iterable[Board], layout: Layout, contexts: Iterable[Any], *, lang: str,
            paper: str) -> Iterator[Any]:
-    """The table sheets (:class:`setupgen.render.canvas.SvgPage`) of
-    ``boards``, one per board with its context, in order."""
+    """``(sheet, board JSON text)`` for each of ``boards`` with its
+    context, in order (the sheet a :class:`setupgen.render.canvas.SvgPage`;
+    the JSON without its final newline, as :meth:`Board.to_json`)."""
     return _map(_sheet, [(b, layout, lang, paper, c) for b, c in zip(boards, contexts)])
 
 

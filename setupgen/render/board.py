@@ -67,21 +67,6 @@ def harbor_words(htype: str, tx: Texts) -> tuple[str, str]:
     return tx.get("sheet.ratio_special"), tx.get(f"resource.{htype}")
 
 
-def land_rows(board: Board) -> list[list[Tile]]:
-    """Rows holding land, top to bottom: for each, the hexes from its first
-    to its last land hex (sea between them included), left to right."""
-    by_row: dict[int, list[Tile]] = {}
-    for t in board.tiles:
-        by_row.setdefault(t.hex[1], []).append(t)
-    out = []
-    for r in sorted(by_row):
-        row = sorted(by_row[r], key=lambda t: t.hex[0])
-        idx = [i for i, t in enumerate(row) if t.kind == "land"]
-        if idx:
-            out.append(row[idx[0]: idx[-1] + 1])
-    return out
-
-
 @dataclass(frozen=True, slots=True)
 class BuildRow:
     """One row of the build list: its hexes left to right (sea included,

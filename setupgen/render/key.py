@@ -9,7 +9,7 @@ scenario, the board with every hidden hex revealed (its true terrain,
 label and token) and marked by a thick dashed ring and a ``?`` badge
 (legend: "face down at the table"), the list of the hidden hexes in the
 build list's terms (row, and position in that row counted as the table
-sheet's build list counts it: :func:`setupgen.render.board.land_rows`),
+sheet's build list counts it: :func:`setupgen.render.board.build_rows`),
 and the setup ID and seed at the foot.
 
 Same conventions as the table sheet: one portrait page of ``paper``, 1 SVG
@@ -33,7 +33,7 @@ from .sheet import (
 )
 from .board import (
     Box, Fit, legend_geometry, legend_lines, board_extent, draw_board, draw_legend, hex_size_for,
-    land_rows, legend_entries, place,
+    build_rows, legend_entries, place,
 )
 from .page import (
     add_circle, add_path, add_rect, add_text, drawing, finish, fit, fit_lines, hex_points, num, poly_d,
@@ -55,11 +55,11 @@ SUMMARY_PAD = 1.2
 
 def hidden_entries(board: Board) -> list[tuple[int, int, Tile]]:
     """``(row, position, tile)`` of every hidden tile, both counted from 1
-    as the table sheet's build list counts them (rows of
-    :func:`setupgen.render.board.land_rows`, each left to right with the sea
-    between land hexes included), in reading order."""
-    return [(i, j, t) for i, row in enumerate(land_rows(board), start=1)
-            for j, t in enumerate(row, start=1) if t.hidden]
+    as the table sheet's build list counts them
+    (:func:`setupgen.render.board.build_rows`: every hex but frame half
+    hexes, sea included), in reading order."""
+    return [(i, j, t) for i, row in enumerate(build_rows(board), start=1)
+            for j, t in enumerate(row.tiles, start=1) if t.hidden]
 
 
 def revealed(board: Board) -> Board:

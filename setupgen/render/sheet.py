@@ -561,7 +561,7 @@ def _slip_columns(ctx: SheetContext, w: float) -> list[tuple[str, float]]:
     takes what is left."""
     cols = [("slip.seat", 9.0), ("slip.player", 0.0)]
     if ctx.seating == "choose":
-        cols = [("slip.rank", 13.0), ("slip.player", 0.0), ("slip.start", 22.0)]
+        cols = [("slip.rank", 17.0), ("slip.player", 0.0), ("slip.start", 22.0)]
     cols += [("slip.vp", 20.0), ("slip.winner", 20.0), ("slip.signature", 52.0)]
     fixed = sum(c[1] for c in cols)
     return [(k, v or (w - fixed)) for k, v in cols]

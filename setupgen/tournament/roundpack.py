@@ -157,6 +157,7 @@ def _pack_files(request: RoundRequest, layout: Layout, boards: list[Board], tick
     files: dict[str, bytes] = {}
     sheets = batch.sheets(boards, layout, contexts, lang=request.lang, paper=request.paper)
     has_key = any(t.hidden for b in boards for t in b.tiles)
+    keys = batch.keys(boards, layout, contexts, lang=request.lang, paper=request.paper) if has_key else None
     rows = [director.DirectorRow(t, request.scenario, b.setup_id, b.seed, c.players)
             for t, (b, c) in enumerate(zip(boards, contexts), start=1)]
     notes = director.notes_for(layout, request.lang)
@@ -166,21 +167,20 @@ def _pack_files(request: RoundRequest, layout: Layout, boards: list[Board], tick
         notes=notes)
 
     def tables() -> Iterator[Any]:
-        for t, (board, svg) in enumerate(zip(boards, sheets), start=1):
+        for t, (board, (svg, board_json)) in enumerate(zip(boards, sheets), start=1):
             stem = f"table-{t:0{width}d}"
             files[f"{stem}.svg"] = svg.encode("utf-8")
-            files[f"{stem}.json"] = (board.to_json() + "\n").encode("utf-8")
+            files[f"{stem}.json"] = (board_json + "\n").encode("utf-8")
             entries.append({"table": t, "seed": board.seed, "setup_id": board.setup_id,
                             "json": f"{stem}.json", "svg": f"{stem}.svg"})
             tick("page")
             yield svg
 
     files["round.pdf"] = pdf.pages_to_pdf(itertools.chain(front, tables()))
-    if has_key:
+    if keys is not None:
         summary = key.render_key_summary(list(enumerate(boards, start=1)), lang=request.lang,
                                          paper=request.paper, title=request.title, round=request.round,
                                          seed=request.seed, notes=notes)
-        keys = batch.keys(boards, layout, contexts, lang=request.lang, paper=request.paper)
         files["key.pdf"] = pdf.pages_to_pdf(itertools.chain(summary, keys))
     return files, entries
 

@@ -1,0 +1,116 @@
+"""Speed of setupgen's pages (a script, not a test).
+
+    python benchmarks/pages_bench.py [--tables N] [--repeat R]
+
+Prints, each as the best of ``--repeat`` runs in fresh processes (so
+imports count, as for a director):
+
+- a base-3-4 round pack of ``--tables`` tables (default 100: 101 pages),
+  wall time, and with one process only (``SETUPGEN_WORKERS=0``);
+- a 12-table Seafarers pack with its key (``round.pdf`` and ``key.pdf``);
+- ``schedule.pdf`` for 512 players x 7 rounds (planning aside: the
+  schedule is planned once, then only the PDF is timed);
+- the CPU cost per page of a table sheet, split into layout (the page
+  description), SVG text and PDF drawing, measured in this process;
+- the machine's load average at the time.
+
+Goals (issue 10): the 100-table pack <= 3 s wall on 2 cores, the
+Seafarers pack with key <= 1.5 s, schedule.pdf <= 1 s, <= 25 ms CPU a page.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+
+def _run(args: list[str], env: dict | None = None) -> float:
+    start = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "setupgen", *args], cwd=ROOT, check=True, capture_output=True,
+                   env=dict(os.environ, **(env or {})))
+    return time.perf_counter() - start
+
+
+def pack(scenario: str, tables: int, repeat: int, env: dict | None = None) -> float:
+    best = float("inf")
+    for i in range(repeat):
+        with tempfile.TemporaryDirectory() as tmp:
+            best = min(best, _run(["round", "--scenario", scenario, "--tables", str(tables), "--seed", f"bench{i}",
+                                   "-o", f"{tmp}/pack"], env))
+    return best
+
+
+def schedule_pdf(repeat: int) -> float:
+    """Seconds to write schedule.pdf for 512 players x 7 rounds, in a fresh process."""
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        rows = ["id,name,group"] + [f"p{i},Player {i:03d},club{i % 40}" for i in range(512)]
+        (folder / "players.csv").write_text("\n".join(rows) + "\n", encoding="utf-8")
+        rounds = "".join('[[rounds]]\nscenario = "base-3-4"\n\n' for _ in range(7))
+        (folder / "t.toml").write_text(
+            'name = "Bench"\nseed = "bench"\nlanguage = "en"\npaper = "a4"\nplayers = "players.csv"\n'
+            'table_size = 4\n\n[scoring]\nplacing_points = { 4 = [4, 3, 2, 1], 3 = [4, 2, 1] }\n\n' + rounds,
+            encoding="utf-8")
+        _run(["schedule", str(folder / "t.toml"), "-o", str(folder / "out")])
+        code = ("import sys, time, shutil; from pathlib import Path; import setupgen; "
+                "from setupgen.tournament import jobs; t = setupgen.load_tournament(sys.argv[1]); "
+                "s = jobs.read_schedule(Path(sys.argv[2])); t0 = time.perf_counter(); "
+                "jobs.write_schedule(t, s, Path(sys.argv[3])); print(time.perf_counter() - t0)")
+        best = float("inf")
+        for i in range(repeat):
+            out = subprocess.run([sys.executable, "-c", code, str(folder / "t.toml"), str(folder / "out"),
+                                  str(folder / f"again{i}")], cwd=ROOT, check=True, capture_output=True, text=True)
+            best = min(best, float(out.stdout))
+        return best
+
+
+def per_page(n: int = 60) -> tuple[float, float, float, float]:
+    """CPU ms a page: board generation, layout, SVG text, PDF drawing."""
+    from setupgen import generate
+    from setupgen.core import layout
+    from setupgen.render import pdf, sheet
+
+    lay = layout.load("base-3-4")
+    t = time.process_time
+    pdf.pages_to_pdf([sheet.sheet_page(generate.from_seed("base-3-4", "warm"), lay)])
+    t0 = t()
+    boards = [generate.from_seed("base-3-4", f"page{i}") for i in range(n)]
+    t1 = t()
+    pages = [sheet.sheet_page(b, lay, context=sheet.SheetContext("Bench", 1, i)) for i, b in enumerate(boards)]
+    t2 = t()
+    for p in pages:
+        p.svg()
+    t3 = t()
+    pdf.pages_to_pdf(pages)
+    t4 = t()
+    return tuple(1000 * v / n for v in (t1 - t0, t2 - t1, t3 - t2, t4 - t3))  # type: ignore[return-value]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--tables", type=int, default=100)
+    ap.add_argument("--repeat", type=int, default=3)
+    args = ap.parse_args()
+    print(f"load average: {' '.join(os.getloadavg().__repr__()[1:-1].split(', '))}; CPUs: {os.cpu_count()}")
+    wall = pack("base-3-4", args.tables, args.repeat)
+    serial = pack("base-3-4", args.tables, 1, {"SETUPGEN_WORKERS": "0"})
+    print(f"base-3-4 pack, {args.tables} tables ({args.tables + 1} pages): {wall:.2f} s wall "
+          f"(one process: {serial:.2f} s)   goal <= 3 s")
+    print(f"seafarers-sm2010 pack, 12 tables with key: {pack('seafarers-sm2010', 12, args.repeat):.2f} s"
+          f"   goal <= 1.5 s")
+    print(f"schedule.pdf, 512 players x 7 rounds: {schedule_pdf(args.repeat):.2f} s   goal <= 1 s")
+    gen, lay, svg, draw = per_page()
+    print(f"per page (CPU ms): board {gen:.1f}, layout {lay:.1f}, SVG {svg:.1f}, PDF {draw:.1f}, "
+          f"total {gen + lay + svg + draw:.1f}   goal <= 25")
+
+
+if __name__ == "__main__":
+    main()
