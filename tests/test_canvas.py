@@ -107,7 +107,7 @@ def test_finals_slip_lists_rank_order_with_a_start_position_box():
     assert tx.get("slip.rank") in words and tx.get("slip.start") in words
     assert [w for w in words if w in players] == list(players)
     joined = " ".join(words)
-    assert "in rank order each chooses a start position" in joined
+    assert "in this order each chooses a start position" in joined
     assert "players in starting order" not in joined
     # one start-position box and one VP box per player row (wide boxes), plus the winner squares
     wide = [r for r in root.iter(f"{SVG}rect") if r.get("fill") == "#ffffff" and r.get("stroke") == "#000000"
@@ -115,3 +115,10 @@ def test_finals_slip_lists_rank_order_with_a_start_position_box():
     assert len(wide) == 2 * len(players)
     with pytest.raises(SetupgenError, match="unknown seating"):
         sheet.render_sheet(b, layout.load("base-3-4"), context=sheet.SheetContext(seating="random"))
+
+
+def test_round_seed_leaves_room_for_the_table_suffix(tmp_path):
+    r = CliRunner().invoke(app, ["round", "--tables", "12", "--seed", "s" * 197, "-o", str(tmp_path / "p")])
+    assert r.exit_code == 2 and "at most 196" in r.output  # "/t12" follows it on each table
+    r = CliRunner().invoke(app, ["round", "--tables", "12", "--seed", "s" * 196, "-o", str(tmp_path / "p")])
+    assert r.exit_code == 0, r.output

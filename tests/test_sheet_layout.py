@@ -390,3 +390,83 @@ def test_players_harbors_list_the_pool():
     assert "Zu legende Häfen" in words
     tx = templates.texts("de")
     assert words.count(tx.get("sheet.harbor_count", n=4)) == 1  # four 3:1 harbors in the pool
+
+
+def test_fixed_oil_springs_board_from_a_file():
+    """The fixed 5-6 Oil Springs setup (a board file, tests/fixtures): no
+    collision, no word cut ("Weideland" was cut before), tokens large."""
+    from pathlib import Path
+
+    from setupgen import read_board
+
+    b = read_board(Path(__file__).parent / "fixtures" / "oil-5-6-fixed-test-board.json")
+    for lang, paper, least in (("en", "a4", 7.5), ("de", "letter", 7.0), ("de", "a4", 7.5)):
+        svg = sheet.render_sheet(b, layout.load("oil-springs-5-6-fixed"), lang=lang, paper=paper,
+                                 context=sheet.SheetContext("Cup", 2, 3, PLAYERS))
+        assert collisions(svg) == [] and "…" not in svg
+        assert min(token_diameters(svg)) >= least
+
+
+# -- cases found by trying to break the sheet ---------------------------------------
+
+LONG_TITLE = "Deutsche Catan-Meisterschaft 2026 · Vorrunde · Gruppe Nord-West · Landesverband Nordrhein-Westfalen"
+
+
+@pytest.mark.parametrize("scenario,seed,lang,paper,kw,ctx", [
+    ("base-5-6", "a", "en", "letter", {}, sheet.SheetContext("Swiss Catan Championship", 3, 12, PLAYERS, seating="choose")),
+    ("base-5-6", "a", "de", "letter", {}, sheet.SheetContext("Swiss Catan Championship", 1000, 12, PLAYERS)),
+    ("base-5-6", "b", "de", "letter", {"numbers": "spiral"}, sheet.SheetContext(LONG_TITLE, 3, 12, PLAYERS, seating="choose")),
+    ("base-5-6", "club117440", "de", "a4", {}, sheet.SheetContext(LONG_TITLE, 3, 12, PLAYERS)),
+    ("oil-springs-5-6", "club422000", "de", "a4", {"numbers": "spiral"}, sheet.SheetContext(None, 3, 12, PLAYERS)),
+    ("base-5-6", "x" * 27, "en", "letter", {"numbers": "uniform"}, sheet.SheetContext(LONG_TITLE, None, 1, PLAYERS)),
+    ("seafarers-sm2010", "club788071", "en", "letter", {"numbers": "uniform"}, sheet.SheetContext(LONG_TITLE, 1000, 1)),
+    ("seafarers-sm2010", "s0", "de", "letter", {}, sheet.SheetContext("Swiss Catan Championship", 3, 12, PLAYERS[:4])),
+    ("seafarers-sm2010", "club675464", "de", "a4", {"numbers": "uniform"}, sheet.SheetContext("Swiss Catan Championship", 3, 12, PLAYERS[:4])),
+])
+def test_long_headers_finals_and_crowded_seas_still_fit(scenario, seed, lang, paper, kw, ctx):
+    """The header is always two lines (a long title never shrinks the
+    board); harbor words that find no room near their harbor go further
+    and carry its number (⑦ 2:1 grain)."""
+    b = generate.from_seed(scenario, seed, **kw)
+    svg = sheet.render_sheet(b, layout.load(scenario), lang=lang, paper=paper, context=ctx)
+    assert collisions(svg) == []
+    if "5-6" in scenario:
+        assert min(token_diameters(svg)) >= (7.5 if paper == "a4" else 7.0)
+
+
+def test_table_numbers_are_never_cut():
+    b = generate.from_seed("base-3-4", "a")
+    for n in (1000, 9999, 123456):
+        svg = sheet.render_sheet(b, layout.load("base-3-4"), context=sheet.SheetContext("Cup", 1, n))
+        assert str(n) in [t.text for t in S.parse(svg)[1]] and "…" not in svg
+
+
+@pytest.mark.parametrize("kw,match", [
+    ({"players": (1, 2)}, "tuple of names"), ({"players": "Anna"}, "tuple of names"), ({"players": ("",)}, "tuple of names"),
+    ({"balance": 5}, "must be text"), ({"tournament": 5}, "must be text"), ({"tournament": "a\x00b"}, "control character"),
+    ({"tournament": "\ud800"}, "control character"), ({"tournament": "x" * 201}, "at most 200"),
+    ({"table": 0}, "from 1 to 999999"), ({"table": -1}, "from 1 to 999999"), ({"round": 2.5}, "from 1 to 1000"),
+    ({"round": 1001}, "from 1 to 1000"), ({"round": True}, "from 1 to 1000"), ({"seating": "random"}, "unknown seating"),
+])
+def test_a_bad_context_is_one_clear_error(kw, match):
+    from setupgen.core.errors import SetupgenError
+
+    with pytest.raises(SetupgenError, match=match):
+        sheet.SheetContext(**kw)
+
+
+def test_seed_characters_the_fonts_lack_print_as_escapes():
+    assert sheet.printable_seed("ö日本🎲 Zürich/t1") == "ö\\u65e5\\u672c\\U0001f3b2 Zürich/t1"
+    b = generate.from_seed("base-3-4", "ö日本🎲")
+    words = [t.text for t in S.parse(sheet.render_sheet(b, layout.load("base-3-4")))[1]]
+    assert "ö\\u65e5\\u672c\\U0001f3b2" in words and b.seed == "ö日本🎲"
+
+
+def test_a_harbor_off_the_listed_hexes_shows_dashes():
+    """A board file may hold a harbor on a hex the board does not list
+    (check reports it); the sheet still renders, with "–" positions."""
+    import dataclasses
+
+    b = generate.from_seed("base-3-4", "x")
+    moved = dataclasses.replace(b, harbors=(dataclasses.replace(b.harbors[0], hex=(9, 9)),) + b.harbors[1:])
+    assert "–·– → –·–" in sheet.render_sheet(moved, layout.load("base-3-4"))

@@ -430,8 +430,8 @@ def _draw_harbors(dwg: Any, board: Board, fit_: Fit, free: "_FreeSea", tx: Texts
     free.prepare()
     if board.pirate is not None:
         _place_pirate(dwg, board, fit_, free, st)
-    for _, h, c, p in marks:
-        _harbor_words(dwg, h, c, p, s, free, tx, st)
+    for spot in _place_words([(n, h, c, p) for n, h, c, p in marks], s, free, tx, st):
+        _draw_words(dwg, spot, st)
 
 
 def _place_pirate(dwg: Any, board: Board, fit_: Fit, free: "_FreeSea", st: Style) -> None:
@@ -453,28 +453,75 @@ def _place_pirate(dwg: Any, board: Board, fit_: Fit, free: "_FreeSea", st: Style
     draw_pirate(dwg, dwg, spot[0], spot[1], h, st)
 
 
-def _harbor_words(dwg: Any, h: Harbor, c: tuple[float, float], p: tuple[float, float], s: float,
-                  free: "_FreeSea", tx: Texts, st: Style) -> None:
-    """Ratio (bold) and resource word of one harbor on a white box at the
-    free spot nearest the point opposite the marker in the harbor's hex:
-    on two lines, else on one, near first, then further away."""
+WordSpot = tuple[list[str], float, float, float, float, float]  # lines, x, y, width, height, size
+
+
+def _place_words(harbors: list[tuple[int, Harbor, tuple[float, float], tuple[float, float]]], s: float,
+                 free: "_FreeSea", tx: Texts, st: Style) -> list[WordSpot]:
+    """Where each harbor's words go (in the harbors' order), placed one by
+    one in turn; when some find no free spot, the placing starts again
+    with those first (at most three times), and the try with the fewest
+    misses wins (a miss goes to its wanted spot, where the layout test
+    would flag it)."""
+    base = free.snapshot()
+    order = list(range(len(harbors)))
+    best: tuple[int, list[WordSpot]] | None = None
+    for _ in range(3):
+        free.restore(base)
+        spots: dict[int, WordSpot] = {}
+        missed = []
+        for i in order:
+            spot, found = _word_spot(*harbors[i], s, free, tx, st)
+            spots[i] = spot
+            missed += [] if found else [i]
+        placed = [spots[i] for i in range(len(harbors))]
+        if best is None or len(missed) < best[0]:
+            best = (len(missed), placed)
+        if not missed:
+            break
+        order = missed + [i for i in order if i not in missed]
+    assert best is not None
+    return best[1]
+
+
+#: how far (hex sizes) harbor words may go from their harbor; beyond the
+#: first reach they carry the harbor's number as on its marker ("⑦ 2:1 grain")
+_REACHES = (1.4, 2.6, 4.0, 6.0)
+
+
+def _circled(n: int) -> str:
+    """``n`` as a circled digit (1-20, like the harbor markers), else ``(n)``."""
+    return chr(0x2460 + n - 1) if 1 <= n <= 20 else f"({n})"
+
+
+def _word_spot(n: int, h: Harbor, c: tuple[float, float], p: tuple[float, float], s: float,
+               free: "_FreeSea", tx: Texts, st: Style) -> tuple[WordSpot, bool]:
+    """The words of harbor ``n`` (ratio, then resource word) at the free
+    spot nearest the point opposite the marker in the harbor's hex: on two
+    lines, else on one, near first, then further away (with the number in
+    front); the spot is taken. Returns the spot and whether it is free."""
     ratio, word = harbor_words(h.type, tx)
     size = max(MIN_FONT_MM, st.mm("harbor_text"))
     lh = size * 1.12
     px, py = c[0] - (p[0] - c[0]) * 0.55, c[1] - (p[1] - c[1]) * 0.55
-    forms = [[ratio, word], [f"{ratio} {word}"]] if word else [[ratio]]
-    spot = None
-    for reach in (s * 1.4, s * 2.6, s * 4.0):
+    for k, reach in enumerate(r * s for r in _REACHES):
+        head = ratio if k == 0 else f"{_circled(n)} {ratio}"
+        forms = [[head, word], [f"{head} {word}"]] if word else [[head]]
         for lines in forms:
             w = max(text_width(x, size, bold=True) for x in lines) + 1.0
             th = lh * len(lines) + 0.3
             spot = free.find(px, py, w / 2 + 0.2, th / 2 + 0.2, reach)
             if spot is not None:
-                break
-        if spot is not None:
-            break
-    x, y = spot if spot is not None else (px, py)
-    free.take(x, y, w / 2 + 0.2, th / 2 + 0.2)
+                free.take(spot[0], spot[1], w / 2 + 0.2, th / 2 + 0.2)
+                return (lines, spot[0], spot[1], w, th, size), True
+    free.take(px, py, w / 2 + 0.2, th / 2 + 0.2)
+    return (lines, px, py, w, th, size), False
+
+
+def _draw_words(dwg: Any, spot: WordSpot, st: Style) -> None:
+    """Ratio (bold) and resource word on a white box; one item ``harbor-words``."""
+    lines, x, y, w, th, size = spot
+    lh = size * 1.12
     top = y - th / 2
     dwg.begin("harbor-words")
     add_rect(dwg, dwg, x - w / 2, top, w, th, fill=st.fill["harbor"], rx=0.6)
@@ -538,7 +585,7 @@ class _FreeSea:
             ok &= ~((cx - hw < x1) & (cx + hw > x0) & (cy - hh < y1) & (cy + hh > y0))
         idx = np.flatnonzero(ok)
         c = self.CLEAR
-        start, size = 0, 48
+        start, size = 0, 16
         while start < len(idx):
             chunk = idx[start:start + size]
             boxes = shapely.box(cx[chunk] - hw - c, cy[chunk] - hh - c, cx[chunk] + hw + c, cy[chunk] + hh + c)
@@ -548,21 +595,31 @@ class _FreeSea:
             if len(free):
                 i = chunk[free[0]]
                 return float(cx[i]), float(cy[i])
-            start, size = start + size, size * 3
+            start, size = start + size, size * 4
         return None
 
     def take(self, x: float, y: float, hw: float, hh: float) -> None:
         """Mark the box centred on ``(x, y)`` as used."""
         self._taken.append((x - hw, y - hh, x + hw, y + hh))
 
+    def snapshot(self) -> int:
+        """A mark to :meth:`restore` to (the boxes taken so far)."""
+        return len(self._taken)
+
+    def restore(self, mark: int) -> None:
+        """Forget the boxes taken since :meth:`snapshot` gave ``mark``."""
+        del self._taken[mark:]
+
 
 _LATTICE: dict[tuple[float, float], tuple[Any, Any]] = {}
 
 
 def _lattice(x: float, y: float, step: float, reach: float) -> tuple[Any, Any]:
-    """Candidate centres (numpy arrays, mm) on a square lattice of
-    ``step`` mm around ``(x, y)`` within ``reach`` mm, nearest first (ties
-    by y, then x)."""
+    """Candidate centres (numpy arrays, mm) around ``(x, y)`` within
+    ``reach`` mm, nearest first (ties by y, then x): a square lattice of
+    ``step`` mm out to 4 steps, of 2 steps beyond (a spot far from the
+    wanted one need not be exact, and a quarter of the candidates is
+    quicker to test)."""
     import numpy as np
 
     key = (round(step, 6), round(reach, 6))
@@ -571,6 +628,11 @@ def _lattice(x: float, y: float, step: float, reach: float) -> tuple[Any, Any]:
         k = int(reach / step)
         grid = np.arange(-k, k + 1) * step
         gx, gy = (a.ravel() for a in np.meshgrid(grid, grid))
+        idx = np.arange(-k, k + 1)
+        ix, iy = (a.ravel() for a in np.meshgrid(idx, idx))
+        near = ix * ix + iy * iy <= 16
+        keep_grid = near | ((ix % 2 == 0) & (iy % 2 == 0))
+        gx, gy = gx[keep_grid], gy[keep_grid]
         d2 = np.round(gx * gx + gy * gy, 6)
         order = np.lexsort((gx, gy, d2))
         keep = d2[order] <= reach * reach + 1e-9

@@ -83,7 +83,7 @@ def fit(text: str, width: float, size: float, *, bold: bool = False, mono: bool 
     then the text is cut and ends with ``…``."""
     if text_width(text, size, bold=bold, mono=mono) <= width:
         return text, size
-    size2 = max(MIN_FONT_MM, size * width / text_width(text, size, bold=bold, mono=mono))
+    size2 = max(MIN_FONT_MM, size * width / text_width(text, size, bold=bold, mono=mono) * 0.9999)
     if text_width(text, size2, bold=bold, mono=mono) <= width:
         return text, size2
     cut = text

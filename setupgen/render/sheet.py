@@ -24,6 +24,7 @@ from typing import Any, Callable, Sequence
 from ..core import templates
 from ..core.board import Board, Tile
 from ..core.errors import SetupgenError
+from ..core.limits import MAX_DIGITS, MAX_ROUND, check_text
 from ..core.hexgrid import neighbor, neighbors
 from ..core.layout import Layout
 from ..core.rules import HARBOR_TYPES, RED_NUMBERS, RULE_EQUAL, clashes
@@ -34,7 +35,7 @@ from .board import (
 from .canvas import Canvas, MeasureCanvas
 from ..core.templates import MIN_FONT_MM, Style, Texts, paper_size
 from .page import (
-    add_circle, add_path, add_rect, add_text, drawing, finish, fit, fit_lines, num, text_width, wrap,
+    add_circle, add_path, add_rect, add_text, drawing, finish, fit, num, text_width, wrap,
 )
 
 __all__ = ["Page", "SheetContext", "render_sheet", "sheet_page", "scenario_title", "sheet_notes",
@@ -62,6 +63,30 @@ class SheetContext:
     players: tuple[str, ...] = ()
     seating: str = "start"
     balance: str | None = None
+
+    def __post_init__(self) -> None:
+        """Raises :class:`SetupgenError` for a value of the wrong type, a
+        round outside 1..MAX_ROUND, a table outside 1..999999, texts that
+        are empty, too long or hold control characters, more than
+        :data:`MAX_PLAYERS` players or an unknown seating."""
+        for name, what in (("tournament", "the tournament name"), ("balance", "the balance line")):
+            value = getattr(self, name)
+            if value is not None:
+                if not isinstance(value, str):
+                    raise SetupgenError(f"{what} must be text, got {type(value).__name__}")
+                check_text(value, what)
+        for name, top in (("round", MAX_ROUND), ("table", 10 ** MAX_DIGITS - 1)):
+            value = getattr(self, name)
+            if value is not None and (not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= top):
+                raise SetupgenError(f"the {name} number must be a whole number from 1 to {top}, got {value!r}")
+        if not isinstance(self.players, tuple) or not all(isinstance(p, str) and p.strip() for p in self.players):
+            raise SetupgenError("the players must be a tuple of names (non-empty text)")
+        if len(self.players) > MAX_PLAYERS:
+            raise SetupgenError(f"a table sheet lists at most {MAX_PLAYERS} players, got {len(self.players)}")
+        for p in self.players:
+            check_text(p, "a player's name")
+        if self.seating not in SEATINGS:
+            raise SetupgenError(f"unknown seating {self.seating!r} (known: {', '.join(SEATINGS)})")
 
 
 # --------------------------------------------------------------------------
@@ -121,11 +146,7 @@ def sheet_page(board: Board, layout: Layout, *, lang: str = "en", paper: str = "
                context: SheetContext = SheetContext()) -> Canvas:
     """The table sheet as a page description (see :func:`render_sheet`)."""
     pg = Page.start(paper, lang)
-    ctx = context
-    if len(ctx.players) > MAX_PLAYERS:
-        raise SetupgenError(f"a table sheet lists at most {MAX_PLAYERS} players, got {len(ctx.players)}")
-    if ctx.seating not in SEATINGS:
-        raise SetupgenError(f"unknown seating {ctx.seating!r} (known: {', '.join(SEATINGS)})")
+    ctx = context  # checked when made (SheetContext.__post_init__)
     h, tx, st, m, cw, gap, dwg = pg.h, pg.tx, pg.st, pg.m, pg.cw, pg.gap, pg.dwg
     y = _header(dwg, layout, ctx, m, cw, tx, st)
     notes = sheet_notes(board, layout, tx)
@@ -211,23 +232,21 @@ def scenario_title(layout: Layout, tx: Texts) -> str:
 
 def _header(dwg: Any, layout: Layout, ctx: SheetContext, m: float, cw: float,
             tx: Texts, st: Style) -> float:
-    """Tournament, round (``Round ___`` when not given) and scenario on
-    the left, room for a QR code and a large table number on the right;
-    returns the y (mm) below the header rule."""
-    box_w = 32.0 if ctx.table is not None else 0.0
+    """Always two lines, so a long title never shrinks the board:
+    tournament and round (``Round ___`` when not given) in bold, the
+    scenario below; when they do not fit at 10 pt or more, the tournament
+    alone on the first line (down to 8 pt, then shortened with ``…``) and
+    the round before the scenario. Room for a QR code and a large table
+    number on the right; returns the y (mm) below the header rule."""
+    box_w = st.mm("table_box_width") if ctx.table is not None else 0.0
     qr = st.mm("qr")
     text_w = cw - box_w - qr - 8.0
-    lines: list[tuple[str, float, bool]] = []
     round_text = tx.get("sheet.round_blank") if ctx.round is None else tx.get("sheet.round", n=ctx.round)
-    both = f"{ctx.tournament} · {round_text}" if ctx.tournament else None
-    if both and text_width(both, st.mm("round"), bold=True) <= text_w:
-        lines.append((both, st.mm("round"), True))
-    else:
-        if ctx.tournament:
-            t_lines, t_size = fit_lines(ctx.tournament, text_w, st.mm("tournament"), 2, bold=True)
-            lines.extend((t, t_size, True) for t in t_lines)
-        lines.append((round_text, st.mm("round"), True))
-    lines.append((scenario_title(layout, tx), st.mm("scenario"), False))
+    scenario = scenario_title(layout, tx)
+    first = round_text if not ctx.tournament else f"{ctx.tournament} · {round_text}"
+    lines = [(first, st.mm("round"), True), (scenario, st.mm("scenario"), False)]
+    if text_width(first, 10 * 25.4 / 72, bold=True) > text_w:
+        lines = [(str(ctx.tournament), st.mm("round"), True), (f"{round_text} · {scenario}", st.mm("scenario"), True)]
     y = m
     for text, size, bold in lines:
         t, sz = fit(text, text_w, size, bold=bold)
@@ -346,7 +365,8 @@ def harbor_lines(board: Board, layout: Layout, tx: Texts) -> list[tuple[str, str
     lines = []
     for i, hb in enumerate(harbor_order(board), start=1):
         ratio, word = harbor_words(hb.type, tx)
-        (row, p), (lrow, lp) = pos[hb.hex], pos[neighbor(hb.hex, hb.facing)]
+        # a board file may put a harbor off the listed hexes (check reports it): shown as "–"
+        (row, p), (lrow, lp) = pos.get(hb.hex, ("–", "–")), pos.get(neighbor(hb.hex, hb.facing), ("–", "–"))
         lines.append((str(i), tx.get("sheet.harbor_at", what=f"{ratio} {word}".strip(), row=row, pos=p,
                                      lrow=lrow, lpos=lp)))
     return lines
@@ -556,15 +576,14 @@ def _notes(dwg: Any, notes: list[str], x: float, y: float, w: float, tx: Texts, 
 
 # -- result slip ------------------------------------------------------------------
 
-def _slip_columns(ctx: SheetContext, w: float) -> list[tuple[str, float]]:
-    """``(template key, width mm)`` of the slip's columns; the player column
-    takes what is left."""
-    cols = [("slip.seat", 9.0), ("slip.player", 0.0)]
-    if ctx.seating == "choose":
-        cols = [("slip.rank", 17.0), ("slip.player", 0.0), ("slip.start", 22.0)]
-    cols += [("slip.vp", 20.0), ("slip.winner", 20.0), ("slip.signature", 52.0)]
+def _slip_columns(ctx: SheetContext, w: float, st: Style) -> list[tuple[str, float]]:
+    """``(template key, width mm)`` of the slip's columns (widths from the
+    style's ``slip_*`` sizes); the player column takes what is left."""
+    names = ["seat", "player"] if ctx.seating == "start" else ["rank", "player", "start"]
+    names += ["vp", "winner", "signature"]
+    cols = [(f"slip.{n}", 0.0 if n == "player" else st.mm(f"slip_{n}")) for n in names]
     fixed = sum(c[1] for c in cols)
-    return [(k, v or (w - fixed)) for k, v in cols]
+    return [(k, v if k != "slip.player" else w - fixed) for k, v in cols]
 
 
 def _slip(dwg: Any, ctx: SheetContext, n: int, rh: float, x: float, y: float, w: float,
@@ -577,7 +596,7 @@ def _slip(dwg: Any, ctx: SheetContext, n: int, rh: float, x: float, y: float, w:
     hint_key = "slip.choose_hint" if ctx.seating == "choose" else "slip.hint"
     y = heading_with_hint(dwg, tx.get("slip.title"), tx.get(hint_key, vp=layout.victory_points), x, y, w, st)
     body = st.mm("body")
-    cols = _slip_columns(ctx, w)
+    cols = _slip_columns(ctx, w, st)
     xs = [x + sum(c[1] for c in cols[:i]) for i in range(len(cols))]
     y += body * 1.3
     for (key, cwid), cx in zip(cols, xs):
@@ -617,12 +636,27 @@ def _id_lines(board: Board, w: float, tx: Texts, st: Style) -> list[list[tuple[s
     if board.seed is None:
         return [first]
     label = f"{tx.get('sheet.seed')}:"
-    line = first + [(label, False), (board.seed, True)]
+    seed = printable_seed(board.seed)
+    line = first + [(label, False), (seed, True)]
     if _runs_width(line, size) <= w:
         return [line]
     per = max(1, int((w - text_width(label, size) - _RUN_GAP) / (0.602 * size)))
-    chunks = [board.seed[i:i + per] for i in range(0, len(board.seed), per)] or [""]
+    chunks = [seed[i:i + per] for i in range(0, len(seed), per)] or [""]
     return [first] + [[(label if i == 0 else "", False), (c, True)] for i, c in enumerate(chunks)]
+
+
+def printable_seed(seed: str) -> str:
+    """The seed as the sheet prints it: characters the sheet's fonts lack
+    (wide East Asian characters and emoji, private-use and unassigned code
+    points) written as ``\\u65e5`` / ``\\U0001f3b2`` escapes, so nothing
+    prints as an empty box (the board file keeps the seed itself)."""
+    import unicodedata
+
+    def shown(c: str) -> str:
+        if unicodedata.east_asian_width(c) in ("W", "F") or unicodedata.category(c) in ("Co", "Cn", "Cs"):
+            return f"\\u{ord(c):04x}" if ord(c) <= 0xFFFF else f"\\U{ord(c):08x}"
+        return c
+    return "".join(shown(c) for c in seed)
 
 
 _RUN_GAP = 1.5  # mm between footer runs; a label and the next label: 3 x this
@@ -632,13 +666,10 @@ def _runs_width(runs: list[tuple[str, bool]], size: float) -> float:
     return sum(text_width(t, size, mono=mono) for t, mono in runs) + _RUN_GAP * (len(runs) - 1) * 2
 
 
-#: width (mm) kept for the balance line at the right of the footer's first line
-BALANCE_W = 70.0
-
-
 def _balance_inline(board: Board, w: float, tx: Texts, st: Style) -> bool:
-    """Whether the balance line fits at the right of the first ID line."""
-    return _runs_width(_id_lines(board, w, tx, st)[0], st.mm("id")) + BALANCE_W + 3.0 <= w
+    """Whether the balance line (``balance_width`` mm) fits at the right of
+    the first ID line."""
+    return _runs_width(_id_lines(board, w, tx, st)[0], st.mm("id")) + st.mm("balance_width") + 3.0 <= w
 
 
 def footer_height(board: Board, w: float, tx: Texts, st: Style) -> float:
@@ -656,7 +687,8 @@ def footer(dwg: Any, board: Board, x: float, bottom: float, w: float, tx: Texts,
     lines = _id_lines(board, w, tx, st)
     y = bottom - (len(lines) - 1) * size * 1.3 - size * 0.25
     inline = _balance_inline(board, w, tx, st)
-    bx, by, bw = (x + w - BALANCE_W, y, BALANCE_W) if inline else (x, y - size * 1.3, w)
+    bal = st.mm("balance_width")
+    bx, by, bw = (x + w - bal, y, bal) if inline else (x, y - size * 1.3, w)
     rule = (y if inline else by) - size * 1.2
     add_path(dwg, dwg, f"M{num(x)},{num(rule)} L{num(x + w)},{num(rule)}", stroke=st.colour["line"], width=0.2)
     if balance:

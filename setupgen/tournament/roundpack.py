@@ -21,7 +21,7 @@ from ..core import layout as layoutmod
 from ..core.board import Board
 from ..core.errors import quoted
 from ..core.layout import Layout
-from ..core.limits import MAX_ROUND, check_text
+from ..core.limits import MAX_ROUND, MAX_TEXT, check_text
 from ..core.errors import SetupgenError
 
 MAX_TABLES = 500
@@ -76,7 +76,9 @@ def check_request(request: RoundRequest) -> None:
     if request.title is not None:
         check_text(request.title, "the title", field="title")
     if request.seed:
-        check_text(request.seed, "the seed", field="seed")
+        # each table's seed adds "/t<table>" (table_seed), so leave room for it
+        room = MAX_TEXT if request.table_seeds else MAX_TEXT - len(table_seed("", request.tables))
+        check_text(request.seed, "the seed", field="seed", limit=room)
     gen.resolve_methods(layoutmod.load(request.scenario), request.numbers, request.harbors)
     templates.texts(request.lang)
     templates.paper_size(request.paper)
