@@ -486,7 +486,7 @@ def _place_words(harbors: list[tuple[int, Harbor, tuple[float, float], tuple[flo
 
 #: how far (hex sizes) harbor words may go from their harbor; beyond the
 #: first reach they carry the harbor's number as on its marker ("⑦ 2:1 grain")
-_REACHES = (1.4, 2.6, 4.0, 6.0)
+_REACHES = (1.8, 2.6, 4.0, 6.0)
 
 
 def _circled(n: int) -> str:
