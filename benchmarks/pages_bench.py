@@ -84,7 +84,7 @@ def per_page(n: int = 60) -> tuple[float, float, float, float]:
     t0 = t()
     boards = [generate.from_seed("base-3-4", f"page{i}") for i in range(n)]
     t1 = t()
-    pages = [sheet.sheet_page(b, lay, context=sheet.SheetContext("Bench", 1, i)) for i, b in enumerate(boards)]
+    pages = [sheet.sheet_page(b, lay, context=sheet.SheetContext("Bench", 1, i)) for i, b in enumerate(boards, start=1)]
     t2 = t()
     for p in pages:
         p.svg()
