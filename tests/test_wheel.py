@@ -1,4 +1,4 @@
-"""A plain (non-editable) wheel carries layouts/ and templates/ and works
+"""A plain (non-editable) wheel carries layouts/, templates/ and almanac/ and works
 away from the source checkout."""
 
 import os
@@ -29,6 +29,10 @@ def test_wheel_ships_layouts_and_templates(wheel):
         assert f"setupgen/_data/layouts/{layout.name}" in names
     for template in (ROOT / "templates").glob("*.toml"):
         assert f"setupgen/_data/templates/{template.name}" in names
+    almanac = [p.relative_to(ROOT).as_posix() for p in (ROOT / "almanac").rglob("*") if p.is_file()]
+    assert len(almanac) >= 5
+    for name in almanac:
+        assert f"setupgen/_data/{name}" in names
 
 
 def test_cli_runs_from_the_installed_wheel(wheel, tmp_path):
@@ -49,6 +53,11 @@ def test_cli_runs_from_the_installed_wheel(wheel, tmp_path):
     assert "<svg" in (work / "sheet.svg").read_text()
     res = subprocess.run([sys.executable, "-m", "setupgen", "scenarios"], capture_output=True, text=True, env=env, cwd=work)
     assert "cities-knights" in res.stdout
+    rules = subprocess.run([sys.executable, "-c", "from setupgen.core import almanac; print(almanac.almanac_dir()); "
+                            "print(len(almanac.scenario_rules('seafarers-sm2010')))"],
+                           capture_output=True, text=True, env=env, cwd=work)
+    assert rules.returncode == 0, rules.stderr
+    assert rules.stdout.split() == [str(site / "setupgen" / "_data" / "almanac"), "11"]
 
 
 def test_sdist_ships_the_reference_docs(tmp_path):
@@ -59,4 +68,5 @@ def test_sdist_ships_the_reference_docs(tmp_path):
     assert res.returncode == 0, res.stderr[-2000:]
     (sdist,) = tmp_path.glob("setupgen-*.tar.gz")
     names = {n.split("/", 1)[1] for n in tarfile.open(sdist).getnames() if "/" in n}
-    assert {"docs/rules.md", "docs/format.md", "docs/sheet.md", "README.md", "layouts/README.md"} <= names
+    assert {"docs/rules.md", "docs/format.md", "docs/sheet.md", "README.md", "layouts/README.md",
+            "almanac/README.md", "almanac/scenarios.toml", "almanac/presets/swiss-2010.toml"} <= names

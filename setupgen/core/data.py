@@ -1,5 +1,6 @@
-"""Where the shipped data lives: the ``layouts/`` and ``templates/``
-folders (layouts, words, sheet style) a director can read and edit."""
+"""Where the shipped data lives: the ``layouts/``, ``templates/`` and
+``almanac/`` folders (layouts, words, sheet style, rule sets) a director can
+read and edit."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ MAX_INPUT_BYTES = 10_000_000
 
 
 def data_dir(name: str) -> Path:
-    """A shipped data folder (``layouts`` or ``templates``): the copy inside
+    """A shipped data folder (``layouts``, ``templates`` or ``almanac``): the copy inside
     an installed wheel (``setupgen/_data/<name>``), else the top-level folder
     of a source checkout. Raises ``FileNotFoundError`` when neither exists."""
     package = Path(__file__).resolve().parent.parent
