@@ -1,7 +1,7 @@
-"""Many pages at once: the page descriptions of a round's sheets and keys
-are laid out in worker processes (one per CPU this process may use, less
-the one this process needs) while the calling process draws the finished
-ones into the PDF, in order.
+"""Many pages at once: the page descriptions of a round's sheets are laid
+out in worker processes (one per CPU this process may use, less the one
+this process needs) while the calling process draws the finished ones
+into the PDF, in order; ``key.pdf`` is made whole in a worker of its own.
 
 The same input gives the same pages whatever the number of workers: each
 page is a pure function of its board, layout, language, paper and context,
@@ -21,7 +21,7 @@ from ..core.board import Board
 from ..core.errors import SetupgenError
 from ..core.layout import Layout
 
-__all__ = ["workers", "sheets", "keys", "MIN_PARALLEL"]
+__all__ = ["workers", "sheets", "key_document", "Background", "MIN_PARALLEL"]
 
 #: fewer pages than this are laid out in the calling process
 MIN_PARALLEL = 6
@@ -99,13 +99,6 @@ def _sheet(job: tuple) -> Any:
     return render_sheet(board, layout, lang=lang, paper=paper, context=context), board.to_json()
 
 
-def _key(job: tuple) -> Any:
-    from .key import render_key
-
-    board, layout, lang, paper, context = job
-    return render_key(board, layout, lang=lang, paper=paper, context=context)
-
-
 def sheets(boards: Iterable[Board], layout: Layout, contexts: Iterable[Any], *, lang: str,
            paper: str) -> Iterator[Any]:
     """``(sheet, board JSON text)`` for each of ``boards`` with its
@@ -114,7 +107,57 @@ def sheets(boards: Iterable[Board], layout: Layout, contexts: Iterable[Any], *, 
     return _map(_sheet, [(b, layout, lang, paper, c) for b, c in zip(boards, contexts)])
 
 
-def keys(boards: Iterable[Board], layout: Layout, contexts: Iterable[Any], *, lang: str,
-         paper: str) -> Iterator[Any]:
-    """The director's keys of ``boards``, one page per board, in order."""
-    return _map(_key, [(b, layout, lang, paper, c) for b, c in zip(boards, contexts)])
+class Background:
+    """A result computed in a forked worker process (or at once, in this
+    process, when workers are off): :meth:`result` waits for it;
+    :meth:`close` ends the worker (also after an error)."""
+
+    def __init__(self, fn: Callable[[Any], Any], job: Any) -> None:
+        import multiprocessing
+
+        self._value: Any = None
+        self._pool: Any = None
+        self._async: Any = None
+        if workers() < 1 or "fork" not in multiprocessing.get_all_start_methods():
+            self._value = (fn(job),)
+            return
+        _JOBS.append((fn, [job]))
+        try:
+            self._pool = multiprocessing.get_context("fork").Pool(1, initializer=_quiet)
+        finally:
+            _JOBS.pop()
+        self._async = self._pool.apply_async(_run, (0,))
+
+    def result(self) -> Any:
+        """The value (raises what the work raised)."""
+        if self._value is None:
+            try:
+                self._value = (self._async.get(),)
+            finally:
+                self.close()
+        return self._value[0]
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.terminate()
+            self._pool.join()
+            self._pool = None
+
+
+def _key_pdf(job: tuple) -> bytes:
+    from .key import render_key, render_key_summary
+    from .pdf import pages_to_pdf
+
+    boards, layout, contexts, lang, paper, title, round_, seed, notes = job
+    summary = render_key_summary(list(enumerate(boards, start=1)), lang=lang, paper=paper, title=title,
+                                 round=round_, seed=seed, notes=notes)
+    keys = (render_key(b, layout, lang=lang, paper=paper, context=c) for b, c in zip(boards, contexts))
+    return pages_to_pdf([*summary, *keys])
+
+
+def key_document(boards: Sequence[Board], layout: Layout, contexts: Sequence[Any], *, lang: str, paper: str,
+                 title: str | None, round: int | None, seed: str | None, notes: Sequence[str]) -> Background:
+    """``key.pdf`` (the key summary, then one key page per board) laid out
+    and drawn in a worker process of its own while the caller draws the
+    round's PDF; :meth:`Background.result` gives its bytes."""
+    return Background(_key_pdf, (list(boards), layout, list(contexts), lang, paper, title, round, seed, list(notes)))

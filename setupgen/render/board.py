@@ -163,9 +163,21 @@ def _half_directions(corners: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(d for d in range(6) if (d - 1) % 6 in corners and d in corners)
 
 
+_LAST_EXTENT: list[tuple[Board, tuple[float, float, float, float]]] = []
+
+
 def board_extent(board: Board) -> tuple[float, float, float, float]:
     """Bounds ``(minx, miny, maxx, maxy)`` of the board at hex size 1 (a
-    frame hex counts with its half inside the board only)."""
+    frame hex counts with its half inside the board only); the last
+    board's bounds are remembered (a page asks about a dozen times)."""
+    if _LAST_EXTENT and _LAST_EXTENT[0][0] is board:
+        return _LAST_EXTENT[0][1]
+    found = _board_extent(board)
+    _LAST_EXTENT[:] = [(board, found)]
+    return found
+
+
+def _board_extent(board: Board) -> tuple[float, float, float, float]:
     cs = [hexgrid.center(t.hex) for t in board.tiles]
     if not cs:
         raise SetupgenError("the board has no hexes to draw")

@@ -149,20 +149,40 @@ def _pack_files(request: RoundRequest, layout: Layout, boards: list[Board], tick
     """Every file of the pack but the manifest (name -> bytes), and the
     manifest's board entries. ``key.pdf`` (the director's key: face-down
     hexes revealed, never for the tables) only when a board has them.
-    Sheets and keys are laid out in worker processes
-    (:mod:`setupgen.render.batch`) while this process draws the PDF."""
-    from ..render import batch, director, key, pdf  # rendering is imported only when a pack is made
+    Sheets are laid out in a worker process while this process draws
+    ``round.pdf``, and ``key.pdf`` is made whole in another
+    (:mod:`setupgen.render.batch`)."""
+    from ..render import batch, director  # rendering is imported only when a pack is made
+
+    contexts = [_context(request, t) for t in range(1, len(boards) + 1)]
+    entries: list[dict] = []
+    files: dict[str, bytes] = {}
+    has_key = any(t.hidden for b in boards for t in b.tiles)
+    notes = director.notes_for(layout, request.lang)
+    keys = batch.key_document(boards, layout, contexts, lang=request.lang, paper=request.paper, title=request.title,
+                              round=request.round, seed=request.seed, notes=notes) if has_key else None
+    try:
+        files["round.pdf"] = _round_pdf(request, layout, boards, contexts, files, entries, tick, has_key, notes)
+        if keys is not None:
+            files["key.pdf"] = keys.result()
+    finally:
+        if keys is not None:
+            keys.close()
+    return files, entries
+
+
+def _round_pdf(request: RoundRequest, layout: Layout, boards: list[Board], contexts: list[Any],
+               files: dict[str, bytes], entries: list[dict], tick: Callable[[str], None], has_key: bool,
+               notes: Sequence[str]) -> bytes:
+    """``round.pdf``: the director's pages, then the sheets as the worker
+    lays them out; each sheet's SVG and board JSON go into ``files`` and
+    its manifest entry into ``entries`` on the way."""
+    from ..render import batch, director, pdf
 
     width = max(2, len(str(request.tables)))
-    contexts = [_context(request, t) for t in range(1, len(boards) + 1)]
-    entries = []
-    files: dict[str, bytes] = {}
     sheets = batch.sheets(boards, layout, contexts, lang=request.lang, paper=request.paper)
-    has_key = any(t.hidden for b in boards for t in b.tiles)
-    keys = batch.keys(boards, layout, contexts, lang=request.lang, paper=request.paper) if has_key else None
     rows = [director.DirectorRow(t, request.scenario, b.setup_id, b.seed, c.players)
             for t, (b, c) in enumerate(zip(boards, contexts), start=1)]
-    notes = director.notes_for(layout, request.lang)
     front = director.render_director_pages(
         rows, title=request.title, lang=request.lang, paper=request.paper, seed=request.seed,
         round=request.round, blank_round=not request.players, key_file="key.pdf" if has_key else None,
@@ -178,13 +198,7 @@ def _pack_files(request: RoundRequest, layout: Layout, boards: list[Board], tick
             tick("page")
             yield svg
 
-    files["round.pdf"] = pdf.pages_to_pdf(itertools.chain(front, tables()))
-    if keys is not None:
-        summary = key.render_key_summary(list(enumerate(boards, start=1)), lang=request.lang,
-                                         paper=request.paper, title=request.title, round=request.round,
-                                         seed=request.seed, notes=notes)
-        files["key.pdf"] = pdf.pages_to_pdf(itertools.chain(summary, keys))
-    return files, entries
+    return pdf.pages_to_pdf(itertools.chain(front, tables()))
 
 
 def check_target(out_dir: str | Path, *, replace: bool = False) -> Path:
