@@ -1,0 +1,212 @@
+"""The almanac page: the back of a table sheet, what this table plays by
+(``docs/sheet.md``, "The almanac page"; the rules as data in ``almanac/``,
+read by :mod:`setupgen.core.almanac`).
+
+In this order: the house rules of the event (a preset, less what the
+director drops, plus the director's own lines) with this round's win
+threshold; the scenario's special rules; a variant's rules and the
+material this table needs; maritime trade with this board's numbered
+harbors (the numbers of the front); Longest Road or Longest Trade Route;
+disputes and the signature. One portrait page, two columns at 8 pt; what
+does not fit is an error saying by how many lines (never a second page,
+which would break duplex printing). Nothing on the page depends on a
+face-down hex. Lengths in mm.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+from ..core import almanac as rules
+from ..core.board import Board
+from ..core.errors import SetupgenError
+from ..core.layout import Layout
+from ..core.rules import HARBOR_TYPES
+from ..core.templates import MIN_FONT_MM, Texts
+from .board import harbor_order, harbor_words
+from .canvas import MeasureCanvas
+from .page import add_circle, add_text, finish, fit, wrap
+from .sheet import Page, SheetContext, footer, footer_height, scenario_title, table_box_and_rule
+
+__all__ = ["AlmanacRequest", "almanac_sections", "render_almanac", "almanac_page"]
+
+
+@dataclass(frozen=True, slots=True)
+class AlmanacRequest:
+    """What the almanac of a table is made of: the house-rule ``preset``
+    (``"none"`` for none), whether the round is the ``final``, rule keys to
+    ``drop`` and the director's own lines to ``add`` (in the tournament's
+    language), and a ``variant`` (``None`` or e.g. ``"fishermen"``)."""
+
+    preset: str = rules.NO_PRESET
+    final: bool = False
+    drop: tuple[str, ...] = ()
+    add: tuple[str, ...] = ()
+    variant: str | None = None
+
+
+Section = tuple[str, list[str]]  # heading, lines (a line may hold "\n")
+
+
+def almanac_sections(board: Board, layout: Layout, request: AlmanacRequest, tx: Texts,
+                     players: int) -> list[Section]:
+    """The page's sections in order, as ``(heading, lines)``, for a table
+    of ``players``. Raises :class:`SetupgenError` for an unknown preset,
+    rule key or variant."""
+    vp = layout.victory_points
+    lang = tx.lang
+    preset = rules.load_preset(request.preset)
+    chosen = rules.select(preset.rules, request.final, request.drop, request.add)
+    house = [r for r in chosen if r.section == "house"]
+    head = (tx.get("almanac.house_rules_of", preset=tx.get(f"almanac.preset.{preset.name}"))
+            if request.preset != rules.NO_PRESET else tx.get("almanac.house_rules"))
+    out: list[Section] = [(head, [tx.get("almanac.win", vp=vp)] + [rules.rule_text(r, lang, vp=vp) for r in house])]
+    known = rules.scenarios()
+    if layout.name in known:
+        scen = [r for r in rules.scenario_rules(layout.name) if r.applies(request.final)]
+        if scen:
+            out.append((tx.get("almanac.scenario_rules", scenario=scenario_title(layout, tx)),
+                        [rules.rule_text(r, lang, vp=vp) for r in scen]))
+    if request.variant is not None:
+        out.extend(_variant_sections(request.variant, layout, tx, players, vp))
+    out.append((tx.get("almanac.maritime_trade"),
+                [rules.rule_text(r, lang, vp=vp) for r in rules.trade_rules()] + harbor_summary(board, layout, tx)))
+    if layout.name in known:
+        longest = rules.longest_rules(layout.name)
+        key = "almanac.longest_trade_route" if any("trade-route" in r.key for r in longest) else "almanac.longest_road"
+        out.append((tx.get(key), [rules.rule_text(r, lang, vp=vp) for r in longest if r.applies(request.final)]))
+    disputes = [rules.rule_text(r, lang, vp=vp) for r in chosen if r.section == "disputes"]
+    out.append((tx.get("almanac.disputes"), disputes + [tx.get("almanac.signature_hint")]))
+    return out
+
+
+def _variant_sections(name: str, layout: Layout, tx: Texts, players: int, vp: int) -> list[Section]:
+    var = rules.variant(name)
+    form = var.form_for(layout.name)
+    head = f"{tx.get('almanac.variant_rules', variant=tx.get(f'almanac.variant.{name}'))} ({tx.get(f'almanac.form.{form}')})"
+    material = [tx.get("almanac.material_count", n=m.count, what=tx.get(f"almanac.material.{m.key}"))
+                for m in var.material(players, layout.name)]
+    return [(head, [rules.rule_text(r, tx.lang, vp=vp) for r in var.rules(layout.name)]),
+            (tx.get("almanac.material_title"), material)]
+
+
+def harbor_summary(board: Board, layout: Layout, tx: Texts) -> list[str]:
+    """This board's harbors by type, with the front's numbers
+    (``3:1: 2, 5, 8``; ``2:1 ore: 1``); for ``players`` harbors the pool
+    the table lays."""
+    if board.harbor_method == "players":
+        pool = [f"{layout.harbor_pool.count(t)} × {' '.join(harbor_words(t, tx)).strip()}"
+                for t in HARBOR_TYPES if t in layout.harbor_pool]
+        return [tx.get("sheet.harbor_pool") + ": " + ", ".join(pool)]
+    numbers: dict[str, list[int]] = {}
+    for n, h in enumerate(harbor_order(board), start=1):
+        numbers.setdefault(h.type, []).append(n)
+    lines = [tx.get("almanac.harbors_board")]
+    for t in HARBOR_TYPES:
+        if t in numbers:
+            lines.append(f"{' '.join(harbor_words(t, tx)).strip()}: {', '.join(str(n) for n in numbers[t])}")
+    return lines
+
+
+def render_almanac(board: Board, layout: Layout, *, lang: str = "en", paper: str = "a4",
+                   context: SheetContext = SheetContext(), request: AlmanacRequest = AlmanacRequest()) -> str:
+    """The almanac page of ``board`` as SVG text (see the module doc).
+
+    Raises :class:`SetupgenError` for an unknown language, paper, preset,
+    rule key or variant, and when the content does not fit one page
+    (saying by how many lines)."""
+    return finish(almanac_page(board, layout, lang=lang, paper=paper, context=context, request=request))
+
+
+def almanac_page(board: Board, layout: Layout, *, lang: str = "en", paper: str = "a4",
+                 context: SheetContext = SheetContext(), request: AlmanacRequest = AlmanacRequest()) -> Any:
+    """The almanac page as a page description (see :func:`render_almanac`)."""
+    pg = Page.start(paper, lang)
+    tx, st, m, cw = pg.tx, pg.st, pg.m, pg.cw
+    players = len(context.players) or (6 if layout.players == "5-6" else 4)
+    sections = almanac_sections(board, layout, request, tx, players)
+    top = _header(pg.dwg, layout, context, m, cw, tx, st)
+    bottom = pg.h - m - footer_height(board, cw, tx, st) - 2.0
+    col_w = (cw - pg.gap * 2) / 2
+    lines = _lines(sections, col_w, st)
+    per_col = int((bottom - top) // _LINE)
+    if len(lines) > 2 * per_col:
+        over = len(lines) - 2 * per_col
+        raise SetupgenError(f"the almanac for {layout.name} is {over} line{'s' if over != 1 else ''} too long "
+                            f"for one {paper} page; drop rules or shorten the additions", field="rules")
+    split = _split(lines, per_col)
+    for c, col in enumerate((lines[:split], lines[split:])):
+        _draw_column(pg.dwg, col, m + c * (col_w + pg.gap * 2), top, col_w, st)
+    footer(pg.dwg, board, m, pg.h - m, cw, tx, st, context.balance)
+    return pg.dwg
+
+
+#: line height (mm) of the almanac's 8 pt text
+_LINE = MIN_FONT_MM * 1.28
+_INDENT = 3.2
+
+
+def _lines(sections: Sequence[Section], w: float, st: Any) -> list[tuple[str, str]]:
+    """Every printed line as ``(kind, text)``: ``head`` (bold), ``first``
+    (a rule's first line, with a bullet), ``more`` (its continuation),
+    ``gap`` (space before a heading)."""
+    out: list[tuple[str, str]] = []
+    for i, (head, items) in enumerate(sections):
+        if i:
+            out.append(("gap", ""))
+        out.extend(("head", line) for line in wrap(head, w, MIN_FONT_MM, bold=True))
+        for item in items:
+            for j, part in enumerate(item.split("\n")):
+                for k, line in enumerate(wrap(part, w - _INDENT, MIN_FONT_MM)):
+                    out.append(("first" if j == 0 and k == 0 else "more", line))
+    return out
+
+
+def _split(lines: list[tuple[str, str]], per_col: int) -> int:
+    """Where the second column starts: as late as fits, never leaving a
+    heading or a gap at the foot of the first column."""
+    split = min(per_col, len(lines))
+    while split > 1 and lines[split - 1][0] in ("head", "gap"):
+        split -= 1
+    return split if len(lines) - split <= per_col else per_col
+
+
+def _draw_column(dwg: Any, lines: list[tuple[str, str]], x: float, y: float, w: float, st: Any) -> None:
+    size = MIN_FONT_MM
+    for kind, text in lines:
+        y += _LINE
+        if kind == "gap":
+            continue
+        if kind == "head":
+            add_text(dwg, dwg, text, x, y, size, st, bold=True)
+            continue
+        if kind == "first":
+            add_circle(dwg, dwg, x + 1.1, y - size * 0.33, 0.5, fill=st.colour["ink"])
+        add_text(dwg, dwg, text, x + _INDENT, y, size, st)
+
+
+def _header(dwg: Any, layout: Layout, ctx: SheetContext, m: float, cw: float, tx: Texts, st: Any) -> float:
+    """Title, then tournament, round and scenario, the table number boxed
+    at the right; returns the y (mm) under the rule."""
+    box_w = st.mm("table_box_width") if ctx.table is not None else 0.0
+    text_w = cw - box_w - 4.0
+    t, sz = fit(tx.get("almanac.title"), text_w, st.mm("scenario"), bold=True)
+    add_text(dwg, dwg, t, m, m + sz * 1.05, sz, st, bold=True)
+    round_text = tx.get("sheet.round_blank") if ctx.round is None else tx.get("sheet.round", n=ctx.round)
+    parts = [p for p in (ctx.tournament, round_text, scenario_title(layout, tx)) if p]
+    t2, sz2 = fit(" · ".join(parts), text_w, st.mm("body"))
+    add_text(dwg, dwg, t2, m, m + sz * 1.4 + sz2 * 1.2, sz2, st)
+    return table_box_and_rule(dwg, ctx.table if box_w else None, m, m + sz * 1.4 + sz2 * 1.6, m, cw, box_w, tx, st)
+
+
+def measure(board: Board, layout: Layout, lang: str, paper: str, request: AlmanacRequest) -> int:
+    """How many lines the page holds beyond its two columns (0 or less:
+    it fits); for a director checking additions before a round."""
+    pg = Page.start(paper, lang)
+    cv = MeasureCanvas(pg.w, pg.h)
+    top = _header(cv, layout, SheetContext(table=1), pg.m, pg.cw, pg.tx, pg.st)
+    bottom = pg.h - pg.m - footer_height(board, pg.cw, pg.tx, pg.st) - 2.0
+    lines = _lines(almanac_sections(board, layout, request, pg.tx, 6 if layout.players == "5-6" else 4),
+                   (pg.cw - pg.gap * 2) / 2, pg.st)
+    return len(lines) - 2 * int((bottom - top) // _LINE)
