@@ -164,9 +164,12 @@ def _lines(sections: Sequence[Section], w: float, st: Any) -> list[tuple[str, st
 
 
 def _split(lines: list[tuple[str, str]], per_col: int) -> int:
-    """Where the second column starts: as late as fits, never leaving a
-    heading or a gap at the foot of the first column."""
+    """Where the second column starts: as late as fits, never splitting a
+    rule across the columns nor leaving a heading or a gap at the foot of
+    the first (when the second column can take the extra lines)."""
     split = min(per_col, len(lines))
+    while split > 1 and split < len(lines) and lines[split][0] == "more":
+        split -= 1
     while split > 1 and lines[split - 1][0] in ("head", "gap"):
         split -= 1
     return split if len(lines) - split <= per_col else per_col
