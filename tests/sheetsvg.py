@@ -151,3 +151,26 @@ def segment_hits_box(p, q, box) -> bool:
             else:
                 t1 = min(t1, t)
     return t0 < t1
+
+
+def sheet_rows(board):
+    """The build list's rows worked out from the tiles: per row (``r``,
+    top to bottom) its hexes that are not frame, by ``q``."""
+    rows = {}
+    for t in board.tiles:
+        if t.kind != "frame":
+            rows.setdefault(t.hex[1], []).append(t)
+    return [sorted(rows[r], key=lambda t: t.hex[0]) for r in sorted(rows)]
+
+
+def text_boxes(svg: str) -> list[tuple[float, float, float, float, str]]:
+    """``(x0, top, x1, bottom, text)`` of every text element: the advance
+    width from the DejaVu fonts, the anchor applied, from 0.75 of the size
+    above the baseline to 0.2 below it (caps and descenders)."""
+    out = []
+    for e in ET.fromstring(svg.encode("utf-8")).iter(f"{NS}text"):
+        size, x, y = float(e.get("font-size")), float(e.get("x")), float(e.get("y"))
+        w = text_width(e.text or "", size, e.get("font-weight") == "bold", "Mono" in e.get("font-family", ""))
+        x0 = x - {"middle": w / 2, "end": w}.get(e.get("text-anchor", "start"), 0.0)
+        out.append((x0, y - 0.75 * size, x0 + w, y + 0.2 * size, e.text or ""))
+    return out

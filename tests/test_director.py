@@ -13,11 +13,12 @@ from pathlib import Path
 
 import pytest
 
+from sheetsvg import sheet_rows, text_boxes
+
 from setupgen import generate
 from setupgen.core import layout, templates
 from setupgen.core.board import Board
 from setupgen.render import director, key
-from setupgen.render.page import text_width
 from setupgen.tournament import jobs as tj
 from setupgen.tournament import model as tournament
 from setupgen.tournament import roundpack
@@ -34,14 +35,6 @@ RECONSTRUCTION = "This map is a reconstruction from the scenario text"
 
 
 
-def sheet_rows(board):
-    """The build list's rows worked out from the tiles: per row (``r``,
-    top to bottom) its hexes that are not frame, by ``q``."""
-    rows = {}
-    for t in board.tiles:
-        if t.kind != "frame":
-            rows.setdefault(t.hex[1], []).append(t)
-    return [sorted(rows[r], key=lambda t: t.hex[0]) for r in sorted(rows)]
 
 def rows(n: int, players=(), scenario="base-3-4"):
     return [director.DirectorRow(t, scenario, f"B4SS-0000-0000-{t:04d}", f"r1/t{t}",
@@ -50,19 +43,6 @@ def rows(n: int, players=(), scenario="base-3-4"):
 
 def texts(svg: str) -> list[str]:
     return [e.text or "" for e in ET.fromstring(svg.encode("utf-8")).iter(f"{SVG}text")]
-
-
-def text_boxes(svg: str) -> list[tuple[float, float, float, float, str]]:
-    """``(x0, top, x1, bottom, text)`` of every text element: the advance
-    width from the font metrics, the anchor applied, from 0.75 of the size
-    above the baseline to 0.2 below it (DejaVu caps and descenders)."""
-    out = []
-    for e in ET.fromstring(svg.encode("utf-8")).iter(f"{SVG}text"):
-        size, x, y = float(e.get("font-size")), float(e.get("x")), float(e.get("y"))
-        w = text_width(e.text or "", size, bold=e.get("font-weight") == "bold", mono="Mono" in e.get("font-family"))
-        x0 = x - {"middle": w / 2, "end": w}.get(e.get("text-anchor", "start"), 0.0)
-        out.append((x0, y - 0.75 * size, x0 + w, y + 0.2 * size, e.text or ""))
-    return out
 
 
 def overlaps(boxes) -> list:

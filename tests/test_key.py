@@ -10,6 +10,8 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
+from sheetsvg import sheet_rows
+
 from setupgen import generate
 
 from setupgen.render import key
@@ -28,14 +30,6 @@ CTX = sheet.SheetContext("Swiss Catan Championship 2010", 3, 12, ("Anna", "Ben",
 
 
 
-def sheet_rows(board):
-    """The build list's rows worked out from the tiles: per row (``r``,
-    top to bottom) its hexes that are not frame, by ``q``."""
-    rows = {}
-    for t in board.tiles:
-        if t.kind != "frame":
-            rows.setdefault(t.hex[1], []).append(t)
-    return [sorted(rows[r], key=lambda t: t.hex[0]) for r in sorted(rows)]
 
 def texts_of(svg: str) -> list[str]:
     root = ET.fromstring(svg.encode("utf-8"))

@@ -28,7 +28,7 @@ from setupgen.render import sheet
 from setupgen.core import templates
 from setupgen.core.errors import SetupgenError
 from setupgen.render.pdf import svg_to_png, svgs_to_pdf
-from setupgen.render.page import text_width
+from sheetsvg import text_boxes
 
 SVG = "{http://www.w3.org/2000/svg}"
 MIN_FONT_MM = 8 * 25.4 / 72
@@ -361,18 +361,6 @@ def test_templates_are_lazy_and_complete():
             assert en.has(f"note.{key}") and de.has(f"note.{key}")
 
 
-def _text_boxes(svg: str) -> list[tuple[float, float, float, float, str]]:
-    """Approximate ink boxes (mm) of every text: advance width from the
-    DejaVu metrics, 0.75 em above the baseline, 0.2 em below."""
-    out = []
-    for e in ET.fromstring(svg.encode("utf-8")).iter(f"{SVG}text"):
-        size, x, y = float(e.get("font-size")), float(e.get("x")), float(e.get("y"))
-        w = text_width(e.text or "", size, bold=e.get("font-weight") == "bold", mono="Mono" in e.get("font-family"))
-        x0 = x - {"middle": w / 2, "end": w}.get(e.get("text-anchor", "start"), 0.0)
-        out.append((x0, y - 0.75 * size, x0 + w, y + 0.2 * size, e.text or ""))
-    return out
-
-
 @pytest.mark.parametrize("scenario,kw,paper,lang", [
     ("base-3-4", {}, "a4", "en"),
     ("base-5-6", {"harbors": "free"}, "letter", "de"),
@@ -383,7 +371,7 @@ def test_no_two_texts_overlap(scenario, kw, paper, lang):
     ctx = sheet.SheetContext("Swiss Open 2010", 3, 14, ("Anna", "Ben", "Cid", "Dora", "Eve", "Finn")[:6 if "5-6" in scenario else 4])
     for seed in ("a", "b", "s0"):
         b, lay = board_of(scenario, seed, **kw)
-        boxes = _text_boxes(sheet.render_sheet(b, lay, lang=lang, paper=paper, context=ctx))
+        boxes = text_boxes(sheet.render_sheet(b, lay, lang=lang, paper=paper, context=ctx))
         for i, p in enumerate(boxes):
             for q in boxes[i + 1:]:
                 clash = p[0] < q[2] - 0.05 and q[0] < p[2] - 0.05 and p[1] < q[3] - 0.05 and q[1] < p[3] - 0.05

@@ -25,7 +25,6 @@ from ..core.layout import Layout
 from ..core.rules import HARBOR_TYPES
 from ..core.templates import MIN_FONT_MM, Texts
 from .board import harbor_order, harbor_words
-from .canvas import MeasureCanvas
 from .page import add_circle, add_text, finish, fit, wrap
 from .sheet import Page, SheetContext, footer, footer_height, scenario_title, table_box_and_rule
 
@@ -201,15 +200,3 @@ def _header(dwg: Any, layout: Layout, ctx: SheetContext, m: float, cw: float, tx
     t2, sz2 = fit(" · ".join(parts), text_w, st.mm("body"))
     add_text(dwg, dwg, t2, m, m + sz * 1.4 + sz2 * 1.2, sz2, st)
     return table_box_and_rule(dwg, ctx.table if box_w else None, m, m + sz * 1.4 + sz2 * 1.6, m, cw, box_w, tx, st)
-
-
-def measure(board: Board, layout: Layout, lang: str, paper: str, request: AlmanacRequest) -> int:
-    """How many lines the page holds beyond its two columns (0 or less:
-    it fits); for a director checking additions before a round."""
-    pg = Page.start(paper, lang)
-    cv = MeasureCanvas(pg.w, pg.h)
-    top = _header(cv, layout, SheetContext(table=1), pg.m, pg.cw, pg.tx, pg.st)
-    bottom = pg.h - pg.m - footer_height(board, pg.cw, pg.tx, pg.st) - 2.0
-    lines = _lines(almanac_sections(board, layout, request, pg.tx, 6 if layout.players == "5-6" else 4),
-                   (pg.cw - pg.gap * 2) / 2, pg.st)
-    return len(lines) - 2 * int((bottom - top) // _LINE)

@@ -13,7 +13,8 @@ overlap.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Sequence
+import functools
+from typing import Any, Callable, Sequence, TypeVar
 
 from ..core import hexgrid
 from ..core.board import Board, Harbor, Tile
@@ -67,6 +68,25 @@ def harbor_words(htype: str, tx: Texts) -> tuple[str, str]:
     return tx.get("sheet.ratio_special"), tx.get(f"resource.{htype}")
 
 
+T = TypeVar("T")
+
+
+def per_board(fn: Callable[[Board], T]) -> Callable[[Board], T]:
+    """``fn`` remembering its value for the last board it was given (the
+    same board object: a page asks for its rows, extent and frame halves
+    many times)."""
+    last: list[tuple[Board, T]] = []
+
+    @functools.wraps(fn)
+    def wrapper(board: Board) -> T:
+        if last and last[0][0] is board:
+            return last[0][1]
+        value = fn(board)
+        last[:] = [(board, value)]
+        return value
+    return wrapper
+
+
 @dataclass(frozen=True, slots=True)
 class BuildRow:
     """One row of the build list: its hexes left to right (sea included,
@@ -77,6 +97,7 @@ class BuildRow:
     indent: int
 
 
+@per_board
 def build_rows(board: Board) -> list[BuildRow]:
     """The build list's rows, top to bottom (``docs/sheet.md``, "Build
     list"): every row holding a hex that is not frame, each with every
@@ -95,6 +116,7 @@ def build_rows(board: Board) -> list[BuildRow]:
     return out
 
 
+@per_board
 def positions(board: Board) -> dict[Hex, tuple[int, int]]:
     """Hex -> ``(row, position)`` in the build list, both from 1."""
     return {t.hex: (i, j) for i, row in enumerate(build_rows(board), start=1)
@@ -145,6 +167,7 @@ RIGHT_HALF = (1, 0, 5, 4)
 LEFT_HALF = (1, 2, 3, 4)
 
 
+@per_board
 def frame_halves(board: Board) -> dict[Hex, tuple[int, ...]]:
     """Frame hex -> the corners of its half inside the board's rectangle:
     the half towards the board's centre (:data:`RIGHT_HALF` left of the
@@ -163,21 +186,10 @@ def _half_directions(corners: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(d for d in range(6) if (d - 1) % 6 in corners and d in corners)
 
 
-_LAST_EXTENT: list[tuple[Board, tuple[float, float, float, float]]] = []
-
-
+@per_board
 def board_extent(board: Board) -> tuple[float, float, float, float]:
     """Bounds ``(minx, miny, maxx, maxy)`` of the board at hex size 1 (a
-    frame hex counts with its half inside the board only); the last
-    board's bounds are remembered (a page asks about a dozen times)."""
-    if _LAST_EXTENT and _LAST_EXTENT[0][0] is board:
-        return _LAST_EXTENT[0][1]
-    found = _board_extent(board)
-    _LAST_EXTENT[:] = [(board, found)]
-    return found
-
-
-def _board_extent(board: Board) -> tuple[float, float, float, float]:
+    frame hex counts with its half inside the board only)."""
     cs = [hexgrid.center(t.hex) for t in board.tiles]
     if not cs:
         raise SetupgenError("the board has no hexes to draw")
@@ -702,12 +714,6 @@ def legend_lines(e: str, w: float, tx: Texts, st: Style) -> list[str]:
         return [""]
     size, _, _, indent = legend_geometry(w, st)
     return wrap(tx.get(_LEGEND_KEYS[e]), w - indent, size)
-
-
-def legend_height(board: Board, w: float, tx: Texts, st: Style) -> float:
-    """Height (mm) :func:`draw_legend` needs for ``board`` in width ``w``."""
-    size, lh, _, _ = legend_geometry(w, st)
-    return sum(lh + (len(legend_lines(e, w, tx, st)) - 1) * size * 1.2 for e in legend_entries(board))
 
 
 def draw_legend(dwg: Any, parent: Any, entries: Sequence[str], x: float, y: float, w: float,

@@ -146,6 +146,13 @@ class Canvas:
         return "\n".join(out)
 
 
+class _Nowhere(list):
+    """A list that keeps nothing (a measuring canvas's operations)."""
+
+    def append(self, _op: Any) -> None:
+        pass
+
+
 class MeasureCanvas(Canvas):
     """A canvas that records nothing: sections draw onto it to measure
     their height with the same code that draws them."""
@@ -153,26 +160,9 @@ class MeasureCanvas(Canvas):
     __slots__ = ()
     measuring = True
 
-    def text(self, *args: Any) -> None:
-        pass
-
-    def path(self, *args: Any) -> None:
-        pass
-
-    def circle(self, *args: Any) -> None:
-        pass
-
-    def rect(self, *args: Any) -> None:
-        pass
-
-    def reserve(self, *args: Any) -> None:
-        pass
-
-    def pattern(self, *args: Any) -> None:
-        pass
-
-    def discs(self, *args: Any) -> None:
-        pass
+    def __init__(self, w: float, h: float) -> None:
+        super().__init__(w, h)
+        self.ops = _Nowhere()
 
 
 def _paint(fill: str, stroke: str | None, width: float) -> str:
