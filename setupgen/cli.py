@@ -184,8 +184,13 @@ FLAGS = {
     "paper": "--paper", "layout_file": "--layout", "key": "--key", "board_file": "--board",
     "tables": "--tables", "round": "--round", "title": "--title", "from_round": "--from-round",
     "winners": "--winners", "players": "--players", "table": "--table", "tournament": "--tournament",
-    "replace": "--replace",
+    "replace": "--replace", "rules": "--rules", "variant": "--variant", "almanac": "--no-almanac",
 }
+
+#: the help texts of the almanac options, shared by board and round
+RULES_HELP = "House rules on the almanac page: swiss-2010, australian-2006 or none (default)."
+VARIANT_HELP = "A variant on the almanac page, with its material: fishermen."
+ALMANAC_HELP = "Add the almanac page (the rules this table plays by) behind each sheet."
 
 
 def _fail(problem: SetupgenError | str) -> typer.Exit:
@@ -238,24 +243,33 @@ def board(
     fmt: Optional[str] = typer.Option(None, "--format", help="pdf, svg, png, json or jsonl; default: from the -o file's extension, else pdf."),
     count: int = typer.Option(1, help="With --format jsonl: how many boards (board i is seeded SEED/i)."),
     output: Optional[str] = typer.Option(None, "-o", "--output", help="File to write, or - for stdout; default output/<scenario>-<setup id>.<format>."),
-    lang: str = typer.Option("en", help="Sheet language: en or de."),
-    paper: str = typer.Option("a4", help="Paper: a4 or letter."),
+    lang: Optional[str] = typer.Option(None, help="Sheet language: en (default), de or de-CH; with --tournament the tournament's."),
+    paper: Optional[str] = typer.Option(None, help="Paper: a4 (default) or letter; with --tournament the tournament's."),
     layout_file: Optional[str] = typer.Option(None, "--layout", help="A layout TOML file to use instead of a shipped scenario."),
     key: bool = typer.Option(False, "--key", help="The director's key (face-down hexes revealed) instead of the table sheet."),
     tournament_file: Optional[str] = typer.Option(None, "--tournament", help="With --round and --table: regenerate one table of a tournament round."),
     round_number: Optional[int] = typer.Option(None, "--round", help="With --tournament: the round."),
     table: Optional[int] = typer.Option(None, "--table", help="With --tournament: the table."),
     board_file: Optional[str] = typer.Option(None, "--board", help="A complete board (board JSON, or a layout TOML with every hex fixed) to render and check; with --scenario oil-springs-fixed the fixed oil springs are added."),
+    rules: Optional[str] = typer.Option(None, "--rules", help=RULES_HELP),
+    variant: Optional[str] = typer.Option(None, "--variant", help=VARIANT_HELP),
+    almanac: bool = typer.Option(True, "--almanac/--no-almanac", help=ALMANAC_HELP + " A pdf gets it as page 2, svg and png as a second file NAME-almanac.svg|png."),
 ) -> None:
     """One board (or a JSONL batch) as a sheet or board JSON."""
     from .core import atomic
     from .render import export
 
-    request = export.BoardRequest(scenario, seed, setup_id, numbers, harbors, fmt, count, output,
-                                  lang, paper, layout_file, key, board_file)
     try:
+        wanted = _almanac_request(rules, variant, almanac)
+        if (rules is not None or variant is not None) and (key or export.pick_format(fmt, output) in ("json", "jsonl")):
+            raise SetupgenError("--rules and --variant print on the almanac page of a table sheet; "
+                                + ("the director's key" if key else "board json") + " has none")
+        request = export.BoardRequest(scenario, seed, setup_id, numbers, harbors, fmt, count, output,
+                                      "en" if lang is None else lang, "a4" if paper is None else paper,
+                                      layout_file, key, board_file, wanted)
         if tournament_file is not None or round_number is not None or table is not None:
-            request = _tournament_table_request(request, tournament_file, round_number, table)
+            request = _tournament_table_request(request, tournament_file, round_number, table,
+                                                (lang, paper, rules, variant))
         export.check_board_request(request)
         if output not in (None, "-"):
             atomic.check_file_target(output)  # before a fresh seed is made and printed
@@ -264,18 +278,46 @@ def board(
         made = export.board_output(request)
         if output == "-":
             _to_stdout(made.data)
+            if made.almanac is not None:
+                typer.echo("note: the almanac page is a file of its own and was not written to standard output "
+                           "(a pdf holds it as page 2)", err=True)
             _report_violations(made.violations)
             return
         target = output if output is not None else _default_target(made.default_name)  # str keeps a final "/"
-        if isinstance(made.data, bytes):
-            atomic.write_bytes(target, made.data)
-        else:  # JSONL: streamed through the temporary file, never held whole
-            atomic.write_stream(target, export.chunked(made.data))
-        about = f" (setup id {made.setup_id})" if made.setup_id else ""
-        typer.echo(f"wrote {target}{about}", err=True)
+        _write_board(target, made)
     except SetupgenError as exc:
         raise _fail(exc) from None
     _report_violations(made.violations)
+
+
+def _almanac_request(rules: Optional[str], variant: Optional[str], almanac: bool):
+    """The almanac request of ``--rules``/``--variant``, None for ``--no-almanac``."""
+    from .core.almanac import NO_PRESET, AlmanacRequest
+
+    if not almanac:
+        if rules is not None or variant is not None:
+            raise SetupgenError("--rules and --variant print on the almanac page; drop --no-almanac")
+        return None
+    return AlmanacRequest(preset=NO_PRESET if rules is None else rules, variant=variant)
+
+
+def _write_board(target, made) -> None:
+    """The board's file, and beside it its almanac page's own file (both or neither)."""
+    from .core import atomic
+    from .render import export
+
+    about = f" (setup id {made.setup_id})" if made.setup_id else ""
+    if made.almanac is not None:
+        back = export.almanac_name(str(target))
+        folder = Path(target).parent
+        atomic.write_files(folder, {Path(target).name: made.data, Path(back).name: made.almanac})
+        typer.echo(f"wrote {target}{about} and {back}", err=True)
+        return
+    if isinstance(made.data, bytes):
+        atomic.write_bytes(target, made.data)
+    else:  # JSONL: streamed through the temporary file, never held whole
+        atomic.write_stream(target, export.chunked(made.data))
+    typer.echo(f"wrote {target}{about}", err=True)
 
 
 def _to_stdout(data) -> None:
@@ -294,9 +336,11 @@ def _to_stdout(data) -> None:
         _write_stdout(lambda stream: stream.write(chunk), text=False)
 
 
-def _tournament_table_request(request, tournament_file, round_number, table):
+def _tournament_table_request(request, tournament_file, round_number, table, own):
     """``board --tournament FILE --round N --table T``: the request for that
-    table's board (its scenario and seed)."""
+    table's sheet and almanac, as in the round pack (its board, players,
+    threshold, rules, language and paper). ``own``: the values of --lang,
+    --paper, --rules and --variant as given (None: not given)."""
     from .tournament import model as tournament
     from .tournament import jobs as tj
 
@@ -305,15 +349,17 @@ def _tournament_table_request(request, tournament_file, round_number, table):
     given = [flag for flag, value in (("--scenario", request.scenario), ("--seed", request.seed),
                                       ("--setup-id", request.setup_id), ("--numbers", request.numbers),
                                       ("--harbors", request.harbors), ("--layout", request.layout_file),
-                                      ("--board", request.board_file)) if value is not None]
+                                      ("--board", request.board_file), ("--lang", own[0]), ("--paper", own[1]),
+                                      ("--rules", own[2]), ("--variant", own[3])) if value is not None]
     if request.count != 1:
         given.append("--count")
     if given:
-        raise SetupgenError(f"--tournament names the table's board (scenario, methods, seed); drop {', '.join(given)}")
+        raise SetupgenError(f"--tournament names the table's board, language and rules; drop {', '.join(given)}")
     t = tournament.load(tournament_file)
     sched = tj.current_schedule(t, _tournament_folder(t, None))
-    board = tj.table_board(t, round_number, table, sched)
-    return dataclasses.replace(request, scenario=board.scenario, seed=board.seed)
+    board, context = tj.table_sheet(t, round_number, table, sched)
+    return dataclasses.replace(request, scenario=board.scenario, seed=board.seed, lang=t.language, paper=t.paper,
+                               context=context, almanac=None if request.almanac is None else t.almanac(round_number))
 
 
 def _report_violations(found: Sequence) -> None:
@@ -342,21 +388,26 @@ def round_(
     title: Optional[str] = typer.Option(None, help="Tournament name printed on every sheet."),
     round_number: Optional[int] = typer.Option(None, "--round", help="Round number (printed on every sheet; with a tournament file: which round)."),
     replace: bool = typer.Option(False, "--replace", help="Replace an earlier pack made before setupgen recorded its files (it cannot be verified)."),
+    rules: Optional[str] = typer.Option(None, "--rules", help=RULES_HELP + " With a tournament file: its [rules]."),
+    variant: Optional[str] = typer.Option(None, "--variant", help=VARIANT_HELP + " With a tournament file: its rounds'."),
+    almanac: bool = typer.Option(True, "--almanac/--no-almanac", help=ALMANAC_HELP + " The PDF is then laid out for duplex printing."),
 ) -> None:
     """Make a round pack: a sheet per table, director's page, one PDF."""
     try:
         if output == "-":
             raise SetupgenError("a round pack is a folder of files; it cannot go to standard output", field="output")
+        wanted = _almanac_request(rules, variant, almanac)
         if tournament_file is not None:
             quick = [n for n, v in (("--scenario", scenario), ("--tables", tables), ("--seed", seed),
                                     ("--numbers", numbers), ("--harbors", harbors), ("--lang", lang),
-                                    ("--paper", paper), ("--title", title)) if v is not None]
+                                    ("--paper", paper), ("--title", title), ("--rules", rules),
+                                    ("--variant", variant)) if v is not None]
             if quick:
                 raise SetupgenError(f"give either a tournament file with --round, or the quick form; not both ({', '.join(quick)})")
-            request, folder, target = _tournament_round(tournament_file, round_number, output)
+            request, folder, target = _tournament_round(tournament_file, round_number, output, almanac)
         else:
             request, target = _quick_round(scenario, tables, seed, output, numbers, harbors, lang, paper, title,
-                                           round_number, replace)
+                                           round_number, replace, wanted)
             folder = target.parent
         from .core import atomic
 
@@ -365,12 +416,19 @@ def round_(
         _files_written()
     except SetupgenError as exc:
         raise _fail(exc) from None
-    typer.echo(f"wrote {target}/{manifest['pdf']} ({request.tables} tables + director's page)", err=True)
+    typer.echo(f"wrote {target}/{manifest['pdf']} ({_pack_summary(request, manifest)})", err=True)
     for entry in manifest["boards"]:
         _out(f"table {entry['table']}: {entry['setup_id']}")
 
 
-def _tournament_round(tournament_file: Path, round_number: Optional[int], output: Optional[str]):
+def _pack_summary(request, manifest: dict) -> str:
+    """What the round PDF holds, for the closing line."""
+    if manifest.get("duplex"):
+        return f"{request.tables} tables, sheet and almanac each, + director's page; print duplex"
+    return f"{request.tables} tables + director's page"
+
+
+def _tournament_round(tournament_file: Path, round_number: Optional[int], output: Optional[str], almanac: bool):
     """``round T.toml --round N``: the request, the tournament folder and
     the pack folder ``round-N`` in it."""
     from .tournament import jobs as tj
@@ -380,11 +438,11 @@ def _tournament_round(tournament_file: Path, round_number: Optional[int], output
         raise SetupgenError("with a tournament file, say which round: --round N")
     t = tournament.load(tournament_file)
     folder = _tournament_folder(t, output)
-    request = tj.round_request(t, tj.current_schedule(t, folder), round_number)
+    request = tj.round_request(t, tj.current_schedule(t, folder), round_number, almanac=almanac)
     return request, folder, folder / f"round-{round_number}"
 
 
-def _quick_round(scenario, tables, seed, output, numbers, harbors, lang, paper, title, round_number, replace):
+def _quick_round(scenario, tables, seed, output, numbers, harbors, lang, paper, title, round_number, replace, almanac):
     """``round --scenario S --tables N --seed SEED``: the request and the
     pack folder, checked before a fresh seed is made."""
     from .render import export
@@ -395,12 +453,13 @@ def _quick_round(scenario, tables, seed, output, numbers, harbors, lang, paper, 
     scenario = "base-3-4" if scenario is None else scenario
     lang = "en" if lang is None else lang
     paper = "a4" if paper is None else paper
-    roundpack.check_request(roundpack.RoundRequest(scenario, tables, "", numbers, harbors, lang, paper,
-                                                   title, round_number))
+    request = roundpack.RoundRequest(scenario, tables, "", numbers, harbors, lang, paper, title, round_number,
+                                     almanac=almanac)
+    roundpack.check_request(request)
     if output is not None:
         roundpack.check_target(output, replace=replace)
     seed = _seed_or_fresh(seed)
-    request = roundpack.RoundRequest(scenario, tables, seed, numbers, harbors, lang, paper, title, round_number)
+    request = dataclasses.replace(request, seed=seed)
     target = Path(output) if output is not None else _default_target(f"{export.slug(scenario)}-{export.slug(seed)}")
     return request, target
 
@@ -500,6 +559,7 @@ def finals(
     winners: Optional[str] = typer.Option(None, help="Comma-separated ids of the semi-final winners: seat their final."),
     output: Optional[str] = typer.Option(None, "-o", "--output", help="Tournament folder (default output/<tournament name>); the pack goes to its final/ or semi-final/."),
     replace: bool = typer.Option(False, "--replace", help="Replace an earlier pack made before setupgen recorded its files."),
+    almanac: bool = typer.Option(True, "--almanac/--no-almanac", help=ALMANAC_HELP + " The PDF is then laid out for duplex printing."),
 ) -> None:
     """Seat the finals from the standings and make their round pack."""
     from .tournament import model as tournament
@@ -512,7 +572,7 @@ def finals(
         chosen = tuple(w.strip() for w in winners.split(",")) if winners is not None else ()
         if winners is not None and not all(chosen):
             raise SetupgenError("--winners: name the semi-final winners by id, comma-separated, none empty")
-        request, tables = tj.finals_request(t, sched, results, players, chosen)
+        request, tables = tj.finals_request(t, sched, results, players, chosen, almanac=almanac)
         label = "final" if (chosen or players == 8) else "semi-final"
         target = folder / label
         from .core import atomic

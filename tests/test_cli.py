@@ -172,19 +172,25 @@ def test_round_pack(runner, tmp_path):
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["tables"] == 3 and manifest["seed"] == "demo"
     reader = PdfReader(str(out / "round.pdf"))
-    assert len(reader.pages) == 4
+    # duplex: director's page and its blank back, then sheet / almanac per table
+    assert len(reader.pages) == 8 and manifest["duplex"] is True
     first = reader.pages[0].extract_text()
+    assert "left blank" in reader.pages[1].extract_text()
     for t, entry in enumerate(manifest["boards"], start=1):
         assert entry["seed"] == f"demo/t{t}"
         board = generate.from_seed("base-3-4", f"demo/t{t}")
         assert entry["setup_id"] == board.setup_id
         assert (out / entry["json"]).read_text() == board.to_json() + "\n"
         assert board.setup_id in first
-        assert board.setup_id in reader.pages[t].extract_text()
+        front, back = reader.pages[2 * t].extract_text(), reader.pages[2 * t + 1].extract_text()
+        assert board.setup_id in front and "Build list" in front
+        assert board.setup_id in back and "Almanac" in back and "Build list" not in back
         assert board.setup_id in (out / entry["svg"]).read_text()
+        assert board.setup_id in (out / entry["almanac"]).read_text()
     assert sorted(p.name for p in out.iterdir()) == [
-        "manifest.json", "round.pdf", "table-01.json", "table-01.svg", "table-02.json",
-        "table-02.svg", "table-03.json", "table-03.svg"]
+        "manifest.json", "round.pdf", "table-01-almanac.svg", "table-01.json", "table-01.svg",
+        "table-02-almanac.svg", "table-02.json", "table-02.svg", "table-03-almanac.svg", "table-03.json",
+        "table-03.svg"]
     # rerun: byte-identical pack
     before = {p.name: p.read_bytes() for p in out.iterdir()}
     res = run(runner, "round", "--scenario", "base-3-4", "--tables", "3", "--seed", "demo", "-o", str(out))
@@ -288,7 +294,8 @@ def test_round_output_is_quiet_without_a_terminal_and_prints_the_round(runner, t
     from pypdf import PdfReader
 
     out = tmp_path / "r"
-    res = run(runner, "round", "--tables", "2", "--seed", "q", "--round", "3", "--title", "Club Open", "-o", str(out))
+    res = run(runner, "round", "--tables", "2", "--seed", "q", "--round", "3", "--title", "Club Open", "-o", str(out),
+              "--no-almanac")
     assert res.exit_code == 0
     assert res.stderr.splitlines() == [f"wrote {out.resolve()}/round.pdf (2 tables + director's page)"]
     text = PdfReader(str(out / "round.pdf")).pages[1].extract_text()

@@ -131,7 +131,8 @@ def test_round_sheet_names_the_players_in_starting_order(tmp_path):
     request = tj.round_request(t, sched, 1)
     from setupgen.tournament import roundpack
     roundpack.write_round(request, tmp_path / "r1")
-    text = PdfReader(str(tmp_path / "r1" / "round.pdf")).pages[3].extract_text()
+    # director's page, its blank back, then sheet / almanac per table: table 3's sheet is page 7
+    text = PdfReader(str(tmp_path / "r1" / "round.pdf")).pages[6].extract_text()
     names = t.player_names()
     ids = sched.table(1, 3)
     positions = [text.index(names[p]) for p in ids]

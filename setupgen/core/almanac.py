@@ -3,7 +3,8 @@
 * ``almanac/presets/<name>.toml``: a tournament's house rules (``swiss-2010``,
   ``australian-2006``); the name ``none`` is the empty preset.
 * ``almanac/scenarios.toml``: each scenario's special rules, its Longest
-  Road or Longest Trade Route rules and the maritime trade rules.
+  Road or Longest Trade Route rules, the maritime trade rules, and the game
+  boxes and pieces a table needs (:func:`table_material`).
 * ``almanac/variants/<name>.toml``: a variant (``fishermen``): its rules in
   each form (with Seafarers, without, with Cities & Knights) and its
   material per table.
@@ -15,8 +16,10 @@ documented in ``almanac/README.md``.
 
 Files are read on each call (they are small); nothing happens at import
 time. Every error is a :class:`~setupgen.core.errors.SetupgenError` with a
-lowercase one-line message and ``field="rules"``; a malformed file is named
-with the entry at fault.
+lowercase one-line message: ``field="rules"`` for a request naming an
+unknown preset or rule key or a bad line, ``field="variant"`` for an
+unknown variant; a malformed file is named with the entry at fault (no
+field: no request value is to blame).
 """
 
 from __future__ import annotations
@@ -44,6 +47,8 @@ MAX_LINES = 2
 MAX_OWN_CHARS = 200
 #: the preset without house rules
 NO_PRESET = "none"
+#: most players a table may have (:func:`table_material`)
+MAX_PLAYERS = 6
 
 _KEY = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 
@@ -80,6 +85,40 @@ class RuleSet:
 
 
 @dataclass(frozen=True, slots=True)
+class AlmanacRequest:
+    """What the almanac page of a table is made of: the house-rule
+    ``preset`` (:data:`NO_PRESET` for none), whether the round is the
+    ``final`` (semi-finals count as preliminary rounds), rule keys of the
+    preset to ``drop``, the director's own lines to ``add`` (in the
+    tournament's language, printed as written) and a ``variant``
+    (``None`` or a name from :func:`variants`, e.g. ``"fishermen"``).
+
+    Checked by :func:`check_request`, not here (a request is a plain
+    value; the data files are read only when asked)."""
+
+    preset: str = NO_PRESET
+    final: bool = False
+    drop: tuple[str, ...] = ()
+    add: tuple[str, ...] = ()
+    variant: str | None = None
+
+
+def check_request(request: AlmanacRequest, folder: Path | None = None) -> None:
+    """Raise :class:`SetupgenError` (``field="rules"``) for an unknown
+    preset, a dropped key the preset does not have, an added line that is
+    not one line of at most :data:`MAX_OWN_CHARS` characters, or
+    (``field="variant"``) an unknown variant. Whether the page fits is known only when it is laid
+    out (:func:`setupgen.render.almanac.almanac_page`)."""
+    if not isinstance(request, AlmanacRequest):
+        raise SetupgenError(f"expected an almanac request, got {type(request).__name__}", field="rules")
+    if not isinstance(request.drop, tuple) or not isinstance(request.add, tuple):
+        raise SetupgenError("drop and add take lists of texts", field="rules")
+    select(load_preset(request.preset, folder).rules, request.final, request.drop, request.add)
+    if request.variant is not None:
+        variant(request.variant, folder)
+
+
+@dataclass(frozen=True, slots=True)
 class MaterialSpec:
     """One kind of a variant's material: ``per_player`` pieces per player,
     or by table size ``per_table`` = ((fewest, most, count), ...); ``forms``
@@ -106,13 +145,26 @@ class MaterialSpec:
         return total
 
 
+#: what a :class:`Material` is: a game box or an extension (text
+#: ``almanac.box.<key>``), or countable pieces (text ``almanac.material.<key>``)
+MATERIAL_KINDS = ("box", "piece")
+
+
 @dataclass(frozen=True, slots=True)
 class Material:
-    """A piece of material a table needs: ``key`` (text
-    ``almanac.material.<key>``) and ``count``."""
+    """Material a table needs: ``count`` of ``key``; ``kind`` (one of
+    :data:`MATERIAL_KINDS`) says whether it is a game box or extension
+    (text ``almanac.box.<key>``) or pieces (text
+    ``almanac.material.<key>``, the default)."""
 
     key: str
     count: int
+    kind: str = "piece"
+
+    def text_key(self) -> str:
+        """The key of its name in the template files
+        (``almanac.box.seafarers``, ``almanac.material.fish-token``)."""
+        return f"almanac.{'box' if self.kind == 'box' else 'material'}.{self.key}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -218,6 +270,44 @@ def longest_rules(scenario: str, folder: Path | None = None) -> tuple[Rule, ...]
     return _rules(path, f"longest.{kind}.rules", lists[kind].get("rules"))
 
 
+def table_material(scenario: str, players: int, variant: str | None = None,
+                   folder: Path | None = None) -> tuple[Material, ...]:
+    """What one table of ``players`` needs for a round of ``scenario`` (a
+    layout name), in this order: the game boxes and extensions of the
+    scenario's ``boxes`` (``kind="box"``, count 1 each, in the file's
+    order), the scenario's own pieces (its ``material`` list), then the
+    material of the variant named ``variant`` (``"fishermen"``; None: no
+    variant) for a table of that size and the scenario's form, kinds it
+    needs none of left out (:meth:`Variant.material`). A fixed Oil
+    Springs setup takes both lists from the scenario it ``inherits``.
+
+    ``table_material("base-3-4", 4, "fishermen")`` is ``(Material("base",
+    1, "box"), Material("fish-token", 30), Material("fishing-ship-marker",
+    4), Material("matchstick", 4))``. Names: :func:`material_text`.
+
+    Raises :class:`SetupgenError`: ``field="rules"`` for a scenario
+    without an entry, ``players`` not a whole number from 1 to
+    :data:`MAX_PLAYERS` or a table size the variant has no count for; an
+    unknown variant as :func:`variant` does; a malformed file (an entry
+    without ``boxes`` included) named with the entry at fault."""
+    if type(players) is not int or not 1 <= players <= MAX_PLAYERS:
+        raise SetupgenError(f"players: expected a whole number 1-{MAX_PLAYERS}, not {quoted(players)}",
+                            field="rules")
+    boxes, pieces = _scenario_material(scenario, folder)
+    extra = () if variant is None else _load_variant(variant, folder).material(players, scenario)
+    return (*(Material(key, 1, "box") for key in boxes), *pieces, *extra)
+
+
+def material_text(material: Material, lang: str, *, count: bool = True) -> str:
+    """The printed name of ``material`` in ``lang``: ``"30 × fish tokens
+    (1 token = 2 fish)"``, ``"1 × Seafarers"``; with ``count=False`` the
+    name alone (``"Seafarers"``). Raises :class:`SetupgenError` for a
+    missing text or an unknown language."""
+    tx = texts(lang)
+    what = tx.get(material.text_key())
+    return tx.get("almanac.material_count", n=material.count, what=what) if count else what
+
+
 def trade_rules(folder: Path | None = None) -> tuple[Rule, ...]:
     """The maritime trade rules printed on every almanac page.
 
@@ -236,7 +326,8 @@ def variant(name: str, folder: Path | None = None) -> Variant:
     file."""
     known = variants(folder)
     if not isinstance(name, str) or name not in known:
-        raise SetupgenError(f"unknown variant {quoted(name)} (known: {', '.join(known) or 'none'})", field="rules")
+        raise SetupgenError(f"unknown variant {quoted(name)} (known: {', '.join(known) or 'none'})",
+                            field="variant")
     path = (folder or almanac_dir()) / "variants" / f"{name}.toml"
     data = _read(path)
     _only(path, "", data, ("name", "default", "form", "material"))
@@ -254,6 +345,9 @@ def variant(name: str, folder: Path | None = None) -> Variant:
         _bad(path, "material", "expected [[material]] entries")
     specs = tuple(_material(path, f"material[{i}]", m, tuple(out)) for i, m in enumerate(material))
     return Variant(name, str(default), MappingProxyType(out), specs)
+
+
+_load_variant = variant  # for functions whose parameter is named ``variant``
 
 
 def select(rules: Iterable[Rule], final: bool, drop: Iterable[str] = (), add: Iterable[str] = ()) -> tuple[Rule, ...]:
@@ -289,20 +383,25 @@ def rule_text(rule: Rule, lang: str, **values: Any) -> str:
 
 def data_keys(folder: Path | None = None) -> dict[str, set[str]]:
     """Every key the data files use: ``{"rule": ..., "material": ...,
-    "preset": ..., "variant": ..., "form": ...}`` (each needs a text
+    "box": ..., "preset": ..., "variant": ..., "form": ...}`` (each needs a text
     ``almanac.<kind>.<key>``). Raises :class:`SetupgenError` for a
     malformed file."""
     rule_keys: set[str] = set()
     for name in presets(folder):
         rule_keys |= set(load_preset(name, folder).keys())
     rule_keys |= {r.key for r in trade_rules(folder)}
+    box_keys: set[str] = set()
+    material_keys: set[str] = set()
     for scenario in scenarios(folder):
         rule_keys |= {r.key for r in (*scenario_rules(scenario, folder), *longest_rules(scenario, folder))}
+        boxes, pieces = _scenario_material(scenario, folder)
+        box_keys |= set(boxes)
+        material_keys |= {m.key for m in pieces}
     found = [variant(name, folder) for name in variants(folder)]
     for v in found:
         rule_keys |= {r.key for _, rules in v.forms.values() for r in rules}
-    return {"rule": rule_keys, "material": {m.key for v in found for m in v.material_specs},
-            "preset": set(presets(folder)) - {NO_PRESET}, "variant": set(variants(folder)),
+    return {"rule": rule_keys, "material": material_keys | {m.key for v in found for m in v.material_specs},
+            "box": box_keys, "preset": set(presets(folder)) - {NO_PRESET}, "variant": set(variants(folder)),
             "form": {f for v in found for f in v.forms}}
 
 
@@ -331,8 +430,45 @@ def _scenario_entry(path: Path, table: dict[str, Any], scenario: str) -> dict[st
     entry = table[scenario]
     if not isinstance(entry, dict):
         _bad(path, f"scenario.{scenario}", "expected a table")
-    _only(path, f"scenario.{scenario}", entry, ("rules", "longest", "inherits"))
+    _only(path, f"scenario.{scenario}", entry, ("rules", "longest", "inherits", "boxes", "material"))
     return entry
+
+
+def _scenario_material(scenario: str, folder: Path | None) -> tuple[tuple[str, ...], tuple[Material, ...]]:
+    """``(box keys, pieces)`` of ``scenario``, from the scenario it inherits
+    from where it names one."""
+    path, table = _scenario_table(folder)
+    entry = _scenario_entry(path, table, scenario)
+    name = scenario
+    if "inherits" in entry:
+        for field in ("boxes", "material"):
+            if field in entry:
+                _bad(path, f"scenario.{scenario}.{field}", "an entry that inherits takes this from its parent")
+        name = entry["inherits"]
+        if not isinstance(name, str) or not isinstance(table.get(name), dict) or "inherits" in table[name]:
+            _bad(path, f"scenario.{scenario}.inherits", "expected a scenario listing its own rules")
+        entry = _scenario_entry(path, table, name)
+    where = f"scenario.{name}"
+    boxes = entry.get("boxes")
+    if (not isinstance(boxes, list) or not boxes or len(set(map(str, boxes))) != len(boxes)
+            or not all(isinstance(b, str) and _KEY.fullmatch(b) for b in boxes)):
+        _bad(path, f"{where}.boxes", 'expected a list of distinct kebab-case box keys such as ["base", "seafarers"]')
+    pieces = entry.get("material", [])
+    if not isinstance(pieces, list):
+        _bad(path, f"{where}.material", "expected a list of { key = ..., count = n } entries")
+    out: list[Material] = []
+    for i, piece in enumerate(pieces):
+        at = f"{where}.material[{i}]"
+        if not isinstance(piece, dict):
+            _bad(path, at, "expected { key = ..., count = n }")
+        _only(path, at, piece, ("key", "count"))
+        key, n = _key(path, at, piece.get("key")), piece.get("count")
+        if type(n) is not int or not 1 <= n <= 1000:
+            _bad(path, f"{at} (key {key!r}).count", "expected a whole number 1-1000")
+        if any(m.key == key for m in out):
+            _bad(path, f"{at} (key {key!r})", "the key is listed twice")
+        out.append(Material(key, n))
+    return tuple(boxes), tuple(out)
 
 
 def _form(path: Path, form: str, entry: Any) -> tuple[tuple[str, ...], tuple[Rule, ...]]:
@@ -405,17 +541,19 @@ def _read(path: Path) -> dict[str, Any]:
     try:
         text = read_text(path, "almanac file")
     except SetupgenError as exc:
-        raise SetupgenError(str(exc), field="rules") from None
+        raise SetupgenError(str(exc)) from None
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise SetupgenError(f"{path}: {str(exc).lower()}", field="rules") from None
+        raise SetupgenError(f"{path}: {str(exc).lower()}") from None
 
 
 def _bad(path: Path, where: str, problem: str) -> NoReturn:
-    raise SetupgenError(f"{path}: {where}: {problem}", field="rules")
+    raise SetupgenError(f"{path}: {where}: {problem}")
 
 
 __all__ = ["WHEN", "SECTIONS", "MAX_LINE_CHARS", "MAX_LINES", "MAX_OWN_CHARS", "NO_PRESET", "Rule", "RuleSet",
+           "AlmanacRequest", "check_request",
            "MaterialSpec", "Material", "Variant", "almanac_dir", "presets", "variants", "scenarios", "load_preset",
-           "scenario_rules", "longest_rules", "trade_rules", "variant", "select", "rule_text", "data_keys"]
+           "scenario_rules", "longest_rules", "trade_rules", "variant", "select", "rule_text", "data_keys",
+           "MATERIAL_KINDS", "MAX_PLAYERS", "table_material", "material_text"]

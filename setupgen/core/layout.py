@@ -22,6 +22,7 @@ from . import hexgrid
 from .data import data_dir
 from .errors import LayoutError, UnknownScenarioError, quoted
 from .hexgrid import Hex
+from .limits import MAX_VP, MIN_VP
 from .oil import FixedSpring, OilSetup
 from .rules import HARBOR_METHODS, HARBOR_TYPES, KINDS, LAND_TERRAINS, NUMBER_METHODS, NUMBERS, coast_edge
 
@@ -321,8 +322,8 @@ def _parse(data: dict[str, Any], path: Path) -> Layout:
     if not re.fullmatch(r"[A-Z0-9]{2}", code):
         raise LayoutError(p, "code", "expected 2 upper-case letters or digits (A-Z, 0-9)")
     vp = _get(data, "victory_points", int, path)
-    if not 3 <= vp <= 30:
-        raise LayoutError(p, "victory_points", f"{quoted(vp)} is not a plausible threshold (3-30)")
+    if not MIN_VP <= vp <= MAX_VP:
+        raise LayoutError(p, "victory_points", f"{quoted(vp)} is not a plausible threshold ({MIN_VP}-{MAX_VP})")
     source = _get(data, "source", str, path, "map")
     if source not in ("map", "board-file"):
         raise LayoutError(p, "source", "expected 'map' or 'board-file'")

@@ -13,6 +13,9 @@ MAX_ROUND = 1000
 MAX_ROUNDS = 50
 #: most digits a number in a CSV cell may have
 MAX_DIGITS = 6
+#: the plausible win thresholds (victory points) of a layout or a round
+MIN_VP = 3
+MAX_VP = 30
 
 
 def check_text(value: str, what: str, *, field: str | None = None, limit: int = MAX_TEXT) -> str:
@@ -26,4 +29,4 @@ def check_text(value: str, what: str, *, field: str | None = None, limit: int = 
     return value
 
 
-__all__ = ["MAX_TEXT", "MAX_ROUND", "MAX_ROUNDS", "MAX_DIGITS", "check_text"]
+__all__ = ["MAX_TEXT", "MAX_ROUND", "MAX_ROUNDS", "MAX_DIGITS", "MIN_VP", "MAX_VP", "check_text"]

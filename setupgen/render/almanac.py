@@ -15,10 +15,10 @@ face-down hex. Lengths in mm.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Sequence
 
 from ..core import almanac as rules
+from ..core.almanac import AlmanacRequest
 from ..core.board import Board
 from ..core.errors import SetupgenError
 from ..core.layout import Layout
@@ -28,32 +28,19 @@ from .board import harbor_order, harbor_words
 from .page import add_circle, add_text, finish, fit, wrap
 from .sheet import Page, SheetContext, footer, footer_height, scenario_title, table_box_and_rule
 
-__all__ = ["AlmanacRequest", "almanac_sections", "render_almanac", "almanac_page"]
-
-
-@dataclass(frozen=True, slots=True)
-class AlmanacRequest:
-    """What the almanac of a table is made of: the house-rule ``preset``
-    (``"none"`` for none), whether the round is the ``final``, rule keys to
-    ``drop`` and the director's own lines to ``add`` (in the tournament's
-    language), and a ``variant`` (``None`` or e.g. ``"fishermen"``)."""
-
-    preset: str = rules.NO_PRESET
-    final: bool = False
-    drop: tuple[str, ...] = ()
-    add: tuple[str, ...] = ()
-    variant: str | None = None
+__all__ = ["AlmanacRequest", "table_players", "blank_back", "almanac_sections", "render_almanac", "almanac_page"]
 
 
 Section = tuple[str, list[str]]  # heading, lines (a line may hold "\n")
 
 
 def almanac_sections(board: Board, layout: Layout, request: AlmanacRequest, tx: Texts,
-                     players: int) -> list[Section]:
+                     players: int, vp: int | None = None) -> list[Section]:
     """The page's sections in order, as ``(heading, lines)``, for a table
-    of ``players``. Raises :class:`SetupgenError` for an unknown preset,
-    rule key or variant."""
-    vp = layout.victory_points
+    of ``players`` playing to ``vp`` victory points (default: the
+    layout's). Raises :class:`SetupgenError` for an unknown preset, rule
+    key or variant."""
+    vp = layout.victory_points if vp is None else vp
     lang = tx.lang
     preset = rules.load_preset(request.preset)
     chosen = rules.select(preset.rules, request.final, request.drop, request.add)
@@ -90,6 +77,12 @@ def _variant_sections(name: str, layout: Layout, tx: Texts, players: int, vp: in
             (tx.get("almanac.material_title"), material)]
 
 
+def table_players(layout: Layout) -> int:
+    """The players a table of ``layout`` is counted for when the sheet
+    names none: the most the layout takes (4, or 6 for 5-6)."""
+    return 6 if layout.players == "5-6" else 4
+
+
 def harbor_summary(board: Board, layout: Layout, tx: Texts) -> list[str]:
     """This board's harbors by type, with the front's numbers
     (``3:1: 2, 5, 8``; ``2:1 ore: 1``); for ``players`` harbors the pool
@@ -123,8 +116,8 @@ def almanac_page(board: Board, layout: Layout, *, lang: str = "en", paper: str =
     """The almanac page as a page description (see :func:`render_almanac`)."""
     pg = Page.start(paper, lang)
     tx, st, m, cw = pg.tx, pg.st, pg.m, pg.cw
-    players = len(context.players) or (6 if layout.players == "5-6" else 4)
-    sections = almanac_sections(board, layout, request, tx, players)
+    players = len(context.players) if context.players else table_players(layout)
+    sections = almanac_sections(board, layout, request, tx, players, context.threshold(layout))
     top = _header(pg.dwg, layout, context, m, cw, tx, st)
     bottom = pg.h - m - footer_height(board, cw, tx, st) - 2.0
     col_w = (cw - pg.gap * 2) / 2
@@ -133,7 +126,7 @@ def almanac_page(board: Board, layout: Layout, *, lang: str = "en", paper: str =
     if len(lines) > 2 * per_col:
         over = len(lines) - 2 * per_col
         raise SetupgenError(f"the almanac for {layout.name} is {over} line{'s' if over != 1 else ''} too long "
-                            f"for one {paper} page; drop rules or shorten the additions", field="rules")
+                            f"for one {paper} page; drop rules or shorten the additions")
     split = _split(lines, per_col)
     for c, col in enumerate((lines[:split], lines[split:])):
         _draw_column(pg.dwg, col, m + c * (col_w + pg.gap * 2), top, col_w, st)
@@ -200,3 +193,14 @@ def _header(dwg: Any, layout: Layout, ctx: SheetContext, m: float, cw: float, tx
     t2, sz2 = fit(" · ".join(parts), text_w, st.mm("body"))
     add_text(dwg, dwg, t2, m, m + sz * 1.4 + sz2 * 1.2, sz2, st)
     return table_box_and_rule(dwg, ctx.table if box_w else None, m, m + sz * 1.4 + sz2 * 1.6, m, cw, box_w, tx, st)
+
+
+def blank_back(*, lang: str = "en", paper: str = "a4") -> Any:
+    """The back of the director's last page in a duplex pack: blank but
+    for one line at the foot saying why, so that each table's sheet and
+    almanac share one sheet of paper. Raises :class:`SetupgenError` for an
+    unknown language or paper."""
+    pg = Page.start(paper, lang)
+    text, size = fit(pg.tx.get("almanac.blank_back"), pg.cw, MIN_FONT_MM)
+    add_text(pg.dwg, pg.dwg, text, pg.m, pg.h - pg.m, size, pg.st, fill=pg.st.colour["muted"])
+    return finish(pg.dwg)

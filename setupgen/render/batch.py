@@ -17,6 +17,7 @@ import os
 import signal
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
+from ..core.almanac import AlmanacRequest
 from ..core.board import Board
 from ..core.errors import SetupgenError
 from ..core.layout import Layout
@@ -93,18 +94,24 @@ def _drain(pool: Any, results: Iterator[Any]) -> Iterator[Any]:
 
 
 def _sheet(job: tuple) -> Any:
+    from .almanac import render_almanac
     from .sheet import render_sheet
 
-    board, layout, lang, paper, context = job
-    return render_sheet(board, layout, lang=lang, paper=paper, context=context), board.to_json()
+    board, layout, lang, paper, context, almanac = job
+    back = None if almanac is None else render_almanac(board, layout, lang=lang, paper=paper, context=context,
+                                                       request=almanac)
+    return render_sheet(board, layout, lang=lang, paper=paper, context=context), back, board.to_json()
 
 
 def sheets(boards: Iterable[Board], layout: Layout, contexts: Iterable[Any], *, lang: str,
-           paper: str) -> Iterator[Any]:
-    """``(sheet, board JSON text)`` for each of ``boards`` with its
-    context, in order (the sheet a :class:`setupgen.render.canvas.SvgPage`;
-    the JSON without its final newline, as :meth:`Board.to_json`)."""
-    return _map(_sheet, [(b, layout, lang, paper, c) for b, c in zip(boards, contexts)])
+           paper: str, almanac: AlmanacRequest | None = None) -> Iterator[Any]:
+    """``(sheet, almanac page, board JSON text)`` for each of ``boards``
+    with its context, in order (the pages
+    :class:`setupgen.render.canvas.SvgPage` objects, the almanac page
+    None without an ``almanac`` request; the JSON without its final
+    newline, as :meth:`Board.to_json`). An error of any page (an almanac
+    too long) is raised when its turn comes."""
+    return _map(_sheet, [(b, layout, lang, paper, c, almanac) for b, c in zip(boards, contexts)])
 
 
 class Background:

@@ -7,11 +7,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import PurePath
-from typing import Iterable, Iterator
+from typing import Any, Iterable, Iterator
 
 from .. import generate as gen
 from ..core import layout as layoutmod
+from ..core import almanac as rules
 from ..core import setupid, templates
+from ..core.almanac import AlmanacRequest
 from ..core.board import Board
 from ..core.errors import SetupgenError, quoted
 from ..core.layout import Layout
@@ -26,7 +28,10 @@ DEFAULT_SCENARIO = "base-3-4"
 class BoardRequest:
     """What ``setupgen board`` was asked for. ``seed`` None: the caller picks
     a fresh one after :func:`check_board_request`. ``layout_file``: a layout
-    TOML to use instead of a shipped scenario."""
+    TOML to use instead of a shipped scenario. ``almanac``: the almanac
+    page to add to a sheet (pdf, svg, png; not to the key), None for none.
+    ``context``: a :class:`setupgen.render.sheet.SheetContext` (a
+    tournament's table), None for a sheet of its own."""
 
     scenario: str | None = None
     seed: str | None = None
@@ -41,18 +46,22 @@ class BoardRequest:
     layout_file: str | None = None
     key: bool = False
     board_file: str | None = None
+    almanac: AlmanacRequest | None = None
+    context: Any = None
 
 
 @dataclass(frozen=True, slots=True)
 class BoardOutput:
     """The bytes (or, for JSONL, the lines) to write, the file name to use
-    when no ``-o`` was given, and for a board read from a file what
-    ``check`` found in it."""
+    when no ``-o`` was given, for a board read from a file what ``check``
+    found in it, and the almanac page as a file of its own (SVG or PNG
+    bytes; a PDF holds it as its second page), else None."""
 
     data: bytes | Iterator[str]
     default_name: str
     setup_id: str | None
     violations: tuple = ()
+    almanac: bytes | None = None
 
 
 def check_board_request(req: BoardRequest) -> tuple[str, Layout | None]:
@@ -78,6 +87,7 @@ def check_board_request(req: BoardRequest) -> tuple[str, Layout | None]:
     if req.key and fmt in ("json", "jsonl"):
         raise SetupgenError("the director's key is a sheet (pdf, svg or png); the board json already names "
                             "every hex", field="key")
+    _check_almanac(fmt, req)
     if req.seed is not None:
         if not req.seed.strip():
             raise SetupgenError("the seed must not be empty", field="seed")
@@ -116,6 +126,20 @@ def _check_board_file_request(fmt: str, req: BoardRequest) -> Layout | None:
     return meta
 
 
+def _check_almanac(fmt: str, req: BoardRequest) -> None:
+    """The almanac request, checked when it is printed: on a table sheet
+    (board JSON and the director's key have no almanac; it is ignored)."""
+    if req.almanac is not None and fmt in ("svg", "pdf", "png") and not req.key:
+        rules.check_request(req.almanac)
+
+
+def almanac_name(name: str) -> str:
+    """The file name of a sheet's almanac page beside ``name``:
+    ``board.svg`` -> ``board-almanac.svg``."""
+    path = PurePath(name)
+    return str(path.with_name(f"{path.stem}-almanac{path.suffix}"))
+
+
 def _check_render_options(fmt: str, req: BoardRequest) -> None:
     if fmt in ("svg", "pdf", "png"):
         templates.texts(req.lang)
@@ -131,9 +155,9 @@ def board_output(req: BoardRequest) -> BoardOutput:
         from ..generate import fixed
 
         board, layout = fixed.board_from_file(req.board_file, req.scenario)
-        data = board_bytes(board, fmt, lang=req.lang, paper=req.paper, layout=layout, key=req.key)
+        data, back = _sheet_bytes(board, fmt, req, layout)
         return BoardOutput(data, f"{board.scenario}-{board.setup_id}.{fmt}", board.setup_id,
-                           tuple(check.check(board, layout)))
+                           tuple(check.check(board, layout)), back)
     assert layout is not None  # only a board file comes without a layout
     if fmt == "jsonl":
         if req.seed is None:
@@ -146,9 +170,39 @@ def board_output(req: BoardRequest) -> BoardOutput:
         board = gen.from_seed(layout, req.seed, req.numbers, req.harbors)
     else:
         raise SetupgenError("a board needs a seed or a setup id")
-    data = board_bytes(board, fmt, lang=req.lang, paper=req.paper, layout=layout, key=req.key)
+    data, back = _sheet_bytes(board, fmt, req, layout)
     stem = f"{board.scenario}-{board.setup_id}" + ("-key" if req.key else "")
-    return BoardOutput(data, f"{stem}.{fmt}", board.setup_id)
+    return BoardOutput(data, f"{stem}.{fmt}", board.setup_id, (), back)
+
+
+def _sheet_bytes(board: Board, fmt: str, req: BoardRequest, layout: Layout | None) -> tuple[bytes, bytes | None]:
+    """The main file's bytes and the almanac's own file (SVG/PNG), if any."""
+    almanac = None if fmt in ("json", "jsonl") or req.key else req.almanac
+    if almanac is None and req.context is None:
+        return board_bytes(board, fmt, lang=req.lang, paper=req.paper, layout=layout, key=req.key), None
+    from . import pdf, sheet
+    from .almanac import render_almanac
+
+    layout = layoutmod.load(board.scenario) if layout is None else layout
+    ctx = sheet.SheetContext() if req.context is None else req.context
+    front = (_render_key(board, layout, req, ctx) if req.key else
+             sheet.render_sheet(board, layout, lang=req.lang, paper=req.paper, context=ctx))
+    back = None if almanac is None else render_almanac(board, layout, lang=req.lang, paper=req.paper, context=ctx,
+                                                       request=almanac)
+    if fmt == "pdf":
+        return pdf.svgs_to_pdf([front] if back is None else [front, back]), None
+    if fmt == "svg":
+        return front.encode("utf-8"), None if back is None else back.encode("utf-8")
+    if fmt == "png":
+        return pdf.svg_to_png(front), None if back is None else pdf.svg_to_png(back)
+    return board_bytes(board, fmt, lang=req.lang, paper=req.paper, layout=layout), None
+
+
+def _render_key(board: Board, layout: Layout, req: BoardRequest, ctx: Any) -> str:
+    """The director's key of ``board`` with the table's context."""
+    from . import key as keymod
+
+    return keymod.render_key(board, layout, lang=req.lang, paper=req.paper, context=ctx)
 
 
 def slug(text: str) -> str:

@@ -24,7 +24,7 @@ from typing import Any, Callable, Sequence
 from ..core import templates
 from ..core.board import Board, Tile
 from ..core.errors import SetupgenError
-from ..core.limits import MAX_DIGITS, MAX_ROUND, check_text
+from ..core.limits import MAX_DIGITS, MAX_ROUND, MAX_VP, MIN_VP, check_text
 from ..core.hexgrid import neighbor, neighbors
 from ..core.layout import Layout
 from ..core.rules import HARBOR_TYPES, RED_NUMBERS, RULE_EQUAL, clashes
@@ -63,6 +63,12 @@ class SheetContext:
     players: tuple[str, ...] = ()
     seating: str = "start"
     balance: str | None = None
+    victory_points: int | None = None
+
+    def threshold(self, layout: Layout) -> int:
+        """The victory points that win this table's game: the round's
+        (``victory_points``), else the layout's."""
+        return layout.victory_points if self.victory_points is None else self.victory_points
 
     def __post_init__(self) -> None:
         """Raises :class:`SetupgenError` for a value of the wrong type, a
@@ -87,6 +93,9 @@ class SheetContext:
             check_text(p, "a player's name")
         if self.seating not in SEATINGS:
             raise SetupgenError(f"unknown seating {self.seating!r} (known: {', '.join(SEATINGS)})")
+        vp = self.victory_points
+        if vp is not None and (not isinstance(vp, int) or isinstance(vp, bool) or not MIN_VP <= vp <= MAX_VP):
+            raise SetupgenError(f"the victory points must be a whole number from {MIN_VP} to {MAX_VP}, got {vp!r}")
 
 
 # --------------------------------------------------------------------------
@@ -149,7 +158,7 @@ def sheet_page(board: Board, layout: Layout, *, lang: str = "en", paper: str = "
     ctx = context  # checked when made (SheetContext.__post_init__)
     h, tx, st, m, cw, gap, dwg = pg.h, pg.tx, pg.st, pg.m, pg.cw, pg.gap, pg.dwg
     y = _header(dwg, layout, ctx, m, cw, tx, st)
-    notes = sheet_notes(board, layout, tx)
+    notes = sheet_notes(board, layout, tx, ctx.threshold(layout))
     n_players = len(ctx.players) or (6 if layout.players == "5-6" else 4)
     build: Section = lambda cv, y0: _build_list(cv, board, layout, m, y0, cw, tx, st)
     notes_below: Section = lambda cv, y0: _notes(cv, notes, m, y0, cw, tx, st)
@@ -506,7 +515,7 @@ def _harbor_block(dwg: Any, board: Board, layout: Layout, x: float, y: float, w:
 
 # -- notes ----------------------------------------------------------------------
 
-def sheet_notes(board: Board, layout: Layout, tx: Texts) -> list[str]:
+def sheet_notes(board: Board, layout: Layout, tx: Texts, vp: int | None = None) -> list[str]:
     """The notes printed on the table sheet, in order: victory points, the
     layout's notes (template keys) and equal neighbours left by the
     ``spiral`` method. The procedure for ``players`` harbors is in the
@@ -515,7 +524,7 @@ def sheet_notes(board: Board, layout: Layout, tx: Texts) -> list[str]:
 
     Raises :class:`SetupgenError` when the templates lack a note key.
     """
-    out = [tx.get("sheet.victory_points", n=layout.victory_points)]
+    out = [tx.get("sheet.victory_points", n=layout.victory_points if vp is None else vp)]
     for key in layout.notes:
         if key == "reconstruction":
             continue
@@ -594,7 +603,7 @@ def _slip(dwg: Any, ctx: SheetContext, n: int, rh: float, x: float, y: float, w:
     signature written on the row's own line; returns the height (mm)."""
     top = y
     hint_key = "slip.choose_hint" if ctx.seating == "choose" else "slip.hint"
-    y = heading_with_hint(dwg, tx.get("slip.title"), tx.get(hint_key, vp=layout.victory_points), x, y, w, st)
+    y = heading_with_hint(dwg, tx.get("slip.title"), tx.get(hint_key, vp=ctx.threshold(layout)), x, y, w, st)
     body = st.mm("body")
     cols = _slip_columns(ctx, w, st)
     xs = [x + sum(c[1] for c in cols[:i]) for i in range(len(cols))]

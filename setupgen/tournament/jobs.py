@@ -213,9 +213,11 @@ def display_names(t: Tournament) -> dict[str, str]:
     return {p.id: p.name if count[p.name] == 1 else f"{p.name} ({p.id})" for p in t.players}
 
 
-def round_request(t: Tournament, sched: Schedule, number: int) -> roundpack.RoundRequest:
+def round_request(t: Tournament, sched: Schedule, number: int, *, almanac: bool = True) -> roundpack.RoundRequest:
     """The round pack of preliminary round ``number`` for the scheduled
-    tables: each sheet names its players in starting order."""
+    tables: each sheet names its players in starting order and plays to
+    the round's threshold; with ``almanac`` each sheet has its almanac page
+    (the tournament's rules for this round)."""
     rnd = t.round(number)
     if number not in sched.round_numbers():
         raise SetupgenError(f"the schedule has no round {number}")
@@ -229,7 +231,8 @@ def round_request(t: Tournament, sched: Schedule, number: int) -> roundpack.Roun
         scenario=rnd.scenario, tables=tables, seed=f"{t.seed}/r{number}", lang=t.language, paper=t.paper,
         title=t.name, round=number,
         table_seeds=tuple(t.table_seed(number, k) for k in range(1, tables + 1)),
-        players=tuple(tuple(names.get(p, p) for p in sched.table(number, k)) for k in range(1, tables + 1)))
+        players=tuple(tuple(names.get(p, p) for p in sched.table(number, k)) for k in range(1, tables + 1)),
+        victory_points=rnd.victory_points, almanac=t.almanac(number) if almanac else None)
 
 
 def table_board(t: Tournament, number: int, table: int, sched: Schedule) -> Board:
@@ -238,6 +241,14 @@ def table_board(t: Tournament, number: int, table: int, sched: Schedule) -> Boar
     if not 1 <= table <= sched.tables(number):
         raise SetupgenError(f"round {number} has tables 1-{sched.tables(number)}, not {table}", field="table")
     return gen.from_seed(rnd.scenario, t.table_seed(number, table))
+
+
+def table_sheet(t: Tournament, number: int, table: int, sched: Schedule) -> tuple[Board, object]:
+    """One table of preliminary round ``number`` as its round pack has it:
+    the board and the sheet's context (players in starting order, the
+    round's threshold), for reprinting that table alone."""
+    board = table_board(t, number, table, sched)
+    return board, roundpack.table_context(round_request(t, sched, number), table)
 
 
 def results_of(t: Tournament, sched: Schedule, results_path: str | Path):
@@ -309,13 +320,16 @@ def write_standings(t: Tournament, sched: Schedule, results_path: str | Path, fo
 
 
 def finals_request(t: Tournament, sched: Schedule, results_path: str | Path, players: int,
-                   winners: Sequence[str] = ()) -> tuple[roundpack.RoundRequest, tuple[tuple[str, ...], ...]]:
+                   winners: Sequence[str] = (), *, almanac: bool = True
+                   ) -> tuple[roundpack.RoundRequest, tuple[tuple[str, ...], ...]]:
     """The finals' tables from the standings (16: semi-finals 1-8-9-16 ...;
     8: 1-4-5-8 / 2-3-6-7), or with ``winners`` the final of those
     semi-final winners; and the round pack of the final's scenario (tables
     seeded ``<seed>/final/t<t>``). Each sheet lists its players in choosing
     order, best rank first (the order they choose their starting positions
-    in), each name followed by the player's rank ("Anna Meier · rank 1")."""
+    in), each name followed by the player's rank ("Anna Meier · rank 1").
+    With ``almanac`` each sheet has its almanac page (:meth:`Tournament.
+    almanac` of the stage)."""
     from . import standings as st
 
     if t.final is None:
@@ -347,5 +361,6 @@ def finals_request(t: Tournament, sched: Schedule, results_path: str | Path, pla
         scenario=t.final.scenario, tables=len(tables), seed=f"{t.seed}/{label}", lang=t.language,
         paper=t.paper, title=f"{t.name} · {tx.get('tournament.' + label.replace('-', '_'))}",
         table_seeds=tuple(t.final_seed(k, label) for k in range(1, len(tables) + 1)),
-        players=tuple(tuple(names.get(p, p) for p in table) for table in tables), seating="choose")
+        players=tuple(tuple(names.get(p, p) for p in table) for table in tables), seating="choose",
+        victory_points=t.final.victory_points, almanac=t.almanac(None, label) if almanac else None)
     return request, tables

@@ -16,14 +16,22 @@ optional)::
     placing_points = { 4 = [4, 3, 2, 1], 3 = [4, 2, 1] }
     tie_breakers = ["placing_points", "victory_points", "vp_share", "lots"]
 
+    [rules]                      # the almanac page (docs/sheet.md); default: no house rules
+    preset = "swiss-2010"        # swiss-2010 | australian-2006 | none
+    drop = ["time-rule"]         # rule keys of the preset left out
+    add = ["Phones stay off the table."]   # the director's own lines, every round
+
     [[rounds]]
     scenario = "base-3-4"
     victory_points = 10          # default: the scenario's
     setup = "per-table"          # or "shared": one board for every table
+    rules = ["…"]                # this round's own lines, after [rules] add
+    variant = "fishermen"        # a variant from almanac/variants/
 
     [final]
     players = 8                  # 8 (tables 1-4-5-8 / 2-3-6-7) or 16 (semi-finals)
     scenario = "cities-knights"
+    rules = ["…"]                # and variant, as for a round
 
 Table ``t`` of round ``r`` is seeded ``<seed>/r<r>/t<t>`` (a shared setup:
 ``<seed>/r<r>``); the final's table ``t`` ``<seed>/final/t<t>`` (semi-finals:
@@ -42,6 +50,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Mapping
 
+from ..core import almanac
 from ..core import layout as layoutmod
 from ..core import templates
 from ..core.data import read_text
@@ -49,8 +58,11 @@ from ..core.limits import MAX_ROUNDS, check_text
 from ..core.errors import SetupgenError
 
 SETUPS = ("per-table", "shared")
-TOP_KEYS = frozenset({"name", "seed", "language", "paper", "players", "table_size", "scoring", "rounds", "final"})
-ROUND_KEYS = frozenset({"scenario", "victory_points", "setup"})
+TOP_KEYS = frozenset({"name", "seed", "language", "paper", "players", "table_size", "scoring", "rules", "rounds",
+                      "final"})
+ROUND_KEYS = frozenset({"scenario", "victory_points", "setup", "rules", "variant"})
+FINAL_KEYS = frozenset({"players", "scenario", "victory_points", "rules", "variant"})
+RULES_KEYS = frozenset({"preset", "drop", "add"})
 #: names accepted in :attr:`Scoring.tie_breakers` (docs/rules.md section 6)
 TIE_BREAKERS = ("placing_points", "victory_points", "vp_share", "lots")
 
@@ -111,23 +123,40 @@ class Scoring:
 
 
 @dataclass(frozen=True, slots=True)
+class HouseRules:
+    """The ``[rules]`` table: the house-rule ``preset`` (``"none"``: no
+    house rules), keys of it to ``drop``, and the director's own lines to
+    ``add`` on every almanac page (``docs/sheet.md``, the almanac page)."""
+
+    preset: str = almanac.NO_PRESET
+    drop: tuple[str, ...] = ()
+    add: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class Round:
-    """One preliminary round: its scenario, the points that win it, and
-    whether every table plays one shared setup."""
+    """One preliminary round: its scenario, the points that win it,
+    whether every table plays one shared setup, the round's own almanac
+    lines (``rules``, after the tournament's) and its ``variant``."""
 
     number: int
     scenario: str
     victory_points: int
     setup: str = "per-table"
+    rules: tuple[str, ...] = ()
+    variant: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class Final:
-    """The final: how many players reach it and on which scenario."""
+    """The final: how many players reach it, on which scenario and to how
+    many points, with its own almanac lines and variant (as a round's)."""
 
     players: int
     scenario: str
     victory_points: int
+    rules: tuple[str, ...] = ()
+    variant: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,6 +175,7 @@ class Tournament:
     placing_points: tuple[tuple[int, tuple[Fraction, ...]], ...]
     tie_breakers: tuple[str, ...]
     final: Final | None = None
+    house_rules: HouseRules = HouseRules()
 
     def __repr__(self) -> str:
         return f"setupgen.load_tournament({self.path!r})"
@@ -166,6 +196,24 @@ class Tournament:
         """The seed text of a finals table's board (``stage``: ``final`` or
         ``semi-final``)."""
         return f"{self.seed}/{stage}/t{table}"
+
+    def almanac(self, number: int | None, stage: str = "final") -> almanac.AlmanacRequest:
+        """The almanac request of preliminary round ``number``, or with
+        ``None`` of the finals' ``stage`` (``final`` or ``semi-final``): the
+        house rules, the round's own lines after the tournament's, and its
+        variant. Semi-finals play the final's scenario, lines and variant
+        but the preliminary rounds' house rules (a rule marked for the final
+        holds in the final alone). Raises :class:`TournamentError` for a
+        missing round or final."""
+        if number is None:
+            if self.final is None:
+                raise TournamentError(f"{self.path}: the tournament file has no [final] section")
+            own, variant, final = self.final.rules, self.final.variant, stage == "final"
+        else:
+            rnd = self.round(number)
+            own, variant, final = rnd.rules, rnd.variant, False
+        hr = self.house_rules
+        return almanac.AlmanacRequest(hr.preset, final, hr.drop, hr.add + own, variant)
 
     def thresholds(self) -> dict[int, int]:
         """Round number -> victory points that win it."""
@@ -212,7 +260,10 @@ def load(path: str | Path) -> Tournament:
     _check_table_size(p, rounds, table_size)
     points, tie = _parse_scoring(p, data, table_size)
     final = _parse_final(p, data) if "final" in data else None
-    return Tournament(p, name, seed, language, paper, players, table_size, rounds, points, tie, final)
+    house = _parse_rules(p, data)
+    t = Tournament(p, name, seed, language, paper, players, table_size, rounds, points, tie, final, house)
+    _check_almanacs(t)
+    return t
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
@@ -274,7 +325,7 @@ def _parse_rounds(p: str, data: dict[str, Any]) -> tuple[Round, ...]:
         vp = _get(p, item, "victory_points", int, lay.victory_points, where=where)
         if not 3 <= vp <= 30:
             raise TournamentError(f"{p}: {where}victory_points: {vp} is not a plausible threshold")
-        rounds.append(Round(i, scenario, vp, setup))
+        rounds.append(Round(i, scenario, vp, setup, _own_lines(p, item, where), _variant(p, item, where)))
     if not rounds:
         raise TournamentError(f"{p}: rounds: at least one round is needed")
     return tuple(rounds)
@@ -311,7 +362,7 @@ def _parse_scoring(p: str, data: dict[str, Any], table_size: int
 def _parse_final(p: str, data: dict[str, Any]) -> Final:
     """``[final]``: how many players and on which scenario."""
     f = _get(p, data, "final", dict)
-    _known_keys(p, f, frozenset({"players", "scenario", "victory_points"}), "final.")
+    _known_keys(p, f, FINAL_KEYS, "final.")
     count = _get(p, f, "players", int, where="final.")
     if count not in (8, 16):
         raise TournamentError(f"{p}: final.players: expected 8 or 16")
@@ -320,7 +371,55 @@ def _parse_final(p: str, data: dict[str, Any]) -> Final:
     final_vp = _get(p, f, "victory_points", int, lay.victory_points, where="final.")
     if not 3 <= final_vp <= 30:
         raise TournamentError(f"{p}: final.victory_points: {final_vp} is not a plausible threshold")
-    return Final(count, scenario, final_vp)
+    return Final(count, scenario, final_vp, _own_lines(p, f, "final."), _variant(p, f, "final."))
+
+
+def _texts(p: str, table: dict, key: str, where: str) -> tuple[str, ...]:
+    """``table[key]``, a list of texts (empty when missing)."""
+    items = _get(p, table, key, list, [], where=where)
+    if not all(isinstance(x, str) for x in items):
+        raise TournamentError(f"{p}: {where}{key}: expected a list of texts")
+    return tuple(items)
+
+
+def _own_lines(p: str, table: dict, where: str) -> tuple[str, ...]:
+    """A round's or the final's ``rules``: its own almanac lines."""
+    return _texts(p, table, "rules", where)
+
+
+def _variant(p: str, table: dict, where: str) -> str | None:
+    """A round's or the final's ``variant`` (a known variant's name)."""
+    name = _get(p, table, "variant", str, None, where=where)
+    if name is not None and name not in almanac.variants():
+        raise TournamentError(f"{p}: {where}variant: unknown variant {name!r} "
+                              f"(known: {', '.join(almanac.variants())})")
+    return name
+
+
+def _parse_rules(p: str, data: dict[str, Any]) -> HouseRules:
+    """``[rules]``: preset, dropped keys and the director's own lines."""
+    table = _get(p, data, "rules", dict, {})
+    _known_keys(p, table, RULES_KEYS, "rules.")
+    preset = _get(p, table, "preset", str, almanac.NO_PRESET, where="rules.")
+    if preset not in almanac.presets():
+        raise TournamentError(f"{p}: rules.preset: unknown preset {preset!r} (known: {', '.join(almanac.presets())})")
+    return HouseRules(preset, _texts(p, table, "drop", "rules."), _texts(p, table, "add", "rules."))
+
+
+def _check_almanacs(t: Tournament) -> None:
+    """The ``[rules]`` table holds a known preset's keys and lines of one
+    line each, and so does every round's and the final's ``rules``; each
+    fault named by where it is written."""
+    hr = t.house_rules
+    parts = [("rules", almanac.AlmanacRequest(hr.preset, False, hr.drop, hr.add))]
+    parts += [(f"rounds[{r.number - 1}].rules", almanac.AlmanacRequest(add=r.rules)) for r in t.rounds]
+    if t.final is not None:
+        parts.append(("final.rules", almanac.AlmanacRequest(final=True, add=t.final.rules)))
+    for where, request in parts:
+        try:
+            almanac.check_request(request)
+        except SetupgenError as exc:
+            raise TournamentError(f"{t.path}: {where}: {exc}") from None
 
 
 def _scenario(p: str, name: str, where: str) -> layoutmod.Layout:

@@ -1,6 +1,12 @@
 """Round packs: one board per table, one multi-page PDF (director's page
-first, then a sheet per table), each table's SVG and board JSON, and a
-``manifest.json``; written atomically into one folder.
+first, then a sheet per table, each followed by its almanac page), each
+table's SVGs and board JSON, and a ``manifest.json``; written atomically
+into one folder.
+
+With the almanac the PDF is laid out for duplex printing: the director's
+pages are padded to an even count (a blank back), then every table's
+sheet and almanac follow as pages ``2k-1`` and ``2k`` of their own, so each
+pair lands on one sheet of paper (``docs/sheet.md``, the almanac page).
 
 Table ``t`` (1-based) of seed ``S`` is seeded with the text ``S/t<t>``, so
 the board of seed ``S/t3`` is table 3 alone.
@@ -16,12 +22,13 @@ from pathlib import Path
 from typing import Any, Callable, Iterator, Sequence
 
 from .. import generate as gen
+from ..core import almanac as rules
 from ..core import atomic, templates
 from ..core import layout as layoutmod
 from ..core.board import Board
 from ..core.errors import quoted
 from ..core.layout import Layout
-from ..core.limits import MAX_ROUND, MAX_TEXT, check_text
+from ..core.limits import MAX_ROUND, MAX_TEXT, MAX_VP, MIN_VP, check_text
 from ..core.errors import SetupgenError
 
 MAX_TABLES = 500
@@ -34,7 +41,9 @@ class RoundRequest:
     None take the layout's defaults; ``paper`` ``a4``/``letter``;
     ``lang`` a template language; ``seating`` ``start`` (players listed in
     starting order) or ``choose`` (finals: by rank, choosing their start
-    positions in that order)."""
+    positions in that order); ``victory_points`` the round's win threshold
+    (None: the scenario's); ``almanac`` what the almanac pages print
+    (None: no almanac pages)."""
 
     scenario: str
     tables: int
@@ -48,6 +57,8 @@ class RoundRequest:
     table_seeds: tuple[str, ...] = ()
     players: tuple[tuple[str, ...], ...] = ()
     seating: str = "start"
+    victory_points: int | None = None
+    almanac: rules.AlmanacRequest | None = rules.AlmanacRequest()
 
     def seed_of(self, table: int) -> str:
         """The seed text of table ``table`` (1-based): ``table_seeds`` when
@@ -62,8 +73,11 @@ def table_seed(seed: str, table: int) -> str:
 
 def check_request(request: RoundRequest) -> None:
     """Raise :class:`SetupgenError` for a table count outside 1..MAX_TABLES,
-    a round number below 1, an unknown scenario, language or paper, or a
-    method the scenario cannot use (the seed is not looked at)."""
+    a round number below 1, an unknown scenario, language or paper, a
+    method the scenario cannot use, a threshold outside MIN_VP..MAX_VP, or
+    an almanac request naming an unknown preset, rule key or variant (the
+    seed is not looked at; whether the almanac fits one page is known when
+    it is laid out)."""
     if not 1 <= request.tables <= MAX_TABLES:
         raise SetupgenError(f"tables must be between 1 and {MAX_TABLES}, got {request.tables}", field="tables")
     if request.table_seeds and len(request.table_seeds) != request.tables:
@@ -79,9 +93,15 @@ def check_request(request: RoundRequest) -> None:
         # each table's seed adds "/t<table>" (table_seed), so leave room for it
         room = MAX_TEXT if request.table_seeds else MAX_TEXT - len(table_seed("", request.tables))
         check_text(request.seed, "the seed", field="seed", limit=room)
+    vp = request.victory_points
+    if vp is not None and (not isinstance(vp, int) or isinstance(vp, bool) or not MIN_VP <= vp <= MAX_VP):
+        raise SetupgenError(f"the victory points must be a whole number from {MIN_VP} to {MAX_VP}, "
+                            f"got {quoted(vp, 20)}", field="victory_points")
     gen.resolve_methods(layoutmod.load(request.scenario), request.numbers, request.harbors)
     templates.texts(request.lang)
     templates.paper_size(request.paper)
+    if request.almanac is not None:
+        rules.check_request(request.almanac)
 
 
 def round_boards(request: RoundRequest) -> list[Board]:
@@ -98,8 +118,8 @@ def write_round(request: RoundRequest, out_dir: str | Path,
     """Make the round pack of ``request`` in folder ``out_dir`` (replaced as
     a whole, atomically: after an error or interrupt it is left as it was).
 
-    Files: ``round.pdf``, ``table-NN.svg``, ``table-NN.json``,
-    ``manifest.json``, and ``key.pdf`` (the director's key: a summary of
+    Files: ``round.pdf``, ``table-NN.svg``, ``table-NN-almanac.svg`` (with
+    the almanac), ``table-NN.json``, ``manifest.json``, and ``key.pdf`` (the director's key: a summary of
     every table's face-down hexes, then one page per table) when the
     scenario has face-down hexes. ``progress(step)`` is called once per
     step (each board generated, each page rendered, the PDF written); see
@@ -132,7 +152,10 @@ def write_round(request: RoundRequest, out_dir: str | Path,
         "paper": request.paper,
         "title": request.title,
         "round": request.round,
+        "victory_points": request.victory_points,
+        "almanac": None if request.almanac is None else _almanac_entry(request.almanac),
         "pdf": "round.pdf",
+        "duplex": request.almanac is not None,
         "key": "key.pdf" if "key.pdf" in files else None,
         "boards": entries,
         "files": {name: hashlib.sha256(data).hexdigest() for name, data in sorted(files.items())},
@@ -142,6 +165,12 @@ def write_round(request: RoundRequest, out_dir: str | Path,
         for name in sorted(files):
             (tmp / name).write_bytes(files[name])
     return manifest
+
+
+def _almanac_entry(req: rules.AlmanacRequest) -> dict:
+    """The manifest's record of what the almanac pages print."""
+    return {"preset": req.preset, "final": req.final, "drop": list(req.drop), "add": list(req.add),
+            "variant": req.variant}
 
 
 def _pack_files(request: RoundRequest, layout: Layout, boards: list[Board], tick: Callable[[str], None]
@@ -154,7 +183,7 @@ def _pack_files(request: RoundRequest, layout: Layout, boards: list[Board], tick
     (:mod:`setupgen.render.batch`)."""
     from ..render import batch, director  # rendering is imported only when a pack is made
 
-    contexts = [_context(request, t) for t in range(1, len(boards) + 1)]
+    contexts = [table_context(request, t) for t in range(1, len(boards) + 1)]
     entries: list[dict] = []
     files: dict[str, bytes] = {}
     has_key = any(t.hidden for b in boards for t in b.tiles)
@@ -174,29 +203,39 @@ def _pack_files(request: RoundRequest, layout: Layout, boards: list[Board], tick
 def _round_pdf(request: RoundRequest, layout: Layout, boards: list[Board], contexts: list[Any],
                files: dict[str, bytes], entries: list[dict], tick: Callable[[str], None], has_key: bool,
                notes: Sequence[str]) -> bytes:
-    """``round.pdf``: the director's pages, then the sheets as the worker
-    lays them out; each sheet's SVG and board JSON go into ``files`` and
-    its manifest entry into ``entries`` on the way."""
-    from ..render import batch, director, pdf
+    """``round.pdf``: the director's pages (padded to an even count with the
+    almanac, for duplex printing), then each sheet and its almanac page as
+    the worker lays them out; each table's SVGs and board JSON go into
+    ``files`` and its manifest entry into ``entries`` on the way."""
+    from ..render import almanac, batch, director, pdf
 
     width = max(2, len(str(request.tables)))
-    sheets = batch.sheets(boards, layout, contexts, lang=request.lang, paper=request.paper)
+    sheets = batch.sheets(boards, layout, contexts, lang=request.lang, paper=request.paper,
+                          almanac=request.almanac)
     rows = [director.DirectorRow(t, request.scenario, b.setup_id, b.seed, c.players)
             for t, (b, c) in enumerate(zip(boards, contexts), start=1)]
     front = director.render_director_pages(
         rows, title=request.title, lang=request.lang, paper=request.paper, seed=request.seed,
         round=request.round, blank_round=not request.players, key_file="key.pdf" if has_key else None,
         notes=notes)
+    if request.almanac is not None and len(front) % 2:
+        front.append(almanac.blank_back(lang=request.lang, paper=request.paper))
 
     def tables() -> Iterator[Any]:
-        for t, (board, (svg, board_json)) in enumerate(zip(boards, sheets), start=1):
+        for t, (board, (svg, back, board_json)) in enumerate(zip(boards, sheets), start=1):
             stem = f"table-{t:0{width}d}"
             files[f"{stem}.svg"] = svg.encode("utf-8")
             files[f"{stem}.json"] = (board_json + "\n").encode("utf-8")
-            entries.append({"table": t, "seed": board.seed, "setup_id": board.setup_id,
-                            "json": f"{stem}.json", "svg": f"{stem}.svg"})
+            entry = {"table": t, "seed": board.seed, "setup_id": board.setup_id,
+                     "json": f"{stem}.json", "svg": f"{stem}.svg"}
+            if back is not None:
+                files[f"{stem}-almanac.svg"] = back.encode("utf-8")
+                entry["almanac"] = f"{stem}-almanac.svg"
+            entries.append(entry)
             tick("page")
             yield svg
+            if back is not None:
+                yield back
 
     return pdf.pages_to_pdf(itertools.chain(front, tables()))
 
@@ -229,7 +268,8 @@ def pack_owner(replace: bool) -> atomic.OwnerCheck:
                 raise atomic.OutputError(f"{where}: it is a pack made before setupgen recorded its files, so "
                                          f"they cannot be verified", field="output", remedy="replace")
             known = {"manifest.json", manifest.get("pdf"), manifest.get("key")} | {
-                b.get(k) for b in manifest.get("boards", []) if isinstance(b, dict) for k in ("json", "svg")}
+                b.get(k) for b in manifest.get("boards", []) if isinstance(b, dict)
+                for k in ("json", "svg", "almanac")}
             foreign = [n for n in present if n not in known or not (folder / n).is_file()]
         else:
             foreign = [f for f in (_foreign(folder / n, files) for n in present if n != "manifest.json") if f]
@@ -262,12 +302,15 @@ def _foreign(path: Path, files: dict) -> str | None:
     return None if digest == files[path.name] else f"{path.name} (changed since it was written)"
 
 
-def _context(request: RoundRequest, table: int):
+def table_context(request: RoundRequest, table: int):
+    """The :class:`~setupgen.render.sheet.SheetContext` of table ``table``
+    (1-based) of a round pack: tournament, round, table, its players and
+    the round's threshold."""
     from ..render.sheet import SheetContext
 
     players = request.players[table - 1] if request.players else ()
     return SheetContext(tournament=request.title, round=request.round, table=table, players=players,
-                        seating=request.seating)
+                        seating=request.seating, victory_points=request.victory_points)
 
 
 def steps(request: RoundRequest) -> int:
@@ -275,4 +318,4 @@ def steps(request: RoundRequest) -> int:
     return 2 * request.tables + 1
 
 
-__all__: Sequence[str] = ("RoundRequest", "table_seed", "round_boards", "write_round", "steps", "MAX_TABLES")
+__all__: Sequence[str] = ("RoundRequest", "table_seed", "table_context", "round_boards", "write_round", "steps", "MAX_TABLES")
