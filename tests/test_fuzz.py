@@ -238,16 +238,18 @@ def test_fuzz_results_and_schedule_csv(profile, played):
 
 OPTIONS = {
     "board": ["--scenario", "--seed", "--setup-id", "--numbers", "--harbors", "--format", "--count", "-o", "--lang",
-              "--paper", "--layout", "--key", "--board", "--tournament", "--round", "--table"],
+              "--paper", "--layout", "--key", "--board", "--tournament", "--round", "--table", "--rules", "--variant",
+              "--almanac", "--no-almanac"],
     "round": ["--scenario", "--tables", "--seed", "-o", "--numbers", "--harbors", "--lang", "--paper", "--title",
-              "--round", "--replace"],
+              "--round", "--replace", "--rules", "--variant", "--almanac", "--no-almanac"],
     "check": ["--layout"],
     "scenarios": [],
 }
 VALUES = st.sampled_from(["", "-", "0", "1", "3", "-5", "99999999999999999999", "base-5-6", "seafarers-sm2010",
                           "oil-springs-fixed", "nosuch", "swap", "uniform", "free", "players", "json", "jsonl",
                           "svg", "pdf", "png", "de", "xx", "letter", "B4SS-5ABN-2V1N-9DMX", "B4SS-5ABN-2V1N-9DMY",
-                          "out", "out/", "out.json", "out.pdf", "sub/x.svg", "x" * 300, "\x01", "é", "b.json"])
+                          "out", "out/", "out.json", "out.pdf", "sub/x.svg", "x" * 300, "\x01", "é", "b.json",
+                          "swiss-2010", "australian-2006", "none", "fishermen", "out.svg", "out.png"])
 
 
 @pytest.mark.parametrize("profile", [pytest.param(FAST, id="fast"), pytest.param(SLOW, id="slow",
@@ -264,7 +266,7 @@ def test_fuzz_command_options(profile):
             if not options:
                 break
             flag = data.draw(st.sampled_from(options))
-            args += [flag] if flag in ("--key", "--replace") else [flag, data.draw(VALUES)]
+            args += [flag] if flag in ("--key", "--replace", "--almanac", "--no-almanac") else [flag, data.draw(VALUES)]
         if command in ("board", "round") and "-o" not in args:
             args += ["-o", "out.json" if command == "board" and "jsonl" not in args else "out"]
         with sandbox() as folder:
