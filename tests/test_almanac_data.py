@@ -53,7 +53,7 @@ def test_australian_differences():
     assert "new-cards-apart-turn" in aus.keys() and "new-cards-apart" not in aus.keys()
     assert set(aus.keys()) - set(swiss.keys()) == {
         "dice-in-lid", "older-road-past-settlement", "city-same-turn-under-five", "vp-card-tenth-point",
-        "ranking-counts-ten", "new-cards-apart-turn", "broken-road-no-count", "protest-before-signing",
+        "ranking-counts-threshold", "new-cards-apart-turn", "broken-road-no-count", "protest-before-signing",
         "refuse-to-sign"}
 
 
