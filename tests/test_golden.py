@@ -19,6 +19,11 @@ def test_golden_json_and_svg_bytes(case):
     assert svg.encode("utf-8") == (HERE / f"{case[0]}.svg").read_bytes()
 
 
+@pytest.mark.parametrize("case", regen.ALMANAC_CASES, ids=[c[0] for c in regen.ALMANAC_CASES])
+def test_golden_almanac_bytes(case):
+    assert regen.render_almanac(*case).encode("utf-8") == (HERE / f"{case[0]}.svg").read_bytes()
+
+
 def test_golden_board_regenerates_from_its_setup_id():
     from setupgen import generate
     from setupgen.core.board import Board

@@ -19,6 +19,22 @@ CASES = [
     ("cities-knights-final", "cities-knights", "final", "spiral", "players", "de"),
 ]
 
+#: almanac pages: (file stem, scenario, seed, lang, preset, final, variant)
+ALMANAC_CASES = [
+    ("seafarers-sm2010-almanac", "seafarers-sm2010", "sm2010/r3/t1", "de-CH", "swiss-2010", False, "fishermen"),
+    ("cities-knights-final-almanac", "cities-knights", "final", "en", "swiss-2010", True, None),
+]
+
+
+def render_almanac(stem, scenario, seed, lang, preset, final, variant):
+    from setupgen import generate
+    from setupgen.core import layout
+    from setupgen.core.almanac import AlmanacRequest
+    from setupgen.render import almanac
+    board = generate.from_seed(scenario, seed)
+    return almanac.render_almanac(board, layout.load(scenario), lang=lang,
+                                  request=AlmanacRequest(preset, final, variant=variant))
+
 
 def render(stem, scenario, seed, numbers, harbors, lang):
     from setupgen import generate
@@ -34,4 +50,7 @@ if __name__ == "__main__":
         js, svg = render(*case)
         (HERE / f"{case[0]}.json").write_text(js, encoding="utf-8", newline="\n")
         (HERE / f"{case[0]}.svg").write_text(svg, encoding="utf-8", newline="\n")
+        print("wrote", case[0])
+    for case in ALMANAC_CASES:
+        (HERE / f"{case[0]}.svg").write_text(render_almanac(*case), encoding="utf-8", newline="\n")
         print("wrote", case[0])
