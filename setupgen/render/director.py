@@ -9,6 +9,16 @@ table: number, scenario, setup ID, seed, the players in seat order when
 scheduled, and two check boxes (result received, entered). As many rows a
 page as fit, never a row split; "Page i of n" at the foot.
 
+When the rows carry material (:attr:`DirectorRow.material`, from
+:func:`setupgen.core.almanac.table_material`), the first page has a
+framed material box under the header: "Every table: …" for what every
+table needs alike (same key, same count); for the tables that need more
+or other than that (a table of 3 needs fewer fishing-ship markers than
+one of 4), their numbers and what they need ("Tables 4, 8, 12: …"); and
+the round's totals, summed over all tables, so the director knows what
+to bring. Rows are unchanged. Without material the pages are exactly as
+before.
+
 Sizes in mm from ``templates/style.toml`` (table ``[director]``), words from
 ``templates/<lang>.toml`` (``[director]``); no text below 8 pt; columns are
 measured from their texts and never touch.
@@ -23,6 +33,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
 from ..core import templates
+from ..core.almanac import Material, material_text
 from ..core.errors import SetupgenError
 from ..core.layout import Layout
 from ..core.templates import Style, Texts, paper_size
@@ -36,18 +47,22 @@ COLUMNS = (("table", "director.table"), ("scenario", "director.scenario"), ("set
            ("seed", "director.seed"), ("received", "director.received"), ("entered", "director.entered"))
 #: most lines of players under a row (6 players: 3 lines of 2)
 MAX_PLAYER_LINES = 3
+#: between two items of material on one line
+ITEM_SEPARATOR = " · "
 
 
 @dataclass(frozen=True, slots=True)
 class DirectorRow:
     """One table on the director's page; ``players`` in seat order (may be
-    empty)."""
+    empty); ``material`` what the table needs (boxes, then pieces, as
+    :func:`setupgen.core.almanac.table_material` gives it; may be empty)."""
 
     table: int
     scenario: str
     setup_id: str
     seed: str | None
     players: tuple[str, ...] = ()
+    material: tuple[Material, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,19 +165,20 @@ def render_director_pages(rows: Sequence[DirectorRow], *, title: str | None, lan
     st = templates.style()
     g = sizes("director")
     plan = _plan(rows, w, h, tx, st, g)
-    head = _Head(title, len(rows), seed, round, blank_round, key_file, tuple(notes))
-    top = _header(drawing(w, h), plan, head)
+    head = _Head(title, len(rows), seed, round, blank_round, key_file, tuple(notes),
+                 _material_paragraphs(rows, tx))
+    top, top1 = _header(drawing(w, h), plan, head, first=False), _header(drawing(w, h), plan, head)
     bottom = h - st.margin - g("footer") * 1.2 - g("inset")
-    per_page = max(1, int((bottom - top) // plan.row_h))
-    chunks = [rows[i:i + per_page] for i in range(0, len(rows), per_page)] or [rows[:0]]
+    first, per_page = (max(1, int((bottom - t) // plan.row_h)) for t in (top1, top))
+    chunks = [rows[:first]] + [rows[i:i + per_page] for i in range(first, len(rows), per_page)]
     if len(chunks) == 1 and rows:
         # one page: the rows grow (up to row_max) into the room left
-        band = min(g("row_max"), plan.band + (bottom - top - len(rows) * plan.row_h) / len(rows))
+        band = min(g("row_max"), plan.band + (bottom - top1 - len(rows) * plan.row_h) / len(rows))
         plan = dataclasses.replace(plan, band=band, row_h=_row_height(band, plan.lines, g))
     pages = []
     for i, chunk in enumerate(chunks, start=1):
         dwg = drawing(w, h)
-        y = _header(dwg, plan, head)
+        y = _header(dwg, plan, head, first=i == 1)
         for k, row in enumerate(chunk):
             _row(dwg, plan, row, y + k * plan.row_h, shaded=k % 2 == 1)
         _footer(dwg, plan, i, len(chunks))
@@ -271,11 +287,14 @@ class _Head:
     blank_round: bool
     key_file: str | None
     notes: tuple[str, ...]
+    #: the first page's material box: (label, items) a paragraph
+    material: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
 
-def _header(dwg: Any, plan: _Plan, head: _Head) -> float:
-    """Title and round, the count and seed, the box of director's notes and
-    the column heads; returns the y (mm) where the first row starts."""
+def _header(dwg: Any, plan: _Plan, head: _Head, *, first: bool = True) -> float:
+    """Title and round, the count and seed, the box of director's notes,
+    on the ``first`` page the material box, and the column heads; returns
+    the y (mm) where the first row starts."""
     tx, st, g = plan.tx, plan.st, plan.g
     title, count, seed, round = head.title, head.count, head.seed, head.round
     blank_round, key_file, notes = head.blank_round, head.key_file, head.notes
@@ -301,11 +320,14 @@ def _header(dwg: Any, plan: _Plan, head: _Head) -> float:
     y += ssz * 0.6
     box = [(tx.get("director.key_pointer", file=key_file), True)] if key_file else []
     box += [(f"{tx.get('director.note')} {n}", False) for n in notes]
+    material = head.material if first else ()
     if box:
         y = _note_box(dwg, plan, box, y + g("inset"))
-    else:
+    elif not material:  # a box below the subtitle stands for the rule
         y += g("inset")
         _rule(dwg, plan, y, g("rule"))
+    if material:
+        y = _material_box(dwg, plan, material, y + g("inset"))
     return _column_heads(dwg, plan, y)
 
 
@@ -325,6 +347,111 @@ def _note_box(dwg: Any, plan: _Plan, paragraphs: list[tuple[str, bool]], top: fl
         t, sz = fit(line, width, size, bold=bold)
         add_text(dwg, dwg, t, m + pad, y + size * 0.8, sz, st, bold=bold)
         y += lh
+    return top + height
+
+
+# -- material ------------------------------------------------------------------------
+
+def _item_lines(items: Sequence[str], width: float, size: float, *, bold: bool = False) -> list[str]:
+    """``items`` joined by :data:`ITEM_SEPARATOR` into lines no wider than
+    ``width`` mm at ``size`` mm, broken only between items (an item too
+    wide for a line alone is broken at its spaces)."""
+    lines: list[str] = []
+    for item in items:
+        cand = f"{lines[-1]}{ITEM_SEPARATOR}{item}" if lines else item
+        if lines and text_width(cand, size, bold=bold) <= width:
+            lines[-1] = cand
+        elif text_width(item, size, bold=bold) <= width:
+            lines.append(item)
+        else:
+            lines.extend(wrap(item, width, size, bold=bold))
+    return lines
+
+
+def _item(m: Material, lang: str, *, alone: bool) -> str:
+    """A material's printed item, with its count; a single box ``alone``
+    (one table's list) by its name only."""
+    return material_text(m, lang, count=not (alone and m.kind == "box" and m.count == 1))
+
+
+def _table_list(numbers: Sequence[int]) -> str:
+    """Table numbers, ascending, runs of three or more as ``4–9``:
+    ``1–3, 5, 7``."""
+    nums = sorted(set(numbers))
+    parts: list[str] = []
+    i = 0
+    while i < len(nums):
+        j = i
+        while j + 1 < len(nums) and nums[j + 1] == nums[j] + 1:
+            j += 1
+        parts += [f"{nums[i]}–{nums[j]}"] if j - i >= 2 else [str(n) for n in nums[i:j + 1]]
+        i = j + 1
+    return ", ".join(parts)
+
+
+def _material_paragraphs(rows: Sequence[DirectorRow], tx: Texts) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """The first page's material box as ``(label, items)`` paragraphs:
+    what every table needs alike (same key, kind and count), then, for
+    each set of tables needing the same beyond that, their table numbers
+    and what they need (the largest set last as "Other tables" when every
+    table is in a set), then the round's totals (boxes first); empty
+    without material."""
+    totals: dict[tuple[str, str], int] = {}
+    for r in rows:
+        for m in r.material:
+            totals[(m.kind, m.key)] = totals.get((m.kind, m.key), 0) + m.count
+    if not totals:
+        return ()
+    lang = tx.lang
+    common = [m for m in rows[0].material if all(m in r.material for r in rows)]
+    out = [(tx.get("director.material_every"), tuple(_item(m, lang, alone=True) for m in common))]
+    groups: dict[tuple[Material, ...], list[int]] = {}
+    for r in rows:
+        groups.setdefault(tuple(m for m in r.material if m not in common), []).append(r.table)
+    other = max(groups, key=lambda g: len(groups[g])) if len(groups) > 1 and () not in groups else None
+    for rest, tables in [*((g, t) for g, t in groups.items() if g != other), *([(other, [])] if other else [])]:
+        key = ("director.material_other" if rest == other else
+               "director.material_table" if len(set(tables)) == 1 else "director.material_tables")
+        out.append((tx.get(key, tables=_table_list(tables)), tuple(_item(m, lang, alone=True) for m in rest)))
+    order = sorted(totals, key=lambda k: k[0] != "box")  # stable: boxes first, each in order of appearance
+    out.append((tx.get("director.material_total"),
+                tuple(material_text(Material(key, totals[(kind, key)], kind), lang) for kind, key in order)))
+    return tuple(p for p in out if p[1])
+
+
+def _material_box(dwg: Any, plan: _Plan, paragraphs: tuple[tuple[str, tuple[str, ...]], ...],
+                  top: float) -> float:
+    """The framed material box across the page from ``top`` (mm): each
+    paragraph's label (bold) in a column as wide as the widest label up to
+    a third of the box, its items wrapped beside it; a longer label (a
+    long list of tables) on lines of its own across the box, its items
+    below it in the items' column. Returns the y below the box."""
+    st, g = plan.st, plan.g
+    m, pad, size = st.margin, g("note_pad"), g("note")
+    lh, inner = size * g("line_spacing"), plan.w - 2 * m - 2 * pad
+    widths = [text_width(label, size, bold=True) for label, _ in paragraphs]
+    label_w = max((lw for lw in widths if lw <= inner / 3), default=inner / 3)
+    x = m + pad + label_w + pad
+    width = plan.w - m - pad - x
+    laid = [([label], False) if lw <= label_w else (wrap(label, inner, size, bold=True), True)
+            for (label, _), lw in zip(paragraphs, widths)]
+    items = [_item_lines(its, width, size) for _, its in paragraphs]
+    gap = size * 0.3
+    n = sum(len(ls) * above + len(its) for (ls, above), its in zip(laid, items))  # items: never none
+    height = 2 * pad + n * lh - (lh - size) + (len(laid) - 1) * gap
+    add_rect(dwg, dwg, m, top, plan.w - 2 * m, height, fill=st.fill["box"], stroke=st.colour["ink"],
+             width=g("rule"))
+    y = top + pad + size * 0.8
+    for (labels, above), lines in zip(laid, items):
+        for label in labels:
+            t, sz = fit(label, inner if above else label_w, size, bold=True)
+            add_text(dwg, dwg, t, m + pad, y, sz, st, bold=True)
+            y += lh if above else 0.0
+        for line in lines:
+            t, sz = fit(line, width, size)
+            add_text(dwg, dwg, t, x, y, sz, st)
+            y += lh
+        y += gap
     return top + height
 
 
