@@ -148,6 +148,12 @@ def test_fishermen_round_prints_the_variant_and_its_material(tmp_path):
     for number, form in ((1, "without Seafarers"), (2, "with Seafarers")):
         manifest, pages = pack(tj.round_request(t, sched, number), tmp_path / f"r{number}")
         assert manifest["almanac"]["variant"] == "fishermen"
+        # 15 players: three tables of 4 and one of 3 (worked by hand): 4 x 30 fish tokens, 15 markers
+        director = " ".join(pages[0].split())
+        assert "Round total: 4 × Base game" in director and "120 × fish tokens" in director
+        assert "15 × fishing-ship markers" in director
+        assert ("15 × matchsticks" in director) == (number == 1)
+        assert ("4 × Seafarers" in director) == (number == 2)
         for entry in manifest["boards"]:
             players = len(sched.table(number, entry["table"]))
             words = " ".join(texts((tmp_path / f"r{number}" / entry["almanac"]).read_text()))

@@ -212,7 +212,10 @@ def _round_pdf(request: RoundRequest, layout: Layout, boards: list[Board], conte
     width = max(2, len(str(request.tables)))
     sheets = batch.sheets(boards, layout, contexts, lang=request.lang, paper=request.paper,
                           almanac=request.almanac)
-    rows = [director.DirectorRow(t, request.scenario, b.setup_id, b.seed, c.players)
+    variant = None if request.almanac is None else request.almanac.variant
+    rows = [director.DirectorRow(t, request.scenario, b.setup_id, b.seed, c.players,
+                                 rules.table_material(request.scenario, len(c.players) if c.players
+                                                      else almanac.table_players(layout), variant))
             for t, (b, c) in enumerate(zip(boards, contexts), start=1)]
     front = director.render_director_pages(
         rows, title=request.title, lang=request.lang, paper=request.paper, seed=request.seed,
