@@ -16,6 +16,7 @@ from typing import Any, Mapping
 from . import atomic
 from .data import read_text
 from .errors import BoardFormatError, SetupgenError, quoted
+from .balance import Limits
 from .hexgrid import Hex, row_order
 from .rules import HARBOR_METHODS, HARBOR_TYPES, KINDS, NUMBER_METHODS, NUMBERS, TERRAINS
 
@@ -47,9 +48,25 @@ class Harbor:
 
 
 @dataclass(frozen=True, slots=True)
+class BalanceRecord:
+    """How a board made under balance limits was found: the ``limits`` it
+    meets and the ``attempt`` (0-based) of the seed's attempt stream that
+    met them first (``docs/balance.md``; recorded in the board JSON as the
+    added field ``balance``)."""
+
+    limits: Limits
+    attempt: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"limits": self.limits.to_dict(), "preset": self.limits.preset, "attempt": self.attempt}
+
+
+@dataclass(frozen=True, slots=True)
 class Board:
     """A complete board. ``seed`` is None when the board was regenerated from
-    its setup ID alone (the seed text is not recoverable from the ID)."""
+    its setup ID alone (the seed text is not recoverable from the ID).
+    ``balance``: how a board made under balance limits was found (None:
+    made without limits)."""
 
     scenario: str
     seed: str | None
@@ -60,6 +77,7 @@ class Board:
     harbors: tuple[Harbor, ...] = ()
     robber: Hex | None = None
     pirate: Hex | None = None
+    balance: BalanceRecord | None = None
     _index: Mapping[Hex, Tile] = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -98,6 +116,7 @@ class Board:
             ],
             "robber": None if self.robber is None else {"q": self.robber[0], "r": self.robber[1]},
             "pirate": None if self.pirate is None else {"q": self.pirate[0], "r": self.pirate[1]},
+            **({} if self.balance is None else {"balance": self.balance.to_dict()}),
         }
 
     def to_json(self, indent: int | None = 2) -> str:
@@ -172,14 +191,32 @@ class Board:
             harbors.append(Harbor(h, facing, htype))
         robber = _opt_hex(data, "robber")
         pirate = _opt_hex(data, "pirate")
+        record = _balance_record(data["balance"]) if data.get("balance") is not None else None
 
         return cls(
             scenario=scenario, seed=seed, setup_id=setup_id,
             number_method=number_method, harbor_method=harbor_method,
             tiles=tuple(tiles[h] for h in row_order(tiles)),
             harbors=tuple(sorted(harbors, key=lambda x: (x.hex[1], x.hex[0], x.facing))),
-            robber=robber, pirate=pirate,
+            robber=robber, pirate=pirate, balance=record,
         )
+
+
+def _balance_record(item: Any) -> BalanceRecord:
+    """The added field ``balance`` (docs/balance.md): limits and attempt."""
+    if not isinstance(item, dict):
+        raise BoardFormatError("balance: expected an object with limits, preset and attempt")
+    attempt = item.get("attempt")
+    if type(attempt) is not int or not 0 <= attempt <= 10 ** 9:
+        raise BoardFormatError(f"balance.attempt: expected a whole number >= 0, got {quoted(attempt)}")
+    limits = item.get("limits")
+    preset = item.get("preset")
+    if not isinstance(limits, dict) or not (preset is None or isinstance(preset, str) and len(preset) <= 200):
+        raise BoardFormatError("balance: expected limits (an object) and preset (a name or null)")
+    try:
+        return BalanceRecord(Limits.from_dict(limits, preset=preset), attempt)
+    except SetupgenError as exc:
+        raise BoardFormatError(f"balance.limits: {exc}") from None
 
 
 def read_board(path: str | Path) -> Board:

@@ -20,8 +20,10 @@ from typing import Any, Mapping
 
 from . import hexgrid
 from .data import data_dir
-from .errors import LayoutError, UnknownScenarioError, quoted
+from .errors import LayoutError, SetupgenError, UnknownScenarioError, quoted
 from .hexgrid import Hex
+from .balance import BARRABLE, Limits
+from .balance import load_preset as load_balance_preset
 from .limits import MAX_VP, MIN_VP
 from .oil import FixedSpring, OilSetup
 from .rules import HARBOR_METHODS, HARBOR_TYPES, KINDS, LAND_TERRAINS, NUMBER_METHODS, NUMBERS, coast_edge
@@ -91,6 +93,8 @@ class Layout:
     oil: OilSetup | None = None
     source: str = "map"  # "map", or "board-file": the board comes from a board file
     frame: str | None = None  # board-file scenarios: the layout whose hexes and pools the board must have
+    start_barred: tuple[str, ...] = ()  # "hidden", "gold": no starting settlement touching such a hex
+    balance: Limits | None = None  # balance limits every board of this layout must meet (None: none)
     _index: Mapping[Hex, HexSpec] = field(init=False, compare=False, repr=False)
     _adjacency: Mapping[Hex, tuple[Hex, ...]] = field(init=False, compare=False, repr=False)
     _regions: Mapping[str, tuple[Hex, ...]] = field(init=False, compare=False, repr=False)
@@ -198,7 +202,8 @@ MAX_COUNT = 1000
 MAX_FILE_BYTES = 1_000_000
 #: keys a layout file may have, top level and per table
 TOP_KEYS = frozenset({"name", "code", "players", "victory_points", "robber", "pirate", "notes", "reconstruction",
-                      "inherits", "source", "frame", "regions", "numbers", "map", "harbors", "oil"})
+                      "inherits", "source", "frame", "regions", "numbers", "map", "harbors", "oil", "start_barred",
+                      "balance"})
 REGION_KEYS = frozenset({"terrain", "numbers", "hidden"})
 NUMBERS_KEYS = frozenset({"default", "placement_order", "spiral"})
 HARBORS_KEYS = frozenset({"default", "pool", "places"})
@@ -349,8 +354,33 @@ def _parse(data: dict[str, Any], path: Path) -> Layout:
         victory_points=vp,
         notes=tuple(notes), players=_get(data, "players", str, path, ""),
         reconstruction=_get(data, "reconstruction", bool, path, False),
-        oil=oil,
+        oil=oil, start_barred=_start_barred(data, path), balance=_balance(data, path),
     ))
+
+
+def _start_barred(data: dict, path: Path) -> tuple[str, ...]:
+    """``start_barred``: what starting settlements may not touch (docs/balance.md)."""
+    items = _get(data, "start_barred", list, path, [])
+    if not all(isinstance(x, str) and x in BARRABLE for x in items) or len(set(items)) != len(items):
+        raise LayoutError(str(path), "start_barred", f"expected a list of {', '.join(BARRABLE)} (each once)")
+    return tuple(items)
+
+
+def _balance(data: dict, path: Path) -> Limits | None:
+    """``[balance]``: a preset (``preset = "fair"``) and/or limits every
+    board of the layout must meet (docs/balance.md, "Limits")."""
+    table = _get(data, "balance", dict, path, None)
+    if table is None:
+        return None
+    table = dict(table)
+    preset = table.pop("preset", None)
+    try:
+        base = load_balance_preset(preset) if isinstance(preset, str) else Limits()
+        if preset is not None and not isinstance(preset, str):
+            raise SetupgenError("preset: expected a preset name")
+        return base.merged(Limits.from_dict(table))
+    except SetupgenError as exc:
+        raise LayoutError(str(path), "balance", str(exc)) from None
 
 
 def _check_whole(regions: tuple[Region, ...], hexes: tuple[HexSpec, ...], spiral: tuple[int, ...],

@@ -27,6 +27,19 @@ def digest(seed: str) -> int:
     return int.from_bytes(h[:8], "big") >> (64 - DIGEST_BITS)
 
 
+def attempt_digest(seed_digest: int, attempt: int) -> int:
+    """The digest of attempt ``attempt`` (0-based) of a board under balance
+    limits (docs/balance.md): attempt 0 is the seed's own digest, so a
+    board that meets the limits at once is the board the seed gives
+    without them; attempt k > 0 is the top ``DIGEST_BITS`` bits of the
+    SHA-256 of ``"setupgen-attempt:<digest>:<k>"``. A setup ID carries the
+    accepted attempt's digest and so regenerates that board alone."""
+    if attempt == 0:
+        return seed_digest
+    h = hashlib.sha256(f"setupgen-attempt:{seed_digest}:{attempt}".encode("ascii")).digest()
+    return int.from_bytes(h[:8], "big") >> (64 - DIGEST_BITS)
+
+
 def stream(seed_digest: int) -> random.Random:
     """A fresh ``random.Random`` seeded from a digest (see :func:`digest`)."""
     if not 0 <= seed_digest < (1 << DIGEST_BITS):

@@ -23,6 +23,9 @@ TERRAINS: tuple[str, ...] = (
 #: terrains a land hex may have (everything but sea)
 LAND_TERRAINS: tuple[str, ...] = TERRAINS[:-1]
 RESOURCES: tuple[str, ...] = ("lumber", "wool", "grain", "brick", "ore")
+#: the resource each producing terrain yields (gold yields one of choice)
+RESOURCE_OF: Mapping[str, str] = {"forest": "lumber", "pasture": "wool", "fields": "grain", "hills": "brick",
+                                  "mountains": "ore"}
 HARBOR_TYPES: tuple[str, ...] = ("3:1",) + RESOURCES
 #: hex kinds of a layout and a board
 KINDS: tuple[str, ...] = ("land", "sea", "frame")
@@ -142,7 +145,7 @@ def harbor_conflict(a: tuple[Hex, int], b: tuple[Hex, int]) -> str | None:
 
 
 __all__ = [
-    "TERRAINS", "LAND_TERRAINS", "RESOURCES", "HARBOR_TYPES", "KINDS", "NUMBER_METHODS", "HARBOR_METHODS",
+    "TERRAINS", "LAND_TERRAINS", "RESOURCES", "RESOURCE_OF", "HARBOR_TYPES", "KINDS", "NUMBER_METHODS", "HARBOR_METHODS",
     "NUMBERS", "RED_NUMBERS", "PIPS", "CHECK_RULES", "clashes", "clash_table", "fits", "coast_edge",
     "harbor_conflict", "RULE_EQUAL", "RULE_RED", "RULE_COAST", "RULE_ONE_PER_SEA", "RULE_CORNERS",
     "RULE_HEX_MISSING", "RULE_HEX_EXTRA", "RULE_HEX_KIND", "RULE_HEX_TERRAIN", "RULE_HEX_HIDDEN",

@@ -8,6 +8,6 @@ the rule definitions of :mod:`setupgen.core.rules` and nothing of the later
 stages.
 """
 
-from .pipeline import from_seed, from_setup_id, generate, resolve_methods
+from .pipeline import ATTEMPTS, from_seed, from_seed_within, from_setup_id, generate, resolve_methods
 
-__all__ = ["generate", "from_seed", "from_setup_id", "resolve_methods"]
+__all__ = ["generate", "from_seed", "from_seed_within", "from_setup_id", "resolve_methods", "ATTEMPTS"]

@@ -10,12 +10,14 @@ scenarios; may redo numbers or terrain), harbors.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 from ..core import layout as layoutmod
 from ..core import rng as rngmod
-from ..core import setupid
-from ..core.board import Board, Harbor, Tile
+from ..core import balance, setupid
+from ..core.balance import Limits
+from ..core.board import BalanceRecord, Board, Harbor, Tile
 from ..core.errors import GenerationError, SetupgenError, SetupIdError
 from ..core.hexgrid import Hex
 from ..core.layout import Layout
@@ -199,6 +201,48 @@ def from_seed(scenario: str | Layout, seed: str, numbers: str | None = None,
     digest = rngmod.digest(seed)
     sid = setupid.encode(layout.code, number_method, harbor_method, digest)
     return _generate(layout, rngmod.stream(digest), number_method, harbor_method, seed, sid)
+
+
+#: attempts a board under balance limits may take, per number method, so that
+#: impossible limits end within about 5 s on the slowest layout (swap and
+#: spiral: under 1 ms a board; uniform on 5-6 boards: 8-10 ms)
+ATTEMPTS = {"swap": 2000, "spiral": 2000, "uniform": 500}
+
+
+def from_seed_within(scenario: str | Layout, seed: str, limits: Limits, numbers: str | None = None,
+                     harbors: str | None = None) -> Board:
+    """The board of ``seed`` that meets balance ``limits`` (docs/balance.md):
+    the first board of the seed's attempt stream (attempt 0 is
+    :func:`from_seed`'s board, attempt k seeded by
+    :func:`setupgen.core.rng.attempt_digest`) that meets every limit, each
+    drawn whole by the number and harbor method, so an accepted board is
+    one the table procedure could have produced (its odds are those of
+    the procedure given the limits). The board records the limits and the
+    attempt (``Board.balance``); its setup ID regenerates it alone.
+
+    Without limits (empty ``limits``) this is :func:`from_seed`. Raises
+    what :func:`from_seed` raises, and :class:`GenerationError` naming the
+    limit failing most when :data:`ATTEMPTS` of the method run out."""
+    layout = layoutmod.load(scenario) if isinstance(scenario, str) else scenario
+    if not limits:
+        return from_seed(layout, seed, numbers, harbors)
+    number_method, harbor_method = resolve_methods(layout, numbers, harbors)
+    check_text(seed, "the seed", field="seed")
+    first = rngmod.digest(seed)
+    budget = ATTEMPTS[number_method]
+    failed: dict[str, int] = {}
+    for attempt in range(budget):
+        d = rngmod.attempt_digest(first, attempt)
+        sid = setupid.encode(layout.code, number_method, harbor_method, d)
+        board = _generate(layout, rngmod.stream(d), number_method, harbor_method, seed, sid)
+        failing = balance.first_failure(board, limits, start_barred=layout.start_barred)
+        if failing is None:
+            return dataclasses.replace(board, balance=BalanceRecord(limits, attempt))
+        failed[failing] = failed.get(failing, 0) + 1
+    worst = max(failed, key=lambda k: (failed[k], k))
+    raise GenerationError(f"no {layout.name} board met the balance limits in {budget} attempts (none accepted); "
+                          f"the limit failing most: {worst.replace('_', ' ')} ({failed[worst]} of {budget} "
+                          f"attempts); loosen it")
 
 
 def from_setup_id(text: str, layout: Layout | None = None) -> Board:
