@@ -206,7 +206,7 @@ def from_seed(scenario: str | Layout, seed: str, numbers: str | None = None,
 #: attempts a board under balance limits may take, per number method, so that
 #: impossible limits end within about 5 s on the slowest layout (swap and
 #: spiral: under 1 ms a board; uniform on 5-6 boards: 8-10 ms)
-ATTEMPTS = {"swap": 2000, "spiral": 2000, "uniform": 500}
+ATTEMPTS = {"swap": 2000, "spiral": 2000, "uniform": 400}
 
 
 def from_seed_within(scenario: str | Layout, seed: str, limits: Limits, numbers: str | None = None,
@@ -220,10 +220,14 @@ def from_seed_within(scenario: str | Layout, seed: str, limits: Limits, numbers:
     the procedure given the limits). The board records the limits and the
     attempt (``Board.balance``); its setup ID regenerates it alone.
 
-    Without limits (empty ``limits``) this is :func:`from_seed`. Raises
-    what :func:`from_seed` raises, and :class:`GenerationError` naming the
-    limit failing most when :data:`ATTEMPTS` of the method run out."""
+    A layout's own ``[balance]`` limits hold too (``limits`` taking their
+    place where both set one). Without limits this is :func:`from_seed`.
+    Raises what :func:`from_seed` raises, and :class:`GenerationError`
+    naming the limit failing most when :data:`ATTEMPTS` of the method run
+    out."""
     layout = layoutmod.load(scenario) if isinstance(scenario, str) else scenario
+    if layout.balance is not None:
+        limits = layout.balance.merged(limits)
     if not limits:
         return from_seed(layout, seed, numbers, harbors)
     number_method, harbor_method = resolve_methods(layout, numbers, harbors)
@@ -234,7 +238,11 @@ def from_seed_within(scenario: str | Layout, seed: str, limits: Limits, numbers:
     for attempt in range(budget):
         d = rngmod.attempt_digest(first, attempt)
         sid = setupid.encode(layout.code, number_method, harbor_method, d)
-        board = _generate(layout, rngmod.stream(d), number_method, harbor_method, seed, sid)
+        try:
+            board = _generate(layout, rngmod.stream(d), number_method, harbor_method, seed, sid)
+        except GenerationError:  # this attempt's stream found no legal board (Oil Springs redos): the next
+            failed["generation"] = failed.get("generation", 0) + 1
+            continue
         failing = balance.first_failure(board, limits, start_barred=layout.start_barred)
         if failing is None:
             return dataclasses.replace(board, balance=BalanceRecord(limits, attempt))
