@@ -19,6 +19,17 @@ the round's totals, summed over all tables, so the director knows what
 to bring. Rows are unchanged. Without material the pages are exactly as
 before.
 
+When the rows carry balance (:attr:`DirectorRow.balance`, the director's
+metrics of :func:`setupgen.core.balance.measure`: face-down hexes
+counted), a "Balance" column before the check boxes gives each table's
+score (one decimal, the language's decimal mark), the most pips at an
+intersection a starting settlement may take and the resource-pip spread,
+each figure right-aligned in its own narrow cell so a column of tables
+scans for an outlier; the first page has a framed balance box under the
+header (under the material box): the round's range of each figure,
+lowest–highest, and one legend line explaining the three. Without
+balance the pages are exactly as before.
+
 Sizes in mm from ``templates/style.toml`` (table ``[director]``), words from
 ``templates/<lang>.toml`` (``[director]``); no text below 8 pt; columns are
 measured from their texts and never touch.
@@ -34,6 +45,7 @@ from typing import Any, Mapping, Sequence
 
 from ..core import templates
 from ..core.almanac import Material, material_text
+from ..core.balance import Balance
 from ..core.errors import SetupgenError
 from ..core.layout import Layout
 from ..core.templates import Style, Texts, paper_size
@@ -45,6 +57,8 @@ __all__ = ["DirectorRow", "Sizes", "sizes", "notes_for", "render_director_pages"
 #: the columns, left to right: (kind, template key of the head)
 COLUMNS = (("table", "director.table"), ("scenario", "director.scenario"), ("setup_id", "director.setup_id"),
            ("seed", "director.seed"), ("received", "director.received"), ("entered", "director.entered"))
+#: the balance column, before the check boxes, when any row has balance
+BALANCE_COLUMN = ("balance", "director.balance")
 #: most lines of players under a row (6 players: 3 lines of 2)
 MAX_PLAYER_LINES = 3
 #: between two items of material on one line
@@ -55,7 +69,10 @@ ITEM_SEPARATOR = " · "
 class DirectorRow:
     """One table on the director's page; ``players`` in seat order (may be
     empty); ``material`` what the table needs (boxes, then pieces, as
-    :func:`setupgen.core.almanac.table_material` gives it; may be empty)."""
+    :func:`setupgen.core.almanac.table_material` gives it; may be empty);
+    ``balance`` the board's metrics as the director measures them
+    (:func:`setupgen.core.balance.measure` with ``table=False``:
+    face-down hexes counted), or None."""
 
     table: int
     scenario: str
@@ -63,6 +80,7 @@ class DirectorRow:
     seed: str | None
     players: tuple[str, ...] = ()
     material: tuple[Material, ...] = ()
+    balance: Balance | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,7 +150,8 @@ def _player_width(seat: int, name: str, size: float) -> float:
 @dataclass(frozen=True, slots=True)
 class _Plan:
     """What every page shares: paper, words, style, sizes, the columns
-    ``(kind, x, width)``, the players' lines and cells, the row height."""
+    ``(kind, x, width)``, the players' lines and cells, the row height,
+    and with balance the widths of the balance column's three cells."""
 
     w: float
     h: float
@@ -144,6 +163,7 @@ class _Plan:
     per_line: int
     band: float
     row_h: float
+    figures: tuple[float, ...] = ()
 
     def col(self, kind: str) -> tuple[float, float]:
         return next((x, w) for k, x, w in self.cols if k == kind)
@@ -166,7 +186,7 @@ def render_director_pages(rows: Sequence[DirectorRow], *, title: str | None, lan
     g = sizes("director")
     plan = _plan(rows, w, h, tx, st, g)
     head = _Head(title, len(rows), seed, round, blank_round, key_file, tuple(notes),
-                 _material_paragraphs(rows, tx))
+                 _material_paragraphs(rows, tx), _balance_summary(rows, tx))
     top, top1 = _header(drawing(w, h), plan, head, first=False), _header(drawing(w, h), plan, head)
     bottom = h - st.margin - g("footer") * 1.2 - g("inset")
     first, per_page = (max(1, int((bottom - t) // plan.row_h)) for t in (top1, top))
@@ -209,7 +229,34 @@ def _head_width(text: str, size: float) -> float:
     return best
 
 
-def _natural_widths(rows: Sequence[DirectorRow], tx: Texts, g: Sizes) -> dict[str, float]:
+def _columns(rows: Sequence[DirectorRow]) -> tuple[tuple[str, str], ...]:
+    """The columns of these rows: :data:`COLUMNS`, with the balance column
+    before the check boxes when any row has balance."""
+    if not any(r.balance is not None for r in rows):
+        return COLUMNS
+    return COLUMNS[:4] + (BALANCE_COLUMN,) + COLUMNS[4:]
+
+
+def _figures(b: Balance, mark: str) -> tuple[str, str, str]:
+    """A board's three balance figures as printed: the score with one
+    decimal and the language's decimal mark, the most pips at a starting
+    intersection, the resource-pip spread."""
+    return f"{b.score:.1f}".replace(".", mark), str(b.intersection_max), str(b.resource_spread)
+
+
+def _figure_widths(rows: Sequence[DirectorRow], tx: Texts, g: Sizes) -> tuple[float, ...]:
+    """The widths (mm) of the balance column's three cells: each its widest
+    figure at the ID size (the size of the setup ID and seed); () without
+    balance."""
+    mark = tx.get("tournament.decimal_mark")
+    figs = [_figures(r.balance, mark) for r in rows if r.balance is not None]
+    if not figs:
+        return ()
+    return tuple(max(text_width(f[i], g("id")) for f in figs) for i in range(3))
+
+
+def _natural_widths(rows: Sequence[DirectorRow], tx: Texts, g: Sizes,
+                    figures: tuple[float, ...] = ()) -> dict[str, float]:
     body, ids = g("body"), g("id")
     content = {
         "table": max((text_width(str(r.table), body, bold=True) for r in rows), default=0.0),
@@ -218,30 +265,43 @@ def _natural_widths(rows: Sequence[DirectorRow], tx: Texts, g: Sizes) -> dict[st
         "seed": max((text_width(r.seed or "", ids, mono=True) for r in rows), default=0.0),
         "received": g("box"),
         "entered": g("box"),
+        "balance": sum(figures) + _figure_gap(g) * max(0, len(figures) - 1),
     }
-    return {kind: max(content[kind], _head_width(tx.get(key), g("head"))) for kind, key in COLUMNS}
+    return {kind: max(content[kind], _head_width(tx.get(key), g("head"))) for kind, key in _columns(rows)}
+
+
+def _figure_gap(g: Sizes) -> float:
+    """The space (mm) between the balance column's cells: half a column
+    gap, about a digit's width (two-digit figures side by side must not
+    read as one number)."""
+    return g("column_gap") / 2
 
 
 def _plan(rows: Sequence[DirectorRow], w: float, h: float, tx: Texts, st: Style, g: Sizes) -> _Plan:
-    """Column widths from their texts: table, setup ID and the check boxes
-    as wide as they need; scenario and seed share the rest (the seed takes
-    what the scenario leaves, at least a third of it)."""
-    nat = _natural_widths(rows, tx, g)
+    """Column widths from their texts: table, setup ID, the balance column
+    and the check boxes as wide as they need; scenario and seed share the
+    rest (the seed takes what the scenario leaves, at least a third of it)."""
+    columns = _columns(rows)
+    figures = _figure_widths(rows, tx, g)
+    nat = _natural_widths(rows, tx, g, figures)
     gap = g("column_gap")
     inner = w - 2 * st.margin - 2 * g("inset")
     fixed = nat["table"] + nat["setup_id"] + nat["received"] + nat["entered"]
-    flex = max(2 * gap, inner - fixed - gap * (len(COLUMNS) - 1))
+    if figures:
+        fixed += nat["balance"]
+    flex = max(2 * gap, inner - fixed - gap * (len(columns) - 1))
     scenario = nat["scenario"] if nat["scenario"] + nat["seed"] <= flex else \
         max(flex - nat["seed"], flex * 2 / 3)
     widths = dict(nat, scenario=scenario, seed=flex - scenario)
     x = st.margin + g("inset")
     cols = []
-    for kind, _ in COLUMNS:
+    for kind, _ in columns:
         cols.append((kind, x, widths[kind]))
         x += widths[kind] + gap
     span = sum(cw for k, _, cw in cols if k in ("scenario", "setup_id", "seed")) + 2 * gap
     lines, per_line = player_lines(rows, span, g("player"))
-    return _Plan(w, h, tx, st, g, tuple(cols), lines, per_line, g("row"), _row_height(g("row"), lines, g))
+    return _Plan(w, h, tx, st, g, tuple(cols), lines, per_line, g("row"), _row_height(g("row"), lines, g),
+                 figures)
 
 
 def _row_height(band: float, lines: int, g: Sizes) -> float:
@@ -289,12 +349,14 @@ class _Head:
     notes: tuple[str, ...]
     #: the first page's material box: (label, items) a paragraph
     material: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    #: the first page's balance box: (label, the round's ranges, legend), or None
+    balance: tuple[str, tuple[str, ...], str] | None = None
 
 
 def _header(dwg: Any, plan: _Plan, head: _Head, *, first: bool = True) -> float:
     """Title and round, the count and seed, the box of director's notes,
-    on the ``first`` page the material box, and the column heads; returns
-    the y (mm) where the first row starts."""
+    on the ``first`` page the material box and the balance box, and the
+    column heads; returns the y (mm) where the first row starts."""
     tx, st, g = plan.tx, plan.st, plan.g
     title, count, seed, round = head.title, head.count, head.seed, head.round
     blank_round, key_file, notes = head.blank_round, head.key_file, head.notes
@@ -321,13 +383,16 @@ def _header(dwg: Any, plan: _Plan, head: _Head, *, first: bool = True) -> float:
     box = [(tx.get("director.key_pointer", file=key_file), True)] if key_file else []
     box += [(f"{tx.get('director.note')} {n}", False) for n in notes]
     material = head.material if first else ()
+    balance = head.balance if first else None
     if box:
         y = _note_box(dwg, plan, box, y + g("inset"))
-    elif not material:  # a box below the subtitle stands for the rule
+    elif not material and balance is None:  # a box below the subtitle stands for the rule
         y += g("inset")
         _rule(dwg, plan, y, g("rule"))
     if material:
         y = _material_box(dwg, plan, material, y + g("inset"))
+    if balance is not None:
+        y = _balance_box(dwg, plan, balance, y + g("inset"))
     return _column_heads(dwg, plan, y)
 
 
@@ -455,18 +520,79 @@ def _material_box(dwg: Any, plan: _Plan, paragraphs: tuple[tuple[str, tuple[str,
     return top + height
 
 
+# -- balance ---------------------------------------------------------------------------
+
+def _span(low: str, high: str) -> str:
+    """``low–high``, or the one value when they are equal."""
+    return low if low == high else f"{low}–{high}"
+
+
+def _balance_summary(rows: Sequence[DirectorRow], tx: Texts) -> tuple[str, tuple[str, ...], str] | None:
+    """The first page's balance box: its label, the round's range of each
+    figure (lowest–highest score, most pips at a starting intersection,
+    resource-pip spread) over the rows with balance, and the legend line;
+    None when no row has balance."""
+    found = [r.balance for r in rows if r.balance is not None]
+    if not found:
+        return None
+    mark = tx.get("tournament.decimal_mark")
+    score = [b.score for b in found]
+    pips = [b.intersection_max for b in found]
+    spread = [b.resource_spread for b in found]
+    low, high = (f"{v:.1f}".replace(".", mark) for v in (min(score), max(score)))
+    ranges = (
+        tx.get("director.balance_score", range=_span(low, high)),
+        tx.get("director.balance_pips", range=_span(str(min(pips)), str(max(pips)))),
+        tx.get("director.balance_spread", range=_span(str(min(spread)), str(max(spread)))),
+    )
+    return tx.get("director.balance_round"), ranges, tx.get("director.balance_legend")
+
+
+def _balance_box(dwg: Any, plan: _Plan, summary: tuple[str, tuple[str, ...], str], top: float) -> float:
+    """The framed balance box across the page from ``top`` (mm): the label
+    (bold) and beside it the round's ranges, then the legend (muted)
+    across the box. Returns the y below the box."""
+    label, ranges, legend = summary
+    st, g = plan.st, plan.g
+    m, pad, size = st.margin, g("note_pad"), g("note")
+    lh, inner = size * g("line_spacing"), plan.w - 2 * m - 2 * pad
+    label_w = min(text_width(label, size, bold=True), inner / 3)
+    x = m + pad + label_w + pad
+    width = plan.w - m - pad - x
+    lines = _item_lines(ranges, width, size)
+    legend_lines = wrap(legend, inner, size)
+    gap = size * 0.3
+    height = 2 * pad + (len(lines) + len(legend_lines)) * lh - (lh - size) + gap
+    add_rect(dwg, dwg, m, top, plan.w - 2 * m, height, fill=st.fill["box"], stroke=st.colour["ink"],
+             width=g("rule"))
+    y = top + pad + size * 0.8
+    t, sz = fit(label, label_w, size, bold=True)
+    add_text(dwg, dwg, t, m + pad, y, sz, st, bold=True)
+    for line in lines:
+        t, sz = fit(line, width, size)
+        add_text(dwg, dwg, t, x, y, sz, st)
+        y += lh
+    y += gap
+    for line in legend_lines:
+        t, sz = fit(line, inner, size)
+        add_text(dwg, dwg, t, m + pad, y, sz, st, fill=st.colour["muted"])
+        y += lh
+    return top + height
+
+
 def _column_heads(dwg: Any, plan: _Plan, y: float) -> float:
     """The column heads (bold, up to two lines, on a common last baseline)
     below the rule at ``y``; returns the y of the rule under them."""
     st, g = plan.st, plan.g
     size = g("head")
     lh = size * 1.15
-    heads = {kind: wrap(plan.tx.get(key), plan.col(kind)[1] + 0.01, size, bold=True) for kind, key in COLUMNS}
+    keys = dict(COLUMNS + (BALANCE_COLUMN,))
+    heads = {kind: wrap(plan.tx.get(keys[kind]), width + 0.01, size, bold=True) for kind, _, width in plan.cols}
     n = max(len(v) for v in heads.values())
     base = y + g("inset") + size * 0.8 + (n - 1) * lh
     for kind, x, width in plan.cols:
         lines = heads[kind]
-        centre = kind in ("received", "entered")
+        centre = kind in ("received", "entered", "balance")
         for i, line in enumerate(lines):
             t, sz = fit(line, width, size, bold=True)
             ly = base - (len(lines) - 1 - i) * lh
@@ -509,6 +635,8 @@ def _row(dwg: Any, plan: _Plan, row: DirectorRow, top: float, *, shaded: bool) -
     x, cw = plan.col("seed")
     t, sz = fit_tail(row.seed or "", cw, ids, mono=True)
     add_text(dwg, dwg, t, x, base, sz, st, mono=True)
+    if row.balance is not None and plan.figures:
+        _balance_figures(dwg, plan, row.balance, base)
     b = g("box")
     for kind in ("received", "entered"):
         x, cw = plan.col(kind)
@@ -538,3 +666,17 @@ def _players(dwg: Any, plan: _Plan, players: tuple[str, ...], top: float) -> Non
         nx = x + text_width(seat, size, bold=True)
         t, sz = fit(name, cell - (nx - x) - size, size)
         add_text(dwg, dwg, t, nx, y, sz, st)
+
+
+def _balance_figures(dwg: Any, plan: _Plan, balance: Balance, base: float) -> None:
+    """A row's score, most pips at a starting intersection and resource-pip
+    spread on the baseline ``base`` (mm), each right-aligned in its cell
+    of the balance column (:attr:`_Plan.figures`), the cells centred in it."""
+    st, g = plan.st, plan.g
+    x, cw = plan.col("balance")
+    gap = _figure_gap(g)
+    right = x + (cw - sum(plan.figures) - gap * (len(plan.figures) - 1)) / 2
+    for text, width in zip(_figures(balance, plan.tx.get("tournament.decimal_mark")), plan.figures):
+        right += width
+        add_text(dwg, dwg, text, right, base, g("id"), st, anchor="end")
+        right += gap

@@ -10,10 +10,10 @@ patterns and sizes from ``templates/style.toml`` (:mod:`setupgen.core.templates`
 Page order (docs/sheet.md): header (tournament, round, table, scenario;
 room for a QR code), the board with the legend beside it (and the notes
 when they fit there), the build list (rows, harbors), the notes, the
-result slip, and the setup ID and seed at the foot (room for a balance
-line). Each section is measured and drawn by the same function: it draws
-onto a canvas and returns its height, and measuring draws onto a scratch
-canvas.
+result slip, and the setup ID and seed at the foot with the balance line
+(:func:`balance_line`; room kept for it when there is none). Each section
+is measured and drawn by the same function: it draws onto a canvas and
+returns its height, and measuring draws onto a scratch canvas.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
 from ..core import templates
+from ..core.balance import Balance
 from ..core.board import Board, Tile
 from ..core.errors import SetupgenError
 from ..core.limits import MAX_DIGITS, MAX_ROUND, MAX_VP, MIN_VP, check_text
@@ -39,7 +40,7 @@ from .page import (
 )
 
 __all__ = ["Page", "SheetContext", "render_sheet", "sheet_page", "scenario_title", "sheet_notes",
-           "director_notes", "table_box_and_rule", "heading_with_hint", "build_list_lines"]
+           "director_notes", "table_box_and_rule", "heading_with_hint", "build_list_lines", "balance_line"]
 
 #: most players on one result slip
 MAX_PLAYERS = 6
@@ -54,8 +55,9 @@ class SheetContext:
     """What the schedule knows about a table: tournament name, round and
     table number, the players (in starting order, or for ``seating =
     "choose"`` by rank, choosing their start positions in that order; may
-    be empty), and a balance line (a later version prints board balance
-    there; the room is kept either way)."""
+    be empty), and the balance line printed in the footer (made by
+    :func:`balance_line` from the board measured as the table sees it;
+    None: nothing printed, the room is kept)."""
 
     tournament: str | None = None
     round: int | None = None
@@ -163,7 +165,7 @@ def sheet_page(board: Board, layout: Layout, *, lang: str = "en", paper: str = "
     build: Section = lambda cv, y0: _build_list(cv, board, layout, m, y0, cw, tx, st)
     notes_below: Section = lambda cv, y0: _notes(cv, notes, m, y0, cw, tx, st)
     slip_min: Section = lambda cv, y0: _slip(cv, ctx, n_players, st.mm("slip_min_row"), m, y0, cw, layout, tx, st)
-    fixed = sum(_measure(s_, pg.w, h) for s_ in (build, slip_min)) + footer_height(board, cw, tx, st)
+    fixed = sum(_measure(s_, pg.w, h) for s_ in (build, slip_min)) + footer_height(board, cw, tx, st, ctx.balance)
     room = h - m - y - fixed - 4 * gap
     plan = _board_plan(board, notes, cw, room, _measure(notes_below, pg.w, h) + gap, tx, st)
     if plan is None:
@@ -186,7 +188,7 @@ def sheet_page(board: Board, layout: Layout, *, lang: str = "en", paper: str = "
     if not side_notes:
         y += notes_below(dwg, y) + vgap
     _slip(dwg, ctx, n_players, st.mm("slip_min_row") + grow / n_players, m, y, cw, layout, tx, st)
-    footer(dwg, board, m, h - m, cw, tx, st, ctx.balance)
+    footer(dwg, board, m, h - m, cw, tx, st, ctx.balance, measured=True)
     return dwg
 
 
@@ -635,6 +637,23 @@ def _slip(dwg: Any, ctx: SheetContext, n: int, rh: float, x: float, y: float, w:
 
 # -- footer (setup ID and seed) -----------------------------------------------------
 
+def balance_line(metrics: Balance, lang: str) -> str:
+    """The sheet's balance line in ``lang`` (``sheet.balance_line``): the
+    score out of 100 with one decimal and the language's decimal mark, the
+    most pips at an intersection a starting settlement may take, and the
+    resource-pip spread, e.g. "Balance 56.5/100 · best start 12 pips ·
+    resource spread 8".
+
+    ``metrics`` must be measured as the table sees the board:
+    :func:`setupgen.core.balance.measure` with ``table=True`` (a face-down
+    hex has no known terrain and no intersection touching one counts), so
+    nothing on the sheet depends on a face-down hex. Raises
+    :class:`SetupgenError` for an unknown language."""
+    tx = templates.texts(lang)
+    score = f"{metrics.score:.1f}".replace(".", tx.get("tournament.decimal_mark"))
+    return tx.get("sheet.balance_line", score=score, pips=metrics.intersection_max, spread=metrics.resource_spread)
+
+
 def _id_lines(board: Board, w: float, tx: Texts, st: Style) -> list[list[tuple[str, bool]]]:
     """Footer lines as runs ``(text, mono)``: the setup ID, then the seed (on
     the same line if it fits, else in whole on further lines, cut into
@@ -669,38 +688,54 @@ def printable_seed(seed: str) -> str:
 
 
 _RUN_GAP = 1.5  # mm between footer runs; a label and the next label: 3 x this
+_BALANCE_GAP = 4 * _RUN_GAP  # mm at least between the first ID line and a balance text beside it
 
 
 def _runs_width(runs: list[tuple[str, bool]], size: float) -> float:
     return sum(text_width(t, size, mono=mono) for t, mono in runs) + _RUN_GAP * (len(runs) - 1) * 2
 
 
-def _balance_inline(board: Board, w: float, tx: Texts, st: Style) -> bool:
-    """Whether the balance line (``balance_width`` mm) fits at the right of
-    the first ID line."""
-    return _runs_width(_id_lines(board, w, tx, st)[0], st.mm("id")) + st.mm("balance_width") + 3.0 <= w
+def _balance_inline(board: Board, w: float, tx: Texts, st: Style, balance: str | None = None) -> bool:
+    """Whether the balance line fits at the right of the first ID line:
+    the room kept for it (``balance_width`` mm) and, with ``balance``, that
+    text at 8 pt (:data:`_BALANCE_GAP` mm clear of the IDs)."""
+    ids = _runs_width(_id_lines(board, w, tx, st)[0], st.mm("id"))
+    if balance and ids + _BALANCE_GAP + text_width(balance, MIN_FONT_MM) > w:
+        return False
+    return ids + st.mm("balance_width") + 3.0 <= w
 
 
-def footer_height(board: Board, w: float, tx: Texts, st: Style) -> float:
-    """Height (mm) of the footer: the ID lines and the balance line's room."""
-    extra = 0 if _balance_inline(board, w, tx, st) else 1
+def footer_height(board: Board, w: float, tx: Texts, st: Style, balance: str | None = None) -> float:
+    """Height (mm) of the footer: the ID lines and the balance line's room
+    (with ``balance``: the room that text needs, see :func:`footer`)."""
+    extra = 0 if _balance_inline(board, w, tx, st, balance) else 1
     return (len(_id_lines(board, w, tx, st)) + extra) * st.mm("id") * 1.3 + 2.0
 
 
 def footer(dwg: Any, board: Board, x: float, bottom: float, w: float, tx: Texts, st: Style,
-           balance: str | None = None) -> None:
+           balance: str | None = None, *, measured: bool = False) -> None:
     """The footer ending at ``bottom`` mm: a rule, the setup ID and seed,
     and the balance line (room kept when there is none) at the right of
-    the first line, or above the IDs when it does not fit there."""
+    the first line, or above the IDs when it does not fit there.
+
+    The balance line may take all the room right of the first ID line
+    (at least ``balance_width`` mm). ``measured``: the caller gave
+    :func:`footer_height` the same ``balance`` text, so a text too long
+    for the right of the first line (at 8 pt) gets the line above the IDs;
+    without, the line keeps to the room kept for any text (shrunk down to
+    8 pt, then cut)."""
     size = st.mm("id")
     lines = _id_lines(board, w, tx, st)
     y = bottom - (len(lines) - 1) * size * 1.3 - size * 0.25
-    inline = _balance_inline(board, w, tx, st)
+    inline = _balance_inline(board, w, tx, st, balance if measured else None)
     bal = st.mm("balance_width")
     bx, by, bw = (x + w - bal, y, bal) if inline else (x, y - size * 1.3, w)
     rule = (y if inline else by) - size * 1.2
     add_path(dwg, dwg, f"M{num(x)},{num(rule)} L{num(x + w)},{num(rule)}", stroke=st.colour["line"], width=0.2)
     if balance:
+        if inline:  # all the room right of the first ID line
+            bw = max(bal, w - _runs_width(lines[0], size) - _BALANCE_GAP)
+            bx = x + w - bw
         t, sz = fit(balance, bw, size)
         add_text(dwg, dwg, t, bx + bw, by, sz, st, fill=st.colour["muted"], anchor="end")
     else:
