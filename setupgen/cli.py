@@ -179,18 +179,30 @@ app = typer.Typer(
 
 #: library request fields (:attr:`SetupgenError.field`) -> the option that sets them
 FLAGS = {
+    "plot": "--plot",
     "scenario": "--scenario", "seed": "--seed", "setup_id": "--setup-id", "numbers": "--numbers",
     "harbors": "--harbors", "fmt": "--format", "count": "--count", "output": "-o", "lang": "--lang",
     "paper": "--paper", "layout_file": "--layout", "key": "--key", "board_file": "--board",
     "tables": "--tables", "round": "--round", "title": "--title", "from_round": "--from-round",
     "winners": "--winners", "players": "--players", "table": "--table", "tournament": "--tournament",
     "replace": "--replace", "rules": "--rules", "variant": "--variant", "almanac": "--no-almanac",
+    "balance": "--balance", "max_intersection_pips": "--max-intersection-pips",
+    "max_terrain_cluster": "--max-terrain-cluster", "resource_pips": "--resource-pips", "min_score": "--min-score",
+    "even": "--even",
 }
 
 #: the help texts of the almanac options, shared by board and round
 RULES_HELP = "House rules on the almanac page: swiss-2010, australian-2006 or none (default)."
 VARIANT_HELP = "A variant on the almanac page, with its material: fishermen."
 ALMANAC_HELP = "Add the almanac page (the rules this table plays by) behind each sheet."
+BALANCE_HELP = {
+    "balance": "Balance preset (fair) or a preset .toml file: limits every board must meet.",
+    "max_intersection_pips": "Most pips at any intersection a starting settlement may take.",
+    "max_terrain_cluster": "Largest group of one terrain, in hexes (1: no two equal terrains adjacent).",
+    "resource_pips": "Pips per resource, e.g. lumber=9..16,ore=6..13.",
+    "min_score": "Lowest balance score (0-100) a board may have.",
+    "balance_line": "Print the board's balance (as the table sees it) on the sheet.",
+}
 
 
 def _fail(problem: SetupgenError | str) -> typer.Exit:
@@ -254,19 +266,26 @@ def board(
     rules: Optional[str] = typer.Option(None, "--rules", help=RULES_HELP),
     variant: Optional[str] = typer.Option(None, "--variant", help=VARIANT_HELP),
     almanac: bool = typer.Option(True, "--almanac/--no-almanac", help=ALMANAC_HELP + " A pdf gets it as page 2, svg and png as a second file NAME-almanac.svg|png."),
+    balance: Optional[str] = typer.Option(None, "--balance", help=BALANCE_HELP["balance"]),
+    max_intersection_pips: Optional[int] = typer.Option(None, "--max-intersection-pips", help=BALANCE_HELP["max_intersection_pips"]),
+    max_terrain_cluster: Optional[int] = typer.Option(None, "--max-terrain-cluster", help=BALANCE_HELP["max_terrain_cluster"]),
+    resource_pips: Optional[str] = typer.Option(None, "--resource-pips", help=BALANCE_HELP["resource_pips"]),
+    min_score: Optional[float] = typer.Option(None, "--min-score", help=BALANCE_HELP["min_score"]),
+    balance_line: bool = typer.Option(False, "--balance-line", help=BALANCE_HELP["balance_line"]),
 ) -> None:
     """One board (or a JSONL batch) as a sheet or board JSON."""
     from .core import atomic
+    from .core import balance as balancemod
     from .render import export
 
     try:
-        wanted = _almanac_request(rules, variant, almanac)
-        if (rules is not None or variant is not None) and (key or export.pick_format(fmt, output) in ("json", "jsonl")):
-            raise SetupgenError("--rules and --variant print on the almanac page of a table sheet; "
-                                + ("the director's key" if key else "board json") + " has none")
+        limits = balancemod.options(balance, max_intersection_pips, max_terrain_cluster, resource_pips, min_score)
+        wanted = _almanac_request(rules, variant, almanac, sheet=not key and export.pick_format(fmt, output)
+                                  not in ("json", "jsonl"), what="the director's key" if key else "board json")
         request = export.BoardRequest(scenario, seed, setup_id, numbers, harbors, fmt, count, output,
                                       "en" if lang is None else lang, "a4" if paper is None else paper,
-                                      layout_file, key, board_file, wanted)
+                                      layout_file, key, board_file, wanted, limits=limits,
+                                      balance_line=balance_line)
         if tournament_file is not None or round_number is not None or table is not None:
             request = _tournament_table_request(request, tournament_file, round_number, table,
                                                 (lang, paper, rules, variant))
@@ -281,19 +300,22 @@ def board(
             if made.almanac is not None:
                 typer.echo("note: the almanac page is a file of its own and was not written to standard output "
                            "(a pdf holds it as page 2)", err=True)
-            _report_violations(made.violations)
-            return
-        target = output if output is not None else _default_target(made.default_name)  # str keeps a final "/"
-        _write_board(target, made)
+        else:
+            _write_board(output if output is not None else _default_target(made.default_name), made)
     except SetupgenError as exc:
         raise _fail(exc) from None
     _report_violations(made.violations)
 
 
-def _almanac_request(rules: Optional[str], variant: Optional[str], almanac: bool):
-    """The almanac request of ``--rules``/``--variant``, None for ``--no-almanac``."""
+def _almanac_request(rules: Optional[str], variant: Optional[str], almanac: bool, sheet: bool = True,
+                     what: str = ""):
+    """The almanac request of ``--rules``/``--variant``, None for
+    ``--no-almanac``; ``sheet`` False: the output (``what``) has no
+    almanac, so those options are refused."""
     from .core.almanac import NO_PRESET, AlmanacRequest
 
+    if not sheet and (rules is not None or variant is not None):
+        raise SetupgenError(f"--rules and --variant print on the almanac page of a table sheet; {what} has none")
     if not almanac:
         if rules is not None or variant is not None:
             raise SetupgenError("--rules and --variant print on the almanac page; drop --no-almanac")
@@ -346,6 +368,9 @@ def _tournament_table_request(request, tournament_file, round_number, table, own
 
     if tournament_file is None or round_number is None or table is None:
         raise SetupgenError("--tournament, --round and --table go together")
+    if request.limits or request.balance_line:
+        raise SetupgenError("a tournament table's balance limits come from the tournament file ([balance]); "
+                            "drop the balance options")
     given = [flag for flag, value in (("--scenario", request.scenario), ("--seed", request.seed),
                                       ("--setup-id", request.setup_id), ("--numbers", request.numbers),
                                       ("--harbors", request.harbors), ("--layout", request.layout_file),
@@ -359,7 +384,8 @@ def _tournament_table_request(request, tournament_file, round_number, table, own
     sched = tj.current_schedule(t, _tournament_folder(t, None))
     board, context = tj.table_sheet(t, round_number, table, sched)
     return dataclasses.replace(request, scenario=board.scenario, seed=board.seed, lang=t.language, paper=t.paper,
-                               context=context, almanac=None if request.almanac is None else t.almanac(round_number))
+                               context=context, almanac=None if request.almanac is None else t.almanac(round_number),
+                               limits=t.limits(round_number))
 
 
 def _report_violations(found: Sequence) -> None:
@@ -391,23 +417,37 @@ def round_(
     rules: Optional[str] = typer.Option(None, "--rules", help=RULES_HELP + " With a tournament file: its [rules]."),
     variant: Optional[str] = typer.Option(None, "--variant", help=VARIANT_HELP + " With a tournament file: its rounds'."),
     almanac: bool = typer.Option(True, "--almanac/--no-almanac", help=ALMANAC_HELP + " The PDF is then laid out for duplex printing."),
+    balance: Optional[str] = typer.Option(None, "--balance", help=BALANCE_HELP["balance"]),
+    max_intersection_pips: Optional[int] = typer.Option(None, "--max-intersection-pips", help=BALANCE_HELP["max_intersection_pips"]),
+    max_terrain_cluster: Optional[int] = typer.Option(None, "--max-terrain-cluster", help=BALANCE_HELP["max_terrain_cluster"]),
+    resource_pips: Optional[str] = typer.Option(None, "--resource-pips", help=BALANCE_HELP["resource_pips"]),
+    min_score: Optional[float] = typer.Option(None, "--min-score", help=BALANCE_HELP["min_score"]),
+    even: bool = typer.Option(False, "--even", help="Keep every table's balance score in one interval: the middle half of the scenario's surveyed scores, or --even-range."),
+    even_range: Optional[str] = typer.Option(None, "--even-range", help="The score interval of --even, e.g. 50..62 (implies --even)."),
+    balance_line: bool = typer.Option(False, "--balance-line", help=BALANCE_HELP["balance_line"]),
 ) -> None:
     """Make a round pack: a sheet per table, director's page, one PDF."""
+    from .core import balance as balancemod
+
     try:
         if output == "-":
             raise SetupgenError("a round pack is a folder of files; it cannot go to standard output", field="output")
         wanted = _almanac_request(rules, variant, almanac)
+        limits = balancemod.options(balance, max_intersection_pips, max_terrain_cluster, resource_pips, min_score)
         if tournament_file is not None:
             quick = [n for n, v in (("--scenario", scenario), ("--tables", tables), ("--seed", seed),
                                     ("--numbers", numbers), ("--harbors", harbors), ("--lang", lang),
                                     ("--paper", paper), ("--title", title), ("--rules", rules),
                                     ("--variant", variant)) if v is not None]
+            quick += [n for n, v in (("balance options", limits), ("--even", even or even_range is not None),
+                                     ("--balance-line", balance_line)) if v]
             if quick:
                 raise SetupgenError(f"give either a tournament file with --round, or the quick form; not both ({', '.join(quick)})")
             request, folder, target = _tournament_round(tournament_file, round_number, output, almanac)
         else:
+            limits = _even_limits(scenario, numbers, limits, even, even_range)
             request, target = _quick_round(scenario, tables, seed, output, numbers, harbors, lang, paper, title,
-                                           round_number, replace, wanted)
+                                           round_number, replace, wanted, limits, balance_line)
             folder = target.parent
         from .core import atomic
 
@@ -442,7 +482,35 @@ def _tournament_round(tournament_file: Path, round_number: Optional[int], output
     return request, folder, folder / f"round-{round_number}"
 
 
-def _quick_round(scenario, tables, seed, output, numbers, harbors, lang, paper, title, round_number, replace, almanac):
+def _even_limits(scenario, numbers, limits, even: bool, even_range: Optional[str]):
+    """``--even`` / ``--even-range LO..HI``: the limits with the even
+    round's score interval (the survey's middle half unless given)."""
+    from .core import balance as balancemod
+    from .core import layout as layoutmod
+
+    if not even and even_range is None:
+        return limits
+    if even_range is not None:
+        first, dots, last = even_range.partition("..")
+        try:
+            interval = (float(first), float(last)) if dots else None
+        except ValueError:
+            interval = None
+        if interval is None:
+            raise SetupgenError(f"expected a score interval such as 50..62, got {quoted(even_range, 30)}",
+                                field="even")
+    else:
+        lay = layoutmod.load("base-3-4" if scenario is None else scenario)
+        interval = balancemod.survey_interval(lay.name, lay.default_numbers if numbers is None else numbers)
+    low = interval[0] if limits.min_score is None else max(interval[0], limits.min_score)
+    try:
+        return limits.merged(balancemod.Limits(min_score=low, max_score=interval[1]))
+    except SetupgenError as exc:
+        raise SetupgenError(str(exc), field="even") from None
+
+
+def _quick_round(scenario, tables, seed, output, numbers, harbors, lang, paper, title, round_number, replace, almanac,
+                 limits, balance_line):
     """``round --scenario S --tables N --seed SEED``: the request and the
     pack folder, checked before a fresh seed is made."""
     from .render import export
@@ -454,7 +522,7 @@ def _quick_round(scenario, tables, seed, output, numbers, harbors, lang, paper, 
     lang = "en" if lang is None else lang
     paper = "a4" if paper is None else paper
     request = roundpack.RoundRequest(scenario, tables, "", numbers, harbors, lang, paper, title, round_number,
-                                     almanac=almanac)
+                                     almanac=almanac, limits=limits, balance_line=balance_line)
     roundpack.check_request(request)
     if output is not None:
         roundpack.check_target(output, replace=replace)
@@ -598,27 +666,143 @@ def _stderr_console():
 def check(
     board_file: Path = typer.Argument(..., metavar="BOARD.json", help="A board file (setupgen.board/1 JSON)."),
     layout_file: Optional[str] = typer.Option(None, "--layout", help="The layout TOML the board was made from, if not a shipped scenario."),
+    with_stats: bool = typer.Option(False, "--stats", help="After the verdict, the board's balance metrics (docs/balance.md) under their own heading."),
 ) -> None:
     """Check a board file against its scenario's rules."""
     from . import check as checkmod
 
+    measured = None
     try:
-        found = checkmod.check_file(board_file, layout_file)
+        if with_stats:
+            from . import stats as statsmod
+
+            found, measured = statsmod.check_with_stats(board_file, layout_file)
+        else:
+            found = checkmod.check_file(board_file, layout_file)
     except SetupgenError as exc:
         raise _fail(exc) from None
     errors = [v for v in found if v.severity == checkmod.ERROR]
     try:
-        _print_verdict(found, errors)
+        _print_verdict(found, errors, measured)
     except _Stop as stop:  # a reader that closed the pipe early still gets the verdict
         raise _Stop(EXIT_ILLEGAL if errors and stop.code == 0 else stop.code, stop.message) from None
     if errors:
         raise typer.Exit(EXIT_ILLEGAL)
 
 
-def _print_verdict(found, errors) -> None:
+def _print_verdict(found, errors, measured=None) -> None:
+    """Violations and notes, the verdict, then (``check --stats``) a blank
+    line and the metrics under the heading ``balance (docs/balance.md):``."""
     for v in found:
         _out(str(v))
     _out(f"illegal: {len(errors)} violation(s)" if errors else "legal")
+    if measured is not None:
+        from . import stats as statsmod
+
+        _out("")
+        _out("balance (docs/balance.md):")
+        for line in statsmod.metric_lines(measured):
+            _out(f"  {line}")
+
+
+@app.command("stats", epilog="Examples:  setupgen stats output/demo/table-03.json"
+                             "  |  setupgen board --seed s --format jsonl --count 1000 -o - | setupgen stats - --format json")
+def stats_(
+    source: str = typer.Argument(..., metavar="BOARD.json|BOARDS.jsonl|-", help="A board file, a JSON Lines file of boards (one a line), or - to read either from standard input."),
+    fmt: Optional[str] = typer.Option(None, "--format", help="text (default: a block per board) or json (one setupgen.balance/1 object per board and line); default json for an -o file ending .json or .jsonl."),
+    output: Optional[str] = typer.Option(None, "-o", "--output", help="File to write instead of standard output (written whole or not at all)."),
+    layout_file: Optional[str] = typer.Option(None, "--layout", help="The layout TOML the boards were made from, if not a shipped scenario."),
+) -> None:
+    """Print the balance metrics of boards (docs/balance.md), streaming JSON Lines."""
+    from . import stats as statsmod
+    from .core import atomic
+
+    try:
+        fmt = _stats_format(fmt, output)
+        if output not in (None, "-"):
+            atomic.check_file_target(output)
+        made = statsmod.stats(source, fmt, layout_file)
+        if output in (None, "-"):
+            for piece in made:  # streamed: boards before a bad line are printed already
+                _write_stdout(lambda stream: stream.write(piece), text=True)
+            return
+        atomic.write_stream(output, (piece.encode("utf-8") for piece in made))
+    except SetupgenError as exc:
+        raise _fail(exc) from None
+    typer.echo(f"wrote {output} ({made.boards} board{'' if made.boards == 1 else 's'})", err=True)
+
+
+def _stats_format(fmt: Optional[str], output: Optional[str]) -> str:
+    """``--format``, or json for an ``-o`` file ending ``.json``/``.jsonl``, else text."""
+    ext = "" if output in (None, "-") else Path(output).suffix.lower()
+    if fmt is None:
+        return "json" if ext in (".json", ".jsonl") else "text"
+    if fmt == "text" and ext in (".json", ".jsonl"):
+        raise SetupgenError(f"format text does not match the file name {output!r}", field="fmt")
+    return fmt
+
+
+@app.command(epilog="Examples:  setupgen survey --scenario base-3-4"
+                    "  |  setupgen survey --scenario base-5-6 --count 2000 --balance fair --plot output/five-six")
+def survey(
+    scenario: Optional[str] = typer.Option(None, help="Scenario (see 'setupgen scenarios'); default base-3-4."),
+    numbers: Optional[str] = typer.Option(None, help="Number method: swap (default), spiral or uniform."),
+    harbors: Optional[str] = typer.Option(None, help="Harbor method: shuffled, free or players (default: the scenario's)."),
+    count: int = typer.Option(10_000, help="How many boards (1-100,000)."),
+    seed: Optional[str] = typer.Option(None, help="Seed stem: board i is seeded SEED/i; default survey (survey/1, survey/2, ...)."),
+    balance: Optional[str] = typer.Option(None, "--balance", help="A balance preset (name or .toml file): report the share of boards meeting each of its limits, besides fair's."),
+    plot: Optional[str] = typer.Option(None, "--plot", help="Write the score histogram as NAME.svg and NAME.png (both or neither); default output/survey-<scenario>-<numbers>."),
+    no_plot: bool = typer.Option(False, "--no-plot", help="Write no plot."),
+) -> None:
+    """Percentiles of every balance metric over many boards, the share meeting each limit, a score histogram."""
+    from .render import export
+    from .render import survey as surveymod
+
+    try:
+        if plot is not None and no_plot:
+            raise SetupgenError("--plot names the plot's files, --no-plot asks for none; give one")
+        request = surveymod.SurveyRequest("base-3-4" if scenario is None else scenario, numbers, harbors, count,
+                                          surveymod.DEFAULT_SEED if seed is None else seed, balance)
+        layout, method, _ = surveymod.check_request(request)
+        paths = None
+        if not no_plot:
+            name = plot if plot is not None else str(_default_target(f"survey-{export.slug(layout.name)}-{method}"))
+            paths = _plot_targets(surveymod.plot_paths(name))
+        result = surveymod.run(request)
+        if paths is not None:
+            svg, png = surveymod.plot_files(result)
+            _write_plot(paths, svg, png)
+    except SetupgenError as exc:
+        raise _fail(exc) from None
+    for line in surveymod.summary_lines(result):
+        _out(line)
+    if paths is not None:
+        typer.echo(f"wrote {paths[0]} and {paths[1]}", err=True)
+
+
+def _plot_targets(paths: tuple[str, str]) -> tuple[str, str]:
+    """Both plot files checked as targets before any work (a problem is
+    the fault of ``--plot``)."""
+    from .core import atomic
+
+    for path in paths:
+        try:
+            atomic.check_file_target(path)
+        except SetupgenError as exc:
+            raise SetupgenError(str(exc), field="plot") from None
+    return paths
+
+
+def _write_plot(paths: tuple[str, str], svg: bytes, png: bytes) -> None:
+    """The plot's two files, both or neither."""
+    from .core import atomic
+
+    folder = Path(paths[0]).parent
+    try:
+        atomic.write_files(folder, {Path(paths[0]).name: svg, Path(paths[1]).name: png})
+    except SetupgenError as exc:
+        raise SetupgenError(str(exc), field="plot") from None
+    _files_written()
 
 
 @app.command(epilog="Example:  setupgen scenarios")

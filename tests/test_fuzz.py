@@ -239,17 +239,23 @@ def test_fuzz_results_and_schedule_csv(profile, played):
 OPTIONS = {
     "board": ["--scenario", "--seed", "--setup-id", "--numbers", "--harbors", "--format", "--count", "-o", "--lang",
               "--paper", "--layout", "--key", "--board", "--tournament", "--round", "--table", "--rules", "--variant",
-              "--almanac", "--no-almanac"],
+              "--almanac", "--no-almanac", "--balance", "--max-intersection-pips", "--max-terrain-cluster",
+              "--resource-pips", "--min-score", "--balance-line"],
     "round": ["--scenario", "--tables", "--seed", "-o", "--numbers", "--harbors", "--lang", "--paper", "--title",
-              "--round", "--replace", "--rules", "--variant", "--almanac", "--no-almanac"],
-    "check": ["--layout"],
+              "--round", "--replace", "--rules", "--variant", "--almanac", "--no-almanac", "--balance",
+              "--max-intersection-pips", "--max-terrain-cluster", "--resource-pips", "--min-score", "--even",
+              "--even-range", "--balance-line"],
+    "check": ["--layout", "--stats"],
     "scenarios": [],
+    "stats": ["--format", "-o", "--layout"],
+    "survey": ["--scenario", "--numbers", "--harbors", "--count", "--seed", "--balance", "--plot", "--no-plot"],
 }
 VALUES = st.sampled_from(["", "-", "0", "1", "3", "-5", "99999999999999999999", "base-5-6", "seafarers-sm2010",
                           "oil-springs-fixed", "nosuch", "swap", "uniform", "free", "players", "json", "jsonl",
                           "svg", "pdf", "png", "de", "xx", "letter", "B4SS-5ABN-2V1N-9DMX", "B4SS-5ABN-2V1N-9DMY",
                           "out", "out/", "out.json", "out.pdf", "sub/x.svg", "x" * 300, "\x01", "é", "b.json",
-                          "swiss-2010", "australian-2006", "none", "fishermen", "out.svg", "out.png"])
+                          "swiss-2010", "australian-2006", "none", "fishermen", "out.svg", "out.png", "fair",
+                          "12", "2", "lumber=9..16", "ore=1..2,wool=0..99", "50..60", "40.5", "nan", "1e999"])
 
 
 @pytest.mark.parametrize("profile", [pytest.param(FAST, id="fast"), pytest.param(SLOW, id="slow",
@@ -260,15 +266,19 @@ def test_fuzz_command_options(profile):
     def inner(command, data):
         options = OPTIONS[command]
         args = [command]
-        if command == "check":
+        if command in ("check", "stats"):
             args.append(data.draw(st.sampled_from(["b.json", "nofile", ".", "layout.toml"])))
         for _ in range(data.draw(st.integers(0, 4))):
             if not options:
                 break
             flag = data.draw(st.sampled_from(options))
-            args += [flag] if flag in ("--key", "--replace", "--almanac", "--no-almanac") else [flag, data.draw(VALUES)]
+            flags = ("--key", "--replace", "--almanac", "--no-almanac", "--even", "--balance-line")
+            flags += ("--stats", "--no-plot")  # check, survey
+            args += [flag] if flag in flags else [flag, data.draw(VALUES)]
         if command in ("board", "round") and "-o" not in args:
             args += ["-o", "out.json" if command == "board" and "jsonl" not in args else "out"]
+        if command == "survey" and "--count" not in args:
+            args += ["--count", "3"]  # not the default 10,000 boards
         with sandbox() as folder:
             (folder / "b.json").write_text(board_text())
             (folder / "layout.toml").write_text("name = 'layout'\n")

@@ -90,8 +90,9 @@ SIGNATURES: dict[str, tuple[bytes, ...]] = {
     ".pdf": (b"%PDF-",),
     ".svg": (b'<?xml version="1.0" encoding="utf-8"?>\n<svg baseProfile="full"',),
     ".png": (b"\x89PNG\r\n\x1a\n",),
-    ".json": (b'{\n  "format": "setupgen.board/1"', b'{"format":"setupgen.board/1"'),
-    ".jsonl": (b'{"format":"setupgen.board/1"',),
+    ".json": (b'{\n  "format": "setupgen.board/1"', b'{"format":"setupgen.board/1"', b'{"format": "setupgen.balance/1"'),
+    ".jsonl": (b'{"format":"setupgen.board/1"', b'{"format": "setupgen.balance/1"'),
+    ".txt": (b"board balance (setupgen stats;",),
     ".csv": (b"round,table,seat,player\n", b"rank,player,placing_points,victory_points,vp_share,games\n"),
 }
 

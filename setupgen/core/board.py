@@ -162,33 +162,12 @@ class Board:
             raise BoardFormatError(f"harbor_method: unknown method {quoted(harbor_method)}")
         tiles: dict[Hex, Tile] = {}
         for i, item in enumerate(_field(data, "hexes", list)):
-            where = f"hexes[{i}]"
-            h = _hex(item, where)
-            kind = _field(item, "kind", str, where)
-            if kind not in KINDS:
-                raise BoardFormatError(f"{where}.kind: unknown kind {quoted(kind)}")
-            terrain = _field(item, "terrain", str, where)
-            if terrain not in TERRAINS:
-                raise BoardFormatError(f"{where}.terrain: unknown terrain {quoted(terrain)}")
-            number = _field(item, "number", (int, type(None)), where)
-            if number is not None and number not in NUMBERS:
-                raise BoardFormatError(f"{where}.number: {quoted(number)} is not a number token")
-            hidden = _field(item, "hidden", bool, where)
-            oil = _field(item, "oil_spring", bool, where)
-            if h in tiles:
-                raise BoardFormatError(f"{where}: hex ({h[0]}, {h[1]}) appears twice")
-            tiles[h] = Tile(h, kind, terrain, number, hidden, oil)
-        harbors = []
-        for i, item in enumerate(_field(data, "harbors", list)):
-            where = f"harbors[{i}]"
-            h = _hex(item, where)
-            facing = _field(item, "facing", int, where)
-            if not 0 <= facing < 6:
-                raise BoardFormatError(f"{where}.facing: must be 0-5, got {quoted(facing)}")
-            htype = _field(item, "type", str, where)
-            if htype not in HARBOR_TYPES:
-                raise BoardFormatError(f"{where}.type: unknown harbor type {quoted(htype)}")
-            harbors.append(Harbor(h, facing, htype))
+            tile = _quick_tile(item) or _checked_tile(item, f"hexes[{i}]")
+            if tile.hex in tiles:
+                raise BoardFormatError(f"hexes[{i}]: hex ({tile.hex[0]}, {tile.hex[1]}) appears twice")
+            tiles[tile.hex] = tile
+        harbors = [_quick_harbor(item) or _checked_harbor(item, f"harbors[{i}]")
+                   for i, item in enumerate(_field(data, "harbors", list))]
         robber = _opt_hex(data, "robber")
         pirate = _opt_hex(data, "pirate")
         record = _balance_record(data["balance"]) if data.get("balance") is not None else None
@@ -200,6 +179,100 @@ class Board:
             harbors=tuple(sorted(harbors, key=lambda x: (x.hex[1], x.hex[0], x.facing))),
             robber=robber, pirate=pirate, balance=record,
         )
+
+
+_KIND_SET = frozenset(KINDS)
+_TERRAIN_SET = frozenset(TERRAINS)
+_NUMBER_SET = frozenset(NUMBERS)
+_HARBOR_TYPE_SET = frozenset(HARBOR_TYPES)
+#: tiles and harbors already read, by their exactly typed values (they are
+#: immutable, so boards share them; a board file or a JSON Lines stream
+#: repeats a few hundred of them): reading one is a lookup
+_SEEN: dict[tuple, Any] = {}
+#: entries :data:`_SEEN` holds at most (then it starts afresh)
+_SEEN_MAX = 20_000
+
+
+def _quick_tile(item: Any) -> Tile | None:
+    """The tile of a hex entry as ``json.loads`` gives a well-formed one
+    (exact types, known values), or None for anything else, which
+    :func:`_checked_tile` then accepts or names the problem of: the fast
+    path of reading a board, with the same outcome. Types are checked
+    before the lookup in :data:`_SEEN`, where ``True == 1``."""
+    if type(item) is not dict:
+        return None
+    try:
+        key = q, r, kind, terrain, number, hidden, oil = (item["q"], item["r"], item["kind"], item["terrain"],
+                                                          item["number"], item["hidden"], item["oil_spring"])
+    except KeyError:
+        return None
+    if not (type(q) is int and type(r) is int and type(kind) is str and type(terrain) is str
+            and (number is None or type(number) is int) and type(hidden) is bool and type(oil) is bool):
+        return None
+    tile = _SEEN.get(key)
+    if tile is None:
+        if not (-MAX_COORD <= q <= MAX_COORD and -MAX_COORD <= r <= MAX_COORD and kind in _KIND_SET
+                and terrain in _TERRAIN_SET and (number is None or number in _NUMBER_SET)):
+            return None
+        tile = _remember(key, Tile((q, r), kind, terrain, number, hidden, oil))
+    return tile
+
+
+def _remember(key: tuple, value: Any) -> Any:
+    if len(_SEEN) >= _SEEN_MAX:
+        _SEEN.clear()
+    _SEEN[key] = value
+    return value
+
+
+def _checked_tile(item: Any, where: str) -> Tile:
+    """The tile of hex entry ``item`` (``where``: ``hexes[i]``). Raises
+    :class:`BoardFormatError` naming the first problem."""
+    h = _hex(item, where)
+    kind = _field(item, "kind", str, where)
+    if kind not in KINDS:
+        raise BoardFormatError(f"{where}.kind: unknown kind {quoted(kind)}")
+    terrain = _field(item, "terrain", str, where)
+    if terrain not in TERRAINS:
+        raise BoardFormatError(f"{where}.terrain: unknown terrain {quoted(terrain)}")
+    number = _field(item, "number", (int, type(None)), where)
+    if number is not None and number not in NUMBERS:
+        raise BoardFormatError(f"{where}.number: {quoted(number)} is not a number token")
+    hidden = _field(item, "hidden", bool, where)
+    oil = _field(item, "oil_spring", bool, where)
+    return Tile(h, kind, terrain, number, hidden, oil)
+
+
+def _quick_harbor(item: Any) -> Harbor | None:
+    """:func:`_quick_tile` for a harbor entry."""
+    if type(item) is not dict:
+        return None
+    try:
+        key = q, r, facing, htype = item["q"], item["r"], item["facing"], item["type"]
+    except KeyError:
+        return None
+    if not (type(q) is int and type(r) is int and type(facing) is int and type(htype) is str):
+        return None
+    harbor = _SEEN.get(key)
+    if harbor is None:
+        if not (-MAX_COORD <= q <= MAX_COORD and -MAX_COORD <= r <= MAX_COORD and 0 <= facing < 6
+                and htype in _HARBOR_TYPE_SET):
+            return None
+        harbor = _remember(key, Harbor((q, r), facing, htype))
+    return harbor
+
+
+def _checked_harbor(item: Any, where: str) -> Harbor:
+    """The harbor of entry ``item`` (``where``: ``harbors[i]``). Raises
+    :class:`BoardFormatError` naming the first problem."""
+    h = _hex(item, where)
+    facing = _field(item, "facing", int, where)
+    if not 0 <= facing < 6:
+        raise BoardFormatError(f"{where}.facing: must be 0-5, got {quoted(facing)}")
+    htype = _field(item, "type", str, where)
+    if htype not in HARBOR_TYPES:
+        raise BoardFormatError(f"{where}.type: unknown harbor type {quoted(htype)}")
+    return Harbor(h, facing, htype)
 
 
 def _balance_record(item: Any) -> BalanceRecord:

@@ -1,0 +1,100 @@
+"""Work spread over forked worker processes, its results in the order the
+jobs were given (``setupgen stats`` over JSON Lines, ``setupgen survey``;
+docs/balance.md).
+
+Each result is a pure function of its job and of a context fixed before
+the workers start, so the results are the same whatever the number of
+workers (none included). ``SETUPGEN_WORKERS`` (a whole number from 0 to
+64, 0 = no worker processes) sets the count, as it does for round packs;
+without it there is one worker per CPU this process may use (the calling
+process only hands out jobs and takes results). Jobs are taken from their
+iterable as they are needed, at most :data:`AHEAD` per worker ahead of
+the results taken, so a long stream is read in constant memory.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+from typing import Any, Callable, Iterable, Iterator
+
+from .errors import SetupgenError
+
+__all__ = ["workers", "ordered", "AHEAD"]
+
+#: jobs handed out per worker ahead of the results taken
+AHEAD = 4
+
+
+def workers() -> int:
+    """Worker processes to use: ``SETUPGEN_WORKERS`` if set, else the
+    CPUs this process may run on. Raises :class:`SetupgenError` for a
+    ``SETUPGEN_WORKERS`` that is not a whole number from 0 to 64."""
+    text = os.environ.get("SETUPGEN_WORKERS")
+    if text is not None:
+        if not text.strip().isdigit() or not 0 <= int(text) <= 64:
+            raise SetupgenError(f"SETUPGEN_WORKERS must be a whole number from 0 to 64, got {text!r}")
+        return int(text)
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+#: (function, context) of the pool being started, read by its forked
+#: workers (a context may hold values that do not pickle, such as layouts)
+_CONTEXT: list[tuple[Callable[[Any, Any], Any], Any]] = []
+
+
+def _quiet() -> None:
+    """Worker start: the calling process handles interrupts and ends the workers."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+def _run(job: Any) -> Any:
+    fn, context = _CONTEXT[-1]  # the worker's copy, taken when it was forked
+    return fn(context, job)
+
+
+def ordered(fn: Callable[[Any, Any], Any], context: Any, jobs: Iterable[Any], *, min_jobs: int = 2) -> Iterator[Any]:
+    """``fn(context, job)`` for every job, in order: in worker processes
+    (forked, so ``fn`` and ``context`` need not pickle; jobs and results
+    must) when there are workers, ``fork`` is available and there are at
+    least ``min_jobs`` jobs; else in this process. What ``fn`` raises is
+    raised when its result's turn comes (an exception passed back from a
+    worker loses attributes its constructor does not set, so ``fn``
+    should return problems as values). Ending the iteration early ends
+    the workers."""
+    import itertools
+    import multiprocessing
+
+    it = iter(jobs)
+    head = list(itertools.islice(it, max(1, min_jobs)))
+    n = workers()
+    if n < 1 or len(head) < min_jobs or "fork" not in multiprocessing.get_all_start_methods():
+        return (fn(context, job) for job in itertools.chain(head, it))
+    return _pooled(fn, context, itertools.chain(head, it), n)
+
+
+def _pooled(fn: Callable[[Any, Any], Any], context: Any, jobs: Iterator[Any], n: int) -> Iterator[Any]:
+    import multiprocessing
+    from collections import deque
+
+    _CONTEXT.append((fn, context))
+    try:
+        pool = multiprocessing.get_context("fork").Pool(n, initializer=_quiet)  # forks now
+    finally:
+        _CONTEXT.pop()
+    pending: deque = deque()
+    try:
+        for job in jobs:
+            pending.append(pool.apply_async(_run, (job,)))
+            while len(pending) >= AHEAD * n:
+                yield pending.popleft().get()
+        while pending:
+            yield pending.popleft().get()
+        pool.close()
+    finally:
+        pool.terminate()
+        pool.join()
