@@ -488,6 +488,44 @@ def load_preset(name: str) -> Limits:
     return Limits.from_dict(data, preset=label, where=f"{path}: ")
 
 
+def options(preset: str | None = None, max_intersection_pips: int | None = None,
+            max_terrain_cluster: int | None = None, resource_pips: str | None = None,
+            min_score: float | None = None) -> Limits:
+    """Limits from single values as a front end takes them: a ``preset``
+    (name or file), then each limit given taking the preset's place;
+    ``resource_pips`` as text (``"lumber=9..16,ore=6..13"``). Raises
+    :class:`SetupgenError` whose ``field`` names the value at fault."""
+    base = Limits() if preset is None else load_preset(preset)
+    pips = () if resource_pips is None else parse_resource_pips(resource_pips)
+    given = (("max_intersection_pips", lambda: Limits(max_intersection_pips=max_intersection_pips)),
+             ("max_terrain_cluster", lambda: Limits(max_terrain_cluster=max_terrain_cluster)),
+             ("resource_pips", lambda: Limits(resource_pips=pips)), ("min_score", lambda: Limits(min_score=min_score)))
+    for name, make in given:
+        try:
+            base = base.merged(make())
+        except SetupgenError as exc:
+            raise SetupgenError(str(exc), field=name) from None
+    return base
+
+
+def survey_interval(scenario: str, method: str) -> tuple[float, float]:
+    """The middle half of a scenario's score distribution (its 25th and
+    75th percentiles) for a number method, from ``balance/surveys.toml``
+    (made by ``scripts/balance_survey.py``): the default interval of an
+    even round. Raises :class:`SetupgenError` (``field="even"``) when the
+    file has no survey for them."""
+    path = data_dir("balance") / "surveys.toml"
+    try:
+        data = tomllib.loads(read_text(path, "balance survey file"))
+    except tomllib.TOMLDecodeError as exc:
+        raise SetupgenError(f"{path}: {str(exc).lower()}") from None
+    entry = data.get("scenario", {}).get(scenario, {}).get(method)
+    if not isinstance(entry, dict) or not all(isinstance(entry.get(k), (int, float)) for k in ("p25", "p75")):
+        raise SetupgenError(f"no score survey of {scenario} with the {method} method; give the score interval "
+                            f"of the even round yourself", field="even")
+    return float(entry["p25"]), float(entry["p75"])
+
+
 __all__ = ["FORMAT", "BARRABLE", "Balance", "measure", "ScoreSpec", "SCORE_MEASURES", "load_score", "read_score",
            "LIMIT_NAMES", "LIMIT_RESOURCES", "Limits", "parse_resource_pips", "first_failure", "presets",
-           "load_preset"]
+           "load_preset", "options", "survey_interval"]

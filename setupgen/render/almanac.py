@@ -130,7 +130,7 @@ def almanac_page(board: Board, layout: Layout, *, lang: str = "en", paper: str =
     split = _split(lines, per_col)
     for c, col in enumerate((lines[:split], lines[split:])):
         _draw_column(pg.dwg, col, m + c * (col_w + pg.gap * 2), top, col_w, st)
-    footer(pg.dwg, board, m, pg.h - m, cw, tx, st, context.balance)
+    footer(pg.dwg, board, m, pg.h - m, cw, tx, st, None)  # the balance line is on the front alone
     return pg.dwg
 
 

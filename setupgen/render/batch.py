@@ -22,7 +22,7 @@ from ..core.board import Board
 from ..core.errors import SetupgenError
 from ..core.layout import Layout
 
-__all__ = ["workers", "sheets", "key_document", "Background", "MIN_PARALLEL"]
+__all__ = ["workers", "sheets", "close", "key_document", "Background", "MIN_PARALLEL"]
 
 #: fewer pages than this are laid out in the calling process
 MIN_PARALLEL = 6
@@ -64,6 +64,14 @@ def _run(i: int) -> Any:
     return fn(jobs[i])
 
 
+def close(results: Iterator[Any]) -> None:
+    """End the workers of :func:`sheets`' results (nothing for results
+    laid out in this process)."""
+    stop = getattr(results, "close", None)
+    if stop is not None:
+        stop()
+
+
 def _map(fn: Callable[[Any], Any], jobs: Sequence[Any]) -> Iterator[Any]:
     """``fn(job)`` for every job, in order, in worker processes when it
     pays; the workers start at once, so they work while the caller goes
@@ -80,17 +88,35 @@ def _map(fn: Callable[[Any], Any], jobs: Sequence[Any]) -> Iterator[Any]:
     finally:
         _JOBS.pop()
     results = pool.imap(_run, range(len(jobs)), chunksize=max(1, min(4, len(jobs) // (4 * n))))
-    return _drain(pool, results)
+    return _Results(pool, results)
 
 
-def _drain(pool: Any, results: Iterator[Any]) -> Iterator[Any]:
-    """The results, then the pool closed (ended at once if the caller stops early)."""
-    try:
-        yield from results
-        pool.close()
-    finally:
-        pool.terminate()
-        pool.join()
+class _Results:
+    """The results of a pool, in order; :meth:`close` ends the workers at
+    once (also when the caller never started reading: a signal may come
+    before the first result), and the last result closes them too."""
+
+    def __init__(self, pool: Any, results: Iterator[Any]) -> None:
+        self._pool: Any = pool
+        self._results = results
+
+    def __iter__(self) -> "_Results":
+        return self
+
+    def __next__(self) -> Any:
+        if self._pool is None:
+            raise StopIteration
+        try:
+            return next(self._results)
+        except BaseException:
+            self.close()
+            raise
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.terminate()
+            self._pool.join()
+            self._pool = None
 
 
 def _sheet(job: tuple) -> Any:
@@ -110,7 +136,8 @@ def sheets(boards: Iterable[Board], layout: Layout, contexts: Iterable[Any], *, 
     :class:`setupgen.render.canvas.SvgPage` objects, the almanac page
     None without an ``almanac`` request; the JSON without its final
     newline, as :meth:`Board.to_json`). An error of any page (an almanac
-    too long) is raised when its turn comes."""
+    too long) is raised when its turn comes. Call :func:`close` on the
+    result when done with it early (it ends the workers)."""
     return _map(_sheet, [(b, layout, lang, paper, c, almanac) for b, c in zip(boards, contexts)])
 
 

@@ -4,6 +4,7 @@ needed."""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass
 from pathlib import PurePath
@@ -14,6 +15,7 @@ from ..core import layout as layoutmod
 from ..core import almanac as rules
 from ..core import setupid, templates
 from ..core.almanac import AlmanacRequest
+from ..core.balance import Limits
 from ..core.board import Board
 from ..core.errors import SetupgenError, quoted
 from ..core.layout import Layout
@@ -31,7 +33,9 @@ class BoardRequest:
     TOML to use instead of a shipped scenario. ``almanac``: the almanac
     page to add to a sheet (pdf, svg, png; not to the key), None for none.
     ``context``: a :class:`setupgen.render.sheet.SheetContext` (a
-    tournament's table), None for a sheet of its own."""
+    tournament's table), None for a sheet of its own. ``limits``: balance
+    limits the board must meet (docs/balance.md); ``balance_line``: print
+    the board's balance, as the table sees it, on the sheet."""
 
     scenario: str | None = None
     seed: str | None = None
@@ -48,6 +52,8 @@ class BoardRequest:
     board_file: str | None = None
     almanac: AlmanacRequest | None = None
     context: Any = None
+    limits: Limits = Limits()
+    balance_line: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,6 +94,9 @@ def check_board_request(req: BoardRequest) -> tuple[str, Layout | None]:
         raise SetupgenError("the director's key is a sheet (pdf, svg or png); the board json already names "
                             "every hex", field="key")
     _check_almanac(fmt, req)
+    if req.limits and (req.setup_id is not None or req.board_file is not None):
+        raise SetupgenError("balance limits choose among the boards of a seed; a setup id or a board file already "
+                            "names one board", field="balance")
     if req.seed is not None:
         if not req.seed.strip():
             raise SetupgenError("the seed must not be empty", field="seed")
@@ -162,12 +171,12 @@ def board_output(req: BoardRequest) -> BoardOutput:
     if fmt == "jsonl":
         if req.seed is None:
             raise SetupgenError("a jsonl batch needs a seed")
-        return BoardOutput(iter_jsonl(layout, req.seed, req.count, req.numbers, req.harbors),
+        return BoardOutput(iter_jsonl(layout, req.seed, req.count, req.numbers, req.harbors, req.limits),
                            f"{layout.name}-{slug(req.seed)}.jsonl", None)
     if req.setup_id is not None:
         board = gen.from_setup_id(req.setup_id, layout)
     elif req.seed is not None:
-        board = gen.from_seed(layout, req.seed, req.numbers, req.harbors)
+        board = gen.from_seed_within(layout, req.seed, req.limits, req.numbers, req.harbors)
     else:
         raise SetupgenError("a board needs a seed or a setup id")
     data, back = _sheet_bytes(board, fmt, req, layout)
@@ -178,13 +187,19 @@ def board_output(req: BoardRequest) -> BoardOutput:
 def _sheet_bytes(board: Board, fmt: str, req: BoardRequest, layout: Layout | None) -> tuple[bytes, bytes | None]:
     """The main file's bytes and the almanac's own file (SVG/PNG), if any."""
     almanac = None if fmt in ("json", "jsonl") or req.key else req.almanac
-    if almanac is None and req.context is None:
+    line = req.balance_line and fmt not in ("json", "jsonl") and not req.key
+    if almanac is None and req.context is None and not line:
         return board_bytes(board, fmt, lang=req.lang, paper=req.paper, layout=layout, key=req.key), None
     from . import pdf, sheet
     from .almanac import render_almanac
 
     layout = layoutmod.load(board.scenario) if layout is None else layout
     ctx = sheet.SheetContext() if req.context is None else req.context
+    if line:
+        from ..core import balance
+
+        ctx = dataclasses.replace(ctx, balance=sheet.balance_line(
+            balance.measure(board, start_barred=layout.start_barred, table=True), req.lang))
     front = (_render_key(board, layout, req, ctx) if req.key else
              sheet.render_sheet(board, layout, lang=req.lang, paper=req.paper, context=ctx))
     back = None if almanac is None else render_almanac(board, layout, lang=req.lang, paper=req.paper, context=ctx,
@@ -233,15 +248,16 @@ def jsonl_seed(seed: str, i: int) -> str:
 
 
 def iter_jsonl(scenario: str | Layout, seed: str, count: int, numbers: str | None = None,
-               harbors: str | None = None) -> Iterator[str]:
+               harbors: str | None = None, limits: Limits = Limits()) -> Iterator[str]:
     """``count`` boards as JSON lines (each ends with ``\\n``), board ``i``
-    seeded with :func:`jsonl_seed`. Raises :class:`SetupgenError` for a count
-    outside 1..``MAX_COUNT`` (checked before anything is generated)."""
+    seeded with :func:`jsonl_seed` (under balance ``limits``, if any).
+    Raises :class:`SetupgenError` for a count outside 1..``MAX_COUNT``
+    (checked before anything is generated)."""
     if not 1 <= count <= MAX_COUNT:
         raise SetupgenError(f"count must be between 1 and {MAX_COUNT}, got {count}", field="count")
     layout = layoutmod.load(scenario) if isinstance(scenario, str) else scenario
     for i in range(1, count + 1):
-        yield gen.from_seed(layout, jsonl_seed(seed, i), numbers, harbors).to_json(indent=None) + "\n"
+        yield gen.from_seed_within(layout, jsonl_seed(seed, i), limits, numbers, harbors).to_json(indent=None) + "\n"
 
 
 #: bytes gathered into one chunk of a JSONL stream (about 16 base boards)

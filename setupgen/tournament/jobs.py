@@ -232,23 +232,28 @@ def round_request(t: Tournament, sched: Schedule, number: int, *, almanac: bool 
         title=t.name, round=number,
         table_seeds=tuple(t.table_seed(number, k) for k in range(1, tables + 1)),
         players=tuple(tuple(names.get(p, p) for p in sched.table(number, k)) for k in range(1, tables + 1)),
-        victory_points=rnd.victory_points, almanac=t.almanac(number) if almanac else None)
+        victory_points=rnd.victory_points, almanac=t.almanac(number) if almanac else None,
+        limits=t.limits(number), balance_line=t.balance_line(number))
 
 
 def table_board(t: Tournament, number: int, table: int, sched: Schedule) -> Board:
-    """The board of one table of a preliminary round, alone."""
+    """The board of one table of a preliminary round, alone (under the
+    round's balance limits, as in its pack)."""
     rnd = t.round(number)
     if not 1 <= table <= sched.tables(number):
         raise SetupgenError(f"round {number} has tables 1-{sched.tables(number)}, not {table}", field="table")
-    return gen.from_seed(rnd.scenario, t.table_seed(number, table))
+    return gen.from_seed_within(rnd.scenario, t.table_seed(number, table), t.limits(number))
 
 
 def table_sheet(t: Tournament, number: int, table: int, sched: Schedule) -> tuple[Board, object]:
     """One table of preliminary round ``number`` as its round pack has it:
     the board and the sheet's context (players in starting order, the
     round's threshold), for reprinting that table alone."""
+    from ..core import layout as layoutmod
+
     board = table_board(t, number, table, sched)
-    return board, roundpack.table_context(round_request(t, sched, number), table)
+    request = round_request(t, sched, number)
+    return board, roundpack.table_context(request, table, board, layoutmod.load(request.scenario))
 
 
 def results_of(t: Tournament, sched: Schedule, results_path: str | Path):
@@ -362,5 +367,6 @@ def finals_request(t: Tournament, sched: Schedule, results_path: str | Path, pla
         paper=t.paper, title=f"{t.name} · {tx.get('tournament.' + label.replace('-', '_'))}",
         table_seeds=tuple(t.final_seed(k, label) for k in range(1, len(tables) + 1)),
         players=tuple(tuple(names.get(p, p) for p in table) for table in tables), seating="choose",
-        victory_points=t.final.victory_points, almanac=t.almanac(None, label) if almanac else None)
+        victory_points=t.final.victory_points, almanac=t.almanac(None, label) if almanac else None,
+        limits=t.limits(None), balance_line=t.balance_line(None))
     return request, tables

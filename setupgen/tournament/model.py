@@ -33,6 +33,12 @@ optional)::
     scenario = "cities-knights"
     rules = ["…"]                # and variant, as for a round
 
+    [balance]                    # board balance (docs/balance.md); rounds and [final] may set
+    preset = "fair"              #   their own `balance = { ... }`, taking the place of these
+    max_intersection_pips = 12   # and the other limits: max_terrain_cluster, resource_pips, min_score
+    even = true                  # every table's score in the middle half of the survey, or [lo, hi]
+    show_on_sheet = false        # print the balance line on the sheets
+
 Table ``t`` of round ``r`` is seeded ``<seed>/r<r>/t<t>`` (a shared setup:
 ``<seed>/r<r>``); the final's table ``t`` ``<seed>/final/t<t>`` (semi-finals:
 ``<seed>/semi-final/t<t>``).
@@ -51,6 +57,7 @@ from types import MappingProxyType
 from typing import Any, Mapping
 
 from ..core import almanac
+from ..core import balance as balancemod
 from ..core import layout as layoutmod
 from ..core import templates
 from ..core.data import read_text
@@ -59,9 +66,11 @@ from ..core.errors import SetupgenError
 
 SETUPS = ("per-table", "shared")
 TOP_KEYS = frozenset({"name", "seed", "language", "paper", "players", "table_size", "scoring", "rules", "rounds",
-                      "final"})
-ROUND_KEYS = frozenset({"scenario", "victory_points", "setup", "rules", "variant"})
-FINAL_KEYS = frozenset({"players", "scenario", "victory_points", "rules", "variant"})
+                      "final", "balance"})
+ROUND_KEYS = frozenset({"scenario", "victory_points", "setup", "rules", "variant", "balance"})
+FINAL_KEYS = frozenset({"players", "scenario", "victory_points", "rules", "variant", "balance"})
+#: keys of a [balance] table (besides the limits of docs/balance.md)
+BALANCE_KEYS = frozenset({"preset", "even", "show_on_sheet"})
 RULES_KEYS = frozenset({"preset", "drop", "add"})
 #: names accepted in :attr:`Scoring.tie_breakers` (docs/rules.md section 6)
 TIE_BREAKERS = ("placing_points", "victory_points", "vp_share", "lots")
@@ -134,6 +143,23 @@ class HouseRules:
 
 
 @dataclass(frozen=True, slots=True)
+class BalanceSettings:
+    """A ``[balance]`` table (the tournament's, or a round's own): the
+    ``limits`` (a preset and single limits), ``even`` (None: not set;
+    False/True: off/on with the survey's interval; a ``(low, high)`` score
+    interval) and ``show_on_sheet`` (None: not set)."""
+
+    limits: balancemod.Limits = balancemod.Limits()
+    even: bool | tuple[float, float] | None = None
+    show_on_sheet: bool | None = None
+
+    def over(self, base: "BalanceSettings") -> "BalanceSettings":
+        """These settings taking the place of ``base``'s where set."""
+        return BalanceSettings(base.limits.merged(self.limits), base.even if self.even is None else self.even,
+                               base.show_on_sheet if self.show_on_sheet is None else self.show_on_sheet)
+
+
+@dataclass(frozen=True, slots=True)
 class Round:
     """One preliminary round: its scenario, the points that win it,
     whether every table plays one shared setup, the round's own almanac
@@ -145,6 +171,7 @@ class Round:
     setup: str = "per-table"
     rules: tuple[str, ...] = ()
     variant: str | None = None
+    balance: BalanceSettings = BalanceSettings()
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,6 +184,7 @@ class Final:
     victory_points: int
     rules: tuple[str, ...] = ()
     variant: str | None = None
+    balance: BalanceSettings = BalanceSettings()
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,6 +204,7 @@ class Tournament:
     tie_breakers: tuple[str, ...]
     final: Final | None = None
     house_rules: HouseRules = HouseRules()
+    balance: BalanceSettings = BalanceSettings()
 
     def __repr__(self) -> str:
         return f"setupgen.load_tournament({self.path!r})"
@@ -214,6 +243,33 @@ class Tournament:
             own, variant, final = rnd.rules, rnd.variant, False
         hr = self.house_rules
         return almanac.AlmanacRequest(hr.preset, final, hr.drop, hr.add + own, variant)
+
+    def _balance_of(self, number: int | None) -> tuple[str, BalanceSettings]:
+        if number is None:
+            if self.final is None:
+                raise TournamentError(f"{self.path}: the tournament file has no [final] section")
+            return self.final.scenario, self.final.balance.over(self.balance)
+        rnd = self.round(number)
+        return rnd.scenario, rnd.balance.over(self.balance)
+
+    def limits(self, number: int | None) -> balancemod.Limits:
+        """The balance limits of preliminary round ``number`` (None: the
+        finals): the tournament's ``[balance]`` with the round's own taking
+        their place; an even round adds its score interval (the survey's
+        middle half of the scenario's scores unless given). Raises
+        :class:`SetupgenError` when an even round's scenario has no survey."""
+        scenario, settings = self._balance_of(number)
+        limits = settings.limits
+        if settings.even:
+            low, high = (settings.even if isinstance(settings.even, tuple) else
+                         balancemod.survey_interval(scenario, layoutmod.load(scenario).default_numbers))
+            low = low if limits.min_score is None else max(low, limits.min_score)
+            limits = limits.merged(balancemod.Limits(min_score=low, max_score=high))
+        return limits
+
+    def balance_line(self, number: int | None) -> bool:
+        """Whether the round's sheets print the balance line."""
+        return bool(self._balance_of(number)[1].show_on_sheet)
 
     def thresholds(self) -> dict[int, int]:
         """Round number -> victory points that win it."""
@@ -261,8 +317,15 @@ def load(path: str | Path) -> Tournament:
     points, tie = _parse_scoring(p, data, table_size)
     final = _parse_final(p, data) if "final" in data else None
     house = _parse_rules(p, data)
-    t = Tournament(p, name, seed, language, paper, players, table_size, rounds, points, tie, final, house)
+    settings = _parse_balance(p, data, "")
+    t = Tournament(p, name, seed, language, paper, players, table_size, rounds, points, tie, final, house, settings)
     _check_almanacs(t)
+    for number in [r.number for r in rounds] + ([None] if final is not None else []):
+        try:
+            t.limits(number)  # an even round needs its scenario's survey
+        except SetupgenError as exc:
+            where = "final.balance" if number is None else f"rounds[{number - 1}].balance"
+            raise TournamentError(f"{p}: {where}: {exc}") from None
     return t
 
 
@@ -325,7 +388,8 @@ def _parse_rounds(p: str, data: dict[str, Any]) -> tuple[Round, ...]:
         vp = _get(p, item, "victory_points", int, lay.victory_points, where=where)
         if not 3 <= vp <= 30:
             raise TournamentError(f"{p}: {where}victory_points: {vp} is not a plausible threshold")
-        rounds.append(Round(i, scenario, vp, setup, _own_lines(p, item, where), _variant(p, item, where)))
+        rounds.append(Round(i, scenario, vp, setup, _own_lines(p, item, where), _variant(p, item, where),
+                            _parse_balance(p, item, where)))
     if not rounds:
         raise TournamentError(f"{p}: rounds: at least one round is needed")
     return tuple(rounds)
@@ -371,7 +435,36 @@ def _parse_final(p: str, data: dict[str, Any]) -> Final:
     final_vp = _get(p, f, "victory_points", int, lay.victory_points, where="final.")
     if not 3 <= final_vp <= 30:
         raise TournamentError(f"{p}: final.victory_points: {final_vp} is not a plausible threshold")
-    return Final(count, scenario, final_vp, _own_lines(p, f, "final."), _variant(p, f, "final."))
+    return Final(count, scenario, final_vp, _own_lines(p, f, "final."), _variant(p, f, "final."),
+                 _parse_balance(p, f, "final."))
+
+
+def _parse_balance(p: str, table: dict, where: str) -> BalanceSettings:
+    """A ``balance`` table: preset, limits, ``even`` and ``show_on_sheet``."""
+    item = _get(p, table, "balance", dict, {}, where=where)
+    at = f"{where}balance."
+    even = item.get("even")
+    if even is not None and not isinstance(even, (bool, list)):
+        raise TournamentError(f"{p}: {at}even: expected true, false or [low, high] scores from 0 to 100")
+    if isinstance(even, list):
+        if len(even) != 2 or not all(isinstance(v, (int, float)) and not isinstance(v, bool) and 0 <= v <= 100
+                                     for v in even) or even[0] > even[1]:
+            raise TournamentError(f"{p}: {at}even: expected true, false or [low, high] scores from 0 to 100")
+        even = (float(even[0]), float(even[1]))
+    show = _get(p, item, "show_on_sheet", bool, None, where=at)
+    preset = _get(p, item, "preset", str, None, where=at)
+    rest = {k: v for k, v in item.items() if k not in BALANCE_KEYS}
+    if preset is not None and preset.endswith(".toml") and not Path(preset).is_absolute():
+        preset = str(Path(p).parent / preset)  # a preset file beside the tournament file
+    try:
+        base = balancemod.Limits() if preset is None else balancemod.load_preset(preset)
+    except SetupgenError as exc:
+        raise TournamentError(f"{p}: {at}preset: {exc}") from None
+    try:
+        limits = base.merged(balancemod.Limits.from_dict(rest, where=at))
+    except SetupgenError as exc:
+        raise TournamentError(f"{p}: {exc}") from None
+    return BalanceSettings(limits, even, show)
 
 
 def _texts(p: str, table: dict, key: str, where: str) -> tuple[str, ...]:

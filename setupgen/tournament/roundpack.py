@@ -23,7 +23,7 @@ from typing import Any, Callable, Iterator, Sequence
 
 from .. import generate as gen
 from ..core import almanac as rules
-from ..core import atomic, templates
+from ..core import atomic, balance, templates
 from ..core import layout as layoutmod
 from ..core.board import Board
 from ..core.errors import quoted
@@ -43,7 +43,10 @@ class RoundRequest:
     starting order) or ``choose`` (finals: by rank, choosing their start
     positions in that order); ``victory_points`` the round's win threshold
     (None: the scenario's); ``almanac`` what the almanac pages print
-    (None: no almanac pages)."""
+    (None: no almanac pages); ``limits`` the balance limits every table's
+    board must meet (an even round: a score interval), each board still
+    drawn from its own seed (docs/balance.md); ``balance_line`` whether
+    the sheets print the board's balance as the table sees it."""
 
     scenario: str
     tables: int
@@ -59,6 +62,8 @@ class RoundRequest:
     seating: str = "start"
     victory_points: int | None = None
     almanac: rules.AlmanacRequest | None = rules.AlmanacRequest()
+    limits: balance.Limits = balance.Limits()
+    balance_line: bool = False
 
     def seed_of(self, table: int) -> str:
         """The seed text of table ``table`` (1-based): ``table_seeds`` when
@@ -109,7 +114,7 @@ def round_boards(request: RoundRequest) -> list[Board]:
     :class:`SetupgenError` for a bad request."""
     check_request(request)
     layout = layoutmod.load(request.scenario)
-    return [gen.from_seed(layout, request.seed_of(t), request.numbers, request.harbors)
+    return [gen.from_seed_within(layout, request.seed_of(t), request.limits, request.numbers, request.harbors)
             for t in range(1, request.tables + 1)]
 
 
@@ -153,6 +158,8 @@ def write_round(request: RoundRequest, out_dir: str | Path,
         "title": request.title,
         "round": request.round,
         "victory_points": request.victory_points,
+        "limits": request.limits.to_dict() if request.limits else None,
+        "balance_preset": request.limits.preset,
         "almanac": None if request.almanac is None else _almanac_entry(request.almanac),
         "pdf": "round.pdf",
         "duplex": request.almanac is not None,
@@ -183,7 +190,7 @@ def _pack_files(request: RoundRequest, layout: Layout, boards: list[Board], tick
     (:mod:`setupgen.render.batch`)."""
     from ..render import batch, director  # rendering is imported only when a pack is made
 
-    contexts = [table_context(request, t) for t in range(1, len(boards) + 1)]
+    contexts = [table_context(request, t, b, layout) for t, b in enumerate(boards, start=1)]
     entries: list[dict] = []
     files: dict[str, bytes] = {}
     has_key = any(t.hidden for b in boards for t in b.tiles)
@@ -207,22 +214,11 @@ def _round_pdf(request: RoundRequest, layout: Layout, boards: list[Board], conte
     almanac, for duplex printing), then each sheet and its almanac page as
     the worker lays them out; each table's SVGs and board JSON go into
     ``files`` and its manifest entry into ``entries`` on the way."""
-    from ..render import almanac, batch, director, pdf
+    from ..render import batch, pdf
 
     width = max(2, len(str(request.tables)))
     sheets = batch.sheets(boards, layout, contexts, lang=request.lang, paper=request.paper,
                           almanac=request.almanac)
-    variant = None if request.almanac is None else request.almanac.variant
-    rows = [director.DirectorRow(t, request.scenario, b.setup_id, b.seed, c.players,
-                                 rules.table_material(request.scenario, len(c.players) if c.players
-                                                      else almanac.table_players(layout), variant))
-            for t, (b, c) in enumerate(zip(boards, contexts), start=1)]
-    front = director.render_director_pages(
-        rows, title=request.title, lang=request.lang, paper=request.paper, seed=request.seed,
-        round=request.round, blank_round=not request.players, key_file="key.pdf" if has_key else None,
-        notes=notes)
-    if request.almanac is not None and len(front) % 2:
-        front.append(almanac.blank_back(lang=request.lang, paper=request.paper))
 
     def tables() -> Iterator[Any]:
         for t, (board, (svg, back, board_json)) in enumerate(zip(boards, sheets), start=1):
@@ -240,7 +236,32 @@ def _round_pdf(request: RoundRequest, layout: Layout, boards: list[Board], conte
             if back is not None:
                 yield back
 
-    return pdf.pages_to_pdf(itertools.chain(front, tables()))
+    try:  # the workers lay out the sheets meanwhile; they end with this, however it ends
+        front = _director_front(request, layout, boards, contexts, has_key, notes)
+        return pdf.pages_to_pdf(itertools.chain(front, tables()))
+    finally:
+        batch.close(sheets)
+
+
+def _director_front(request: RoundRequest, layout: Layout, boards: list[Board], contexts: list[Any],
+                    has_key: bool, notes: Sequence[str]) -> list[Any]:
+    """The director's pages: every table's players, material and balance
+    (face-down hexes counted), padded to an even count with the almanac."""
+    from ..render import almanac, director
+
+    variant = None if request.almanac is None else request.almanac.variant
+    rows = [director.DirectorRow(t, request.scenario, b.setup_id, b.seed, c.players,
+                                 rules.table_material(request.scenario, len(c.players) if c.players
+                                                      else almanac.table_players(layout), variant),
+                                 balance.measure(b, start_barred=layout.start_barred))
+            for t, (b, c) in enumerate(zip(boards, contexts), start=1)]
+    front = director.render_director_pages(
+        rows, title=request.title, lang=request.lang, paper=request.paper, seed=request.seed,
+        round=request.round, blank_round=not request.players, key_file="key.pdf" if has_key else None,
+        notes=notes)
+    if request.almanac is not None and len(front) % 2:
+        front.append(almanac.blank_back(lang=request.lang, paper=request.paper))
+    return front
 
 
 def check_target(out_dir: str | Path, *, replace: bool = False) -> Path:
@@ -305,15 +326,21 @@ def _foreign(path: Path, files: dict) -> str | None:
     return None if digest == files[path.name] else f"{path.name} (changed since it was written)"
 
 
-def table_context(request: RoundRequest, table: int):
+def table_context(request: RoundRequest, table: int, board: Board, layout: Layout):
     """The :class:`~setupgen.render.sheet.SheetContext` of table ``table``
-    (1-based) of a round pack: tournament, round, table, its players and
-    the round's threshold."""
+    (1-based) of a round pack: tournament, round, table, its players, the
+    round's threshold, and with ``balance_line`` the balance of ``board``
+    as its table sees it (face-down hexes unknown)."""
     from ..render.sheet import SheetContext
 
     players = request.players[table - 1] if request.players else ()
+    line = None
+    if request.balance_line:
+        from ..render.sheet import balance_line
+
+        line = balance_line(balance.measure(board, start_barred=layout.start_barred, table=True), request.lang)
     return SheetContext(tournament=request.title, round=request.round, table=table, players=players,
-                        seating=request.seating, victory_points=request.victory_points)
+                        seating=request.seating, victory_points=request.victory_points, balance=line)
 
 
 def steps(request: RoundRequest) -> int:
