@@ -7,6 +7,7 @@ the same limits) or from its setup ID (without them)."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -129,3 +130,40 @@ def test_tournament_and_layout_files_set_limits(runner, tmp_path):
     assert res.exit_code == 0, res.output
     data = json.loads(res.stdout)
     assert data["balance"]["limits"] == {"max_terrain_cluster": 2, "max_intersection_pips": 11}
+
+
+@pytest.mark.parametrize("table, message", [
+    ('[balance]\npreset = "unfair"\n', "balance.preset: unknown balance preset 'unfair'"),
+    ('[balance]\nfoo = 1\n', "balance.foo: unknown limit"),
+    ('[balance]\neven = "yes"\n', "balance.even: expected true, false or [low, high] scores from 0 to 100"),
+    ('[balance]\neven = [60, 50]\n', "balance.even: expected true, false or [low, high]"),
+    ('[balance]\nmax_intersection_pips = 0\n', "max intersection pips must be a whole number from 1 to 15, got 0"),
+    ('[balance]\nresource_pips = { lumber = [9] }\n', "balance.resource_pips: expected { lumber = [least, most]"),
+])
+def test_tournament_balance_errors_name_the_key(tmp_path, table, message):
+    from setupgen.tournament import model
+
+    folder = tmp_path / "t"
+    shutil.copytree(SWISS, folder)
+    toml = (folder / "tournament.toml").read_text()
+    (folder / "tournament.toml").write_text(toml.replace("[scoring]", table + "\n[scoring]"))
+    with pytest.raises(model.TournamentError, match=re.escape(message)):
+        model.load(folder / "tournament.toml")
+
+
+def test_tournament_even_round_and_round_overrides(tmp_path):
+    from setupgen.tournament import model
+
+    folder = tmp_path / "t"
+    shutil.copytree(SWISS, folder)
+    toml = (folder / "tournament.toml").read_text()
+    toml = toml.replace("[scoring]", "[balance]\npreset = \"fair\"\neven = true\nshow_on_sheet = true\n\n[scoring]")
+    toml = toml.replace('scenario = "seafarers-sm2010"\nvictory_points = 12',
+                        'scenario = "seafarers-sm2010"\nvictory_points = 12\n'
+                        'balance = { even = [40, 70], max_intersection_pips = 11 }')
+    (folder / "tournament.toml").write_text(toml)
+    t = model.load(folder / "tournament.toml")
+    low, high = balance.survey_interval("base-3-4", "swap")
+    assert t.limits(1) == balance.Limits(2, 12, (), low, high, "fair")
+    assert t.limits(3) == balance.Limits(2, 11, (), 40.0, 70.0, "fair")
+    assert t.balance_line(1) and t.balance_line(None)
