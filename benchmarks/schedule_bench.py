@@ -1,15 +1,22 @@
-"""Speed and quality of the seating scheduler (a script, not a test).
+"""Quality and speed of the seating scheduler (a script, not a test; issue 13).
 
-    python benchmarks/schedule_bench.py [--repeat N]
+    env -u PYTHONDONTWRITEBYTECODE .venv/bin/python benchmarks/schedule_bench.py [--quick] [--only N]
+        [--budget B] [--seed S]
 
-Times :func:`setupgen.tournament.schedule.plan` for 48 players x 3 rounds and 64
-players x 4 rounds at tables of 4 (RULES.md section 6 / seed 002: the
-Australian prefixed schedule) and prints players, rounds, seconds (best of
-``--repeat`` runs), repeat pairs, seat repeats and group clashes.
+Plans each instance with :func:`setupgen.tournament.schedule.plan` (tables
+of 4, or 6 where marked; groups ``g`` = clubs of that many players) and
+prints every measure beside its lower bound (``value/bound``; docs/
+schedule.md) and the planning time. Instances: the issue's table (32 players
+over 8, 9 and 10 rounds, 32 in 4 clubs of 8 over 5 rounds) and realistic
+fields of 12, 48, 60, 62, 128, 256, 512 and 1,000 players over 3-10 rounds,
+with and without groups.
 
-Goals: zero repeated opponents, every player's starting positions all
-different, each found in under 10 s, and the same schedule on every run.
-Exits 1 if any goal is missed.
+Goals (issue 13): every realistic instance at its bounds; up to 512
+players <= 3 s, 1,000 x 7 <= 5 s, 32 x 8 and 32 x 9 with zero repeats <=
+10 s, the 8-4-10 social golfer with zero repeats <= 60 s (a moonshot;
+``--budget`` gives it more iterations). A bound that is a counting bound
+may be out of reach: such rows say "counting". Exits 1 if a goal is missed
+(the golfer aside).
 """
 
 from __future__ import annotations
@@ -24,38 +31,64 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from setupgen.tournament.model import Player  # noqa: E402
 from setupgen.tournament.schedule import plan  # noqa: E402
 
-CASES = ((48, 3), (64, 4))
-TABLE_SIZE = 4
-GOAL_SECONDS = 10.0
+# (players, rounds, table size, club size or 0, goal seconds, realistic)
+CASES = (
+    (32, 8, 4, 0, 10.0, True), (32, 9, 4, 0, 10.0, True), (32, 10, 4, 0, 60.0, False),
+    (32, 5, 4, 8, 3.0, True),
+    (12, 3, 4, 0, 3.0, True), (12, 6, 4, 0, 3.0, False),
+    (48, 3, 4, 0, 3.0, True), (48, 7, 4, 6, 3.0, True),
+    (60, 5, 4, 0, 3.0, True), (60, 10, 4, 0, 3.0, True), (60, 7, 4, 5, 3.0, True),
+    (62, 5, 4, 0, 3.0, True), (62, 10, 4, 0, 3.0, True), (62, 8, 4, 4, 3.0, True),
+    (36, 3, 6, 0, 3.0, True), (66, 7, 6, 0, 3.0, True), (64, 7, 6, 0, 3.0, True),
+    (128, 7, 4, 0, 3.0, True), (128, 10, 4, 8, 3.0, True),
+    (256, 7, 4, 0, 3.0, True), (256, 10, 4, 10, 3.0, True),
+    (512, 7, 4, 0, 3.0, True), (512, 10, 4, 8, 3.0, True),
+    (1000, 7, 4, 0, 5.0, True), (1000, 7, 4, 8, 5.0, True),
+)
+QUICK = {(32, 8), (32, 5), (12, 3), (62, 5), (128, 7)}
+MEASURES = ("pairs_repeated", "extra_meetings", "max_meetings", "seat_spread", "seat_off", "group_clashes",
+            "short_unfair", "most_short")
+HEAD = ("pairs", "extra", "most", "spread", "off", "clash", "unfair", "short")
+
+
+def roster(n: int, club: int) -> list[Player]:
+    """``n`` players; with ``club`` > 0 in clubs of that many (the last smaller)."""
+    return [Player(f"p{i:04d}", f"Player {i}", f"club{i // club}" if club else None) for i in range(n)]
+
+
+def run(n: int, rounds: int, size: int, club: int, seed: str, budget: int | None) -> tuple[float, object]:
+    players = roster(n, club)
+    start = time.perf_counter()
+    sched = plan(players, rounds, size, seed, **({"budget": budget} if budget is not None else {}))
+    return time.perf_counter() - start, sched.quality(players)
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--repeat", type=int, default=3, help="runs per case (best time shown)")
+    ap.add_argument("--quick", action="store_true", help="a few instances only (while developing)")
+    ap.add_argument("--only", type=int, help="only instances of this many players")
+    ap.add_argument("--budget", type=int, help="search iterations (default: plan's)")
     ap.add_argument("--seed", default="bench", help="seed text")
     args = ap.parse_args()
-
-    print(f"{'players':>7} {'rounds':>6} {'seconds':>8} {'repeat pairs':>12} {'seat repeats':>12} "
-          f"{'group clashes':>13}  ok")
+    print(f"{'players':>7} {'rnd':>3} {'tbl':>3} {'club':>4} {'sec':>6}  "
+          + " ".join(f"{h:>8}" for h in HEAD) + "  verdict")
     failed = False
-    for n, rounds in CASES:
-        roster = [Player(f"p{i:03d}", f"Player {i}") for i in range(n)]
-        times, csvs = [], set()
-        for _ in range(max(1, args.repeat)):
-            start = time.perf_counter()
-            s = plan(roster, rounds, TABLE_SIZE, args.seed)
-            times.append(time.perf_counter() - start)
-            csvs.add(s.to_csv())
-        q = s.quality(roster)
-        ok = (q.repeat_pairs == 0 and q.seat_repeats == 0 and max(times) < GOAL_SECONDS
-              and len(csvs) == 1)
-        failed |= not ok
-        print(f"{n:>7} {rounds:>6} {min(times):>8.3f} {q.repeat_pairs:>12} {q.seat_repeats:>12} "
-              f"{q.group_clashes:>13}  {'yes' if ok else 'NO'}")
-        if len(csvs) != 1:
-            print(f"  runs gave {len(csvs)} different schedules")
-    print("goals: 0 repeat pairs, 0 seat repeats, < 10 s each, identical on every run:",
-          "missed" if failed else "met")
+    for n, rounds, size, club, goal, realistic in CASES:
+        if (args.quick and (n, rounds) not in QUICK) or (args.only and n != args.only):
+            continue
+        secs, q = run(n, rounds, size, club, args.seed, args.budget)
+        rows = {key: (v, b, c) for key, v, b, c in q.rows()}
+        cells = [f"{rows[m][0]}/{rows[m][1]}" for m in MEASURES]
+        at = q.at_bounds()
+        counting = any(rows[m][0] > rows[m][1] and rows[m][2] for m in MEASURES)
+        verdict = "at bounds" if at else ("counting bound not reached" if counting else "ABOVE BOUND")
+        slow = secs > goal
+        verdict += "; SLOW" if slow else ""
+        if realistic and (slow or not (at or counting)):
+            failed = True
+        print(f"{n:>7} {rounds:>3} {size:>3} {club or '-':>4} {secs:>6.2f}  "
+              + " ".join(f"{c:>8}" for c in cells) + f"  {verdict}" + ("" if realistic else " (moonshot/forced)"))
+    print("goals (realistic rows at their bounds, within their seconds):", "missed" if failed else "met")
     return 1 if failed else 0
 
 

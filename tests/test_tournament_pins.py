@@ -17,9 +17,9 @@ from setupgen.cli import app
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = {"swiss-2010": ROOT / "examples" / "swiss-2010", "australian": ROOT / "examples" / "australian"}
 
-SCHEDULE_PINS = {"swiss-2010": "73e045a95340073a51f625b3", "australian": "f7b3df64c868979fed82fd22",
-                 "clubs": "07190e1661fae8a21ee422a1"}
-STANDINGS_PINS = {"swiss-2010": "8c8b25e6180e353e1d860995", "australian": "3a0683e29a3aeeaeb897e270"}
+SCHEDULE_PINS = {"swiss-2010": "ceba3d1cd93db0ab4df48be1", "australian": "7c2f1a71190768d1aa322468",
+                 "clubs": "7e121fedbb0f636a34ac454c"}
+STANDINGS_PINS = {"swiss-2010": "efce21d22b69f7b40ddcd961", "australian": "c64517bbc5a13a6fc1a8b59d"}
 ROUND_PINS = {"swiss-2010": "02873f7f9e8442ebc34ea498", "australian": "1e8288d2c7ab1a0c3e2fffa7"}
 
 

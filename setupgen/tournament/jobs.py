@@ -97,9 +97,9 @@ def current_schedule(t: Tournament, folder: Path) -> Schedule:
 
 
 def write_schedule(t: Tournament, sched: Schedule, folder: Path, *, replace: bool = False) -> Quality:
-    """Write ``schedule.csv`` and ``schedule.pdf`` (per round the tables with
-    players in starting order; per player a card of table and seat per
-    round) into ``folder`` (created if missing), both or neither. Returns
+    """Write ``schedule.csv`` and ``schedule.pdf`` (first the quality page,
+    :func:`quality_listing`; per round the tables with players in starting
+    order; per player a card of table and seat per round) into ``folder`` (created if missing), both or neither. Returns
     the quality.
 
     An existing ``schedule.csv`` holding another schedule (rounds played,
@@ -110,7 +110,8 @@ def write_schedule(t: Tournament, sched: Schedule, folder: Path, *, replace: boo
     text = sched.to_csv()
     _keep_played_schedule(folder / SCHEDULE_FILE, text, replace)
     tx = templates.texts(t.language)
-    pages = listing.listing_pages(schedule_listings(t, sched), paper=t.paper,
+    listings = [quality_listing(t, sched, tx)] + schedule_listings(t, sched)
+    pages = listing.listing_pages(listings, paper=t.paper,
                                   footer=tx.get("tournament.schedule_footer", seed=schedule_seed(t)))
     document = pdf.svgs_to_pdf(pages)  # rendered before anything is written
     with atomic.folder_for(folder):
@@ -129,6 +130,24 @@ def _keep_played_schedule(path: Path, text: str, replace: bool) -> None:
     if not same:
         raise SetupgenError(f"{atomic.shown(path)} holds another schedule (rounds played or re-planned); it is "
                             f"kept: re-plan from a round, or replace it on purpose", remedy="replace")
+
+
+def quality_listing(t: Tournament, sched: Schedule, tx: templates.Texts) -> listing.Listing:
+    """The first page of ``schedule.pdf``: every measure of
+    :meth:`Schedule.quality` beside its lower bound, marked optimal, above
+    the bound, or a counting bound that may be out of reach
+    (docs/schedule.md)."""
+    q = sched.quality(t.players)
+    rows = []
+    for key, value, bound, counting in q.rows():
+        verdict = ("tournament.quality_optimal" if value <= bound else
+                   "tournament.quality_counting" if counting else "tournament.quality_above")
+        rows.append((tx.get(f"tournament.quality.{key}"), str(value), str(bound), tx.get(verdict)))
+    subtitle = tx.get("tournament.quality_subtitle", n=len(t.players), rounds=len(sched.round_numbers()))
+    return listing.Listing(f"{t.name} · {tx.get('tournament.quality_title')}", subtitle,
+                           (tx.get("tournament.quality_measure"), tx.get("tournament.quality_value"),
+                            tx.get("tournament.quality_bound"), ""),
+                           (0.55, 0.11, 0.09, 0.25), tuple(rows), align=("l", "r", "r", "l"))
 
 
 def schedule_listings(t: Tournament, sched: Schedule) -> list[listing.Listing]:

@@ -21,19 +21,20 @@ gives the same schedule on every machine. Domain errors are
 
 from __future__ import annotations
 
-import math
 import re
-import random
 from dataclasses import dataclass, field
 from typing import Sequence
 
 from ..core import rng as rngmod
 from ..core.errors import SetupgenError
+from . import seating
+from .measures import Quality, measure, pigeonhole
 from .model import Player
 
 CSV_HEADER = "round,table,seat,player"
 _BAD_ID_CHARS = frozenset(',"\r\n')
-_CYCLE = 50_000  # annealing moves per cycle (hot to cold)
+_PASSES = 30  # start-position passes at most (each re-assigns every planned table)
+_ATTEMPTS = 3  # with fixed rounds: searches from fresh greedy starts while positions stay off
 
 
 class ScheduleError(SetupgenError):
@@ -53,56 +54,6 @@ class Seat:
 
 def _seat_key(s: Seat) -> tuple[int, int, int]:
     return (s.round, s.table, s.seat)
-
-
-@dataclass(frozen=True, slots=True)
-class Quality:
-    """How good a schedule is (lower is better everywhere).
-
-    ``repeat_pairs``: over all pairs of players, the meetings beyond the
-    first (a pair meeting three times counts 2). ``seat_repeats``: over all
-    players, rounds played minus distinct starting positions taken.
-    ``group_clashes``: pairs of same-group players sharing a table, summed
-    over rounds. ``worst_seat_spread``: the largest (rounds played - distinct
-    starting positions) of any single player. ``player_seats``: per player
-    id (sorted), the starting positions taken in round order.
-    ``max_meetings``: most times any one pair meets."""
-
-    repeat_pairs: int
-    seat_repeats: int
-    group_clashes: int
-    worst_seat_spread: int = 0
-    player_seats: tuple[tuple[str, tuple[int, ...]], ...] = ()
-    max_meetings: int = 0
-
-    def lines(self) -> list[str]:
-        """A short English summary for a director, one line per measure."""
-        out = []
-        if self.repeat_pairs == 0:
-            out.append("repeated opponents: none (no pair of players meets twice)")
-        else:
-            out.append(
-                f"repeated opponents: {self.repeat_pairs} extra meeting(s); "
-                f"the most any pair meets is {self.max_meetings} times"
-            )
-        if self.seat_repeats == 0:
-            out.append("starting positions: every player's positions are all different")
-        else:
-            worst = [
-                f"{pid} ({', '.join(map(str, seats))})"
-                for pid, seats in self.player_seats
-                if len(seats) - len(set(seats)) == self.worst_seat_spread
-            ]
-            shown = "; ".join(worst[:5]) + (f"; and {len(worst) - 5} more" if len(worst) > 5 else "")
-            out.append(
-                f"starting positions: {self.seat_repeats} repeat(s) in all; "
-                f"worst {self.worst_seat_spread} per player: {shown}"
-            )
-        if self.group_clashes == 0:
-            out.append("groups: no two players of one group share a table")
-        else:
-            out.append(f"groups: {self.group_clashes} same-group pair(s) share a table")
-        return out
 
 
 def _check_id(pid: object, where: str) -> None:
@@ -251,31 +202,12 @@ class Schedule:
         return cls(sorted_seats)
 
     def quality(self, players: Sequence[Player] = ()) -> Quality:
-        """Measure the whole schedule. ``players`` supply the groups; ids in
-        the schedule but not in ``players`` (drop-outs) have no group."""
+        """Measure the whole schedule beside its bounds
+        (:func:`~setupgen.tournament.measures.measure`, docs/schedule.md).
+        ``players`` supply the groups; ids in the schedule but not in
+        ``players`` (drop-outs) have no group."""
         group = {p.id: p.group for p in players}
-        meet: dict[tuple[str, str], int] = {}
-        clashes = 0
-        seats_of: dict[str, list[int]] = {}
-        for r in sorted(self._index):
-            for t in self._index[r]:
-                for i, a in enumerate(t):
-                    seats_of.setdefault(a, []).append(i + 1)
-                    for b in t[i + 1:]:
-                        key = (a, b) if a < b else (b, a)
-                        meet[key] = meet.get(key, 0) + 1
-                        ga = group.get(a)
-                        if ga is not None and ga == group.get(b):
-                            clashes += 1
-        spread = {p: len(v) - len(set(v)) for p, v in seats_of.items()}
-        return Quality(
-            repeat_pairs=sum(c - 1 for c in meet.values()),
-            seat_repeats=sum(spread.values()),
-            group_clashes=clashes,
-            worst_seat_spread=max(spread.values(), default=0),
-            player_seats=tuple((p, tuple(seats_of[p])) for p in sorted(seats_of)),
-            max_meetings=max(meet.values(), default=0),
-        )
+        return measure([self._index[r] for r in sorted(self._index)], group)
 
 
 def table_sizes(n_players: int, table_size: int) -> list[int]:
@@ -340,7 +272,7 @@ def _lower_bound(
 
 def plan(
     players: Sequence[Player], rounds: int, table_size: int, seed: str, *,
-    fixed: Sequence[Seat] = (), budget: int = 200_000,
+    fixed: Sequence[Seat] = (), budget: int = 100_000,
 ) -> Schedule:
     """Seat every player of ``players`` once in every round 1..``rounds`` at
     tables sized by :func:`table_sizes` (``table_size`` 4 for base 3-4, 6 for
@@ -349,13 +281,14 @@ def plan(
     Rounds present in ``fixed`` (already played, e.g. rounds 1..N-1 when
     re-planning from round N after drop-outs and late entries) are kept
     exactly, may name players no longer in ``players``, and their meetings
-    and starting positions count in the objective. The other rounds are
-    searched by simulated annealing over player swaps between tables and
-    seat swaps within a table, for at most ``budget`` moves, stopping as soon
-    as a provably perfect schedule is found. The objective is lexicographic:
-    repeated opponents, then seat repeats, then group clashes (docs/rules.md
-    section 6, seed 002). Deterministic in (players, rounds, table_size,
-    seed, fixed, budget).
+    and starting positions count in the objective. The other rounds start
+    from a finite-field design (no fixed rounds) or a greedy deal, then a
+    tabu search trades players between tables of one round for at most
+    ``budget`` iterations, stopping as soon as the tables reach their lower
+    bound; start positions are then assigned table by table. The objective
+    is lexicographic: repeated opponents, then start positions, then group
+    clashes, then short tables (docs/schedule.md; docs/rules.md section 6).
+    Deterministic in (players, rounds, table_size, seed, fixed, budget).
 
     Raises ScheduleError for no or duplicate player ids, a bad id,
     ``rounds < 1``, a negative budget, impossible table sizes, an invalid
@@ -378,22 +311,91 @@ def plan(
     if not planned:
         return fixed_sched
 
-    n = len(players)
-    search = _Search.of(players, fixed_sched, table_size)
-    lb = search.lower_bound(sizes, len(planned))
-    # -- initial state: each planned round a seeded shuffle dealt into tables
-    stream = rngmod.from_seed("schedule/" + seed)
-    tabs: list[list[list[int]]] = []  # per planned round: table -> players by seat
-    starts = [sum(sizes[:i]) for i in range(len(sizes) + 1)]
-    for _ in planned:
-        order = list(range(n))
-        rngmod.shuffle(stream, order)
-        tabs.append([order[starts[i]:starts[i + 1]] for i in range(len(sizes))])
-    best_tabs = search.anneal(tabs, lb, budget, stream)
-
-    seats = list(fixed_sched.seats) + [Seat(r, ti + 1, si + 1, ids[a]) for r, tables in zip(planned, best_tabs)
+    layouts = _search(players, fixed_sched, sizes, table_size, planned, seed, budget)
+    seats = list(fixed_sched.seats) + [Seat(r, ti + 1, si + 1, ids[a]) for r, tables in zip(planned, layouts)
                                        for ti, members in enumerate(tables) for si, a in enumerate(members)]
     return Schedule(tuple(sorted(seats, key=_seat_key)))
+
+
+def _search(players: tuple[Player, ...], fixed_sched: Schedule, sizes: list[int], table_size: int,
+            planned: list[int], seed: str, budget: int) -> list[list[list[int]]]:
+    """The planned rounds' tables (player indices in seat order, per round
+    in ``planned`` order): a start, tabu search on the tables, the rounds
+    ordered for fair short tables, then the start positions
+    (:mod:`setupgen.tournament.seating`, docs/schedule.md)."""
+    n = len(players)
+    index = {p.id: i for i, p in enumerate(players)}
+    for x in fixed_sched.seats:
+        index.setdefault(x.player, len(index))
+    total = len(index)
+    gnum = {g: i for i, g in enumerate(sorted({p.group for p in players if p.group is not None}))}
+    groups = [gnum[p.group] if p.group is not None else -1 for p in players] + [-1] * (total - n)
+    kmax = max([table_size] + [x.seat for x in fixed_sched.seats])
+    by_round = {r: [[index[pid] for pid in fixed_sched.table(r, t)] for t in range(1, fixed_sched.tables(r) + 1)]
+                for r in fixed_sched.round_numbers()}
+    fixed_tables = [t for r in sorted(by_round) for t in by_round[r]]
+    seatcnt = [[0] * kmax for _ in range(total)]
+    fixed_short = [0] * total
+    for t in fixed_tables:
+        for si, a in enumerate(t):
+            seatcnt[a][si] += 1
+            fixed_short[a] += len(t) < max(sizes)
+    stream = rngmod.from_seed("schedule/" + seed)
+    start = None if fixed_tables else seating.column_start(n, sizes, len(planned), groups, stream)
+    state = seating.fill_start(n, total, sizes, groups, fixed_tables, fixed_short,
+                               start or [[] for _ in planned], stream)
+    lb = _search_bound(state, seatcnt, len(planned))
+    best: tuple | None = None
+    for attempt in range(_ATTEMPTS):  # fixed seats can block one layout's positions, not another's
+        if attempt:
+            state = seating.fill_start(n, total, sizes, groups, fixed_tables, fixed_short,
+                                       [[] for _ in planned], stream)
+        layouts = seating.tabu_search(state, lb, budget, stream)
+        cost = seating.Tables(n, total, sizes, groups, fixed_tables, layouts, fixed_short).cost()
+        layouts = seating.order_rounds(layouts, planned, by_round, n, max(sizes))
+        layouts = seating.assign_seats(layouts, seatcnt, kmax, _PASSES)
+        key = (cost[0], seating.seat_balance(layouts, seatcnt), cost[2], cost[3])
+        if best is None or key < best[0]:
+            best = (key, layouts)
+        if best[0][1][0] == 0 or not fixed_tables:
+            break
+    assert best is not None
+    return best[1]
+
+
+def _search_bound(state: seating.Tables, seatcnt: list[list[int]], planned: int) -> tuple[int, int, int, int]:
+    """What the tabu search cannot beat: (Σ(meetings − 1), Σ C(meetings, 2),
+    planned group clashes, Σ C(short tables, 2)); the first and third from
+    :func:`_lower_bound`, the others with the meetings (short seats) shared
+    as evenly as possible over the pairs (players)."""
+    n, sizes = state.n, state.sizes
+    fixed_meet = [[0] * state.total for _ in range(state.total)]
+    for tables in state.tabs:  # the meetings of the fixed rounds alone
+        for t in tables:
+            for i, a in enumerate(t):
+                for b in t[i + 1:]:
+                    fixed_meet[a][b] -= 1
+                    fixed_meet[b][a] -= 1
+    for a in range(state.total):
+        for b in range(state.total):
+            fixed_meet[a][b] += state.meet[a][b]
+    played = [sum(row) for row in seatcnt]
+    fixed_s = [sum(max(0, c - 1) for c in row) for row in seatcnt]
+    lb_r, _, lb_g = _lower_bound(n, sizes, planned, fixed_meet, _repeats(fixed_meet), fixed_s, played,
+                                 state.groups, 0, seatcnt)
+    meetings = sum(c for row in state.meet for c in row) // 2
+    pairs = state.total * (state.total - 1) // 2
+    lb_q = max(lb_r, _even_pairs(meetings, pairs))
+    if state.total == n and len(state.tabs) == planned:  # no fixed round: the pigeonhole bound holds
+        lb_q = max(lb_q, pigeonhole(state.tabs))
+        lb_r = max(lb_r, -(-2 * lb_q // max(1, planned)))
+    return lb_r, lb_q, lb_g, _even_pairs(sum(state.short[:n]), n)
+
+
+def _even_pairs(items: int, bins: int) -> int:
+    """Σ C(c, 2) over ``bins`` counts summing to ``items``, shared evenly."""
+    q, rem = divmod(items, max(1, bins))
+    return rem * (q + 1) * q // 2 + (bins - rem) * q * (q - 1) // 2
 
 
 def _check_plan_request(players: tuple[Player, ...], rounds: int, budget: int, seed: str) -> None:
@@ -415,233 +417,7 @@ def _check_plan_request(players: tuple[Player, ...], rounds: int, budget: int, s
         raise ScheduleError(f"seed must be text, got {seed!r}")
 
 
-class _Search:
-    """The annealing search over the planned rounds: players are indices
-    ``0..n-1`` (current) and ``n..total-1`` (drop-outs of fixed rounds);
-    ``groups[p]`` is a group number or -1; seats go up to ``kmax``."""
-
-    def __init__(self, n: int, total: int, kmax: int, fixed_sched: Schedule, index: dict[str, int],
-                 groups: list[int]) -> None:
-        self.n, self.total, self.kmax = n, total, kmax
-        self.fixed_sched, self.index, self.groups = fixed_sched, index, groups
-
-    @classmethod
-    def of(cls, players: tuple[Player, ...], fixed_sched: Schedule, table_size: int) -> "_Search":
-        """Index the players: current ones 0..n-1, then drop-outs seen in
-        the fixed rounds; groups numbered in sorted order."""
-        n = len(players)
-        index = {p.id: i for i, p in enumerate(players)}
-        for s in fixed_sched.seats:
-            index.setdefault(s.player, len(index))
-        total = len(index)
-        gnum = {g: i for i, g in enumerate(sorted({p.group for p in players if p.group is not None}))}
-        groups = [gnum[p.group] if p.group is not None else -1 for p in players] + [-1] * (total - n)
-        kmax = max([table_size] + [s.seat for s in fixed_sched.seats])
-        return cls(n, total, kmax, fixed_sched, index, groups)
-
-    def lower_bound(self, sizes: list[int], planned: int) -> tuple[int, int, int]:
-        """:func:`_lower_bound` given the fixed rounds and ``planned`` more
-        rounds at tables of ``sizes``."""
-        meet, seatcnt, _, fixed_g = self.recount([])
-        played = [sum(row) for row in seatcnt]
-        fixed_s = [sum(max(0, c - 1) for c in row) for row in seatcnt]
-        return _lower_bound(self.n, sizes, planned, meet, _repeats(meet), fixed_s, played, self.groups, fixed_g,
-                            seatcnt)
-
-    def recount(self, tabs: list[list[list[int]]]
-                ) -> tuple[list[list[int]], list[list[int]], list[list[int]], int]:
-        """:func:`_recount` of the fixed rounds plus ``tabs``."""
-        return _recount(tabs, self.n, self.total, self.kmax, self.fixed_sched, self.index, self.groups)
-
-    def anneal(self, tabs: list[list[list[int]]], lb: tuple[int, int, int], budget: int,
-               stream: random.Random) -> list[list[list[int]]]:
-        """The best tables found from ``tabs`` within ``budget`` moves,
-        stopping at the lower bound ``lb``.
-
-        Cycles alternate two weightings, each restarting from the best state:
-        "flat" (1, 1, 1) lets the search cross infeasible ground (finds
-        group-free layouts); "lexicographic" weights make every single move's
-        scalar delta agree in sign with the (repeats, seats, clashes) delta (a
-        move changes clashes by at most 4(k-1) and seat repeats by at most 2).
-        The best state is always judged lexicographically."""
-        meet, seatcnt, _, clashes = self.recount(tabs)
-        best = (_repeats(meet), sum(max(0, c - 1) for row in seatcnt for c in row), clashes)
-        best_tabs = tabs
-        lex_s = 4 * (self.kmax - 1) + 1
-        lex_r = 2 * lex_s + 4 * (self.kmax - 1) + 1
-        modes: tuple[tuple[tuple[int, int, int], float, float], ...] = (
-            ((1, 1, 1), 2.0, 0.1), ((lex_r, lex_s, 1), 0.6 * lex_s, 0.15))  # weights, hot, cold
-        it, cycle_no = 0, 0
-        cycle = max(1, min(budget, _CYCLE))
-        while best > lb and it < budget:
-            weights, t_hot, t_cold = modes[cycle_no % len(modes)]
-            cycle_no += 1
-            length = min(cycle, budget - it)
-            it += length
-            best, best_tabs = self._cycle(best_tabs, best, lb, length, weights, t_hot, t_cold, stream)
-        return best_tabs
-
-    def _cycle(self, start: list[list[list[int]]], best: tuple[int, int, int], lb: tuple[int, int, int],
-               length: int, weights: tuple[int, int, int], t_hot: float, t_cold: float,
-               stream: random.Random) -> tuple[tuple[int, int, int], list[list[list[int]]]]:
-        """One cycle of ``length`` moves from ``start``, hot to cold."""
-        tabs = [[list(t) for t in tables] for tables in start]
-        meet, seatcnt, where, _ = self.recount(tabs)
-        best_tabs = start
-        cur = list(best)
-        temp, cool = t_hot, (t_cold / t_hot) ** (1.0 / length)
-        n_rounds = len(tabs)
-        randbelow = rngmod.randbelow
-        for _ in range(length):
-            temp *= cool
-            ri = randbelow(stream, n_rounds) if n_rounds > 1 else 0
-            delta = self._move(tabs[ri], where[ri], meet, seatcnt, weights, temp, stream)
-            if delta is None:
-                continue
-            cur[0] += delta[0]
-            cur[1] += delta[1]
-            cur[2] += delta[2]
-            if (cur[0], cur[1], cur[2]) < best:
-                best = (cur[0], cur[1], cur[2])
-                best_tabs = [[list(t) for t in tables] for tables in tabs]
-                if best <= lb:
-                    break
-        return best, best_tabs
-
-    def _move(self, tables: list[list[int]], wh: list[int], meet: list[list[int]], seatcnt: list[list[int]],
-              weights: tuple[int, int, int], temp: float, stream: random.Random) -> tuple[int, int, int] | None:
-        """Propose one move in a round (a seat swap within a table, one time
-        in four, else a swap of two players between tables), accept it by the
-        Metropolis rule and apply it; the (repeats, seats, clashes) delta, or
-        None when rejected."""
-        randbelow = rngmod.randbelow
-        a = randbelow(stream, self.n)
-        ta = wh[a]
-        ta_list = tables[ta]
-        sa = ta_list.index(a)
-        if randbelow(stream, 4) == 0:
-            sb = randbelow(stream, len(ta_list) - 1)
-            if sb >= sa:
-                sb += 1
-            b = ta_list[sb]
-            ds = _seat_delta(seatcnt[a], seatcnt[b], sa, sb)
-            if not _accept(ds * weights[1], temp, stream):
-                return None
-            _move_seats(seatcnt[a], seatcnt[b], sa, sb)
-            ta_list[sa], ta_list[sb] = b, a
-            return (0, ds, 0)
-        b = randbelow(stream, self.n - 1)
-        if b >= a:
-            b += 1
-        tb = wh[b]
-        if tb == ta:
-            return None
-        tb_list = tables[tb]
-        sb = tb_list.index(b)
-        dr, dg = self._swap_delta(a, b, ta_list, tb_list, meet)
-        ds = _seat_delta(seatcnt[a], seatcnt[b], sa, sb) if sa != sb else 0
-        if not _accept(dr * weights[0] + ds * weights[1] + dg * weights[2], temp, stream):
-            return None
-        self._apply_swap(a, b, ta_list, tb_list, meet)
-        if sa != sb:
-            _move_seats(seatcnt[a], seatcnt[b], sa, sb)
-        ta_list[sa], tb_list[sb] = b, a
-        wh[a], wh[b] = tb, ta
-        return (dr, ds, dg)
-
-    def _swap_delta(self, a: int, b: int, ta_list: list[int], tb_list: list[int],
-                    meet: list[list[int]]) -> tuple[int, int]:
-        """Change of repeated meetings and group clashes when ``a`` (at
-        ``ta_list``) and ``b`` (at ``tb_list``) trade tables."""
-        groups = self.groups
-        ma, mb = meet[a], meet[b]
-        ga, gb = groups[a], groups[b]
-        dr = dg = 0
-        for x in ta_list:
-            if x != a:
-                dr += (mb[x] >= 1) - (ma[x] >= 2)
-                gx = groups[x]
-                if gx >= 0:
-                    dg += (gx == gb) - (gx == ga)
-        for y in tb_list:
-            if y != b:
-                dr += (ma[y] >= 1) - (mb[y] >= 2)
-                gy = groups[y]
-                if gy >= 0:
-                    dg += (gy == ga) - (gy == gb)
-        return dr, dg
-
-    @staticmethod
-    def _apply_swap(a: int, b: int, ta_list: list[int], tb_list: list[int], meet: list[list[int]]) -> None:
-        """Update the meeting counts for ``a`` and ``b`` trading tables."""
-        ma, mb = meet[a], meet[b]
-        for x in ta_list:
-            if x != a:
-                ma[x] -= 1
-                meet[x][a] -= 1
-                mb[x] += 1
-                meet[x][b] += 1
-        for y in tb_list:
-            if y != b:
-                mb[y] -= 1
-                meet[y][b] -= 1
-                ma[y] += 1
-                meet[y][a] += 1
-
-
-def _seat_delta(ca: list[int], cb: list[int], sa: int, sb: int) -> int:
-    """Change of seat repeats when the players with seat counts ``ca`` (in
-    seat ``sa``) and ``cb`` (in ``sb``) trade seats."""
-    return (ca[sb] >= 1) - (ca[sa] >= 2) + (cb[sa] >= 1) - (cb[sb] >= 2)
-
-
-def _move_seats(ca: list[int], cb: list[int], sa: int, sb: int) -> None:
-    ca[sa] -= 1
-    ca[sb] += 1
-    cb[sb] -= 1
-    cb[sa] += 1
-
-
-def _accept(d: float, temp: float, stream: random.Random) -> bool:
-    """Metropolis acceptance of a move costing ``d`` at temperature ``temp``
-    (a worse move draws from the stream; others never do)."""
-    return d <= 0 or rngmod.randbelow(stream, 1 << 30) < math.exp(-d / temp) * (1 << 30)
-
-
 def _repeats(meet: list[list[int]]) -> int:
     """Meetings beyond the first, over all pairs."""
     total = len(meet)
     return sum(max(0, meet[a][b] - 1) for a in range(total) for b in range(a + 1, total))
-
-
-def _recount(
-    tabs: list[list[list[int]]], n: int, total: int, kmax: int, fixed_sched: Schedule,
-    index: dict[str, int], groups: list[int],
-) -> tuple[list[list[int]], list[list[int]], list[list[int]], int]:
-    """Meeting counts (total x total), seat counts (total x kmax), per
-    planned round the player -> table map, and group clashes, of the fixed
-    rounds plus the planned tables ``tabs``."""
-    meet = [[0] * total for _ in range(total)]
-    seatcnt = [[0] * kmax for _ in range(total)]
-    all_tables = [
-        [index[pid] for pid in fixed_sched.table(r, t)]
-        for r in fixed_sched.round_numbers() for t in range(1, fixed_sched.tables(r) + 1)
-    ]
-    where = []
-    for tables in tabs:
-        wh = [0] * n
-        for ti, members in enumerate(tables):
-            for a in members:
-                wh[a] = ti
-        where.append(wh)
-        all_tables.extend(tables)
-    clashes = 0
-    for members in all_tables:
-        for si, a in enumerate(members):
-            seatcnt[a][si] += 1
-            for b in members[si + 1:]:
-                meet[a][b] += 1
-                meet[b][a] += 1
-                if groups[a] >= 0 and groups[a] == groups[b]:
-                    clashes += 1
-    return meet, seatcnt, where, clashes

@@ -1,0 +1,181 @@
+"""Seating schedules at the optimum (issue 13, docs/schedule.md): measures
+and bounds worked by hand on small schedules, the finite-field designs,
+optimal schedules where the optimum is known, re-planning from a round,
+determinism and the quality page of schedule.pdf."""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from setupgen.core import templates
+from setupgen.tournament import designs, jobs, model
+from setupgen.tournament.measures import measure, seat_optimum
+from setupgen.tournament.schedule import Player, Schedule, Seat, plan
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def players(n: int, groups: int = 0) -> list[Player]:
+    return [Player(f"p{i:02d}", f"Player {i}", f"club{i % groups}" if groups else None) for i in range(n)]
+
+
+def seats_of(rounds: list[list[str]]) -> Schedule:
+    """A schedule from per round its tables written as strings of one-letter ids."""
+    return Schedule(tuple(Seat(r, t, s, pid) for r, tables in enumerate(rounds, start=1)
+                          for t, table in enumerate(tables, start=1) for s, pid in enumerate(table, start=1)))
+
+
+# -- measures worked by hand -------------------------------------------------------
+
+def test_measures_of_a_hand_made_schedule():
+    # round 1: abcd / efg, round 2: abef / cdg. ab, cd, ef meet twice; a and b
+    # are club x, c and g club y (clashes: ab twice, cg in round 2)
+    s = seats_of([["abcd", "efg"], ["abef", "cdg"]])
+    roster = [Player(p, p.upper(), {"a": "x", "b": "x", "c": "y", "g": "y"}.get(p)) for p in "abcdefg"]
+    q = s.quality(roster)
+    assert (q.pairs_repeated, q.repeat_pairs, q.max_meetings) == (3, 3, 2)
+    # 18 meetings among 21 pairs would allow 0, but with two tables a round the
+    # pigeonhole bound holds: abef has two of round 1's first table and two of its
+    # second (2 pairs met before), cdg two of one (1): Σ C(m, 2) >= 3, so with
+    # 2 rounds Σ (m - 1) >= 3, 3 pairs meet twice: this schedule is at the bound
+    assert (q.pairs_bound, q.repeat_bound, q.meetings_bound) == (3, 3, 2)
+    # a (1, 1), b (2, 2), g (3, 3) take one position twice: spread 2 where 1 is
+    # their optimum; c (3, 1), d (4, 2), e (1, 3), f (2, 4) are at theirs
+    assert (q.worst_seat_spread, q.seat_off, q.spread_bound, q.seat_off_bound) == (2, 3, 1, 0)
+    assert (q.group_clashes, q.clash_bound) == (3, 0)
+    # g sits short in round 2 although a and b (full tables) have had none
+    assert (q.short_unfair, q.most_short, q.most_short_bound) == (1, 2, 1)
+    assert q.key() == (3, 3, 2, 3, 1) and not q.at_bounds()
+    lines = q.lines()
+    assert lines[0] == "repeated opponents: 3 pair(s) meet more than once [bound 3: optimal]"
+    assert "a (1, 1); b (2, 2); g (3, 3)" in lines[3]
+
+
+def test_counting_bounds_when_repeats_are_forced():
+    # 8 players, 3 rounds of two tables: 36 meetings among 28 pairs
+    s = seats_of([["abcd", "efgh"], ["abef", "cdgh"], ["aceg", "bdfh"]])
+    q = s.quality([])
+    assert q.repeat_bound == 8 and q.meetings_bound == 2 and q.pairs_bound == 4
+    # twice: ab, cd, ef, gh (rounds 1-2), ac, bd, eg, fh (1, 3), ae, bf, cg, dh (2, 3)
+    assert q.repeat_pairs == q.pairs_repeated == 12 and q.max_meetings == 2
+    assert dict(q.player_seats)["a"] == (1, 1, 1) and q.worst_seat_spread == 3
+    roster = [Player(p, p) for p in "abcdefgh"]
+    best = plan(roster, 3, 4, "forced").quality(roster)
+    assert best.repeat_pairs == 8 == best.repeat_bound
+
+
+def test_forty_nine_players_must_leave_nine_off_their_positions():
+    # 10 tables of 4 and 3 of 3 a round: 40 fourth seats in 4 rounds for 49 players
+    roster = players(49)
+    q = plan(roster, 4, 4, "short").quality(roster)
+    assert q.seat_off_bound == 9 and q.seat_off == 9 and q.repeat_pairs == 0
+
+
+@pytest.mark.parametrize("full, short, size, want", [
+    (4, 0, 4, 0), (3, 0, 4, 1), (8, 0, 4, 0), (5, 0, 4, 1),   # ⌊R/S⌋ or ⌈R/S⌉ times each
+    (0, 2, 4, 1), (1, 5, 4, 1), (0, 6, 4, 2), (2, 2, 4, 0),   # position 4 only at full tables
+    (0, 4, 4, 2),  # four rounds short: 1, 2, 3 about 4/3 times each, 4 never -> 2 - 0
+    (6, 0, 6, 0), (0, 5, 6, 1),
+])
+def test_seat_optimum(full, short, size, want):
+    assert seat_optimum(full, short, size) == want
+
+
+# -- designs -----------------------------------------------------------------------
+
+@pytest.mark.parametrize("q", [4, 8, 9, 16, 25, 27, 32])
+def test_field_is_a_field(q):
+    p, e = designs.prime_power(q)
+    f = designs.Field(p, e)
+    for a in range(1, q):
+        assert sorted(f.mul(a, b) for b in range(q)) == list(range(q))  # no zero divisors
+        assert f.sub(a, a) == 0
+    assert all(f.mul(1, b) == b for b in range(q))
+
+
+@settings(max_examples=30, deadline=None)
+@given(tables=st.sampled_from([4, 5, 7, 8, 9, 11, 13, 16, 6, 10, 12, 15]), k=st.sampled_from([3, 4, 5, 6]))
+def test_column_design_never_repeats_in_its_clean_rounds(tables, k):
+    rounds = designs.clean_rounds(tables, k)
+    got = designs.column_rounds(tables, k, rounds)
+    if rounds == 0:
+        assert got is None
+        return
+    meet = Counter(pair for rnd in got for t in rnd for pair in itertools.combinations(sorted(t), 2))
+    assert max(meet.values()) == 1
+    assert all(sorted(x for t in rnd for x in t) == list(range(tables * k)) for rnd in got)
+
+
+# -- optima reached ------------------------------------------------------------------
+
+@pytest.mark.parametrize("n, rounds", [(16, 4), (16, 5), (32, 8), (32, 9), (36, 6), (64, 8)])
+def test_zero_repeats_where_a_design_exists(n, rounds):
+    roster = players(n)
+    q = plan(roster, rounds, 4, "design").quality(roster)
+    assert q.repeat_pairs == 0 and q.max_meetings == 1 and q.at_bounds()
+
+
+def test_thirty_two_by_eight_every_position_exactly_twice():
+    roster = players(32)
+    q = plan(roster, 8, 4, "positions").quality(roster)
+    assert q.repeat_pairs == 0
+    assert all(sorted(Counter(seats).values()) == [2, 2, 2, 2] for _, seats in q.player_seats)
+
+
+def test_clubs_of_eight_over_five_rounds():
+    roster = players(32, groups=4)
+    q = plan(roster, 5, 4, "clubs").quality(roster)
+    assert (q.repeat_pairs, q.group_clashes, q.seat_off) == (0, 0, 0) and q.at_bounds()
+
+
+def test_tables_of_six():
+    roster = players(42)  # 7 tables of 6: GF(7), 7 rounds without a repeat
+    q = plan(roster, 7, 6, "six").quality(roster)
+    assert q.repeat_pairs == 0 and q.seat_off == 0 and q.worst_seat_spread == 1
+
+
+def test_short_tables_fair_at_sixty_two():
+    roster = players(62)  # 14 tables of 4 and 2 of 3
+    q = plan(roster, 5, 4, "short").quality(roster)
+    assert (q.repeat_pairs, q.seat_off, q.short_unfair) == (0, 0, 0)
+    assert q.most_short == q.most_short_bound == 1
+
+
+# -- re-planning ---------------------------------------------------------------------
+
+def test_replan_keeps_played_rounds_and_reaches_the_bounds_again():
+    roster = players(32)
+    first = plan(roster, 6, 4, "day")
+    played = [x for x in first.seats if x.round <= 2]
+    now = [p for p in roster if p.id not in ("p03", "p17")] + [Player("late1", "L1"), Player("late2", "L2")]
+    again = plan(now, 6, 4, "day/from-round-3", fixed=played)
+    assert [x for x in again.seats if x.round <= 2] == played
+    assert {x.player for x in again.seats if x.round > 2} == {p.id for p in now}
+    q = again.quality(now)
+    assert q.repeat_pairs == 0 and q.seat_off == 0
+
+
+def test_deterministic_bytes():
+    roster = players(62, groups=5)
+    a = plan(roster, 6, 4, "same", budget=3000).to_csv()
+    assert a == plan(roster, 6, 4, "same", budget=3000).to_csv()
+    assert a != plan(roster, 6, 4, "other", budget=3000).to_csv()
+
+
+# -- the quality page -----------------------------------------------------------------
+
+@pytest.mark.parametrize("example, lang", [("swiss-2010", "de-CH"), ("australian", "en")])
+def test_quality_page_lists_every_measure_with_its_bound(tmp_path, example, lang):
+    t = model.load(ROOT / "examples" / example / "tournament.toml")
+    sched = jobs.make_schedule(t, tmp_path)
+    page = jobs.quality_listing(t, sched, templates.texts(t.language))
+    assert len(page.rows) == 8 and t.language == lang
+    optimal = templates.texts(t.language).get("tournament.quality_optimal")
+    assert all(row[3] == optimal and row[1] == row[2] for row in page.rows)
+    assert str(len(t.players)) in page.subtitle
