@@ -27,7 +27,7 @@ from typing import Sequence
 
 from ..core import rng as rngmod
 from ..core.errors import SetupgenError
-from . import seating
+from . import positions, seating
 from .measures import Quality, measure, pigeonhole
 from .model import Player
 
@@ -335,11 +335,12 @@ def _search(players: tuple[Player, ...], fixed_sched: Schedule, sizes: list[int]
                 for r in fixed_sched.round_numbers()}
     fixed_tables = [t for r in sorted(by_round) for t in by_round[r]]
     seatcnt = [[0] * kmax for _ in range(total)]
-    fixed_short = [0] * total
+    fixed_short, fixed_full = [0] * total, [0] * total
     for t in fixed_tables:
         for si, a in enumerate(t):
             seatcnt[a][si] += 1
             fixed_short[a] += len(t) < max(sizes)
+            fixed_full[a] += len(t) == kmax
     stream = rngmod.from_seed("schedule/" + seed)
     start = None if fixed_tables else seating.column_start(n, sizes, len(planned), groups, stream)
     state = seating.fill_start(n, total, sizes, groups, fixed_tables, fixed_short,
@@ -353,8 +354,10 @@ def _search(players: tuple[Player, ...], fixed_sched: Schedule, sizes: list[int]
         layouts = seating.tabu_search(state, lb, budget, stream)
         cost = seating.Tables(n, total, sizes, groups, fixed_tables, layouts, fixed_short).cost()
         layouts = seating.order_rounds(layouts, planned, by_round, n, max(sizes))
-        layouts = seating.assign_seats(layouts, seatcnt, kmax, _PASSES)
-        key = (cost[0], seating.seat_balance(layouts, seatcnt), cost[2], cost[3])
+        layouts = seating.assign_seats(layouts, seatcnt, kmax, _PASSES, fixed_full=fixed_full)
+        counts, full = seating.seat_counts(layouts, seatcnt, kmax, fixed_full)
+        off = len(positions.off_players(counts, positions.optima(counts, full, kmax)))
+        key = (cost[0], (off, seating.seat_balance(layouts, seatcnt)), cost[2], cost[3])
         if best is None or key < best[0]:
             best = (key, layouts)
         if best[0][1][0] == 0 or not fixed_tables:

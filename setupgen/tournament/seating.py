@@ -18,9 +18,10 @@ import random
 from typing import Sequence
 
 from ..core import rng as rngmod
-from . import designs
+from . import designs, positions
 
 Tabs = list[list[list[int]]]  # per planned round: its tables, each a list of players
+_REPAIR_STEPS = 200  # neighbourhoods the exact start-position repair tries at most
 
 
 class Tables:
@@ -386,11 +387,14 @@ def order_rounds(layouts: Tabs, slots: list[int], fixed_by_round: dict[int, list
     return chosen
 
 
-def assign_seats(layouts: Tabs, fixed_counts: list[list[int]], kmax: int, passes: int, tries: int = 8) -> Tabs:
+def assign_seats(layouts: Tabs, fixed_counts: list[list[int]], kmax: int, passes: int, tries: int = 8,
+                 fixed_full: Sequence[int] = ()) -> Tabs:
     """:func:`assign_once` over the planned rounds in ``tries`` orders
     (as given and reversed, each rotated), the best by the most unbalanced
     player then the squared counts (a precolored fixed round can block
-    one order's chains and not another's)."""
+    one order's chains and not another's); players still off their
+    optimum then go to :func:`positions.repair` (``fixed_full``: per
+    player its full tables in fixed rounds, default none)."""
     best, best_key = layouts, None
     n_r = len(layouts)
     for k in range(max(1, tries)):
@@ -405,7 +409,24 @@ def assign_seats(layouts: Tabs, fixed_counts: list[list[int]], kmax: int, passes
             best, best_key = back, key
         if key[0] == 0:
             break
+    counts, full = seat_counts(best, fixed_counts, kmax, fixed_full)
+    if positions.off_players(counts, positions.optima(counts, full, kmax)):
+        positions.repair(best, counts, full, kmax, _REPAIR_STEPS)
     return best
+
+
+def seat_counts(layouts: Tabs, fixed_counts: list[list[int]], kmax: int,
+                fixed_full: Sequence[int] = ()) -> tuple[list[list[int]], list[int]]:
+    """Per player its position counts and full tables over the fixed
+    rounds and ``layouts``."""
+    counts = [list(row) for row in fixed_counts]
+    full = list(fixed_full) or [0] * len(counts)
+    for tables in layouts:
+        for t in tables:
+            for s, p in enumerate(t):
+                counts[p][s] += 1
+                full[p] += len(t) == kmax
+    return counts, full
 
 
 def seat_balance(layouts: Tabs, fixed_counts: list[list[int]]) -> tuple[int, int]:
