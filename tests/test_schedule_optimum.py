@@ -147,6 +147,35 @@ def test_short_tables_fair_at_sixty_two():
     assert q.most_short == q.most_short_bound == 1
 
 
+def test_short_tables_in_turn_at_sixty_two_by_ten():
+    roster = players(62)  # 6 short seats a round: 60 over 10 rounds, nobody twice
+    q = plan(roster, 10, 4, "ten").quality(roster)
+    assert (q.repeat_pairs, q.seat_off, q.short_unfair, q.most_short) == (0, 0, 0, 1) and q.at_bounds()
+
+
+def test_round_robin_deals_short_seats_in_turn():
+    from setupgen.core import rng
+    from setupgen.tournament import seating
+    got = seating.round_robin_short([[0] * 10 for _ in range(4)], 3, rng.from_seed("rr"))
+    assert [len(x) for x in got] == [3, 3, 3, 3]
+    first = got[0] | got[1] | got[2]
+    assert len(first) == 9 and set(range(10)) - first <= got[3]
+    # a player short in a fixed round before planned round 1 waits for the others
+    base = [[1] + [0] * 3, [1] + [0] * 3]
+    assert 0 not in seating.round_robin_short(base, 3, rng.from_seed("rr"))[0]
+    # the search's short-table term: Σ over rounds of (short tables so far)², least when dealt so
+    assert seating.fair_short_bound([[0] * 4 for _ in range(4)], 1) == 1 + 2 + 3 + 4
+
+
+def test_replan_with_short_tables_keeps_them_in_turn():
+    roster = players(62)
+    first = plan(roster, 8, 4, "short-day")
+    played = [x for x in first.seats if x.round <= 3]
+    now = [p for p in roster if p.id != "p07"] + [Player("late1", "L1")]
+    q = plan(now, 8, 4, "short-day/from-round-4", fixed=played).quality(now)
+    assert (q.repeat_pairs, q.short_unfair, q.most_short) == (0, 0, 1)
+
+
 # -- re-planning ---------------------------------------------------------------------
 
 def test_replan_keeps_played_rounds_and_reaches_the_bounds_again():

@@ -9,7 +9,7 @@ order. Pure functions, no I/O; the same input gives the same numbers.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Hashable, Mapping, Sequence
+from typing import Any, Hashable, Mapping, Sequence
 
 Tables = Sequence[Sequence[Sequence[str]]]
 
@@ -256,15 +256,23 @@ def _position_measures(rounds: Tables, size: int) -> tuple[int, int, int, int]:
 
 def _seat_off_bound(rounds: Tables, counts: Mapping[str, list[int]], full: Mapping[str, int],
                     opt: Mapping[str, int], size: int) -> int:
-    """Players who must be off their optimum: a player at the optimum takes
-    each position between lo and hi times; when the seats at one position
-    are fewer than the players' lo (or more than their hi) summed, each
-    player off the optimum makes up at most lo (R − hi) of the difference."""
+    """:func:`seat_off_bound` with the seats per position of ``rounds``."""
     avail = [0] * size
     for tables in rounds:
         for t in tables:
             for i in range(len(t)):
                 avail[i] += 1
+    return seat_off_bound(avail, counts, full, opt, size)
+
+
+def seat_off_bound(avail: Sequence[int], counts: Mapping[Any, list[int]], full: Mapping[Any, int],
+                   opt: Mapping[Any, int], size: int) -> int:
+    """Players who must be off their optimum (``avail[s]``: seats at
+    position ``s`` in the whole schedule; per player its position counts,
+    full tables and optimum): a player at the optimum takes each position
+    between lo and hi times; when the seats at one position are fewer than
+    the players' lo (or more than their hi) summed, each player off the
+    optimum makes up at most lo (R − hi) of the difference."""
     best = 0
     for s in range(size):
         lo_sum = hi_sum = lo_max = room_max = 0

@@ -15,7 +15,7 @@ order, so the result is a function of the arguments alone.
 
 from __future__ import annotations
 
-from .measures import seat_optimum
+from .measures import seat_off_bound, seat_optimum
 
 Tabs = list[list[list[int]]]
 
@@ -28,6 +28,15 @@ def optima(counts: list[list[int]], full: list[int], kmax: int) -> list[int]:
     return [seat_optimum(full[p], sum(c) - full[p], kmax) for p, c in enumerate(counts)]
 
 
+def off_floor(counts: list[list[int]], full: list[int], kmax: int) -> int:
+    """How many players must be off their optimum whatever the seating
+    (:func:`~setupgen.tournament.measures.seat_off_bound`)."""
+    rows = {p: c for p, c in enumerate(counts) if sum(c)}
+    avail = [sum(c[s] for c in rows.values()) for s in range(kmax)]
+    opt = optima(counts, full, kmax)
+    return seat_off_bound(avail, rows, {p: full[p] for p in rows}, {p: opt[p] for p in rows}, kmax)
+
+
 def off_players(counts: list[list[int]], opt: list[int]) -> list[int]:
     """Players (ascending) whose spread is above their optimum."""
     return [p for p, c in enumerate(counts) if sum(c) and max(c) - min(c) > opt[p]]
@@ -38,16 +47,18 @@ def repair(layouts: Tabs, counts: list[list[int]], full: list[int], kmax: int, s
     step with ``layouts``): for each off player in turn, the planned tables
     it sits at (then also those of its table mates, at most 24 tables) are
     re-seated exactly (:func:`_reseat`) when that leaves fewer players off.
-    At most ``steps`` neighbourhoods are tried; stops when none helps."""
+    At most ``steps`` neighbourhoods are tried; stops when none helps or
+    the players off are down to :func:`off_floor`."""
     opt = optima(counts, full, kmax)
     occ: dict[int, list[list[int]]] = {}
     for tables in layouts:
         for t in tables:
             for p in t:
                 occ.setdefault(p, []).append(t)
+    floor = off_floor(counts, full, kmax)
     tried = 0
     progress = True
-    while progress and tried < steps:
+    while progress and tried < steps and len(off_players(counts, opt)) > floor:
         progress = False
         for p in off_players(counts, opt):
             if p not in occ or max(counts[p]) - min(counts[p]) <= opt[p]:

@@ -21,6 +21,7 @@ gives the same schedule on every machine. Domain errors are
 
 from __future__ import annotations
 
+import random
 import re
 from dataclasses import dataclass, field
 from typing import Sequence
@@ -322,7 +323,10 @@ def _search(players: tuple[Player, ...], fixed_sched: Schedule, sizes: list[int]
     """The planned rounds' tables (player indices in seat order, per round
     in ``planned`` order): a start, tabu search on the tables, the rounds
     ordered for fair short tables, then the start positions
-    (:mod:`setupgen.tournament.seating`, docs/schedule.md)."""
+    (:mod:`setupgen.tournament.seating`, docs/schedule.md). With short
+    tables, first a tenth of the budget on a start whose short seats are
+    dealt by a round robin and kept there; if that leaves the tables above
+    their bounds, the plain search as well, the better kept."""
     n = len(players)
     index = {p.id: i for i, p in enumerate(players)}
     for x in fixed_sched.seats:
@@ -333,44 +337,106 @@ def _search(players: tuple[Player, ...], fixed_sched: Schedule, sizes: list[int]
     kmax = max([table_size] + [x.seat for x in fixed_sched.seats])
     by_round = {r: [[index[pid] for pid in fixed_sched.table(r, t)] for t in range(1, fixed_sched.tables(r) + 1)]
                 for r in fixed_sched.round_numbers()}
-    fixed_tables = [t for r in sorted(by_round) for t in by_round[r]]
-    seatcnt = [[0] * kmax for _ in range(total)]
-    fixed_short, fixed_full = [0] * total, [0] * total
-    for t in fixed_tables:
-        for si, a in enumerate(t):
-            seatcnt[a][si] += 1
-            fixed_short[a] += len(t) < max(sizes)
-            fixed_full[a] += len(t) == kmax
+    f = _Field(n, total, sizes, groups, by_round, planned, kmax,
+               *_fixed_counts(by_round, planned, n, total, kmax, max(sizes)))
     stream = rngmod.from_seed("schedule/" + seed)
-    start = None if fixed_tables else seating.column_start(n, sizes, len(planned), groups, stream)
-    state = seating.fill_start(n, total, sizes, groups, fixed_tables, fixed_short,
-                               start or [[] for _ in planned], stream)
-    lb = _search_bound(state, seatcnt, len(planned))
+    short_seats = sum(size for size in sizes if size < max(sizes))
+    start = None if by_round else seating.column_start(n, sizes, len(planned), groups, stream)
     best: tuple | None = None
+    lb = None
+    if short_seats:
+        shorts = seating.round_robin_short(f.base, short_seats, stream, start)
+        fair = seating.conform(start, shorts, max(sizes)) if start else None
+        state = f.state(fair, stream, shorts)
+        lb = _search_bound(state, f.seatcnt, len(planned), f.base)
+        best = _attempt(f, state, lb, budget // 10, stream)
+        if best[0][:3] == (lb[0], (0, best[0][1][1]), lb[2]):
+            return best[1]
     for attempt in range(_ATTEMPTS):  # fixed seats can block one layout's positions, not another's
-        if attempt:
-            state = seating.fill_start(n, total, sizes, groups, fixed_tables, fixed_short,
-                                       [[] for _ in planned], stream)
-        layouts = seating.tabu_search(state, lb, budget, stream)
-        cost = seating.Tables(n, total, sizes, groups, fixed_tables, layouts, fixed_short).cost()
-        layouts = seating.order_rounds(layouts, planned, by_round, n, max(sizes))
-        layouts = seating.assign_seats(layouts, seatcnt, kmax, _PASSES, fixed_full=fixed_full)
-        counts, full = seating.seat_counts(layouts, seatcnt, kmax, fixed_full)
-        off = len(positions.off_players(counts, positions.optima(counts, full, kmax)))
-        key = (cost[0], (off, seating.seat_balance(layouts, seatcnt)), cost[2], cost[3])
-        if best is None or key < best[0]:
-            best = (key, layouts)
-        if best[0][1][0] == 0 or not fixed_tables:
+        state = f.state(start if attempt == 0 else None, stream, None)
+        lb = lb or _search_bound(state, f.seatcnt, len(planned), f.base)
+        got = _attempt(f, state, lb, budget, stream)
+        if best is None or got[0] < best[0]:
+            best = got
+        if best[0][1][0] == 0 or not by_round:
             break
     assert best is not None
     return best[1]
 
 
-def _search_bound(state: seating.Tables, seatcnt: list[list[int]], planned: int) -> tuple[int, int, int, int]:
+@dataclass
+class _Field:
+    """What every search attempt of :func:`_search` shares (players as
+    indices; ``fixed_tables`` of the fixed rounds in round order)."""
+
+    n: int
+    total: int
+    sizes: list[int]
+    groups: list[int]
+    by_round: dict[int, list[list[int]]]
+    planned: list[int]
+    kmax: int
+    seatcnt: list[list[int]]
+    fixed_short: list[int]
+    fixed_full: list[int]
+    base: list[list[int]]
+
+    @property
+    def fixed_tables(self) -> list[list[int]]:
+        return [t for r in sorted(self.by_round) for t in self.by_round[r]]
+
+    def state(self, start: list[list[list[int]]] | None, stream: random.Random, shorts: list[set[int]] | None) -> seating.Tables:
+        """A start (empty rounds dealt greedily) as a search state."""
+        return seating.fill_start(self.n, self.total, self.sizes, self.groups, self.fixed_tables, self.fixed_short,
+                                  start or [[] for _ in self.planned], stream, self.base, shorts)
+
+
+def _attempt(f: _Field, state: seating.Tables, lb: tuple[int, int, int, int], budget: int,
+             stream: random.Random) -> tuple[tuple, list[list[list[int]]]]:
+    """One search from ``state``: (key, layouts in seat order); the key in
+    the official order: extra meetings, (players off their start-position
+    optimum beyond those who must be, balance), group clashes, short seats
+    out of turn."""
+    layouts = seating.tabu_search(state, lb, budget, stream)
+    cost = seating.Tables(f.n, f.total, f.sizes, f.groups, f.fixed_tables, layouts, f.fixed_short, f.base).cost()
+    layouts = seating.fair_order(layouts, f.planned, f.by_round, f.n, max(f.sizes))
+    layouts = seating.assign_seats(layouts, f.seatcnt, f.kmax, _PASSES, fixed_full=f.fixed_full)
+    counts, full = seating.seat_counts(layouts, f.seatcnt, f.kmax, f.fixed_full)
+    off = max(0, len(positions.off_players(counts, positions.optima(counts, full, f.kmax)))
+              - positions.off_floor(counts, full, f.kmax))
+    unfair = seating.unfair_short(layouts, f.planned, f.by_round, max(f.sizes))
+    return (cost[0], (off, seating.seat_balance(layouts, f.seatcnt)), cost[2], unfair), layouts
+
+
+def _fixed_counts(by_round: dict[int, list[list[int]]], planned: list[int], n: int, total: int, kmax: int,
+                  full_size: int) -> tuple[list[list[int]], list[int], list[int], list[list[int]]]:
+    """What the fixed rounds (``by_round``) leave: per player (of ``total``)
+    position counts (``kmax`` wide), short and full tables; and per planned
+    round (``planned``, ascending) each current player's short tables in
+    the fixed rounds before it."""
+    seatcnt = [[0] * kmax for _ in range(total)]
+    fixed_short, fixed_full = [0] * total, [0] * total
+    base = [[0] * n for _ in planned]
+    for r in sorted(by_round):
+        for t in by_round[r]:
+            for si, a in enumerate(t):
+                seatcnt[a][si] += 1
+                fixed_short[a] += len(t) < full_size
+                fixed_full[a] += len(t) == kmax
+                if len(t) < full_size and a < n:
+                    for ri, pr in enumerate(planned):
+                        base[ri][a] += r < pr
+    return seatcnt, fixed_short, fixed_full, base
+
+
+def _search_bound(state: seating.Tables, seatcnt: list[list[int]], planned: int,
+                  base: list[list[int]]) -> tuple[int, int, int, int]:
     """What the tabu search cannot beat: (Σ(meetings − 1), Σ C(meetings, 2),
-    planned group clashes, Σ C(short tables, 2)); the first and third from
-    :func:`_lower_bound`, the others with the meetings (short seats) shared
-    as evenly as possible over the pairs (players)."""
+    planned group clashes, the short-table term of
+    :meth:`seating.Tables.cost`); the first and third from
+    :func:`_lower_bound`, the second with the meetings shared as evenly as
+    possible over the pairs, the last with each round's short seats given
+    to the players with fewest so far (:func:`seating.fair_short_bound`)."""
     n, sizes = state.n, state.sizes
     fixed_meet = [[0] * state.total for _ in range(state.total)]
     for tables in state.tabs:  # the meetings of the fixed rounds alone
@@ -392,7 +458,8 @@ def _search_bound(state: seating.Tables, seatcnt: list[list[int]], planned: int)
     if state.total == n and len(state.tabs) == planned:  # no fixed round: the pigeonhole bound holds
         lb_q = max(lb_q, pigeonhole(state.tabs))
         lb_r = max(lb_r, -(-2 * lb_q // max(1, planned)))
-    return lb_r, lb_q, lb_g, _even_pairs(sum(state.short[:n]), n)
+    short_seats = sum(size for size in sizes if size < max(sizes))
+    return lb_r, lb_q, lb_g, seating.fair_short_bound(base, short_seats)
 
 
 def _even_pairs(items: int, bins: int) -> int:

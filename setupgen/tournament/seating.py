@@ -27,11 +27,14 @@ _REPAIR_STEPS = 200  # neighbourhoods the exact start-position repair tries at m
 class Tables:
     """The table layouts of the planned rounds and what they imply: meeting
     counts (``meet``, total x total, fixed rounds included), group clashes,
-    short tables per current player. ``sizes``: the seats of each table of
-    a planned round (full tables first), ``kmax`` the full size."""
+    short tables per current player (``short``, in all rounds; ``pre[p][ri]``
+    up to and including planned round ``ri``, ``base[ri][p]`` of them from
+    fixed rounds, default none). ``sizes``: the seats of each table of a
+    planned round (full tables first), ``kmax`` the full size."""
 
     def __init__(self, n: int, total: int, sizes: list[int], groups: list[int],
-                 fixed: list[list[int]], tabs: Tabs, fixed_short: list[int]) -> None:
+                 fixed: list[list[int]], tabs: Tabs, fixed_short: list[int],
+                 base: list[list[int]] | None = None) -> None:
         self.n, self.total, self.sizes, self.groups = n, total, sizes, groups
         self.kmax = max(sizes)
         self.short_t = [s < self.kmax for s in sizes]
@@ -49,7 +52,29 @@ class Tables:
                     wh[a] = ti
                     self.short[a] += self.short_t[ti]
             self.where.append(wh)
-        self.cap = -(-sum(self.short) // n)
+        self._prefix(base)
+        self.keep_short = False  # True: trades only between tables of one size (the short seats were dealt)
+
+    def _prefix(self, base: list[list[int]] | None) -> None:
+        """``pre``, its suffix sums ``suf[p][ri]`` (Σ over ri' >= ri) and
+        per planned round the level ``⌊short seats before it / n⌋``."""
+        n, rounds = self.n, len(self.tabs)
+        self.pre = [[0] * rounds for _ in range(n)]
+        self.level = [0] * rounds
+        for ri, tables in enumerate(self.tabs):
+            if ri:
+                self.level[ri] = sum(self.pre[p][ri - 1] for p in range(n)) // n
+            for p in range(n):
+                self.pre[p][ri] = (self.pre[p][ri - 1] if ri else 0) + (base[ri][p] - (base[ri - 1][p] if ri else 0)
+                                                                       if base else 0)
+            for ti, members in enumerate(tables):
+                if self.short_t[ti]:
+                    for a in members:
+                        self.pre[a][ri] += 1
+        self.suf = [[0] * (rounds + 1) for _ in range(n)]
+        for p in range(n):
+            for ri in range(rounds - 1, -1, -1):
+                self.suf[p][ri] = self.suf[p][ri + 1] + self.pre[p][ri]
 
     def _add(self, members: Sequence[int]) -> None:
         meet = self.meet
@@ -60,20 +85,23 @@ class Tables:
 
     def cost(self) -> tuple[int, int, int, int]:
         """(Σ(meetings − 1), Σ C(meetings, 2), group clashes in planned
-        rounds, Σ C(short, 2)); the second spreads unavoidable repeats
-        over many pairs rather than one pair meeting every round."""
+        rounds, Σ over planned rounds and players of (short tables so far)²);
+        the second spreads unavoidable repeats over many pairs rather than
+        one pair meeting every round; the last is least exactly when after
+        every round the players' short tables differ by at most one, that is
+        nobody sits short twice before everyone did once."""
         meet, g = self.meet, self.groups
         extra = sum(c - 1 for row in meet for c in row if c > 1) // 2
         sq = sum(c * (c - 1) // 2 for row in meet for c in row if c > 1) // 2
         clashes = sum(1 for tables in self.tabs for t in tables for i, a in enumerate(t) for b in t[i + 1:]
                       if g[a] >= 0 and g[a] == g[b])
-        return extra, sq, clashes, sum(s * (s - 1) // 2 for s in self.short[:self.n])
+        return extra, sq, clashes, sum(x * x for row in self.pre for x in row)
 
     def conflicted(self, ri: int, a: int) -> bool:
         """Whether ``a`` in planned round ``ri`` meets someone again, sits
         with its group, or sits short above its share."""
         ti = self.where[ri][a]
-        if self.short_t[ti] and self.short[a] > self.cap:
+        if self.short_t[ti] and a < self.n and self.pre[a][ri] - 1 > self.level[ri]:
             return True
         ma, ga, g = self.meet[a], self.groups[a], self.groups
         return any(x != a and (ma[x] >= 2 or (ga >= 0 and g[x] == ga)) for x in self.tabs[ri][ti])
@@ -97,9 +125,9 @@ class Tables:
                 if g[y] >= 0:
                     dg += (g[y] == ga) - (g[y] == gb)
         ds = 0
-        if self.short_t[ta] != self.short_t[tb]:
-            sa, sb = self.short[a], self.short[b]
-            ds = (sb - (sa - 1)) if self.short_t[ta] else (sa - (sb - 1))
+        if self.short_t[ta] != self.short_t[tb]:  # the one moving to the short table gains a short table
+            up, down = (b, a) if self.short_t[ta] else (a, b)
+            ds = 2 * (self.suf[up][ri] - self.suf[down][ri] + len(self.pre[up]) - ri)
         return dr, dq, dg, ds
 
     def swap(self, ri: int, a: int, b: int) -> None:
@@ -126,6 +154,15 @@ class Tables:
             d = 1 if self.short_t[tb] else -1
             self.short[a] += d
             self.short[b] -= d
+            pa, pb, sa, sb = self.pre[a], self.pre[b], self.suf[a], self.suf[b]
+            last = len(pa)
+            for rj in range(ri, last):
+                pa[rj] += d
+                pb[rj] -= d
+            for rk in range(last):
+                step = d * (last - max(rk, ri))
+                sa[rk] += step
+                sb[rk] -= step
 
 
 def column_start(n: int, sizes: list[int], rounds: int, groups: list[int], stream: random.Random) -> Tabs | None:
@@ -175,11 +212,30 @@ def _column_for(columns: list[list[int]], cap: list[int], group: list[int], g: i
     return best
 
 
+def conform(start: Tabs, shorts: list[set[int]], kmax: int) -> Tabs:
+    """``start`` (rounds may be empty) with, in each round, the players at
+    a short table who should not be there traded with those of ``shorts``
+    at a full table (in table order), so that exactly ``shorts[ri]`` sit
+    short; the meetings this breaks are left to the search."""
+    out: Tabs = []
+    for ri, tables in enumerate(start):
+        tables = [list(t) for t in tables]
+        out_p = [(ti, i) for ti, t in enumerate(tables) if len(t) < kmax
+                 for i, p in enumerate(t) if p not in shorts[ri]]
+        in_p = [(ti, i) for ti, t in enumerate(tables) if len(t) == kmax
+                for i, p in enumerate(t) if p in shorts[ri]]
+        for (ta, ia), (tb, ib) in zip(out_p, in_p):
+            tables[ta][ia], tables[tb][ib] = tables[tb][ib], tables[ta][ia]
+        out.append(tables)
+    return out
+
+
 def greedy_round(state_meet: list[list[int]], n: int, sizes: list[int], groups: list[int],
-                 short: list[int], stream: random.Random) -> list[list[int]]:
+                 short: list[int], stream: random.Random, at_short: set[int] | None = None) -> list[list[int]]:
     """One round dealt greedily: players in a seeded order, each to the
     open table where it meets the fewest earlier opponents, then group
-    mates, then (at a short table) by its short tables so far."""
+    mates, then (at a short table) by its short tables so far. With
+    ``at_short``, exactly those players sit at the short tables."""
     order = list(range(n))
     rngmod.shuffle(stream, order)
     kmax = max(sizes)
@@ -188,7 +244,7 @@ def greedy_round(state_meet: list[list[int]], n: int, sizes: list[int], groups: 
         mp, gp = state_meet[p], groups[p]
         best, best_t = None, 0
         for ti, members in enumerate(tables):
-            if len(members) >= sizes[ti]:
+            if len(members) >= sizes[ti] or (at_short is not None and (p in at_short) != (sizes[ti] < kmax)):
                 continue
             key = (sum(1 for x in members if mp[x]), sum(1 for x in members if gp >= 0 and groups[x] == gp),
                    short[p] if sizes[ti] < kmax else 0, len(members) - sizes[ti])
@@ -199,14 +255,46 @@ def greedy_round(state_meet: list[list[int]], n: int, sizes: list[int], groups: 
 
 
 def fill_start(n: int, total: int, sizes: list[int], groups: list[int], fixed: list[list[int]],
-               fixed_short: list[int], start: Tabs, stream: random.Random) -> Tables:
+               fixed_short: list[int], start: Tabs, stream: random.Random,
+               base: list[list[int]] | None = None, shorts: list[set[int]] | None = None) -> Tables:
     """``start`` with every empty round dealt by :func:`greedy_round`,
-    given the fixed rounds and the rounds before it."""
+    given the fixed rounds and the rounds before it (``base`` as for
+    :class:`Tables`). With ``shorts`` (per planned round the players at
+    its short tables, :func:`round_robin_short`) those sit short, and the
+    returned state keeps them there (``keep_short``: the search trades
+    players only between tables of one size)."""
     tabs: Tabs = []
-    for tables in start:
+    for ri, tables in enumerate(start):
         state = Tables(n, total, sizes, groups, fixed, tabs, fixed_short)
-        tabs.append(tables if tables else greedy_round(state.meet, n, sizes, groups, state.short, stream))
-    return Tables(n, total, sizes, groups, fixed, tabs, fixed_short)
+        tabs.append(tables if tables else greedy_round(state.meet, n, sizes, groups, state.short, stream,
+                                                       shorts[ri] if shorts else None))
+    out = Tables(n, total, sizes, groups, fixed, tabs, fixed_short, base)
+    out.keep_short = shorts is not None
+    return out
+
+
+def round_robin_short(base: list[list[int]], seats: int, stream: random.Random,
+                      start: Tabs | None = None) -> list[set[int]]:
+    """Who sits at a short table in each planned round: the ``seats``
+    players with the fewest short tables so far (``base[ri][p]`` from fixed
+    rounds before planned round ``ri``, plus those given here), ties to
+    those at a short table of ``start``'s round, then in one seeded order:
+    a round robin, so nobody sits short twice before everyone did once
+    (docs/schedule.md)."""
+    n = len(base[0]) if base else 0
+    rank = list(range(n))
+    rngmod.shuffle(stream, rank)
+    place = {p: i for i, p in enumerate(rank)}
+    got = [0] * n
+    out = []
+    for ri, row in enumerate(base):
+        tables = start[ri] if start else []
+        there = {p for t in tables if len(t) < max((len(x) for x in tables), default=0) for p in t}
+        chosen = sorted(range(n), key=lambda p: (row[p] + got[p], p not in there, place[p]))[:seats]
+        for p in chosen:
+            got[p] += 1
+        out.append(set(chosen))
+    return out
 
 
 def tabu_search(state: Tables, lb: tuple[int, int, int, int], budget: int, stream: random.Random) -> Tabs:
@@ -217,12 +305,10 @@ def tabu_search(state: Tables, lb: tuple[int, int, int, int], budget: int, strea
     left for t to 2t + 3 iterations, t = min(6, n / 8), unless the move
     beats the best so far);
     after 400 iterations without progress, restart from the best with
-    a few random trades. Lexicographic in :meth:`Tables.cost`."""
-    k = state.kmax
-    rt = len(state.tabs) + 1 + max(state.short, default=0)
-    wg = 4 * rt + 1
-    wq = (4 * (k - 1) + 1) * wg
-    weights = ((4 * (k - 1) * (rt + 1) + 1) * wq, wq, wg, 1)
+    a few random trades. Lexicographic in :meth:`Tables.cost`; once all
+    but the short-table term are at ``lb``, at most a twentieth of the
+    budget more."""
+    weights = _weights(state)
     cur_t = list(state.cost())
     cur = _scalar(cur_t, weights)
     best, best_t, best_tabs = cur, tuple(cur_t), [[list(t) for t in ts] for ts in state.tabs]
@@ -230,9 +316,14 @@ def tabu_search(state: Tables, lb: tuple[int, int, int, int], budget: int, strea
     tenure = min(6, max(1, state.n // 8))  # short for small fields, where few moves exist
     conflicts = _conflicts(state)
     stall = 0
+    settled = budget  # when the tables first met their bounds but for the short-table term
     for it in range(budget):
         if (best_t[0], best_t[2], best_t[3]) <= (lb[0], lb[2], lb[3]):
             break  # Σ C(meetings, 2) only spreads repeats: its bound is not waited for
+        if (best_t[0], best_t[2]) <= (lb[0], lb[2]):
+            settled = min(settled, it)
+            if it - settled > budget // 20:
+                break  # the short tables' bound may be out of reach: a twentieth of the budget for them
         if not conflicts:
             conflicts = _conflicts(state)
             if not conflicts:
@@ -266,6 +357,19 @@ def tabu_search(state: Tables, lb: tuple[int, int, int, int], budget: int, strea
             cur = _scalar(cur_t, weights)
             conflicts = _conflicts(state)
     return best_tabs
+
+
+def _weights(state: Tables) -> tuple[int, int, int, int]:
+    """Weights that make one scalar of :meth:`Tables.cost` lexicographic:
+    each term's weight exceeds what a move can change of the terms after
+    it."""
+    k = state.kmax
+    rt = len(state.tabs) + 1 + max(state.short, default=0)
+    if any(state.short_t):  # the short-table term changes by at most 2 P (P + most short + 1) a move
+        rt = max(rt, len(state.tabs) * (len(state.tabs) + max(state.short, default=0) + 1))
+    wg = 4 * rt + 1
+    wq = (4 * (k - 1) + 1) * wg
+    return (4 * (k - 1) * (rt + 1) + 1) * wq, wq, wg, 1
 
 
 def _worst_seat(state: Tables, ri: int, stream: random.Random) -> int:
@@ -323,10 +427,11 @@ def _best_move(state: Tables, ri: int, a: int, weights: Sequence[int], tabu: dic
     else:
         cands = [rngmod.randbelow(stream, n) for _ in range(256)]
     wr, wq, wg, ws = weights
+    keep, short_t = state.keep_short, state.short_t
     found, found_d, found_c, ties = -1, 0, (0, 0, 0, 0), 0
     for b in cands:
         tb = wh[b]
-        if tb == ta:
+        if tb == ta or (keep and short_t[tb] != short_t[ta]):
             continue
         dr, dq, dg, ds = state.delta(ri, a, b)
         d = dr * wr + dq * wq + dg * wg + ds * ws
@@ -354,7 +459,8 @@ def _perturb(state: Tables, best_tabs: Tabs, stream: random.Random) -> None:
     for _ in range(1 + len(state.tabs) // 2):
         ri = rngmod.randbelow(stream, len(state.tabs))
         a, b = rngmod.randbelow(stream, state.n), rngmod.randbelow(stream, state.n)
-        if state.where[ri][a] != state.where[ri][b]:
+        ta, tb = state.where[ri][a], state.where[ri][b]
+        if ta != tb and not (state.keep_short and state.short_t[ta] != state.short_t[tb]):
             state.swap(ri, a, b)
 
 
@@ -387,6 +493,52 @@ def order_rounds(layouts: Tabs, slots: list[int], fixed_by_round: dict[int, list
     return chosen
 
 
+def fair_order(layouts: Tabs, slots: list[int], fixed_by_round: dict[int, list[list[int]]],
+               n: int, kmax: int) -> Tabs:
+    """``layouts`` as searched, or in the order of :func:`order_rounds`
+    when that seats fewer players at a short table out of turn."""
+    other = order_rounds(layouts, slots, fixed_by_round, n, kmax)
+    return other if unfair_short(other, slots, fixed_by_round, kmax) < unfair_short(
+        layouts, slots, fixed_by_round, kmax) else layouts
+
+
+def unfair_short(layouts: Tabs, slots: list[int], fixed_by_round: dict[int, list[list[int]]], kmax: int) -> int:
+    """Short-table seats out of turn over every round (planned layouts at
+    ``slots``, fixed rounds as played; docs/schedule.md)."""
+    by_round = dict(fixed_by_round)
+    by_round.update(zip(slots, layouts))
+    short: dict[int, int] = {}
+    unfair = 0
+    for r in sorted(by_round):
+        tables = by_round[r]
+        least = min((short.get(p, 0) for t in tables if len(t) == kmax for p in t), default=0)
+        for t in tables:
+            if len(t) < kmax:
+                unfair += sum(1 for p in t if short.get(p, 0) > least)
+        for t in tables:
+            if len(t) < kmax:
+                for p in t:
+                    short[p] = short.get(p, 0) + 1
+    return unfair
+
+
+def fair_short_bound(base: list[list[int]], seats: int) -> int:
+    """The least short-table term of :meth:`Tables.cost`: each planned
+    round's ``seats`` short seats given to the players with the fewest short
+    tables so far (``base[ri][p]``: those from fixed rounds before planned
+    round ``ri``)."""
+    if not base:
+        return 0
+    got = [0] * len(base[0])
+    total = 0
+    for row in base:
+        now = sorted(range(len(got)), key=lambda p: (row[p] + got[p], p))
+        for p in now[:seats]:
+            got[p] += 1
+        total += sum((row[p] + got[p]) ** 2 for p in range(len(got)))
+    return total
+
+
 def assign_seats(layouts: Tabs, fixed_counts: list[list[int]], kmax: int, passes: int, tries: int = 8,
                  fixed_full: Sequence[int] = ()) -> Tabs:
     """:func:`assign_once` over the planned rounds in ``tries`` orders
@@ -410,7 +562,8 @@ def assign_seats(layouts: Tabs, fixed_counts: list[list[int]], kmax: int, passes
         if key[0] == 0:
             break
     counts, full = seat_counts(best, fixed_counts, kmax, fixed_full)
-    if positions.off_players(counts, positions.optima(counts, full, kmax)):
+    if len(positions.off_players(counts, positions.optima(counts, full, kmax))) > positions.off_floor(
+            counts, full, kmax):
         positions.repair(best, counts, full, kmax, _REPAIR_STEPS)
     return best
 
