@@ -112,6 +112,23 @@ def test_column_design_never_repeats_in_its_clean_rounds(tables, k):
     assert all(sorted(x for t in rnd for x in t) == list(range(tables * k)) for rnd in got)
 
 
+@pytest.mark.parametrize("tables, k, want", [(6, 4, 5), (10, 4, 9), (12, 4, 10), (15, 4, 10), (12, 5, 10)])
+def test_shift_rounds_go_past_z_t_without_a_repeat(tables, k, want):
+    got = designs.shift_rounds(tables, k, 10)
+    assert len(got) == want > designs.clean_rounds(tables, k)
+    meet = Counter(pair for rnd in got for t in rnd for pair in itertools.combinations(sorted(t), 2))
+    assert max(meet.values()) == 1
+    assert all(sorted(x for t in rnd for x in t) == list(range(tables * k)) for rnd in got)
+    assert all(len(t) == k for rnd in got for t in rnd)
+    assert designs.shift_rounds(16, 4, 10) is None  # a field: column_rounds does it
+
+
+def test_forty_eight_in_clubs_of_six_by_seven():
+    roster = [Player(f"p{i:02d}", f"Player {i}", f"club{i // 6}") for i in range(48)]
+    q = plan(roster, 7, 4, "clubs6").quality(roster)  # 12 tables: Z_12 alone has 4 clean rounds
+    assert (q.repeat_pairs, q.group_clashes, q.seat_off) == (0, 0, 0) and q.at_bounds()
+
+
 # -- optima reached ------------------------------------------------------------------
 
 @pytest.mark.parametrize("n, rounds", [(16, 4), (16, 5), (32, 8), (32, 9), (36, 6), (64, 8)])

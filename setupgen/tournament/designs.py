@@ -134,3 +134,58 @@ def clean_rounds(tables: int, k: int) -> int:
     if prime_power(tables):
         return tables + (tables % k == 0)
     return tables // max(gcd(tables, d) for d in range(1, k))
+
+
+_SHIFT_POOL = 30_000  # shift vectors at most (T - 1)(T - 2)...(T - k + 1) for the search
+_SHIFT_NODES = 20_000  # search nodes at most
+
+
+def shift_rounds(tables: int, k: int, rounds: int) -> list[list[list[int]]] | None:
+    """Up to ``rounds`` rounds without a repeated pair over Z_T when T is no
+    prime power, as :func:`column_rounds` numbers the points: a round is a
+    *shift vector* c (c_0 = 0), point ``(i, j)`` at table ``i - c_j``; two
+    points of columns j, j' meet in round c when ``i - i' = c_j - c_j'``,
+    so rounds c, c' share no pair exactly when ``c - c'`` has k different
+    coordinates. A depth-first search for such a set (candidates in
+    counting order, at most 20,000 nodes), starting from the zero vector;
+    None when the candidates would exceed 30,000 or no more rounds than
+    :func:`clean_rounds` are found. The rounds of one column never meet."""
+    if tables < k or prime_power(tables):
+        return None
+    size = 1
+    for d in range(1, k):
+        size *= tables - d
+    if size > _SHIFT_POOL:
+        return None
+    cands = [(0,) + c for c in _injections(tables, k - 1) if 0 not in c]
+    best: list[tuple[int, ...]] = []
+    nodes = [0]
+
+    def apart(a: tuple[int, ...], b: tuple[int, ...]) -> bool:
+        return len({(x - y) % tables for x, y in zip(a, b)}) == k
+
+    def go(chosen: list[tuple[int, ...]], pool: list[tuple[int, ...]]) -> bool:
+        nodes[0] += 1
+        if len(chosen) > len(best):
+            best[:] = chosen
+        if len(chosen) >= rounds or nodes[0] > _SHIFT_NODES:
+            return True
+        for idx, c in enumerate(pool):
+            if len(chosen) + len(pool) - idx <= len(best):
+                return False
+            if go(chosen + [c], [d for d in pool[idx + 1:] if apart(c, d)]):
+                return True
+        return False
+
+    go([(0,) * k], cands)
+    if len(best) <= clean_rounds(tables, k):
+        return None
+    return [[[i * k + j for i in range(tables) for j in range(k) if (i - c[j]) % tables == t]
+             for t in range(tables)] for c in best]
+
+
+def _injections(n: int, length: int) -> list[tuple[int, ...]]:
+    """Tuples of ``length`` distinct values from ``0..n-1``, in counting order."""
+    from itertools import permutations
+
+    return list(permutations(range(n), length))

@@ -177,6 +177,8 @@ def column_start(n: int, sizes: list[int], rounds: int, groups: list[int], strea
         return None
     design = designs.column_rounds(tables, k, min(rounds, clean))
     assert design is not None
+    if rounds > clean:  # Z_T's multiples stop short: a searched set of shift vectors may go further
+        design = designs.shift_rounds(tables, k, rounds) or design
     dummies = tables * k - n
     cap = [tables] * (k - 1) + [tables - dummies]
     columns: list[list[int]] = [[] for _ in range(k)]
