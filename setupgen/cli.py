@@ -183,7 +183,7 @@ FLAGS = {
     "scenario": "--scenario", "seed": "--seed", "setup_id": "--setup-id", "numbers": "--numbers",
     "harbors": "--harbors", "fmt": "--format", "count": "--count", "output": "-o", "lang": "--lang",
     "paper": "--paper", "layout_file": "--layout", "key": "--key", "board_file": "--board",
-    "tables": "--tables", "round": "--round", "title": "--title", "from_round": "--from-round",
+    "tables": "--tables", "round": "--round", "title": "--title", "from_round": "--from-round", "results": "--results",
     "winners": "--winners", "players": "--players", "table": "--table", "tournament": "--tournament",
     "replace": "--replace", "rules": "--rules", "variant": "--variant", "almanac": "--no-almanac",
     "balance": "--balance", "max_intersection_pips": "--max-intersection-pips",
@@ -577,6 +577,7 @@ def schedule(
     from_round: Optional[int] = typer.Option(None, "--from-round", help="Keep rounds before N as played (from the saved schedule.csv) and re-plan the rest for the current players."),
     output: Optional[str] = typer.Option(None, "-o", "--output", help="Tournament folder; default output/<tournament name>."),
     replace: bool = typer.Option(False, "--replace", help="Plan afresh over an existing schedule.csv that holds another schedule (played or re-planned rounds are lost)."),
+    results: Optional[Path] = typer.Option(None, "--results", metavar="RESULTS.csv", help="With --from-round N where round N is marked seating = \"standings\": the results so far; round N is seated by rank (1-4, 5-8, ...)."),
 ) -> None:
     """Seat every preliminary round: tables and starting positions."""
     from .tournament import model as tournament
@@ -585,11 +586,11 @@ def schedule(
     try:
         t = tournament.load(tournament_file)
         folder = _tournament_folder(t, output)
-        sched = tj.make_schedule(t, folder, from_round)
+        sched = tj.make_schedule(t, folder, from_round, results)
         quality = tj.write_schedule(t, sched, folder, replace=replace or from_round is not None)
         _files_written()
     except SetupgenError as exc:
-        raise _fail(exc) from None
+        raise _fail_results(exc) from None
     for line in quality.lines():
         _out(line)
     typer.echo(f"wrote {folder / 'schedule.csv'} and {folder / 'schedule.pdf'}", err=True)

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from setupgen.core import templates
 from setupgen.tournament import designs, jobs, model
 from setupgen.tournament.measures import measure, seat_optimum
-from setupgen.tournament.schedule import Player, Schedule, Seat, plan
+from setupgen.tournament.schedule import Player, Schedule, ScheduleError, Seat, plan
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -225,3 +225,22 @@ def test_quality_page_lists_every_measure_with_its_bound(tmp_path, example, lang
     optimal = templates.texts(t.language).get("tournament.quality_optimal")
     assert all(row[3] == optimal and row[1] == row[2] for row in page.rows)
     assert str(len(t.players)) in page.subtitle
+
+
+# -- seating by standings --------------------------------------------------------------
+
+def test_round_by_rank_cuts_the_ranking_into_tables():
+    roster = players(14)  # tables 4, 4, 3, 3
+    first = plan(roster, 3, 4, "rank")
+    fixed = [x for x in first.seats if x.round == 1]
+    ranked = [p.id for p in roster][::-1]
+    s = plan(roster, 3, 4, "rank/2", fixed=fixed, by_rank={2: ranked})
+    assert [sorted(s.table(2, t)) for t in range(1, 5)] == [
+        sorted(ranked[0:4]), sorted(ranked[4:8]), sorted(ranked[8:11]), sorted(ranked[11:14])]
+    seat1 = {x.player: x.seat for x in fixed}
+    # nobody takes round 1's position again: always possible at one fixed round
+    assert all(seat1[pid] != i + 1 for t in range(1, 5) for i, pid in enumerate(s.table(2, t)))
+    with pytest.raises(ScheduleError, match="every player once"):
+        plan(roster, 3, 4, "rank/2", fixed=fixed, by_rank={2: ranked[1:]})
+    with pytest.raises(ScheduleError, match="round 1 cannot be seated by standings"):
+        plan(roster, 3, 4, "rank/2", fixed=fixed, by_rank={1: ranked})

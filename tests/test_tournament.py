@@ -282,3 +282,64 @@ def test_binary_and_odd_players_files(tmp_path):
         (tmp_path / "p.csv").write_text(text)
         with pytest.raises(tournament.TournamentError, match=fragment):
             tournament.read_players(tmp_path / "p.csv")
+
+
+# -- seating by standings (issue 13, point 5) ----------------------------------
+
+def standings_folder(tmp_path: Path) -> Path:
+    """The Swiss example with round 3 marked ``seating = "standings"``."""
+    folder = tmp_path / "t"
+    shutil.copytree(SWISS.parent, folder)
+    text = (folder / "tournament.toml").read_text()
+    old = 'scenario = "seafarers-sm2010"\n'
+    assert old in text
+    (folder / "tournament.toml").write_text(text.replace(old, old + 'seating = "standings"\n'))
+    return folder
+
+
+def test_round_seated_by_standings(runner, tmp_path):
+    folder = standings_folder(tmp_path)
+    toml, out = folder / "tournament.toml", tmp_path / "out"
+    t = tournament.load(toml)
+    assert [r.seating for r in t.rounds] == ["schedule", "schedule", "standings"]
+    assert runner.invoke(app, ["schedule", str(toml), "-o", str(out)]).exit_code == 0
+    sched = tj.current_schedule(t, out)
+    results = tmp_path / "results.csv"
+    results.write_text(results_csv(t, sched, rounds=[1, 2]))
+    res = runner.invoke(app, ["schedule", str(toml), "--from-round", "3", "--results", str(results), "-o", str(out)])
+    assert res.exit_code == 0, res.output
+    again = tj.current_schedule(t, out)
+    assert [x for x in again.seats if x.round < 3] == [x for x in sched.seats if x.round < 3]
+    ranked = tj.rank_order(t, again, results)
+    res = runner.invoke(app, ["standings", str(toml), str(results), "-o", str(out)])
+    assert res.exit_code == 0, res.output
+    head, *rows = (out / "standings.csv").read_text().splitlines()
+    col = head.split(",").index("player")
+    assert [ln.split(",")[col] for ln in rows] == ranked  # the order of the standings
+    for table in range(1, 13):  # 48 players: ranks 1-4 at table 1, 5-8 at table 2, ...
+        assert sorted(again.table(3, table)) == sorted(ranked[4 * table - 4:4 * table])
+    # each table's start positions the best its players' rounds 1-2 allow: the
+    # fewest positions taken again (by every permutation)
+    import itertools
+    took = {(x.player, x.seat) for x in again.seats if x.round < 3}
+    for table in range(1, 13):
+        ids = again.table(3, table)
+        best = min(sum((pid, s + 1) in took for s, pid in enumerate(perm)) for perm in itertools.permutations(ids))
+        assert sum((pid, s + 1) in took for s, pid in enumerate(ids)) == best
+
+
+def test_standings_round_needs_the_results_and_only_it_takes_them(runner, tmp_path):
+    folder = standings_folder(tmp_path)
+    toml, out = folder / "tournament.toml", tmp_path / "out"
+    assert runner.invoke(app, ["schedule", str(toml), "-o", str(out)]).exit_code == 0
+    res = runner.invoke(app, ["schedule", str(toml), "--from-round", "3", "-o", str(out)])
+    assert res.exit_code == 2 and res.stderr.startswith("error: --results: round 3 is seated by standings: the results so far are needed")
+    assert len(res.stderr.splitlines()) == 1
+    results = tmp_path / "results.csv"
+    results.write_text("round,table,player,vp,winner\n")
+    res = runner.invoke(app, ["schedule", str(toml), "--from-round", "2", "--results", str(results), "-o", str(out)])
+    assert res.exit_code == 2 and res.stderr.startswith("error: --results: the results seat only a round marked")
+    text = (folder / "tournament.toml").read_text().replace('seating = "standings"', 'seating = "rank"')
+    (folder / "tournament.toml").write_text(text)
+    with pytest.raises(tournament.TournamentError, match=r"rounds\[2\]\.seating: expected one of schedule, standings"):
+        tournament.load(toml)

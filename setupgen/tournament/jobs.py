@@ -47,12 +47,20 @@ def schedule_seed(t: Tournament) -> str:
     return f"{t.seed}/schedule"
 
 
-def make_schedule(t: Tournament, folder: Path, from_round: int | None = None) -> Schedule:
+def make_schedule(t: Tournament, folder: Path, from_round: int | None = None,
+                  results: str | Path | None = None) -> Schedule:
     """Plan the seating of every preliminary round; with ``from_round`` N,
     keep rounds 1..N-1 of ``folder/schedule.csv`` as played and re-plan the
-    rest for the players now in the players file. Raises
-    :class:`SetupgenError`."""
+    rest for the players now in the players file. A round N marked
+    ``seating = "standings"`` needs ``results`` (the results so far) and is
+    seated by rank (:func:`rank_order`, docs/schedule.md); ``results`` is
+    refused for any other round. Raises :class:`SetupgenError`."""
     fixed: tuple[Seat, ...] = ()
+    by_rank: dict[int, list[str]] = {}
+    if results is not None and (from_round is None or not 1 <= from_round <= len(t.rounds)
+                                or t.rounds[from_round - 1].seating != "standings"):
+        raise SetupgenError("the results seat only a round marked seating = \"standings\" in the tournament "
+                            "file, when that round is re-planned", field="results")
     if from_round is not None:
         if not 2 <= from_round <= len(t.rounds):
             raise SetupgenError(f"the round to re-plan from must be between 2 and {len(t.rounds)}, got {from_round}",
@@ -62,7 +70,27 @@ def make_schedule(t: Tournament, folder: Path, from_round: int | None = None) ->
             raise SetupgenError(f"re-planning from round {from_round} needs the schedule played so far: "
                                 f"{str(folder / SCHEDULE_FILE)!r} is missing", field="from_round")
         fixed = tuple(s for s in played.seats if s.round < from_round)
-    return plan(t.players, len(t.rounds), t.table_size, schedule_seed(t), fixed=fixed)
+        if t.rounds[from_round - 1].seating == "standings":
+            if results is None:
+                raise SetupgenError(f"round {from_round} is seated by standings: the results so far are needed",
+                                    field="results")
+            by_rank[from_round] = rank_order(t, played, results)
+    return plan(t.players, len(t.rounds), t.table_size, schedule_seed(t), fixed=fixed, by_rank=by_rank)
+
+
+def rank_order(t: Tournament, sched: Schedule, results_path: str | Path) -> list[str]:
+    """The current players best first by the standings of ``results_path``
+    (checked against ``sched``); players without a result yet (late
+    entries) follow in players-file order, drop-outs are left out."""
+    from . import standings as st
+
+    results = results_of(t, sched, results_path)
+    scoring = st.Scoring(dict(t.placing_points), t.tie_breakers)
+    ranked = [s.player for s in st.standings(results, scoring=scoring, thresholds=t.thresholds(), seed=t.seed)]
+    current = [p.id for p in t.players]
+    here = set(current)
+    seen = set(ranked)
+    return [pid for pid in ranked if pid in here] + [pid for pid in current if pid not in seen]
 
 
 def read_schedule(folder: Path) -> Schedule | None:

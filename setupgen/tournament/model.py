@@ -27,6 +27,8 @@ optional)::
     setup = "per-table"          # or "shared": one board for every table
     rules = ["…"]                # this round's own lines, after [rules] add
     variant = "fishermen"        # a variant from almanac/variants/
+    seating = "schedule"         # or "standings": seated by rank (1-4, 5-8, ...) by
+                                 #   `schedule --from-round N --results FILE` (not round 1)
 
     [final]
     players = 8                  # 8 (tables 1-4-5-8 / 2-3-6-7) or 16 (semi-finals)
@@ -65,9 +67,10 @@ from ..core.limits import MAX_ROUNDS, check_text
 from ..core.errors import SetupgenError
 
 SETUPS = ("per-table", "shared")
+SEATINGS = ("schedule", "standings")
 TOP_KEYS = frozenset({"name", "seed", "language", "paper", "players", "table_size", "scoring", "rules", "rounds",
                       "final", "balance"})
-ROUND_KEYS = frozenset({"scenario", "victory_points", "setup", "rules", "variant", "balance"})
+ROUND_KEYS = frozenset({"scenario", "victory_points", "setup", "rules", "variant", "balance", "seating"})
 FINAL_KEYS = frozenset({"players", "scenario", "victory_points", "rules", "variant", "balance"})
 #: keys of a [balance] table (besides the limits of docs/balance.md)
 BALANCE_KEYS = frozenset({"preset", "even", "show_on_sheet"})
@@ -163,7 +166,9 @@ class BalanceSettings:
 class Round:
     """One preliminary round: its scenario, the points that win it,
     whether every table plays one shared setup, the round's own almanac
-    lines (``rules``, after the tournament's) and its ``variant``."""
+    lines (``rules``, after the tournament's) and its ``variant``;
+    ``seating`` ``"standings"`` seats it by rank when it is re-planned
+    with the results so far (docs/schedule.md)."""
 
     number: int
     scenario: str
@@ -172,6 +177,7 @@ class Round:
     rules: tuple[str, ...] = ()
     variant: str | None = None
     balance: BalanceSettings = BalanceSettings()
+    seating: str = "schedule"
 
 
 @dataclass(frozen=True, slots=True)
@@ -388,8 +394,13 @@ def _parse_rounds(p: str, data: dict[str, Any]) -> tuple[Round, ...]:
         vp = _get(p, item, "victory_points", int, lay.victory_points, where=where)
         if not 3 <= vp <= 30:
             raise TournamentError(f"{p}: {where}victory_points: {vp} is not a plausible threshold")
+        seating = _get(p, item, "seating", str, "schedule", where=where)
+        if seating not in SEATINGS:
+            raise TournamentError(f"{p}: {where}seating: expected one of {', '.join(SEATINGS)}")
+        if seating == "standings" and i == 1:
+            raise TournamentError(f"{p}: {where}seating: round 1 has no standings to be seated by")
         rounds.append(Round(i, scenario, vp, setup, _own_lines(p, item, where), _variant(p, item, where),
-                            _parse_balance(p, item, where)))
+                            _parse_balance(p, item, where), seating))
     if not rounds:
         raise TournamentError(f"{p}: rounds: at least one round is needed")
     return tuple(rounds)

@@ -24,7 +24,7 @@ from __future__ import annotations
 import random
 import re
 from dataclasses import dataclass, field
-from typing import Sequence
+from typing import Mapping, Sequence
 
 from ..core import rng as rngmod
 from ..core.errors import SetupgenError
@@ -273,7 +273,7 @@ def _lower_bound(
 
 def plan(
     players: Sequence[Player], rounds: int, table_size: int, seed: str, *,
-    fixed: Sequence[Seat] = (), budget: int = 100_000,
+    fixed: Sequence[Seat] = (), budget: int = 100_000, by_rank: Mapping[int, Sequence[str]] | None = None,
 ) -> Schedule:
     """Seat every player of ``players`` once in every round 1..``rounds`` at
     tables sized by :func:`table_sizes` (``table_size`` 4 for base 3-4, 6 for
@@ -289,12 +289,17 @@ def plan(
     bound; start positions are then assigned table by table. The objective
     is lexicographic: repeated opponents, then start positions, then group
     clashes, then short tables (docs/schedule.md; docs/rules.md section 6).
-    Deterministic in (players, rounds, table_size, seed, fixed, budget).
+    ``by_rank`` maps a round (not fixed) to the player ids in rank order:
+    that round is seated by standings (:func:`rank_round`: ranks 1-4 at
+    table 1, 5-8 at table 2, ...) before the others are planned around it.
+    Deterministic in (players, rounds, table_size, seed, fixed, budget,
+    by_rank).
 
     Raises ScheduleError for no or duplicate player ids, a bad id,
     ``rounds < 1``, a negative budget, impossible table sizes, an invalid
-    ``fixed`` (see :class:`Schedule`) or fixed seats in rounds beyond
-    ``rounds``.
+    ``fixed`` (see :class:`Schedule`), fixed seats in rounds beyond
+    ``rounds``, or a ``by_rank`` round that is fixed, out of range or does
+    not list every player once.
     """
     players = tuple(players)
     _check_plan_request(players, rounds, budget, seed)
@@ -303,6 +308,8 @@ def plan(
     fixed = tuple(fixed)
     for s in fixed:
         _check_fields(s)
+    for r in sorted(by_rank or {}):
+        fixed += rank_round(r, (by_rank or {})[r], ids, sizes, fixed, rounds)
     fixed_sched = Schedule(tuple(sorted(fixed, key=_seat_key)))
     beyond = [r for r in fixed_sched.round_numbers() if r > rounds]
     if beyond:
@@ -316,6 +323,34 @@ def plan(
     seats = list(fixed_sched.seats) + [Seat(r, ti + 1, si + 1, ids[a]) for r, tables in zip(planned, layouts)
                                        for ti, members in enumerate(tables) for si, a in enumerate(members)]
     return Schedule(tuple(sorted(seats, key=_seat_key)))
+
+
+def rank_round(r: int, ranked: Sequence[str], ids: Sequence[str], sizes: list[int], fixed: Sequence[Seat],
+               rounds: int) -> tuple[Seat, ...]:
+    """Round ``r`` seated by standings: ``ranked`` (every id of ``ids``
+    once, best first) cut into tables of ``sizes`` in order (ranks 1-4 at
+    table 1, ...; the short tables last), each table's seats in the order
+    that suits its players' start positions in ``fixed`` best (the least
+    Σ of times each already took its position; docs/schedule.md). Raises
+    ScheduleError when ``r`` is out of range or fixed, or ``ranked`` is not
+    ``ids`` reordered."""
+    if type(r) is not int or not 1 <= r <= rounds or any(s.round == r for s in fixed):
+        raise ScheduleError(f"round {r} cannot be seated by standings: it is not a round still to be planned")
+    if sorted(ranked) != sorted(ids):
+        missing = sorted(set(ids) - set(ranked)) or sorted(set(ranked) - set(ids)) or ["(a player twice)"]
+        raise ScheduleError(f"round {r}: the ranking must list every player once ({missing[0]})")
+    kmax = max([max(sizes)] + [s.seat for s in fixed])
+    index = {pid: i for i, pid in enumerate(dict.fromkeys(list(ids) + [s.player for s in fixed]))}
+    counts = [[0] * kmax for _ in index]
+    for s in fixed:
+        counts[index[s.player]][s.seat - 1] += 1
+    out: list[Seat] = []
+    at = 0
+    for t, size in enumerate(sizes, start=1):
+        table = seating.best_order([index[pid] for pid in ranked[at:at + size]], counts)
+        at += size
+        out.extend(Seat(r, t, si + 1, ids[a]) for si, a in enumerate(table))
+    return tuple(out)
 
 
 def _search(players: tuple[Player, ...], fixed_sched: Schedule, sizes: list[int], table_size: int,

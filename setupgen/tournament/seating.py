@@ -690,6 +690,13 @@ def _chain(p: int, s_hi: int, s_lo: int, occ: dict[int, list[list[int]]], counts
 _PERMS = {m: list(itertools.permutations(range(m))) for m in range(1, 6)}
 
 
+def best_order(players: list[int], counts: list[list[int]]) -> list[int]:
+    """``players`` in the seat order that costs least given their
+    position counts (``counts[p][s]``: the times ``p`` took position
+    ``s``); ties keep the given order."""
+    return _best_order(players, counts)
+
+
 def _best_order(players: list[int], counts: list[list[int]]) -> list[int]:
     """``players`` ordered by seat at least total cost (Σ counts[p][seat],
     exact: every permutation up to 5 players, a subset DP beyond); the
