@@ -482,6 +482,8 @@ def load_preset(name: str) -> Limits:
                             field="balance")
     try:
         data = tomllib.loads(read_text(path, "balance preset"))
+    except SetupgenError as exc:
+        raise SetupgenError(str(exc), field="balance") from None
     except tomllib.TOMLDecodeError as exc:
         raise SetupgenError(f"{path}: {str(exc).lower()}", field="balance") from None
     label = str(data.get("name", path.stem))
