@@ -244,3 +244,25 @@ def test_round_by_rank_cuts_the_ranking_into_tables():
         plan(roster, 3, 4, "rank/2", fixed=fixed, by_rank={2: ranked[1:]})
     with pytest.raises(ScheduleError, match="round 1 cannot be seated by standings"):
         plan(roster, 3, 4, "rank/2", fixed=fixed, by_rank={1: ranked})
+
+
+def test_groups_before_positions_option():
+    roster = players(16, groups=4)
+    first = plan(players(16), 4, 4, "g")  # round 2 played without regard to the clubs
+    fixed = [x for x in first.seats if x.round == 2]
+    a = plan(roster, 4, 4, "g/2", fixed=fixed, budget=5000).quality(roster)
+    b = plan(roster, 4, 4, "g/2", fixed=fixed, budget=5000, groups_first=True).quality(roster)
+    assert a.repeat_pairs == b.repeat_pairs  # the same attempts, chosen in another order
+    assert b.group_clashes <= a.group_clashes and a.seat_off <= b.seat_off
+
+
+def test_groups_before_positions_in_the_tournament_file(tmp_path):
+    src = ROOT / "examples" / "swiss-2010"
+    (tmp_path / "players.csv").write_text((src / "players.csv").read_text())
+    text = (src / "tournament.toml").read_text()
+    assert model.load(src / "tournament.toml").groups_first is False
+    (tmp_path / "t.toml").write_text(text + "\n[schedule]\ngroups_before_positions = true\n")
+    assert model.load(tmp_path / "t.toml").groups_first is True
+    (tmp_path / "t.toml").write_text(text + "\n[schedule]\ngroups_first = true\n")
+    with pytest.raises(model.TournamentError, match="schedule.groups_first: unknown key"):
+        model.load(tmp_path / "t.toml")

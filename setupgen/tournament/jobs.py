@@ -75,7 +75,8 @@ def make_schedule(t: Tournament, folder: Path, from_round: int | None = None,
                 raise SetupgenError(f"round {from_round} is seated by standings: the results so far are needed",
                                     field="results")
             by_rank[from_round] = rank_order(t, played, results)
-    return plan(t.players, len(t.rounds), t.table_size, schedule_seed(t), fixed=fixed, by_rank=by_rank)
+    return plan(t.players, len(t.rounds), t.table_size, schedule_seed(t), fixed=fixed, by_rank=by_rank,
+                groups_first=t.groups_first)
 
 
 def rank_order(t: Tournament, sched: Schedule, results_path: str | Path) -> list[str]:

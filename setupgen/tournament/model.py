@@ -35,6 +35,9 @@ optional)::
     scenario = "cities-knights"
     rules = ["…"]                # and variant, as for a round
 
+    [schedule]                   # the seating planner (docs/schedule.md)
+    groups_before_positions = false   # true: groups apart before balanced start positions
+
     [balance]                    # board balance (docs/balance.md); rounds and [final] may set
     preset = "fair"              #   their own `balance = { ... }`, taking the place of these
     max_intersection_pips = 12   # and the other limits: max_terrain_cluster, resource_pips, min_score
@@ -69,12 +72,13 @@ from ..core.errors import SetupgenError
 SETUPS = ("per-table", "shared")
 SEATINGS = ("schedule", "standings")
 TOP_KEYS = frozenset({"name", "seed", "language", "paper", "players", "table_size", "scoring", "rules", "rounds",
-                      "final", "balance"})
+                      "final", "balance", "schedule"})
 ROUND_KEYS = frozenset({"scenario", "victory_points", "setup", "rules", "variant", "balance", "seating"})
 FINAL_KEYS = frozenset({"players", "scenario", "victory_points", "rules", "variant", "balance"})
 #: keys of a [balance] table (besides the limits of docs/balance.md)
 BALANCE_KEYS = frozenset({"preset", "even", "show_on_sheet"})
 RULES_KEYS = frozenset({"preset", "drop", "add"})
+SCHEDULE_KEYS = frozenset({"groups_before_positions"})
 #: names accepted in :attr:`Scoring.tie_breakers` (docs/rules.md section 6)
 TIE_BREAKERS = ("placing_points", "victory_points", "vp_share", "lots")
 
@@ -211,6 +215,7 @@ class Tournament:
     final: Final | None = None
     house_rules: HouseRules = HouseRules()
     balance: BalanceSettings = BalanceSettings()
+    groups_first: bool = False
 
     def __repr__(self) -> str:
         return f"setupgen.load_tournament({self.path!r})"
@@ -324,7 +329,8 @@ def load(path: str | Path) -> Tournament:
     final = _parse_final(p, data) if "final" in data else None
     house = _parse_rules(p, data)
     settings = _parse_balance(p, data, "")
-    t = Tournament(p, name, seed, language, paper, players, table_size, rounds, points, tie, final, house, settings)
+    t = Tournament(p, name, seed, language, paper, players, table_size, rounds, points, tie, final, house, settings,
+                   _parse_schedule(p, data))
     _check_almanacs(t)
     for number in [r.number for r in rounds] + ([None] if final is not None else []):
         try:
@@ -498,6 +504,13 @@ def _variant(p: str, table: dict, where: str) -> str | None:
         raise TournamentError(f"{p}: {where}variant: unknown variant {name!r} "
                               f"(known: {', '.join(almanac.variants())})")
     return name
+
+
+def _parse_schedule(p: str, data: dict[str, Any]) -> bool:
+    """``[schedule]``: whether groups come before start positions."""
+    table = _get(p, data, "schedule", dict, {})
+    _known_keys(p, table, SCHEDULE_KEYS, "schedule.")
+    return _get(p, table, "groups_before_positions", bool, False, where="schedule.")
 
 
 def _parse_rules(p: str, data: dict[str, Any]) -> HouseRules:

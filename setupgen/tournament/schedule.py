@@ -274,6 +274,7 @@ def _lower_bound(
 def plan(
     players: Sequence[Player], rounds: int, table_size: int, seed: str, *,
     fixed: Sequence[Seat] = (), budget: int = 100_000, by_rank: Mapping[int, Sequence[str]] | None = None,
+    groups_first: bool = False,
 ) -> Schedule:
     """Seat every player of ``players`` once in every round 1..``rounds`` at
     tables sized by :func:`table_sizes` (``table_size`` 4 for base 3-4, 6 for
@@ -292,8 +293,9 @@ def plan(
     ``by_rank`` maps a round (not fixed) to the player ids in rank order:
     that round is seated by standings (:func:`rank_round`: ranks 1-4 at
     table 1, 5-8 at table 2, ...) before the others are planned around it.
+    ``groups_first`` puts group clashes before start positions.
     Deterministic in (players, rounds, table_size, seed, fixed, budget,
-    by_rank).
+    by_rank, groups_first).
 
     Raises ScheduleError for no or duplicate player ids, a bad id,
     ``rounds < 1``, a negative budget, impossible table sizes, an invalid
@@ -319,7 +321,7 @@ def plan(
     if not planned:
         return fixed_sched
 
-    layouts = _search(players, fixed_sched, sizes, table_size, planned, seed, budget)
+    layouts = _search(players, fixed_sched, sizes, table_size, planned, seed, budget, groups_first)
     seats = list(fixed_sched.seats) + [Seat(r, ti + 1, si + 1, ids[a]) for r, tables in zip(planned, layouts)
                                        for ti, members in enumerate(tables) for si, a in enumerate(members)]
     return Schedule(tuple(sorted(seats, key=_seat_key)))
@@ -354,14 +356,15 @@ def rank_round(r: int, ranked: Sequence[str], ids: Sequence[str], sizes: list[in
 
 
 def _search(players: tuple[Player, ...], fixed_sched: Schedule, sizes: list[int], table_size: int,
-            planned: list[int], seed: str, budget: int) -> list[list[list[int]]]:
+            planned: list[int], seed: str, budget: int, groups_first: bool = False) -> list[list[list[int]]]:
     """The planned rounds' tables (player indices in seat order, per round
     in ``planned`` order): a start, tabu search on the tables, the rounds
     ordered for fair short tables, then the start positions
     (:mod:`setupgen.tournament.seating`, docs/schedule.md). With short
     tables, first a tenth of the budget on a start whose short seats are
     dealt by a round robin and kept there; if that leaves the tables above
-    their bounds, the plain search as well, the better kept."""
+    their bounds, the plain search as well, the better kept (in the
+    official order, or with ``groups_first`` groups before positions)."""
     n = len(players)
     index = {p.id: i for i, p in enumerate(players)}
     for x in fixed_sched.seats:
@@ -391,12 +394,18 @@ def _search(players: tuple[Player, ...], fixed_sched: Schedule, sizes: list[int]
         state = f.state(start if attempt == 0 else None, stream, None)
         lb = lb or _search_bound(state, f.seatcnt, len(planned), f.base)
         got = _attempt(f, state, lb, budget, stream)
-        if best is None or got[0] < best[0]:
+        if best is None or _ordered(got[0], groups_first) < _ordered(best[0], groups_first):
             best = got
         if best[0][1][0] == 0 or not by_round:
             break
     assert best is not None
     return best[1]
+
+
+def _ordered(key: tuple, groups_first: bool) -> tuple:
+    """An :func:`_attempt` key, with ``groups_first`` group clashes before
+    start positions."""
+    return (key[0], key[2], key[1], key[3]) if groups_first else key
 
 
 @dataclass
