@@ -361,7 +361,7 @@ def _search(players: tuple[Player, ...], fixed_sched: Schedule, sizes: list[int]
     in ``planned`` order): a start, tabu search on the tables, the rounds
     ordered for fair short tables, then the start positions
     (:mod:`setupgen.tournament.seating`, docs/schedule.md). With short
-    tables, first a tenth of the budget on a start whose short seats are
+    tables, first a twentieth of the budget on a start whose short seats are
     dealt by a round robin and kept there; if that leaves the tables above
     their bounds, the plain search as well, the better kept (in the
     official order, or with ``groups_first`` groups before positions)."""
@@ -387,7 +387,7 @@ def _search(players: tuple[Player, ...], fixed_sched: Schedule, sizes: list[int]
         fair = seating.conform(start, shorts, max(sizes)) if start else None
         state = f.state(fair, stream, shorts)
         lb = _search_bound(state, f.seatcnt, len(planned), f.base)
-        best = _attempt(f, state, lb, budget // 10, stream)
+        best = _attempt(f, state, lb, budget // 20, stream)
         if best[0][:3] == (lb[0], (0, best[0][1][1]), lb[2]):
             return best[1]
     for attempt in range(_ATTEMPTS):  # fixed seats can block one layout's positions, not another's

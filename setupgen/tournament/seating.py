@@ -308,7 +308,7 @@ def tabu_search(state: Tables, lb: tuple[int, int, int, int], budget: int, strea
     beats the best so far);
     after 400 iterations without progress, restart from the best with
     a few random trades. Lexicographic in :meth:`Tables.cost`; once all
-    but the short-table term are at ``lb``, at most a twentieth of the
+    but the short-table term are at ``lb``, at most a fiftieth of the
     budget more."""
     weights = _weights(state)
     cur_t = list(state.cost())
@@ -324,8 +324,8 @@ def tabu_search(state: Tables, lb: tuple[int, int, int, int], budget: int, strea
             break  # Σ C(meetings, 2) only spreads repeats: its bound is not waited for
         if (best_t[0], best_t[2]) <= (lb[0], lb[2]):
             settled = min(settled, it)
-            if it - settled > budget // 20:
-                break  # the short tables' bound may be out of reach: a twentieth of the budget for them
+            if it - settled > budget // 50:
+                break  # the short tables' bound may be out of reach: a fiftieth of the budget for them
         if not conflicts:
             conflicts = _conflicts(state)
             if not conflicts:
