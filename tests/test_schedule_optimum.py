@@ -207,6 +207,20 @@ def test_replan_keeps_played_rounds_and_reaches_the_bounds_again():
     assert q.repeat_pairs == 0 and q.seat_off == 0
 
 
+def test_late_entry_takes_a_drop_outs_seats_and_the_bounds_hold():
+    roster = players(32)
+    first = plan(roster, 8, 4, "club")
+    played = [x for x in first.seats if x.round <= 3]
+    now = [p for p in roster if p.id != "p05"] + [Player("late1", "L1")]
+    again = plan(now, 8, 4, "club/from-round-4", fixed=played, previous=first)
+    q = again.quality(now)
+    assert (q.repeat_pairs, q.seat_off, q.short_unfair) == (0, 0, 0) and q.at_bounds()
+    # the late entry sits where p05 would have: rounds 4-8 as planned before, p05 swapped out
+    for r in range(4, 9):
+        assert [sorted("late1" if pid == "p05" else pid for pid in first.table(r, t)) for t in range(1, 9)] == [
+            sorted(again.table(r, t)) for t in range(1, 9)]
+
+
 def test_deterministic_bytes():
     roster = players(62, groups=5)
     a = plan(roster, 6, 4, "same", budget=3000).to_csv()

@@ -56,6 +56,7 @@ def make_schedule(t: Tournament, folder: Path, from_round: int | None = None,
     seated by rank (:func:`rank_order`, docs/schedule.md); ``results`` is
     refused for any other round. Raises :class:`SetupgenError`."""
     fixed: tuple[Seat, ...] = ()
+    played: Schedule | None = None
     by_rank: dict[int, list[str]] = {}
     if results is not None and (from_round is None or not 1 <= from_round <= len(t.rounds)
                                 or t.rounds[from_round - 1].seating != "standings"):
@@ -76,7 +77,7 @@ def make_schedule(t: Tournament, folder: Path, from_round: int | None = None,
                                     field="results")
             by_rank[from_round] = rank_order(t, played, results)
     return plan(t.players, len(t.rounds), t.table_size, schedule_seed(t), fixed=fixed, by_rank=by_rank,
-                groups_first=t.groups_first)
+                groups_first=t.groups_first, previous=played if from_round is not None else None)
 
 
 def rank_order(t: Tournament, sched: Schedule, results_path: str | Path) -> list[str]:

@@ -274,7 +274,7 @@ def _lower_bound(
 def plan(
     players: Sequence[Player], rounds: int, table_size: int, seed: str, *,
     fixed: Sequence[Seat] = (), budget: int = 100_000, by_rank: Mapping[int, Sequence[str]] | None = None,
-    groups_first: bool = False,
+    groups_first: bool = False, previous: "Schedule | None" = None,
 ) -> Schedule:
     """Seat every player of ``players`` once in every round 1..``rounds`` at
     tables sized by :func:`table_sizes` (``table_size`` 4 for base 3-4, 6 for
@@ -294,6 +294,10 @@ def plan(
     that round is seated by standings (:func:`rank_round`: ranks 1-4 at
     table 1, 5-8 at table 2, ...) before the others are planned around it.
     ``groups_first`` puts group clashes before start positions.
+    ``previous`` (the schedule planned before, when re-planning) gives the
+    search its start: each planned round as it was, a drop-out's seats
+    taken by a late entry (:func:`_previous_start`), so a late entry who
+    replaces a drop-out keeps every measure where it was.
     Deterministic in (players, rounds, table_size, seed, fixed, budget,
     by_rank, groups_first).
 
@@ -321,7 +325,7 @@ def plan(
     if not planned:
         return fixed_sched
 
-    layouts = _search(players, fixed_sched, sizes, table_size, planned, seed, budget, groups_first)
+    layouts = _search(players, fixed_sched, sizes, table_size, planned, seed, budget, groups_first, previous)
     seats = list(fixed_sched.seats) + [Seat(r, ti + 1, si + 1, ids[a]) for r, tables in zip(planned, layouts)
                                        for ti, members in enumerate(tables) for si, a in enumerate(members)]
     return Schedule(tuple(sorted(seats, key=_seat_key)))
@@ -356,7 +360,8 @@ def rank_round(r: int, ranked: Sequence[str], ids: Sequence[str], sizes: list[in
 
 
 def _search(players: tuple[Player, ...], fixed_sched: Schedule, sizes: list[int], table_size: int,
-            planned: list[int], seed: str, budget: int, groups_first: bool = False) -> list[list[list[int]]]:
+            planned: list[int], seed: str, budget: int, groups_first: bool = False,
+            previous: Schedule | None = None) -> list[list[list[int]]]:
     """The planned rounds' tables (player indices in seat order, per round
     in ``planned`` order): a start, tabu search on the tables, the rounds
     ordered for fair short tables, then the start positions
@@ -379,7 +384,8 @@ def _search(players: tuple[Player, ...], fixed_sched: Schedule, sizes: list[int]
                *_fixed_counts(by_round, planned, n, total, kmax, max(sizes)))
     stream = rngmod.from_seed("schedule/" + seed)
     short_seats = sum(size for size in sizes if size < max(sizes))
-    start = None if by_round else seating.column_start(n, sizes, len(planned), groups, stream)
+    start = (_previous_start(previous, players, planned, sizes) if previous else None) if by_round else \
+        seating.column_start(n, sizes, len(planned), groups, stream)
     best: tuple | None = None
     lb = None
     if short_seats:
@@ -400,6 +406,28 @@ def _search(players: tuple[Player, ...], fixed_sched: Schedule, sizes: list[int]
             break
     assert best is not None
     return best[1]
+
+
+def _previous_start(previous: Schedule, players: tuple[Player, ...], planned: list[int],
+                    sizes: list[int]) -> list[list[list[int]]] | None:
+    """The planned rounds of ``previous`` as a start (player indices; a
+    round it lacks, or whose tables differ from ``sizes``, left empty for
+    the greedy deal): current players where they sat, each drop-out's
+    seat to the next player (in ``players`` order) that round did not
+    seat. None when no round could be taken."""
+    index = {p.id: i for i, p in enumerate(players)}
+    out: list[list[list[int]]] = []
+    for r in planned:
+        tables = [list(previous.table(r, t)) for t in range(1, previous.tables(r) + 1)]
+        seated = {pid for t in tables for pid in t}
+        late = [p.id for p in players if p.id not in seated]
+        gone = sum(1 for t in tables for pid in t if pid not in index)
+        if [len(t) for t in tables] != sizes or gone != len(late):
+            out.append([])
+            continue
+        late.reverse()
+        out.append([[index[pid] if pid in index else index[late.pop()] for pid in t] for t in tables])
+    return out if any(out) else None
 
 
 def _ordered(key: tuple, groups_first: bool) -> tuple:
