@@ -18,7 +18,7 @@ from typer.core import TyperGroup
 try:  # typer >= 0.29 vendors click
     from typer._click.exceptions import ClickException
 except ImportError:  # pragma: no cover - older typer
-    from click.exceptions import ClickException  # type: ignore[no-redef]
+    from click.exceptions import ClickException  # type: ignore[no-redef,assignment,unused-ignore]
 
 from .core.errors import SetupgenError, quoted
 
@@ -188,7 +188,8 @@ FLAGS = {
     "replace": "--replace", "rules": "--rules", "variant": "--variant", "almanac": "--no-almanac",
     "balance": "--balance", "max_intersection_pips": "--max-intersection-pips",
     "max_terrain_cluster": "--max-terrain-cluster", "resource_pips": "--resource-pips", "min_score": "--min-score",
-    "even": "--even",
+    "even": "--even", "console_url": "--console-url", "host": "--host", "port": "--port",
+    "password_file": "--password-file",
 }
 
 #: the help texts of the almanac options, shared by board and round
@@ -425,6 +426,7 @@ def round_(
     even: bool = typer.Option(False, "--even", help="Keep every table's balance score in one interval: the middle half of the scenario's surveyed scores, or --even-range."),
     even_range: Optional[str] = typer.Option(None, "--even-range", help="The score interval of --even, e.g. 50..62 (implies --even)."),
     balance_line: bool = typer.Option(False, "--balance-line", help=BALANCE_HELP["balance_line"]),
+    console_url: Optional[str] = typer.Option(None, "--console-url", help="With a tournament file: the director's console address (setupgen serve), e.g. http://192.168.1.20:8000; each sheet gets a QR code of its table's result page."),
 ) -> None:
     """Make a round pack: a sheet per table, director's page, one PDF."""
     from .core import balance as balancemod
@@ -443,8 +445,9 @@ def round_(
                                      ("--balance-line", balance_line)) if v]
             if quick:
                 raise SetupgenError(f"give either a tournament file with --round, or the quick form; not both ({', '.join(quick)})")
-            request, folder, target = _tournament_round(tournament_file, round_number, output, almanac)
+            request, folder, target = _tournament_round(tournament_file, round_number, output, almanac, console_url)
         else:
+            _no_console_url(console_url)
             limits = _even_limits(scenario, numbers, limits, even, even_range)
             request, target = _quick_round(scenario, tables, seed, output, numbers, harbors, lang, paper, title,
                                            round_number, replace, wanted, limits, balance_line)
@@ -461,6 +464,12 @@ def round_(
         _out(f"table {entry['table']}: {entry['setup_id']}")
 
 
+def _no_console_url(console_url: Optional[str]) -> None:
+    if console_url is not None:
+        raise SetupgenError("a table's result page belongs to a tournament: give the tournament file",
+                            field="console_url")
+
+
 def _pack_summary(request, manifest: dict) -> str:
     """What the round PDF holds, for the closing line."""
     if manifest.get("duplex"):
@@ -468,17 +477,29 @@ def _pack_summary(request, manifest: dict) -> str:
     return f"{request.tables} tables + director's page"
 
 
-def _tournament_round(tournament_file: Path, round_number: Optional[int], output: Optional[str], almanac: bool):
-    """``round T.toml --round N``: the request, the tournament folder and
-    the pack folder ``round-N`` in it."""
+def _tournament_round(tournament_file: Path, round_number: Optional[int], output: Optional[str], almanac: bool,
+                      console_url: Optional[str] = None):
+    """``round T.toml --round N [--console-url URL]``: the request, the
+    tournament folder and the pack folder ``round-N`` in it (with a console
+    URL, the folder's console key is made when missing)."""
     from .tournament import jobs as tj
     from .tournament import model as tournament
+    from .tournament import tokens
 
     if round_number is None:
         raise SetupgenError("with a tournament file, say which round: --round N")
     t = tournament.load(tournament_file)
     folder = _tournament_folder(t, output)
-    request = tj.round_request(t, tj.current_schedule(t, folder), round_number, almanac=almanac)
+    sched = tj.current_schedule(t, folder)
+    console = None
+    if console_url is not None:
+        base = tokens.check_base_url(console_url)
+        tj.round_request(t, sched, round_number, almanac=almanac)  # a bad round fails before the key is made
+        from .core import atomic
+
+        with atomic.folder_for(folder):
+            console = (base, tokens.key(folder))
+    request = tj.round_request(t, sched, round_number, almanac=almanac, console=console)
     return request, folder, folder / f"round-{round_number}"
 
 

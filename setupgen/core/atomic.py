@@ -184,6 +184,31 @@ def write_text(path: str | Path, text: str) -> None:
     write_bytes(path, text.encode("utf-8"))
 
 
+def write_owned(path: str | Path, data: bytes, last: str | None) -> str:
+    """Write ``data`` to ``path`` atomically when the file is missing or
+    holds exactly what its writer wrote last (``last``: the SHA-256 hex
+    digest of those bytes; None: nothing written yet), for files whose
+    ownership a writer records itself (the console's ``results.csv``,
+    docs/console.md). Returns the digest of ``data``, to record. Raises
+    :class:`OutputError` when the file was changed or made by someone else
+    (it is kept), or cannot be written."""
+    import hashlib
+
+    path = check_path(path)
+    if path.exists():
+        try:
+            now = hashlib.sha256(path.read_bytes()).hexdigest()
+        except OSError as exc:
+            raise _fail(path, exc.strerror or str(exc)) from None
+        if now != last:
+            raise OutputError(f"cannot write {shown(path)}: it was changed since setupgen wrote it, or setupgen "
+                              f"did not write it; it is kept", field="output")
+    elif not path.parent.is_dir():
+        raise _fail(path, f"folder {shown(path.parent)} does not exist")
+    _replace_all(path.parent, {path.name: data})
+    return hashlib.sha256(data).hexdigest()
+
+
 def write_files(folder: str | Path, files: Mapping[str, Content]) -> None:
     """Write every file of ``files`` (name -> bytes, or an iterable of byte
     chunks as for :func:`write_stream`) into ``folder``, all or

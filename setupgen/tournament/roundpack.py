@@ -46,7 +46,10 @@ class RoundRequest:
     (None: no almanac pages); ``limits`` the balance limits every table's
     board must meet (an even round: a score interval), each board still
     drawn from its own seed (docs/balance.md); ``balance_line`` whether
-    the sheets print the board's balance as the table sees it."""
+    the sheets print the board's balance as the table sees it;
+    ``table_urls`` (one per table, or none) the result page of each table
+    in the director's console, printed as a QR code in the sheet's header
+    (docs/console.md)."""
 
     scenario: str
     tables: int
@@ -64,6 +67,7 @@ class RoundRequest:
     almanac: rules.AlmanacRequest | None = rules.AlmanacRequest()
     limits: balance.Limits = balance.Limits()
     balance_line: bool = False
+    table_urls: tuple[str, ...] = ()
 
     def seed_of(self, table: int) -> str:
         """The seed text of table ``table`` (1-based): ``table_seeds`` when
@@ -89,6 +93,8 @@ def check_request(request: RoundRequest) -> None:
         raise SetupgenError(f"{len(request.table_seeds)} table seeds for {request.tables} tables")
     if request.players and len(request.players) != request.tables:
         raise SetupgenError(f"{len(request.players)} player lists for {request.tables} tables")
+    if request.table_urls and len(request.table_urls) != request.tables:
+        raise SetupgenError(f"{len(request.table_urls)} table addresses for {request.tables} tables")
     if request.round is not None and not 1 <= request.round <= MAX_ROUND:
         raise SetupgenError(f"the round number must be from 1 to {MAX_ROUND}, got {quoted(request.round, 20)}",
                             field="round")
@@ -339,8 +345,9 @@ def table_context(request: RoundRequest, table: int, board: Board, layout: Layou
         from ..render.sheet import balance_line
 
         line = balance_line(balance.measure(board, start_barred=layout.start_barred, table=True), request.lang)
+    qr = request.table_urls[table - 1] if request.table_urls else None
     return SheetContext(tournament=request.title, round=request.round, table=table, players=players,
-                        seating=request.seating, victory_points=request.victory_points, balance=line)
+                        seating=request.seating, victory_points=request.victory_points, balance=line, qr=qr)
 
 
 def steps(request: RoundRequest) -> int:
