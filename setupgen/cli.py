@@ -677,6 +677,46 @@ def finals(
     typer.echo(f"wrote {target}/{manifest['pdf']}", err=True)
 
 
+@app.command(epilog="Examples:  setupgen serve examples/swiss-2010/tournament.toml"
+                    "  |  setupgen serve T.toml --host 0.0.0.0 --password-file director.txt --console-url http://192.168.1.20:8000")
+def serve(
+    tournament_file: Path = typer.Argument(..., metavar="TOURNAMENT.toml", help="The tournament file."),
+    output: Optional[str] = typer.Option(None, "-o", "--output", help="Tournament folder (default output/<tournament name>); holds tournament.db, console.key, results.csv."),
+    host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on; any other than this machine's (127.0.0.1) needs --password-file."),
+    port: int = typer.Option(8000, "--port", help="Port to listen on (1-65535)."),
+    password_file: Optional[Path] = typer.Option(None, "--password-file", help="A file whose first line is the director's password (at least 8 characters)."),
+    console_url: Optional[str] = typer.Option(None, "--console-url", help="The address the tables reach the console at (e.g. http://192.168.1.20:8000): packs made in the console get QR codes of each table's result page."),
+) -> None:
+    """The director's console in a browser: rounds, results, live standings (docs/console.md)."""
+    from .console import security
+
+    try:
+        if not 1 <= port <= 65535:
+            raise SetupgenError(f"the port must be from 1 to 65535, got {port}", field="port")
+        if not security.is_loopback(host) and password_file is None:
+            raise SetupgenError(f"listening on {host!r} lets other machines in: give the director's password "
+                                f"in a file", field="password_file")
+        password = None if password_file is None else security.hash_password(security.read_password(password_file))
+        from .console import app as consoleapp
+        from .console import day as consoleday
+        from .tournament import model as tournament
+
+        t = tournament.load(tournament_file)
+        day = consoleday.open_day(tournament_file, _tournament_folder(t, output), console_url)
+        hosts = {"127.0.0.1", "localhost", "::1", host}
+        if console_url is not None:
+            from urllib.parse import urlsplit
+
+            hosts.add(urlsplit(console_url).hostname or host)
+        web = consoleapp.create_app(day, password=password, allowed_hosts=tuple(sorted(hosts)))
+        shown_host = f"[{host}]" if ":" in host else host
+        typer.echo(f"console of {t.name!r} on http://{shown_host}:{port}/ (public page /public; Ctrl-C ends it)",
+                   err=True)
+        consoleapp.run(web, host, port)
+    except SetupgenError as exc:
+        raise _fail(exc) from None
+
+
 def _stderr_console():
     from rich.console import Console
 
