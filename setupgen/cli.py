@@ -703,12 +703,7 @@ def serve(
 
         t = tournament.load(tournament_file)
         day = consoleday.open_day(tournament_file, _tournament_folder(t, output), console_url)
-        hosts = {"127.0.0.1", "localhost", "::1", host}
-        if console_url is not None:
-            from urllib.parse import urlsplit
-
-            hosts.add(urlsplit(console_url).hostname or host)
-        web = consoleapp.create_app(day, password=password, allowed_hosts=tuple(sorted(hosts)))
+        web = consoleapp.create_app(day, password=password, allowed_hosts=consoleapp.hosts_for(host, console_url))
         shown_host = f"[{host}]" if ":" in host else host
         typer.echo(f"console of {t.name!r} on http://{shown_host}:{port}/ (public page /public; Ctrl-C ends it)",
                    err=True)

@@ -324,6 +324,11 @@ def test_oversized_bodies_unknown_pages_and_hosts(day):
     assert c.post("/rounds/1/tables/1", content=b"\xff\xfe" * 50,
                   headers={"content-type": "multipart/form-data; boundary=zz"}).status_code == 400
     assert c.get("/", headers={"host": "evil.example"}).status_code == 400
+    chunks = (b"x" * 4096 for _ in range(10))  # no content-length: counted while read
+    streamed = c.post("/rounds/1/tables/1", content=chunks, headers={"content-type": "application/x-www-form-urlencoded"})
+    assert streamed.status_code == 413 and "larger than 16384 bytes" in streamed.text
+    assert consoleapp.hosts_for("0.0.0.0", None) == ("*",)
+    assert consoleapp.hosts_for("127.0.0.1", "http://10.0.0.5:8000") == ("10.0.0.5", "127.0.0.1", "::1", "localhost")
 
 
 def test_public_page_shows_tables_and_standings_and_no_secrets(day):

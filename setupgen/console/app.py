@@ -66,6 +66,21 @@ def create_app(day: Day, *, password: tuple[bytes, bytes] | None = None,
     return app
 
 
+def hosts_for(host: str, console_url: str | None) -> tuple[str, ...]:
+    """The host names a console bound to ``host`` answers to: on this
+    machine alone, its loopback names and the console URL's host (a web
+    page elsewhere cannot reach it by a rebound DNS name); on a network
+    (a password is then required) any name."""
+    if not security.is_loopback(host):
+        return ("*",)
+    from urllib.parse import urlsplit
+
+    hosts = {"127.0.0.1", "localhost", "::1", host}
+    if console_url is not None:
+        hosts.add(urlsplit(console_url).hostname or host)
+    return tuple(sorted(hosts))
+
+
 class _Headers:
     """ASGI middleware adding :data:`~setupgen.console.security.HEADERS` to every response."""
 
