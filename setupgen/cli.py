@@ -707,9 +707,13 @@ def serve(
         shown_host = f"[{host}]" if ":" in host else host
         typer.echo(f"console of {t.name!r} on http://{shown_host}:{port}/ (public page /public; Ctrl-C ends it)",
                    err=True)
-        consoleapp.run(web, host, port)
+        try:
+            consoleapp.run(web, host, port)
+        except _Stop as stop:  # Ctrl-C ends the console as it should; SIGTERM as well, with its code
+            typer.echo("console stopped; every acknowledged change is in tournament.db", err=True)
+            raise typer.Exit(0 if stop.code == EXIT_INTERRUPTED else stop.code) from None
     except SetupgenError as exc:
-        raise _fail(exc) from None
+        raise _fail_results(exc) from None
 
 
 def _stderr_console():

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..core import atomic
+from ..core.data import read_text
 from ..core.errors import SetupgenError
 from ..tournament import jobs, roundpack, tokens
 from ..tournament import model as tournament
@@ -35,6 +36,7 @@ from .store import StoreError, Store, TableResult
 RESULTS_FILE = "results.csv"
 KEPT_RESULTS = "results.before-console.csv"
 DIGEST_KEY = "results_csv_sha256"
+PENDING_KEY = "results_csv_pending_sha256"
 #: states of a table on the pages
 WAITING, REPORTED, CONFIRMED = "waiting", "reported", "confirmed"
 
@@ -62,6 +64,9 @@ class Day:
     key: bytes
     console_url: str | None = None
     pack_lock: threading.Lock = field(default_factory=threading.Lock)
+    #: the players and tables of the schedule, worked out once (the schedule stays as it is while the console runs)
+    known: frozenset[str] | None = None
+    tables: dict[tuple[int, int], frozenset[str]] | None = None
 
     @property
     def rounds(self) -> tuple[int, ...]:
@@ -128,25 +133,21 @@ def _adopt_results_file(day: Day) -> None:
     keep it as ``results.before-console.csv``; later starts: refuse one
     changed since. Then write ``results.csv`` from the database."""
     path = day.folder / RESULTS_FILE
-    last = day.store.get(DIGEST_KEY)
-    if last is None and path.exists():
+    if not _owned(day) and path.exists():
         kept = day.folder / KEPT_RESULTS
         if kept.exists():
             raise SetupgenError(f"{atomic.shown(path)} is not the console's and {atomic.shown(kept)} exists "
                                 f"already; move one of them away")
-        text = path.read_text(encoding="utf-8")
+        text = read_text(path, "results file")
         rows = st.read_results(text, source=str(path), players=_known(day), thresholds=day.t.thresholds(),
                                tables=None)
         present = {(r.round, r.table) for r in rows}
         rows = st.read_results(text, source=str(path), players=_known(day), thresholds=day.t.thresholds(),
                                tables={k: v for k, v in _tables(day).items() if k in present})
         _import(day, rows)
-        os.link(path, kept)
-        os.unlink(path)
-    elif last is not None and path.exists():
-        import hashlib
-
-        if hashlib.sha256(path.read_bytes()).hexdigest() != last:
+        os.rename(path, kept)  # checked free above; a rename works on every file system
+    elif path.exists():
+        if atomic.digest_of(path) not in _owned(day):
             raise SetupgenError(f"{atomic.shown(path)} was changed since the console wrote it; it is kept. "
                                 f"The console's results are in tournament.db: move the file away to have "
                                 f"it written again")
@@ -165,12 +166,17 @@ def _import(day: Day, rows: tuple[st.GameResult, ...]) -> None:
                                      "import", day.store.clock()), "import")
 
 
-def _known(day: Day) -> set[str]:
-    return {p.id for p in day.t.players} | {s.player for s in day.schedule.seats}
+def _known(day: Day) -> frozenset[str]:
+    if day.known is None:
+        day.known = frozenset({p.id for p in day.t.players} | {s.player for s in day.schedule.seats})
+    return day.known
 
 
 def _tables(day: Day) -> dict[tuple[int, int], frozenset[str]]:
-    return {(s.round, s.table): frozenset(day.schedule.table(s.round, s.table)) for s in day.schedule.seats}
+    if day.tables is None:
+        day.tables = {(s.round, s.table): frozenset(day.schedule.table(s.round, s.table))
+                      for s in day.schedule.seats}
+    return day.tables
 
 
 def results_csv(day: Day) -> str:
@@ -189,21 +195,36 @@ def _csv_of(results: list[TableResult]) -> str:
     return buf.getvalue()
 
 
+def _owned(day: Day) -> set[str]:
+    """The digests of the ``results.csv`` versions the console wrote: the
+    last, and the one it was writing when a crash may have come."""
+    return {d for d in (day.store.get(DIGEST_KEY), day.store.get(PENDING_KEY)) if d}
+
+
 def write_results(day: Day) -> None:
-    """Write ``results.csv`` from the database (atomically; only over the
-    file the console wrote last, :func:`~setupgen.core.atomic.write_owned`)."""
-    digest = atomic.write_owned(day.folder / RESULTS_FILE, results_csv(day).encode("utf-8"),
-                                day.store.get(DIGEST_KEY))
-    day.store.put(DIGEST_KEY, digest)
+    """Write ``results.csv`` from the database (atomically; only over a
+    file the console wrote, :func:`~setupgen.core.atomic.write_owned`;
+    not at all when it holds these bytes already). The new digest is
+    recorded as pending first, so a crash between the rename and the
+    record leaves a file the console still knows as its own."""
+    import hashlib
+
+    data = results_csv(day).encode("utf-8")
+    new = hashlib.sha256(data).hexdigest()
+    path = day.folder / RESULTS_FILE
+    if atomic.digest_of(path) == new and new in _owned(day):
+        if day.store.get(DIGEST_KEY) != new:
+            day.store.put(DIGEST_KEY, new)
+        return
+    day.store.put(PENDING_KEY, new)
+    atomic.write_owned(path, data, _owned(day))
+    day.store.put(DIGEST_KEY, new)
 
 
 def _check_file_is_ours(day: Day) -> None:
     """Refuse a change while ``results.csv`` holds what the console did not write."""
-    import hashlib
-
     path = day.folder / RESULTS_FILE
-    last = day.store.get(DIGEST_KEY)
-    if path.exists() and hashlib.sha256(path.read_bytes()).hexdigest() != last:
+    if path.exists() and atomic.digest_of(path) not in _owned(day):
         raise ResultRefused([f"{RESULTS_FILE} was changed outside the console; nothing was recorded. Move it "
                              f"away (the console writes it again) and retry"])
 
@@ -272,7 +293,8 @@ def _change(day: Day, round_number: int, table: int, vp: list[str], winner: str,
         before = day.store.result(round_number, table)
         action = "report" if by == "table" else "enter" if before is None else "correct"
         day.store.record(new, action, allowed)
-        write_results(day)
+        if state == CONFIRMED or (before is not None and before.state == CONFIRMED):
+            write_results(day)  # results.csv holds the confirmed tables alone
     return new
 
 

@@ -125,9 +125,12 @@ class Store:
     def results(self, state: str | None = None) -> list[TableResult]:
         """Every table's result (only those in ``state`` when given), by round and table."""
         with self.lock:
-            rows = self.db.execute("SELECT * FROM results ORDER BY round, table_no").fetchall()
-        out = [_result(r) for r in rows]
-        return [r for r in out if state is None or r.state == state]
+            if state is None:
+                rows = self.db.execute("SELECT * FROM results ORDER BY round, table_no").fetchall()
+            else:
+                rows = self.db.execute("SELECT * FROM results WHERE state = ? ORDER BY round, table_no",
+                                       (state,)).fetchall()
+        return [_result(r) for r in rows]
 
     def record(self, new: TableResult, action: str,
                allowed: Callable[[TableResult | None], None] = lambda _old: None) -> TableResult | None:
