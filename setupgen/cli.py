@@ -693,10 +693,9 @@ def serve(
     try:
         if not 1 <= port <= 65535:
             raise SetupgenError(f"the port must be from 1 to 65535, got {port}", field="port")
-        if not security.is_loopback(host) and password_file is None:
-            raise SetupgenError(f"listening on {host!r} lets other machines in: give the director's password "
-                                f"in a file", field="password_file")
         password = None if password_file is None else security.hash_password(security.read_password(password_file))
+        if not security.is_loopback(host) and password is None:
+            password = _prompt_password(host)
         from .console import app as consoleapp
         from .console import day as consoleday
         from .tournament import model as tournament
@@ -705,8 +704,8 @@ def serve(
         day = consoleday.open_day(tournament_file, _tournament_folder(t, output), console_url)
         web = consoleapp.create_app(day, password=password, allowed_hosts=consoleapp.hosts_for(host, console_url))
         shown_host = f"[{host}]" if ":" in host else host
-        typer.echo(f"console of {t.name!r} on http://{shown_host}:{port}/ (public page /public; Ctrl-C ends it)",
-                   err=True)
+        where = f"http://{shown_host}:{port}/" + (f", for the tables {console_url}" if console_url else "")
+        typer.echo(f"console of {t.name!r} on {where} (public page /public; Ctrl-C ends it)", err=True)
         try:
             consoleapp.run(web, host, port)
         except _Stop as stop:  # Ctrl-C ends the console as it should; SIGTERM as well, with its code
@@ -714,6 +713,21 @@ def serve(
             raise typer.Exit(0 if stop.code == EXIT_INTERRUPTED else stop.code) from None
     except SetupgenError as exc:
         raise _fail_results(exc) from None
+
+
+def _prompt_password(host: str):
+    """The director's password typed twice at a terminal (hashed at once),
+    for a console other machines can reach; without a terminal an error."""
+    from .console import security
+
+    if not (sys.stdin is not None and sys.stdin.isatty()):
+        raise SetupgenError(f"listening on {host!r} lets other machines in: give the director's password "
+                            f"in a file", field="password_file")
+    typed = typer.prompt("director's password", hide_input=True, confirmation_prompt=True, err=True)
+    if len(typed.strip()) < security.MIN_PASSWORD:
+        raise SetupgenError(f"the password must have at least {security.MIN_PASSWORD} characters",
+                            field="password_file")
+    return security.hash_password(typed.strip())
 
 
 def _stderr_console():

@@ -400,3 +400,86 @@ def test_password_hashes_are_scrypt_and_compared_in_constant_time():
     assert security.password_matches((salt, digest), "correct horse")
     assert not security.password_matches((salt, digest), "correct hors")
     assert security.is_loopback("127.0.0.1") and security.is_loopback("::1") and not security.is_loopback("0.0.0.0")
+
+
+def test_random_forms_and_paths_never_get_a_500(day):
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as hs
+
+    c = client_of(day)
+    token = csrf(c)
+    good = tokens.table_token(day.key, 1, 1)
+    posts = ["/rounds/1/tables/1", "/rounds/1/tables/1/confirm", "/rounds/2/tables/2", f"/t/1/1/{good}",
+             "/login", "/logout"]
+    text = hs.text(max_size=30)
+    fields = hs.dictionaries(hs.sampled_from(["vp1", "vp2", "vp3", "vp4", "vp5", "winner", "csrf", "x"]),
+                             hs.one_of(text, hs.integers(-10 ** 30, 10 ** 30).map(str)), max_size=7)
+
+    @settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(hs.sampled_from(posts), fields, hs.booleans(), hs.text(max_size=40))
+    def check(path, form, with_csrf, junk):
+        if with_csrf:
+            form = dict(form, csrf=token)
+        assert c.post(path, data=form).status_code < 500
+        from urllib.parse import quote
+
+        assert c.get("/rounds/" + quote(junk)).status_code < 500
+        assert c.get("/t/1/1/" + quote(junk, safe="")).status_code < 500
+
+    check()
+    for r in day.store.results():  # whatever was entered kept the rules
+        assert consoleday.check_result(day, r.round, r.table, [str(v) for v in r.vp], str(r.winner))
+
+
+def test_serve_on_a_network_asks_for_the_password_at_a_terminal(tour, tmp_path):
+    pty = pytest.importorskip("pty")
+    import os
+    import select
+    import signal
+    import socket
+    import time
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: setupgen serve on every address, no password file
+        os.execv(sys.executable, [sys.executable, "-m", "setupgen", "serve", str(tour), "-o", str(tmp_path / "o"),
+                                  "--host", "0.0.0.0", "--port", str(port)])
+    seen = b""
+
+    def read_until(text: bytes, seconds: float = 20) -> None:
+        nonlocal seen
+        end = time.monotonic() + seconds
+        while text not in seen and time.monotonic() < end:
+            if select.select([fd], [], [], 0.2)[0]:
+                try:
+                    seen += os.read(fd, 1000)
+                except OSError:
+                    return
+
+    try:
+        read_until(b"password: ")
+        os.write(fd, b"long enough\n")
+        read_until(b"confirmation: ")
+        os.write(fd, b"long enough\n")
+        read_until(b"Ctrl-C ends it")
+        assert b"console of 'Club Night' on http://0.0.0.0:" in seen, seen
+        for _ in range(100):  # the line comes just before uvicorn listens
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=2).close()
+                break
+            except OSError:
+                time.sleep(0.1)
+        else:
+            pytest.fail("the console did not listen")
+        os.kill(pid, signal.SIGINT)
+        read_until(b"tournament.db")
+        assert b"console stopped; every acknowledged change is in tournament.db" in seen
+    finally:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        os.waitpid(pid, 0)
+        os.close(fd)

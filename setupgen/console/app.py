@@ -355,7 +355,10 @@ async def confirm(request: Request) -> Response:
 
 
 def _standings_context(day: Day) -> dict:
-    live = dayday.live_standings(day)
+    try:
+        live = dayday.live_standings(day)
+    except SetupgenError as exc:  # e.g. the schedule was re-planned under confirmed tables
+        raise HTTPException(409, f"the standings cannot be computed: {exc}") from None
     names = day.names()
     rounds = sorted({r for points in live.per_round.values() for r in points})
     rows = [{"rank": s.rank, "name": names.get(s.player, s.player),
@@ -375,7 +378,10 @@ async def standings_page(request: Request) -> Response:
 async def standings_csv(request: Request) -> Response:
     """``standings.csv`` as ``setupgen standings`` writes it."""
     _director(request)
-    live = dayday.live_standings(_day(request))
+    try:
+        live = dayday.live_standings(_day(request))
+    except SetupgenError as exc:
+        raise HTTPException(409, f"the standings cannot be computed: {exc}") from None
     return Response(live.csv.encode("utf-8"), media_type="text/csv; charset=utf-8",
                     headers={"content-disposition": 'attachment; filename="standings.csv"'})
 
