@@ -483,3 +483,59 @@ def test_serve_on_a_network_asks_for_the_password_at_a_terminal(tour, tmp_path):
             pass
         os.waitpid(pid, 0)
         os.close(fd)
+
+
+def confirm_round(day, number):
+    for table in range(1, day.schedule.tables(number) + 1):
+        seats = len(day.players_of(number, table))
+        consoleday.enter(day, number, table, [str(10 - 2 * k) for k in range(seats)], "1")
+
+
+def test_finals_seated_and_packed_as_the_cli_does(tmp_path):
+    from setupgen.cli import app
+    from typer.testing import CliRunner
+
+    tour = make_tournament(tmp_path)
+    tour.write_text(TOURNAMENT + '\n[final]\nplayers = 8\nscenario = "base-3-4"\nvictory_points = 10\n')
+    day = consoleday.open_day(tour, tmp_path / "out")
+    c = client_of(day)
+    page = c.get("/finals")
+    assert page.status_code == 200 and "Not yet: 4 preliminary tables are not confirmed yet." in page.text
+    assert c.post("/finals/pack", data={"csrf": csrf(c)}).status_code == 409
+    confirm_round(day, 1)
+    confirm_round(day, 2)
+    page = c.get("/finals")
+    assert "Make the final pack" in page.text and page.text.count("· rank ") == 8
+    assert c.post("/finals/pack", data={"csrf": csrf(c)}, follow_redirects=False).status_code == 303
+    pdf = c.get("/finals/final/round.pdf")
+    assert pdf.status_code == 200 and pdf.content == (day.folder / "final" / "round.pdf").read_bytes()
+    assert c.get("/finals/other/round.pdf").status_code == 404
+    run = CliRunner().invoke(app, ["finals", str(tour), str(day.folder / "results.csv"), "--players", "8",
+                                   "-o", str(tmp_path / "cli")])
+    assert run.exit_code == 0, run.output
+    assert (tmp_path / "cli" / "final" / "round.pdf").read_bytes() == pdf.content
+    day.store.close()
+
+
+def test_semi_finals_then_the_final_of_their_winners(tmp_path):
+    (tmp_path / "players.csv").write_text("id,name\n" + "".join(f"s{k:02d},Player {k}\n" for k in range(16)))
+    tour = tmp_path / "t.toml"
+    tour.write_text('name = "Sixteen"\nseed = "sixteen"\nplayers = "players.csv"\ntable_size = 4\n\n'
+                    '[[rounds]]\nscenario = "base-3-4"\n\n[final]\nplayers = 16\nscenario = "base-3-4"\n')
+    day = consoleday.open_day(tour, tmp_path / "out")
+    c = client_of(day)
+    confirm_round(day, 1)
+    token = csrf(c)
+    assert c.post("/finals/pack", data={"csrf": token}, follow_redirects=False).status_code == 303
+    assert (day.folder / "semi-final" / "manifest.json").is_file()
+    page = c.get("/finals")
+    assert "Seat the final of these winners" in page.text
+    found = consoleday.finals(day)
+    winners = {f"w{k}": table[-1] for k, table in enumerate(found.tables, start=1)}
+    bad = c.post("/finals/pack", data={"csrf": token, **winners, "w1": found.tables[1][0]})
+    assert bad.status_code == 409 and "exactly one winner of each semi-final" in bad.text
+    assert c.post("/finals/pack", data={"csrf": token, **winners}, follow_redirects=False).status_code == 303
+    manifest = json.loads((day.folder / "final" / "manifest.json").read_text())
+    assert manifest["tables"] == 1
+    assert "Seat the final" not in c.get("/finals").text
+    day.store.close()

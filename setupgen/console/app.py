@@ -108,6 +108,8 @@ def _routes() -> list[Route]:
         Route("/rounds/{n:int}/tables/{t:int}/confirm", confirm, methods=["POST"]),
         Route("/standings", standings_page), Route("/standings.csv", standings_csv),
         Route("/audit", audit_page), Route("/public", public_page),
+        Route("/finals", finals_page), Route("/finals/pack", make_finals_pack, methods=["POST"]),
+        Route("/finals/{stage:str}/round.pdf", finals_download),
         Route("/t/{n:int}/{t:int}/{token:str}", table_report, methods=["GET", "POST"]),
     ]
 
@@ -390,6 +392,44 @@ async def audit_page(request: Request) -> Response:
     """Every change, newest first."""
     _director(request)
     return render(request, "audit.html", audit=_day(request).store.audit())
+
+
+async def finals_page(request: Request) -> Response:
+    """The finals' seating from the confirmed standings, their packs, and
+    (semi-finals made) the form naming each semi-final's winner."""
+    _director(request)
+    day = _day(request)
+    found = await run_in_threadpool(dayday.finals, day)
+    names = day.names()
+    tables = [] if found is None else [[{"id": p, "name": names.get(p, p), "rank": found.rank.get(p, "")}
+                                        for p in table] for table in found.tables]
+    winners_form = bool(found and found.stage == "semi-final" and "semi-final" in found.made
+                        and "final" not in found.made)
+    return render(request, "finals.html", finals=found, tables=tables, winners_form=winners_form)
+
+
+async def make_finals_pack(request: Request) -> Response:
+    """Make the semi-finals' or the final's pack (``setupgen finals``)."""
+    _director(request)
+    form = await _form(request)
+    winners = tuple(str(form[k])[:100] for k in ("w1", "w2", "w3", "w4") if k in form)
+    try:
+        await run_in_threadpool(dayday.make_finals_pack, _day(request), winners)
+    except SetupgenError as exc:
+        raise HTTPException(409, f"the finals' pack was not made: {exc}") from None
+    return RedirectResponse("/finals", status_code=303)
+
+
+async def finals_download(request: Request) -> Response:
+    """The ``round.pdf`` of the semi-finals' or the final's pack."""
+    _director(request)
+    day, stage = _day(request), request.path_params["stage"]
+    path = day.folder / stage / "round.pdf"
+    if stage not in dayday.FINAL_STAGES or not path.is_file():
+        raise HTTPException(404, f"no pack of the {stage[:20]!r} yet")
+    from ..render import export
+
+    return FileResponse(path, media_type="application/pdf", filename=f"{export.slug(day.t.name)}-{stage}.pdf")
 
 
 # ---------------------------------------------------------------- public and table pages

@@ -360,3 +360,57 @@ def current_round(day: Day) -> int:
     played = {r.round for r in day.store.results()}
     rounds = [r for r in day.rounds if day.has_pack(r) or r in played]
     return rounds[-1] if rounds else (day.rounds[0] if day.rounds else 1)
+
+
+#: the finals' pack folders in the tournament folder, as ``setupgen finals`` names them
+FINAL_STAGES = ("semi-final", "final")
+
+
+@dataclass(frozen=True)
+class Finals:
+    """The finals as the confirmed results seat them: ``stage``
+    (``semi-final`` for 16 players, else ``final``), the tables (ids in
+    choosing order, best rank first), each player's preliminary rank, and
+    which stages' packs are made; ``problem`` says why they cannot be
+    seated yet (None: they can)."""
+
+    players: int
+    stage: str
+    tables: tuple[tuple[str, ...], ...]
+    rank: dict[str, int]
+    made: tuple[str, ...]
+    problem: str | None = None
+
+
+def finals(day: Day) -> Finals | None:
+    """The finals of the tournament file's ``[final]`` (None without one),
+    seated from ``results.csv`` as ``setupgen finals T.toml results.csv
+    --players N`` seats them: every preliminary table must be confirmed."""
+    if day.t.final is None:
+        return None
+    n = day.t.final.players
+    stage = "semi-final" if n == 16 else "final"
+    made = tuple(s for s in FINAL_STAGES if (day.folder / s / "manifest.json").is_file())
+    try:
+        _, tables = jobs.finals_request(day.t, day.schedule, day.folder / RESULTS_FILE, n)
+        ranked, _, _ = jobs.make_standings(day.t, day.schedule, day.folder / RESULTS_FILE)
+    except SetupgenError as exc:
+        waiting = sum(t - done for done, t in live_standings(day).progress.values())
+        why = f"{waiting} preliminary tables are not confirmed yet" if waiting else str(exc)
+        return Finals(n, stage, (), {}, made, why)
+    return Finals(n, stage, tables, {s.player: s.rank for s in ranked}, made)
+
+
+def make_finals_pack(day: Day, winners: tuple[str, ...] = ()) -> str:
+    """Make the finals' pack as ``setupgen finals`` makes it (the
+    semi-finals, or with ``winners`` the final of those semi-final
+    winners) into ``semi-final/`` or ``final/``; returns that stage.
+    Raises :class:`SetupgenError`."""
+    if day.t.final is None:
+        raise SetupgenError("the tournament file has no [final] section")
+    n = day.t.final.players
+    request, _ = jobs.finals_request(day.t, day.schedule, day.folder / RESULTS_FILE, n, winners)
+    stage = "final" if (winners or n == 8) else "semi-final"
+    with day.pack_lock:
+        roundpack.write_round(request, day.folder / stage)
+    return stage
