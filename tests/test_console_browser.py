@@ -2,7 +2,8 @@
 driven by Playwright against ``setupgen serve`` in its own process. A
 round of the day: log in, make round 1's pack, enter a result and correct
 it, a table reports through its QR code's URL on a phone-sized screen, the
-director confirms, and the standings equal ``setupgen standings``'.
+director confirms, the standings equal ``setupgen standings``', then round
+2 and the final seated with its pack.
 
 ``SETUPGEN_SCREENSHOTS=1`` also copies the screenshots into ``docs/``."""
 
@@ -37,6 +38,7 @@ def free_port() -> int:
 def served(tmp_path):
     """``setupgen serve`` on a free port with a director's password; yields (base URL, folder, tournament file)."""
     tour = make_tournament(tmp_path)
+    tour.write_text(tour.read_text() + '\n[final]\nplayers = 8\nscenario = "base-3-4"\nvictory_points = 10\n')
     (tmp_path / "password.txt").write_text(PASSWORD + "\n")
     port = free_port()
     base = f"http://127.0.0.1:{port}"
@@ -113,20 +115,29 @@ def test_a_round_of_the_day_in_chromium(chromium, served, tmp_path):
             assert phone.is_visible("text=Waiting for the director to confirm")
             phone.screenshot(path=str(shots / "console-table.png"), full_page=True)
 
+            page.goto(base + "/")  # mid-round: one table waits for the director
+            page.screenshot(path=str(shots / "console-director.png"), full_page=True)
             page.goto(base + "/rounds/1")
             assert page.locator("tr.reported").count() == 1
+            page.screenshot(path=str(shots / "console-round.png"), full_page=True)
             page.click("tr.reported >> button:has-text('Confirm')")
             page.wait_for_url(base + "/rounds/1")
             assert page.locator("tr.confirmed").count() == 2
-            page.screenshot(path=str(shots / "console-round.png"), full_page=True)
             phone.reload()
             assert phone.is_visible("text=Confirmed by the director")
 
             page.goto(base + "/standings")
             assert page.is_visible("text=Round 1: 2 of 2 tables confirmed")
+            for table in (1, 2):  # round 2, then the final of the best 8
+                page.goto(f"{base}/rounds/2/tables/{table}")
+                fill_result(page, (3, 10, 9, 4), 2)
+                page.click("button:has-text('Save')")
+                page.wait_for_url(base + "/rounds/2")
+            page.goto(base + "/finals")
+            page.click("button:has-text('Make the final pack')")
+            page.wait_for_url(base + "/finals", timeout=60_000)
+            assert page.is_visible("a:has-text('round.pdf')") and (folder / "final" / "round.pdf").is_file()
             exported = page.request.get(base + "/standings.csv").body()
-            page.goto(base + "/")
-            page.screenshot(path=str(shots / "console-director.png"), full_page=True)
         finally:
             ctx.close()
     assert alerts == []  # the player named <script>alert(1)</script> stayed text
