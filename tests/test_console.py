@@ -539,3 +539,29 @@ def test_semi_finals_then_the_final_of_their_winners(tmp_path):
     assert manifest["tables"] == 1
     assert "Seat the final" not in c.get("/finals").text
     day.store.close()
+
+
+def test_a_tournament_pack_has_its_results_template(tour, tmp_path):
+    from setupgen.cli import app
+    from typer.testing import CliRunner
+
+    out = tmp_path / "out"
+    assert CliRunner().invoke(app, ["round", str(tour), "--round", "2", "-o", str(out)]).exit_code == 0
+    pack = out / "round-2"
+    text = (pack / "results-round-2.csv").read_text()
+    manifest = json.loads((pack / "manifest.json").read_text())
+    assert manifest["results_template"] == "results-round-2.csv" and "results-round-2.csv" in manifest["files"]
+    rows = list(csv.reader(io.StringIO(text)))
+    names = dict(PLAYERS)
+    assert rows[0] == ["round", "table", "player", "name", "vp", "winner"] and len(rows) == 9
+    assert all(r[0] == "2" and r[3] == names[r[2]] and r[4:] == ["", ""] for r in rows[1:])
+    assert [r[1] for r in rows[1:]] == ["1"] * 4 + ["2"] * 4
+    filled = [rows[0]] + [r[:4] + [str(10 - k % 4), "yes" if k % 4 == 0 else "no"] for k, r in enumerate(rows[1:])]
+    buf = io.StringIO()
+    csv.writer(buf, lineterminator="\n").writerows(filled)
+    (tmp_path / "filled.csv").write_text(buf.getvalue())
+    run = CliRunner().invoke(app, ["standings", str(tour), str(tmp_path / "filled.csv"), "-o", str(out)])
+    assert run.exit_code == 0, run.output
+    quick = tmp_path / "quick"
+    assert CliRunner().invoke(app, ["round", "--tables", "1", "--seed", "q", "-o", str(quick)]).exit_code == 0
+    assert not list(quick.glob("results-*")) and "results_template" not in (quick / "manifest.json").read_text()

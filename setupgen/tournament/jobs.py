@@ -258,7 +258,25 @@ def round_request(t: Tournament, sched: Schedule, number: int, *, almanac: bool 
         victory_points=rnd.victory_points, almanac=t.almanac(number) if almanac else None,
         limits=t.limits(number), balance_line=t.balance_line(number),
         table_urls=() if console is None else tuple(tokens.table_url(console[0], console[1], number, k)
-                                                    for k in range(1, tables + 1)))
+                                                    for k in range(1, tables + 1)),
+        results_template=results_template(t, sched, number))
+
+
+def results_template(t: Tournament, sched: Schedule, number: int) -> str:
+    """The rows of round ``number`` to fill in, as ``standings`` reads them
+    (its extra ``name`` column is ignored there): header ``round,table,
+    player,name,vp,winner``, one row per player by table and start
+    position, VP and winner empty; ``\\n`` line ends."""
+    import csv
+    import io
+
+    names = display_names(t)
+    buf = io.StringIO()
+    out = csv.writer(buf, lineterminator="\n")
+    out.writerow(("round", "table", "player", "name", "vp", "winner"))
+    for table in range(1, sched.tables(number) + 1):
+        out.writerows((number, table, p, names.get(p, p), "", "") for p in sched.table(number, table))
+    return buf.getvalue()
 
 
 def table_board(t: Tournament, number: int, table: int, sched: Schedule) -> Board:

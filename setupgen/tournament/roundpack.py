@@ -49,7 +49,9 @@ class RoundRequest:
     the sheets print the board's balance as the table sees it;
     ``table_urls`` (one per table, or none) the result page of each table
     in the director's console, printed as a QR code in the sheet's header
-    (docs/console.md)."""
+    (docs/console.md); ``results_template`` the text of the pack's
+    ``results-round-N.csv`` (a tournament round's rows to fill in: round,
+    table, player, empty VP and winner; None: no such file)."""
 
     scenario: str
     tables: int
@@ -68,6 +70,7 @@ class RoundRequest:
     limits: balance.Limits = balance.Limits()
     balance_line: bool = False
     table_urls: tuple[str, ...] = ()
+    results_template: str | None = None
 
     def seed_of(self, table: int) -> str:
         """The seed text of table ``table`` (1-based): ``table_seeds`` when
@@ -151,6 +154,9 @@ def write_round(request: RoundRequest, out_dir: str | Path,
     for _ in boards:
         tick("board")
     files, entries = _pack_files(request, layout, boards, tick)
+    template = results_template_name(request)
+    if template is not None and request.results_template is not None:
+        files[template] = request.results_template.encode("utf-8")
     tick("pdf")
     manifest = {
         "format": MANIFEST_FORMAT,
@@ -173,11 +179,20 @@ def write_round(request: RoundRequest, out_dir: str | Path,
         "boards": entries,
         "files": {name: hashlib.sha256(data).hexdigest() for name, data in sorted(files.items())},
     }
+    if template is not None:
+        manifest["results_template"] = template
     files["manifest.json"] = (json.dumps(manifest, indent=2, ensure_ascii=True) + "\n").encode("utf-8")
     with atomic.staged_dir(out_dir, pack_owner(replace)) as tmp:
         for name in sorted(files):
             (tmp / name).write_bytes(files[name])
     return manifest
+
+
+def results_template_name(request: RoundRequest) -> str | None:
+    """``results-round-N.csv`` when the request has a results template, else None."""
+    if request.results_template is None:
+        return None
+    return f"results-round-{request.round}.csv" if request.round is not None else "results-template.csv"
 
 
 def _almanac_entry(req: rules.AlmanacRequest) -> dict:
