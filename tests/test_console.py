@@ -121,9 +121,13 @@ def test_tokens_are_128_bit_hmacs_under_a_key_made_once(tmp_path):
     with pytest.raises(SetupgenError, match="not a console key"):
         tokens.key(tmp_path)
     assert (tmp_path / "console.key").read_text() == "not a key\n"  # never rewritten
-    for bad in ("ftp://x", "http://a b", "javascript:alert(1)", "http://" + "a" * 300):
+    for bad in ("ftp://x", "http://a b", "javascript:alert(1)", "http://" + "a" * 300, "http://x/<script>"):
         with pytest.raises(SetupgenError):
             tokens.check_base_url(bad)
+    import segno
+
+    longest = tokens.table_url("http://" + "a" * 53, k, 1000, 500)
+    assert segno.make(longest, error="m", micro=False, boost_error=False).version <= 6
 
 
 # ------------------------------------------------------------------ QR codes on sheets

@@ -26,7 +26,9 @@ KEY_FILE = "console.key"
 TOKEN_HEX = 32
 _KEY = re.compile(r"[0-9a-f]{64}\n?")
 _URL = re.compile(r"https?://[A-Za-z0-9.\-\[\]:]+(/[A-Za-z0-9._~\-/]*)?")
-MAX_URL = 200
+#: longest base URL: the table URL then fits a QR code of version 6 or less
+#: (41 modules, 0.4 mm each in the sheet's 17 mm box), easy to scan
+MAX_URL = 60
 
 
 def read_key(folder: Path) -> bytes | None:
@@ -83,9 +85,12 @@ def check_base_url(url: str) -> str:
     """The console's base URL without a trailing ``/``: ``http(s)://host
     [:port][/path]``, at most :data:`MAX_URL` characters. Raises
     :class:`SetupgenError` (field ``console_url``)."""
-    if len(url) > MAX_URL or not _URL.fullmatch(url):
+    if not _URL.fullmatch(url):
         raise SetupgenError(f"expected the console's address such as http://192.168.1.20:8000, got "
                             f"{quoted(url, 60)}", field="console_url")
+    if len(url) > MAX_URL:
+        raise SetupgenError(f"the console's address has {len(url)} characters; at most {MAX_URL} keep the "
+                            f"sheets' QR codes easy to scan", field="console_url")
     return url.rstrip("/")
 
 
