@@ -81,7 +81,7 @@ def result_form(token: str, vps, winner) -> dict:
 
 def test_store_schema_version_and_one_transaction_per_change(tmp_path):
     s = store.Store(tmp_path)
-    assert s.fresh and store.version(s.db) == store.SCHEMA_VERSION == 1
+    assert s.fresh and store.version(s.db) == store.SCHEMA_VERSION == 2
     assert s.db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     new = store.TableResult(1, 2, ("a", "b", "c"), (10, 7, 3), 1, "reported", "table", "2026-01-01T10:00:00Z")
     assert s.record(new, "report") is None
@@ -221,7 +221,13 @@ def test_results_are_validated_as_standings_validates_them(day):
 
     names = day.names()
     first, second = (names[p] for p in day.players_of(1, 1)[:2])
-    assert consoleday.check_result(day, 1, 1, ["10", "7", "5", "3"], "1") == ((10, 7, 5, 3), 1)
+    assert consoleday.check_result(day, 1, 1, ["10", "7", "5", "3"], "1") == ((10, 7, 5, 3), 1, ())
+    assert consoleday.check_result(day, 1, 1, ["10", "0", "5", "3"], "1", ["", "no-show", "played", "disqualified"]) \
+        == ((10, 0, 5, 3), 1, ("played", "no-show", "played", "disqualified"))
+    with pytest.raises(consoleday.ResultRefused, match="a no-show has 0 vp and is not the winner"):
+        consoleday.check_result(day, 1, 1, ["10", "4", "5", "3"], "1", ["played", "no-show", "played", "played"])
+    with pytest.raises(consoleday.ResultRefused, match="status 'gone' is not one of"):
+        consoleday.check_result(day, 1, 1, ["10", "4", "5", "3"], "1", ["played", "gone", "played", "played"])
     assert problems(["x", "7", "5", "3"], "1") == [f"{first}: vp 'x' is not a whole number"]
     assert problems(["10", "21", "5", "3"], "1") == [f"{second}: vp 21 is above 20 (round 1 threshold 10 + 10)"]
     assert problems(["10", "1234567", "5", "3"], "1") == [f"{second}: vp '1234567' has more than 6 digits"]
@@ -569,3 +575,44 @@ def test_a_tournament_pack_has_its_results_template(tour, tmp_path):
     quick = tmp_path / "quick"
     assert CliRunner().invoke(app, ["round", "--tables", "1", "--seed", "q", "-o", str(quick)]).exit_code == 0
     assert not list(quick.glob("results-*")) and "results_template" not in (quick / "manifest.json").read_text()
+
+
+def test_migration_from_schema_1_keeps_every_result(tmp_path):
+    db = sqlite3.connect(tmp_path / "tournament.db", isolation_level=None)
+    db.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
+    db.execute("INSERT INTO schema_version VALUES (1)")
+    for statement in store.MIGRATIONS[1]:
+        db.execute(statement)
+    db.execute("INSERT INTO results VALUES (1, 1, '[\"a\", \"b\"]', '[10, 4]', 1, 'confirmed', 'director', 't')")
+    db.close()
+    s = store.Store(tmp_path)
+    assert not s.fresh and store.version(s.db) == 2
+    assert s.result(1, 1) == store.TableResult(1, 1, ("a", "b"), (10, 4), 1, "confirmed", "director", "t", ())
+    s.close()
+
+
+def test_a_no_show_and_a_disqualification_entered_by_the_director(day, tour):
+    from setupgen.cli import app
+    from typer.testing import CliRunner
+
+    c = client_of(day)
+    token = csrf(c)
+    form = dict(result_form(token, (10, 0, 5, 3), 1), status2="no-show", status4="disqualified")
+    assert c.post("/rounds/1/tables/1", data=form, follow_redirects=False).status_code == 303
+    seats = day.players_of(1, 1)
+    text = (day.folder / "results.csv").read_text()
+    assert text.splitlines()[:3] == ["round,table,player,vp,winner,status", f"1,1,{seats[0]},10,yes,played",
+                                     f"1,1,{seats[1]},0,no,no-show"]
+    assert text.splitlines()[4] == f"1,1,{seats[3]},3,no,disqualified"
+    page = c.get("/rounds/1/tables/1")
+    assert '<option selected>no-show</option>' in page.text and '<option selected>disqualified</option>' in page.text
+    consoleday.enter(day, 1, 2, ["4", "10", "6", "2"], "2")
+    live = consoleday.live_standings(day)
+    assert seats[3] not in {s.player for s in live.ranked} and len(live.ranked) == 7
+    run = CliRunner().invoke(app, ["standings", str(tour), str(day.folder / "results.csv"), "-o", str(day.folder)])
+    assert run.exit_code == 0, run.output
+    assert c.get("/standings.csv").content == (day.folder / "standings.csv").read_bytes()
+    good = tokens.table_token(day.key, 1, 2)
+    table = c.get(f"/t/1/2/{good}")
+    assert "<select" not in table.text  # statuses are the director's
+    assert "<em>no-show</em>" in c.get("/rounds/1").text

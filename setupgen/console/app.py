@@ -37,6 +37,8 @@ REASONS = {400: "Bad request", 403: "Forbidden", 404: "Not found", 405: "Method 
 #: the files of a pack the director may download
 DOWNLOADS = ("round.pdf", "key.pdf")
 SESSION_HOURS = 12
+#: a seat's status on the director's form (docs/console.md, "Results")
+STATUS_CHOICES = ("played", "no-show", "disqualified")
 
 
 class _LoginNeeded(Exception):
@@ -171,20 +173,26 @@ def _round_or_404(day: Day, n: int) -> None:
 
 
 def _form_rows(day: Day, players: tuple[str, ...], vp: list[str] | None = None, winner: str | None = None,
-               result=None) -> list[dict]:
-    """The rows of a result form: name, the value shown, whether checked as winner."""
+               result=None, statuses: list[str] | None = None) -> list[dict]:
+    """The rows of a result form: name, the value shown, whether checked as winner, the status."""
     names = day.names()
     rows = []
+    kept = (result.statuses if result is not None else ()) or ("played",) * len(players)
     for k, p in enumerate(players, start=1):
         value = vp[k - 1] if vp is not None else (str(result.vp[k - 1]) if result is not None else "")
         won = (winner == str(k)) if winner is not None else (result is not None and result.winner == k)
-        rows.append({"name": names.get(p, p), "value": value, "winner": won})
+        status = statuses[k - 1] if statuses is not None else kept[k - 1]
+        rows.append({"name": names.get(p, p), "value": value, "winner": won, "status": status})
     return rows
 
 
 def _posted_result(form: Any, seats: int) -> tuple[list[str], str]:
     vp = [str(form.get(f"vp{k}", ""))[:50] for k in range(1, seats + 1)]
     return vp, str(form.get("winner", ""))[:10]
+
+
+def _posted_statuses(form: Any, seats: int) -> list[str]:
+    return [str(form.get(f"status{k}", "played"))[:20] for k in range(1, seats + 1)]
 
 
 def _client(request: Request) -> str:
@@ -287,8 +295,10 @@ async def round_page(request: Request) -> Response:
     rows = []
     for t in range(1, day.schedule.tables(n) + 1):
         result = day.store.result(n, t)
+        marks = (result.statuses if result else ()) or ("played",) * len(day.players_of(n, t))
         players = [{"name": names.get(p, p), "vp": result.vp[k] if result else None,
-                    "winner": bool(result and result.winner == k + 1)} for k, p in enumerate(day.players_of(n, t))]
+                    "winner": bool(result and result.winner == k + 1),
+                    "status": "" if marks[k] == "played" else marks[k]} for k, p in enumerate(day.players_of(n, t))]
         rows.append({"table": t, "players": players, "state": day.state(n, t), "vp": result is not None,
                      "by": result.by if result else ""})
     return render(request, "round.html", number=n, scenario=_scenario(day, n), tables=rows, pack=day.has_pack(n),
@@ -326,12 +336,13 @@ async def table_page(request: Request) -> Response:
     _director(request)
     day, n, t = _day(request), request.path_params["n"], request.path_params["t"]
     players = _table_or_404(day, n, t)
-    problems, vp, winner, status = None, None, None, 200
+    problems, vp, winner, status, marks = None, None, None, 200, None
     if request.method == "POST":
         form = await _form(request)
         vp, winner = _posted_result(form, len(players))
+        marks = _posted_statuses(form, len(players))
         try:
-            await run_in_threadpool(dayday.enter, day, n, t, vp, winner)
+            await run_in_threadpool(dayday.enter, day, n, t, vp, winner, marks)
             return RedirectResponse(f"/rounds/{n}", status_code=303)
         except dayday.ResultRefused as exc:
             problems, status = exc.problems, 400
@@ -339,8 +350,9 @@ async def table_page(request: Request) -> Response:
             problems, status = [str(exc)], 409
     result = day.store.result(n, t)
     return render(request, "table.html", status, number=n, table=t, state=day.state(n, t), problems=problems,
-                  players=_form_rows(day, players, vp, winner, result), at=result.at if result else "",
-                  threshold=day.t.thresholds()[n], audit=day.store.audit(n, t), url=day.table_url(n, t))
+                  players=_form_rows(day, players, vp, winner, result, marks), at=result.at if result else "",
+                  threshold=day.t.thresholds()[n], audit=day.store.audit(n, t), url=day.table_url(n, t),
+                  statuses=STATUS_CHOICES)
 
 
 async def confirm(request: Request) -> Response:
@@ -472,7 +484,7 @@ async def table_report(request: Request) -> Response:
     return render(request, "tablepage.html", status, number=n, table=t, state=day.state(n, t), problems=problems,
                   message=message, players=_form_rows(day, players, vp, winner, result), reported=shown,
                   at=result.at if result else "", threshold=day.t.thresholds()[n], path=request.url.path,
-                  director_nav=False)
+                  director_nav=False, statuses=())
 
 
 def run(app: Starlette, host: str, port: int) -> None:

@@ -18,6 +18,7 @@ everything the pages do with them, as plain functions (no web framework).
 from __future__ import annotations
 
 import csv
+import dataclasses
 import io
 import os
 import threading
@@ -162,8 +163,10 @@ def _import(day: Day, rows: tuple[st.GameResult, ...]) -> None:
     for (rnd, tbl), game in sorted(by_table.items()):
         seats = day.players_of(rnd, tbl)
         winner = next(k for k, p in enumerate(seats, start=1) if game[p].winner)
+        marks = tuple(game[p].status for p in seats)
         day.store.record(TableResult(rnd, tbl, seats, tuple(game[p].vp for p in seats), winner, CONFIRMED,
-                                     "import", day.store.clock()), "import")
+                                     "import", day.store.clock(),
+                                     marks if any(m != st.PLAYED for m in marks) else ()), "import")
 
 
 def _known(day: Day) -> frozenset[str]:
@@ -186,12 +189,16 @@ def results_csv(day: Day) -> str:
 
 
 def _csv_of(results: list[TableResult]) -> str:
+    """The results as CSV; the ``status`` column only when someone did not simply play."""
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
-    w.writerow(st.COLUMNS)
+    marked = any(r.statuses for r in results)
+    w.writerow((*st.COLUMNS, st.STATUS_COLUMN) if marked else st.COLUMNS)
     for r in results:
-        for seat, (player, vp) in enumerate(zip(r.players, r.vp), start=1):
-            w.writerow((r.round, r.table, player, vp, "yes" if seat == r.winner else "no"))
+        statuses = r.statuses or (st.PLAYED,) * len(r.players)
+        for seat, (player, vp, mark) in enumerate(zip(r.players, r.vp, statuses), start=1):
+            row = (r.round, r.table, player, vp, "yes" if seat == r.winner else "no")
+            w.writerow((*row, mark) if marked else row)
     return buf.getvalue()
 
 
@@ -229,29 +236,34 @@ def _check_file_is_ours(day: Day) -> None:
                              f"away (the console writes it again) and retry"])
 
 
-def check_result(day: Day, round_number: int, table: int, vp: list[str], winner: str) -> tuple[tuple[int, ...], int]:
-    """The VP (texts, one per seat) and the winner's seat (text, 1-based)
-    of a table, checked as ``setupgen standings`` checks a results file:
-    whole numbers, 0 to the round's threshold + 10, one winner who has no
-    fewer VP than anyone at the table. Returns (VP per seat, winner seat).
+def check_result(day: Day, round_number: int, table: int, vp: list[str], winner: str,
+                 statuses: list[str] | None = None) -> tuple[tuple[int, ...], int, tuple[str, ...]]:
+    """The VP (texts, one per seat), the winner's seat (text, 1-based) and
+    each seat's status (texts: played, no-show, disqualified; None: all
+    played) of a table, checked as ``setupgen standings`` checks a results
+    file: whole numbers, 0 to the round's threshold + 10, one winner who
+    has no fewer VP than anyone at the table, a no-show with 0 VP. Returns
+    (VP per seat, winner seat, statuses: empty when everyone played).
     Raises :class:`ResultRefused` with every problem."""
     seats = day.players_of(round_number, table)
-    if len(vp) != len(seats):
+    if len(vp) != len(seats) or (statuses is not None and len(statuses) != len(seats)):
         raise ResultRefused([f"give the VP of all {len(seats)} players"])
     if winner not in {str(k) for k in range(1, len(seats) + 1)}:
         raise ResultRefused(["choose the winner"])
+    marks = [x.strip().lower() or st.PLAYED for x in statuses] if statuses is not None else [st.PLAYED] * len(seats)
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
-    w.writerow(st.COLUMNS)
-    for k, (player, value) in enumerate(zip(seats, vp), start=1):
-        w.writerow((round_number, table, player, value.strip(), "yes" if str(k) == winner else "no"))
+    w.writerow((*st.COLUMNS, st.STATUS_COLUMN))
+    for k, (player, value, mark) in enumerate(zip(seats, vp, marks), start=1):
+        w.writerow((round_number, table, player, value.strip(), "yes" if str(k) == winner else "no", mark))
     try:
         rows = st.read_results(buf.getvalue(), source=f"round {round_number} table {table}", players=_known(day),
                                thresholds=day.t.thresholds(), tables={(round_number, table): frozenset(seats)})
     except st.ResultsError as exc:
         names = day.names()
         raise ResultRefused([_without_line(p, seats, names) for p in exc.problems]) from None
-    return tuple(r.vp for r in rows), int(winner)
+    kept = tuple(r.status for r in rows)
+    return tuple(r.vp for r in rows), int(winner), kept if any(m != st.PLAYED for m in kept) else ()
 
 
 def _without_line(problem: str, seats: tuple[str, ...], names: dict[str, str]) -> str:
@@ -268,21 +280,23 @@ def _without_line(problem: str, seats: tuple[str, ...], names: dict[str, str]) -
     return f"{names.get(seats[seat], seats[seat])}: {rest}"
 
 
-def enter(day: Day, round_number: int, table: int, vp: list[str], winner: str) -> TableResult:
-    """The director enters or corrects a table's result: it is confirmed."""
-    return _change(day, round_number, table, vp, winner, CONFIRMED, "director")
+def enter(day: Day, round_number: int, table: int, vp: list[str], winner: str,
+          statuses: list[str] | None = None) -> TableResult:
+    """The director enters or corrects a table's result (with each seat's
+    status: no-shows and disqualifications are the director's): it is confirmed."""
+    return _change(day, round_number, table, vp, winner, CONFIRMED, "director", statuses)
 
 
 def report(day: Day, round_number: int, table: int, vp: list[str], winner: str) -> TableResult:
-    """A table reports its result (refused once the director has confirmed it)."""
+    """A table reports its result, everyone played (refused once the director has confirmed it)."""
     return _change(day, round_number, table, vp, winner, REPORTED, "table")
 
 
 def _change(day: Day, round_number: int, table: int, vp: list[str], winner: str, state: str,
-            by: str) -> TableResult:
-    values, seat = check_result(day, round_number, table, vp, winner)
+            by: str, statuses: list[str] | None = None) -> TableResult:
+    values, seat, marks = check_result(day, round_number, table, vp, winner, statuses)
     new = TableResult(round_number, table, day.players_of(round_number, table), values, seat, state, by,
-                      day.store.clock())
+                      day.store.clock(), marks)
 
     def allowed(old: TableResult | None) -> None:
         if by == "table" and old is not None and old.state == CONFIRMED:
@@ -309,8 +323,7 @@ def confirm(day: Day, round_number: int, table: int) -> TableResult:
             raise StoreError(f"round {round_number} table {table} has no result to confirm")
         if old.state == CONFIRMED:
             return old
-        new = TableResult(old.round, old.table, old.players, old.vp, old.winner, CONFIRMED, "director",
-                          day.store.clock())
+        new = dataclasses.replace(old, state=CONFIRMED, by="director", at=day.store.clock())
         day.store.record(new, "confirm")
         write_results(day)
     return new

@@ -10,7 +10,7 @@ transaction, and refuses a database newer than this setupgen.
 
 Shapes: a table's result is a :class:`TableResult` (players in seat order,
 their VP in the same order, the winner's seat 1..n, the state ``reported``
-or ``confirmed``); an audit entry an :class:`AuditEntry` whose ``old`` and
+or ``confirmed``, each seat's status when not everyone played); an audit entry an :class:`AuditEntry` whose ``old`` and
 ``new`` are JSON texts of ``{"vp": [...], "winner": seat, "state": ...}``
 (``old`` empty for the first entry of a table).
 """
@@ -28,7 +28,7 @@ from typing import Callable, Sequence
 from ..core.errors import SetupgenError, quoted
 
 DB_FILE = "tournament.db"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 STATES = ("reported", "confirmed")
 
 #: version -> the SQL statements that bring a database from version - 1 to it
@@ -41,6 +41,9 @@ MIGRATIONS: dict[int, tuple[str, ...]] = {
         "round INTEGER NOT NULL, table_no INTEGER NOT NULL, action TEXT NOT NULL, old TEXT NOT NULL, "
         "new TEXT NOT NULL)",
         "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+    ),
+    2: (  # a status per seat: played, no-show, disqualified ([] = everyone played)
+        "ALTER TABLE results ADD COLUMN statuses TEXT NOT NULL DEFAULT '[]'",
     ),
 }
 
@@ -55,7 +58,8 @@ class TableResult:
     """One table's result: ``players`` (ids in seat order), ``vp`` (the
     same order), ``winner`` (seat, 1-based), ``state`` (``reported`` by the
     table or ``confirmed`` by the director), who made the last change and
-    when (UTC, ISO 8601)."""
+    when (UTC, ISO 8601), and ``statuses`` (per seat: ``played``,
+    ``no-show``, ``disqualified``; empty when everyone played)."""
 
     round: int
     table: int
@@ -65,11 +69,15 @@ class TableResult:
     state: str
     by: str
     at: str
+    statuses: tuple[str, ...] = ()
 
     def as_json(self) -> str:
-        """The audit log's record of this result."""
-        return json.dumps({"players": list(self.players), "vp": list(self.vp), "winner": self.winner,
-                           "state": self.state}, sort_keys=True)
+        """The audit log's record of this result (``statuses`` only when
+        someone did not simply play)."""
+        record = {"players": list(self.players), "vp": list(self.vp), "winner": self.winner, "state": self.state}
+        if self.statuses:
+            record["statuses"] = list(self.statuses)
+        return json.dumps(record, sort_keys=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,9 +153,10 @@ class Store:
                                       (new.round, new.table)).fetchone()
             old = None if old_row is None else _result(old_row)
             allowed(old)
-            self.db.execute("INSERT OR REPLACE INTO results VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            self.db.execute("INSERT OR REPLACE INTO results (round, table_no, players, vp, winner, state, by, at, "
+                            "statuses) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                             (new.round, new.table, json.dumps(list(new.players)), json.dumps(list(new.vp)),
-                             new.winner, new.state, new.by, new.at))
+                             new.winner, new.state, new.by, new.at, json.dumps(list(new.statuses))))
             self.db.execute("INSERT INTO audit (at, by, round, table_no, action, old, new) VALUES (?, ?, ?, ?, ?, ?, ?)",
                             (new.at, new.by, new.round, new.table, action, "" if old is None else old.as_json(),
                              new.as_json()))
@@ -179,7 +188,7 @@ class Store:
 
 def _result(row: Sequence) -> TableResult:
     return TableResult(row[0], row[1], tuple(json.loads(row[2])), tuple(json.loads(row[3])), row[4], row[5],
-                       row[6], row[7])
+                       row[6], row[7], tuple(json.loads(row[8])))
 
 
 class _transaction:
