@@ -616,3 +616,17 @@ def test_a_no_show_and_a_disqualification_entered_by_the_director(day, tour):
     table = c.get(f"/t/1/2/{good}")
     assert "<select" not in table.text  # statuses are the director's
     assert "<em>no-show</em>" in c.get("/rounds/1").text
+
+
+def test_a_bug_is_one_line_and_a_file_never_a_traceback(day, tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+
+    def broken(_day):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(consoleday, "live_standings", broken)
+    answer = client_of(day).get("/standings")
+    assert answer.status_code == 500 and "Traceback" not in answer.text and "boom" not in answer.text
+    assert answer.text.startswith("500 internal error (a bug in setupgen, not your input); details in ")
+    (crash,) = (tmp_path / "state" / "setupgen").glob("console-crash-*.txt")
+    assert "RuntimeError: boom" in crash.read_text() and crash.read_text().startswith("GET /standings")

@@ -226,8 +226,24 @@ async def _to_login(request: Request, _exc: Exception) -> Response:
     return RedirectResponse("/login", status_code=303)
 
 
-async def _internal(request: Request, _exc: Exception) -> Response:
-    return Response("500 internal error (a bug in setupgen; nothing was changed by this request)\n",
+async def _internal(request: Request, exc: Exception) -> Response:
+    """A bug: the traceback goes to a file under the user's state folder
+    (as the command line's internal errors do), the browser gets one line."""
+    import os
+    import time
+    import traceback
+
+    base = os.environ.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"), ".local", "state")
+    folder = Path(base) / "setupgen"
+    name = f"console-crash-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}.txt"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        text = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
+        (folder / name).write_text(f"{request.method} {request.url.path}\n\n{text}", encoding="utf-8")
+        where = f"details in {folder / name} on the console's machine"
+    except OSError:
+        where = "the details could not be saved"
+    return Response(f"500 internal error (a bug in setupgen, not your input); {where}\n",
                     status_code=500, media_type="text/plain")
 
 
