@@ -189,7 +189,7 @@ FLAGS = {
     "balance": "--balance", "max_intersection_pips": "--max-intersection-pips",
     "max_terrain_cluster": "--max-terrain-cluster", "resource_pips": "--resource-pips", "min_score": "--min-score",
     "even": "--even", "console_url": "--console-url", "host": "--host", "port": "--port",
-    "password_file": "--password-file",
+    "password_file": "--password-file", "tls_cert": "--tls-cert",
 }
 
 #: the help texts of the almanac options, shared by board and round
@@ -686,6 +686,8 @@ def serve(
     port: int = typer.Option(8000, "--port", help="Port to listen on (1-65535)."),
     password_file: Optional[Path] = typer.Option(None, "--password-file", help="A file whose first line is the director's password (at least 8 characters)."),
     console_url: Optional[str] = typer.Option(None, "--console-url", help="The address the tables reach the console at (e.g. http://192.168.1.20:8000): packs made in the console get QR codes of each table's result page."),
+    tls_cert: Optional[Path] = typer.Option(None, "--tls-cert", help="Serve HTTPS with this PEM certificate (chain); with --tls-key."),
+    tls_key: Optional[Path] = typer.Option(None, "--tls-key", help="The certificate's PEM private key."),
 ) -> None:
     """The director's console in a browser: rounds, results, live standings (docs/console.md)."""
     from .console import security
@@ -693,6 +695,7 @@ def serve(
     try:
         if not 1 <= port <= 65535:
             raise SetupgenError(f"the port must be from 1 to 65535, got {port}", field="port")
+        tls = _tls_files(tls_cert, tls_key)
         password = None if password_file is None else security.hash_password(security.read_password(password_file))
         if not security.is_loopback(host) and password is None:
             password = _prompt_password(host)
@@ -702,17 +705,31 @@ def serve(
 
         t = tournament.load(tournament_file)
         day = consoleday.open_day(tournament_file, _tournament_folder(t, output), console_url)
-        web = consoleapp.create_app(day, password=password, allowed_hosts=consoleapp.hosts_for(host, console_url))
+        web = consoleapp.create_app(day, password=password, allowed_hosts=consoleapp.hosts_for(host, console_url),
+                                    tls=tls is not None)
         shown_host = f"[{host}]" if ":" in host else host
-        where = f"http://{shown_host}:{port}/" + (f", for the tables {console_url}" if console_url else "")
+        where = f"http{'s' if tls else ''}://{shown_host}:{port}/" + (f", for the tables {console_url}"
+                                                                       if console_url else "")
         typer.echo(f"console of {t.name!r} on {where} (public page /public; Ctrl-C ends it)", err=True)
         try:
-            consoleapp.run(web, host, port)
+            consoleapp.run(web, host, port, tls)
         except _Stop as stop:  # Ctrl-C ends the console as it should; SIGTERM as well, with its code
             typer.echo("console stopped; every acknowledged change is in tournament.db", err=True)
             raise typer.Exit(0 if stop.code == EXIT_INTERRUPTED else stop.code) from None
     except SetupgenError as exc:
         raise _fail_results(exc) from None
+
+
+def _tls_files(cert: Optional[Path], key: Optional[Path]):
+    """``(certificate, key)`` checked, or None without TLS."""
+    if cert is None and key is None:
+        return None
+    if cert is None or key is None:
+        raise SetupgenError("--tls-cert and --tls-key go together")
+    from .console import app as consoleapp
+
+    consoleapp.check_tls(cert, key)
+    return str(cert), str(key)
 
 
 def _prompt_password(host: str):

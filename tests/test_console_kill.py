@@ -116,3 +116,37 @@ def test_sigkill_in_a_burst_loses_no_acknowledged_result(tmp_path):
         assert len(day.store.audit()) >= sum(s + 1 for s in seen.values())
     finally:
         day.store.close()
+
+
+def test_serve_over_tls_sets_secure_cookies(tmp_path):
+    import shutil
+
+    if shutil.which("openssl") is None:
+        pytest.skip("openssl is not installed (it makes the test's certificate)")
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=localhost",
+                    "-keyout", str(key), "-out", str(cert)], check=True, capture_output=True)
+    tour = tournament(tmp_path, 8)
+    port = free_port()
+    bad = subprocess.run([sys.executable, "-m", "setupgen", "serve", str(tour), "--tls-cert", str(key), "--tls-key",
+                          str(key), "--port", str(port), "-o", str(tmp_path / "o")], cwd=ROOT, capture_output=True,
+                         text=True)
+    assert bad.returncode == 2 and bad.stderr.startswith("error: --tls-cert: cannot use the certificate")
+    proc = subprocess.Popen([sys.executable, "-m", "setupgen", "serve", str(tour), "-o", str(tmp_path / "o"),
+                             "--port", str(port), "--tls-cert", str(cert), "--tls-key", str(key)], cwd=ROOT,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        for _ in range(200):
+            try:
+                answer = httpx.get(f"https://127.0.0.1:{port}/", verify=False, timeout=5)
+                break
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        else:
+            pytest.fail("no HTTPS answer")
+        assert answer.status_code == 200 and "; secure" in answer.headers["set-cookie"].lower()
+        with pytest.raises(httpx.HTTPError):
+            httpx.get(f"http://127.0.0.1:{port}/", timeout=5)  # plain HTTP is not spoken
+    finally:
+        proc.terminate()
+        proc.wait(10)

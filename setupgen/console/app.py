@@ -46,18 +46,20 @@ class _LoginNeeded(Exception):
 
 
 def create_app(day: Day, *, password: tuple[bytes, bytes] | None = None,
-               allowed_hosts: tuple[str, ...] = ("127.0.0.1", "localhost", "::1", "testserver")) -> Starlette:
+               allowed_hosts: tuple[str, ...] = ("127.0.0.1", "localhost", "::1", "testserver"),
+               tls: bool = False) -> Starlette:
     """The console of ``day``; ``password`` the director's scrypt hash
     (None: director's pages open to whoever reaches the console, for a
     console bound to this machine only); ``allowed_hosts`` the host names
-    it answers to (others: 400, against DNS rebinding)."""
+    it answers to (others: 400, against DNS rebinding); ``tls``: served
+    over TLS, so the session cookie is ``Secure``."""
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)), autoescape=True,
                              undefined=jinja2.StrictUndefined)
     middleware = [
         Middleware(security.LimitBody),
         Middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts)),
         Middleware(SessionMiddleware, secret_key=security.session_secret(day.key), session_cookie="setupgen_console",
-                   max_age=SESSION_HOURS * 3600, same_site="strict", https_only=False),
+                   max_age=SESSION_HOURS * 3600, same_site="strict", https_only=tls),
         Middleware(_Headers),
     ]
     handlers: dict[Any, Any] = {HTTPException: _http_error, security.BodyTooLarge: _too_large,
@@ -503,10 +505,23 @@ async def table_report(request: Request) -> Response:
                   director_nav=False, statuses=())
 
 
-def run(app: Starlette, host: str, port: int) -> None:
+def check_tls(cert: str | Path, key: str | Path) -> None:
+    """Raise :class:`SetupgenError` (field ``tls_cert``) unless ``cert`` and
+    ``key`` are a PEM certificate chain and its private key."""
+    import ssl
+
+    try:
+        ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER).load_cert_chain(str(cert), str(key))
+    except (OSError, ssl.SSLError, ValueError) as exc:
+        raise SetupgenError(f"cannot use the certificate {str(cert)!r} with the key {str(key)!r}: "
+                            f"{getattr(exc, 'strerror', None) or exc}", field="tls_cert") from None
+
+
+def run(app: Starlette, host: str, port: int, tls: tuple[str, str] | None = None) -> None:
     """Serve ``app`` with uvicorn on ``host:port`` (no reload, no debug,
-    warnings only in the log) until Ctrl-C. Raises :class:`SetupgenError`
-    when the address cannot be bound."""
+    warnings only in the log; with ``tls`` (certificate, key files) over
+    HTTPS) until Ctrl-C. Raises :class:`SetupgenError` when the address
+    cannot be bound."""
     import os
     import socket
 
@@ -522,5 +537,6 @@ def run(app: Starlette, host: str, port: int) -> None:
         sock.close()
         raise SetupgenError(f"cannot listen on {host}:{port}: {exc.strerror or exc}", field="port") from None
     config = uvicorn.Config(app, log_level="warning", server_header=False, proxy_headers=False,
-                            h11_max_incomplete_event_size=security.MAX_BODY)
+                            h11_max_incomplete_event_size=security.MAX_BODY,
+                            ssl_certfile=tls[0] if tls else None, ssl_keyfile=tls[1] if tls else None)
     uvicorn.Server(config).run(sockets=[sock])
