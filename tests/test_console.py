@@ -630,3 +630,43 @@ def test_a_bug_is_one_line_and_a_file_never_a_traceback(day, tmp_path, monkeypat
     assert answer.text.startswith("500 internal error (a bug in setupgen, not your input); details in ")
     (crash,) = (tmp_path / "state" / "setupgen").glob("console-crash-*.txt")
     assert "RuntimeError: boom" in crash.read_text() and crash.read_text().startswith("GET /standings")
+
+
+def test_the_swiss_example_run_from_the_console_alone(tmp_path):
+    """Issue 14, "Done when": a three-round tournament (48 players, base,
+    base, Seafarers with its key) run from the console; the standings and
+    the final's pack equal the command line's from the exported results."""
+    import shutil
+
+    from setupgen.cli import app
+    from typer.testing import CliRunner
+
+    shutil.copytree(ROOT / "examples" / "swiss-2010", tmp_path / "ex")
+    tour = tmp_path / "ex" / "tournament.toml"
+    day = consoleday.open_day(tour, tmp_path / "out")
+    c = client_of(day)
+    token = csrf(c)
+    for n in day.rounds:
+        assert c.post(f"/rounds/{n}/pack", data={"csrf": token}, follow_redirects=False).status_code == 303
+        top = day.t.thresholds()[n]
+        for t in range(1, day.schedule.tables(n) + 1):
+            seats = len(day.players_of(n, t))
+            winner = 1 + (t + n) % seats
+            vps = [top if k == winner else 3 + (k * t + n) % (top - 3) for k in range(1, seats + 1)]
+            assert c.post(f"/rounds/{n}/tables/{t}", data=result_form(token, vps, winner),
+                          follow_redirects=False).status_code == 303
+    assert c.get("/rounds/3/key.pdf").content == (day.folder / "round-3" / "key.pdf").read_bytes()
+    exported = c.get("/standings.csv").content
+    runner = CliRunner()
+    results = str(day.folder / "results.csv")
+    assert runner.invoke(app, ["standings", str(tour), results, "-o", str(tmp_path / "cli")]).exit_code == 0
+    assert exported == (tmp_path / "cli" / "standings.csv").read_bytes()
+    assert c.post("/finals/pack", data={"csrf": token}, follow_redirects=False).status_code == 303
+    run = runner.invoke(app, ["finals", str(tour), results, "--players", "8", "-o", str(tmp_path / "cli")])
+    assert run.exit_code == 0, run.output
+    assert (tmp_path / "cli" / "final" / "round.pdf").read_bytes() == (day.folder / "final" / "round.pdf").read_bytes()
+    for n in day.rounds:  # the console's packs are the command line's
+        assert runner.invoke(app, ["round", str(tour), "--round", str(n), "-o", str(tmp_path / "cli")]).exit_code == 0
+        assert (tmp_path / "cli" / f"round-{n}" / "round.pdf").read_bytes() == \
+            (day.folder / f"round-{n}" / "round.pdf").read_bytes()
+    day.store.close()
