@@ -52,11 +52,40 @@ def start(tour: Path, folder: Path) -> tuple[subprocess.Popen, str]:
     raise SystemExit("serve did not start")
 
 
+def client_process(jobs, bursts: int, barrier, out) -> None:
+    """Some tables' clients in a process of their own (the tables are
+    separate phones): at each burst every table waits at the shared
+    barrier, then reports; (table, seconds, status) per report to ``out``."""
+    clients = []
+    for t, url in jobs:
+        c = httpx.Client(timeout=30)
+        csrf = re.search(r'name="csrf" value="([0-9a-f]+)"', c.get(url).text).group(1)
+        clients.append((t, c, url, csrf))
+    for burst in range(bursts):
+        def report(t: int, c: httpx.Client, url: str, csrf: str) -> None:
+            form = {"csrf": csrf, "vp1": "10", "vp2": str(burst), "vp3": "3", "vp4": "2", "winner": "1"}
+            barrier.wait()
+            began = time.perf_counter()
+            answer = c.post(url, data=form)
+            out.put((t, time.perf_counter() - began, answer.status_code))
+
+        threads = [threading.Thread(target=report, args=entry) for entry in clients]
+        for th in threads:
+            th.start()
+        for th in threads:
+            th.join()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--tables", type=int, default=50)
     parser.add_argument("--bursts", type=int, default=5)
+    parser.add_argument("--processes", type=int, default=1,
+                        help="client processes the tables are spread over (1: all in this one)")
     args = parser.parse_args()
+    if args.processes > 1:
+        multi(args)
+        return
     from setupgen.tournament import tokens
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -113,6 +142,45 @@ def main() -> None:
         print(f"recorded: {len(rows)} tables, {reports} audit entries; failures: {failures or 'none'}; "
               f"wrong rows: {wrong or 'none'}")
         if failures or wrong or len(rows) != args.tables or reports != args.tables * args.bursts:
+            raise SystemExit(1)
+
+
+def multi(args) -> None:
+    """:func:`main` with the tables' clients spread over ``--processes``."""
+    import multiprocessing as mp
+
+    from setupgen.tournament import tokens
+
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp) / "out"
+        proc, base = start(tournament(Path(tmp), args.tables), folder)
+        try:
+            key = tokens.read_key(folder)
+            urls = [(t, tokens.table_url(base, key, 1, t)) for t in range(1, args.tables + 1)]
+            barrier, out = mp.Barrier(args.tables), mp.Queue()
+            workers = [mp.Process(target=client_process, args=(urls[k::args.processes], args.bursts, barrier, out))
+                       for k in range(args.processes)]
+            for w in workers:
+                w.start()
+            samples = [out.get(timeout=120) for _ in range(args.tables * args.bursts)]
+            for w in workers:
+                w.join()
+        finally:
+            proc.terminate()
+            proc.wait(10)
+        times = sorted(s[1] for s in samples)
+        failures = [s for s in samples if s[2] != 303]
+
+        def pct(p: float) -> float:
+            return 1000 * times[min(len(times) - 1, max(0, round(p / 100 * len(times)) - 1))]
+
+        print(f"{len(times)} reports ({args.tables} tables x {args.bursts} bursts, {args.processes} client "
+              f"processes): p50 {pct(50):.1f} ms, p90 {pct(90):.1f} ms, p99 {pct(99):.1f} ms, worst "
+              f"{1000 * times[-1]:.1f} ms (goal: p99 <= 100 ms); failures: {failures or 'none'}")
+        db = sqlite3.connect(folder / "tournament.db")
+        rows = db.execute("SELECT vp FROM results WHERE round = 1").fetchall()
+        db.close()
+        if failures or len(rows) != args.tables or any(r[0] != f"[10, {args.bursts - 1}, 3, 2]" for r in rows):
             raise SystemExit(1)
 
 
