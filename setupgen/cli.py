@@ -18,7 +18,7 @@ from typer.core import TyperGroup
 try:  # typer >= 0.29 vendors click
     from typer._click.exceptions import ClickException
 except ImportError:  # pragma: no cover - older typer
-    from click.exceptions import ClickException  # type: ignore[no-redef]
+    from click.exceptions import ClickException  # type: ignore[no-redef,assignment,unused-ignore]
 
 from .core.errors import SetupgenError, quoted
 
@@ -188,7 +188,8 @@ FLAGS = {
     "replace": "--replace", "rules": "--rules", "variant": "--variant", "almanac": "--no-almanac",
     "balance": "--balance", "max_intersection_pips": "--max-intersection-pips",
     "max_terrain_cluster": "--max-terrain-cluster", "resource_pips": "--resource-pips", "min_score": "--min-score",
-    "even": "--even",
+    "even": "--even", "console_url": "--console-url", "host": "--host", "port": "--port",
+    "password_file": "--password-file", "tls_cert": "--tls-cert",
 }
 
 #: the help texts of the almanac options, shared by board and round
@@ -425,6 +426,7 @@ def round_(
     even: bool = typer.Option(False, "--even", help="Keep every table's balance score in one interval: the middle half of the scenario's surveyed scores, or --even-range."),
     even_range: Optional[str] = typer.Option(None, "--even-range", help="The score interval of --even, e.g. 50..62 (implies --even)."),
     balance_line: bool = typer.Option(False, "--balance-line", help=BALANCE_HELP["balance_line"]),
+    console_url: Optional[str] = typer.Option(None, "--console-url", help="With a tournament file: the director's console address (setupgen serve), e.g. http://192.168.1.20:8000; each sheet gets a QR code of its table's result page."),
 ) -> None:
     """Make a round pack: a sheet per table, director's page, one PDF."""
     from .core import balance as balancemod
@@ -443,8 +445,9 @@ def round_(
                                      ("--balance-line", balance_line)) if v]
             if quick:
                 raise SetupgenError(f"give either a tournament file with --round, or the quick form; not both ({', '.join(quick)})")
-            request, folder, target = _tournament_round(tournament_file, round_number, output, almanac)
+            request, folder, target = _tournament_round(tournament_file, round_number, output, almanac, console_url)
         else:
+            _no_console_url(console_url)
             limits = _even_limits(scenario, numbers, limits, even, even_range)
             request, target = _quick_round(scenario, tables, seed, output, numbers, harbors, lang, paper, title,
                                            round_number, replace, wanted, limits, balance_line)
@@ -461,6 +464,12 @@ def round_(
         _out(f"table {entry['table']}: {entry['setup_id']}")
 
 
+def _no_console_url(console_url: Optional[str]) -> None:
+    if console_url is not None:
+        raise SetupgenError("a table's result page belongs to a tournament: give the tournament file",
+                            field="console_url")
+
+
 def _pack_summary(request, manifest: dict) -> str:
     """What the round PDF holds, for the closing line."""
     if manifest.get("duplex"):
@@ -468,17 +477,29 @@ def _pack_summary(request, manifest: dict) -> str:
     return f"{request.tables} tables + director's page"
 
 
-def _tournament_round(tournament_file: Path, round_number: Optional[int], output: Optional[str], almanac: bool):
-    """``round T.toml --round N``: the request, the tournament folder and
-    the pack folder ``round-N`` in it."""
+def _tournament_round(tournament_file: Path, round_number: Optional[int], output: Optional[str], almanac: bool,
+                      console_url: Optional[str] = None):
+    """``round T.toml --round N [--console-url URL]``: the request, the
+    tournament folder and the pack folder ``round-N`` in it (with a console
+    URL, the folder's console key is made when missing)."""
     from .tournament import jobs as tj
     from .tournament import model as tournament
+    from .tournament import tokens
 
     if round_number is None:
         raise SetupgenError("with a tournament file, say which round: --round N")
     t = tournament.load(tournament_file)
     folder = _tournament_folder(t, output)
-    request = tj.round_request(t, tj.current_schedule(t, folder), round_number, almanac=almanac)
+    sched = tj.current_schedule(t, folder)
+    console = None
+    if console_url is not None:
+        base = tokens.check_base_url(console_url)
+        tj.round_request(t, sched, round_number, almanac=almanac)  # a bad round fails before the key is made
+        from .core import atomic
+
+        with atomic.folder_for(folder):
+            console = (base, tokens.key(folder))
+    request = tj.round_request(t, sched, round_number, almanac=almanac, console=console)
     return request, folder, folder / f"round-{round_number}"
 
 
@@ -655,6 +676,76 @@ def finals(
     for k, table in enumerate(tables, start=1):
         _out(f"table {k}: " + ", ".join(names.get(p, p) for p in table))
     typer.echo(f"wrote {target}/{manifest['pdf']}", err=True)
+
+
+@app.command(epilog="Examples:  setupgen serve examples/swiss-2010/tournament.toml"
+                    "  |  setupgen serve T.toml --host 0.0.0.0 --password-file director.txt --console-url http://192.168.1.20:8000")
+def serve(
+    tournament_file: Path = typer.Argument(..., metavar="TOURNAMENT.toml", help="The tournament file."),
+    output: Optional[str] = typer.Option(None, "-o", "--output", help="Tournament folder (default output/<tournament name>); holds tournament.db, console.key, results.csv."),
+    host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on; any other than this machine's (127.0.0.1) needs --password-file."),
+    port: int = typer.Option(8000, "--port", help="Port to listen on (1-65535)."),
+    password_file: Optional[Path] = typer.Option(None, "--password-file", help="A file whose first line is the director's password (at least 8 characters)."),
+    console_url: Optional[str] = typer.Option(None, "--console-url", help="The address the tables reach the console at (e.g. http://192.168.1.20:8000): packs made in the console get QR codes of each table's result page."),
+    tls_cert: Optional[Path] = typer.Option(None, "--tls-cert", help="Serve HTTPS with this PEM certificate (chain); with --tls-key."),
+    tls_key: Optional[Path] = typer.Option(None, "--tls-key", help="The certificate's PEM private key."),
+) -> None:
+    """The director's console in a browser: rounds, results, live standings (docs/console.md)."""
+    from .console import security
+
+    try:
+        if not 1 <= port <= 65535:
+            raise SetupgenError(f"the port must be from 1 to 65535, got {port}", field="port")
+        tls = _tls_files(tls_cert, tls_key)
+        password = None if password_file is None else security.hash_password(security.read_password(password_file))
+        if not security.is_loopback(host) and password is None:
+            password = _prompt_password(host)
+        from .console import app as consoleapp
+        from .console import day as consoleday
+        from .tournament import model as tournament
+
+        t = tournament.load(tournament_file)
+        day = consoleday.open_day(tournament_file, _tournament_folder(t, output), console_url)
+        web = consoleapp.create_app(day, password=password, allowed_hosts=consoleapp.hosts_for(host, console_url),
+                                    tls=tls is not None)
+        shown_host = f"[{host}]" if ":" in host else host
+        where = f"http{'s' if tls else ''}://{shown_host}:{port}/" + (f", for the tables {console_url}"
+                                                                       if console_url else "")
+        typer.echo(f"console of {t.name!r} on {where} (public page /public; Ctrl-C ends it)", err=True)
+        try:
+            consoleapp.run(web, host, port, tls)
+        except _Stop as stop:  # Ctrl-C ends the console as it should; SIGTERM as well, with its code
+            typer.echo("console stopped; every acknowledged change is in tournament.db", err=True)
+            raise typer.Exit(0 if stop.code == EXIT_INTERRUPTED else stop.code) from None
+    except SetupgenError as exc:
+        raise _fail_results(exc) from None
+
+
+def _tls_files(cert: Optional[Path], key: Optional[Path]):
+    """``(certificate, key)`` checked, or None without TLS."""
+    if cert is None and key is None:
+        return None
+    if cert is None or key is None:
+        raise SetupgenError("--tls-cert and --tls-key go together")
+    from .console import app as consoleapp
+
+    consoleapp.check_tls(cert, key)
+    return str(cert), str(key)
+
+
+def _prompt_password(host: str):
+    """The director's password typed twice at a terminal (hashed at once),
+    for a console other machines can reach; without a terminal an error."""
+    from .console import security
+
+    if not (sys.stdin is not None and sys.stdin.isatty()):
+        raise SetupgenError(f"listening on {host!r} lets other machines in: give the director's password "
+                            f"in a file", field="password_file")
+    typed = typer.prompt("director's password", hide_input=True, confirmation_prompt=True, err=True)
+    if len(typed.strip()) < security.MIN_PASSWORD:
+        raise SetupgenError(f"the password must have at least {security.MIN_PASSWORD} characters",
+                            field="password_file")
+    return security.hash_password(typed.strip())
 
 
 def _stderr_console():

@@ -4,3 +4,32 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
+
+
+import os
+import shutil
+import subprocess
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+
+
+@pytest.fixture(scope="session")
+def chromium() -> str:
+    """Debian's Chromium for the browser tests: installed with apt-get when
+    missing (CI runs as root); the test is skipped, saying why, only when
+    that fails. Playwright drives it (no browser download)."""
+    pytest.importorskip("playwright.sync_api", reason="playwright is not installed (pip install '.[test]')")
+    if not os.path.exists(CHROMIUM):
+        if shutil.which("apt-get") is None:
+            pytest.skip(f"{CHROMIUM} is missing and there is no apt-get to install it")
+        try:
+            for cmd in (["apt-get", "update"], ["apt-get", "install", "-y", "chromium"]):
+                subprocess.run(cmd, check=True, capture_output=True, timeout=900,
+                               env={**os.environ, "DEBIAN_FRONTEND": "noninteractive"})
+        except (OSError, subprocess.SubprocessError) as exc:
+            pytest.skip(f"{CHROMIUM} is missing and 'apt-get install -y chromium' failed: {exc}")
+        if not os.path.exists(CHROMIUM):
+            pytest.skip(f"apt-get installed chromium but {CHROMIUM} is still missing")
+    return CHROMIUM

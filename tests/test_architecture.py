@@ -1,6 +1,6 @@
 """The package's shape, computed from the code with ``ast``: every module has
 a layer in the README's architecture table, imports only point down the
-pipeline (core -> generate -> check -> render -> tournament -> cli), the
+pipeline (core -> generate -> check -> render -> tournament -> console -> cli), the
 import graph has no cycle, ``check`` and the tournament model depend on the
 core only, nobody reaches into another module's private names, the library
 never imports the CLI framework, and no function runs past ~60 lines."""
@@ -13,7 +13,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 PKG = ROOT / "setupgen"
-LAYERS = ("core", "generate", "check", "render", "tournament", "cli", "api")
+LAYERS = ("core", "generate", "check", "render", "tournament", "console", "cli", "api")
 MAX_FUNCTION_LINES = 60
 
 

@@ -244,7 +244,7 @@ OPTIONS = {
     "round": ["--scenario", "--tables", "--seed", "-o", "--numbers", "--harbors", "--lang", "--paper", "--title",
               "--round", "--replace", "--rules", "--variant", "--almanac", "--no-almanac", "--balance",
               "--max-intersection-pips", "--max-terrain-cluster", "--resource-pips", "--min-score", "--even",
-              "--even-range", "--balance-line"],
+              "--even-range", "--balance-line", "--console-url"],
     "check": ["--layout", "--stats"],
     "scenarios": [],
     "stats": ["--format", "-o", "--layout"],
@@ -255,7 +255,8 @@ VALUES = st.sampled_from(["", "-", "0", "1", "3", "-5", "99999999999999999999", 
                           "svg", "pdf", "png", "de", "xx", "letter", "B4SS-5ABN-2V1N-9DMX", "B4SS-5ABN-2V1N-9DMY",
                           "out", "out/", "out.json", "out.pdf", "sub/x.svg", "x" * 300, "\x01", "é", "b.json",
                           "swiss-2010", "australian-2006", "none", "fishermen", "out.svg", "out.png", "fair",
-                          "12", "2", "lumber=9..16", "ore=1..2,wool=0..99", "50..60", "40.5", "nan", "1e999"])
+                          "12", "2", "lumber=9..16", "ore=1..2,wool=0..99", "50..60", "40.5", "nan", "1e999",
+                          "http://10.0.0.5:8000"])
 
 
 @pytest.mark.parametrize("profile", [pytest.param(FAST, id="fast"), pytest.param(SLOW, id="slow",

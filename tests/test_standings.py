@@ -411,3 +411,42 @@ def test_final_of_winners_in_preliminary_rank_order():
         final_of_winners(["p1", "p1"], RANKED)
     with pytest.raises(SetupgenError):
         final_of_winners(["p1"], RANKED)
+
+
+# ------------------------------------------------------- statuses (issue 14)
+
+STATUS_FILE = """round,table,player,vp,winner,status
+1,1,ann,10,yes,
+1,1,bob,7,no,played
+1,1,cy,0,no,no-show
+1,1,dee,5,no,
+1,2,eve,10,yes,
+1,2,fay,8,no,disqualified
+1,2,gus,6,no,
+1,2,hal,4,no,
+"""
+
+
+def test_no_shows_score_nothing_and_the_disqualified_leave_the_standings():
+    from setupgen.tournament.standings import DISQUALIFIED, NO_SHOW, round_points
+
+    rows = read(STATUS_FILE, tables=TABLES)
+    assert [r.status for r in rows][:3] == ["played", "played", NO_SHOW] and rows[5].status == DISQUALIFIED
+    scoring = Scoring({4: (4, 3, 2, 1)})
+    ranked = standings(rows, scoring=scoring, thresholds=BASE, seed="s")
+    by = {s.player: s for s in ranked}
+    assert "fay" not in by and len(ranked) == 7 and [s.rank for s in ranked] == list(range(1, 8))
+    assert (by["ann"].placing_points, by["bob"].placing_points, by["dee"].placing_points) == (4, 3, 2)
+    assert by["cy"].placing_points == 0 and by["cy"].victory_points == 0 and by["cy"].games == 1
+    assert (by["gus"].placing_points, by["hal"].placing_points) == (2, 1)  # fay's 3rd place stands
+    assert round_points(rows, scoring)["cy"] == {1: 0}
+    assert str(by["ann"].vp_share) == "45.45"  # 10 of 22: the no-show's 0 adds nothing
+
+
+def test_bad_statuses_are_reported_with_their_lines():
+    found = problems(STATUS_FILE.replace("no,no-show", "no,absent"), tables=TABLES)
+    assert list(found) == ["line 4: status 'absent' is not one of played, no-show, disqualified"]
+    found = problems(STATUS_FILE.replace("1,1,cy,0,no,no-show", "1,1,cy,3,no,no-show"), tables=TABLES)
+    assert list(found) == ["line 4: a no-show has 0 vp and is not the winner"]
+    lonely = "round,table,player,vp,winner,status\n1,1,ann,10,yes,\n1,1,bob,0,no,no-show\n"
+    assert list(problems(lonely)) == ["line 2: round 1 table 1 has only one player who played"]

@@ -33,6 +33,8 @@ def test_wheel_ships_layouts_and_templates(wheel):
     assert len(almanac) >= 5
     for name in almanac:
         assert f"setupgen/_data/{name}" in names
+    pages = list((ROOT / "setupgen" / "console" / "templates").iterdir())  # the console's pages
+    assert len(pages) >= 10 and all(f"setupgen/console/templates/{p.name}" in names for p in pages)
 
 
 def test_cli_runs_from_the_installed_wheel(wheel, tmp_path):

@@ -29,7 +29,7 @@ import shutil
 import stat
 import tempfile
 from pathlib import Path
-from typing import Callable, Iterable, Iterator, Mapping, Union
+from typing import Callable, Collection, Iterable, Iterator, Mapping, Union
 
 from .errors import SetupgenError, quoted
 
@@ -182,6 +182,41 @@ def write_stream(path: str | Path, chunks: Iterable[bytes]) -> None:
 def write_text(path: str | Path, text: str) -> None:
     """:func:`write_bytes` of UTF-8 text (``\\n`` line ends)."""
     write_bytes(path, text.encode("utf-8"))
+
+
+def digest_of(path: str | Path) -> str | None:
+    """The SHA-256 hex digest of the file at ``path``, None when it is
+    missing. Raises :class:`OutputError` when it cannot be read."""
+    import hashlib
+
+    try:
+        return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise _fail(Path(path), exc.strerror or str(exc)) from None
+
+
+def write_owned(path: str | Path, data: bytes, owned: Collection[str]) -> str:
+    """Write ``data`` to ``path`` atomically when the file is missing or
+    holds what its writer wrote (``owned``: the SHA-256 hex digests of the
+    versions it wrote, e.g. the last and one being written when a crash
+    came), for files whose ownership a writer records itself (the
+    console's ``results.csv``, docs/console.md). Returns the digest of
+    ``data``, to record. Raises :class:`OutputError` when the file was
+    changed or made by someone else (it is kept), or cannot be written."""
+    import hashlib
+
+    path = check_path(path)
+    now = digest_of(path)
+    if now is not None:
+        if now not in owned:
+            raise OutputError(f"cannot write {shown(path)}: it was changed since setupgen wrote it, or setupgen "
+                              f"did not write it; it is kept", field="output")
+    elif not path.parent.is_dir():
+        raise _fail(path, f"folder {shown(path.parent)} does not exist")
+    _replace_all(path.parent, {path.name: data})
+    return hashlib.sha256(data).hexdigest()
 
 
 def write_files(folder: str | Path, files: Mapping[str, Content]) -> None:

@@ -46,6 +46,8 @@ __all__ = ["Page", "SheetContext", "render_sheet", "sheet_page", "scenario_title
 MAX_PLAYERS = 6
 #: smallest hex size (mm, centre to corner) a sheet may draw
 MIN_HEX_MM = 5.0
+#: longest text a sheet's QR code holds (a table's result URL, docs/console.md)
+MAX_QR_TEXT = 300
 #: slip kinds: players in starting order, or (finals) by rank, choosing seats
 SEATINGS = ("start", "choose")
 
@@ -66,6 +68,7 @@ class SheetContext:
     seating: str = "start"
     balance: str | None = None
     victory_points: int | None = None
+    qr: str | None = None
 
     def threshold(self, layout: Layout) -> int:
         """The victory points that win this table's game: the round's
@@ -98,6 +101,9 @@ class SheetContext:
         vp = self.victory_points
         if vp is not None and (not isinstance(vp, int) or isinstance(vp, bool) or not MIN_VP <= vp <= MAX_VP):
             raise SetupgenError(f"the victory points must be a whole number from {MIN_VP} to {MAX_VP}, got {vp!r}")
+        if self.qr is not None and (not isinstance(self.qr, str) or not self.qr.isascii()
+                                    or not 1 <= len(self.qr) <= MAX_QR_TEXT):
+            raise SetupgenError(f"the QR code's text must be ASCII of 1-{MAX_QR_TEXT} characters")
 
 
 # --------------------------------------------------------------------------
@@ -264,8 +270,40 @@ def _header(dwg: Any, layout: Layout, ctx: SheetContext, m: float, cw: float,
         y += sz * 1.05
         add_text(dwg, dwg, t, m, y, sz, st, bold=bold)
         y += sz * 0.35
-    dwg.reserve("qr", m + cw - box_w - qr - 4.0, m, qr, qr)
+    if ctx.qr is None:
+        dwg.reserve("qr", m + cw - box_w - qr - 4.0, m, qr, qr)
+    else:
+        qr_code(dwg, ctx.qr, m + cw - box_w - qr - 4.0, m, qr, st)
     return table_box_and_rule(dwg, ctx.table if box_w else None, m, max(y, m + qr), m, cw, box_w, tx, st)
+
+
+def qr_code(dwg: Any, text: str, x: float, y: float, size: float, st: Style) -> None:
+    """A QR code of ``text`` (segno, error level M, the smallest version
+    that holds it) filling the ``size`` mm square at ``(x, y)`` with a
+    quiet zone of one module inside the square (the page around it is
+    blank): the dark modules as one path of row runs, in the ink colour.
+    The same text always gives the same path (docs/console.md)."""
+    import segno
+
+    code = segno.make(text, error="m", micro=False, boost_error=False)
+    rows = [list(row) for row in code.matrix]
+    cell = size / (len(rows) + 2)
+    d = []
+    for r, row in enumerate(rows):
+        c = 0
+        while c < len(row):
+            if not row[c]:
+                c += 1
+                continue
+            start = c
+            while c < len(row) and row[c]:
+                c += 1
+            x0, x1 = num(x + (start + 1) * cell), num(x + (c + 1) * cell)
+            y0, y1 = num(y + (r + 1) * cell), num(y + (r + 2) * cell)
+            d.append(f"M{x0} {y0}L{x1} {y0}L{x1} {y1}L{x0} {y1}Z")
+    dwg.begin("qr")
+    add_path(dwg, dwg, "".join(d), fill=st.colour["ink"])
+    dwg.end()
 
 
 def table_box_and_rule(dwg: Any, table: int | None, top: float, bottom: float, m: float, cw: float,

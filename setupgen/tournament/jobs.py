@@ -24,7 +24,7 @@ from ..core.data import read_text
 from ..core.errors import SetupgenError
 from ..render import listing
 from ..render.page import text_width
-from . import roundpack
+from . import roundpack, tokens
 from .model import Tournament
 from .schedule import Quality, Schedule, ScheduleError, Seat, plan
 
@@ -262,11 +262,15 @@ def display_names(t: Tournament) -> dict[str, str]:
     return {p.id: p.name if count[p.name] == 1 else f"{p.name} ({p.id})" for p in t.players}
 
 
-def round_request(t: Tournament, sched: Schedule, number: int, *, almanac: bool = True) -> roundpack.RoundRequest:
+def round_request(t: Tournament, sched: Schedule, number: int, *, almanac: bool = True,
+                  console: tuple[str, bytes] | None = None) -> roundpack.RoundRequest:
     """The round pack of preliminary round ``number`` for the scheduled
     tables: each sheet names its players in starting order and plays to
     the round's threshold; with ``almanac`` each sheet has its almanac page
-    (the tournament's rules for this round)."""
+    (the tournament's rules for this round); with ``console`` (the
+    console's base URL, the folder's key of :func:`~setupgen.tournament.
+    tokens.key`) each sheet carries its table's result URL as a QR code
+    (docs/console.md)."""
     rnd = t.round(number)
     if number not in sched.round_numbers():
         raise SetupgenError(f"the schedule has no round {number}")
@@ -282,7 +286,27 @@ def round_request(t: Tournament, sched: Schedule, number: int, *, almanac: bool 
         table_seeds=tuple(t.table_seed(number, k) for k in range(1, tables + 1)),
         players=tuple(tuple(names.get(p, p) for p in sched.table(number, k)) for k in range(1, tables + 1)),
         victory_points=rnd.victory_points, almanac=t.almanac(number) if almanac else None,
-        limits=t.limits(number), balance_line=t.balance_line(number))
+        limits=t.limits(number), balance_line=t.balance_line(number),
+        table_urls=() if console is None else tuple(tokens.table_url(console[0], console[1], number, k)
+                                                    for k in range(1, tables + 1)),
+        results_template=results_template(t, sched, number))
+
+
+def results_template(t: Tournament, sched: Schedule, number: int) -> str:
+    """The rows of round ``number`` to fill in, as ``standings`` reads them
+    (its extra ``name`` column is ignored there): header ``round,table,
+    player,name,vp,winner``, one row per player by table and start
+    position, VP and winner empty; ``\\n`` line ends."""
+    import csv
+    import io
+
+    names = display_names(t)
+    buf = io.StringIO()
+    out = csv.writer(buf, lineterminator="\n")
+    out.writerow(("round", "table", "player", "name", "vp", "winner"))
+    for table in range(1, sched.tables(number) + 1):
+        out.writerows((number, table, p, names.get(p, p), "", "") for p in sched.table(number, table))
+    return buf.getvalue()
 
 
 def table_board(t: Tournament, number: int, table: int, sched: Schedule) -> Board:

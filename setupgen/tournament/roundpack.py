@@ -46,7 +46,12 @@ class RoundRequest:
     (None: no almanac pages); ``limits`` the balance limits every table's
     board must meet (an even round: a score interval), each board still
     drawn from its own seed (docs/balance.md); ``balance_line`` whether
-    the sheets print the board's balance as the table sees it."""
+    the sheets print the board's balance as the table sees it;
+    ``table_urls`` (one per table, or none) the result page of each table
+    in the director's console, printed as a QR code in the sheet's header
+    (docs/console.md); ``results_template`` the text of the pack's
+    ``results-round-N.csv`` (a tournament round's rows to fill in: round,
+    table, player, empty VP and winner; None: no such file)."""
 
     scenario: str
     tables: int
@@ -64,6 +69,8 @@ class RoundRequest:
     almanac: rules.AlmanacRequest | None = rules.AlmanacRequest()
     limits: balance.Limits = balance.Limits()
     balance_line: bool = False
+    table_urls: tuple[str, ...] = ()
+    results_template: str | None = None
 
     def seed_of(self, table: int) -> str:
         """The seed text of table ``table`` (1-based): ``table_seeds`` when
@@ -89,6 +96,8 @@ def check_request(request: RoundRequest) -> None:
         raise SetupgenError(f"{len(request.table_seeds)} table seeds for {request.tables} tables")
     if request.players and len(request.players) != request.tables:
         raise SetupgenError(f"{len(request.players)} player lists for {request.tables} tables")
+    if request.table_urls and len(request.table_urls) != request.tables:
+        raise SetupgenError(f"{len(request.table_urls)} table addresses for {request.tables} tables")
     if request.round is not None and not 1 <= request.round <= MAX_ROUND:
         raise SetupgenError(f"the round number must be from 1 to {MAX_ROUND}, got {quoted(request.round, 20)}",
                             field="round")
@@ -145,6 +154,9 @@ def write_round(request: RoundRequest, out_dir: str | Path,
     for _ in boards:
         tick("board")
     files, entries = _pack_files(request, layout, boards, tick)
+    template = results_template_name(request)
+    if template is not None and request.results_template is not None:
+        files[template] = request.results_template.encode("utf-8")
     tick("pdf")
     manifest = {
         "format": MANIFEST_FORMAT,
@@ -167,11 +179,20 @@ def write_round(request: RoundRequest, out_dir: str | Path,
         "boards": entries,
         "files": {name: hashlib.sha256(data).hexdigest() for name, data in sorted(files.items())},
     }
+    if template is not None:
+        manifest["results_template"] = template
     files["manifest.json"] = (json.dumps(manifest, indent=2, ensure_ascii=True) + "\n").encode("utf-8")
     with atomic.staged_dir(out_dir, pack_owner(replace)) as tmp:
         for name in sorted(files):
             (tmp / name).write_bytes(files[name])
     return manifest
+
+
+def results_template_name(request: RoundRequest) -> str | None:
+    """``results-round-N.csv`` when the request has a results template, else None."""
+    if request.results_template is None:
+        return None
+    return f"results-round-{request.round}.csv" if request.round is not None else "results-template.csv"
 
 
 def _almanac_entry(req: rules.AlmanacRequest) -> dict:
@@ -339,8 +360,9 @@ def table_context(request: RoundRequest, table: int, board: Board, layout: Layou
         from ..render.sheet import balance_line
 
         line = balance_line(balance.measure(board, start_barred=layout.start_barred, table=True), request.lang)
+    qr = request.table_urls[table - 1] if request.table_urls else None
     return SheetContext(tournament=request.title, round=request.round, table=table, players=players,
-                        seating=request.seating, victory_points=request.victory_points, balance=line)
+                        seating=request.seating, victory_points=request.victory_points, balance=line, qr=qr)
 
 
 def steps(request: RoundRequest) -> int:

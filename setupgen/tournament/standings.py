@@ -34,6 +34,10 @@ from .model import TIE_BREAKERS, Scoring
 
 #: columns a results CSV must have (any order, header required)
 COLUMNS = ("round", "table", "player", "vp", "winner")
+#: the optional column of a player's status in a game (docs/console.md, "Statuses")
+STATUS_COLUMN = "status"
+PLAYED, NO_SHOW, DISQUALIFIED = "played", "no-show", "disqualified"
+STATUSES = (PLAYED, NO_SHOW, DISQUALIFIED)
 #: a VP value above the round's threshold plus this is rejected as a typo
 VP_MARGIN = 10
 
@@ -50,7 +54,10 @@ _INT = re.compile(r"[+-]?[0-9]{1,6}")
 @dataclass(frozen=True, slots=True)
 class GameResult:
     """One player's result in one game. ``line`` is the 1-based line of the
-    row in the results CSV (the header is line 1); 0 when not from a file."""
+    row in the results CSV (the header is line 1); 0 when not from a file.
+    ``status``: ``played``; ``no-show`` (0 VP, no placing points: the
+    others take the places among themselves); ``disqualified`` (the game
+    counts for the others as played; the player leaves the standings)."""
 
     round: int
     table: int
@@ -58,6 +65,7 @@ class GameResult:
     vp: int
     winner: bool
     line: int = 0
+    status: str = PLAYED
 
 
 class ResultsError(SetupgenError):
@@ -88,8 +96,10 @@ def read_results(
     """Read and validate a results CSV; return its rows in file order.
 
     Columns (header required, any order, names case-insensitive, extra
-    columns ignored): ``round, table, player, vp, winner``; one row per
-    player per game. ``winner`` is yes/no (also y/n, true/false, 1/0, any
+    columns ignored): ``round, table, player, vp, winner``, and optionally
+    ``status`` (``played``, the default when empty or absent, ``no-show``:
+    0 VP and not the winner, or ``disqualified``); one row per player per
+    game. ``winner`` is yes/no (also y/n, true/false, 1/0, any
     case). Blank lines and rows whose cells are all empty are skipped; a
     leading byte-order mark is ignored. ``thresholds`` maps each round to its
     win threshold (10 base, 12 Seafarers scenario, 13 Cities & Knights).
@@ -233,16 +243,32 @@ def _read_row(line: int, row: list[str], header: list[str], index: dict[str, int
             win = w in _TRUE
         else:
             problems.add(line, f"winner {quoted(cell['winner'], 30)} is not yes or no")
+    status = _status_cell(line, row[index[STATUS_COLUMN]].strip() if STATUS_COLUMN in index else "", vp, win,
+                          problems)
+    if status is None:
+        ok = False
     if rnd is not None and player:
         first = seen.setdefault((rnd, player), line)
         if first != line:
             problems.add(line, f"player {player!r} already recorded in round {rnd} (line {first})")
             ok = False
-    if rnd is None or tbl is None or vp is None or win is None or not player or not ok:
+    if rnd is None or tbl is None or vp is None or win is None or not player or not ok or status is None:
         if rnd is not None and tbl is not None:
             tainted.add((rnd, tbl))
         return None
-    return GameResult(rnd, tbl, player, vp, win, line)
+    return GameResult(rnd, tbl, player, vp, win, line, status)
+
+
+def _status_cell(line: int, text: str, vp: int | None, win: bool | None, problems: _Problems) -> str | None:
+    """The row's status (empty: played); a no-show has 0 VP and did not win."""
+    status = text.lower() or PLAYED
+    if status not in STATUSES:
+        problems.add(line, f"status {quoted(text, 30)} is not one of {', '.join(STATUSES)}")
+        return None
+    if status == NO_SHOW and (vp not in (0, None) or win):
+        problems.add(line, "a no-show has 0 vp and is not the winner")
+        return None
+    return status
 
 
 def _round_cell(line: int, text: str, thresholds: Mapping[int, int], problems: _Problems) -> int | None:
@@ -317,8 +343,9 @@ def _table_problems(
             if present - expected:
                 parts.append(f"not seated there {_names(present - expected)}")
             return [(line, f"{name}: {'; '.join(parts)}")]
+    rows = [r for r in rows if r.status != NO_SHOW]  # the others play the table out
     if len(rows) < 2:
-        return [(line, f"{name} has only one player")]
+        return [(line, f"{name} has only one player" + (" who played" if len(present) > 1 else ""))]
     winners = [r for r in rows if r.winner]
     if not winners:
         out.append((line, f"{name} has no winner"))
@@ -387,6 +414,20 @@ def placing_points(table: Sequence[GameResult], points: Sequence[Fraction | int]
     return out
 
 
+def table_points(table: Sequence[GameResult], points: Sequence[Fraction | int]) -> dict[str, Fraction]:
+    """:func:`placing_points` of a table with its no-shows: they take 0
+    and the players who played take the first places of the seated
+    table's ``points`` among themselves (a table of 4 with a no-show: 4,
+    3, 2 for the three, 0 for the no-show). Without no-shows it is
+    :func:`placing_points`."""
+    played = [r for r in table if r.status != NO_SHOW]
+    if len(played) == len(table):
+        return placing_points(table, points)
+    out = placing_points(played, list(points)[:len(played)])
+    out.update((r.player, Fraction(0)) for r in table if r.status == NO_SHOW)
+    return out
+
+
 def vp_share(vp: int, table_total: int) -> Decimal:
     """A game's VP share in percent, rounded to two decimals half-up, as in
     the seed 002 example (10 of 32 -> 31.25, 8 of 30 -> 26.67). 0.00 for an
@@ -448,7 +489,10 @@ def standings(
        JSON list of their sorted ids), so the draw depends only on the seed
        and who is tied, never on the order of the results.
 
-    Ranks run 1..n without gaps. Raises :class:`SetupgenError` for a round
+    No-shows take 0 VP and no placing points (:func:`table_points`); a
+    player disqualified in any game leaves the standings (the others keep
+    their results against them). Ranks run 1..n without gaps. Raises
+    :class:`SetupgenError` for a round
     without a threshold or a table size without placing points, and
     :class:`ResultsError` (source ``"results"``) for tables that break
     :func:`read_results`' table rules.
@@ -466,7 +510,8 @@ def standings(
         values = {"placing_points": -t.pp, "victory_points": -t.vp, "vp_share": -t.share}
         return tuple(values[b] for b in scoring.tie_breakers if b != "lots")
 
-    order, lots = _draw_lots(sorted(tally, key=lambda p: (key(p), p)), key, seed)
+    gone = {r.player for r in rows if r.status == DISQUALIFIED}  # they leave the standings
+    order, lots = _draw_lots(sorted((p for p in tally if p not in gone), key=lambda p: (key(p), p)), key, seed)
     return tuple(
         Standing(n, p, tally[p].pp, tally[p].vp, tally[p].share, tally[p].games, lots.get(p))
         for n, p in enumerate(order, 1)
@@ -495,7 +540,7 @@ def _tally(groups: Mapping[tuple[int, int], list[GameResult]], scoring: Scoring,
         points = scoring.placing_points.get(len(table))
         if points is None:
             raise SetupgenError(f"no placing points for tables of {len(table)} (round {rnd} table {tbl})")
-        pp = placing_points(table, points)
+        pp = table_points(table, points)
         cap = thresholds[rnd]
         total = sum(min(r.vp, cap) for r in table)
         for r in table:
@@ -518,7 +563,7 @@ def round_points(results: Sequence[GameResult], scoring: Scoring) -> dict[str, d
         points = scoring.placing_points.get(len(table))
         if points is None:
             raise SetupgenError(f"no placing points for tables of {len(table)} (round {rnd} table {tbl})")
-        for player, value in placing_points(table, points).items():
+        for player, value in table_points(table, points).items():
             out[player][rnd] = out[player].get(rnd, Fraction(0)) + value
     return dict(out)
 

@@ -1,0 +1,542 @@
+"""The console's web application (Starlette, Jinja2 templates with
+autoescape, served by uvicorn): the routes of ``docs/console.md`` over a
+:class:`~setupgen.console.day.Day`. Imported only by ``setupgen serve``.
+
+Every page is a template of ``setupgen/console/templates/``; bad input of
+any kind (an unknown round or table, a wrong token, a missing CSRF field,
+a bad number, an oversized body) is answered with a 4xx page naming the
+problem, never a traceback.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import jinja2
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.middleware.sessions import SessionMiddleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
+from starlette.requests import Request
+from starlette.responses import FileResponse, HTMLResponse, RedirectResponse, Response
+from starlette.routing import Route
+
+from ..core.errors import SetupgenError
+from ..tournament import jobs, tokens
+from ..tournament import standings as st
+from . import day as dayday
+from . import security
+from .day import Day
+
+TEMPLATES = Path(__file__).with_name("templates")
+REASONS = {400: "Bad request", 403: "Forbidden", 404: "Not found", 405: "Method not allowed", 409: "Conflict",
+           413: "Request too large", 429: "Too many attempts", 500: "Internal error"}
+#: the files of a pack the director may download
+DOWNLOADS = ("round.pdf", "key.pdf")
+SESSION_HOURS = 12
+#: a seat's status on the director's form (docs/console.md, "Results")
+STATUS_CHOICES = ("played", "no-show", "disqualified")
+
+
+class _LoginNeeded(Exception):
+    """A director's page asked for without the director's session."""
+
+
+def create_app(day: Day, *, password: tuple[bytes, bytes] | None = None,
+               allowed_hosts: tuple[str, ...] = ("127.0.0.1", "localhost", "::1", "testserver"),
+               tls: bool = False) -> Starlette:
+    """The console of ``day``; ``password`` the director's scrypt hash
+    (None: director's pages open to whoever reaches the console, for a
+    console bound to this machine only); ``allowed_hosts`` the host names
+    it answers to (others: 400, against DNS rebinding); ``tls``: served
+    over TLS, so the session cookie is ``Secure``."""
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)), autoescape=True,
+                             undefined=jinja2.StrictUndefined)
+    middleware = [
+        Middleware(security.LimitBody),
+        Middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts)),
+        Middleware(SessionMiddleware, secret_key=security.session_secret(day.key), session_cookie="setupgen_console",
+                   max_age=SESSION_HOURS * 3600, same_site="strict", https_only=tls),
+        Middleware(_Headers),
+    ]
+    handlers: dict[Any, Any] = {HTTPException: _http_error, security.BodyTooLarge: _too_large,
+                                _LoginNeeded: _to_login, Exception: _internal}
+    app = Starlette(debug=False, routes=_routes(), middleware=middleware, exception_handlers=handlers)
+    app.state.day, app.state.password, app.state.env = day, password, env
+    app.state.tokens, app.state.logins = security.RateLimit(), security.RateLimit()
+    return app
+
+
+def hosts_for(host: str, console_url: str | None) -> tuple[str, ...]:
+    """The host names a console bound to ``host`` answers to: on this
+    machine alone, its loopback names and the console URL's host (a web
+    page elsewhere cannot reach it by a rebound DNS name); on a network
+    (a password is then required) any name."""
+    if not security.is_loopback(host):
+        return ("*",)
+    from urllib.parse import urlsplit
+
+    hosts = {"127.0.0.1", "localhost", "::1", host}
+    if console_url is not None:
+        hosts.add(urlsplit(console_url).hostname or host)
+    return tuple(sorted(hosts))
+
+
+class _Headers:
+    """ASGI middleware adding :data:`~setupgen.console.security.HEADERS` to every response."""
+
+    def __init__(self, app) -> None:
+        self.app = app
+
+    async def __call__(self, scope, receive, send) -> None:
+        async def with_headers(message):
+            if message["type"] == "http.response.start":
+                message.setdefault("headers", [])
+                message["headers"] = list(message["headers"]) + [
+                    (k.encode(), v.encode()) for k, v in security.HEADERS.items()]
+            await send(message)
+
+        await self.app(scope, receive, with_headers if scope["type"] == "http" else send)
+
+
+def _routes() -> list[Route]:
+    return [
+        Route("/", home), Route("/console.css", css),
+        Route("/login", login, methods=["GET", "POST"]), Route("/logout", logout, methods=["POST"]),
+        Route("/rounds/{n:int}", round_page), Route("/rounds/{n:int}/pack", make_pack, methods=["POST"]),
+        Route("/rounds/{n:int}/{name:str}", download),
+        Route("/rounds/{n:int}/tables/{t:int}", table_page, methods=["GET", "POST"]),
+        Route("/rounds/{n:int}/tables/{t:int}/confirm", confirm, methods=["POST"]),
+        Route("/standings", standings_page), Route("/standings.csv", standings_csv),
+        Route("/audit", audit_page), Route("/public", public_page),
+        Route("/finals", finals_page), Route("/finals/pack", make_finals_pack, methods=["POST"]),
+        Route("/finals/{stage:str}/round.pdf", finals_download),
+        Route("/t/{n:int}/{t:int}/{token:str}", table_report, methods=["GET", "POST"]),
+    ]
+
+
+# ---------------------------------------------------------------- helpers
+
+def _day(request: Request) -> Day:
+    return request.app.state.day
+
+
+def render(request: Request, name: str, code: int = 200, **context: Any) -> HTMLResponse:
+    """The page ``name`` with what every page has (tournament, CSRF token, navigation)."""
+    day = _day(request)
+    session = request.scope.get("session")
+    base = {"tournament": day.t.name, "csrf": security.csrf_token(session) if session is not None else "",
+            "director_nav": _is_director(request), "logged_in": bool(session and session.get("director")),
+            "message": None, "problems": None, "refresh": None}
+    base.update(context)
+    html = request.app.state.env.get_template(name).render(**base)
+    return HTMLResponse(html, status_code=code)
+
+
+def _is_director(request: Request) -> bool:
+    if request.app.state.password is None:
+        return True
+    session = request.scope.get("session")
+    return bool(session and session.get("director") is True)
+
+
+def _director(request: Request) -> None:
+    if not _is_director(request):
+        raise _LoginNeeded()
+
+
+async def _form(request: Request) -> Any:
+    """The posted form, its CSRF field checked (403 when missing or wrong)."""
+    try:
+        form = await request.form(max_files=0, max_fields=40, max_part_size=4096)
+    except security.BodyTooLarge:
+        raise
+    except Exception:  # a malformed body of any kind
+        raise HTTPException(400, "the form could not be read") from None
+    if not security.csrf_ok(request.session, form.get("csrf")):
+        raise HTTPException(403, "the form's security token is missing or out of date: reload the page and "
+                                 "send it again")
+    return form
+
+
+def _table_or_404(day: Day, n: int, t: int) -> tuple[str, ...]:
+    try:
+        return day.players_of(n, t)
+    except SetupgenError as exc:
+        raise HTTPException(404, str(exc)) from None
+
+
+def _round_or_404(day: Day, n: int) -> None:
+    if n not in day.rounds:
+        raise HTTPException(404, f"there is no round {n} (rounds {', '.join(map(str, day.rounds))})")
+
+
+def _form_rows(day: Day, players: tuple[str, ...], vp: list[str] | None = None, winner: str | None = None,
+               result=None, statuses: list[str] | None = None) -> list[dict]:
+    """The rows of a result form: name, the value shown, whether checked as winner, the status."""
+    names = day.names()
+    rows = []
+    kept = (result.statuses if result is not None else ()) or ("played",) * len(players)
+    for k, p in enumerate(players, start=1):
+        value = vp[k - 1] if vp is not None else (str(result.vp[k - 1]) if result is not None else "")
+        won = (winner == str(k)) if winner is not None else (result is not None and result.winner == k)
+        status = statuses[k - 1] if statuses is not None else kept[k - 1]
+        rows.append({"name": names.get(p, p), "value": value, "winner": won, "status": status})
+    return rows
+
+
+def _posted_result(form: Any, seats: int) -> tuple[list[str], str]:
+    vp = [str(form.get(f"vp{k}", ""))[:50] for k in range(1, seats + 1)]
+    return vp, str(form.get("winner", ""))[:10]
+
+
+def _posted_statuses(form: Any, seats: int) -> list[str]:
+    return [str(form.get(f"status{k}", "played"))[:20] for k in range(1, seats + 1)]
+
+
+def _client(request: Request) -> str:
+    return request.client.host if request.client else "?"
+
+
+# ---------------------------------------------------------------- error pages
+
+async def _http_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, HTTPException)
+    status = exc.status_code
+    detail = exc.detail if isinstance(exc.detail, str) and exc.detail != REASONS.get(status) else ""
+    if status == 404 and not detail:
+        detail = "there is no such page"
+    return _error(request, status, detail)
+
+
+def _error(request: Request, status: int, detail: str) -> Response:
+    try:
+        return render(request, "error.html", status, status=status, reason=REASONS.get(status, "Error"),
+                      detail=detail, back="/" if _is_director(request) else "/public")
+    except Exception:  # the error page itself failed: plain text
+        return Response(f"{status} {detail}\n", status_code=status, media_type="text/plain")
+
+
+async def _too_large(request: Request, _exc: Exception) -> Response:
+    return _error(request, 413, f"the request is larger than {security.MAX_BODY} bytes")
+
+
+async def _to_login(request: Request, _exc: Exception) -> Response:
+    return RedirectResponse("/login", status_code=303)
+
+
+async def _internal(request: Request, exc: Exception) -> Response:
+    """A bug: the traceback goes to a file under the user's state folder
+    (as the command line's internal errors do), the browser gets one line."""
+    import os
+    import time
+    import traceback
+
+    base = os.environ.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"), ".local", "state")
+    folder = Path(base) / "setupgen"
+    name = f"console-crash-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}.txt"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        text = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
+        (folder / name).write_text(f"{request.method} {request.url.path}\n\n{text}", encoding="utf-8")
+        where = f"details in {folder / name} on the console's machine"
+    except OSError:
+        where = "the details could not be saved"
+    return Response(f"500 internal error (a bug in setupgen, not your input); {where}\n",
+                    status_code=500, media_type="text/plain")
+
+
+# ---------------------------------------------------------------- director's pages
+
+async def css(request: Request) -> Response:
+    """The style sheet."""
+    return Response((TEMPLATES / "console.css").read_text(encoding="utf-8"), media_type="text/css")
+
+
+async def login(request: Request) -> Response:
+    """GET: the login form; POST: check the password (rate-limited per client)."""
+    if request.app.state.password is None:
+        return RedirectResponse("/", status_code=303)
+    if request.method == "GET":
+        return render(request, "login.html")
+    limit = request.app.state.logins
+    if limit.blocked(_client(request)):
+        raise HTTPException(429, "too many wrong passwords; wait a minute")
+    form = await _form(request)
+    given = str(form.get("password", ""))
+    if not await run_in_threadpool(security.password_matches, request.app.state.password, given):
+        limit.fail(_client(request))
+        return render(request, "login.html", 403, problems=["wrong password"])
+    request.session.clear()
+    request.session["director"] = True
+    security.csrf_token(request.session)
+    return RedirectResponse("/", status_code=303)
+
+
+async def logout(request: Request) -> Response:
+    """End the director's session."""
+    await _form(request)
+    request.session.clear()
+    return RedirectResponse("/login" if request.app.state.password is not None else "/", status_code=303)
+
+
+async def home(request: Request) -> Response:
+    """The rounds with each table's state and the round packs."""
+    _director(request)
+    day = _day(request)
+    rounds = []
+    for n in day.rounds:
+        counts = {s: 0 for s in (dayday.WAITING, dayday.REPORTED, dayday.CONFIRMED)}
+        for t in range(1, day.schedule.tables(n) + 1):
+            counts[day.state(n, t)] += 1
+        rounds.append({"number": n, "scenario": _scenario(day, n), "tables": day.schedule.tables(n),
+                       "counts": counts, "pack": day.has_pack(n),
+                       "key": (day.pack_folder(n) / "key.pdf").is_file()})
+    return render(request, "home.html", rounds=rounds, folder=str(day.folder), console_url=day.console_url)
+
+
+def _scenario(day: Day, n: int) -> str:
+    from ..core import templates
+
+    return jobs.scenario_name(day.t.round(n).scenario, templates.texts(day.t.language))
+
+
+async def round_page(request: Request) -> Response:
+    """One round: each table's players, result and state."""
+    _director(request)
+    day, n = _day(request), request.path_params["n"]
+    _round_or_404(day, n)
+    names = day.names()
+    rows = []
+    for t in range(1, day.schedule.tables(n) + 1):
+        result = day.store.result(n, t)
+        marks = (result.statuses if result else ()) or ("played",) * len(day.players_of(n, t))
+        players = [{"name": names.get(p, p), "vp": result.vp[k] if result else None,
+                    "winner": bool(result and result.winner == k + 1),
+                    "status": "" if marks[k] == "played" else marks[k]} for k, p in enumerate(day.players_of(n, t))]
+        rows.append({"table": t, "players": players, "state": day.state(n, t), "vp": result is not None,
+                     "by": result.by if result else ""})
+    return render(request, "round.html", number=n, scenario=_scenario(day, n), tables=rows, pack=day.has_pack(n),
+                  key=(day.pack_folder(n) / "key.pdf").is_file())
+
+
+async def make_pack(request: Request) -> Response:
+    """Make the round's pack (the library's round pack, unchanged bytes)."""
+    _director(request)
+    await _form(request)
+    day, n = _day(request), request.path_params["n"]
+    _round_or_404(day, n)
+    try:
+        await run_in_threadpool(dayday.make_pack, day, n)
+    except SetupgenError as exc:
+        raise HTTPException(409, f"the pack was not made: {exc}") from None
+    return RedirectResponse(f"/rounds/{n}", status_code=303)
+
+
+async def download(request: Request) -> Response:
+    """``round.pdf`` or ``key.pdf`` of a made pack, as the pack holds it."""
+    _director(request)
+    day, n, name = _day(request), request.path_params["n"], request.path_params["name"]
+    _round_or_404(day, n)
+    path = day.pack_folder(n) / name
+    if name not in DOWNLOADS or not day.has_pack(n) or not path.is_file():
+        raise HTTPException(404, f"round {n} has no {name[:40]!r} (make the pack first)")
+    from ..render import export
+
+    return FileResponse(path, media_type="application/pdf", filename=f"{export.slug(day.t.name)}-round-{n}-{name}")
+
+
+async def table_page(request: Request) -> Response:
+    """GET: a table's result form and its changes; POST: enter or correct it (confirmed)."""
+    _director(request)
+    day, n, t = _day(request), request.path_params["n"], request.path_params["t"]
+    players = _table_or_404(day, n, t)
+    problems, vp, winner, status, marks = None, None, None, 200, None
+    if request.method == "POST":
+        form = await _form(request)
+        vp, winner = _posted_result(form, len(players))
+        marks = _posted_statuses(form, len(players))
+        try:
+            await run_in_threadpool(dayday.enter, day, n, t, vp, winner, marks)
+            return RedirectResponse(f"/rounds/{n}", status_code=303)
+        except dayday.ResultRefused as exc:
+            problems, status = exc.problems, 400
+        except SetupgenError as exc:
+            problems, status = [str(exc)], 409
+    result = day.store.result(n, t)
+    return render(request, "table.html", status, number=n, table=t, state=day.state(n, t), problems=problems,
+                  players=_form_rows(day, players, vp, winner, result, marks), at=result.at if result else "",
+                  threshold=day.t.thresholds()[n], audit=day.store.audit(n, t), url=day.table_url(n, t),
+                  statuses=STATUS_CHOICES)
+
+
+async def confirm(request: Request) -> Response:
+    """Confirm a table's reported result."""
+    _director(request)
+    await _form(request)
+    day, n, t = _day(request), request.path_params["n"], request.path_params["t"]
+    _table_or_404(day, n, t)
+    try:
+        await run_in_threadpool(dayday.confirm, day, n, t)
+    except SetupgenError as exc:
+        raise HTTPException(409, str(exc)) from None
+    return RedirectResponse(f"/rounds/{n}", status_code=303)
+
+
+def _standings_context(day: Day) -> dict:
+    try:
+        live = dayday.live_standings(day)
+    except SetupgenError as exc:  # e.g. the schedule was re-planned under confirmed tables
+        raise HTTPException(409, f"the standings cannot be computed: {exc}") from None
+    names = day.names()
+    rounds = sorted({r for points in live.per_round.values() for r in points})
+    rows = [{"rank": s.rank, "name": names.get(s.player, s.player),
+             "rounds": [st.format_points(live.per_round[s.player][r]) if r in live.per_round.get(s.player, {})
+                        else "-" for r in rounds],
+             "pp": st.format_points(s.placing_points), "vp": s.victory_points, "share": f"{s.vp_share:.2f}",
+             "games": s.games, "lot": "" if s.lots is None else s.lots} for s in live.ranked]
+    return {"standings": rows, "rounds": rounds, "progress": sorted(live.progress.items())}
+
+
+async def standings_page(request: Request) -> Response:
+    """The live standings of the confirmed results."""
+    _director(request)
+    return render(request, "standings.html", **_standings_context(_day(request)))
+
+
+async def standings_csv(request: Request) -> Response:
+    """``standings.csv`` as ``setupgen standings`` writes it."""
+    _director(request)
+    try:
+        live = dayday.live_standings(_day(request))
+    except SetupgenError as exc:
+        raise HTTPException(409, f"the standings cannot be computed: {exc}") from None
+    return Response(live.csv.encode("utf-8"), media_type="text/csv; charset=utf-8",
+                    headers={"content-disposition": 'attachment; filename="standings.csv"'})
+
+
+async def audit_page(request: Request) -> Response:
+    """Every change, newest first."""
+    _director(request)
+    return render(request, "audit.html", audit=_day(request).store.audit())
+
+
+async def finals_page(request: Request) -> Response:
+    """The finals' seating from the confirmed standings, their packs, and
+    (semi-finals made) the form naming each semi-final's winner."""
+    _director(request)
+    day = _day(request)
+    found = await run_in_threadpool(dayday.finals, day)
+    names = day.names()
+    tables = [] if found is None else [[{"id": p, "name": names.get(p, p), "rank": found.rank.get(p, "")}
+                                        for p in table] for table in found.tables]
+    winners_form = bool(found and found.stage == "semi-final" and "semi-final" in found.made
+                        and "final" not in found.made)
+    return render(request, "finals.html", finals=found, tables=tables, winners_form=winners_form)
+
+
+async def make_finals_pack(request: Request) -> Response:
+    """Make the semi-finals' or the final's pack (``setupgen finals``)."""
+    _director(request)
+    form = await _form(request)
+    winners = tuple(str(form[k])[:100] for k in ("w1", "w2", "w3", "w4") if k in form)
+    try:
+        await run_in_threadpool(dayday.make_finals_pack, _day(request), winners)
+    except SetupgenError as exc:
+        raise HTTPException(409, f"the finals' pack was not made: {exc}") from None
+    return RedirectResponse("/finals", status_code=303)
+
+
+async def finals_download(request: Request) -> Response:
+    """The ``round.pdf`` of the semi-finals' or the final's pack."""
+    _director(request)
+    day, stage = _day(request), request.path_params["stage"]
+    path = day.folder / stage / "round.pdf"
+    if stage not in dayday.FINAL_STAGES or not path.is_file():
+        raise HTTPException(404, f"no pack of the {stage[:20]!r} yet")
+    from ..render import export
+
+    return FileResponse(path, media_type="application/pdf", filename=f"{export.slug(day.t.name)}-{stage}.pdf")
+
+
+# ---------------------------------------------------------------- public and table pages
+
+async def public_page(request: Request) -> Response:
+    """This round's tables and start positions, and the standings: nothing secret."""
+    day = _day(request)
+    n = dayday.current_round(day)
+    names = day.names()
+    tables = [{"table": t, "players": [names.get(p, p) for p in day.players_of(n, t)]}
+              for t in range(1, day.schedule.tables(n) + 1)] if n in day.rounds else []
+    return render(request, "public.html", number=n, scenario=_scenario(day, n) if n in day.rounds else "",
+                  tables=tables, seats=day.t.table_size, refresh=30, director_nav=False, **_standings_context(day))
+
+
+async def table_report(request: Request) -> Response:
+    """A table's own page, opened by its token alone: the reported result
+    and (until the director confirms) the form to report it."""
+    day, n, t, token = _day(request), request.path_params["n"], request.path_params["t"], request.path_params["token"]
+    limit, client = request.app.state.tokens, _client(request)
+    if limit.blocked(client):
+        raise HTTPException(429, "too many wrong table links from this device; wait a minute")
+    if n not in day.rounds or not 1 <= t <= day.schedule.tables(n) or not tokens.token_matches(day.key, n, t, token):
+        limit.fail(client)
+        raise HTTPException(404, "this table link is not valid: scan the code on your table's sheet again")
+    players = day.players_of(n, t)
+    problems, vp, winner, status, message = None, None, None, 200, None
+    if request.method == "POST":
+        form = await _form(request)
+        vp, winner = _posted_result(form, len(players))
+        try:
+            dayday.report(day, n, t, vp, winner)  # about 1 ms: no thread hop
+            return RedirectResponse(request.url.path, status_code=303)
+        except dayday.ResultRefused as exc:
+            problems, status = exc.problems, 400
+        except SetupgenError as exc:
+            problems, status = [str(exc)], 409
+    result = day.store.result(n, t)
+    shown = _form_rows(day, players, None, None, result)
+    return render(request, "tablepage.html", status, number=n, table=t, state=day.state(n, t), problems=problems,
+                  message=message, players=_form_rows(day, players, vp, winner, result), reported=shown,
+                  at=result.at if result else "", threshold=day.t.thresholds()[n], path=request.url.path,
+                  director_nav=False, statuses=())
+
+
+def check_tls(cert: str | Path, key: str | Path) -> None:
+    """Raise :class:`SetupgenError` (field ``tls_cert``) unless ``cert`` and
+    ``key`` are a PEM certificate chain and its private key."""
+    import ssl
+
+    try:
+        ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER).load_cert_chain(str(cert), str(key))
+    except (OSError, ssl.SSLError, ValueError) as exc:
+        raise SetupgenError(f"cannot use the certificate {str(cert)!r} with the key {str(key)!r}: "
+                            f"{getattr(exc, 'strerror', None) or exc}", field="tls_cert") from None
+
+
+def run(app: Starlette, host: str, port: int, tls: tuple[str, str] | None = None) -> None:
+    """Serve ``app`` with uvicorn on ``host:port`` (no reload, no debug,
+    warnings only in the log; with ``tls`` (certificate, key files) over
+    HTTPS) until Ctrl-C. Raises :class:`SetupgenError` when the address
+    cannot be bound."""
+    import os
+    import socket
+
+    import uvicorn
+
+    os.environ.setdefault("SETUPGEN_WORKERS", "0")  # packs made in this threaded server: no forking
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+    except OSError as exc:
+        sock.close()
+        raise SetupgenError(f"cannot listen on {host}:{port}: {exc.strerror or exc}", field="port") from None
+    config = uvicorn.Config(app, log_level="warning", server_header=False, proxy_headers=False,
+                            h11_max_incomplete_event_size=security.MAX_BODY,
+                            ssl_certfile=tls[0] if tls else None, ssl_keyfile=tls[1] if tls else None)
+    uvicorn.Server(config).run(sockets=[sock])

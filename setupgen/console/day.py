@@ -1,0 +1,429 @@
+"""The tournament day the console runs (``docs/console.md``): a tournament
+file, its folder, the schedule, the database and the table tokens, and
+everything the pages do with them, as plain functions (no web framework).
+
+* :func:`open_day` opens (or starts) the day: the first start imports an
+  existing ``results.csv`` the console did not write (kept as
+  ``results.before-console.csv``); later starts refuse a ``results.csv``
+  changed since the console wrote it.
+* :func:`check_result` validates a table's VP and winner exactly as
+  ``setupgen standings`` validates a results file
+  (:func:`setupgen.tournament.standings.read_results`).
+* :func:`enter`, :func:`report`, :func:`confirm` change a table's result
+  (one transaction with its audit entry), then write ``results.csv``.
+* :func:`live_standings` ranks the confirmed results, the CSV byte for byte
+  what ``setupgen standings`` writes from the same ``results.csv``.
+"""
+
+from __future__ import annotations
+
+import csv
+import dataclasses
+import io
+import os
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..core import atomic
+from ..core.data import read_text
+from ..core.errors import SetupgenError
+from ..tournament import jobs, roundpack, tokens
+from ..tournament import model as tournament
+from ..tournament import standings as st
+from ..tournament.schedule import Schedule
+from .store import StoreError, Store, TableResult
+
+RESULTS_FILE = "results.csv"
+KEPT_RESULTS = "results.before-console.csv"
+DIGEST_KEY = "results_csv_sha256"
+PENDING_KEY = "results_csv_pending_sha256"
+#: states of a table on the pages
+WAITING, REPORTED, CONFIRMED = "waiting", "reported", "confirmed"
+
+
+class ResultRefused(SetupgenError):
+    """A result that breaks the rules of a results file (``problems``: each
+    problem as ``setupgen standings`` words it, without line numbers), or a
+    change the table's state does not allow."""
+
+    def __init__(self, problems: list[str]) -> None:
+        super().__init__("; ".join(problems))
+        self.problems = problems
+
+
+@dataclass
+class Day:
+    """An open tournament day: ``t`` the tournament, ``folder`` its folder,
+    ``schedule``, ``store`` the database, ``key`` the token key and
+    ``console_url`` the address printed on sheets (None: no QR codes)."""
+
+    t: tournament.Tournament
+    folder: Path
+    schedule: Schedule
+    store: Store
+    key: bytes
+    console_url: str | None = None
+    pack_lock: threading.Lock = field(default_factory=threading.Lock)
+    #: the players and tables of the schedule, worked out once (the schedule stays as it is while the console runs)
+    known: frozenset[str] | None = None
+    tables: dict[tuple[int, int], frozenset[str]] | None = None
+
+    @property
+    def rounds(self) -> tuple[int, ...]:
+        """The scheduled preliminary rounds."""
+        return self.schedule.round_numbers()
+
+    def players_of(self, round_number: int, table: int) -> tuple[str, ...]:
+        """The ids at a table in seat (start) order. Raises
+        :class:`SetupgenError` for an unknown round or table."""
+        if round_number not in self.rounds:
+            raise SetupgenError(f"there is no round {round_number}", field="round")
+        if not 1 <= table <= self.schedule.tables(round_number):
+            raise SetupgenError(f"round {round_number} has tables 1-{self.schedule.tables(round_number)}, "
+                                f"not {table}", field="table")
+        return tuple(self.schedule.table(round_number, table))
+
+    def state(self, round_number: int, table: int) -> str:
+        """``waiting``, ``reported`` or ``confirmed``."""
+        found = self.store.result(round_number, table)
+        return WAITING if found is None else found.state
+
+    def names(self) -> dict[str, str]:
+        """Player id -> the printed name (:func:`~setupgen.tournament.jobs.display_names`)."""
+        return jobs.display_names(self.t)
+
+    def pack_folder(self, round_number: int) -> Path:
+        """The round's pack folder, ``round-N``."""
+        return self.folder / f"round-{round_number}"
+
+    def has_pack(self, round_number: int) -> bool:
+        """Whether the round's pack has been made."""
+        return (self.pack_folder(round_number) / "manifest.json").is_file()
+
+    def table_url(self, round_number: int, table: int) -> str | None:
+        """The table's result URL on the sheets (None without a console URL)."""
+        if self.console_url is None:
+            return None
+        return tokens.table_url(self.console_url, self.key, round_number, table)
+
+
+def open_day(tournament_file: str | Path, folder: Path, console_url: str | None = None) -> Day:
+    """Open the tournament day of ``tournament_file`` in ``folder`` (made
+    when missing): schedule, key, database, and ``results.csv`` brought in
+    line with the database. Raises :class:`SetupgenError` (a bad tournament
+    or schedule, a ``results.csv`` changed since the console wrote it or
+    not valid, a database of a newer setupgen)."""
+    t = tournament.load(tournament_file)
+    base = None if console_url is None else tokens.check_base_url(console_url)
+    sched = jobs.current_schedule(t, folder)
+    with atomic.folder_for(folder):
+        secret = tokens.key(folder)
+        store = Store(folder)
+    day = Day(t, folder, sched, store, secret, base)
+    try:
+        _adopt_results_file(day)
+    except BaseException:
+        store.close()
+        raise
+    return day
+
+
+def _adopt_results_file(day: Day) -> None:
+    """First start: import a ``results.csv`` the console did not write and
+    keep it as ``results.before-console.csv``; later starts: refuse one
+    changed since. Then write ``results.csv`` from the database."""
+    path = day.folder / RESULTS_FILE
+    if not _owned(day) and path.exists():
+        kept = day.folder / KEPT_RESULTS
+        if kept.exists():
+            raise SetupgenError(f"{atomic.shown(path)} is not the console's and {atomic.shown(kept)} exists "
+                                f"already; move one of them away")
+        text = read_text(path, "results file")
+        rows = st.read_results(text, source=str(path), players=_known(day), thresholds=day.t.thresholds(),
+                               tables=None)
+        present = {(r.round, r.table) for r in rows}
+        rows = st.read_results(text, source=str(path), players=_known(day), thresholds=day.t.thresholds(),
+                               tables={k: v for k, v in _tables(day).items() if k in present})
+        _import(day, rows)
+        os.rename(path, kept)  # checked free above; a rename works on every file system
+    elif path.exists():
+        if atomic.digest_of(path) not in _owned(day):
+            raise SetupgenError(f"{atomic.shown(path)} was changed since the console wrote it; it is kept. "
+                                f"The console's results are in tournament.db: move the file away to have "
+                                f"it written again")
+    write_results(day)
+
+
+def _import(day: Day, rows: tuple[st.GameResult, ...]) -> None:
+    """The rows of an imported results file as confirmed tables, in seat order."""
+    by_table: dict[tuple[int, int], dict[str, st.GameResult]] = {}
+    for r in rows:
+        by_table.setdefault((r.round, r.table), {})[r.player] = r
+    for (rnd, tbl), game in sorted(by_table.items()):
+        seats = day.players_of(rnd, tbl)
+        winner = next(k for k, p in enumerate(seats, start=1) if game[p].winner)
+        marks = tuple(game[p].status for p in seats)
+        day.store.record(TableResult(rnd, tbl, seats, tuple(game[p].vp for p in seats), winner, CONFIRMED,
+                                     "import", day.store.clock(),
+                                     marks if any(m != st.PLAYED for m in marks) else ()), "import")
+
+
+def _known(day: Day) -> frozenset[str]:
+    if day.known is None:
+        day.known = frozenset({p.id for p in day.t.players} | {s.player for s in day.schedule.seats})
+    return day.known
+
+
+def _tables(day: Day) -> dict[tuple[int, int], frozenset[str]]:
+    if day.tables is None:
+        day.tables = {(s.round, s.table): frozenset(day.schedule.table(s.round, s.table))
+                      for s in day.schedule.seats}
+    return day.tables
+
+
+def results_csv(day: Day) -> str:
+    """``results.csv`` of the confirmed tables: header ``round,table,
+    player,vp,winner``, rows by round, table and seat, ``\\n`` line ends."""
+    return _csv_of(day.store.results(CONFIRMED))
+
+
+def _csv_of(results: list[TableResult]) -> str:
+    """The results as CSV; the ``status`` column only when someone did not simply play."""
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    marked = any(r.statuses for r in results)
+    w.writerow((*st.COLUMNS, st.STATUS_COLUMN) if marked else st.COLUMNS)
+    for r in results:
+        statuses = r.statuses or (st.PLAYED,) * len(r.players)
+        for seat, (player, vp, mark) in enumerate(zip(r.players, r.vp, statuses), start=1):
+            row = (r.round, r.table, player, vp, "yes" if seat == r.winner else "no")
+            w.writerow((*row, mark) if marked else row)
+    return buf.getvalue()
+
+
+def _owned(day: Day) -> set[str]:
+    """The digests of the ``results.csv`` versions the console wrote: the
+    last, and the one it was writing when a crash may have come."""
+    return {d for d in (day.store.get(DIGEST_KEY), day.store.get(PENDING_KEY)) if d}
+
+
+def write_results(day: Day) -> None:
+    """Write ``results.csv`` from the database (atomically; only over a
+    file the console wrote, :func:`~setupgen.core.atomic.write_owned`;
+    not at all when it holds these bytes already). The new digest is
+    recorded as pending first, so a crash between the rename and the
+    record leaves a file the console still knows as its own."""
+    import hashlib
+
+    data = results_csv(day).encode("utf-8")
+    new = hashlib.sha256(data).hexdigest()
+    path = day.folder / RESULTS_FILE
+    if atomic.digest_of(path) == new and new in _owned(day):
+        if day.store.get(DIGEST_KEY) != new:
+            day.store.put(DIGEST_KEY, new)
+        return
+    day.store.put(PENDING_KEY, new)
+    atomic.write_owned(path, data, _owned(day))
+    day.store.put(DIGEST_KEY, new)
+
+
+def _check_file_is_ours(day: Day) -> None:
+    """Refuse a change while ``results.csv`` holds what the console did not write."""
+    path = day.folder / RESULTS_FILE
+    if path.exists() and atomic.digest_of(path) not in _owned(day):
+        raise ResultRefused([f"{RESULTS_FILE} was changed outside the console; nothing was recorded. Move it "
+                             f"away (the console writes it again) and retry"])
+
+
+def check_result(day: Day, round_number: int, table: int, vp: list[str], winner: str,
+                 statuses: list[str] | None = None) -> tuple[tuple[int, ...], int, tuple[str, ...]]:
+    """The VP (texts, one per seat), the winner's seat (text, 1-based) and
+    each seat's status (texts: played, no-show, disqualified; None: all
+    played) of a table, checked as ``setupgen standings`` checks a results
+    file: whole numbers, 0 to the round's threshold + 10, one winner who
+    has no fewer VP than anyone at the table, a no-show with 0 VP. Returns
+    (VP per seat, winner seat, statuses: empty when everyone played).
+    Raises :class:`ResultRefused` with every problem."""
+    seats = day.players_of(round_number, table)
+    if len(vp) != len(seats) or (statuses is not None and len(statuses) != len(seats)):
+        raise ResultRefused([f"give the VP of all {len(seats)} players"])
+    if winner not in {str(k) for k in range(1, len(seats) + 1)}:
+        raise ResultRefused(["choose the winner"])
+    marks = [x.strip().lower() or st.PLAYED for x in statuses] if statuses is not None else [st.PLAYED] * len(seats)
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow((*st.COLUMNS, st.STATUS_COLUMN))
+    for k, (player, value, mark) in enumerate(zip(seats, vp, marks), start=1):
+        w.writerow((round_number, table, player, value.strip(), "yes" if str(k) == winner else "no", mark))
+    try:
+        rows = st.read_results(buf.getvalue(), source=f"round {round_number} table {table}", players=_known(day),
+                               thresholds=day.t.thresholds(), tables={(round_number, table): frozenset(seats)})
+    except st.ResultsError as exc:
+        names = day.names()
+        raise ResultRefused([_without_line(p, seats, names) for p in exc.problems]) from None
+    kept = tuple(r.status for r in rows)
+    return tuple(r.vp for r in rows), int(winner), kept if any(m != st.PLAYED for m in kept) else ()
+
+
+def _without_line(problem: str, seats: tuple[str, ...], names: dict[str, str]) -> str:
+    """A results-file problem for a form: the line number becomes the
+    player of that row (line 2 is seat 1)."""
+    head, sep, rest = problem.partition(": ")
+    if not (sep and head.startswith("line ") and head[5:].isdigit()):
+        return problem
+    for p in seats:
+        rest = rest.replace(repr(p), names.get(p, p))
+    seat = int(head[5:]) - 2
+    if rest.startswith(("round ", "player ")) or not 0 <= seat < len(seats):  # the table's problem, not a row's
+        return rest.partition(": ")[2] if rest.startswith("round ") else rest
+    return f"{names.get(seats[seat], seats[seat])}: {rest}"
+
+
+def enter(day: Day, round_number: int, table: int, vp: list[str], winner: str,
+          statuses: list[str] | None = None) -> TableResult:
+    """The director enters or corrects a table's result (with each seat's
+    status: no-shows and disqualifications are the director's): it is confirmed."""
+    return _change(day, round_number, table, vp, winner, CONFIRMED, "director", statuses)
+
+
+def report(day: Day, round_number: int, table: int, vp: list[str], winner: str) -> TableResult:
+    """A table reports its result, everyone played (refused once the director has confirmed it)."""
+    return _change(day, round_number, table, vp, winner, REPORTED, "table")
+
+
+def _change(day: Day, round_number: int, table: int, vp: list[str], winner: str, state: str,
+            by: str, statuses: list[str] | None = None) -> TableResult:
+    values, seat, marks = check_result(day, round_number, table, vp, winner, statuses)
+    new = TableResult(round_number, table, day.players_of(round_number, table), values, seat, state, by,
+                      day.store.clock(), marks)
+
+    def allowed(old: TableResult | None) -> None:
+        if by == "table" and old is not None and old.state == CONFIRMED:
+            raise StoreError("the director has confirmed this table's result; ask the director to correct it")
+
+    with day.store.lock:
+        _check_file_is_ours(day)
+        before = day.store.result(round_number, table)
+        action = "report" if by == "table" else "enter" if before is None else "correct"
+        day.store.record(new, action, allowed)
+        if state == CONFIRMED or (before is not None and before.state == CONFIRMED):
+            write_results(day)  # results.csv holds the confirmed tables alone
+    return new
+
+
+def confirm(day: Day, round_number: int, table: int) -> TableResult:
+    """The director confirms a reported result. Raises :class:`StoreError`
+    when there is nothing to confirm."""
+    day.players_of(round_number, table)
+    with day.store.lock:
+        _check_file_is_ours(day)
+        old = day.store.result(round_number, table)
+        if old is None:
+            raise StoreError(f"round {round_number} table {table} has no result to confirm")
+        if old.state == CONFIRMED:
+            return old
+        new = dataclasses.replace(old, state=CONFIRMED, by="director", at=day.store.clock())
+        day.store.record(new, "confirm")
+        write_results(day)
+    return new
+
+
+@dataclass(frozen=True)
+class Live:
+    """The live standings: the ranking, its CSV (as ``setupgen standings``
+    writes it), each player's placing points per round, and per round how
+    many tables are confirmed of how many."""
+
+    ranked: tuple[st.Standing, ...]
+    csv: str
+    per_round: dict
+    progress: dict[int, tuple[int, int]]
+
+
+def live_standings(day: Day) -> Live:
+    """The standings of the confirmed results, computed as ``setupgen
+    standings`` computes them from ``results.csv`` (its rows read back by
+    :func:`~setupgen.tournament.standings.read_results`)."""
+    confirmed = day.store.results(CONFIRMED)
+    progress = {r: (sum(1 for x in confirmed if x.round == r), day.schedule.tables(r)) for r in day.rounds}
+    if not confirmed:
+        return Live((), st.standings_csv(()), {}, progress)
+    present = {(r.round, r.table) for r in confirmed}
+    rows = st.read_results(_csv_of(confirmed), source=RESULTS_FILE, players=_known(day),
+                           thresholds=day.t.thresholds(),
+                           tables={k: v for k, v in _tables(day).items() if k in present})
+    scoring = st.Scoring(dict(day.t.placing_points), day.t.tie_breakers)
+    ranked = st.standings(rows, scoring=scoring, thresholds=day.t.thresholds(), seed=day.t.seed)
+    return Live(ranked, st.standings_csv(ranked), st.round_points(rows, scoring), progress)
+
+
+def make_pack(day: Day, round_number: int) -> dict:
+    """Make the round's pack (``round-N/``) exactly as ``setupgen round T.toml
+    --round N [--console-url URL]`` makes it. Returns its manifest. Raises
+    :class:`SetupgenError` (e.g. a folder holding files setupgen did not write)."""
+    console = None if day.console_url is None else (day.console_url, day.key)
+    request = jobs.round_request(day.t, day.schedule, round_number, console=console)
+    with day.pack_lock:
+        return roundpack.write_round(request, day.pack_folder(round_number))
+
+
+def current_round(day: Day) -> int:
+    """The round the public page shows: the last with a pack or a result, else the first."""
+    played = {r.round for r in day.store.results()}
+    rounds = [r for r in day.rounds if day.has_pack(r) or r in played]
+    return rounds[-1] if rounds else (day.rounds[0] if day.rounds else 1)
+
+
+#: the finals' pack folders in the tournament folder, as ``setupgen finals`` names them
+FINAL_STAGES = ("semi-final", "final")
+
+
+@dataclass(frozen=True)
+class Finals:
+    """The finals as the confirmed results seat them: ``stage``
+    (``semi-final`` for 16 players, else ``final``), the tables (ids in
+    choosing order, best rank first), each player's preliminary rank, and
+    which stages' packs are made; ``problem`` says why they cannot be
+    seated yet (None: they can)."""
+
+    players: int
+    stage: str
+    tables: tuple[tuple[str, ...], ...]
+    rank: dict[str, int]
+    made: tuple[str, ...]
+    problem: str | None = None
+
+
+def finals(day: Day) -> Finals | None:
+    """The finals of the tournament file's ``[final]`` (None without one),
+    seated from ``results.csv`` as ``setupgen finals T.toml results.csv
+    --players N`` seats them: every preliminary table must be confirmed."""
+    if day.t.final is None:
+        return None
+    n = day.t.final.players
+    stage = "semi-final" if n == 16 else "final"
+    made = tuple(s for s in FINAL_STAGES if (day.folder / s / "manifest.json").is_file())
+    try:
+        _, tables = jobs.finals_request(day.t, day.schedule, day.folder / RESULTS_FILE, n)
+        ranked, _, _ = jobs.make_standings(day.t, day.schedule, day.folder / RESULTS_FILE)
+    except SetupgenError as exc:
+        waiting = sum(t - done for done, t in live_standings(day).progress.values())
+        why = f"{waiting} preliminary tables are not confirmed yet" if waiting else str(exc)
+        return Finals(n, stage, (), {}, made, why)
+    return Finals(n, stage, tables, {s.player: s.rank for s in ranked}, made)
+
+
+def make_finals_pack(day: Day, winners: tuple[str, ...] = ()) -> str:
+    """Make the finals' pack as ``setupgen finals`` makes it (the
+    semi-finals, or with ``winners`` the final of those semi-final
+    winners) into ``semi-final/`` or ``final/``; returns that stage.
+    Raises :class:`SetupgenError`."""
+    if day.t.final is None:
+        raise SetupgenError("the tournament file has no [final] section")
+    n = day.t.final.players
+    request, _ = jobs.finals_request(day.t, day.schedule, day.folder / RESULTS_FILE, n, winners)
+    stage = "final" if (winners or n == 8) else "semi-final"
+    with day.pack_lock:
+        roundpack.write_round(request, day.folder / stage)
+    return stage

@@ -1,0 +1,183 @@
+"""The console's safeguards (``docs/console.md``, "Security"), free of the
+web framework: the director's password (scrypt), CSRF tokens, the rate
+limit on table tokens and logins, the size limit on request bodies, the
+hosts the console may be reached as, and the response headers.
+
+Shapes: a password hash is ``(salt, digest)``; a rate limit counts
+failures per client address in a sliding window.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import ipaddress
+import secrets
+import threading
+import time
+from collections import defaultdict, deque
+from pathlib import Path
+from typing import Callable
+
+from ..core.errors import SetupgenError, quoted
+
+#: scrypt cost (2**14, 8, 1: about 16 MB and 50 ms a check)
+SCRYPT = {"n": 2 ** 14, "r": 8, "p": 1}
+MIN_PASSWORD = 8
+MAX_PASSWORD_FILE = 1024
+#: largest request body accepted (a result form is a few hundred bytes)
+MAX_BODY = 16 * 1024
+#: failed token or password attempts per client address and window
+MAX_FAILURES = 10
+WINDOW_SECONDS = 60.0
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
+
+HEADERS = {
+    "content-security-policy": "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; "
+                               "frame-ancestors 'none'; base-uri 'none'",
+    "x-content-type-options": "nosniff",
+    "x-frame-options": "DENY",
+    "referrer-policy": "no-referrer",
+    "cache-control": "no-store",
+}
+
+
+def is_loopback(host: str) -> bool:
+    """Whether binding ``host`` keeps the console on this machine."""
+    if host in LOOPBACK:
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def read_password(path: str | Path) -> str:
+    """The director's password: the first line of ``path`` (a regular
+    file of at most 1 KB, UTF-8), surrounding spaces dropped, at least
+    :data:`MIN_PASSWORD` characters. Raises :class:`SetupgenError` (field
+    ``password_file``)."""
+    p = Path(path)
+    try:
+        if not p.is_file():
+            raise SetupgenError(f"{quoted(str(p), 120)} is not a file", field="password_file")
+        if p.stat().st_size > MAX_PASSWORD_FILE:
+            raise SetupgenError(f"{quoted(str(p), 120)} is larger than {MAX_PASSWORD_FILE} bytes; it should hold "
+                                f"one line, the password", field="password_file")
+        text = p.read_text(encoding="utf-8")
+    except (OSError, UnicodeError) as exc:
+        raise SetupgenError(f"cannot read {quoted(str(p), 120)}: {exc}", field="password_file") from None
+    password = (text.splitlines() or [""])[0].strip()
+    if len(password) < MIN_PASSWORD:
+        raise SetupgenError(f"the password in {quoted(str(p), 120)} must have at least {MIN_PASSWORD} characters",
+                            field="password_file")
+    return password
+
+
+def hash_password(password: str, salt: bytes | None = None) -> tuple[bytes, bytes]:
+    """``(salt, scrypt digest)`` of ``password``; the password itself is not kept."""
+    salt = secrets.token_bytes(16) if salt is None else salt
+    return salt, hashlib.scrypt(password.encode("utf-8"), salt=salt, dklen=32, **SCRYPT)
+
+
+def password_matches(stored: tuple[bytes, bytes], given: str) -> bool:
+    """Whether ``given`` is the password of ``stored``, compared in constant time."""
+    if len(given) > MAX_PASSWORD_FILE:
+        return False
+    return hmac.compare_digest(hash_password(given, stored[0])[1], stored[1])
+
+
+def session_secret(key: bytes) -> str:
+    """The cookie signing secret, derived from the folder's console key
+    (sessions survive a restart of the console)."""
+    return hmac.new(key, b"setupgen-console-session/1", hashlib.sha256).hexdigest()
+
+
+def csrf_token(session: dict) -> str:
+    """The session's CSRF token (made on first use)."""
+    token = session.get("csrf")
+    if not isinstance(token, str):
+        token = secrets.token_hex(16)
+        session["csrf"] = token
+    return token
+
+
+def csrf_ok(session: dict, given: object) -> bool:
+    """Whether a form's CSRF field matches its session's token."""
+    token = session.get("csrf")
+    return isinstance(token, str) and isinstance(given, str) and hmac.compare_digest(token.encode(), given.encode())
+
+
+class RateLimit:
+    """At most ``limit`` failures per client in any ``window`` seconds;
+    a client over it is refused until its oldest failure ages out."""
+
+    def __init__(self, limit: int = MAX_FAILURES, window: float = WINDOW_SECONDS,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.limit, self.window, self.clock = limit, window, clock
+        self.failures: dict[str, deque[float]] = defaultdict(deque)
+        self.lock = threading.Lock()
+
+    def _recent(self, client: str) -> deque[float]:
+        seen = self.failures[client]
+        cut = self.clock() - self.window
+        while seen and seen[0] <= cut:
+            seen.popleft()
+        return seen
+
+    def blocked(self, client: str) -> bool:
+        """Whether ``client`` has used up its failures."""
+        with self.lock:
+            return len(self._recent(client)) >= self.limit
+
+    def fail(self, client: str) -> None:
+        """Count a failure of ``client``."""
+        with self.lock:
+            self._recent(client).append(self.clock())
+            if len(self.failures) > 10_000:  # forget idle clients
+                for c in [c for c, q in self.failures.items() if not q]:
+                    del self.failures[c]
+
+
+class BodyTooLarge(Exception):
+    """A request body over :data:`MAX_BODY` bytes."""
+
+
+class LimitBody:
+    """ASGI middleware: a request whose declared or actual body exceeds
+    ``limit`` bytes raises :class:`BodyTooLarge` while it is read (the
+    app answers 413); a declared length over the limit is answered 413 at
+    once."""
+
+    def __init__(self, app, limit: int = MAX_BODY) -> None:
+        self.app, self.limit = app, limit
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = dict(scope.get("headers") or ()).get(b"content-length", b"0")
+        if not declared.isdigit() or int(declared) > self.limit:
+            await _plain(send, 413 if declared.isdigit() else 400,
+                         "request body too large" if declared.isdigit() else "bad content-length")
+            return
+        seen = 0
+
+        async def counted():
+            nonlocal seen
+            message = await receive()
+            seen += len(message.get("body", b""))
+            if seen > self.limit:
+                raise BodyTooLarge()
+            return message
+
+        await self.app(scope, counted, send)
+
+
+async def _plain(send, status: int, text: str) -> None:
+    body = f"{status} {text}\n".encode()
+    await send({"type": "http.response.start", "status": status,
+                "headers": [(b"content-type", b"text/plain; charset=utf-8"),
+                            (b"content-length", str(len(body)).encode())]
+                + [(k.encode(), v.encode()) for k, v in HEADERS.items()]})
+    await send({"type": "http.response.body", "body": body})

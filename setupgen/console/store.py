@@ -1,0 +1,232 @@
+"""The console's database: ``tournament.db`` (SQLite) in the tournament
+folder (``docs/console.md``, "Database").
+
+The journal is WAL with ``synchronous=FULL``: a change acknowledged to a
+browser is on disk. Every change is one ``BEGIN IMMEDIATE`` transaction
+(the table's result and its audit row together, or neither). The schema
+has a version (table ``schema_version``); :func:`migrate` brings an older
+database up to :data:`SCHEMA_VERSION` step by step, each step one
+transaction, and refuses a database newer than this setupgen.
+
+Shapes: a table's result is a :class:`TableResult` (players in seat order,
+their VP in the same order, the winner's seat 1..n, the state ``reported``
+or ``confirmed``, each seat's status when not everyone played); an audit entry an :class:`AuditEntry` whose ``old`` and
+``new`` are JSON texts of ``{"vp": [...], "winner": seat, "state": ...}``
+(``old`` empty for the first entry of a table).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Sequence
+
+from ..core.errors import SetupgenError, quoted
+
+DB_FILE = "tournament.db"
+SCHEMA_VERSION = 2
+STATES = ("reported", "confirmed")
+
+#: version -> the SQL statements that bring a database from version - 1 to it
+MIGRATIONS: dict[int, tuple[str, ...]] = {
+    1: (
+        "CREATE TABLE results (round INTEGER NOT NULL, table_no INTEGER NOT NULL, players TEXT NOT NULL, "
+        "vp TEXT NOT NULL, winner INTEGER NOT NULL, state TEXT NOT NULL CHECK (state IN ('reported', 'confirmed')), "
+        "by TEXT NOT NULL, at TEXT NOT NULL, PRIMARY KEY (round, table_no))",
+        "CREATE TABLE audit (id INTEGER PRIMARY KEY AUTOINCREMENT, at TEXT NOT NULL, by TEXT NOT NULL, "
+        "round INTEGER NOT NULL, table_no INTEGER NOT NULL, action TEXT NOT NULL, old TEXT NOT NULL, "
+        "new TEXT NOT NULL)",
+        "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+    ),
+    2: (  # a status per seat: played, no-show, disqualified ([] = everyone played)
+        "ALTER TABLE results ADD COLUMN statuses TEXT NOT NULL DEFAULT '[]'",
+    ),
+}
+
+
+class StoreError(SetupgenError):
+    """The database cannot be opened, is newer than this setupgen, or a
+    change breaks its rules (e.g. a table report after the confirmation)."""
+
+
+@dataclass(frozen=True, slots=True)
+class TableResult:
+    """One table's result: ``players`` (ids in seat order), ``vp`` (the
+    same order), ``winner`` (seat, 1-based), ``state`` (``reported`` by the
+    table or ``confirmed`` by the director), who made the last change and
+    when (UTC, ISO 8601), and ``statuses`` (per seat: ``played``,
+    ``no-show``, ``disqualified``; empty when everyone played)."""
+
+    round: int
+    table: int
+    players: tuple[str, ...]
+    vp: tuple[int, ...]
+    winner: int
+    state: str
+    by: str
+    at: str
+    statuses: tuple[str, ...] = ()
+
+    def as_json(self) -> str:
+        """The audit log's record of this result (``statuses`` only when
+        someone did not simply play)."""
+        record = {"players": list(self.players), "vp": list(self.vp), "winner": self.winner, "state": self.state}
+        if self.statuses:
+            record["statuses"] = list(self.statuses)
+        return json.dumps(record, sort_keys=True)
+
+
+@dataclass(frozen=True, slots=True)
+class AuditEntry:
+    """One change: when, by whom (``director``, ``table`` or ``import``),
+    round, table, what (``report``, ``enter``, ``correct``, ``confirm``)
+    and the result before and after (JSON texts; ``old`` empty at first)."""
+
+    id: int
+    at: str
+    by: str
+    round: int
+    table: int
+    action: str
+    old: str
+    new: str
+
+
+def now() -> str:
+    """The current time, UTC, to the second (``2026-05-01T14:03:59Z``)."""
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+
+
+class Store:
+    """The open database of a tournament folder; safe to share between
+    threads (one connection, one lock)."""
+
+    def __init__(self, folder: Path, clock: Callable[[], str] = now) -> None:
+        path = Path(folder) / DB_FILE
+        self.path = path
+        self.clock = clock
+        self.lock = threading.RLock()
+        try:
+            self.db = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=10.0)
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=FULL")
+            self.fresh = migrate(self.db)
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"cannot open the console database {quoted(str(path), 120)}: {exc}") from None
+
+    def close(self) -> None:
+        """Close the connection."""
+        with self.lock:
+            self.db.close()
+
+    def result(self, round_number: int, table: int) -> TableResult | None:
+        """The table's result, None while none is in."""
+        with self.lock:
+            row = self.db.execute("SELECT * FROM results WHERE round = ? AND table_no = ?",
+                                  (round_number, table)).fetchone()
+        return None if row is None else _result(row)
+
+    def results(self, state: str | None = None) -> list[TableResult]:
+        """Every table's result (only those in ``state`` when given), by round and table."""
+        with self.lock:
+            if state is None:
+                rows = self.db.execute("SELECT * FROM results ORDER BY round, table_no").fetchall()
+            else:
+                rows = self.db.execute("SELECT * FROM results WHERE state = ? ORDER BY round, table_no",
+                                       (state,)).fetchall()
+        return [_result(r) for r in rows]
+
+    def record(self, new: TableResult, action: str,
+               allowed: Callable[[TableResult | None], None] = lambda _old: None) -> TableResult | None:
+        """Store ``new`` as its table's result with its audit entry, in one
+        transaction; ``allowed(old)`` may raise :class:`StoreError` to
+        refuse the change (checked inside the transaction). Returns the
+        result it replaced."""
+        if new.state not in STATES:
+            raise StoreError(f"unknown state {new.state!r}")
+        with self.lock, _transaction(self.db):
+            old_row = self.db.execute("SELECT * FROM results WHERE round = ? AND table_no = ?",
+                                      (new.round, new.table)).fetchone()
+            old = None if old_row is None else _result(old_row)
+            allowed(old)
+            self.db.execute("INSERT OR REPLACE INTO results (round, table_no, players, vp, winner, state, by, at, "
+                            "statuses) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                            (new.round, new.table, json.dumps(list(new.players)), json.dumps(list(new.vp)),
+                             new.winner, new.state, new.by, new.at, json.dumps(list(new.statuses))))
+            self.db.execute("INSERT INTO audit (at, by, round, table_no, action, old, new) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                            (new.at, new.by, new.round, new.table, action, "" if old is None else old.as_json(),
+                             new.as_json()))
+        return old
+
+    def audit(self, round_number: int | None = None, table: int | None = None) -> list[AuditEntry]:
+        """The audit log, newest first (of one round, or one table)."""
+        query = "SELECT * FROM audit"
+        args: tuple[int, ...] = ()
+        if round_number is not None and table is not None:
+            query, args = query + " WHERE round = ? AND table_no = ?", (round_number, table)
+        elif round_number is not None:
+            query, args = query + " WHERE round = ?", (round_number,)
+        with self.lock:
+            rows = self.db.execute(query + " ORDER BY id DESC", args).fetchall()
+        return [AuditEntry(*row) for row in rows]
+
+    def get(self, key: str) -> str | None:
+        """A value of the ``meta`` table (e.g. the digest of the last ``results.csv``)."""
+        with self.lock:
+            row = self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return None if row is None else row[0]
+
+    def put(self, key: str, value: str) -> None:
+        """Set a ``meta`` value, in its own transaction."""
+        with self.lock, _transaction(self.db):
+            self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
+
+
+def _result(row: Sequence) -> TableResult:
+    return TableResult(row[0], row[1], tuple(json.loads(row[2])), tuple(json.loads(row[3])), row[4], row[5],
+                       row[6], row[7], tuple(json.loads(row[8])))
+
+
+class _transaction:
+    """``BEGIN IMMEDIATE`` ... ``COMMIT``, or ``ROLLBACK`` on any exception."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self.db = db
+
+    def __enter__(self) -> None:
+        self.db.execute("BEGIN IMMEDIATE")
+
+    def __exit__(self, kind, _value, _tb) -> None:
+        self.db.execute("COMMIT" if kind is None else "ROLLBACK")
+
+
+def version(db: sqlite3.Connection) -> int:
+    """The schema version of ``db`` (0: an empty database)."""
+    has = db.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'").fetchone()
+    if has is None:
+        return 0
+    row = db.execute("SELECT version FROM schema_version").fetchone()
+    return 0 if row is None else int(row[0])
+
+
+def migrate(db: sqlite3.Connection) -> bool:
+    """Bring ``db`` to :data:`SCHEMA_VERSION`, one transaction per step;
+    True when it was empty. Raises :class:`StoreError` for a database of a
+    newer setupgen (it is left alone)."""
+    start = version(db)
+    if start > SCHEMA_VERSION:
+        raise StoreError(f"the console database has schema version {start}; this setupgen knows "
+                         f"{SCHEMA_VERSION} and leaves it alone (update setupgen)")
+    for step in range(start + 1, SCHEMA_VERSION + 1):
+        with _transaction(db):
+            if step == 1:
+                db.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
+                db.execute("INSERT INTO schema_version VALUES (0)")
+            for statement in MIGRATIONS[step]:
+                db.execute(statement)
+            db.execute("UPDATE schema_version SET version = ?", (step,))
+    return start == 0

@@ -1,0 +1,672 @@
+"""The director's console (issue 14, docs/console.md): database, tokens,
+QR codes on sheets, and every route through Starlette's TestClient,
+bad input included (never a 500)."""
+
+import csv
+import hashlib
+import io
+import json
+import re
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+starlette = pytest.importorskip("starlette")
+from starlette.testclient import TestClient  # noqa: E402
+
+from setupgen.console import app as consoleapp  # noqa: E402
+from setupgen.console import day as consoleday  # noqa: E402
+from setupgen.console import security, store  # noqa: E402
+from setupgen.core.errors import SetupgenError  # noqa: E402
+from setupgen.tournament import tokens  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+PLAYERS = [("p1", "Anna"), ("p2", "Beat"), ("p3", "Carla"), ("p4", "Dario"), ("p5", "Eva"), ("p6", "Fritz"),
+           ("p7", "Gina"), ("p8", "<script>alert(1)</script>")]
+TOURNAMENT = """name = "Club Night"
+seed = "club"
+players = "players.csv"
+table_size = 4
+
+[[rounds]]
+scenario = "base-3-4"
+victory_points = 10
+
+[[rounds]]
+scenario = "base-3-4"
+victory_points = 10
+"""
+
+
+def make_tournament(tmp_path: Path) -> Path:
+    (tmp_path / "players.csv").write_text("id,name\n" + "".join(f"{i},{n}\n" for i, n in PLAYERS), encoding="utf-8")
+    path = tmp_path / "t.toml"
+    path.write_text(TOURNAMENT, encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def tour(tmp_path):
+    return make_tournament(tmp_path)
+
+
+@pytest.fixture
+def day(tour, tmp_path):
+    d = consoleday.open_day(tour, tmp_path / "out")
+    yield d
+    d.store.close()
+
+
+def client_of(day, **kw) -> TestClient:
+    return TestClient(consoleapp.create_app(day, **kw), raise_server_exceptions=False)
+
+
+def csrf(client: TestClient, path: str = "/") -> str:
+    page = client.get(path)
+    found = re.search(r'name="csrf" value="([0-9a-f]+)"', page.text)
+    assert found, page.text[:500]
+    return found.group(1)
+
+
+def result_form(token: str, vps, winner) -> dict:
+    form = {"csrf": token, "winner": str(winner)}
+    form.update({f"vp{k}": str(v) for k, v in enumerate(vps, start=1)})
+    return form
+
+
+# ------------------------------------------------------------------ database
+
+def test_store_schema_version_and_one_transaction_per_change(tmp_path):
+    s = store.Store(tmp_path)
+    assert s.fresh and store.version(s.db) == store.SCHEMA_VERSION == 2
+    assert s.db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    new = store.TableResult(1, 2, ("a", "b", "c"), (10, 7, 3), 1, "reported", "table", "2026-01-01T10:00:00Z")
+    assert s.record(new, "report") is None
+
+    def refuse(old):
+        raise store.StoreError("no")
+
+    with pytest.raises(store.StoreError):
+        s.record(store.TableResult(1, 2, ("a", "b", "c"), (9, 10, 3), 2, "confirmed", "director", "t"),
+                 "correct", refuse)
+    assert s.result(1, 2) == new  # rolled back: result and audit together
+    assert [e.action for e in s.audit()] == ["report"]
+    s.close()
+    again = store.Store(tmp_path)
+    assert not again.fresh and again.result(1, 2) == new
+    again.db.execute("UPDATE schema_version SET version = 99")
+    again.close()
+    with pytest.raises(store.StoreError, match="schema version 99"):
+        store.Store(tmp_path)
+
+
+# ------------------------------------------------------------------ tokens
+
+def test_tokens_are_128_bit_hmacs_under_a_key_made_once(tmp_path):
+    k = tokens.key(tmp_path)
+    text = (tmp_path / "console.key").read_text()
+    assert re.fullmatch(r"[0-9a-f]{64}\n", text) and len(k) == 32
+    assert tokens.key(tmp_path) == k and (tmp_path / "console.key").read_text() == text
+    import hmac
+
+    want = hmac.new(k, b"setupgen-table/1/2/7", hashlib.sha256).hexdigest()[:32]
+    assert tokens.table_token(k, 2, 7) == want and len(want) == 32
+    assert tokens.table_token(k, 2, 8) != want and tokens.table_token(k, 7, 2) != want
+    assert tokens.token_matches(k, 2, 7, want) and not tokens.token_matches(k, 2, 7, want[:-1] + "x")
+    assert tokens.table_url("http://10.0.0.5:8000/", k, 2, 7) == f"http://10.0.0.5:8000/t/2/7/{want}"
+    (tmp_path / "console.key").write_text("not a key\n")
+    with pytest.raises(SetupgenError, match="not a console key"):
+        tokens.key(tmp_path)
+    assert (tmp_path / "console.key").read_text() == "not a key\n"  # never rewritten
+    for bad in ("ftp://x", "http://a b", "javascript:alert(1)", "http://" + "a" * 300, "http://x/<script>"):
+        with pytest.raises(SetupgenError):
+            tokens.check_base_url(bad)
+    import segno
+
+    longest = tokens.table_url("http://" + "a" * 53, k, 1000, 500)
+    assert segno.make(longest, error="m", micro=False, boost_error=False).version <= 6
+
+
+# ------------------------------------------------------------------ QR codes on sheets
+
+def qr_runs(svg: str) -> list[tuple[float, float, float, float]]:
+    group = re.search(r'<g class="mark qr">(.*?)</g>', svg, re.S)
+    assert group, "no QR code"
+    d = re.search(r' d="([^"]+)"', group.group(1)).group(1)
+    return [tuple(map(float, m)) for m in re.findall(r"M([\d.]+) ([\d.]+)L([\d.]+) [\d.]+L[\d.]+ ([\d.]+)", d)]
+
+
+def test_round_console_url_prints_each_tables_url_as_a_qr_code(tour, tmp_path):
+    import segno
+
+    from setupgen.cli import app
+    from typer.testing import CliRunner
+
+    out = tmp_path / "out"
+    args = ["round", str(tour), "--round", "1", "-o", str(out), "--console-url", "http://10.0.0.5:8000"]
+    run = CliRunner().invoke(app, args)
+    assert run.exit_code == 0, run.output
+    key = tokens.read_key(out)
+    url = tokens.table_url("http://10.0.0.5:8000", key, 1, 2)
+    svg = (out / "round-1" / "table-02.svg").read_text()
+    runs = qr_runs(svg)
+    matrix = [list(r) for r in segno.make(url, error="m", micro=False, boost_error=False).matrix]
+    dark_runs = sum(1 for row in matrix for k, v in enumerate(row) if v and (k == 0 or not row[k - 1]))
+    assert len(runs) == dark_runs
+    x0, y0 = min(r[0] for r in runs), min(r[1] for r in runs)
+    x1, y1 = max(r[2] for r in runs), max(r[3] for r in runs)
+    assert abs((x1 - x0) - 17 * len(matrix) / (len(matrix) + 2)) < 0.05 and abs((y1 - y0) - (x1 - x0)) < 0.05
+    before = {p.name: p.read_bytes() for p in (out / "round-1").iterdir()}
+    assert CliRunner().invoke(app, args).exit_code == 0  # rerun: the same bytes
+    assert {p.name: p.read_bytes() for p in (out / "round-1").iterdir()} == before
+    plain = tmp_path / "plain"
+    assert CliRunner().invoke(app, ["round", str(tour), "--round", "1", "-o", str(plain)]).exit_code == 0
+    assert 'class="reserved qr"' in (plain / "round-1" / "table-02.svg").read_text()
+    assert not (plain / "console.key").exists()
+    quick = CliRunner().invoke(app, ["round", "--tables", "2", "--seed", "s", "--console-url", "http://x:1",
+                                     "-o", str(tmp_path / "q")])
+    assert quick.exit_code == 2 and "--console-url: a table's result page belongs to a tournament" in quick.output
+
+
+# ------------------------------------------------------------------ the day, results.csv
+
+def test_results_csv_written_from_the_database_after_every_change(day):
+    folder = day.folder
+    assert (folder / "results.csv").read_text() == "round,table,player,vp,winner\n"
+    seats = day.players_of(1, 1)
+    consoleday.enter(day, 1, 1, ["10", "7", "5", "3"], "1")
+    rows = list(csv.reader(io.StringIO((folder / "results.csv").read_text())))
+    assert rows[1:] == [["1", "1", seats[0], "10", "yes"], ["1", "1", seats[1], "7", "no"],
+                        ["1", "1", seats[2], "5", "no"], ["1", "1", seats[3], "3", "no"]]
+    consoleday.report(day, 1, 2, ["4", "10", "6", "2"], "2")  # reported: not in results.csv yet
+    assert len((folder / "results.csv").read_text().splitlines()) == 5
+    consoleday.confirm(day, 1, 2)
+    assert len((folder / "results.csv").read_text().splitlines()) == 9
+    with pytest.raises(store.StoreError, match="confirmed"):
+        consoleday.report(day, 1, 2, ["4", "10", "6", "3"], "2")
+    (folder / "results.csv").write_text("round,table,player,vp,winner\n")  # edited by hand
+    with pytest.raises(consoleday.ResultRefused, match="changed outside the console"):
+        consoleday.enter(day, 1, 1, ["10", "7", "5", "4"], "1")
+    assert day.store.result(1, 1).vp == (10, 7, 5, 3)
+
+
+def test_a_results_csv_the_console_did_not_write_is_imported_and_kept(tour, tmp_path):
+    folder = tmp_path / "out"
+    first = consoleday.open_day(tour, folder)
+    seats = first.players_of(1, 1)
+    first.store.close()
+    for name in ("tournament.db", "tournament.db-wal", "tournament.db-shm", "results.csv"):
+        (folder / name).unlink(missing_ok=True)
+    typed = "round,table,player,vp,winner\n" + "".join(
+        f"1,1,{p},{v},{'yes' if k == 0 else 'no'}\n" for k, (p, v) in enumerate(zip(seats, (10, 8, 6, 4))))
+    (folder / "results.csv").write_text(typed)
+    day = consoleday.open_day(tour, folder)
+    assert (folder / "results.before-console.csv").read_text() == typed
+    assert (folder / "results.csv").read_text() == typed  # the same rows, now the console's file
+    assert day.store.result(1, 1).vp == (10, 8, 6, 4) and day.store.audit()[0].by == "import"
+    day.store.close()
+    (folder / "results.csv").write_text(typed + "\n")
+    with pytest.raises(SetupgenError, match="changed since the console wrote it"):
+        consoleday.open_day(tour, folder)
+
+
+def test_results_are_validated_as_standings_validates_them(day):
+    def problems(vp, winner):
+        with pytest.raises(consoleday.ResultRefused) as exc:
+            consoleday.check_result(day, 1, 1, vp, winner)
+        return exc.value.problems
+
+    names = day.names()
+    first, second = (names[p] for p in day.players_of(1, 1)[:2])
+    assert consoleday.check_result(day, 1, 1, ["10", "7", "5", "3"], "1") == ((10, 7, 5, 3), 1, ())
+    assert consoleday.check_result(day, 1, 1, ["10", "0", "5", "3"], "1", ["", "no-show", "played", "disqualified"]) \
+        == ((10, 0, 5, 3), 1, ("played", "no-show", "played", "disqualified"))
+    with pytest.raises(consoleday.ResultRefused, match="a no-show has 0 vp and is not the winner"):
+        consoleday.check_result(day, 1, 1, ["10", "4", "5", "3"], "1", ["played", "no-show", "played", "played"])
+    with pytest.raises(consoleday.ResultRefused, match="status 'gone' is not one of"):
+        consoleday.check_result(day, 1, 1, ["10", "4", "5", "3"], "1", ["played", "gone", "played", "played"])
+    assert problems(["x", "7", "5", "3"], "1") == [f"{first}: vp 'x' is not a whole number"]
+    assert problems(["10", "21", "5", "3"], "1") == [f"{second}: vp 21 is above 20 (round 1 threshold 10 + 10)"]
+    assert problems(["10", "1234567", "5", "3"], "1") == [f"{second}: vp '1234567' has more than 6 digits"]
+    assert problems(["10", "-1", "x", "3"], "1")[0] == f"{second}: vp -1 is negative"
+    assert problems(["7", "10", "5", "3"], "1") == [f"winner {first} has 7 vp but {second} has 10"]
+    assert problems(["10", "7", "5"], "1") == ["give the VP of all 4 players"]
+    assert problems(["10", "7", "5", "3"], "9") == ["choose the winner"]
+    with pytest.raises(SetupgenError, match="has tables 1-2, not 3"):
+        consoleday.check_result(day, 1, 3, ["1"], "1")
+
+
+# ------------------------------------------------------------------ routes
+
+def test_director_pages_and_a_whole_round(day):
+    c = client_of(day)
+    home = c.get("/")
+    assert home.status_code == 200 and "Round 1" in home.text and "Make pack" in home.text
+    assert home.headers["content-security-policy"].startswith("default-src 'none'")
+    assert "httponly" in home.headers["set-cookie"].lower() and "samesite=strict" in home.headers["set-cookie"].lower()
+    token = csrf(c)
+    made = c.post("/rounds/1/pack", data={"csrf": token}, follow_redirects=False)
+    assert made.status_code == 303 and (day.folder / "round-1" / "manifest.json").is_file()
+    pdf = c.get("/rounds/1/round.pdf")
+    assert pdf.status_code == 200 and pdf.content == (day.folder / "round-1" / "round.pdf").read_bytes()
+    assert c.get("/rounds/1/key.pdf").status_code == 404  # base boards have no face-down hexes
+    assert c.get("/rounds/1/manifest.json").status_code == 404
+    page = c.get("/rounds/1")
+    assert page.status_code == 200 and "&lt;script&gt;alert(1)&lt;/script&gt;" in page.text and "<script>" not in page.text
+    ok = c.post("/rounds/1/tables/1", data=result_form(token, (10, 7, 5, 3), 1), follow_redirects=False)
+    assert ok.status_code == 303 and day.state(1, 1) == "confirmed"
+    fixed = c.post("/rounds/1/tables/1", data=result_form(token, (10, 8, 5, 3), 1), follow_redirects=False)
+    assert fixed.status_code == 303
+    entries = day.store.audit(1, 1)
+    assert [e.action for e in entries] == ["correct", "enter"] and entries[0].by == "director"
+    assert json.loads(entries[0].old)["vp"] == [10, 7, 5, 3] and json.loads(entries[0].new)["vp"] == [10, 8, 5, 3]
+    table = c.get("/rounds/1/tables/1")
+    assert table.status_code == 200 and "correct" in table.text and 'value="8"' in table.text
+    assert c.get("/audit").status_code == 200
+
+
+def test_table_reports_by_token_and_the_director_confirms(day):
+    c = client_of(day)
+    good = tokens.table_token(day.key, 1, 2)
+    page = c.get(f"/t/1/2/{good}")
+    assert page.status_code == 200 and "Report result" in page.text and "<nav>" not in page.text
+    token = csrf(c, f"/t/1/2/{good}")
+    sent = c.post(f"/t/1/2/{good}", data=result_form(token, (4, 10, 6, 2), 2), follow_redirects=False)
+    assert sent.status_code == 303 and day.state(1, 2) == "reported"
+    shown = c.get(f"/t/1/2/{good}")
+    assert "Waiting for the director" in shown.text and "Beat 10 (winner)" in shown.text or "10 (winner)" in shown.text
+    assert c.get(f"/t/1/1/{good}").status_code == 404  # a token opens only its own table
+    assert c.get(f"/t/2/2/{good}").status_code == 404
+    assert c.get(f"/t/1/99/{good}").status_code == 404
+    done = c.post("/rounds/1/tables/2/confirm", data={"csrf": csrf(c)}, follow_redirects=False)
+    assert done.status_code == 303 and day.state(1, 2) == "confirmed"
+    again = c.post(f"/t/1/2/{good}", data=result_form(token, (4, 10, 6, 3), 2))
+    assert again.status_code == 409 and "Confirmed by the director" in again.text  # no form any more
+    assert "ask the director to correct it" in again.text and "Report result" not in again.text
+    assert [e.action for e in day.store.audit(1, 2)] == ["confirm", "report"]
+    assert c.post("/rounds/1/tables/1/confirm", data={"csrf": csrf(c)}).status_code == 409
+
+
+def test_wrong_tokens_are_rate_limited(day):
+    c = client_of(day)
+    for k in range(security.MAX_FAILURES):
+        assert c.get(f"/t/1/1/{k:032x}").status_code == 404
+    good = tokens.table_token(day.key, 1, 1)
+    assert c.get(f"/t/1/1/{good}").status_code == 429
+
+
+@pytest.mark.parametrize("path,form,status", [
+    ("/rounds/1/tables/1", {"vp1": "10", "vp2": "7", "vp3": "5", "vp4": "3", "winner": "1"}, 403),  # no csrf
+    ("/rounds/1/tables/1", {"csrf": "0" * 32, "vp1": "10", "winner": "1"}, 403),
+    ("/rounds/1/pack", {}, 403),
+    ("/rounds/9/pack", {"csrf": None}, 404),
+    ("/rounds/1/tables/7", {"csrf": None}, 404),
+    ("/rounds/99999999999999999999/tables/1", {"csrf": None}, 404),
+    ("/rounds/1/tables/1", {"csrf": None, "vp1": "ten", "vp2": "7", "vp3": "5", "vp4": "3", "winner": "1"}, 400),
+    ("/rounds/1/tables/1", {"csrf": None, "vp1": "9" * 40, "vp2": "7", "vp3": "5", "vp4": "3", "winner": "1"}, 400),
+    ("/rounds/1/tables/1", {"csrf": None, "vp1": "3", "vp2": "7", "vp3": "5", "vp4": "3", "winner": "1"}, 400),
+    ("/rounds/1/tables/1", {"csrf": None, "vp1": "3", "vp2": "7", "vp3": "5", "vp4": "3", "winner": "x"}, 400),
+    ("/rounds/1/tables/1", {"csrf": None}, 400),
+    ("/rounds/1/tables/1/confirm", {"csrf": None}, 409),
+    ("/logout", {}, 403),
+])
+def test_bad_input_gets_a_clear_4xx_page(day, path, form, status):
+    c = client_of(day)
+    if "csrf" in form and form["csrf"] is None:
+        form = dict(form, csrf=csrf(c))
+    answer = c.post(path, data=form)
+    assert answer.status_code == status, answer.text[:300]
+    assert "Traceback" not in answer.text and "<h1>" in answer.text
+    assert day.store.results() == []
+
+
+def test_oversized_bodies_unknown_pages_and_hosts(day):
+    c = client_of(day)
+    big = c.post("/rounds/1/tables/1", content=b"a=" + b"x" * (security.MAX_BODY + 10),
+                 headers={"content-type": "application/x-www-form-urlencoded"})
+    assert big.status_code == 413
+    assert c.get("/nope").status_code == 404 and "Traceback" not in c.get("/nope").text
+    assert c.get("/rounds/x").status_code == 404 and c.get("/rounds/3").status_code == 404
+    assert c.put("/rounds/1").status_code == 405
+    assert c.post("/rounds/1/tables/1", content=b"\xff\xfe" * 50,
+                  headers={"content-type": "multipart/form-data; boundary=zz"}).status_code == 400
+    assert c.get("/", headers={"host": "evil.example"}).status_code == 400
+    chunks = (b"x" * 4096 for _ in range(10))  # no content-length: counted while read
+    streamed = c.post("/rounds/1/tables/1", content=chunks, headers={"content-type": "application/x-www-form-urlencoded"})
+    assert streamed.status_code == 413 and "larger than 16384 bytes" in streamed.text
+    assert consoleapp.hosts_for("0.0.0.0", None) == ("*",)
+    assert consoleapp.hosts_for("127.0.0.1", "http://10.0.0.5:8000") == ("10.0.0.5", "127.0.0.1", "::1", "localhost")
+
+
+def test_public_page_shows_tables_and_standings_and_no_secrets(day):
+    c = client_of(day, password=security.hash_password("correct horse"))
+    consoleday.enter(day, 1, 1, ["10", "7", "5", "3"], "1")
+    public = c.get("/public")
+    assert public.status_code == 200 and "Start 1" in public.text and "Anna" in public.text
+    assert tokens.table_token(day.key, 1, 1) not in public.text and "/t/" not in public.text
+    assert "<nav>" not in public.text and "&lt;script&gt;" in public.text
+
+
+def test_director_password_session_and_login_limit(day):
+    c = client_of(day, password=security.hash_password("correct horse"))
+    assert c.get("/", follow_redirects=False).headers["location"] == "/login"
+    assert c.get("/standings.csv", follow_redirects=False).status_code == 303
+    token = csrf(c, "/login")
+    assert c.post("/login", data={"csrf": token, "password": "wrong"}).status_code == 403
+    assert c.post("/login", data={"password": "correct horse"}).status_code == 403  # no csrf
+    ok = c.post("/login", data={"csrf": token, "password": "correct horse"}, follow_redirects=False)
+    assert ok.status_code == 303 and c.get("/").status_code == 200
+    assert c.post("/logout", data={"csrf": csrf(c)}, follow_redirects=False).status_code == 303
+    assert c.get("/", follow_redirects=False).status_code == 303
+    token = csrf(c, "/login")
+    for _ in range(security.MAX_FAILURES - 1):
+        c.post("/login", data={"csrf": token, "password": "wrong"})
+    assert c.post("/login", data={"csrf": token, "password": "correct horse"}).status_code == 429
+
+
+def test_standings_csv_is_byte_identical_to_the_cli(day, tour):
+    from setupgen.cli import app
+    from typer.testing import CliRunner
+
+    for table, (vp, winner) in enumerate((((10, 7, 5, 3), 1), ((4, 10, 10, 2), 2)), start=1):
+        consoleday.enter(day, 1, table, [str(v) for v in vp], str(winner))
+    c = client_of(day)
+    export = c.get("/standings.csv")
+    assert export.status_code == 200 and export.headers["content-type"].startswith("text/csv")
+    run = CliRunner().invoke(app, ["standings", str(tour), str(day.folder / "results.csv"), "-o", str(day.folder)])
+    assert run.exit_code == 0, run.output
+    assert export.content == (day.folder / "standings.csv").read_bytes()
+    page = c.get("/standings")
+    assert "Round 1: 2 of 2 tables confirmed" in page.text and "Round 2: 0 of 2" in page.text
+
+
+def test_serve_refuses_other_hosts_without_a_password_and_bad_files(tour, tmp_path):
+    from setupgen.cli import app
+    from typer.testing import CliRunner
+
+    run = CliRunner().invoke(app, ["serve", str(tour), "--host", "0.0.0.0", "-o", str(tmp_path / "o")])
+    assert run.exit_code == 2 and run.output.startswith("error: --password-file: listening on '0.0.0.0'")
+    (tmp_path / "short.txt").write_text("abc\n")
+    run = CliRunner().invoke(app, ["serve", str(tour), "--password-file", str(tmp_path / "short.txt")])
+    assert run.exit_code == 2 and "at least 8 characters" in run.output
+    run = CliRunner().invoke(app, ["serve", str(tour), "--port", "70000"])
+    assert run.exit_code == 2 and "--port: the port must be from 1 to 65535" in run.output
+    assert not (tmp_path / "o").exists()
+
+
+def test_importing_the_cli_does_not_import_the_server():
+    code = "import sys, setupgen.cli; print(sorted(m for m in ('starlette', 'uvicorn', 'jinja2', 'segno', " \
+           "'sqlite3') if m in sys.modules))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+def test_password_hashes_are_scrypt_and_compared_in_constant_time():
+    salt, digest = security.hash_password("correct horse", b"s" * 16)
+    assert digest == hashlib.scrypt(b"correct horse", salt=b"s" * 16, n=2 ** 14, r=8, p=1, dklen=32)
+    assert security.password_matches((salt, digest), "correct horse")
+    assert not security.password_matches((salt, digest), "correct hors")
+    assert security.is_loopback("127.0.0.1") and security.is_loopback("::1") and not security.is_loopback("0.0.0.0")
+
+
+def test_random_forms_and_paths_never_get_a_500(day):
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as hs
+
+    c = client_of(day)
+    token = csrf(c)
+    good = tokens.table_token(day.key, 1, 1)
+    posts = ["/rounds/1/tables/1", "/rounds/1/tables/1/confirm", "/rounds/2/tables/2", f"/t/1/1/{good}",
+             "/login", "/logout"]
+    text = hs.text(max_size=30)
+    fields = hs.dictionaries(hs.sampled_from(["vp1", "vp2", "vp3", "vp4", "vp5", "winner", "csrf", "x"]),
+                             hs.one_of(text, hs.integers(-10 ** 30, 10 ** 30).map(str)), max_size=7)
+
+    @settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(hs.sampled_from(posts), fields, hs.booleans(), hs.text(max_size=40))
+    def check(path, form, with_csrf, junk):
+        if with_csrf:
+            form = dict(form, csrf=token)
+        assert c.post(path, data=form).status_code < 500
+        from urllib.parse import quote
+
+        assert c.get("/rounds/" + quote(junk)).status_code < 500
+        assert c.get("/t/1/1/" + quote(junk, safe="")).status_code < 500
+
+    check()
+    for r in day.store.results():  # whatever was entered kept the rules
+        assert consoleday.check_result(day, r.round, r.table, [str(v) for v in r.vp], str(r.winner))
+
+
+def test_serve_on_a_network_asks_for_the_password_at_a_terminal(tour, tmp_path):
+    pty = pytest.importorskip("pty")
+    import os
+    import select
+    import signal
+    import socket
+    import time
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: setupgen serve on every address, no password file
+        os.execv(sys.executable, [sys.executable, "-m", "setupgen", "serve", str(tour), "-o", str(tmp_path / "o"),
+                                  "--host", "0.0.0.0", "--port", str(port)])
+    seen = b""
+
+    def read_until(text: bytes, seconds: float = 20) -> None:
+        nonlocal seen
+        end = time.monotonic() + seconds
+        while text not in seen and time.monotonic() < end:
+            if select.select([fd], [], [], 0.2)[0]:
+                try:
+                    seen += os.read(fd, 1000)
+                except OSError:
+                    return
+
+    try:
+        read_until(b"password: ")
+        os.write(fd, b"long enough\n")
+        read_until(b"confirmation: ")
+        os.write(fd, b"long enough\n")
+        read_until(b"Ctrl-C ends it")
+        assert b"console of 'Club Night' on http://0.0.0.0:" in seen, seen
+        for _ in range(100):  # the line comes just before uvicorn listens
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=2).close()
+                break
+            except OSError:
+                time.sleep(0.1)
+        else:
+            pytest.fail("the console did not listen")
+        os.kill(pid, signal.SIGINT)
+        read_until(b"tournament.db")
+        assert b"console stopped; every acknowledged change is in tournament.db" in seen
+    finally:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        os.waitpid(pid, 0)
+        os.close(fd)
+
+
+def confirm_round(day, number):
+    for table in range(1, day.schedule.tables(number) + 1):
+        seats = len(day.players_of(number, table))
+        consoleday.enter(day, number, table, [str(10 - 2 * k) for k in range(seats)], "1")
+
+
+def test_finals_seated_and_packed_as_the_cli_does(tmp_path):
+    from setupgen.cli import app
+    from typer.testing import CliRunner
+
+    tour = make_tournament(tmp_path)
+    tour.write_text(TOURNAMENT + '\n[final]\nplayers = 8\nscenario = "base-3-4"\nvictory_points = 10\n')
+    day = consoleday.open_day(tour, tmp_path / "out")
+    c = client_of(day)
+    page = c.get("/finals")
+    assert page.status_code == 200 and "Not yet: 4 preliminary tables are not confirmed yet." in page.text
+    assert c.post("/finals/pack", data={"csrf": csrf(c)}).status_code == 409
+    confirm_round(day, 1)
+    confirm_round(day, 2)
+    page = c.get("/finals")
+    assert "Make the final pack" in page.text and page.text.count("· rank ") == 8
+    assert c.post("/finals/pack", data={"csrf": csrf(c)}, follow_redirects=False).status_code == 303
+    pdf = c.get("/finals/final/round.pdf")
+    assert pdf.status_code == 200 and pdf.content == (day.folder / "final" / "round.pdf").read_bytes()
+    assert c.get("/finals/other/round.pdf").status_code == 404
+    run = CliRunner().invoke(app, ["finals", str(tour), str(day.folder / "results.csv"), "--players", "8",
+                                   "-o", str(tmp_path / "cli")])
+    assert run.exit_code == 0, run.output
+    assert (tmp_path / "cli" / "final" / "round.pdf").read_bytes() == pdf.content
+    day.store.close()
+
+
+def test_semi_finals_then_the_final_of_their_winners(tmp_path):
+    (tmp_path / "players.csv").write_text("id,name\n" + "".join(f"s{k:02d},Player {k}\n" for k in range(16)))
+    tour = tmp_path / "t.toml"
+    tour.write_text('name = "Sixteen"\nseed = "sixteen"\nplayers = "players.csv"\ntable_size = 4\n\n'
+                    '[[rounds]]\nscenario = "base-3-4"\n\n[final]\nplayers = 16\nscenario = "base-3-4"\n')
+    day = consoleday.open_day(tour, tmp_path / "out")
+    c = client_of(day)
+    confirm_round(day, 1)
+    token = csrf(c)
+    assert c.post("/finals/pack", data={"csrf": token}, follow_redirects=False).status_code == 303
+    assert (day.folder / "semi-final" / "manifest.json").is_file()
+    page = c.get("/finals")
+    assert "Seat the final of these winners" in page.text
+    found = consoleday.finals(day)
+    winners = {f"w{k}": table[-1] for k, table in enumerate(found.tables, start=1)}
+    bad = c.post("/finals/pack", data={"csrf": token, **winners, "w1": found.tables[1][0]})
+    assert bad.status_code == 409 and "exactly one winner of each semi-final" in bad.text
+    assert c.post("/finals/pack", data={"csrf": token, **winners}, follow_redirects=False).status_code == 303
+    manifest = json.loads((day.folder / "final" / "manifest.json").read_text())
+    assert manifest["tables"] == 1
+    assert "Seat the final" not in c.get("/finals").text
+    day.store.close()
+
+
+def test_a_tournament_pack_has_its_results_template(tour, tmp_path):
+    from setupgen.cli import app
+    from typer.testing import CliRunner
+
+    out = tmp_path / "out"
+    assert CliRunner().invoke(app, ["round", str(tour), "--round", "2", "-o", str(out)]).exit_code == 0
+    pack = out / "round-2"
+    text = (pack / "results-round-2.csv").read_text()
+    manifest = json.loads((pack / "manifest.json").read_text())
+    assert manifest["results_template"] == "results-round-2.csv" and "results-round-2.csv" in manifest["files"]
+    rows = list(csv.reader(io.StringIO(text)))
+    names = dict(PLAYERS)
+    assert rows[0] == ["round", "table", "player", "name", "vp", "winner"] and len(rows) == 9
+    assert all(r[0] == "2" and r[3] == names[r[2]] and r[4:] == ["", ""] for r in rows[1:])
+    assert [r[1] for r in rows[1:]] == ["1"] * 4 + ["2"] * 4
+    filled = [rows[0]] + [r[:4] + [str(10 - k % 4), "yes" if k % 4 == 0 else "no"] for k, r in enumerate(rows[1:])]
+    buf = io.StringIO()
+    csv.writer(buf, lineterminator="\n").writerows(filled)
+    (tmp_path / "filled.csv").write_text(buf.getvalue())
+    run = CliRunner().invoke(app, ["standings", str(tour), str(tmp_path / "filled.csv"), "-o", str(out)])
+    assert run.exit_code == 0, run.output
+    quick = tmp_path / "quick"
+    assert CliRunner().invoke(app, ["round", "--tables", "1", "--seed", "q", "-o", str(quick)]).exit_code == 0
+    assert not list(quick.glob("results-*")) and "results_template" not in (quick / "manifest.json").read_text()
+
+
+def test_migration_from_schema_1_keeps_every_result(tmp_path):
+    db = sqlite3.connect(tmp_path / "tournament.db", isolation_level=None)
+    db.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
+    db.execute("INSERT INTO schema_version VALUES (1)")
+    for statement in store.MIGRATIONS[1]:
+        db.execute(statement)
+    db.execute("INSERT INTO results VALUES (1, 1, '[\"a\", \"b\"]', '[10, 4]', 1, 'confirmed', 'director', 't')")
+    db.close()
+    s = store.Store(tmp_path)
+    assert not s.fresh and store.version(s.db) == 2
+    assert s.result(1, 1) == store.TableResult(1, 1, ("a", "b"), (10, 4), 1, "confirmed", "director", "t", ())
+    s.close()
+
+
+def test_a_no_show_and_a_disqualification_entered_by_the_director(day, tour):
+    from setupgen.cli import app
+    from typer.testing import CliRunner
+
+    c = client_of(day)
+    token = csrf(c)
+    form = dict(result_form(token, (10, 0, 5, 3), 1), status2="no-show", status4="disqualified")
+    assert c.post("/rounds/1/tables/1", data=form, follow_redirects=False).status_code == 303
+    seats = day.players_of(1, 1)
+    text = (day.folder / "results.csv").read_text()
+    assert text.splitlines()[:3] == ["round,table,player,vp,winner,status", f"1,1,{seats[0]},10,yes,played",
+                                     f"1,1,{seats[1]},0,no,no-show"]
+    assert text.splitlines()[4] == f"1,1,{seats[3]},3,no,disqualified"
+    page = c.get("/rounds/1/tables/1")
+    assert '<option selected>no-show</option>' in page.text and '<option selected>disqualified</option>' in page.text
+    consoleday.enter(day, 1, 2, ["4", "10", "6", "2"], "2")
+    live = consoleday.live_standings(day)
+    assert seats[3] not in {s.player for s in live.ranked} and len(live.ranked) == 7
+    run = CliRunner().invoke(app, ["standings", str(tour), str(day.folder / "results.csv"), "-o", str(day.folder)])
+    assert run.exit_code == 0, run.output
+    assert c.get("/standings.csv").content == (day.folder / "standings.csv").read_bytes()
+    good = tokens.table_token(day.key, 1, 2)
+    table = c.get(f"/t/1/2/{good}")
+    assert "<select" not in table.text  # statuses are the director's
+    assert "<em>no-show</em>" in c.get("/rounds/1").text
+
+
+def test_a_bug_is_one_line_and_a_file_never_a_traceback(day, tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+
+    def broken(_day):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(consoleday, "live_standings", broken)
+    answer = client_of(day).get("/standings")
+    assert answer.status_code == 500 and "Traceback" not in answer.text and "boom" not in answer.text
+    assert answer.text.startswith("500 internal error (a bug in setupgen, not your input); details in ")
+    (crash,) = (tmp_path / "state" / "setupgen").glob("console-crash-*.txt")
+    assert "RuntimeError: boom" in crash.read_text() and crash.read_text().startswith("GET /standings")
+
+
+def test_the_swiss_example_run_from_the_console_alone(tmp_path):
+    """Issue 14, "Done when": a three-round tournament (48 players, base,
+    base, Seafarers with its key) run from the console; the standings and
+    the final's pack equal the command line's from the exported results."""
+    import shutil
+
+    from setupgen.cli import app
+    from typer.testing import CliRunner
+
+    shutil.copytree(ROOT / "examples" / "swiss-2010", tmp_path / "ex")
+    tour = tmp_path / "ex" / "tournament.toml"
+    day = consoleday.open_day(tour, tmp_path / "out")
+    c = client_of(day)
+    token = csrf(c)
+    for n in day.rounds:
+        assert c.post(f"/rounds/{n}/pack", data={"csrf": token}, follow_redirects=False).status_code == 303
+        top = day.t.thresholds()[n]
+        for t in range(1, day.schedule.tables(n) + 1):
+            seats = len(day.players_of(n, t))
+            winner = 1 + (t + n) % seats
+            vps = [top if k == winner else 3 + (k * t + n) % (top - 3) for k in range(1, seats + 1)]
+            assert c.post(f"/rounds/{n}/tables/{t}", data=result_form(token, vps, winner),
+                          follow_redirects=False).status_code == 303
+    assert c.get("/rounds/3/key.pdf").content == (day.folder / "round-3" / "key.pdf").read_bytes()
+    exported = c.get("/standings.csv").content
+    runner = CliRunner()
+    results = str(day.folder / "results.csv")
+    assert runner.invoke(app, ["standings", str(tour), results, "-o", str(tmp_path / "cli")]).exit_code == 0
+    assert exported == (tmp_path / "cli" / "standings.csv").read_bytes()
+    assert c.post("/finals/pack", data={"csrf": token}, follow_redirects=False).status_code == 303
+    run = runner.invoke(app, ["finals", str(tour), results, "--players", "8", "-o", str(tmp_path / "cli")])
+    assert run.exit_code == 0, run.output
+    assert (tmp_path / "cli" / "final" / "round.pdf").read_bytes() == (day.folder / "final" / "round.pdf").read_bytes()
+    for n in day.rounds:  # the console's packs are the command line's
+        assert runner.invoke(app, ["round", str(tour), "--round", str(n), "-o", str(tmp_path / "cli")]).exit_code == 0
+        assert (tmp_path / "cli" / f"round-{n}" / "round.pdf").read_bytes() == \
+            (day.folder / f"round-{n}" / "round.pdf").read_bytes()
+    day.store.close()
