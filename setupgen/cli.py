@@ -72,6 +72,7 @@ class _OneLineErrors(TyperGroup):
             except ValueError:  # not the main thread: signals stay as they are
                 pass
         _WRITTEN.clear()
+        _FRESH.clear()
         try:
             rv = super().main(args=args, prog_name=prog_name or "setupgen", complete_var=complete_var,
                               standalone_mode=False, **extra)
@@ -209,6 +210,7 @@ BALANCE_HELP = {
 def _fail(problem: SetupgenError | str) -> typer.Exit:
     """One ``error:`` line on stderr (naming the option at fault when the
     library says which value it was) and exit code 2."""
+    _FRESH.clear()  # nothing was made from it
     flag = FLAGS.get(getattr(problem, "field", None) or "")
     replan = getattr(problem, "from_round", None)  # tournament.jobs.ReplanNeeded
     how = "" if replan is None else (f" (setupgen schedule TOURNAMENT.toml --from-round {replan})" if replan >= 2
@@ -230,12 +232,23 @@ def _default_target(name: str) -> Path:
     return DEFAULT_OUTPUT / name
 
 
+#: a fresh seed made for this command, printed once the command succeeded
+#: (a failure stays one error line)
+_FRESH: list[str] = []
+
+
+def _announce_seed() -> None:
+    """``seed: …`` on stderr for a fresh seed, after the work is done."""
+    while _FRESH:
+        typer.echo(f"seed: {_FRESH.pop()}", err=True)
+
+
 def _seed_or_fresh(seed: Optional[str]) -> str:
     from .core import rng
 
     if seed is None:
         seed = rng.fresh_seed()
-        typer.echo(f"seed: {seed}", err=True)
+        _FRESH.append(seed)
     elif not seed.strip():
         raise SetupgenError("the seed must not be empty", field="seed")
     from .core.limits import check_text
@@ -303,6 +316,7 @@ def board(
                            "(a pdf holds it as page 2)", err=True)
         else:
             _write_board(output if output is not None else _default_target(made.default_name), made)
+        _announce_seed()
     except SetupgenError as exc:
         raise _fail(exc) from None
     _report_violations(made.violations)
@@ -437,14 +451,11 @@ def round_(
         wanted = _almanac_request(rules, variant, almanac)
         limits = balancemod.options(balance, max_intersection_pips, max_terrain_cluster, resource_pips, min_score)
         if tournament_file is not None:
-            quick = [n for n, v in (("--scenario", scenario), ("--tables", tables), ("--seed", seed),
-                                    ("--numbers", numbers), ("--harbors", harbors), ("--lang", lang),
-                                    ("--paper", paper), ("--title", title), ("--rules", rules),
-                                    ("--variant", variant)) if v is not None]
-            quick += [n for n, v in (("balance options", limits), ("--even", even or even_range is not None),
-                                     ("--balance-line", balance_line)) if v]
-            if quick:
-                raise SetupgenError(f"give either a tournament file with --round, or the quick form; not both ({', '.join(quick)})")
+            _no_quick_options((("--scenario", scenario), ("--tables", tables), ("--seed", seed),
+                               ("--numbers", numbers), ("--harbors", harbors), ("--lang", lang), ("--paper", paper),
+                               ("--title", title), ("--rules", rules), ("--variant", variant),
+                               ("balance options", limits or None), ("--even", even or even_range or None),
+                               ("--balance-line", balance_line or None)))
             request, folder, target = _tournament_round(tournament_file, round_number, output, almanac, console_url)
         else:
             _no_console_url(console_url)
@@ -459,9 +470,17 @@ def round_(
         _files_written()
     except SetupgenError as exc:
         raise _fail(exc) from None
+    _announce_seed()
     typer.echo(f"wrote {target}/{manifest['pdf']} ({_pack_summary(request, manifest)})", err=True)
     for entry in manifest["boards"]:
         _out(f"table {entry['table']}: {entry['setup_id']}")
+
+
+def _no_quick_options(given) -> None:
+    """A tournament file names the round: none of the quick form's options (name, value) may be set."""
+    quick = [name for name, value in given if value is not None]
+    if quick:
+        raise SetupgenError(f"give either a tournament file with --round, or the quick form; not both ({', '.join(quick)})")
 
 
 def _no_console_url(console_url: Optional[str]) -> None:
