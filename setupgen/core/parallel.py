@@ -20,25 +20,38 @@ from typing import Any, Callable, Iterable, Iterator
 
 from .errors import SetupgenError
 
-__all__ = ["workers", "ordered", "AHEAD"]
+__all__ = ["workers", "configured", "cpus", "quiet_worker", "ordered", "AHEAD"]
 
 #: jobs handed out per worker ahead of the results taken
 AHEAD = 4
 
 
-def workers() -> int:
-    """Worker processes to use: ``SETUPGEN_WORKERS`` if set, else the
-    CPUs this process may run on. Raises :class:`SetupgenError` for a
-    ``SETUPGEN_WORKERS`` that is not a whole number from 0 to 64."""
+def configured() -> int | None:
+    """``SETUPGEN_WORKERS`` as a count, None when it is not set. Raises
+    :class:`SetupgenError` for a value that is not a whole number from 0
+    to 64."""
     text = os.environ.get("SETUPGEN_WORKERS")
-    if text is not None:
-        if not text.strip().isdigit() or not 0 <= int(text) <= 64:
-            raise SetupgenError(f"SETUPGEN_WORKERS must be a whole number from 0 to 64, got {text!r}")
-        return int(text)
+    if text is None:
+        return None
+    if not text.strip().isdigit() or not 0 <= int(text) <= 64:
+        raise SetupgenError(f"SETUPGEN_WORKERS must be a whole number from 0 to 64, got {text!r}")
+    return int(text)
+
+
+def cpus() -> int:
+    """The CPUs this process may run on."""
     try:
         return len(os.sched_getaffinity(0))
     except AttributeError:  # not on Linux
         return os.cpu_count() or 1
+
+
+def workers() -> int:
+    """Worker processes to use: ``SETUPGEN_WORKERS`` if set, else the
+    CPUs this process may run on. Raises :class:`SetupgenError` as
+    :func:`configured`."""
+    n = configured()
+    return cpus() if n is None else n
 
 
 #: (function, context) of the pool being started, read by its forked
@@ -46,7 +59,7 @@ def workers() -> int:
 _CONTEXT: list[tuple[Callable[[Any, Any], Any], Any]] = []
 
 
-def _quiet() -> None:
+def quiet_worker() -> None:
     """Worker start: the calling process handles interrupts and ends the workers."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
@@ -83,7 +96,7 @@ def _pooled(fn: Callable[[Any, Any], Any], context: Any, jobs: Iterator[Any], n:
 
     _CONTEXT.append((fn, context))
     try:
-        pool = multiprocessing.get_context("fork").Pool(n, initializer=_quiet)  # forks now
+        pool = multiprocessing.get_context("fork").Pool(n, initializer=quiet_worker)  # forks now
     finally:
         _CONTEXT.pop()
     pending: deque = deque()

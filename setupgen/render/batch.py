@@ -13,13 +13,11 @@ this process.
 
 from __future__ import annotations
 
-import os
-import signal
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
+from ..core import parallel
 from ..core.almanac import AlmanacRequest
 from ..core.board import Board
-from ..core.errors import SetupgenError
 from ..core.layout import Layout
 
 __all__ = ["workers", "sheets", "close", "key_document", "Background", "MIN_PARALLEL"]
@@ -35,22 +33,8 @@ def workers() -> int:
 
     Raises :class:`SetupgenError` for a ``SETUPGEN_WORKERS`` that is not a
     whole number from 0 to 64."""
-    text = os.environ.get("SETUPGEN_WORKERS")
-    if text is not None:
-        if not text.strip().isdigit() or not 0 <= int(text) <= 64:
-            raise SetupgenError(f"SETUPGEN_WORKERS must be a whole number from 0 to 64, got {text!r}")
-        return int(text)
-    try:
-        cpus = len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        cpus = os.cpu_count() or 1
-    return cpus - 1
-
-
-def _quiet() -> None:
-    """Worker start: the calling process handles interrupts and ends the workers."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    n = parallel.configured()
+    return parallel.cpus() - 1 if n is None else n
 
 
 #: the jobs of the running map, read by forked workers (layouts hold
@@ -84,7 +68,7 @@ def _map(fn: Callable[[Any], Any], jobs: Sequence[Any]) -> Iterator[Any]:
     ctx = multiprocessing.get_context("fork")
     _JOBS.append((fn, jobs))
     try:
-        pool = ctx.Pool(n, initializer=_quiet)  # forks now: the workers see _JOBS as it is
+        pool = ctx.Pool(n, initializer=parallel.quiet_worker)  # forks now: the workers see _JOBS as it is
     finally:
         _JOBS.pop()
     results = pool.imap(_run, range(len(jobs)), chunksize=max(1, min(4, len(jobs) // (4 * n))))
@@ -157,7 +141,7 @@ class Background:
             return
         _JOBS.append((fn, [job]))
         try:
-            self._pool = multiprocessing.get_context("fork").Pool(1, initializer=_quiet)
+            self._pool = multiprocessing.get_context("fork").Pool(1, initializer=parallel.quiet_worker)
         finally:
             _JOBS.pop()
         self._async = self._pool.apply_async(_run, (0,))
