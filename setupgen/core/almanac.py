@@ -25,13 +25,12 @@ field: no request value is to blame).
 from __future__ import annotations
 
 import re
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Iterable, Mapping, NoReturn
 
-from .data import data_dir, read_text
+from .data import data_dir, read_toml
 from .errors import SetupgenError, quoted
 from .templates import texts
 
@@ -538,14 +537,7 @@ def _only(path: Path, where: str, table: dict[str, Any], allowed: tuple[str, ...
 
 
 def _read(path: Path) -> dict[str, Any]:
-    try:
-        text = read_text(path, "almanac file")
-    except SetupgenError as exc:
-        raise SetupgenError(str(exc)) from None
-    try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise SetupgenError(f"{path}: {str(exc).lower()}") from None
+    return read_toml(path, "almanac file")
 
 
 def _bad(path: Path, where: str, problem: str) -> NoReturn:

@@ -13,13 +13,12 @@ Nothing happens at import time; the data files are read when asked.
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Iterable, Mapping
 
 from . import hexgrid
-from .data import data_dir, read_text
+from .data import data_dir, read_toml
 from .errors import SetupgenError, quoted
 from .hexgrid import Hex
 from .rules import PIPS, RESOURCE_OF, RESOURCES
@@ -303,10 +302,7 @@ def load_score() -> ScoreSpec:
 def read_score(path: Any) -> ScoreSpec:
     """A score file (format: ``balance/score.toml``). Raises
     :class:`SetupgenError` naming the file and entry at fault."""
-    try:
-        data = tomllib.loads(read_text(path, "balance score file"))
-    except tomllib.TOMLDecodeError as exc:
-        raise SetupgenError(f"{path}: {str(exc).lower()}") from None
+    data = read_toml(path, "balance score file")
     table = data.get("measure")
     if not isinstance(table, dict) or sorted(table) != sorted(SCORE_MEASURES):
         raise SetupgenError(f"{path}: measure: expected exactly the measures {', '.join(SCORE_MEASURES)}")
@@ -481,11 +477,9 @@ def load_preset(name: str) -> Limits:
         raise SetupgenError(f"unknown balance preset {quoted(name)} (known: {', '.join(known)}, or a .toml file)",
                             field="balance")
     try:
-        data = tomllib.loads(read_text(path, "balance preset"))
+        data = read_toml(path, "balance preset")
     except SetupgenError as exc:
         raise SetupgenError(str(exc), field="balance") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise SetupgenError(f"{path}: {str(exc).lower()}", field="balance") from None
     label = str(data.get("name", path.stem))
     return Limits.from_dict(data, preset=label, where=f"{path}: ")
 
@@ -517,10 +511,7 @@ def survey_interval(scenario: str, method: str) -> tuple[float, float]:
     even round. Raises :class:`SetupgenError` (``field="even"``) when the
     file has no survey for them."""
     path = data_dir("balance") / "surveys.toml"
-    try:
-        data = tomllib.loads(read_text(path, "balance survey file"))
-    except tomllib.TOMLDecodeError as exc:
-        raise SetupgenError(f"{path}: {str(exc).lower()}") from None
+    data = read_toml(path, "balance survey file")
     entry = data.get("scenario", {}).get(scenario, {}).get(method)
     if not isinstance(entry, dict) or not all(isinstance(entry.get(k), (int, float)) for k in ("p25", "p75")):
         raise SetupgenError(f"no score survey of {scenario} with the {method} method; give the score interval "

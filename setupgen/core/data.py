@@ -50,4 +50,16 @@ def read_text(path: str | Path, what: str = "file") -> str:
         raise SetupgenError(f"{where}: it is not UTF-8 text (save it as UTF-8)") from None
 
 
-__all__ = ["data_dir", "read_text", "MAX_INPUT_BYTES"]
+def read_toml(path: str | Path, what: str = "file") -> dict:
+    """The TOML document in input file ``path`` (read as :func:`read_text`).
+    Raises :class:`SetupgenError` naming ``what`` or, for malformed TOML,
+    the file and the parser's lowercase message."""
+    import tomllib
+
+    try:
+        return tomllib.loads(read_text(path, what))
+    except tomllib.TOMLDecodeError as exc:
+        raise SetupgenError(f"{path}: {str(exc).lower()}") from None
+
+
+__all__ = ["data_dir", "read_text", "read_toml", "MAX_INPUT_BYTES"]

@@ -54,7 +54,6 @@ from __future__ import annotations
 import csv
 import io
 import re
-import tomllib
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
@@ -65,7 +64,7 @@ from ..core import almanac
 from ..core import balance as balancemod
 from ..core import layout as layoutmod
 from ..core import templates
-from ..core.data import read_text
+from ..core.data import read_text, read_toml
 from ..core.limits import MAX_ROUNDS, check_text
 from ..core.errors import SetupgenError
 
@@ -343,11 +342,9 @@ def load(path: str | Path) -> Tournament:
 
 def _read_toml(path: Path) -> dict[str, Any]:
     try:
-        return tomllib.loads(read_text(path, "tournament file"))
+        return read_toml(path, "tournament file")
     except SetupgenError as exc:
         raise TournamentError(str(exc)) from None
-    except tomllib.TOMLDecodeError as exc:
-        raise TournamentError(f"{path}: {str(exc).lower()}") from None
 
 
 def _get(p: str, table: dict, key: str, typ: type, default: Any = ..., where: str = "") -> Any:
