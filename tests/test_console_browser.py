@@ -1,9 +1,11 @@
 """The console in a real browser (issue 14, point 6): Debian's Chromium
-driven by Playwright against ``setupgen serve`` in its own process. A
-round of the day: log in, make round 1's pack, enter a result and correct
-it, a table reports through its QR code's URL on a phone-sized screen, the
-director confirms, the standings equal ``setupgen standings``', then round
-2 and the final seated with its pack.
+driven by Playwright against ``setupgen serve`` in its own process, over
+the whole day of the shipped Swiss example (48 players, 12 tables, three
+rounds: base, base, Seafarers; a Cities & Knights final of the best 8):
+log in, make each round's pack, enter every table's result (one
+correction), a table reports through its QR code's URL on a phone-sized
+screen and the director confirms, the standings equal ``setupgen
+standings``', the final seated with its pack.
 
 ``SETUPGEN_SCREENSHOTS=1`` also copies the screenshots into ``docs/``."""
 
@@ -18,7 +20,6 @@ from pathlib import Path
 
 import pytest
 
-from test_console import make_tournament
 
 pytestmark = pytest.mark.browser
 
@@ -36,9 +37,9 @@ def free_port() -> int:
 
 @pytest.fixture
 def served(tmp_path):
-    """``setupgen serve`` on a free port with a director's password; yields (base URL, folder, tournament file)."""
-    tour = make_tournament(tmp_path)
-    tour.write_text(tour.read_text() + '\n[final]\nplayers = 8\nscenario = "base-3-4"\nvictory_points = 10\n')
+    """``setupgen serve`` of the Swiss example on a free port with a director's password; yields (base URL, folder, tournament file)."""
+    shutil.copytree(ROOT / "examples" / "swiss-2010", tmp_path / "swiss")
+    tour = tmp_path / "swiss" / "tournament.toml"
     (tmp_path / "password.txt").write_text(PASSWORD + "\n")
     port = free_port()
     base = f"http://127.0.0.1:{port}"
@@ -71,10 +72,73 @@ def fill_result(page, vps, winner) -> None:
     page.check(f"input[name=winner][value='{winner}']")
 
 
-def test_a_round_of_the_day_in_chromium(chromium, served, tmp_path):
-    from playwright.sync_api import sync_playwright
+def result_of(n: int, t: int, top: int) -> tuple[tuple[int, ...], int]:
+    """A legal result of round ``n``'s table ``t`` (four seats, threshold
+    ``top``): the winner's seat and VP per seat, the others below ``top``."""
+    winner = 1 + (t + n) % 4
+    return tuple(top if k == winner else 3 + (k * t + n) % (top - 3) for k in range(1, 5)), winner
 
+
+def report_by_phone(ctx, url: str, vps, winner, shots: Path):
+    """The table's player: opens the QR code's URL on a phone-sized page
+    and reports; returns that page."""
+    phone = ctx.new_page()
+    phone.set_viewport_size({"width": 390, "height": 844})
+    phone.goto(url)
+    fill_result(phone, vps, winner)
+    phone.click("button:has-text('Report result')")
+    assert phone.is_visible("text=Waiting for the director to confirm")
+    phone.screenshot(path=str(shots / "console-table.png"), full_page=True)
+    return phone
+
+
+def play_round(page, ctx, base: str, folder: Path, n: int, top: int, shots: Path) -> None:
+    """Round ``n`` from the director's home page: its pack, then every
+    table's result; in round 1 table 1 is corrected once and table 2
+    reports by its QR code's URL, confirmed from the round page."""
     from setupgen.tournament import tokens
+
+    page.goto(base + "/")
+    page.click(f"tr:has-text('Round {n}') >> button:has-text('Make pack')")
+    page.wait_for_url(f"{base}/rounds/{n}", timeout=180_000)
+    assert (folder / f"round-{n}" / "round.pdf").is_file()
+    tables = page.locator("tbody tr").count()
+    assert tables == 12
+    for t in range(1, tables + 1):
+        vps, winner = result_of(n, t, top)
+        if n == 1 and t == 2:
+            url = tokens.table_url(base, tokens.read_key(folder), 1, 2)
+            phone = report_by_phone(ctx, url, vps, winner, shots)
+            continue
+        page.goto(f"{base}/rounds/{n}/tables/{t}")
+        if n == 1 and t == 1:  # first a typing error, then the correction
+            fill_result(page, (vps[0], vps[1] - 1) + vps[2:], winner)
+            page.click("button:has-text('Save')")
+            page.wait_for_url(f"{base}/rounds/{n}")
+            page.goto(f"{base}/rounds/{n}/tables/{t}")
+            assert page.is_visible(f"code:text-is('{tokens.table_url(base, tokens.read_key(folder), 1, 1)}')")
+        fill_result(page, vps, winner)
+        page.click("button:has-text('Save')")
+        page.wait_for_url(f"{base}/rounds/{n}")
+    if n == 1:
+        page.goto(base + "/rounds/1/tables/1")
+        assert page.locator("table.audit tbody tr").count() == 2 and page.is_visible("td:text-is('correct')")
+        page.goto(base + "/")  # mid-round: one table waits for the director
+        page.screenshot(path=str(shots / "console-director.png"), full_page=True)
+        page.goto(base + "/rounds/1")
+        assert page.locator("tr.reported").count() == 1
+        page.screenshot(path=str(shots / "console-round.png"), full_page=True)
+        page.click("tr.reported >> button:has-text('Confirm')")
+        page.wait_for_url(base + "/rounds/1")
+        phone.reload()
+        assert phone.is_visible("text=Confirmed by the director")
+        phone.close()
+    page.goto(f"{base}/rounds/{n}")
+    assert page.locator("tr.confirmed").count() == 12
+
+
+def test_the_swiss_day_in_chromium(chromium, served, tmp_path):
+    from playwright.sync_api import sync_playwright
 
     base, folder, tour = served
     shots = tmp_path / "shots"
@@ -91,60 +155,29 @@ def test_a_round_of_the_day_in_chromium(chromium, served, tmp_path):
             page.fill("input[name=password]", PASSWORD)
             page.click("button:has-text('Log in')")
             assert page.url == base + "/" and page.is_visible("text=Rounds")
-            page.click("tr:has-text('Round 1') >> button:has-text('Make pack')")
-            page.wait_for_url(base + "/rounds/1", timeout=60_000)
-            assert (folder / "round-1" / "round.pdf").is_file()
-
-            page.goto(base + "/rounds/1/tables/1")
-            fill_result(page, (10, 7, 5, 3), 1)
-            page.click("button:has-text('Save')")
-            page.goto(base + "/rounds/1/tables/1")  # the correction
-            fill_result(page, (10, 8, 5, 3), 1)
-            page.click("button:has-text('Save')")
-            page.wait_for_url(base + "/rounds/1")
-            page.goto(base + "/rounds/1/tables/1")
-            assert page.locator("table.audit tbody tr").count() == 2 and page.is_visible("td:text-is('correct')")
-
-            url = tokens.table_url(base, tokens.read_key(folder), 1, 2)
-            assert page.is_visible(f"code:text-is('{tokens.table_url(base, tokens.read_key(folder), 1, 1)}')")
-            phone = ctx.new_page()
-            phone.set_viewport_size({"width": 390, "height": 844})
-            phone.goto(url)
-            fill_result(phone, (4, 10, 6, 2), 2)
-            phone.click("button:has-text('Report result')")
-            assert phone.is_visible("text=Waiting for the director to confirm")
-            phone.screenshot(path=str(shots / "console-table.png"), full_page=True)
-
-            page.goto(base + "/")  # mid-round: one table waits for the director
-            page.screenshot(path=str(shots / "console-director.png"), full_page=True)
-            page.goto(base + "/rounds/1")
-            assert page.locator("tr.reported").count() == 1
-            page.screenshot(path=str(shots / "console-round.png"), full_page=True)
-            page.click("tr.reported >> button:has-text('Confirm')")
-            page.wait_for_url(base + "/rounds/1")
-            assert page.locator("tr.confirmed").count() == 2
-            phone.reload()
-            assert phone.is_visible("text=Confirmed by the director")
-
+            for n, top in ((1, 10), (2, 10), (3, 12)):
+                play_round(page, ctx, base, folder, n, top, shots)
             page.goto(base + "/standings")
-            assert page.is_visible("text=Round 1: 2 of 2 tables confirmed")
-            for table in (1, 2):  # round 2, then the final of the best 8
-                page.goto(f"{base}/rounds/2/tables/{table}")
-                fill_result(page, (3, 10, 9, 4), 2)
-                page.click("button:has-text('Save')")
-                page.wait_for_url(base + "/rounds/2")
+            for n in (1, 2, 3):
+                assert page.is_visible(f"text=Round {n}: 12 of 12 tables confirmed")
+            key = page.request.get(base + "/rounds/3/key.pdf")
+            assert key.ok and key.body() == (folder / "round-3" / "key.pdf").read_bytes()
             page.goto(base + "/finals")
             page.click("button:has-text('Make the final pack')")
-            page.wait_for_url(base + "/finals", timeout=60_000)
+            page.wait_for_url(base + "/finals", timeout=180_000)
             assert page.is_visible("a:has-text('round.pdf')") and (folder / "final" / "round.pdf").is_file()
             exported = page.request.get(base + "/standings.csv").body()
         finally:
             ctx.close()
-    assert alerts == []  # the player named <script>alert(1)</script> stayed text
+    assert alerts == []
     cli = subprocess.run([sys.executable, "-m", "setupgen", "standings", str(tour), str(folder / "results.csv"),
                           "-o", str(tmp_path / "cli")], cwd=ROOT, capture_output=True, text=True)
     assert cli.returncode == 0, cli.stderr
     assert exported == (tmp_path / "cli" / "standings.csv").read_bytes()
+    final = subprocess.run([sys.executable, "-m", "setupgen", "finals", str(tour), str(folder / "results.csv"),
+                            "--players", "8", "-o", str(tmp_path / "cli")], cwd=ROOT, capture_output=True, text=True)
+    assert final.returncode == 0, final.stderr
+    assert (tmp_path / "cli" / "final" / "round.pdf").read_bytes() == (folder / "final" / "round.pdf").read_bytes()
     pack = (folder / "round-1" / "round.pdf").read_bytes()
     again = subprocess.run([sys.executable, "-m", "setupgen", "round", str(tour), "--round", "1", "-o", str(folder),
                             "--console-url", base], cwd=ROOT, capture_output=True, text=True)
