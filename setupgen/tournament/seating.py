@@ -21,6 +21,7 @@ from ..core import rng as rngmod
 from . import designs, positions
 
 Tabs = list[list[list[int]]]  # per planned round: its tables, each a list of players
+_GIVE_UP = 2_000  # iterations without a new best the search waits at least before it stops
 _REPAIR_STEPS = 200  # neighbourhoods the exact start-position repair tries at most
 
 
@@ -307,9 +308,11 @@ def tabu_search(state: Tables, lb: tuple[int, int, int, int], budget: int, strea
     left for t to 2t + 3 iterations, t = min(6, n / 8), unless the move
     beats the best so far);
     after 400 iterations without progress, restart from the best with
-    a few random trades. Lexicographic in :meth:`Tables.cost`; once all
-    but the short-table term are at ``lb``, at most a fiftieth of the
-    budget more."""
+    a few random trades; after a twentieth of the budget (at least
+    2,000 iterations) without a new best, stop (a counting bound may be
+    out of reach). Lexicographic in :meth:`Tables.cost`; once all but
+    the short-table term are at ``lb``, at most a fiftieth of the budget
+    more."""
     weights = _weights(state)
     cur_t = list(state.cost())
     cur = _scalar(cur_t, weights)
@@ -319,9 +322,12 @@ def tabu_search(state: Tables, lb: tuple[int, int, int, int], budget: int, strea
     conflicts = _conflicts(state)
     stall = 0
     settled = budget  # when the tables first met their bounds but for the short-table term
+    gained = 0  # the iteration of the last new best
     for it in range(budget):
-        if (best_t[0], best_t[2], best_t[3]) <= (lb[0], lb[2], lb[3]):
-            break  # Σ C(meetings, 2) only spreads repeats: its bound is not waited for
+        if best_t <= lb:
+            break
+        if it - gained > max(_GIVE_UP, budget // 20):
+            break  # a counting bound out of reach: no new best for a twentieth of the budget
         if (best_t[0], best_t[2]) <= (lb[0], lb[2]):
             settled = min(settled, it)
             if it - settled > budget // 50:
@@ -351,7 +357,7 @@ def tabu_search(state: Tables, lb: tuple[int, int, int, int], budget: int, strea
         conflicts.extend(_touched(state, ri, a, b))
         stall += 1
         if cur < best:
-            best, best_t, stall = cur, tuple(cur_t), 0
+            best, best_t, stall, gained = cur, tuple(cur_t), 0, it
             best_tabs = [[list(t) for t in ts] for ts in state.tabs]
         elif stall > 400:
             _perturb(state, best_tabs, stream)
