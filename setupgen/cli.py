@@ -395,8 +395,8 @@ def _tournament_table_request(request, tournament_file, round_number, table, own
         given.append("--count")
     if given:
         raise SetupgenError(f"--tournament names the table's board, language and rules; drop {', '.join(given)}")
-    t = tournament.load(tournament_file)
-    sched = tj.current_schedule(t, _tournament_folder(t, None))
+    t, folder = _load_tournament(tournament_file, None)
+    sched = tj.current_schedule(t, folder)
     board, context = tj.table_sheet(t, round_number, table, sched)
     return dataclasses.replace(request, scenario=board.scenario, seed=board.seed, lang=t.language, paper=t.paper,
                                context=context, almanac=None if request.almanac is None else t.almanac(round_number),
@@ -507,8 +507,7 @@ def _tournament_round(tournament_file: Path, round_number: Optional[int], output
 
     if round_number is None:
         raise SetupgenError("with a tournament file, say which round: --round N")
-    t = tournament.load(tournament_file)
-    folder = _tournament_folder(t, output)
+    t, folder = _load_tournament(tournament_file, output)
     sched = tj.current_schedule(t, folder)
     console = None
     if console_url is not None:
@@ -610,6 +609,16 @@ def _tournament_folder(t, output: Optional[str]) -> Path:
     return Path(output) if output is not None else DEFAULT_OUTPUT / export.slug(t.name)
 
 
+def _load_tournament(tournament_file: Path, output: Optional[str]):
+    """The tournament (with the late entries of its folder's ``entries.csv``) and its folder."""
+    from .tournament import jobs as tj
+    from .tournament import model as tournament
+
+    t = tournament.load(tournament_file)
+    folder = _tournament_folder(t, output)
+    return tj.with_entries(t, folder), folder
+
+
 @app.command(epilog="Example:  setupgen schedule examples/swiss-2010/tournament.toml   "
                     "(after drop-outs: edit the players file, then --from-round 3)")
 def schedule(
@@ -624,16 +633,70 @@ def schedule(
     from .tournament import jobs as tj
 
     try:
-        t = tournament.load(tournament_file)
-        folder = _tournament_folder(t, output)
-        sched = tj.make_schedule(t, folder, from_round, results)
-        quality = tj.write_schedule(t, sched, folder, replace=replace or from_round is not None)
+        t, folder = _load_tournament(tournament_file, output)
+        _, quality = tj.schedule_job(t, folder, from_round, results, replace=replace)
         _files_written()
     except SetupgenError as exc:
         raise _fail_results(exc) from None
     for line in quality.lines():
         _out(line)
     typer.echo(f"wrote {folder / 'schedule.csv'} and {folder / 'schedule.pdf'}", err=True)
+
+
+@app.command(epilog="Examples:  setupgen entry T.toml --leave ch07 --from-round 2"
+                    "  |  setupgen entry T.toml --join late1 --name \"Lea Late\" --group Basel --from-round 2"
+                    "  |  setupgen entry T.toml   (lists the changes)")
+def entry(
+    tournament_file: Path = typer.Argument(..., metavar="TOURNAMENT.toml", help="The tournament file."),
+    leave: Optional[str] = typer.Option(None, "--leave", metavar="ID", help="A player who drops out: plays no round from --from-round on."),
+    join: Optional[str] = typer.Option(None, "--join", metavar="ID", help="A late entry's new id: plays every round from --from-round on (with --name)."),
+    name: Optional[str] = typer.Option(None, "--name", help="The late entry's name."),
+    group: Optional[str] = typer.Option(None, "--group", help="The late entry's group (club, family), kept apart like the players file's."),
+    from_round: Optional[int] = typer.Option(None, "--from-round", help="The first round the change applies to (2 or later)."),
+    output: Optional[str] = typer.Option(None, "-o", "--output", help="Tournament folder; default output/<tournament name>."),
+) -> None:
+    """Record a drop-out or a late entry in the tournament folder's entries.csv (players.csv is never written)."""
+    from .tournament import entries
+    from .tournament import jobs as tj
+
+    try:
+        t, folder = _load_tournament(tournament_file, output)
+        if leave is None and join is None:
+            if any(v is not None for v in (name, group, from_round)):
+                raise SetupgenError("say which change: --leave ID or --join ID --name NAME")
+            changes = tj.read_entries(t, folder)
+        else:
+            changes = tj.record_entry(t, folder, _entry_of(leave, join, name, group, from_round))
+            _files_written()
+    except SetupgenError as exc:
+        raise _fail_results(exc) from None
+    for change in changes:
+        _out(change.describe())
+    if leave is not None or join is not None:
+        where = "" if output is None else f" -o {output}"
+        typer.echo(f"wrote {folder / entries.ENTRIES_FILE}; now re-plan: setupgen schedule {tournament_file} "
+                   f"--from-round {from_round}{where}", err=True)
+    elif not len(changes):
+        typer.echo(f"no drop-outs or late entries in {folder / entries.ENTRIES_FILE}", err=True)
+
+
+def _entry_of(leave: Optional[str], join: Optional[str], name: Optional[str], group: Optional[str],
+              from_round: Optional[int]):
+    """The change ``entry`` records, from its options."""
+    from .tournament import entries
+
+    if leave is not None and join is not None:
+        raise SetupgenError("one change at a time: --leave or --join, not both")
+    if from_round is None:
+        raise SetupgenError("say from which round: --from-round N")
+    if leave is not None:
+        if name is not None or group is not None:
+            raise SetupgenError("--name and --group go with --join (a drop-out keeps the players file's)")
+        return entries.Entry(entries.LEFT, from_round, leave.strip())
+    if name is None:
+        raise SetupgenError("a late entry needs a name: --name NAME")
+    clean = None if group is None or not group.strip() else group.strip()
+    return entries.Entry(entries.JOINED, from_round, (join or "").strip(), name.strip(), clean)
 
 
 @app.command(epilog="Example:  setupgen standings examples/swiss-2010/tournament.toml results.csv")
@@ -648,8 +711,7 @@ def standings(
     from .tournament import standings as st
 
     try:
-        t = tournament.load(tournament_file)
-        folder = _tournament_folder(t, output)
+        t, folder = _load_tournament(tournament_file, output)
         ranked = tj.write_standings(t, tj.current_schedule(t, folder), results, folder)
         _files_written()
     except SetupgenError as exc:
@@ -675,8 +737,7 @@ def finals(
     from .tournament import jobs as tj
 
     try:
-        t = tournament.load(tournament_file)
-        folder = _tournament_folder(t, output)
+        t, folder = _load_tournament(tournament_file, output)
         sched = tj.current_schedule(t, folder)
         chosen = tuple(w.strip() for w in winners.split(",")) if winners is not None else ()
         if winners is not None and not all(chosen):
