@@ -65,7 +65,7 @@ class Entry:
     def __post_init__(self) -> None:
         problem = _entry_problem(self)
         if problem is not None:
-            raise EntriesError(problem)
+            raise EntriesError(problem, field="from_round" if problem.startswith("from_round") else None)
 
     def as_player(self) -> Player:
         """A late entry as the players file would hold it."""
