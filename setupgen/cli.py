@@ -378,7 +378,6 @@ def _tournament_table_request(request, tournament_file, round_number, table, own
     table's sheet and almanac, as in the round pack (its board, players,
     threshold, rules, language and paper). ``own``: the values of --lang,
     --paper, --rules and --variant as given (None: not given)."""
-    from .tournament import model as tournament
     from .tournament import jobs as tj
 
     if tournament_file is None or round_number is None or table is None:
@@ -502,7 +501,6 @@ def _tournament_round(tournament_file: Path, round_number: Optional[int], output
     tournament folder and the pack folder ``round-N`` in it (with a console
     URL, the folder's console key is made when missing)."""
     from .tournament import jobs as tj
-    from .tournament import model as tournament
     from .tournament import tokens
 
     if round_number is None:
@@ -620,16 +618,15 @@ def _load_tournament(tournament_file: Path, output: Optional[str]):
 
 
 @app.command(epilog="Example:  setupgen schedule examples/swiss-2010/tournament.toml   "
-                    "(after drop-outs: edit the players file, then --from-round 3)")
+                    "(after drop-outs and late entries recorded with setupgen entry: --from-round 3)")
 def schedule(
     tournament_file: Path = typer.Argument(..., metavar="TOURNAMENT.toml", help="The tournament file."),
-    from_round: Optional[int] = typer.Option(None, "--from-round", help="Keep rounds before N as played (from the saved schedule.csv) and re-plan the rest for the current players."),
+    from_round: Optional[int] = typer.Option(None, "--from-round", help="Keep rounds before N as played (from the saved schedule.csv) and re-plan the rest for the current players (the players file with the changes of entries.csv)."),
     output: Optional[str] = typer.Option(None, "-o", "--output", help="Tournament folder; default output/<tournament name>."),
     replace: bool = typer.Option(False, "--replace", help="Plan afresh over an existing schedule.csv that holds another schedule (played or re-planned rounds are lost)."),
     results: Optional[Path] = typer.Option(None, "--results", metavar="RESULTS.csv", help="With --from-round N where round N is marked seating = \"standings\": the results so far; round N is seated by rank (1-4, 5-8, ...)."),
 ) -> None:
     """Seat every preliminary round: tables and starting positions."""
-    from .tournament import model as tournament
     from .tournament import jobs as tj
 
     try:
@@ -706,7 +703,6 @@ def standings(
     output: Optional[str] = typer.Option(None, "-o", "--output", help="Tournament folder; default output/<tournament name>."),
 ) -> None:
     """Rank the players: placing points, then VP, VP share, lots."""
-    from .tournament import model as tournament
     from .tournament import jobs as tj
     from .tournament import standings as st
 
@@ -733,7 +729,6 @@ def finals(
     almanac: bool = typer.Option(True, "--almanac/--no-almanac", help=ALMANAC_HELP + " The PDF is then laid out for duplex printing."),
 ) -> None:
     """Seat the finals from the standings and make their round pack."""
-    from .tournament import model as tournament
     from .tournament import jobs as tj
 
     try:

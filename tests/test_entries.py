@@ -402,3 +402,20 @@ def test_console_refuses_re_planning_played_rounds_and_bad_forms(day):
     assert r.status_code == 409 and "round 2 has results already" in r.text
     assert not (day.folder / "entries.csv").exists()
     assert "500" not in c.get("/entries").text
+
+
+def test_a_pack_made_before_the_re_plan_is_marked_and_made_again(day):
+    c = client_of(day)
+    token = csrf(c)
+    assert c.post("/rounds/2/pack", data={"csrf": token}, follow_redirects=False).status_code == 303
+    assert not day.pack_stale(2) and "made before the re-plan" not in c.get("/").text
+    assert c.post("/entries/change", data={"csrf": token, "change": "joined", "player": "q1", "name": "Quentin",
+                                           "from_round": "2"}).status_code == 200
+    assert c.post("/entries/replan", data={"csrf": token, "from_round": "2"}).status_code == 200
+    assert day.pack_stale(2) and "made before the re-plan" in c.get("/").text
+    assert "Make pack again" in c.get("/rounds/2").text
+    assert c.post("/rounds/2/pack", data={"csrf": token}, follow_redirects=False).status_code == 303
+    assert not day.pack_stale(2)
+    assert ",q1,Quentin,," in (day.pack_folder(2) / "results-round-2.csv").read_text()
+    audit = c.get("/audit").text
+    assert "replan" in audit and "join" in audit
