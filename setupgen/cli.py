@@ -378,7 +378,6 @@ def _tournament_table_request(request, tournament_file, round_number, table, own
     table's sheet and almanac, as in the round pack (its board, players,
     threshold, rules, language and paper). ``own``: the values of --lang,
     --paper, --rules and --variant as given (None: not given)."""
-    from .tournament import model as tournament
     from .tournament import jobs as tj
 
     if tournament_file is None or round_number is None or table is None:
@@ -395,8 +394,8 @@ def _tournament_table_request(request, tournament_file, round_number, table, own
         given.append("--count")
     if given:
         raise SetupgenError(f"--tournament names the table's board, language and rules; drop {', '.join(given)}")
-    t = tournament.load(tournament_file)
-    sched = tj.current_schedule(t, _tournament_folder(t, None))
+    t, folder = _load_tournament(tournament_file, None)
+    sched = tj.current_schedule(t, folder)
     board, context = tj.table_sheet(t, round_number, table, sched)
     return dataclasses.replace(request, scenario=board.scenario, seed=board.seed, lang=t.language, paper=t.paper,
                                context=context, almanac=None if request.almanac is None else t.almanac(round_number),
@@ -502,13 +501,11 @@ def _tournament_round(tournament_file: Path, round_number: Optional[int], output
     tournament folder and the pack folder ``round-N`` in it (with a console
     URL, the folder's console key is made when missing)."""
     from .tournament import jobs as tj
-    from .tournament import model as tournament
     from .tournament import tokens
 
     if round_number is None:
         raise SetupgenError("with a tournament file, say which round: --round N")
-    t = tournament.load(tournament_file)
-    folder = _tournament_folder(t, output)
+    t, folder = _load_tournament(tournament_file, output)
     sched = tj.current_schedule(t, folder)
     console = None
     if console_url is not None:
@@ -610,30 +607,93 @@ def _tournament_folder(t, output: Optional[str]) -> Path:
     return Path(output) if output is not None else DEFAULT_OUTPUT / export.slug(t.name)
 
 
+def _load_tournament(tournament_file: Path, output: Optional[str]):
+    """The tournament (with the late entries of its folder's ``entries.csv``) and its folder."""
+    from .tournament import jobs as tj
+    from .tournament import model as tournament
+
+    t = tournament.load(tournament_file)
+    folder = _tournament_folder(t, output)
+    return tj.with_entries(t, folder), folder
+
+
 @app.command(epilog="Example:  setupgen schedule examples/swiss-2010/tournament.toml   "
-                    "(after drop-outs: edit the players file, then --from-round 3)")
+                    "(after drop-outs and late entries recorded with setupgen entry: --from-round 3)")
 def schedule(
     tournament_file: Path = typer.Argument(..., metavar="TOURNAMENT.toml", help="The tournament file."),
-    from_round: Optional[int] = typer.Option(None, "--from-round", help="Keep rounds before N as played (from the saved schedule.csv) and re-plan the rest for the current players."),
+    from_round: Optional[int] = typer.Option(None, "--from-round", help="Keep rounds before N as played (from the saved schedule.csv) and re-plan the rest for the current players (the players file with the changes of entries.csv)."),
     output: Optional[str] = typer.Option(None, "-o", "--output", help="Tournament folder; default output/<tournament name>."),
     replace: bool = typer.Option(False, "--replace", help="Plan afresh over an existing schedule.csv that holds another schedule (played or re-planned rounds are lost)."),
     results: Optional[Path] = typer.Option(None, "--results", metavar="RESULTS.csv", help="With --from-round N where round N is marked seating = \"standings\": the results so far; round N is seated by rank (1-4, 5-8, ...)."),
 ) -> None:
     """Seat every preliminary round: tables and starting positions."""
-    from .tournament import model as tournament
     from .tournament import jobs as tj
 
     try:
-        t = tournament.load(tournament_file)
-        folder = _tournament_folder(t, output)
-        sched = tj.make_schedule(t, folder, from_round, results)
-        quality = tj.write_schedule(t, sched, folder, replace=replace or from_round is not None)
+        t, folder = _load_tournament(tournament_file, output)
+        _, quality = tj.schedule_job(t, folder, from_round, results, replace=replace)
         _files_written()
     except SetupgenError as exc:
         raise _fail_results(exc) from None
     for line in quality.lines():
         _out(line)
     typer.echo(f"wrote {folder / 'schedule.csv'} and {folder / 'schedule.pdf'}", err=True)
+
+
+@app.command(epilog="Examples:  setupgen entry T.toml --leave ch07 --from-round 2"
+                    "  |  setupgen entry T.toml --join late1 --name \"Lea Late\" --group Basel --from-round 2"
+                    "  |  setupgen entry T.toml   (lists the changes)")
+def entry(
+    tournament_file: Path = typer.Argument(..., metavar="TOURNAMENT.toml", help="The tournament file."),
+    leave: Optional[str] = typer.Option(None, "--leave", metavar="ID", help="A player who drops out: plays no round from --from-round on."),
+    join: Optional[str] = typer.Option(None, "--join", metavar="ID", help="A late entry's new id: plays every round from --from-round on (with --name)."),
+    name: Optional[str] = typer.Option(None, "--name", help="The late entry's name."),
+    group: Optional[str] = typer.Option(None, "--group", help="The late entry's group (club, family), kept apart like the players file's."),
+    from_round: Optional[int] = typer.Option(None, "--from-round", help="The first round the change applies to (2 or later)."),
+    output: Optional[str] = typer.Option(None, "-o", "--output", help="Tournament folder; default output/<tournament name>."),
+) -> None:
+    """Record a drop-out or a late entry in the tournament folder's entries.csv (players.csv is never written)."""
+    from .tournament import entries
+    from .tournament import jobs as tj
+
+    try:
+        t, folder = _load_tournament(tournament_file, output)
+        if leave is None and join is None:
+            if any(v is not None for v in (name, group, from_round)):
+                raise SetupgenError("say which change: --leave ID or --join ID --name NAME")
+            changes = tj.read_entries(t, folder)
+        else:
+            changes = tj.record_entry(t, folder, _entry_of(leave, join, name, group, from_round))
+            _files_written()
+    except SetupgenError as exc:
+        raise _fail_results(exc) from None
+    for change in changes:
+        _out(change.describe())
+    if leave is not None or join is not None:
+        where = "" if output is None else f" -o {output}"
+        typer.echo(f"wrote {folder / entries.ENTRIES_FILE}; now re-plan: setupgen schedule {tournament_file} "
+                   f"--from-round {from_round}{where}", err=True)
+    elif not len(changes):
+        typer.echo(f"no drop-outs or late entries in {folder / entries.ENTRIES_FILE}", err=True)
+
+
+def _entry_of(leave: Optional[str], join: Optional[str], name: Optional[str], group: Optional[str],
+              from_round: Optional[int]):
+    """The change ``entry`` records, from its options."""
+    from .tournament import entries
+
+    if leave is not None and join is not None:
+        raise SetupgenError("one change at a time: --leave or --join, not both")
+    if from_round is None:
+        raise SetupgenError("say from which round: --from-round N")
+    if leave is not None:
+        if name is not None or group is not None:
+            raise SetupgenError("--name and --group go with --join (a drop-out keeps the players file's)")
+        return entries.Entry(entries.LEFT, from_round, leave.strip())
+    if name is None:
+        raise SetupgenError("a late entry needs a name: --name NAME")
+    clean = None if group is None or not group.strip() else group.strip()
+    return entries.Entry(entries.JOINED, from_round, (join or "").strip(), name.strip(), clean)
 
 
 @app.command(epilog="Example:  setupgen standings examples/swiss-2010/tournament.toml results.csv")
@@ -643,13 +703,11 @@ def standings(
     output: Optional[str] = typer.Option(None, "-o", "--output", help="Tournament folder; default output/<tournament name>."),
 ) -> None:
     """Rank the players: placing points, then VP, VP share, lots."""
-    from .tournament import model as tournament
     from .tournament import jobs as tj
     from .tournament import standings as st
 
     try:
-        t = tournament.load(tournament_file)
-        folder = _tournament_folder(t, output)
+        t, folder = _load_tournament(tournament_file, output)
         ranked = tj.write_standings(t, tj.current_schedule(t, folder), results, folder)
         _files_written()
     except SetupgenError as exc:
@@ -671,12 +729,10 @@ def finals(
     almanac: bool = typer.Option(True, "--almanac/--no-almanac", help=ALMANAC_HELP + " The PDF is then laid out for duplex printing."),
 ) -> None:
     """Seat the finals from the standings and make their round pack."""
-    from .tournament import model as tournament
     from .tournament import jobs as tj
 
     try:
-        t = tournament.load(tournament_file)
-        folder = _tournament_folder(t, output)
+        t, folder = _load_tournament(tournament_file, output)
         sched = tj.current_schedule(t, folder)
         chosen = tuple(w.strip() for w in winners.split(",")) if winners is not None else ()
         if winners is not None and not all(chosen):

@@ -30,6 +30,7 @@ from ..tournament import standings as st
 from . import day as dayday
 from . import security
 from .day import Day
+from .store import StoreError
 
 TEMPLATES = Path(__file__).with_name("templates")
 REASONS = {400: "Bad request", 403: "Forbidden", 404: "Not found", 405: "Method not allowed", 409: "Conflict",
@@ -112,6 +113,8 @@ def _routes() -> list[Route]:
         Route("/rounds/{n:int}/tables/{t:int}/confirm", confirm, methods=["POST"]),
         Route("/standings", standings_page), Route("/standings.csv", standings_csv),
         Route("/audit", audit_page), Route("/public", public_page),
+        Route("/entries", entries_page), Route("/entries/change", record_change, methods=["POST"]),
+        Route("/entries/replan", replan, methods=["POST"]),
         Route("/finals", finals_page), Route("/finals/pack", make_finals_pack, methods=["POST"]),
         Route("/finals/{stage:str}/round.pdf", finals_download),
         Route("/t/{n:int}/{t:int}/{token:str}", table_report, methods=["GET", "POST"]),
@@ -293,9 +296,17 @@ async def home(request: Request) -> Response:
         for t in range(1, day.schedule.tables(n) + 1):
             counts[day.state(n, t)] += 1
         rounds.append({"number": n, "scenario": _scenario(day, n), "tables": day.schedule.tables(n),
-                       "counts": counts, "pack": day.has_pack(n),
+                       "counts": counts, "pack": day.has_pack(n), "stale": day.pack_stale(n),
                        "key": (day.pack_folder(n) / "key.pdf").is_file()})
-    return render(request, "home.html", rounds=rounds, folder=str(day.folder), console_url=day.console_url)
+    return render(request, "home.html", rounds=rounds, folder=str(day.folder), console_url=day.console_url,
+                  unplanned=_unplanned(day))
+
+
+def _unplanned(day: Day) -> int | None:
+    try:
+        return dayday.unplanned_round(day)
+    except SetupgenError as exc:  # entries.csv spoilt by hand since
+        raise HTTPException(409, str(exc)) from None
 
 
 def _scenario(day: Day, n: int) -> str:
@@ -320,7 +331,7 @@ async def round_page(request: Request) -> Response:
         rows.append({"table": t, "players": players, "state": day.state(n, t), "vp": result is not None,
                      "by": result.by if result else ""})
     return render(request, "round.html", number=n, scenario=_scenario(day, n), tables=rows, pack=day.has_pack(n),
-                  key=(day.pack_folder(n) / "key.pdf").is_file())
+                  key=(day.pack_folder(n) / "key.pdf").is_file(), stale=day.pack_stale(n))
 
 
 async def make_pack(request: Request) -> Response:
@@ -422,6 +433,82 @@ async def audit_page(request: Request) -> Response:
     """Every change, newest first."""
     _director(request)
     return render(request, "audit.html", audit=_day(request).store.audit())
+
+
+def _entries_context(day: Day, **form: str) -> dict:
+    """What the entries page shows: the changes, the players still in, the
+    round the schedule stops following them from, and the forms' values."""
+    from ..tournament import entries
+
+    try:
+        changes = jobs.read_entries(day.t, day.folder)
+    except SetupgenError as exc:
+        raise HTTPException(409, str(exc)) from None
+    names = day.names()
+    still = entries.roster(day.t.players, changes, max(day.rounds) if day.rounds else 1)
+    played = [r.round for r in day.store.results()]
+    upcoming = min(len(day.t.rounds), max([1] + played) + 1)
+    unplanned = entries.unplanned(changes, jobs.seated(day.schedule))
+    values = {"change": "left", "player": "", "name": "", "group": "", "from_round": str(upcoming),
+              "replan_round": str(unplanned or upcoming)}
+    values.update(form)
+    return {"changes": [{"text": c.describe(), "change": c.change, "round": c.from_round,
+                         "name": names.get(c.player, c.player)} for c in changes],
+            "current": [{"id": p.id, "name": names.get(p.id, p.id)} for p in still],
+            "unplanned": unplanned, "rounds": len(day.t.rounds), "form": values}
+
+
+async def entries_page(request: Request) -> Response:
+    """Drop-outs and late entries: the changes recorded, the forms to record one, and the re-plan."""
+    _director(request)
+    return render(request, "entries.html", **_entries_context(_day(request)))
+
+
+def _round_number(text: str) -> int:
+    """A round number typed in a form (400 when it is not one)."""
+    text = text.strip()
+    if not (text.isascii() and text.isdigit() and len(text) <= 4):
+        raise HTTPException(400, f"from round: {text[:20]!r} is not a round number")
+    return int(text)
+
+
+async def record_change(request: Request) -> Response:
+    """Record a drop-out (``change=left``, ``player``) or a late entry
+    (``change=joined``, ``player``, ``name``, ``group``) from ``from_round``
+    (400 naming the problem; 409 from a round that has results)."""
+    from ..tournament import entries
+
+    _director(request)
+    form = await _form(request)
+    day = _day(request)
+    given = {k: str(form.get(k, ""))[:200] for k in ("change", "player", "name", "group", "from_round")}
+    try:
+        kind = given["change"].strip()
+        if kind not in entries.CHANGES:
+            raise entries.EntriesError(f"choose a drop-out or a late entry, not {kind[:20]!r}")
+        number = _round_number(given["from_round"])
+        name, group = (given["name"].strip(), given["group"].strip() or None) if kind == entries.JOINED else ("", None)
+        change = entries.Entry(kind, number, given["player"].strip(), name, group)
+        await run_in_threadpool(dayday.record_change, day, change)
+    except StoreError as exc:
+        return render(request, "entries.html", 409, problems=[str(exc)], **_entries_context(day, **given))
+    except SetupgenError as exc:
+        return render(request, "entries.html", 400, problems=[str(exc)], **_entries_context(day, **given))
+    return RedirectResponse("/entries", status_code=303)
+
+
+async def replan(request: Request) -> Response:
+    """Re-plan the schedule from round ``from_round`` (``setupgen schedule
+    --from-round N``); 409 while a round from N on has results."""
+    _director(request)
+    form = await _form(request)
+    day = _day(request)
+    number = _round_number(str(form.get("from_round", ""))[:20])
+    try:
+        await run_in_threadpool(dayday.replan, day, number)
+    except SetupgenError as exc:
+        raise HTTPException(409, f"the schedule was not re-planned: {exc}") from None
+    return RedirectResponse("/", status_code=303)
 
 
 async def finals_page(request: Request) -> Response:

@@ -13,6 +13,9 @@ everything the pages do with them, as plain functions (no web framework).
   (one transaction with its audit entry), then write ``results.csv``.
 * :func:`live_standings` ranks the confirmed results, the CSV byte for byte
   what ``setupgen standings`` writes from the same ``results.csv``.
+* :func:`record_change` records a drop-out or late entry in ``entries.csv``
+  as ``setupgen entry`` does; :func:`replan` re-plans from a round as
+  ``setupgen schedule --from-round N`` does and takes the new schedule.
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ from pathlib import Path
 from ..core import atomic
 from ..core.data import read_text
 from ..core.errors import SetupgenError
-from ..tournament import jobs, roundpack, tokens
+from ..tournament import entries, jobs, roundpack, tokens
 from ..tournament import model as tournament
 from ..tournament import standings as st
 from ..tournament.schedule import Schedule
@@ -65,7 +68,7 @@ class Day:
     key: bytes
     console_url: str | None = None
     pack_lock: threading.Lock = field(default_factory=threading.Lock)
-    #: the players and tables of the schedule, worked out once (the schedule stays as it is while the console runs)
+    #: the players and tables of the schedule, worked out once (again after a re-plan, :func:`replan`)
     known: frozenset[str] | None = None
     tables: dict[tuple[int, int], frozenset[str]] | None = None
 
@@ -101,6 +104,17 @@ class Day:
         """Whether the round's pack has been made."""
         return (self.pack_folder(round_number) / "manifest.json").is_file()
 
+    def pack_stale(self, round_number: int) -> bool:
+        """Whether the round's pack seats other players than the schedule
+        (made before a re-plan): its ``results-round-N.csv`` differs."""
+        path = self.pack_folder(round_number) / f"results-round-{round_number}.csv"
+        if not self.has_pack(round_number) or not path.is_file():
+            return False
+        try:
+            return path.read_text(encoding="utf-8") != jobs.results_template(self.t, self.schedule, round_number)
+        except (OSError, UnicodeError):
+            return True
+
     def table_url(self, round_number: int, table: int) -> str | None:
         """The table's result URL on the sheets (None without a console URL)."""
         if self.console_url is None:
@@ -114,7 +128,7 @@ def open_day(tournament_file: str | Path, folder: Path, console_url: str | None 
     line with the database. Raises :class:`SetupgenError` (a bad tournament
     or schedule, a ``results.csv`` changed since the console wrote it or
     not valid, a database of a newer setupgen)."""
-    t = tournament.load(tournament_file)
+    t = jobs.with_entries(tournament.load(tournament_file), folder)
     base = None if console_url is None else tokens.check_base_url(console_url)
     sched = jobs.current_schedule(t, folder)
     with atomic.folder_for(folder):
@@ -363,6 +377,10 @@ def make_pack(day: Day, round_number: int) -> dict:
     --round N [--console-url URL]`` makes it. Returns its manifest. Raises
     :class:`SetupgenError` (e.g. a folder holding files setupgen did not write)."""
     console = None if day.console_url is None else (day.console_url, day.key)
+    bad = unplanned_round(day)
+    if bad is not None and bad <= round_number:
+        raise SetupgenError(f"the schedule does not follow {entries.ENTRIES_FILE} from round {bad}: re-plan "
+                            f"from round {bad} first")
     request = jobs.round_request(day.t, day.schedule, round_number, console=console)
     with day.pack_lock:
         return roundpack.write_round(request, day.pack_folder(round_number))
@@ -427,3 +445,61 @@ def make_finals_pack(day: Day, winners: tuple[str, ...] = ()) -> str:
     with day.pack_lock:
         roundpack.write_round(request, day.folder / stage)
     return stage
+
+
+def unplanned_round(day: Day) -> int | None:
+    """The first round the console's schedule does not follow
+    ``entries.csv`` in (changes recorded, not yet re-planned), else None."""
+    return entries.unplanned(jobs.read_entries(day.t, day.folder), jobs.seated(day.schedule))
+
+
+def played_from(day: Day, round_number: int) -> int | None:
+    """The first round from ``round_number`` on with a result in (reported or confirmed), else None."""
+    return next((r.round for r in day.store.results() if r.round >= round_number), None)
+
+
+def record_change(day: Day, change: entries.Entry) -> entries.Entries:
+    """Record a drop-out or late entry in ``entries.csv``
+    (:func:`~setupgen.tournament.jobs.record_entry`, as ``setupgen entry``)
+    with its audit entry; refused (:class:`StoreError`) from a round that
+    has results already. Nothing is re-planned (:func:`replan`)."""
+    import json
+
+    with day.store.lock:
+        played = played_from(day, change.from_round)
+        if played is not None:
+            raise StoreError(f"round {played} has results already; a change applies from a round not yet played")
+        found = jobs.record_entry(day.t, day.folder, change)
+        day.t = jobs.with_entries(day.t, day.folder)
+        record = {"change": change.change, "from_round": change.from_round, "id": change.player}
+        if change.change == entries.JOINED:
+            record.update(name=change.name, group=change.group)
+        day.store.note("director", change.from_round, "leave" if change.change == entries.LEFT else "join",
+                       json.dumps(record, sort_keys=True))
+    return found
+
+
+def replan(day: Day, round_number: int) -> Schedule:
+    """Re-plan rounds ``round_number``.. for the players and changes of
+    ``entries.csv`` exactly as ``setupgen schedule T.toml --from-round N``
+    does (:func:`~setupgen.tournament.jobs.schedule_job`: ``schedule.csv``
+    and ``schedule.pdf`` written; a round seated by standings from
+    ``results.csv``), and take the new schedule (the console's schedule is
+    saved first when ``schedule.csv`` is missing). Refused
+    (:class:`StoreError`) while a round from ``round_number`` on has results."""
+    import json
+
+    with day.store.lock:
+        played = played_from(day, round_number)
+        if played is not None:
+            raise StoreError(f"round {played} has results already: the rounds from {round_number} on cannot be "
+                             f"re-planned")
+        if round_number not in day.rounds:
+            raise SetupgenError(f"there is no round {round_number} to re-plan from", field="from_round")
+        if jobs.read_schedule(day.folder) is None:  # planned at the start, never saved: the rounds played so far
+            jobs.write_schedule(day.t, day.schedule, day.folder)
+        standings = day.t.round(round_number).seating == "standings"
+        sched, _ = jobs.schedule_job(day.t, day.folder, round_number, day.folder / RESULTS_FILE if standings else None)
+        day.schedule, day.known, day.tables = sched, None, None
+        day.store.note("director", round_number, "replan", json.dumps({"from_round": round_number}))
+    return sched

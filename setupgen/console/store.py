@@ -83,8 +83,9 @@ class TableResult:
 @dataclass(frozen=True, slots=True)
 class AuditEntry:
     """One change: when, by whom (``director``, ``table`` or ``import``),
-    round, table, what (``report``, ``enter``, ``correct``, ``confirm``)
-    and the result before and after (JSON texts; ``old`` empty at first)."""
+    round, table, what (``report``, ``enter``, ``correct``, ``confirm``;
+    at table 0 the round's changes ``leave``, ``join``, ``replan``) and
+    the result before and after (JSON texts; ``old`` empty at first)."""
 
     id: int
     at: str
@@ -161,6 +162,15 @@ class Store:
                             (new.at, new.by, new.round, new.table, action, "" if old is None else old.as_json(),
                              new.as_json()))
         return old
+
+    def note(self, by: str, round_number: int, action: str, new: str, old: str = "") -> None:
+        """An audit entry of a change that is not a table's result (table
+        0): a drop-out or late entry recorded (``leave``, ``join``) or the
+        schedule re-planned (``replan``), ``new`` its JSON record; in its
+        own transaction."""
+        with self.lock, _transaction(self.db):
+            self.db.execute("INSERT INTO audit (at, by, round, table_no, action, old, new) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                            (self.clock(), by, round_number, 0, action, old, new))
 
     def audit(self, round_number: int | None = None, table: int | None = None) -> list[AuditEntry]:
         """The audit log, newest first (of one round, or one table)."""

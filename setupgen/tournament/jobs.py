@@ -6,13 +6,15 @@ Everything is derived from the tournament file: the schedule from
 ``<seed>/schedule``, table ``t`` of round ``r`` from ``<seed>/r<r>/t<t>``,
 lots from ``<seed>``. A tournament's files live in one folder (default
 ``output/<name>``): ``schedule.csv`` and ``schedule.pdf``, ``round-N/``
-packs, ``standings.csv``/``.pdf``, ``final/``. When ``schedule.csv`` is there
-(e.g. re-planned from a later round) it is the schedule; otherwise the
-schedule is planned afresh, identically.
+packs, ``standings.csv``/``.pdf``, ``final/``, and ``entries.csv``, the
+drop-outs and late entries (:mod:`setupgen.tournament.entries`). When
+``schedule.csv`` is there (e.g. re-planned from a later round) it is the
+schedule; otherwise the schedule is planned afresh, identically.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import unicodedata
 from pathlib import Path
 from typing import Sequence
@@ -24,8 +26,8 @@ from ..core.data import read_text
 from ..core.errors import SetupgenError
 from ..render import listing
 from ..render.page import text_width
-from . import roundpack, tokens
-from .model import Tournament
+from . import entries, roundpack, tokens
+from .model import Player, Tournament
 from .schedule import Quality, Schedule, ScheduleError, Seat, plan
 
 SCHEDULE_FILE = "schedule.csv"
@@ -51,48 +53,136 @@ def make_schedule(t: Tournament, folder: Path, from_round: int | None = None,
                   results: str | Path | None = None) -> Schedule:
     """Plan the seating of every preliminary round; with ``from_round`` N,
     keep rounds 1..N-1 of ``folder/schedule.csv`` as played and re-plan the
-    rest for the players now in the players file. A round N marked
-    ``seating = "standings"`` needs ``results`` (the results so far) and is
-    seated by rank (:func:`rank_order`, docs/schedule.md); ``results`` is
-    refused for any other round. Raises :class:`SetupgenError`."""
-    fixed: tuple[Seat, ...] = ()
+    rest. Each round seats its :func:`~setupgen.tournament.entries.roster`:
+    the players file with the changes of ``folder/entries.csv`` (when
+    present) from their rounds on; a change from a later round than N (or
+    than 1) is planned from that round, the rounds before it kept. The kept
+    rounds must follow ``entries.csv`` (else :class:`ReplanNeeded` from the
+    first that does not). A round N marked ``seating = "standings"`` needs
+    ``results`` (the results so far) and is seated by rank
+    (:func:`rank_order`, docs/schedule.md); ``results`` is refused for any
+    other round. Raises :class:`SetupgenError`."""
     played: Schedule | None = None
     by_rank: dict[int, list[str]] = {}
     if results is not None and (from_round is None or not 1 <= from_round <= len(t.rounds)
                                 or t.rounds[from_round - 1].seating != "standings"):
         raise SetupgenError("the results seat only a round marked seating = \"standings\" in the tournament "
                             "file, when that round is re-planned", field="results")
+    changes = read_entries(t, folder)
+    start = 1 if from_round is None else from_round
     if from_round is not None:
-        if not 2 <= from_round <= len(t.rounds):
-            raise SetupgenError(f"the round to re-plan from must be between 2 and {len(t.rounds)}, got {from_round}",
-                                field="from_round")
-        played = read_schedule(folder)
-        if played is None:
-            raise SetupgenError(f"re-planning from round {from_round} needs the schedule played so far: "
-                                f"{str(folder / SCHEDULE_FILE)!r} is missing", field="from_round")
-        fixed = tuple(s for s in played.seats if s.round < from_round)
+        played = _played(t, folder, from_round, changes)
         if t.rounds[from_round - 1].seating == "standings":
             if results is None:
                 raise SetupgenError(f"round {from_round} is seated by standings: the results so far are needed",
                                     field="results")
-            by_rank[from_round] = rank_order(t, played, results)
-    return plan(t.players, len(t.rounds), t.table_size, schedule_seed(t), fixed=fixed, by_rank=by_rank,
-                groups_first=t.groups_first, previous=played if from_round is not None else None)
+            by_rank[from_round] = rank_order(t, played, results, entries.roster(t.players, changes, from_round))
+    sched = _plan_from(t, changes, start, played, by_rank)
+    for later in changes.rounds():
+        if start < later <= len(t.rounds):
+            sched = _plan_from(t, changes, later, sched, {})
+    return sched
 
 
-def rank_order(t: Tournament, sched: Schedule, results_path: str | Path) -> list[str]:
-    """The current players best first by the standings of ``results_path``
-    (checked against ``sched``); players without a result yet (late
-    entries) follow in players-file order, drop-outs are left out."""
+def _played(t: Tournament, folder: Path, from_round: int, changes: entries.Entries) -> Schedule:
+    """The saved schedule, when re-planning from ``from_round``: it must
+    exist, and its rounds before ``from_round`` follow ``changes``."""
+    if not 2 <= from_round <= len(t.rounds):
+        raise SetupgenError(f"the round to re-plan from must be between 2 and {len(t.rounds)}, got {from_round}",
+                            field="from_round")
+    played = read_schedule(folder)
+    if played is None:
+        raise SetupgenError(f"re-planning from round {from_round} needs the schedule played so far: "
+                            f"{str(folder / SCHEDULE_FILE)!r} is missing", field="from_round")
+    kept = {r: ids for r, ids in seated(played).items() if r < from_round}
+    bad = entries.unplanned(changes, kept)
+    if bad is not None:
+        raise ReplanNeeded(f"round {bad} is kept as played but does not follow {entries.ENTRIES_FILE} (a change "
+                           f"from round {bad} or before); re-plan from round {bad}, or correct {entries.ENTRIES_FILE}",
+                           bad)
+    return played
+
+
+def _plan_from(t: Tournament, changes: entries.Entries, start: int, before: Schedule | None,
+               by_rank: dict[int, list[str]]) -> Schedule:
+    """Rounds ``start``.. planned for the roster of round ``start``, the
+    rounds before it kept from ``before`` (its later rounds the search's start)."""
+    fixed = tuple(s for s in before.seats if s.round < start) if before is not None else ()
+    return plan(entries.roster(t.players, changes, start), len(t.rounds), t.table_size, schedule_seed(t),
+                fixed=fixed, by_rank=by_rank, groups_first=t.groups_first, previous=before)
+
+
+def seated(sched: Schedule) -> dict[int, frozenset[str]]:
+    """Round -> the ids the schedule seats in it."""
+    out: dict[int, set[str]] = {}
+    for s in sched.seats:
+        out.setdefault(s.round, set()).add(s.player)
+    return {r: frozenset(ids) for r, ids in out.items()}
+
+
+def rank_order(t: Tournament, sched: Schedule, results_path: str | Path,
+               players: Sequence[Player] | None = None) -> list[str]:
+    """The current players (``players``, default the players file's) best
+    first by the standings of ``results_path`` (checked against ``sched``);
+    players without a result yet (late entries) follow in ``players``
+    order, drop-outs are left out."""
     from . import standings as st
 
     results = results_of(t, sched, results_path)
     scoring = st.Scoring(dict(t.placing_points), t.tie_breakers)
     ranked = [s.player for s in st.standings(results, scoring=scoring, thresholds=t.thresholds(), seed=t.seed)]
-    current = [p.id for p in t.players]
+    current = [p.id for p in (t.players if players is None else players)]
     here = set(current)
     seen = set(ranked)
     return [pid for pid in ranked if pid in here] + [pid for pid in current if pid not in seen]
+
+
+def read_entries(t: Tournament, folder: Path) -> entries.Entries:
+    """The changes of ``folder/entries.csv``, checked against the players
+    file (no file: no changes). Raises :class:`~setupgen.tournament.
+    entries.EntriesError` naming the file and line."""
+    path = folder / entries.ENTRIES_FILE
+    if not path.exists():
+        return entries.Entries()
+    text = read_text(path, "entries file")
+    try:
+        return entries.Entries.from_csv(text, t.players)
+    except entries.EntriesError as exc:
+        raise entries.EntriesError(f"{path}: {exc}") from None
+
+
+def with_entries(t: Tournament, folder: Path) -> Tournament:
+    """``t`` with the late entries of ``folder/entries.csv``
+    (:attr:`Tournament.late`), so that every page names them."""
+    return dataclasses.replace(t, late=read_entries(t, folder).joined())
+
+
+def record_entry(t: Tournament, folder: Path, entry: entries.Entry) -> entries.Entries:
+    """Add ``entry`` to ``folder/entries.csv`` (made when missing; written
+    atomically, and only over a file that looks like setupgen's, as
+    ``schedule.csv``) after checking it against the players file and the
+    changes before it; its round must be one of the tournament's (2..).
+    Nothing is re-planned: that is :func:`schedule_job` from the round.
+    Returns every change. Raises :class:`SetupgenError`."""
+    if not 2 <= entry.from_round <= len(t.rounds):
+        raise SetupgenError(f"a change applies from a round between 2 and {len(t.rounds)}, "
+                            f"got {entry.from_round}", field="from_round")
+    changes = read_entries(t, folder).added(entry, t.players)
+    with atomic.folder_for(folder):
+        atomic.write_bytes(folder / entries.ENTRIES_FILE, changes.to_csv().encode("utf-8"))
+    return changes
+
+
+def schedule_job(t: Tournament, folder: Path, from_round: int | None = None, results: str | Path | None = None,
+                 *, replace: bool = False) -> tuple[Schedule, Quality]:
+    """What ``setupgen schedule`` does (and the console's re-plan): the
+    schedule of :func:`make_schedule` written by :func:`write_schedule`
+    (over the saved one when re-planning from a round, or with
+    ``replace``), the late entries named. Returns it and its quality."""
+    t = with_entries(t, folder)
+    sched = make_schedule(t, folder, from_round, results)
+    quality = write_schedule(t, sched, folder, replace=replace or from_round is not None)
+    return sched, quality
 
 
 def read_schedule(folder: Path) -> Schedule | None:
@@ -110,15 +200,20 @@ def read_schedule(folder: Path) -> Schedule | None:
 
 def current_schedule(t: Tournament, folder: Path) -> Schedule:
     """The saved schedule, else the one planned from the tournament seed.
-    A saved schedule must seat every player of the players file in its
-    last round (a file cut short loses the last seats): else
-    :class:`ScheduleError`."""
+    A saved schedule must follow ``entries.csv`` and seat every player of
+    the last round's roster in it (a file cut short loses the last seats):
+    else :class:`ReplanNeeded` from the first round that does not."""
     saved = read_schedule(folder)
     if saved is None:
         return make_schedule(t, folder)
+    changes = read_entries(t, folder)
+    bad = entries.unplanned(changes, seated(saved))
+    if bad is not None:
+        raise ReplanNeeded(f"{folder / SCHEDULE_FILE}: round {bad} does not follow {entries.ENTRIES_FILE} "
+                           f"(changes recorded since it was planned)", max(2, bad))
     last = saved.rounds()
-    seated = {s.player for s in saved.seats if s.round == last}
-    unseated = [p.id for p in t.players if p.id not in seated]
+    here = seated(saved).get(last, frozenset())
+    unseated = [p.id for p in entries.roster(t.players, changes, last) if p.id not in here]
     if unseated:
         more = f" and {len(unseated) - 3} more" if len(unseated) > 3 else ""
         raise ReplanNeeded(f"{folder / SCHEDULE_FILE}: round {last} does not seat {', '.join(unseated[:3])}{more} "
@@ -146,7 +241,7 @@ def write_schedule(t: Tournament, sched: Schedule, folder: Path, *, replace: boo
     document = pdf.svgs_to_pdf(pages)  # rendered before anything is written
     with atomic.folder_for(folder):
         atomic.write_files(folder, {"schedule.pdf": document, SCHEDULE_FILE: text.encode("utf-8")})
-    return sched.quality(t.players)
+    return sched.quality(t.everyone())
 
 
 def _keep_played_schedule(path: Path, text: str, replace: bool) -> None:
@@ -167,13 +262,13 @@ def quality_listing(t: Tournament, sched: Schedule, tx: templates.Texts) -> list
     :meth:`Schedule.quality` beside its lower bound, marked optimal, above
     the bound, or a counting bound that may be out of reach
     (docs/schedule.md)."""
-    q = sched.quality(t.players)
+    q = sched.quality(t.everyone())
     rows = []
     for key, value, bound, counting in q.rows():
         verdict = ("tournament.quality_optimal" if value <= bound else
                    "tournament.quality_counting" if counting else "tournament.quality_above")
         rows.append((tx.get(f"tournament.quality.{key}"), str(value), str(bound), tx.get(verdict)))
-    subtitle = tx.get("tournament.quality_subtitle", n=len(t.players), rounds=len(sched.round_numbers()))
+    subtitle = tx.get("tournament.quality_subtitle", n=len(t.everyone()), rounds=len(sched.round_numbers()))
     return listing.Listing(f"{t.name} · {tx.get('tournament.quality_title')}", subtitle,
                            (tx.get("tournament.quality_measure"), tx.get("tournament.quality_value"),
                             tx.get("tournament.quality_bound"), ""),
@@ -242,10 +337,10 @@ def lookup_listing(t: Tournament, sched: Schedule, tx: templates.Texts) -> listi
     key = "tournament.table_seat" if long else "tournament.table_seat_short"
     where = {(s.player, s.round): (s.table, s.seat) for s in sched.seats}
     rows = []
-    for p in sorted(t.players, key=lambda p: (lookup_key(names[p.id]), p.id)):
+    for p in sorted(t.everyone(), key=lambda p: (lookup_key(names[p.id]), p.id)):
         spots = [where.get((p.id, r)) for r in rounds]
         rows.append((names[p.id], *[tx.get(key, table=s[0], seat=s[1]) if s else "-" for s in spots]))
-    subtitle = tx.get("tournament.players", n=len(t.players))
+    subtitle = tx.get("tournament.players", n=len(t.everyone()))
     if not long:
         subtitle += f" · {tx.get('tournament.table_seat_hint')}"
     return listing.Listing(f"{t.name} · {tx.get('tournament.player_cards')}", subtitle,
@@ -254,12 +349,13 @@ def lookup_listing(t: Tournament, sched: Schedule, tx: templates.Texts) -> listi
 
 
 def display_names(t: Tournament) -> dict[str, str]:
-    """Player id -> the name to print; a name that two players share gets
-    the id in brackets, so standings and finals stay unambiguous."""
+    """Player id -> the name to print, late entries (:attr:`Tournament.
+    late`) included; a name that two players share gets the id in
+    brackets, so standings and finals stay unambiguous."""
     count: dict[str, int] = {}
-    for p in t.players:
+    for p in t.everyone():
         count[p.name] = count.get(p.name, 0) + 1
-    return {p.id: p.name if count[p.name] == 1 else f"{p.name} ({p.id})" for p in t.players}
+    return {p.id: p.name if count[p.name] == 1 else f"{p.name} ({p.id})" for p in t.everyone()}
 
 
 def round_request(t: Tournament, sched: Schedule, number: int, *, almanac: bool = True,
@@ -277,8 +373,8 @@ def round_request(t: Tournament, sched: Schedule, number: int, *, almanac: bool 
     names = t.player_names()
     gone = sorted({s.player for s in sched.seats if s.round == number} - set(names))
     if gone:
-        raise ReplanNeeded(f"round {number} seats {', '.join(gone)}, no longer in the players file; "
-                           f"re-plan the schedule from round {number}", number)
+        raise ReplanNeeded(f"round {number} seats {', '.join(gone)}, no longer in the players file (nor a late "
+                           f"entry); re-plan the schedule from round {number}", number)
     tables = sched.tables(number)
     return roundpack.RoundRequest(
         scenario=rnd.scenario, tables=tables, seed=f"{t.seed}/r{number}", lang=t.language, paper=t.paper,

@@ -199,7 +199,10 @@ class Final:
 @dataclass(frozen=True, slots=True)
 class Tournament:
     """A parsed tournament file (see the module doc). ``placing_points``:
-    table size -> points for 1st, 2nd, ..."""
+    table size -> points for 1st, 2nd, ...; ``players`` the players file's,
+    ``late`` the late entries of the tournament folder's ``entries.csv``
+    (empty until :func:`setupgen.tournament.jobs.with_entries` reads them;
+    docs/schedule.md, "Drop-outs and late entries")."""
 
     path: str
     name: str
@@ -215,6 +218,7 @@ class Tournament:
     house_rules: HouseRules = HouseRules()
     balance: BalanceSettings = BalanceSettings()
     groups_first: bool = False
+    late: tuple[Player, ...] = ()
 
     def __repr__(self) -> str:
         return f"setupgen.load_tournament({self.path!r})"
@@ -285,9 +289,13 @@ class Tournament:
         """Round number -> victory points that win it."""
         return {r.number: r.victory_points for r in self.rounds}
 
+    def everyone(self) -> tuple[Player, ...]:
+        """Every entrant: the players file's, then the late entries."""
+        return self.players + self.late
+
     def player_names(self) -> dict[str, str]:
-        """Player id -> name."""
-        return {p.id: p.name for p in self.players}
+        """Player id -> name, late entries included."""
+        return {p.id: p.name for p in self.everyone()}
 
 
 def load(path: str | Path) -> Tournament:
@@ -579,6 +587,26 @@ def read_players(path: str | Path) -> tuple[Player, ...]:
 MAX_PLAYERS = 2000
 
 
+#: longest player id, name or group, in characters
+MAX_PLAYER_TEXT = 100
+
+
+def player_problem(pid: str, name: str, group: str | None) -> str | None:
+    """What is wrong with a player's (stripped) id, name and group, in the
+    words of a players-file line (None: nothing). The one check of a
+    player's fields: :func:`read_players` and the late entries of
+    :mod:`setupgen.tournament.entries` both use it."""
+    if not pid or not name:
+        return "id and name must not be empty"
+    if any(not ch.isprintable() for ch in pid + name + (group or "")):
+        return "control characters in id, name or group"
+    if max(len(pid), len(name), len(group or "")) > MAX_PLAYER_TEXT:
+        return f"an id, name or group longer than {MAX_PLAYER_TEXT} characters"
+    if set(pid) & set(',"'):
+        return f"player id {pid!r} holds a comma or a quote"
+    return None
+
+
 def _player_rows(reader: csv.DictReader, path: Path) -> tuple[Player, ...]:
     players: list[Player] = []
     seen: dict[str, int] = {}
@@ -587,12 +615,9 @@ def _player_rows(reader: csv.DictReader, path: Path) -> tuple[Player, ...]:
         pid = (row.get("id") or "").strip()
         name = (row.get("name") or "").strip()
         group = (row.get("group") or "").strip() or None
-        if not pid or not name:
-            raise TournamentError(f"{path}: line {line}: id and name must not be empty")
-        if any(not ch.isprintable() for ch in pid + name + (group or "")):
-            raise TournamentError(f"{path}: line {line}: control characters in id, name or group")
-        if max(len(pid), len(name), len(group or "")) > 100:
-            raise TournamentError(f"{path}: line {line}: an id, name or group longer than 100 characters")
+        problem = player_problem(pid, name, group)
+        if problem is not None:
+            raise TournamentError(f"{path}: line {line}: {problem}")
         if len(players) >= MAX_PLAYERS:
             raise TournamentError(f"{path}: more than {MAX_PLAYERS} players")
         if None in row:
