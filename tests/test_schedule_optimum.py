@@ -55,6 +55,25 @@ def test_measures_of_a_hand_made_schedule():
     lines = q.lines()
     assert lines[0] == "repeated opponents: 3 pair(s) meet more than once [bound 3: optimal]"
     assert "a (1, 1); b (2, 2); g (3, 3)" in lines[3]
+    # the opponents' bounds here are counting bounds; the later measures' are each
+    # measure's own, which the measures before them may keep out of reach
+    assert [kind for *_, kind in q.rows()] == ["counting"] * 3 + ["alone"] * 5
+    assert lines[5] == ("groups: 3 same-group pair(s) share a table [bound 0 for this measure alone: "
+                        "the measures before it come first]")
+
+
+def test_seventeen_players_cannot_have_both_no_repeats_and_short_tables_in_turn():
+    # 17 players at tables of 4: two of 4 and three of 3 a round (9 short seats).
+    # In turn, round 2's short seats take the 8 players who sat full in round 1, so
+    # its two full tables hold 8 of round 1's 9 short players, who came in three
+    # threes: without a repeat a table takes at most one of each three, so the two
+    # hold at most 6. No schedule has both; the planner keeps no repeats (they come
+    # first) and says the short tables' bound is that measure's alone.
+    roster = players(17)
+    q = plan(roster, 5, 4, "alone").quality(roster)
+    assert q.repeat_pairs == 0 and q.short_unfair >= 2
+    assert dict((key, kind) for key, _, _, kind in q.rows())["short_unfair"] == "alone"
+    assert "[bound 0 for this measure alone: the measures before it come first]" in q.lines()[6]
 
 
 def test_counting_bounds_when_repeats_are_forced():

@@ -259,14 +259,14 @@ def _keep_played_schedule(path: Path, text: str, replace: bool) -> None:
 
 def quality_listing(t: Tournament, sched: Schedule, tx: templates.Texts) -> listing.Listing:
     """The first page of ``schedule.pdf``: every measure of
-    :meth:`Schedule.quality` beside its lower bound, marked optimal, above
-    the bound, or a counting bound that may be out of reach
+    :meth:`Schedule.quality` beside its lower bound, marked optimal, a
+    counting bound that may be out of reach, or the bound of that measure
+    alone, which the measures before it may keep out of reach
     (docs/schedule.md)."""
     q = sched.quality(t.everyone())
     rows = []
-    for key, value, bound, counting in q.rows():
-        verdict = ("tournament.quality_optimal" if value <= bound else
-                   "tournament.quality_counting" if counting else "tournament.quality_above")
+    for key, value, bound, kind in q.rows():
+        verdict = "tournament.quality_optimal" if value <= bound else f"tournament.quality_{kind}"
         rows.append((tx.get(f"tournament.quality.{key}"), str(value), str(bound), tx.get(verdict)))
     subtitle = tx.get("tournament.quality_subtitle", n=len(t.everyone()), rounds=len(sched.round_numbers()))
     return listing.Listing(f"{t.name} · {tx.get('tournament.quality_title')}", subtitle,

@@ -67,28 +67,37 @@ class Quality:
             self.repeat_bound, self.pairs_bound, self.meetings_bound, self.clash_bound, self.spread_bound,
             self.seat_off_bound, 0, self.most_short_bound)
 
-    def rows(self) -> list[tuple[str, int, int, bool]]:
-        """``(measure key, value, bound, counting)`` per measure, in the
-        official order; ``counting`` marks a bound that may be out of reach.
-        Keys are template keys under ``tournament.quality.``."""
+    def rows(self) -> list[tuple[str, int, int, str]]:
+        """``(measure key, value, bound, kind)`` per measure, in the
+        official order. ``kind`` says what a bound not reached means:
+        ``"counting"``, a counting bound that may be out of reach (every
+        opponents' bound is one: no schedule is known to reach it until
+        one does); ``"alone"``, the bound of this measure on its own, which
+        the measures before it (they come first) may keep out of reach
+        (docs/schedule.md). Keys are template keys under
+        ``tournament.quality.``."""
+        def later(counting: bool) -> str:
+            return "counting" if counting else "alone"
+
         return [
-            ("pairs_repeated", self.pairs_repeated, self.pairs_bound, self.pairs_bound > 0),
-            ("extra_meetings", self.repeat_pairs, self.repeat_bound, self.repeat_bound > 0),
-            ("max_meetings", self.max_meetings, self.meetings_bound, self.meetings_bound > 1),
-            ("seat_spread", self.worst_seat_spread, self.spread_bound, self.seat_off_bound > 0),
-            ("seat_off", self.seat_off, self.seat_off_bound, self.seat_off_bound > 0),
-            ("group_clashes", self.group_clashes, self.clash_bound, self.clash_bound > 0),
-            ("short_unfair", self.short_unfair, 0, False),
-            ("most_short", self.most_short, self.most_short_bound, False),
+            ("pairs_repeated", self.pairs_repeated, self.pairs_bound, "counting"),
+            ("extra_meetings", self.repeat_pairs, self.repeat_bound, "counting"),
+            ("max_meetings", self.max_meetings, self.meetings_bound, "counting"),
+            ("seat_spread", self.worst_seat_spread, self.spread_bound, later(self.seat_off_bound > 0)),
+            ("seat_off", self.seat_off, self.seat_off_bound, later(self.seat_off_bound > 0)),
+            ("group_clashes", self.group_clashes, self.clash_bound, later(self.clash_bound > 0)),
+            ("short_unfair", self.short_unfair, 0, "alone"),
+            ("most_short", self.most_short, self.most_short_bound, "alone"),
         ]
 
     def lines(self) -> list[str]:
         """A short English summary for a director, one line per measure,
         each with its bound ("bound 0: optimal" when reached)."""
-        def mark(value: int, bound: int, counting: bool) -> str:
+        def mark(value: int, bound: int, kind: str) -> str:
             if value <= bound:
                 return f"bound {bound}: optimal"
-            return f"bound {bound}" + (", a counting bound that may be out of reach" if counting else "")
+            return f"bound {bound}" + {"counting": ", a counting bound that may be out of reach",
+                                       "alone": " for this measure alone: the measures before it come first"}[kind]
 
         r = {key: (v, b, c) for key, v, b, c in self.rows()}
         pairs = ("repeated opponents: none (no pair of players meets twice)" if self.pairs_repeated == 0

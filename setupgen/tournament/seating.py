@@ -320,18 +320,13 @@ def tabu_search(state: Tables, lb: tuple[int, int, int, int], budget: int, strea
     tabu: dict[tuple[int, int, int], int] = {}
     tenure = min(6, max(1, state.n // 8))  # short for small fields, where few moves exist
     conflicts = _conflicts(state)
-    stall = 0
+    stall, gained = 0, 0  # iterations without progress; the iteration of the last new best
     settled = budget  # when the tables first met their bounds but for the short-table term
-    gained = 0  # the iteration of the last new best
     for it in range(budget):
-        if best_t <= lb:
-            break
-        if it - gained > max(_GIVE_UP, budget // 20):
-            break  # a counting bound out of reach: no new best for a twentieth of the budget
         if (best_t[0], best_t[2]) <= (lb[0], lb[2]):
             settled = min(settled, it)
-            if it - settled > budget // 50:
-                break  # the short tables' bound may be out of reach: a fiftieth of the budget for them
+        if _done(best_t, lb, budget, it - gained, it - settled):
+            break
         if not conflicts:
             conflicts = _conflicts(state)
             if not conflicts:
@@ -365,6 +360,15 @@ def tabu_search(state: Tables, lb: tuple[int, int, int, int], budget: int, strea
             cur = _scalar(cur_t, weights)
             conflicts = _conflicts(state)
     return best_tabs
+
+
+def _done(best_t: Sequence[int], lb: Sequence[int], budget: int, since_gain: int, since_settled: int) -> bool:
+    """Whether :func:`tabu_search` stops: at the bounds; no new best for a
+    twentieth of the budget (at least ``_GIVE_UP``: a counting bound out of
+    reach); or a fiftieth of the budget since all but the short-table term
+    met their bounds (the short tables' bound may be out of reach)."""
+    return (tuple(best_t) <= tuple(lb) or since_gain > max(_GIVE_UP, budget // 20)
+            or since_settled > budget // 50)
 
 
 def _weights(state: Tables) -> tuple[int, int, int, int]:
