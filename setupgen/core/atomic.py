@@ -93,7 +93,8 @@ SIGNATURES: dict[str, tuple[bytes, ...]] = {
     ".json": (b'{\n  "format": "setupgen.board/1"', b'{"format":"setupgen.board/1"', b'{"format": "setupgen.balance/1"'),
     ".jsonl": (b'{"format":"setupgen.board/1"', b'{"format": "setupgen.balance/1"'),
     ".txt": (b"board balance (setupgen stats;",),
-    ".csv": (b"round,table,seat,player\n", b"rank,player,placing_points,victory_points,vp_share,games\n"),
+    ".csv": (b"round,table,seat,player\n", b"rank,player,placing_points,victory_points,vp_share,games\n",
+             b"place,player,stage,table,placing_points,vp,rank\n"),
 }
 
 
