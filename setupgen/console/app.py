@@ -449,7 +449,7 @@ def _stage_states(day: Day, made: tuple[str, ...]) -> list[dict]:
     """Per finals stage with a pack: its tables' players, VP, winner and
     state, or why its tables are not known yet."""
     names = day.names()
-    out = []
+    out: list[dict[str, Any]] = []
     for stage in made:
         try:
             seating = dayday.stage_seating(day, stage)
