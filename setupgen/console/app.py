@@ -473,7 +473,7 @@ def _placings_context(day: Day) -> dict:
     names = day.names()
     rows = [{"place": p.place, "name": names.get(p.player, p.player),
              "stage": "preliminary rounds" if p.stage == "preliminary" else p.stage,
-             "table": p.table or "", "vp": "" if p.vp is None else p.vp, "rank": p.rank} for p in placed]
+             "table": "" if p.table is None else p.table, "vp": "" if p.vp is None else p.vp, "rank": p.rank} for p in placed]
     return {"placings": rows, "placings_problem": why}
 
 

@@ -277,7 +277,8 @@ def _read_form(day: Day, seats: tuple[str, ...], round_cell: str, table: int, vp
     for k, (player, value, mark) in enumerate(zip(seats, vp, marks), start=1):
         w.writerow((round_cell, table, player, value.strip(), "yes" if str(k) == winner else "no", mark))
     try:
-        return st.read_results(buf.getvalue(), source=f"{stage or 'round ' + round_cell} table {table}",
+        source = f"round {round_cell}" if stage is None else stage
+        return st.read_results(buf.getvalue(), source=f"{source} table {table}",
                                players=_known(day), thresholds=thresholds, tables={(key, table): frozenset(seats)},
                                stage=stage)
     except st.ResultsError as exc:
@@ -536,7 +537,12 @@ def enter_stage(day: Day, stage: str, table: int, vp: list[str], winner: str) ->
 def final_placings(day: Day) -> tuple[tuple[pl.Placing, ...], str | None]:
     """The final placings once every finals table is in, computed as
     ``setupgen placings T.toml results.csv`` computes them from the
-    console's files; else no placings and why not."""
+    console's files; else no placings and why not (cheap until a final
+    result is in: the public page asks on every refresh)."""
+    if day.t.final is None:
+        return (), None
+    if not day.store.stage_results(pl.FINAL):
+        return (), "no result of the final yet"
     found = finals(day)
     if found is None or found.problem is not None:
         return (), None if found is None else found.problem
