@@ -185,7 +185,8 @@ FLAGS = {
     "harbors": "--harbors", "fmt": "--format", "count": "--count", "output": "-o", "lang": "--lang",
     "paper": "--paper", "layout_file": "--layout", "key": "--key", "board_file": "--board",
     "tables": "--tables", "round": "--round", "title": "--title", "from_round": "--from-round", "results": "--results",
-    "winners": "--winners", "players": "--players", "table": "--table", "tournament": "--tournament",
+    "winners": "--winners", "players": "--players", "semi_finals": "--semi-finals", "table": "--table",
+    "tournament": "--tournament",
     "replace": "--replace", "rules": "--rules", "variant": "--variant", "almanac": "--no-almanac",
     "balance": "--balance", "max_intersection_pips": "--max-intersection-pips",
     "max_terrain_cluster": "--max-terrain-cluster", "resource_pips": "--resource-pips", "min_score": "--min-score",
@@ -751,6 +752,36 @@ def finals(
     for k, table in enumerate(tables, start=1):
         _out(f"table {k}: " + ", ".join(names.get(p, p) for p in table))
     typer.echo(f"wrote {target}/{manifest['pdf']}", err=True)
+
+
+@app.command(epilog="Examples:  setupgen placings examples/swiss-2010/tournament.toml results.csv "
+                    "--final results-final.csv  |  setupgen placings FILE results.csv -o DIR   (16 finalists: "
+                    "DIR/results-semi-final.csv and DIR/results-final.csv)")
+def placings(
+    tournament_file: Path = typer.Argument(..., metavar="TOURNAMENT.toml", help="The tournament file."),
+    results: Path = typer.Argument(..., metavar="RESULTS.csv", help="The preliminary rounds' results."),
+    final: Optional[Path] = typer.Option(None, "--final", metavar="FINAL.csv", help="The final's results (round column: final); default results-final.csv in the tournament folder."),
+    semi_finals: Optional[Path] = typer.Option(None, "--semi-finals", metavar="SEMI.csv", help="With 16 finalists, the semi-finals' results (round column: semi-final); default results-semi-final.csv in the tournament folder."),
+    output: Optional[str] = typer.Option(None, "-o", "--output", help="Tournament folder; default output/<tournament name>."),
+) -> None:
+    """The final placings: the final, then the semi-finals, then the preliminary rank."""
+    from .tournament import jobs as tj
+    from .tournament import model as tournament
+    from .tournament import placings as pl
+
+    try:
+        t = tournament.load(tournament_file)
+        folder = _tournament_folder(t, output)
+        sixteen = t.final is not None and t.final.players == 16
+        semi = semi_finals if semi_finals is not None or not sixteen else folder / tj.STAGE_RESULTS["semi-final"]
+        placed = tj.write_placings(t, tj.current_schedule(t, folder), results, folder,
+                                   final if final is not None else folder / tj.STAGE_RESULTS["final"], semi)
+        _files_written()
+    except SetupgenError as exc:
+        raise _fail_results(exc) from None
+    for line in pl.placings_lines(placed, tj.display_names(t)):
+        _out(line)
+    typer.echo(f"wrote {folder / 'placings.csv'} and {folder / 'placings.pdf'}", err=True)
 
 
 @app.command(epilog="Examples:  setupgen serve examples/swiss-2010/tournament.toml"

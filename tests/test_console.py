@@ -81,7 +81,7 @@ def result_form(token: str, vps, winner) -> dict:
 
 def test_store_schema_version_and_one_transaction_per_change(tmp_path):
     s = store.Store(tmp_path)
-    assert s.fresh and store.version(s.db) == store.SCHEMA_VERSION == 2
+    assert s.fresh and store.version(s.db) == store.SCHEMA_VERSION == 3
     assert s.db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     new = store.TableResult(1, 2, ("a", "b", "c"), (10, 7, 3), 1, "reported", "table", "2026-01-01T10:00:00Z")
     assert s.record(new, "report") is None
@@ -586,7 +586,7 @@ def test_migration_from_schema_1_keeps_every_result(tmp_path):
     db.execute("INSERT INTO results VALUES (1, 1, '[\"a\", \"b\"]', '[10, 4]', 1, 'confirmed', 'director', 't')")
     db.close()
     s = store.Store(tmp_path)
-    assert not s.fresh and store.version(s.db) == 2
+    assert not s.fresh and store.version(s.db) == 3
     assert s.result(1, 1) == store.TableResult(1, 1, ("a", "b"), (10, 4), 1, "confirmed", "director", "t", ())
     s.close()
 
@@ -670,3 +670,145 @@ def test_the_swiss_example_run_from_the_console_alone(tmp_path):
         assert (tmp_path / "cli" / f"round-{n}" / "round.pdf").read_bytes() == \
             (day.folder / f"round-{n}" / "round.pdf").read_bytes()
     day.store.close()
+
+
+# ------------------------------------------------------------------ the finals' results and the final placings
+
+def finals_form(token: str, vps, winner) -> dict:
+    return result_form(token, vps, winner)
+
+
+def placed_names(page_text: str) -> list[str]:
+    section = page_text.split("<h2>Final placings</h2>", 1)[1].split("</table>", 1)[0]
+    return [html_unescape(m) for m in re.findall(r'<tr><td class="num">\d+</td><td>(.*?)</td>', section)]
+
+
+def html_unescape(text: str) -> str:
+    import html
+
+    return html.unescape(text)
+
+
+def test_finals_results_of_8_and_the_placings_on_both_pages(tmp_path):
+    from setupgen.cli import app
+    from typer.testing import CliRunner
+
+    tour = make_tournament(tmp_path)
+    tour.write_text(TOURNAMENT + '\n[final]\nplayers = 8\nscenario = "base-3-4"\nvictory_points = 10\n')
+    day = consoleday.open_day(tour, tmp_path / "out")
+    c = client_of(day)
+    confirm_round(day, 1)
+    confirm_round(day, 2)
+    token = csrf(c)
+    early = c.post("/finals/final/tables/1", data=finals_form(token, (7, 10, 8, 8), 2))
+    assert early.status_code == 409 and "make the final&#39;s pack first" in early.text
+    assert c.post("/finals/pack", data={"csrf": token}, follow_redirects=False).status_code == 303
+    found = consoleday.finals(day)
+    rank = found.ranking  # rank[k - 1] is preliminary rank k; table 1 seats ranks 1, 4, 5, 8; table 2 ranks 2, 3, 6, 7
+    page = c.get("/finals")
+    assert page.text.count("Enter result") == 2 and "Once every finals table has its result" in page.text
+    names = day.names()
+    bad = c.post("/finals/final/tables/1", data=finals_form(token, ("x", 10, 8, 8), 2))
+    shown = names[rank[0]].replace("<", "&lt;").replace(">", "&gt;")
+    assert bad.status_code == 400 and f"{shown}: vp &#39;x&#39; is not a whole number" in bad.text
+    high = c.post("/finals/final/tables/1", data=finals_form(token, (7, 10, 11, 8), 2))
+    assert high.status_code == 400 and "has 10 vp but" in high.text
+    assert c.post("/finals/final/tables/1", data={"winner": "2", "vp1": "7"}).status_code == 403
+    assert c.get("/finals/final/tables/3").status_code == 404
+    assert c.get("/finals/quarter/tables/1").status_code == 404
+    assert c.post("/finals/semi-final/tables/1", data=finals_form(token, (1, 2, 3, 4), 4)).status_code == 404
+    # a first entry of table 1, then its correction: 7, 10, 8, 8 (winner seat 2)
+    assert c.post("/finals/final/tables/1", data=finals_form(token, (6, 10, 8, 8), 2),
+                  follow_redirects=False).status_code == 303
+    assert c.post("/finals/final/tables/1", data=finals_form(token, (7, 10, 8, 8), 2),
+                  follow_redirects=False).status_code == 303
+    assert [e.action for e in day.store.stage_audit("final", 1)] == ["correct", "enter"]
+    assert "Once every finals table has its result (now: 1 final table without a result)" in c.get("/finals").text
+    assert c.post("/finals/final/tables/2", data=finals_form(token, (10, 9, 4, 6), 1),
+                  follow_redirects=False).status_code == 303
+    # table 1: rank 4 wins (4 points, 10 of 33 VP = 30.30), ranks 5 and 8 share 2.5 (8 VP each), rank 1 has 1;
+    # table 2: rank 2 wins (10 of 29 = 34.48: champion), rank 3 has 3, rank 7 2, rank 6 1
+    want = [names[rank[k - 1]] for k in (2, 4, 3, 5, 8, 7, 1, 6)]
+    director = c.get("/finals")
+    assert placed_names(director.text) == want
+    public = c.get("/public")
+    assert public.status_code == 200 and placed_names(public.text) == want
+    assert "<script>alert(1)</script>" not in public.text and "&lt;script&gt;" in public.text
+    assert "/finals/final/tables" not in public.text
+    text = (day.folder / "results-final.csv").read_text()
+    assert text.splitlines()[0] == "round,table,player,vp,winner"
+    assert text.splitlines()[1] == f"final,1,{rank[0]},7,no"
+    assert "final" in c.get("/audit").text
+    run = CliRunner().invoke(app, ["placings", str(tour), str(day.folder / "results.csv"), "--final",
+                                   str(day.folder / "results-final.csv"), "-o", str(tmp_path / "cli")])
+    assert run.exit_code == 0, run.output
+    rows = list(csv.reader(io.StringIO((tmp_path / "cli" / "placings.csv").read_text())))
+    assert [names[r[1]] for r in rows[1:]] == want
+    day.store.close()
+
+
+def test_semi_final_results_name_the_winners_then_the_final(tmp_path):
+    (tmp_path / "players.csv").write_text("id,name\n" + "".join(f"s{k:02d},Player {k}\n" for k in range(16)))
+    tour = tmp_path / "t.toml"
+    tour.write_text('name = "Sixteen"\nseed = "sixteen"\nplayers = "players.csv"\ntable_size = 4\n\n'
+                    '[[rounds]]\nscenario = "base-3-4"\n\n[final]\nplayers = 16\nscenario = "base-3-4"\n')
+    day = consoleday.open_day(tour, tmp_path / "out")
+    c = client_of(day)
+    confirm_round(day, 1)
+    token = csrf(c)
+    assert c.post("/finals/pack", data={"csrf": token}, follow_redirects=False).status_code == 303
+    found = consoleday.finals(day)
+    rank = found.ranking
+    # seats by rank: 1-8-9-16 / 2-7-10-15 / 3-6-11-14 / 4-5-12-13
+    semis = {1: ((6, 10, 7, 7), 2), 2: ((10, 9, 3, 5), 1), 3: ((8, 8, 10, 2), 3), 4: ((10, 10, 4, 9), 1)}
+    for k, (vps, winner) in semis.items():
+        assert c.post(f"/finals/semi-final/tables/{k}", data=finals_form(token, vps, winner),
+                      follow_redirects=False).status_code == 303
+    early = c.post("/finals/final/tables/1", data=finals_form(token, (7, 9, 10, 9), 3))  # seated, not packed yet
+    assert early.status_code == 409 and "make the final&#39;s pack first" in early.text
+    page = c.get("/finals")
+    winners = [rank[k - 1] for k in (8, 2, 11, 4)]
+    for w in winners:
+        assert f'value="{w}" required checked' in page.text
+    other = {f"w{k}": found.tables[k - 1][0] for k in range(1, 5)}
+    refused = c.post("/finals/pack", data={"csrf": token, **other})
+    assert refused.status_code == 409 and "the semi-finals&#39; results name the winners" in refused.text
+    chosen = {f"w{k}": w for k, w in enumerate(winners, start=1)}
+    assert c.post("/finals/pack", data={"csrf": token, **chosen}, follow_redirects=False).status_code == 303
+    # the final seats ranks 2, 4, 8, 11 in that order
+    assert c.post("/finals/final/tables/1", data=finals_form(token, (7, 9, 10, 9), 3),
+                  follow_redirects=False).status_code == 303
+    names = day.names()
+    want = [names[rank[k - 1]] for k in (8, 4, 11, 2, 5, 7, 3, 6, 9, 16, 13, 15, 1, 12, 10, 14)]
+    assert placed_names(c.get("/finals").text) == want
+    assert placed_names(c.get("/public").text) == want
+    assert (day.folder / "results-semi-final.csv").read_text().count("\nsemi-final,") == 16
+    day.store.close()
+
+
+def test_migration_from_schema_2_keeps_results_and_adds_the_finals(tmp_path):
+    db = sqlite3.connect(tmp_path / "tournament.db", isolation_level=None)
+    db.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
+    db.execute("INSERT INTO schema_version VALUES (2)")
+    for step in (1, 2):
+        for statement in store.MIGRATIONS[step]:
+            db.execute(statement)
+    db.execute("INSERT INTO results VALUES (1, 1, '[\"a\", \"b\"]', '[10, 4]', 1, 'confirmed', 'director', 't', "
+               "'[\"played\", \"no-show\"]')")
+    db.execute("INSERT INTO audit (at, by, round, table_no, action, old, new) VALUES ('t', 'director', 1, 1, "
+               "'enter', '', '{}')")
+    db.close()
+    s = store.Store(tmp_path)
+    assert not s.fresh and store.version(s.db) == 3
+    assert s.result(1, 1) == store.TableResult(1, 1, ("a", "b"), (10, 4), 1, "confirmed", "director", "t",
+                                               ("played", "no-show"))
+    (entry,) = s.audit()
+    assert (entry.round, entry.action, entry.stage) == (1, "enter", "")
+    assert s.stage_results("final") == []
+    new = store.TableResult(0, 1, ("a", "b"), (13, 9), 1, "confirmed", "director", "t2")
+    assert s.record_stage("final", new, "enter") is None
+    assert s.stage_result("final", 1) == new and s.audit(1, 1) == [entry]
+    assert [e.stage for e in s.stage_audit("final", 1)] == ["final"]
+    with pytest.raises(store.StoreError, match="unknown finals stage"):
+        s.record_stage("quarter", new, "enter")
+    s.close()

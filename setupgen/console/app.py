@@ -117,6 +117,7 @@ def _routes() -> list[Route]:
         Route("/entries/replan", replan, methods=["POST"]),
         Route("/finals", finals_page), Route("/finals/pack", make_finals_pack, methods=["POST"]),
         Route("/finals/{stage:str}/round.pdf", finals_download),
+        Route("/finals/{stage:str}/tables/{t:int}", finals_table_page, methods=["GET", "POST"]),
         Route("/t/{n:int}/{t:int}/{token:str}", table_report, methods=["GET", "POST"]),
     ]
 
@@ -522,7 +523,75 @@ async def finals_page(request: Request) -> Response:
                                         for p in table] for table in found.tables]
     winners_form = bool(found and found.stage == "semi-final" and "semi-final" in found.made
                         and "final" not in found.made)
-    return render(request, "finals.html", finals=found, tables=tables, winners_form=winners_form)
+    entered = await run_in_threadpool(dayday.entered_winners, day)
+    for table in tables:
+        for p in table:
+            p["won"] = p["id"] in entered
+    stages = [] if found is None or found.problem else await run_in_threadpool(_stage_states, day, found.made)
+    return render(request, "finals.html", finals=found, tables=tables, winners_form=winners_form, stages=stages,
+                  **await run_in_threadpool(_placings_context, day))
+
+
+def _stage_states(day: Day, made: tuple[str, ...]) -> list[dict]:
+    """Per finals stage with a pack: its tables' players, VP, winner and
+    state, or why its tables are not known yet."""
+    names = day.names()
+    out: list[dict[str, Any]] = []
+    for stage in made:
+        try:
+            seating = dayday.stage_seating(day, stage)
+        except SetupgenError as exc:
+            out.append({"stage": stage, "tables": [], "problem": str(exc)})
+            continue
+        rows = []
+        for k, seats in enumerate(seating, start=1):
+            result = day.store.stage_result(stage, k)
+            rows.append({"table": k, "state": dayday.CONFIRMED if result else dayday.WAITING,
+                         "players": [{"name": names.get(p, p), "vp": result.vp[i] if result else None,
+                                      "winner": bool(result and result.winner == i + 1)}
+                                     for i, p in enumerate(seats)]})
+        out.append({"stage": stage, "tables": rows, "problem": None})
+    return out
+
+
+def _placings_context(day: Day) -> dict:
+    """The final placings for a page (empty until every finals table is in) and why not yet."""
+    placed, why = dayday.final_placings(day)
+    names = day.names()
+    rows = [{"place": p.place, "name": names.get(p.player, p.player),
+             "stage": "preliminary rounds" if p.stage == "preliminary" else p.stage,
+             "table": "" if p.table is None else p.table, "vp": "" if p.vp is None else p.vp, "rank": p.rank} for p in placed]
+    return {"placings": rows, "placings_problem": why}
+
+
+async def finals_table_page(request: Request) -> Response:
+    """GET: a finals table's result form and its changes; POST: enter or correct it."""
+    _director(request)
+    day, stage, t = _day(request), request.path_params["stage"], request.path_params["t"]
+    try:
+        seating = await run_in_threadpool(dayday.stage_seating, day, stage)
+    except SetupgenError as exc:
+        raise HTTPException(404, str(exc)) from None
+    if not 1 <= t <= len(seating):
+        raise HTTPException(404, f"the {stage} has tables 1-{len(seating)}, not {t}")
+    players = seating[t - 1]
+    problems, vp, winner, status = None, None, None, 200
+    if request.method == "POST":
+        form = await _form(request)
+        vp, winner = _posted_result(form, len(players))
+        try:
+            await run_in_threadpool(dayday.enter_stage, day, stage, t, vp, winner)
+            return RedirectResponse("/finals", status_code=303)
+        except dayday.ResultRefused as exc:
+            problems, status = exc.problems, 400
+        except SetupgenError as exc:
+            problems, status = [str(exc)], 409
+    result = day.store.stage_result(stage, t)
+    assert day.t.final is not None
+    return render(request, "finals_table.html", status, stage=stage, table=t, problems=problems,
+                  state=dayday.CONFIRMED if result else dayday.WAITING,
+                  players=_form_rows(day, players, vp, winner, result), threshold=day.t.final.victory_points,
+                  audit=day.store.stage_audit(stage, t), statuses=())
 
 
 async def make_finals_pack(request: Request) -> Response:
@@ -559,7 +628,8 @@ async def public_page(request: Request) -> Response:
     tables = [{"table": t, "players": [names.get(p, p) for p in day.players_of(n, t)]}
               for t in range(1, day.schedule.tables(n) + 1)] if n in day.rounds else []
     return render(request, "public.html", number=n, scenario=_scenario(day, n) if n in day.rounds else "",
-                  tables=tables, seats=day.t.table_size, refresh=30, director_nav=False, **_standings_context(day))
+                  tables=tables, seats=day.t.table_size, refresh=30, director_nav=False, **_standings_context(day),
+                  **await run_in_threadpool(_placings_context, day))
 
 
 async def table_report(request: Request) -> Response:

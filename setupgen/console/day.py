@@ -33,6 +33,7 @@ from ..core.data import read_text
 from ..core.errors import SetupgenError
 from ..tournament import entries, jobs, roundpack, tokens
 from ..tournament import model as tournament
+from ..tournament import placings as pl
 from ..tournament import standings as st
 from ..tournament.schedule import Schedule
 from .store import StoreError, Store, TableResult
@@ -216,10 +217,11 @@ def _csv_of(results: list[TableResult]) -> str:
     return buf.getvalue()
 
 
-def _owned(day: Day) -> set[str]:
-    """The digests of the ``results.csv`` versions the console wrote: the
-    last, and the one it was writing when a crash may have come."""
-    return {d for d in (day.store.get(DIGEST_KEY), day.store.get(PENDING_KEY)) if d}
+def _owned(day: Day, keys: tuple[str, str] = (DIGEST_KEY, PENDING_KEY)) -> set[str]:
+    """The digests of the versions of a file the console wrote (default
+    ``results.csv``; ``keys`` its meta keys): the last, and the one it was
+    writing when a crash may have come."""
+    return {d for d in (day.store.get(keys[0]), day.store.get(keys[1])) if d}
 
 
 def write_results(day: Day) -> None:
@@ -228,18 +230,23 @@ def write_results(day: Day) -> None:
     not at all when it holds these bytes already). The new digest is
     recorded as pending first, so a crash between the rename and the
     record leaves a file the console still knows as its own."""
+    _write_owned(day, RESULTS_FILE, results_csv(day).encode("utf-8"), (DIGEST_KEY, PENDING_KEY))
+
+
+def _write_owned(day: Day, name: str, data: bytes, keys: tuple[str, str]) -> None:
+    """Write the console's file ``name`` (``keys``: the meta keys of its
+    last and its pending digest) as :func:`write_results` describes."""
     import hashlib
 
-    data = results_csv(day).encode("utf-8")
     new = hashlib.sha256(data).hexdigest()
-    path = day.folder / RESULTS_FILE
-    if atomic.digest_of(path) == new and new in _owned(day):
-        if day.store.get(DIGEST_KEY) != new:
-            day.store.put(DIGEST_KEY, new)
+    path = day.folder / name
+    if atomic.digest_of(path) == new and new in _owned(day, keys):
+        if day.store.get(keys[0]) != new:
+            day.store.put(keys[0], new)
         return
-    day.store.put(PENDING_KEY, new)
-    atomic.write_owned(path, data, _owned(day))
-    day.store.put(DIGEST_KEY, new)
+    day.store.put(keys[1], new)
+    atomic.write_owned(path, data, _owned(day, keys))
+    day.store.put(keys[0], new)
 
 
 def _check_file_is_ours(day: Day) -> None:
@@ -260,6 +267,19 @@ def check_result(day: Day, round_number: int, table: int, vp: list[str], winner:
     (VP per seat, winner seat, statuses: empty when everyone played).
     Raises :class:`ResultRefused` with every problem."""
     seats = day.players_of(round_number, table)
+    rows = _read_form(day, seats, str(round_number), table, vp, winner, statuses,
+                      thresholds=day.t.thresholds(), key=round_number)
+    kept = tuple(r.status for r in rows)
+    return tuple(r.vp for r in rows), int(winner), kept if any(m != st.PLAYED for m in kept) else ()
+
+
+def _read_form(day: Day, seats: tuple[str, ...], round_cell: str, table: int, vp: list[str], winner: str,
+               statuses: list[str] | None, *, thresholds: dict[int, int], key: int,
+               stage: str | None = None) -> tuple[st.GameResult, ...]:
+    """A form's table as the rows of a results file (round column
+    ``round_cell``), read by :func:`~setupgen.tournament.standings.
+    read_results` (rows of round ``key``; ``stage`` for a finals table).
+    Raises :class:`ResultRefused` with every problem."""
     if len(vp) != len(seats) or (statuses is not None and len(statuses) != len(seats)):
         raise ResultRefused([f"give the VP of all {len(seats)} players"])
     if winner not in {str(k) for k in range(1, len(seats) + 1)}:
@@ -269,15 +289,15 @@ def check_result(day: Day, round_number: int, table: int, vp: list[str], winner:
     w = csv.writer(buf, lineterminator="\n")
     w.writerow((*st.COLUMNS, st.STATUS_COLUMN))
     for k, (player, value, mark) in enumerate(zip(seats, vp, marks), start=1):
-        w.writerow((round_number, table, player, value.strip(), "yes" if str(k) == winner else "no", mark))
+        w.writerow((round_cell, table, player, value.strip(), "yes" if str(k) == winner else "no", mark))
     try:
-        rows = st.read_results(buf.getvalue(), source=f"round {round_number} table {table}", players=_known(day),
-                               thresholds=day.t.thresholds(), tables={(round_number, table): frozenset(seats)})
+        source = f"round {round_cell}" if stage is None else stage
+        return st.read_results(buf.getvalue(), source=f"{source} table {table}",
+                               players=_known(day), thresholds=thresholds, tables={(key, table): frozenset(seats)},
+                               stage=stage)
     except st.ResultsError as exc:
         names = day.names()
         raise ResultRefused([_without_line(p, seats, names) for p in exc.problems]) from None
-    kept = tuple(r.status for r in rows)
-    return tuple(r.vp for r in rows), int(winner), kept if any(m != st.PLAYED for m in kept) else ()
 
 
 def _without_line(problem: str, seats: tuple[str, ...], names: dict[str, str]) -> str:
@@ -289,8 +309,9 @@ def _without_line(problem: str, seats: tuple[str, ...], names: dict[str, str]) -
     for p in seats:
         rest = rest.replace(repr(p), names.get(p, p))
     seat = int(head[5:]) - 2
-    if rest.startswith(("round ", "player ")) or not 0 <= seat < len(seats):  # the table's problem, not a row's
-        return rest.partition(": ")[2] if rest.startswith("round ") else rest
+    tables = ("round ", "final ", "semi-final ")
+    if rest.startswith((*tables, "player ")) or not 0 <= seat < len(seats):  # the table's problem, not a row's
+        return rest.partition(": ")[2] if rest.startswith(tables) and ": " in rest else rest
     return f"{names.get(seats[seat], seats[seat])}: {rest}"
 
 
@@ -412,6 +433,11 @@ class Finals:
     made: tuple[str, ...]
     problem: str | None = None
 
+    @property
+    def ranking(self) -> list[str]:
+        """The preliminary standings' players, best first."""
+        return sorted(self.rank, key=self.rank.__getitem__)
+
 
 def finals(day: Day) -> Finals | None:
     """The finals of the tournament file's ``[final]`` (None without one),
@@ -440,6 +466,10 @@ def make_finals_pack(day: Day, winners: tuple[str, ...] = ()) -> str:
     if day.t.final is None:
         raise SetupgenError("the tournament file has no [final] section")
     n = day.t.final.players
+    entered = entered_winners(day)
+    if winners and entered and set(winners) != set(entered):
+        raise SetupgenError(f"the semi-finals' results name the winners {', '.join(entered)}; correct a "
+                            f"semi-final's result to change them", field="winners")
     request, _ = jobs.finals_request(day.t, day.schedule, day.folder / RESULTS_FILE, n, winners)
     stage = "final" if (winners or n == 8) else "semi-final"
     with day.pack_lock:
@@ -503,3 +533,119 @@ def replan(day: Day, round_number: int) -> Schedule:
         day.schedule, day.known, day.tables = sched, None, None
         day.store.note("director", round_number, "replan", json.dumps({"from_round": round_number}))
     return sched
+
+
+# ---------------------------------------------------------------- the finals' results and the final placings
+
+
+def _stage_keys(stage: str) -> tuple[str, str]:
+    """The meta keys of the digests of a stage's results file."""
+    return f"{stage}_results_csv_sha256", f"{stage}_results_csv_pending_sha256"
+
+
+def stage_seating(day: Day, stage: str) -> tuple[tuple[str, ...], ...]:
+    """The tables of finals ``stage`` (ids in choosing order) as the
+    confirmed standings seat them (the final of 16: the winners of the
+    entered semi-finals). Raises :class:`SetupgenError` (no ``[final]``,
+    not seated yet, a stage the format does not play, semi-finals missing)."""
+    if stage not in FINAL_STAGES:
+        raise SetupgenError(f"there is no finals stage {stage[:20]!r} (stages: {', '.join(FINAL_STAGES)})")
+    found = finals(day)
+    if found is None:
+        raise SetupgenError("the tournament file has no [final] section")
+    if found.problem is not None:
+        raise SetupgenError(f"the finals are not seated yet: {found.problem}")
+    semis = stage_rows(day, pl.SEMI_FINAL) if stage == pl.FINAL and found.players == 16 else ()
+    return pl.stage_tables(found.ranking, found.players, stage, semis)
+
+
+def stage_csv(day: Day, stage: str) -> str:
+    """A finals stage's results file as ``setupgen placings`` reads it:
+    ``round,table,player,vp,winner``, the round column the stage's name,
+    rows by table and seat, ``\\n`` line ends."""
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(st.COLUMNS)
+    for r in day.store.stage_results(stage):
+        w.writerows((stage, r.table, p, v, "yes" if k == r.winner else "no")
+                    for k, (p, v) in enumerate(zip(r.players, r.vp), start=1))
+    return buf.getvalue()
+
+
+def stage_rows(day: Day, stage: str) -> tuple[st.GameResult, ...]:
+    """The entered results of a finals stage as results rows (empty while none is in)."""
+    if not day.store.stage_results(stage):
+        return ()
+    assert day.t.final is not None
+    return st.read_results(stage_csv(day, stage), source=jobs.STAGE_RESULTS[stage], players=_known(day),
+                           thresholds={st.STAGE_ROUND: day.t.final.victory_points}, stage=stage)
+
+
+def enter_stage(day: Day, stage: str, table: int, vp: list[str], winner: str) -> TableResult:
+    """The director enters or corrects a finals table's result (VP per
+    seat in choosing order, the winner's seat; everyone played), checked
+    as a results file is, once the stage's pack is made; then the stage's
+    results file (``results-final.csv``, ``results-semi-final.csv``) is
+    written. Raises :class:`ResultRefused` or :class:`SetupgenError`."""
+    tables = stage_seating(day, stage)
+    if not 1 <= table <= len(tables):
+        raise SetupgenError(f"the {stage} has tables 1-{len(tables)}, not {table}", field="table")
+    if not (day.folder / stage / "manifest.json").is_file():
+        raise SetupgenError(f"make the {stage}'s pack first")
+    assert day.t.final is not None
+    seats = tables[table - 1]
+    rows = _read_form(day, seats, stage, table, vp, winner, None,
+                      thresholds={st.STAGE_ROUND: day.t.final.victory_points}, key=st.STAGE_ROUND, stage=stage)
+    new = TableResult(st.STAGE_ROUND, table, seats, tuple(r.vp for r in rows), int(winner), CONFIRMED, "director",
+                      day.store.clock())
+    name, keys = jobs.STAGE_RESULTS[stage], _stage_keys(stage)
+    with day.store.lock:
+        path = day.folder / name
+        if path.exists() and atomic.digest_of(path) not in _owned(day, keys):
+            raise ResultRefused([f"{name} was changed outside the console, or the console did not write it; "
+                                 f"nothing was recorded. Move it away and retry"])
+        before = day.store.stage_result(stage, table)
+        day.store.record_stage(stage, new, "enter" if before is None else "correct")
+        _write_owned(day, name, stage_csv(day, stage).encode("utf-8"), keys)
+    return new
+
+
+def final_placings(day: Day) -> tuple[tuple[pl.Placing, ...], str | None]:
+    """The final placings once every finals table is in, computed as
+    ``setupgen placings T.toml results.csv`` computes them from the
+    console's files; else no placings and why not (cheap until a final
+    result is in: the public page asks on every refresh)."""
+    if day.t.final is None:
+        return (), None
+    if not day.store.stage_results(pl.FINAL):
+        return (), "no result of the final yet"
+    found = finals(day)
+    if found is None or found.problem is not None:
+        return (), None if found is None else found.problem
+    try:
+        needed = [pl.SEMI_FINAL, pl.FINAL] if found.players == 16 else [pl.FINAL]
+        for stage in needed:
+            missing = len(stage_seating(day, stage)) - len(day.store.stage_results(stage))
+            if missing:
+                return (), f"{missing} {stage} table{'s' if missing > 1 else ''} without a result"
+        semis = day.folder / jobs.STAGE_RESULTS[pl.SEMI_FINAL] if found.players == 16 else None
+        placed, _, _ = jobs.make_placings(day.t, day.schedule, day.folder / RESULTS_FILE,
+                                          day.folder / jobs.STAGE_RESULTS[pl.FINAL], semis)
+    except SetupgenError as exc:
+        return (), str(exc)
+    return placed, None
+
+
+def entered_winners(day: Day) -> tuple[str, ...]:
+    """The winners of the semi-finals, table by table, once every
+    semi-final's result is entered (else empty)."""
+    found = finals(day)
+    if found is None or found.players != 16 or found.problem is not None:
+        return ()
+    semis = found.tables
+    if len(day.store.stage_results(pl.SEMI_FINAL)) != len(semis):
+        return ()
+    try:
+        return tuple(pl.semi_final_winners(stage_rows(day, pl.SEMI_FINAL), semis, found.ranking))
+    except SetupgenError:
+        return ()

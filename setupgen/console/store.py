@@ -28,7 +28,7 @@ from typing import Callable, Sequence
 from ..core.errors import SetupgenError, quoted
 
 DB_FILE = "tournament.db"
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 STATES = ("reported", "confirmed")
 
 #: version -> the SQL statements that bring a database from version - 1 to it
@@ -45,7 +45,15 @@ MIGRATIONS: dict[int, tuple[str, ...]] = {
     2: (  # a status per seat: played, no-show, disqualified ([] = everyone played)
         "ALTER TABLE results ADD COLUMN statuses TEXT NOT NULL DEFAULT '[]'",
     ),
+    3: (  # the finals' results, per stage and table; audit entries name their stage ('' = a preliminary round)
+        "CREATE TABLE finals (stage TEXT NOT NULL CHECK (stage IN ('semi-final', 'final')), "
+        "table_no INTEGER NOT NULL, players TEXT NOT NULL, vp TEXT NOT NULL, winner INTEGER NOT NULL, "
+        "by TEXT NOT NULL, at TEXT NOT NULL, PRIMARY KEY (stage, table_no))",
+        "ALTER TABLE audit ADD COLUMN stage TEXT NOT NULL DEFAULT ''",
+    ),
 }
+#: the finals' stages a ``finals`` row may hold
+FINALS_STAGES = ("semi-final", "final")
 
 
 class StoreError(SetupgenError):
@@ -85,7 +93,9 @@ class AuditEntry:
     """One change: when, by whom (``director``, ``table`` or ``import``),
     round, table, what (``report``, ``enter``, ``correct``, ``confirm``;
     at table 0 the round's changes ``leave``, ``join``, ``replan``) and
-    the result before and after (JSON texts; ``old`` empty at first)."""
+    the result before and after (JSON texts; ``old`` empty at first);
+    ``stage`` names a finals stage (``semi-final``, ``final``; round 0),
+    empty for a preliminary round."""
 
     id: int
     at: str
@@ -95,6 +105,7 @@ class AuditEntry:
     action: str
     old: str
     new: str
+    stage: str = ""
 
 
 def now() -> str:
@@ -172,6 +183,45 @@ class Store:
             self.db.execute("INSERT INTO audit (at, by, round, table_no, action, old, new) VALUES (?, ?, ?, ?, ?, ?, ?)",
                             (self.clock(), by, round_number, 0, action, old, new))
 
+    def stage_result(self, stage: str, table: int) -> TableResult | None:
+        """A finals table's result (round 0, confirmed), None while none is in."""
+        with self.lock:
+            row = self.db.execute("SELECT * FROM finals WHERE stage = ? AND table_no = ?", (stage, table)).fetchone()
+        return None if row is None else _stage_result(row)
+
+    def stage_results(self, stage: str) -> list[TableResult]:
+        """Every result of a finals stage, by table."""
+        with self.lock:
+            rows = self.db.execute("SELECT * FROM finals WHERE stage = ? ORDER BY table_no", (stage,)).fetchall()
+        return [_stage_result(r) for r in rows]
+
+    def record_stage(self, stage: str, new: TableResult, action: str) -> TableResult | None:
+        """Store ``new`` as the result of a finals table of ``stage`` with
+        its audit entry (naming the stage), in one transaction. Returns the
+        result it replaced."""
+        if stage not in FINALS_STAGES:
+            raise StoreError(f"unknown finals stage {quoted(stage, 30)}")
+        with self.lock, _transaction(self.db):
+            old_row = self.db.execute("SELECT * FROM finals WHERE stage = ? AND table_no = ?",
+                                      (stage, new.table)).fetchone()
+            old = None if old_row is None else _stage_result(old_row)
+            self.db.execute("INSERT OR REPLACE INTO finals (stage, table_no, players, vp, winner, by, at) "
+                            "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                            (stage, new.table, json.dumps(list(new.players)), json.dumps(list(new.vp)), new.winner,
+                             new.by, new.at))
+            self.db.execute("INSERT INTO audit (at, by, round, table_no, action, old, new, stage) "
+                            "VALUES (?, ?, 0, ?, ?, ?, ?, ?)",
+                            (new.at, new.by, new.table, action, "" if old is None else old.as_json(), new.as_json(),
+                             stage))
+        return old
+
+    def stage_audit(self, stage: str, table: int) -> list[AuditEntry]:
+        """The audit entries of one finals table, newest first."""
+        with self.lock:
+            rows = self.db.execute("SELECT * FROM audit WHERE stage = ? AND table_no = ? ORDER BY id DESC",
+                                   (stage, table)).fetchall()
+        return [AuditEntry(*row) for row in rows]
+
     def audit(self, round_number: int | None = None, table: int | None = None) -> list[AuditEntry]:
         """The audit log, newest first (of one round, or one table)."""
         query = "SELECT * FROM audit"
@@ -194,6 +244,12 @@ class Store:
         """Set a ``meta`` value, in its own transaction."""
         with self.lock, _transaction(self.db):
             self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
+
+
+def _stage_result(row: Sequence) -> TableResult:
+    """A ``finals`` row: round 0, confirmed (the director enters finals results)."""
+    return TableResult(0, row[1], tuple(json.loads(row[2])), tuple(json.loads(row[3])), row[4], "confirmed",
+                       row[5], row[6])
 
 
 def _result(row: Sequence) -> TableResult:

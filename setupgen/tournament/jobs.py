@@ -539,3 +539,92 @@ def finals_request(t: Tournament, sched: Schedule, results_path: str | Path, pla
         victory_points=t.final.victory_points, almanac=t.almanac(None, label) if almanac else None,
         limits=t.limits(None), balance_line=t.balance_line(None))
     return request, tables
+
+
+#: the finals' results files in the tournament folder, by stage (docs/rules.md section 6, "Final placings")
+STAGE_RESULTS = {"semi-final": "results-semi-final.csv", "final": "results-final.csv"}
+#: columns of the placings listing (template keys under ``tournament.placings_head``)
+PLACINGS_COLUMNS = ("place", "player", "stage", "table", "vp", "rank")
+
+
+def finals_ranking(t: Tournament, sched: Schedule, results_path: str | Path) -> list[str]:
+    """The preliminary standings' players, best first, from the results
+    file (the ranking the finals are seated from). Raises
+    :class:`SetupgenError` without a ``[final]`` section."""
+    if t.final is None:
+        raise SetupgenError(f"{t.path}: the tournament file has no [final] section")
+    ranked, _, _ = make_standings(t, sched, results_path)
+    return [s.player for s in ranked]
+
+
+def stage_results_of(t: Tournament, ranking: Sequence[str], stage: str, path: str | Path,
+                     semi_finals: Sequence = ()) -> tuple:
+    """A finals stage's results file (``round`` column: the stage's name),
+    checked as a preliminary results file is (``read_results``), against
+    the stage's seating (:func:`~setupgen.tournament.placings.stage_tables`;
+    the final of 16 needs ``semi_finals``, their results) and the final's
+    threshold. Raises :class:`SetupgenError`."""
+    from . import placings as pl
+    from . import standings as st
+
+    if t.final is None:
+        raise SetupgenError(f"{t.path}: the tournament file has no [final] section")
+    tables = pl.stage_tables(ranking, t.final.players, stage, semi_finals)
+    text = read_text(Path(path), "results file")
+    expected = {(st.STAGE_ROUND, k): frozenset(table) for k, table in enumerate(tables, start=1)}
+    return st.read_results(text, source=str(path), players=frozenset(ranking),
+                           thresholds={st.STAGE_ROUND: t.final.victory_points}, tables=expected, stage=stage)
+
+
+def make_placings(t: Tournament, sched: Schedule, results_path: str | Path, final_path: str | Path,
+                  semi_path: str | Path | None = None):
+    """The final placings from the preliminary results and the finals'
+    results files (``semi_path`` with 16 finalists): (placings, CSV text,
+    PDF pages). Raises :class:`SetupgenError`."""
+    from . import placings as pl
+    from . import standings as st
+
+    ranking = finals_ranking(t, sched, results_path)
+    assert t.final is not None  # finals_ranking checked it
+    semis: tuple = ()
+    if t.final.players == 16:
+        if semi_path is None:
+            raise SetupgenError("the placings of 16 finalists need the semi-finals' results", field="semi_finals")
+        semis = stage_results_of(t, ranking, pl.SEMI_FINAL, semi_path)
+    elif semi_path is not None:
+        raise SetupgenError("a final of 8 has no semi-finals", field="semi_finals")
+    final = stage_results_of(t, ranking, pl.FINAL, final_path, semis)
+    scoring = st.Scoring(dict(t.placing_points), t.tie_breakers)
+    placed = pl.placings(ranking, t.final.players, final, semis, scoring=scoring, threshold=t.final.victory_points)
+    return placed, pl.placings_csv(placed), listing.render_listing(placings_listing(t, placed), paper=t.paper)
+
+
+def placings_listing(t: Tournament, placed: Sequence) -> listing.Listing:
+    """The final placings as a listing: place, player, where it was
+    decided (final, semi-final, preliminary rounds), the finals table,
+    the VP there and the preliminary rank."""
+    tx = templates.texts(t.language)
+    names = display_names(t)
+    stage = {"final": tx.get("tournament.final"), "semi-final": tx.get("tournament.semi_final"),
+             "preliminary": tx.get("tournament.preliminary")}
+    rows = tuple((str(p.place), names.get(p.player, p.player), stage[p.stage],
+                  "" if p.table is None else str(p.table), "" if p.vp is None else str(p.vp), str(p.rank))
+                 for p in placed)
+    head = tuple(tx.get(f"tournament.placings_head.{k}") for k in PLACINGS_COLUMNS)
+    return listing.Listing(tx.get("tournament.placings"), f"{t.name} · {t.seed}", head,
+                           (0.07, 0.45, 0.18, 0.1, 0.08, 0.12), rows, align=("r", "l", "l", "r", "r", "r"))
+
+
+def write_placings(t: Tournament, sched: Schedule, results_path: str | Path, folder: Path,
+                   final_path: str | Path, semi_path: str | Path | None = None):
+    """:func:`make_placings`, written as ``placings.csv`` and
+    ``placings.pdf`` into ``folder`` (both rendered first, then both or
+    neither written; never over a file setupgen did not write). Returns
+    the placings."""
+    from ..render import pdf
+
+    placed, csv_text, pages = make_placings(t, sched, results_path, final_path, semi_path)
+    document = pdf.svgs_to_pdf(pages)
+    with atomic.folder_for(folder):
+        atomic.write_files(folder, {"placings.csv": csv_text.encode("utf-8"), "placings.pdf": document})
+    return placed

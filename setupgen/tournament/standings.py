@@ -40,6 +40,11 @@ PLAYED, NO_SHOW, DISQUALIFIED = "played", "no-show", "disqualified"
 STATUSES = (PLAYED, NO_SHOW, DISQUALIFIED)
 #: a VP value above the round's threshold plus this is rejected as a typo
 VP_MARGIN = 10
+#: a finals results file (``read_results(stage=...)``, docs/rules.md section 6,
+#: "Final placings") has the stage's name (any case) in its round column; its
+#: rows are read as this round (``thresholds`` and ``tables`` keyed by it) and
+#: problems name the stage ("final table 2 has no winner")
+STAGE_ROUND = 0
 
 _TRUE = frozenset({"yes", "y", "true", "1"})
 _FALSE = frozenset({"no", "n", "false", "0"})
@@ -92,6 +97,7 @@ def read_results(
     players: Collection[str],
     thresholds: Mapping[int, int],
     tables: Mapping[tuple[int, int], frozenset[str]] | None = None,
+    stage: str | None = None,
 ) -> tuple[GameResult, ...]:
     """Read and validate a results CSV; return its rows in file order.
 
@@ -119,11 +125,11 @@ def read_results(
     winner need not have reached the threshold, as a timed game may end
     early). Table checks are skipped for tables with a bad row, so one typo
     gives one problem. Table problems carry the line of the table's first
-    row (for a missing table, the first row of its round).
+    row (for a missing table, the first row of its round). ``stage``
+    (``final``, ``semi-final``): a finals file, see :data:`STAGE_ROUND`.
     """
-    problems = _Problems(source)
-    if text.startswith("\ufeff"):
-        text = text[1:]
+    problems = _Problems(source, stage)
+    text = text[1:] if text.startswith("\ufeff") else text
     reader = csv.reader(io.StringIO(text), strict=True)
     header, index, header_line = _read_header(reader, problems)
     rows = _read_body(reader, header_line, problems)
@@ -137,7 +143,7 @@ def read_results(
     groups = _group(results)
     for key, rows_ in groups.items():
         if key not in tainted:
-            for line, what in _table_problems(key, rows_, tables):
+            for line, what in _table_problems(key, rows_, tables, problems.round_name(key[0])):
                 problems.add(line, what)
     if tables is not None:
         _missing_tables(rows, header, index, thresholds, tables, groups, tainted, problems)
@@ -149,9 +155,14 @@ def read_results(
 class _Problems:
     """The problems found in a results file, each with its line."""
 
-    def __init__(self, source: str) -> None:
+    def __init__(self, source: str, stage: str | None = None) -> None:
         self.source = source
+        self.stage = stage
         self.found: list[tuple[int, str]] = []
+
+    def round_name(self, rnd: int) -> str:
+        """``round 3``, or the stage's name in a finals file."""
+        return self.stage if self.stage is not None else f"round {rnd}"
 
     def add(self, line: int, what: str) -> None:
         self.found.append((line, f"line {line}: {what}"))
@@ -250,7 +261,7 @@ def _read_row(line: int, row: list[str], header: list[str], index: dict[str, int
     if rnd is not None and player:
         first = seen.setdefault((rnd, player), line)
         if first != line:
-            problems.add(line, f"player {player!r} already recorded in round {rnd} (line {first})")
+            problems.add(line, f"player {player!r} already recorded in {problems.round_name(rnd)} (line {first})")
             ok = False
     if rnd is None or tbl is None or vp is None or win is None or not player or not ok or status is None:
         if rnd is not None and tbl is not None:
@@ -274,6 +285,12 @@ def _status_cell(line: int, text: str, vp: int | None, win: bool | None, problem
 def _round_cell(line: int, text: str, thresholds: Mapping[int, int], problems: _Problems) -> int | None:
     if not text:
         return None
+    if problems.stage is not None:
+        if text.lower() == problems.stage and STAGE_ROUND in thresholds:
+            return STAGE_ROUND
+        problems.add(line, f"round {quoted(text, 30)} is not {problems.stage!r} (the round column of a "
+                           f"{problems.stage} results file names the stage)")
+        return None
     if _UINT.fullmatch(text) and int(text) in thresholds:
         return int(text)
     rounds = ", ".join(str(r) for r in sorted(thresholds)) or "none"
@@ -294,7 +311,8 @@ def _vp_cell(line: int, text: str, rnd: int | None, thresholds: Mapping[int, int
         problems.add(line, f"vp {value} is negative")
     elif rnd is not None and value > thresholds[rnd] + VP_MARGIN:
         top = thresholds[rnd] + VP_MARGIN
-        problems.add(line, f"vp {value} is above {top} (round {rnd} threshold {thresholds[rnd]} + {VP_MARGIN})")
+        problems.add(line, f"vp {value} is above {top} ({problems.round_name(rnd)} threshold {thresholds[rnd]} "
+                           f"+ {VP_MARGIN})")
     else:
         return value
     return None
@@ -308,11 +326,14 @@ def _missing_tables(rows: list[tuple[int, list[str]]], header: list[str], index:
     first_of_round: dict[int, int] = {}
     for line, row in rows:  # rounds as written, even in bad rows
         cell = row[index["round"]].strip() if len(row) == len(header) else ""
-        if _UINT.fullmatch(cell) and int(cell) in thresholds:
+        if problems.stage is not None and cell.lower() == problems.stage:
+            first_of_round.setdefault(STAGE_ROUND, line)
+        elif problems.stage is None and _UINT.fullmatch(cell) and int(cell) in thresholds:
             first_of_round.setdefault(int(cell), line)
     for (r, t), expected in sorted(tables.items()):
         if r in first_of_round and (r, t) not in groups and (r, t) not in tainted:
-            problems.add(first_of_round[r], f"round {r} table {t}: no results (expected {_names(expected)})")
+            problems.add(first_of_round[r], f"{problems.round_name(r)} table {t}: no results "
+                                            f"(expected {_names(expected)})")
 
 
 def _group(results: Iterable[GameResult]) -> dict[tuple[int, int], list[GameResult]]:
@@ -326,11 +347,13 @@ def _table_problems(
     key: tuple[int, int],
     rows: Sequence[GameResult],
     tables: Mapping[tuple[int, int], frozenset[str]] | None,
+    round_name: str | None = None,
 ) -> list[tuple[int, str]]:
-    """Problems of one table's rows: membership, size, winner."""
+    """Problems of one table's rows: membership, size, winner
+    (``round_name``: how problems name the round, default ``round N``)."""
     out: list[tuple[int, str]] = []
     line = min(r.line for r in rows)
-    name = f"round {key[0]} table {key[1]}"
+    name = f"{round_name if round_name is not None else f'round {key[0]}'} table {key[1]}"
     present = {r.player for r in rows}
     if tables is not None:
         if key not in tables:
