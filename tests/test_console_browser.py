@@ -5,7 +5,9 @@ rounds: base, base, Seafarers; a Cities & Knights final of the best 8):
 log in, make each round's pack, enter every table's result (one
 correction), a table reports through its QR code's URL on a phone-sized
 screen and the director confirms, the standings equal ``setupgen
-standings``', the final seated with its pack.
+standings``', the final seated with its pack, both final tables' results
+entered, and the final placings on the director's and the public page
+equal to ``setupgen placings``'.
 
 ``SETUPGEN_SCREENSHOTS=1`` also copies the screenshots into ``docs/``."""
 
@@ -167,6 +169,16 @@ def test_the_swiss_day_in_chromium(chromium, served, tmp_path):
             page.wait_for_url(base + "/finals", timeout=180_000)
             assert page.is_visible("a:has-text('round.pdf')") and (folder / "final" / "round.pdf").is_file()
             exported = page.request.get(base + "/standings.csv").body()
+            for t, (vps, winner) in ((1, ((13, 9, 11, 6), 1)), (2, ((8, 13, 7, 12), 2))):
+                page.goto(f"{base}/finals/final/tables/{t}")
+                fill_result(page, vps, winner)
+                page.click("button:has-text('Save')")
+                page.wait_for_url(base + "/finals")
+            shown = page.locator("table.placings tbody tr").all_inner_texts()
+            page.screenshot(path=str(shots / "console-finals.png"), full_page=True)
+            public = ctx.new_page()
+            public.goto(base + "/public")
+            on_public = public.locator("table.placings tbody tr").all_inner_texts()
         finally:
             ctx.close()
     assert alerts == []
@@ -178,6 +190,21 @@ def test_the_swiss_day_in_chromium(chromium, served, tmp_path):
                             "--players", "8", "-o", str(tmp_path / "cli")], cwd=ROOT, capture_output=True, text=True)
     assert final.returncode == 0, final.stderr
     assert (tmp_path / "cli" / "final" / "round.pdf").read_bytes() == (folder / "final" / "round.pdf").read_bytes()
+    placed = subprocess.run([sys.executable, "-m", "setupgen", "placings", str(tour), str(folder / "results.csv"),
+                             "--final", str(folder / "results-final.csv"), "-o", str(tmp_path / "cli")],
+                            cwd=ROOT, capture_output=True, text=True)
+    assert placed.returncode == 0, placed.stderr
+    rows = (tmp_path / "cli" / "placings.csv").read_text().splitlines()[1:]
+    assert len(shown) == len(rows) == 48 and on_public == shown
+    from setupgen.tournament import model
+
+    names = {p.id: p.name for p in model.load(tour).players}
+    final_rows = [line.split(",") for line in (folder / "results-final.csv").read_text().splitlines()[1:]]
+    finals_ids = [[r[2] for r in final_rows if r[1] == str(t)] for t in (1, 2)]
+    # both final tables' winners reached 13: the champion is the one with the larger VP share
+    # (13 of 39 at table 1 against 13 of 40 at table 2; docs/rules.md, "Final placings")
+    assert [r.split(",")[1] for r in rows[:2]] == [finals_ids[0][0], finals_ids[1][1]]
+    assert [line.split("\t")[1] for line in shown] == [names[r.split(",")[1]] for r in rows]
     pack = (folder / "round-1" / "round.pdf").read_bytes()
     again = subprocess.run([sys.executable, "-m", "setupgen", "round", str(tour), "--round", "1", "-o", str(folder),
                             "--console-url", base], cwd=ROOT, capture_output=True, text=True)
