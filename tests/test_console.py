@@ -193,6 +193,42 @@ def test_results_csv_written_from_the_database_after_every_change(day):
     assert day.store.result(1, 1).vp == (10, 7, 5, 3)
 
 
+def test_a_same_size_edit_of_results_csv_is_seen(day):
+    # the digest is kept with the file's size, inode and mtime, but only once the file
+    # is 2 s older than the digest: an edit that keeps the size (a 7 made a 9) within
+    # the same tick of the file clock, moments after the console wrote it, is caught
+    import os
+
+    consoleday.enter(day, 1, 1, ["10", "7", "5", "3"], "1")
+    path = day.folder / "results.csv"
+    consoleday.report(day, 1, 2, ["4", "10", "6", "2"], "2")  # the digest taken now is not kept
+    text, before = path.read_text(), path.stat()
+    path.write_text(text.replace(",7,", ",9,"))
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))  # the same size, inode and mtime
+    with pytest.raises(consoleday.ResultRefused, match="changed outside the console"):
+        consoleday.report(day, 1, 2, ["4", "10", "6", "3"], "2")
+    path.write_text(text)  # back as the console wrote it, then settled: the kept digest serves
+    old = before.st_mtime_ns - 10**10
+    os.utime(path, ns=(old, old))
+    consoleday.report(day, 1, 2, ["4", "10", "6", "3"], "2")
+    assert day.results_stamp is not None and day.results_stamp[0][2] == old
+    consoleday.report(day, 1, 2, ["4", "10", "6", "1"], "2")
+    assert day.store.result(1, 2).vp == (4, 10, 6, 1)
+
+
+def test_urlencoded_forms_read_like_starlettes(day):
+    c = client_of(day)
+    token = csrf(c)
+    body = (f"csrf={token}&vp1=1&vp1=10&vp2=7&vp3=5&vp4=3&winner=1").encode()  # the last of a repeated field counts
+    answer = c.post("/rounds/1/tables/1", content=body, follow_redirects=False,
+                    headers={"content-type": "application/x-www-form-urlencoded; charset=utf-8"})
+    assert answer.status_code == 303 and day.store.result(1, 1).vp == (10, 7, 5, 3)
+    for bad in (b"vp1=\xff\xfe&csrf=" + token.encode(), "&".join(f"f{k}=1" for k in range(41)).encode()):
+        answer = c.post("/rounds/1/tables/1", content=bad,
+                        headers={"content-type": "application/x-www-form-urlencoded"})
+        assert answer.status_code == 400 and "the form could not be read" in answer.text
+
+
 def test_a_results_csv_the_console_did_not_write_is_imported_and_kept(tour, tmp_path):
     folder = tmp_path / "out"
     first = consoleday.open_day(tour, folder)

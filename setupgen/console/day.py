@@ -72,6 +72,8 @@ class Day:
     #: the players and tables of the schedule, worked out once (again after a re-plan, :func:`replan`)
     known: frozenset[str] | None = None
     tables: dict[tuple[int, int], frozenset[str]] | None = None
+    #: results.csv's (size, inode, mtime ns), when its digest was taken (ns), the digest (:func:`_results_digest`)
+    results_stamp: tuple[tuple[int, int, int], int, str | None] | None = None
 
     @property
     def rounds(self) -> tuple[int, ...]:
@@ -249,10 +251,40 @@ def _write_owned(day: Day, name: str, data: bytes, keys: tuple[str, str]) -> Non
     day.store.put(keys[0], new)
 
 
+#: how much older than its digest a file's modification time must be for the digest to be kept (ns);
+#: file times tick in steps of a few ms, so an edit within one step keeps the time ("racy" files, as git says)
+_SETTLED_NS = 2_000_000_000
+
+
+def _results_digest(day: Day) -> str | None:
+    """The SHA-256 of ``results.csv`` (None when missing). The digest is
+    kept with the file's size, inode and modification time (ns), and taken
+    again when any of them changed or the file was modified less than
+    2 s before the digest was taken. Raises
+    :class:`~setupgen.core.atomic.OutputError`."""
+    import time
+
+    path = day.folder / RESULTS_FILE
+    try:
+        info = path.stat()
+    except FileNotFoundError:
+        return None
+    except OSError:
+        return atomic.digest_of(path)
+    stamp = (info.st_size, info.st_ino, info.st_mtime_ns)
+    kept = day.results_stamp
+    if kept is not None and kept[0] == stamp and stamp[2] + _SETTLED_NS < kept[1]:
+        return kept[2]
+    taken = time.time_ns()
+    digest = atomic.digest_of(path)
+    day.results_stamp = (stamp, taken, digest)
+    return digest
+
+
 def _check_file_is_ours(day: Day) -> None:
     """Refuse a change while ``results.csv`` holds what the console did not write."""
-    path = day.folder / RESULTS_FILE
-    if path.exists() and atomic.digest_of(path) not in _owned(day):
+    digest = _results_digest(day)
+    if digest is not None and digest not in _owned(day):
         raise ResultRefused([f"{RESULTS_FILE} was changed outside the console; nothing was recorded. Move it "
                              f"away (the console writes it again) and retry"])
 
