@@ -4,7 +4,8 @@ the whole day of the shipped Swiss example (48 players, 12 tables, three
 rounds: base, base, Seafarers; a Cities & Knights final of the best 8):
 log in, make each round's pack, enter every table's result (one
 correction), a table reports through its QR code's URL on a phone-sized
-screen and the director confirms, the standings equal ``setupgen
+screen and the director confirms, before round 3 a drop-out and a late
+entry with round 3 re-planned, the standings equal ``setupgen
 standings``', the final seated with its pack, both final tables' results
 entered, and the final placings on the director's and the public page
 equal to ``setupgen placings``'.
@@ -139,6 +140,29 @@ def play_round(page, ctx, base: str, folder: Path, n: int, top: int, shots: Path
     assert page.locator("tr.confirmed").count() == 12
 
 
+def change_entries(page, base: str) -> str:
+    """Before round 3: the first player of the list drops out, Lea Spät
+    enters late, and rounds 3.. are re-planned; returns the drop-out's name."""
+    page.goto(base + "/entries")
+    gone = page.locator("#leave-player option").first.inner_text().rpartition(" (")[0]
+    page.fill("#leave-round", "3")
+    page.click("button:has-text('Record drop-out')")
+    page.wait_for_url(base + "/entries")
+    page.fill("#join-id", "late01")
+    page.fill("#join-name", "Lea Spät")
+    page.fill("#join-round", "3")
+    page.click("button:has-text('Record late entry')")
+    page.wait_for_url(base + "/entries")
+    assert page.is_visible("text=The schedule does not follow the changes from round 3 yet")
+    page.fill("#replan-round", "3")
+    page.click("button:has-text('Re-plan from this round')")
+    page.wait_for_url(base + "/", timeout=60_000)  # back to the rounds
+    page.goto(base + "/entries")
+    assert not page.is_visible("text=The schedule does not follow the changes")
+    assert page.locator("table.grid tbody tr").count() == 2
+    return gone
+
+
 def test_the_swiss_day_in_chromium(chromium, served, tmp_path):
     from playwright.sync_api import sync_playwright
 
@@ -157,8 +181,12 @@ def test_the_swiss_day_in_chromium(chromium, served, tmp_path):
             page.fill("input[name=password]", PASSWORD)
             page.click("button:has-text('Log in')")
             assert page.url == base + "/" and page.is_visible("text=Rounds")
-            for n, top in ((1, 10), (2, 10), (3, 12)):
+            for n, top in ((1, 10), (2, 10)):
                 play_round(page, ctx, base, folder, n, top, shots)
+            gone = change_entries(page, base)
+            play_round(page, ctx, base, folder, 3, 12, shots)
+            page.goto(base + "/rounds/3")
+            assert page.is_visible("text=Lea Spät") and not page.is_visible(f"text={gone}")
             page.goto(base + "/standings")
             for n in (1, 2, 3):
                 assert page.is_visible(f"text=Round {n}: 12 of 12 tables confirmed")
@@ -182,23 +210,26 @@ def test_the_swiss_day_in_chromium(chromium, served, tmp_path):
         finally:
             ctx.close()
     assert alerts == []
+    cli_folder = tmp_path / "cli"
+    shutil.copytree(folder, cli_folder, ignore=shutil.ignore_patterns("final", "tournament.db*", "console.*"))
     cli = subprocess.run([sys.executable, "-m", "setupgen", "standings", str(tour), str(folder / "results.csv"),
-                          "-o", str(tmp_path / "cli")], cwd=ROOT, capture_output=True, text=True)
+                          "-o", str(cli_folder)], cwd=ROOT, capture_output=True, text=True)
     assert cli.returncode == 0, cli.stderr
-    assert exported == (tmp_path / "cli" / "standings.csv").read_bytes()
+    assert exported == (cli_folder / "standings.csv").read_bytes()
     final = subprocess.run([sys.executable, "-m", "setupgen", "finals", str(tour), str(folder / "results.csv"),
-                            "--players", "8", "-o", str(tmp_path / "cli")], cwd=ROOT, capture_output=True, text=True)
+                            "--players", "8", "-o", str(cli_folder)], cwd=ROOT, capture_output=True, text=True)
     assert final.returncode == 0, final.stderr
-    assert (tmp_path / "cli" / "final" / "round.pdf").read_bytes() == (folder / "final" / "round.pdf").read_bytes()
+    assert (cli_folder / "final" / "round.pdf").read_bytes() == (folder / "final" / "round.pdf").read_bytes()
     placed = subprocess.run([sys.executable, "-m", "setupgen", "placings", str(tour), str(folder / "results.csv"),
-                             "--final", str(folder / "results-final.csv"), "-o", str(tmp_path / "cli")],
+                             "--final", str(folder / "results-final.csv"), "-o", str(cli_folder)],
                             cwd=ROOT, capture_output=True, text=True)
     assert placed.returncode == 0, placed.stderr
-    rows = (tmp_path / "cli" / "placings.csv").read_text().splitlines()[1:]
-    assert len(shown) == len(rows) == 48 and on_public == shown
-    from setupgen.tournament import model
+    rows = (cli_folder / "placings.csv").read_text().splitlines()[1:]
+    assert len(shown) == len(rows) == 49 and on_public == shown  # 48, a drop-out (his results count), a late entry
+    from setupgen.tournament import jobs, model
 
-    names = {p.id: p.name for p in model.load(tour).players}
+    names = jobs.display_names(jobs.with_entries(model.load(tour), folder))
+    assert "late01" in [r.split(",")[1] for r in rows]  # the late entry is placed by its round 3 result
     final_rows = [line.split(",") for line in (folder / "results-final.csv").read_text().splitlines()[1:]]
     finals_ids = [[r[2] for r in final_rows if r[1] == str(t)] for t in (1, 2)]
     # both final tables' winners reached 13: the champion is the one with the larger VP share
