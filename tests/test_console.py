@@ -81,7 +81,7 @@ def result_form(token: str, vps, winner) -> dict:
 
 def test_store_schema_version_and_one_transaction_per_change(tmp_path):
     s = store.Store(tmp_path)
-    assert s.fresh and store.version(s.db) == store.SCHEMA_VERSION == 3
+    assert s.fresh and store.version(s.db) == store.SCHEMA_VERSION == 4
     assert s.db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     new = store.TableResult(1, 2, ("a", "b", "c"), (10, 7, 3), 1, "reported", "table", "2026-01-01T10:00:00Z")
     assert s.record(new, "report") is None
@@ -622,7 +622,7 @@ def test_migration_from_schema_1_keeps_every_result(tmp_path):
     db.execute("INSERT INTO results VALUES (1, 1, '[\"a\", \"b\"]', '[10, 4]', 1, 'confirmed', 'director', 't')")
     db.close()
     s = store.Store(tmp_path)
-    assert not s.fresh and store.version(s.db) == 3
+    assert not s.fresh and store.version(s.db) == 4
     assert s.result(1, 1) == store.TableResult(1, 1, ("a", "b"), (10, 4), 1, "confirmed", "director", "t", ())
     s.close()
 
@@ -780,7 +780,32 @@ def test_finals_results_of_8_and_the_placings_on_both_pages(tmp_path):
     assert run.exit_code == 0, run.output
     rows = list(csv.reader(io.StringIO((tmp_path / "cli" / "placings.csv").read_text())))
     assert [names[r[1]] for r in rows[1:]] == want
+    # table 2 corrected: rank 6 (seat 3) disqualified; he leaves the placings, the places close up
+    form = dict(finals_form(token, (10, 9, 4, 6), 1), status1="played", status2="played", status3="disqualified",
+                status4="played")
+    assert c.post("/finals/final/tables/2", data=form, follow_redirects=False).status_code == 303
+    assert "disqualified" in c.get("/finals/final/tables/2").text
+    assert placed_names(c.get("/finals").text) == [names[rank[k - 1]] for k in (2, 4, 3, 5, 8, 7, 1)]
+    lines = (day.folder / "results-final.csv").read_text().splitlines()
+    assert lines[0] == "round,table,player,vp,winner,status" and lines[7] == f"final,2,{rank[5]},4,no,disqualified"
+    bad = dict(form, status3="no-show")  # a no-show has 0 VP
+    assert c.post("/finals/final/tables/2", data=bad).status_code == 400
     day.store.close()
+
+
+def test_migration_from_schema_3_gives_the_finals_statuses(tmp_path):
+    db = sqlite3.connect(tmp_path / "tournament.db", isolation_level=None)
+    db.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
+    db.execute("INSERT INTO schema_version VALUES (3)")
+    for step in (1, 2, 3):
+        for statement in store.MIGRATIONS[step]:
+            db.execute(statement)
+    db.execute("INSERT INTO finals VALUES ('final', 1, '[\"a\", \"b\"]', '[13, 4]', 1, 'director', 't')")
+    db.close()
+    s = store.Store(tmp_path)
+    assert store.version(s.db) == 4
+    assert s.stage_result("final", 1) == store.TableResult(0, 1, ("a", "b"), (13, 4), 1, "confirmed", "director", "t")
+    s.close()
 
 
 def test_semi_final_results_name_the_winners_then_the_final(tmp_path):
@@ -835,7 +860,7 @@ def test_migration_from_schema_2_keeps_results_and_adds_the_finals(tmp_path):
                "'enter', '', '{}')")
     db.close()
     s = store.Store(tmp_path)
-    assert not s.fresh and store.version(s.db) == 3
+    assert not s.fresh and store.version(s.db) == 4
     assert s.result(1, 1) == store.TableResult(1, 1, ("a", "b"), (10, 4), 1, "confirmed", "director", "t",
                                                ("played", "no-show"))
     (entry,) = s.audit()

@@ -589,12 +589,13 @@ async def finals_table_page(request: Request) -> Response:
     if not 1 <= t <= len(seating):
         raise HTTPException(404, f"the {stage} has tables 1-{len(seating)}, not {t}")
     players = seating[t - 1]
-    problems, vp, winner, status = None, None, None, 200
+    problems, vp, winner, status, marks = None, None, None, 200, None
     if request.method == "POST":
         form = await _form(request)
         vp, winner = _posted_result(form, len(players))
+        marks = _posted_statuses(form, len(players))
         try:
-            await run_in_threadpool(dayday.enter_stage, day, stage, t, vp, winner)
+            await run_in_threadpool(dayday.enter_stage, day, stage, t, vp, winner, marks)
             return RedirectResponse("/finals", status_code=303)
         except dayday.ResultRefused as exc:
             problems, status = exc.problems, 400
@@ -604,8 +605,9 @@ async def finals_table_page(request: Request) -> Response:
     assert day.t.final is not None
     return render(request, "finals_table.html", status, stage=stage, table=t, problems=problems,
                   state=dayday.CONFIRMED if result else dayday.WAITING,
-                  players=_form_rows(day, players, vp, winner, result), threshold=day.t.final.victory_points,
-                  audit=day.store.stage_audit(stage, t), statuses=())
+                  players=_form_rows(day, players, vp, winner, result, marks if request.method == "POST" else None),
+                  threshold=day.t.final.victory_points, audit=day.store.stage_audit(stage, t),
+                  statuses=STATUS_CHOICES)
 
 
 async def make_finals_pack(request: Request) -> Response:

@@ -205,8 +205,10 @@ def results_csv(day: Day) -> str:
     return _csv_of(day.store.results(CONFIRMED))
 
 
-def _csv_of(results: list[TableResult]) -> str:
-    """The results as CSV; the ``status`` column only when someone did not simply play."""
+def _csv_of(results: list[TableResult], round_cell: str | None = None) -> str:
+    """The results as CSV (the round column ``round_cell`` when given, as
+    a finals stage's name); the ``status`` column only when someone did
+    not simply play."""
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     marked = any(r.statuses for r in results)
@@ -214,7 +216,7 @@ def _csv_of(results: list[TableResult]) -> str:
     for r in results:
         statuses = r.statuses or (st.PLAYED,) * len(r.players)
         for seat, (player, vp, mark) in enumerate(zip(r.players, r.vp, statuses), start=1):
-            row = (r.round, r.table, player, vp, "yes" if seat == r.winner else "no")
+            row = (r.round if round_cell is None else round_cell, r.table, player, vp, "yes" if seat == r.winner else "no")
             w.writerow((*row, mark) if marked else row)
     return buf.getvalue()
 
@@ -593,15 +595,10 @@ def stage_seating(day: Day, stage: str) -> tuple[tuple[str, ...], ...]:
 
 def stage_csv(day: Day, stage: str) -> str:
     """A finals stage's results file as ``setupgen placings`` reads it:
-    ``round,table,player,vp,winner``, the round column the stage's name,
-    rows by table and seat, ``\\n`` line ends."""
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
-    w.writerow(st.COLUMNS)
-    for r in day.store.stage_results(stage):
-        w.writerows((stage, r.table, p, v, "yes" if k == r.winner else "no")
-                    for k, (p, v) in enumerate(zip(r.players, r.vp), start=1))
-    return buf.getvalue()
+    ``round,table,player,vp,winner`` (and ``status`` when a seat did not
+    simply play), the round column the stage's name, rows by table and
+    seat, ``\\n`` line ends."""
+    return _csv_of(day.store.stage_results(stage), stage)
 
 
 def stage_rows(day: Day, stage: str) -> tuple[st.GameResult, ...]:
@@ -613,10 +610,12 @@ def stage_rows(day: Day, stage: str) -> tuple[st.GameResult, ...]:
                            thresholds={st.STAGE_ROUND: day.t.final.victory_points}, stage=stage)
 
 
-def enter_stage(day: Day, stage: str, table: int, vp: list[str], winner: str) -> TableResult:
+def enter_stage(day: Day, stage: str, table: int, vp: list[str], winner: str,
+                statuses: list[str] | None = None) -> TableResult:
     """The director enters or corrects a finals table's result (VP per
-    seat in choosing order, the winner's seat; everyone played), checked
-    as a results file is, once the stage's pack is made; then the stage's
+    seat in choosing order, the winner's seat, each seat's status as for a
+    preliminary table; None: everyone played), checked as a results file
+    is, once the stage's pack is made; then the stage's
     results file (``results-final.csv``, ``results-semi-final.csv``) is
     written. Raises :class:`ResultRefused` or :class:`SetupgenError`."""
     tables = stage_seating(day, stage)
@@ -626,10 +625,11 @@ def enter_stage(day: Day, stage: str, table: int, vp: list[str], winner: str) ->
         raise SetupgenError(f"make the {stage}'s pack first")
     assert day.t.final is not None
     seats = tables[table - 1]
-    rows = _read_form(day, seats, stage, table, vp, winner, None,
+    rows = _read_form(day, seats, stage, table, vp, winner, statuses,
                       thresholds={st.STAGE_ROUND: day.t.final.victory_points}, key=st.STAGE_ROUND, stage=stage)
+    marks = tuple(r.status for r in rows)
     new = TableResult(st.STAGE_ROUND, table, seats, tuple(r.vp for r in rows), int(winner), CONFIRMED, "director",
-                      day.store.clock())
+                      day.store.clock(), marks if any(m != st.PLAYED for m in marks) else ())
     name, keys = jobs.STAGE_RESULTS[stage], _stage_keys(stage)
     with day.store.lock:
         path = day.folder / name

@@ -28,7 +28,7 @@ from typing import Callable, Sequence
 from ..core.errors import SetupgenError, quoted
 
 DB_FILE = "tournament.db"
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 STATES = ("reported", "confirmed")
 
 #: version -> the SQL statements that bring a database from version - 1 to it
@@ -50,6 +50,9 @@ MIGRATIONS: dict[int, tuple[str, ...]] = {
         "table_no INTEGER NOT NULL, players TEXT NOT NULL, vp TEXT NOT NULL, winner INTEGER NOT NULL, "
         "by TEXT NOT NULL, at TEXT NOT NULL, PRIMARY KEY (stage, table_no))",
         "ALTER TABLE audit ADD COLUMN stage TEXT NOT NULL DEFAULT ''",
+    ),
+    4: (  # a status per seat in the finals too ([] = everyone played)
+        "ALTER TABLE finals ADD COLUMN statuses TEXT NOT NULL DEFAULT '[]'",
     ),
 }
 #: the finals' stages a ``finals`` row may hold
@@ -205,10 +208,10 @@ class Store:
             old_row = self.db.execute("SELECT * FROM finals WHERE stage = ? AND table_no = ?",
                                       (stage, new.table)).fetchone()
             old = None if old_row is None else _stage_result(old_row)
-            self.db.execute("INSERT OR REPLACE INTO finals (stage, table_no, players, vp, winner, by, at) "
-                            "VALUES (?, ?, ?, ?, ?, ?, ?)",
+            self.db.execute("INSERT OR REPLACE INTO finals (stage, table_no, players, vp, winner, by, at, statuses) "
+                            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                             (stage, new.table, json.dumps(list(new.players)), json.dumps(list(new.vp)), new.winner,
-                             new.by, new.at))
+                             new.by, new.at, json.dumps(list(new.statuses))))
             self.db.execute("INSERT INTO audit (at, by, round, table_no, action, old, new, stage) "
                             "VALUES (?, ?, 0, ?, ?, ?, ?, ?)",
                             (new.at, new.by, new.table, action, "" if old is None else old.as_json(), new.as_json(),
@@ -249,7 +252,7 @@ class Store:
 def _stage_result(row: Sequence) -> TableResult:
     """A ``finals`` row: round 0, confirmed (the director enters finals results)."""
     return TableResult(0, row[1], tuple(json.loads(row[2])), tuple(json.loads(row[3])), row[4], "confirmed",
-                       row[5], row[6])
+                       row[5], row[6], tuple(json.loads(row[7])))
 
 
 def _result(row: Sequence) -> TableResult:
