@@ -21,7 +21,7 @@ from setupgen.console import app as consoleapp  # noqa: E402
 from setupgen.console import day as consoleday  # noqa: E402
 from setupgen.console import security, store  # noqa: E402
 from setupgen.core.errors import SetupgenError  # noqa: E402
-from setupgen.tournament import tokens  # noqa: E402
+from setupgen.tournament import jobs, tokens  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 PLAYERS = [("p1", "Anna"), ("p2", "Beat"), ("p3", "Carla"), ("p4", "Dario"), ("p5", "Eva"), ("p6", "Fritz"),
@@ -873,3 +873,57 @@ def test_migration_from_schema_2_keeps_results_and_adds_the_finals(tmp_path):
     with pytest.raises(store.StoreError, match="unknown finals stage"):
         s.record_stage("quarter", new, "enter")
     s.close()
+
+
+def test_once_a_finals_pack_is_made_the_preliminary_results_stay(tmp_path):
+    # the finals are seated from the preliminary results: a correction afterwards would
+    # seat other finalists beside the final's results; it is refused (409), and a
+    # results.csv edited by hand blocks the finals' results too
+    tour = make_tournament(tmp_path)
+    tour.write_text(TOURNAMENT + '\n[final]\nplayers = 8\nscenario = "base-3-4"\nvictory_points = 10\n')
+    day = consoleday.open_day(tour, tmp_path / "out")
+    c = client_of(day)
+    confirm_round(day, 1)
+    confirm_round(day, 2)
+    token = csrf(c)
+    assert c.post("/finals/pack", data={"csrf": token}, follow_redirects=False).status_code == 303
+    late = c.post("/rounds/1/tables/1", data=result_form(token, (10, 0, 0, 0), 1))
+    assert late.status_code == 409 and "a preliminary result no longer changes" in late.text
+    with pytest.raises(store.StoreError, match="final&#39;s pack is made|final's pack is made"):
+        consoleday.enter(day, 2, 1, ["10", "0", "0", "0"], "1")
+    assert day.store.result(1, 1).vp == (10, 8, 6, 4)
+    (day.folder / "results.csv").write_text((day.folder / "results.csv").read_text() + "\n")
+    refused = c.post("/finals/final/tables/1", data=finals_form(token, (7, 10, 8, 8), 2))
+    assert refused.status_code == 400 and "changed outside the console" in refused.text
+    assert day.store.stage_results("final") == []
+    day.store.close()
+
+
+def test_the_console_refuses_a_schedule_its_results_were_not_played_with(tour, tmp_path):
+    day = consoleday.open_day(tour, tmp_path / "out")
+    consoleday.enter(day, 1, 1, ["10", "8", "6", "4"], "1")
+    jobs.write_schedule(day.t, day.schedule, day.folder)
+    day.store.close()
+    text = (day.folder / "schedule.csv").read_text().splitlines()
+    first, second = text[1].split(","), text[2].split(",")  # round 1 table 1: seats 1 and 2 swapped
+    text[1], text[2] = ",".join(first[:3] + second[3:]), ",".join(second[:3] + first[3:])
+    (day.folder / "schedule.csv").write_text("\n".join(text) + "\n")
+    with pytest.raises(SetupgenError, match="round 1 table 1 has a result for other players than"):
+        consoleday.open_day(tour, tmp_path / "out")
+
+
+def test_finals_page_says_why_not_yet_when_the_results_do_not_read(tmp_path, monkeypatch):
+    tour = make_tournament(tmp_path)
+    tour.write_text(TOURNAMENT + '\n[final]\nplayers = 8\nscenario = "base-3-4"\nvictory_points = 10\n')
+    day = consoleday.open_day(tour, tmp_path / "out")
+    confirm_round(day, 1)
+    confirm_round(day, 2)
+
+    def unreadable(*args, **kw):
+        raise SetupgenError("results.csv: line 3: vp 'x' is not a whole number")
+
+    monkeypatch.setattr(consoleday.jobs, "finals_request", unreadable)
+    monkeypatch.setattr(consoleday, "live_standings", unreadable)
+    page = client_of(day).get("/finals")
+    assert page.status_code == 200 and "Not yet: results.csv: line 3: vp &#39;x&#39; is not a whole number" in page.text
+    day.store.close()

@@ -419,3 +419,23 @@ def test_a_pack_made_before_the_re_plan_is_marked_and_made_again(day):
     assert ",q1,Quentin,," in (day.pack_folder(2) / "results-round-2.csv").read_text()
     audit = c.get("/audit").text
     assert "replan" in audit and "join" in audit
+
+
+def test_the_command_line_changes_and_re_plans_no_played_round(runner, swiss):
+    # the console refuses a change or a re-plan from a round with results; the command line
+    # reads the tournament folder's results.csv and refuses them too
+    toml, out = swiss
+    assert runner.invoke(app, ["schedule", str(toml), "-o", str(out)]).exit_code == 0
+    sched = (out / "schedule.csv").read_bytes()
+    table = [line.split(",") for line in sched.decode().splitlines()[1:] if line.startswith("2,1,")]
+    (out / "results.csv").write_text("round,table,player,vp,winner\n" + "".join(
+        f"2,1,{r[3]},{10 if k == 0 else 5},{'yes' if k == 0 else 'no'}\n" for k, r in enumerate(table)))
+    for args in (["entry", str(toml), "--leave", "ch07", "--from-round", "2"],
+                 ["schedule", str(toml), "--from-round", "2"]):
+        res = runner.invoke(app, [*args, "-o", str(out)])
+        assert res.exit_code == 2 and "Traceback" not in res.output
+        assert "round 2 has results in" in res.output and "a change applies from a round not yet played" in res.output
+    assert (out / "schedule.csv").read_bytes() == sched and not (out / "entries.csv").exists()
+    res = runner.invoke(app, ["entry", str(toml), "--leave", "ch07", "--from-round", "3", "-o", str(out)])
+    assert res.exit_code == 0, res.output
+    assert runner.invoke(app, ["schedule", str(toml), "--from-round", "3", "-o", str(out)]).exit_code == 0

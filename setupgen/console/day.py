@@ -139,11 +139,25 @@ def open_day(tournament_file: str | Path, folder: Path, console_url: str | None 
         store = Store(folder)
     day = Day(t, folder, sched, store, secret, base)
     try:
+        _check_results_follow_schedule(day)
         _adopt_results_file(day)
     except BaseException:
         store.close()
         raise
     return day
+
+
+def _check_results_follow_schedule(day: Day) -> None:
+    """Raise :class:`SetupgenError` when a result in the database names
+    other players than the schedule seats at its table (a played round
+    re-planned behind the console's back): each would be shown beside the
+    wrong players."""
+    for r in day.store.results():
+        if r.round not in day.rounds or r.table > day.schedule.tables(r.round) \
+                or tuple(day.schedule.table(r.round, r.table)) != r.players:
+            raise SetupgenError(f"round {r.round} table {r.table} has a result for other players than "
+                                f"{atomic.shown(day.folder / jobs.SCHEDULE_FILE)} seats there (was a played round "
+                                f"re-planned?); put back the schedule the round was played with")
 
 
 def _adopt_results_file(day: Day) -> None:
@@ -283,6 +297,17 @@ def _results_digest(day: Day) -> str | None:
     return digest
 
 
+def _refuse_after_finals(day: Day) -> None:
+    """Raise :class:`StoreError` once a finals pack is made: the finals
+    are seated from the preliminary results, so those no longer change
+    (docs/console.md)."""
+    made = [s for s in FINAL_STAGES if (day.folder / s / "manifest.json").is_file()]
+    if made:
+        raise StoreError(f"the finals are seated from the preliminary results and the {made[0]}'s pack is made: "
+                         f"a preliminary result no longer changes (to seat the finals again, move the folder "
+                         f"{made[0]}/ out of the tournament folder first)")
+
+
 def _check_file_is_ours(day: Day) -> None:
     """Refuse a change while ``results.csv`` holds what the console did not write."""
     digest = _results_digest(day)
@@ -373,6 +398,7 @@ def _change(day: Day, round_number: int, table: int, vp: list[str], winner: str,
 
     with day.store.lock:
         _check_file_is_ours(day)
+        _refuse_after_finals(day)
         before = day.store.result(round_number, table)
         action = "report" if by == "table" else "enter" if before is None else "correct"
         day.store.record(new, action, allowed)
@@ -387,6 +413,7 @@ def confirm(day: Day, round_number: int, table: int) -> TableResult:
     day.players_of(round_number, table)
     with day.store.lock:
         _check_file_is_ours(day)
+        _refuse_after_finals(day)
         old = day.store.result(round_number, table)
         if old is None:
             raise StoreError(f"round {round_number} table {table} has no result to confirm")
@@ -486,8 +513,9 @@ def finals(day: Day) -> Finals | None:
         _, tables = jobs.finals_request(day.t, day.schedule, day.folder / RESULTS_FILE, n)
         ranked, _, _ = jobs.make_standings(day.t, day.schedule, day.folder / RESULTS_FILE)
     except SetupgenError as exc:
-        waiting = sum(t - done for done, t in live_standings(day).progress.values())
-        why = f"{waiting} preliminary tables are not confirmed yet" if waiting else str(exc)
+        confirmed = len(day.store.results(CONFIRMED))
+        waiting = sum(day.schedule.tables(r) for r in day.rounds) - confirmed
+        why = f"{waiting} preliminary tables are not confirmed yet" if waiting > 0 else str(exc)
         return Finals(n, stage, (), {}, made, why)
     return Finals(n, stage, tables, {s.player: s.rank for s in ranked}, made)
 
@@ -632,6 +660,7 @@ def enter_stage(day: Day, stage: str, table: int, vp: list[str], winner: str,
                       day.store.clock(), marks if any(m != st.PLAYED for m in marks) else ())
     name, keys = jobs.STAGE_RESULTS[stage], _stage_keys(stage)
     with day.store.lock:
+        _check_file_is_ours(day)  # the finals are seated from results.csv: as the console wrote it
         path = day.folder / name
         if path.exists() and atomic.digest_of(path) not in _owned(day, keys):
             raise ResultRefused([f"{name} was changed outside the console, or the console did not write it; "

@@ -31,6 +31,8 @@ from .model import Player, Tournament
 from .schedule import Quality, Schedule, ScheduleError, Seat, plan
 
 SCHEDULE_FILE = "schedule.csv"
+#: the preliminary rounds' results in the tournament folder (the console writes it; a director may too)
+RESULTS_FILE = "results.csv"
 #: columns of the standings listing (template keys under ``tournament.standings_head``)
 STANDINGS_COLUMNS = ("rank", "player", "placing_points", "victory_points", "vp_share", "games", "lot")
 
@@ -58,7 +60,8 @@ def make_schedule(t: Tournament, folder: Path, from_round: int | None = None,
     present) from their rounds on; a change from a later round than N (or
     than 1) is planned from that round, the rounds before it kept. The kept
     rounds must follow ``entries.csv`` (else :class:`ReplanNeeded` from the
-    first that does not). A round N marked ``seating = "standings"`` needs
+    first that does not); round N and later must have no results in
+    ``folder/results.csv``. A round N marked ``seating = "standings"`` needs
     ``results`` (the results so far) and is seated by rank
     (:func:`rank_order`, docs/schedule.md); ``results`` is refused for any
     other round. Raises :class:`SetupgenError`."""
@@ -71,6 +74,7 @@ def make_schedule(t: Tournament, folder: Path, from_round: int | None = None,
     changes = read_entries(t, folder)
     start = 1 if from_round is None else from_round
     if from_round is not None:
+        refuse_played(folder, from_round, "re-plan from")
         played = _played(t, folder, from_round, changes)
         if t.rounds[from_round - 1].seating == "standings":
             if results is None:
@@ -82,6 +86,36 @@ def make_schedule(t: Tournament, folder: Path, from_round: int | None = None,
         if start < later <= len(t.rounds):
             sched = _plan_from(t, changes, later, sched, {})
     return sched
+
+
+def rounds_with_results(folder: Path) -> set[int]:
+    """The rounds ``folder/results.csv`` has rows of (none when the file is
+    missing; rows whose round is no whole number are not counted: reading
+    the results checks them). Raises :class:`SetupgenError` when the file
+    cannot be read."""
+    import csv
+    import io
+
+    path = folder / RESULTS_FILE
+    if not path.is_file():
+        return set()
+    rows = csv.reader(io.StringIO(read_text(path, "results file")))
+    header = [h.strip().lower() for h in next(rows, [])]
+    if "round" not in header:
+        return set()
+    at = header.index("round")
+    return {int(r[at]) for r in rows if len(r) > at and r[at].strip().isdigit()}
+
+
+def refuse_played(folder: Path, from_round: int, what: str) -> None:
+    """Raise :class:`SetupgenError` (field ``from_round``) when
+    ``folder/results.csv`` has results of round ``from_round`` or later:
+    a played round is neither re-planned nor changed."""
+    later = sorted(r for r in rounds_with_results(folder) if r >= from_round)
+    if later:
+        raise SetupgenError(f"round {later[0]} has results in {atomic.shown(folder / RESULTS_FILE)} already: "
+                            f"cannot {what} round {from_round}; a change applies from a round not yet played",
+                            field="from_round")
 
 
 def _played(t: Tournament, folder: Path, from_round: int, changes: entries.Entries) -> Schedule:
@@ -161,12 +195,14 @@ def record_entry(t: Tournament, folder: Path, entry: entries.Entry) -> entries.E
     """Add ``entry`` to ``folder/entries.csv`` (made when missing; written
     atomically, and only over a file that looks like setupgen's, as
     ``schedule.csv``) after checking it against the players file and the
-    changes before it; its round must be one of the tournament's (2..).
+    changes before it; its round must be one of the tournament's (2..),
+    and not one ``folder/results.csv`` has results of (nor a later one).
     Nothing is re-planned: that is :func:`schedule_job` from the round.
     Returns every change. Raises :class:`SetupgenError`."""
     if not 2 <= entry.from_round <= len(t.rounds):
         raise SetupgenError(f"a change applies from a round between 2 and {len(t.rounds)}, "
                             f"got {entry.from_round}", field="from_round")
+    refuse_played(folder, entry.from_round, "record a change from")
     changes = read_entries(t, folder).added(entry, t.players)
     with atomic.folder_for(folder):
         atomic.write_bytes(folder / entries.ENTRIES_FILE, changes.to_csv().encode("utf-8"))
