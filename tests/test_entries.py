@@ -439,3 +439,15 @@ def test_the_command_line_changes_and_re_plans_no_played_round(runner, swiss):
     res = runner.invoke(app, ["entry", str(toml), "--leave", "ch07", "--from-round", "3", "-o", str(out)])
     assert res.exit_code == 0, res.output
     assert runner.invoke(app, ["schedule", str(toml), "--from-round", "3", "-o", str(out)]).exit_code == 0
+
+
+def test_an_unclosed_quote_is_reported_on_its_own_line(tmp_path):
+    # csv.DictReader counts the lines of the rows it returned: the line named is the one
+    # after them, where the unreadable row starts
+    with pytest.raises(en.EntriesError, match=r"^line 2: unreadable csv \(unexpected end of data"):
+        en.Entries.from_csv('change,from_round,id,name,group\njoined,3,z1,"unclosed,\n')
+    with pytest.raises(en.EntriesError, match=r"^line 3: unreadable csv"):
+        en.Entries.from_csv('change,from_round,id,name,group\nleft,2,a,,\njoined,3,z1,"unclosed,\nleft,3,b,,\n')
+    (tmp_path / "players.csv").write_text('id,name\np1,Anna\np2,"Beat\np3,Carla\n')
+    with pytest.raises(TournamentError, match=r"players.csv: line 3: unreadable csv"):
+        tournament.read_players(tmp_path / "players.csv")

@@ -128,8 +128,8 @@ class Entries:
             reader.fieldnames = fields
             items, lines = _rows(reader)
         except csv.Error as exc:
-            raise EntriesError(f"line {reader.line_num}: unreadable csv ({str(exc).lower()}; "
-                               f"is a quote not closed?)") from None
+            raise EntriesError(f"line {reader.line_num + 1}: unreadable csv ({str(exc).lower()}; "
+                               f"is a quote not closed?)") from None  # line_num counts the rows read before it
         found = cls(tuple(items))
         found.check(() if players is None else players, [f"line {n}: " for n in lines], players is not None)
         return found

@@ -579,8 +579,8 @@ def read_players(path: str | Path) -> tuple[Player, ...]:
     try:
         return _player_rows(reader, path)
     except csv.Error as exc:
-        raise TournamentError(f"{path}: line {reader.line_num}: unreadable csv ({str(exc).lower()}; "
-                              f"is a quote not closed?)") from None
+        raise TournamentError(f"{path}: line {reader.line_num + 1}: unreadable csv ({str(exc).lower()}; "
+                              f"is a quote not closed?)") from None  # line_num counts the rows read before it
 
 
 #: most players a tournament may have
