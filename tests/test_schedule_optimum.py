@@ -131,6 +131,47 @@ def test_column_design_never_repeats_in_its_clean_rounds(tables, k):
     assert all(sorted(x for t in rnd for x in t) == list(range(tables * k)) for rnd in got)
 
 
+@pytest.mark.parametrize("blocks, v, k, count", [
+    (lambda: designs.projective_lines(2, 2), 7, 3, 7),     # the Fano plane
+    (lambda: designs.projective_lines(3, 2), 13, 4, 13),   # PG(2, 3)
+    (lambda: designs.projective_lines(3, 3), 40, 4, 130),  # PG(3, 3): (40 · 39 / 2) / 6 lines
+    (lambda: designs.unital_blocks(3), 28, 4, 63),         # the Hermitian unital: (28 · 27 / 2) / 6 blocks
+])
+def test_designs_meet_every_pair_once(blocks, v, k, count):
+    got = blocks()
+    assert len(got) == count and {len(b) for b in got} == {k}
+    meet = Counter(pair for b in got for pair in itertools.combinations(b, 2))
+    assert len(meet) == v * (v - 1) // 2 and set(meet.values()) == {1}
+
+
+@pytest.mark.parametrize("tables, rounds", [(7, 9), (10, 13)])
+def test_resolvable_rounds_are_parallel_classes(tables, rounds):
+    got = designs.resolvable_rounds(tables, 4, 99)
+    assert len(got) == rounds
+    assert all(sorted(x for t in rnd for x in t) == list(range(tables * 4)) for rnd in got)
+    meet = Counter(pair for rnd in got for t in rnd for pair in itertools.combinations(sorted(t), 2))
+    assert len(meet) == tables * 4 * (tables * 4 - 1) // 2 and set(meet.values()) == {1}
+    assert designs.resolvable_rounds(tables, 4, designs.clean_rounds(tables, 4)) is None  # the column design serves
+    assert designs.resolvable_rounds(8, 4, 12) is None  # none built for 32 points
+
+
+@pytest.mark.parametrize("n, rounds", [(28, 9), (28, 8), (27, 9), (25, 8), (40, 13), (37, 12)])
+def test_zero_repeats_from_a_resolvable_design(n, rounds):
+    # 28 players: the column design over GF(7) gives 7 rounds; the unital 9. 40 players:
+    # Z_10's shift vectors give fewer than PG(3, 3)'s 13 parallel classes. Two or more
+    # missing players share a block, whose round is left out (25 players: 8 rounds)
+    roster = players(n)
+    assert plan(roster, rounds, 4, "resolvable").quality(roster).repeat_pairs == 0
+
+
+def test_a_spare_round_keeps_clubs_apart():
+    # 28 players in 7 clubs of 4 over 8 rounds: the unital's ninth round seats each club
+    # at one table, so club mates never meet in the eight that are played
+    roster = players(28, groups=7)
+    q = plan(roster, 8, 4, "clubs").quality(roster)
+    assert (q.repeat_pairs, q.group_clashes) == (0, 0)
+
+
 @pytest.mark.parametrize("tables, k, want", [(6, 4, 5), (10, 4, 9), (12, 4, 10), (15, 4, 10), (12, 5, 10)])
 def test_shift_rounds_go_past_z_t_without_a_repeat(tables, k, want):
     got = designs.shift_rounds(tables, k, 10)

@@ -44,6 +44,11 @@ class Field:
     def _number(self, digits: Sequence[int]) -> int:
         return sum(d * self.p ** i for i, d in enumerate(digits))
 
+    def add(self, a: int, b: int) -> int:
+        """``a + b`` in the field."""
+        da, db = self._digits(a), self._digits(b)
+        return self._number([(x + y) % self.p for x, y in zip(da, db)])
+
     def sub(self, a: int, b: int) -> int:
         """``a - b`` in the field."""
         da, db = self._digits(a), self._digits(b)
@@ -189,3 +194,146 @@ def _injections(n: int, length: int) -> list[tuple[int, ...]]:
     from itertools import permutations
 
     return list(permutations(range(n), length))
+
+
+# ---------------------------------------------------------------- resolvable 2-(v, k, 1) designs
+
+#: search nodes the resolution of a design's blocks into rounds may take at most
+_RESOLVE_NODES = 400_000
+
+
+def resolvable_rounds(tables: int, k: int, rounds: int) -> list[list[list[int]]] | None:
+    """Rounds of a resolvable 2-(v, k, 1) design with ``v = tables * k``
+    points (numbers ``0..v-1``), every pair of points meeting in exactly
+    one of its (v - 1)/(k - 1) rounds, or None when none is built here or
+    ``rounds`` is no more than the column design's clean rounds (it is the
+    better start then: its columns keep groups apart). Built here: the
+    Hermitian unital of order 3 (28 points, tables of 4: 9 rounds) and the
+    lines of PG(3, 3) (40 points, tables of 4: 13 rounds), each resolved
+    into parallel classes by an exact-cover search (:func:`resolve`).
+    Deterministic; at most the first ``rounds`` rounds."""
+    if rounds <= clean_rounds(tables, k):
+        return None
+    builders = {(7, 4): lambda: unital_blocks(3), (10, 4): lambda: projective_lines(3, 3)}
+    if (tables, k) not in builders:
+        return None
+    blocks = builders[(tables, k)]()
+    found = resolve(blocks, tables * k, (tables * k - 1) // (k - 1))
+    return None if found is None else [[list(blocks[b]) for b in cls] for cls in found[:rounds]]
+
+
+def unital_blocks(q: int) -> list[tuple[int, ...]]:
+    """The blocks of the Hermitian unital of order ``q`` (a 2-(q³ + 1,
+    q + 1, 1) design): the points of the curve x^(q+1) + y^(q+1) +
+    z^(q+1) = 0 of PG(2, q²) (numbered in the order of their normalised
+    coordinates), a block the curve's points on a line through two of
+    them; sorted."""
+    field = _field(q * q)
+    points = [p for p in _projective_points(field, 3) if _hermitian(field, p, q + 1)]
+    return _secant_blocks(field, points)
+
+
+def projective_lines(q: int, d: int) -> list[tuple[int, ...]]:
+    """The lines of PG(``d``, ``q``) as blocks of q + 1 point numbers (a
+    2-((q^(d+1) − 1)/(q − 1), q + 1, 1) design), sorted."""
+    field = _field(q)
+    return _secant_blocks(field, _projective_points(field, d + 1))
+
+
+def resolve(blocks: Sequence[Sequence[int]], v: int, classes: int) -> list[list[int]] | None:
+    """``blocks`` (of a 2-(v, k, 1) design) split into ``classes``
+    parallel classes, each block numbers covering the points ``0..v-1``
+    once: a depth-first exact-cover search (each class grown from its
+    lowest uncovered point, blocks in order), at most
+    ``_RESOLVE_NODES`` nodes; None when it finds none."""
+    sets = [frozenset(b) for b in blocks]
+    by_point = [[i for i, b in enumerate(sets) if p in b] for p in range(v)]
+    used = [False] * len(sets)
+    out: list[list[int]] = []
+    nodes = [0]
+
+    def grow(cover: frozenset, chosen: list[int]):
+        nodes[0] += 1
+        if len(cover) == v:
+            yield list(chosen)
+            return
+        p = next(x for x in range(v) if x not in cover)
+        for i in by_point[p]:
+            if not used[i] and not sets[i] & cover and nodes[0] <= _RESOLVE_NODES:
+                used[i] = True
+                chosen.append(i)
+                yield from grow(cover | sets[i], chosen)
+                chosen.pop()
+                used[i] = False
+
+    def solve() -> bool:
+        if len(out) == classes:
+            return True
+        for cls in grow(frozenset(), []):
+            for i in cls:
+                used[i] = True
+            out.append(cls)
+            if solve():
+                return True
+            out.pop()
+            for i in cls:
+                used[i] = False
+        return False
+
+    return out if solve() else None
+
+
+def _field(q: int) -> "Field":
+    pe = prime_power(q)
+    assert pe is not None
+    return Field(*pe)
+
+
+def _projective_points(field: "Field", dims: int) -> list[tuple[int, ...]]:
+    """The points of PG(dims − 1, q): nonzero vectors of ``dims``
+    coordinates whose first nonzero coordinate is 1, in counting order."""
+    from itertools import product
+
+    return [v for v in product(range(field.q), repeat=dims) if next(c for c in (*v, 1) if c) == 1 and any(v)]
+
+
+def _hermitian(field: "Field", point: Sequence[int], power: int) -> bool:
+    """Whether Σ c^power over ``point``'s coordinates is 0 in ``field``."""
+    total = 0
+    for c in point:
+        term = 1
+        for _ in range(power):
+            term = field.mul(term, c)
+        total = field.add(total, term)
+    return total == 0
+
+
+def _secant_blocks(field: "Field", points: list[tuple[int, ...]]) -> list[tuple[int, ...]]:
+    """For every pair of ``points`` not yet on a block, the numbers of the
+    points on the line they span (all multiples a·x + b·y, normalised),
+    sorted. The field's sums and products are tabled first (q ≤ 16 here)."""
+    from itertools import combinations
+
+    q = field.q
+    add = [[field.add(a, b) for b in range(q)] for a in range(q)]
+    mul = [[field.mul(a, b) for b in range(q)] for a in range(q)]
+    inv = [0] + [next(c for c in range(1, q) if mul[c][a] == 1) for a in range(1, q)]
+    number = {p: i for i, p in enumerate(points)}
+    covered: set[tuple[int, int]] = set()
+    blocks = []
+    for x, y in combinations(points, 2):
+        if (number[x], number[y]) in covered:
+            continue
+        on = set()
+        for a in range(q):
+            for b in range(q):
+                w = [add[mul[a][s]][mul[b][t]] for s, t in zip(x, y)]
+                lead = next((c for c in w if c), 0)
+                if lead:
+                    found = number.get(tuple(mul[inv[lead]][c] for c in w))
+                    if found is not None:
+                        on.add(found)
+        block = tuple(sorted(on))
+        covered.update(combinations(block, 2))
+        blocks.append(block)
+    return sorted(blocks)

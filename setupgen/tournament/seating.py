@@ -180,6 +180,10 @@ def column_start(n: int, sizes: list[int], rounds: int, groups: list[int], strea
     assert design is not None
     if rounds > clean:  # Z_T's multiples stop short: a searched set of shift vectors may go further
         design = designs.shift_rounds(tables, k, rounds) or design
+    if rounds > len(design):
+        resolved = resolvable_start(n, sizes, rounds, len(design), groups, stream)
+        if resolved is not None:
+            return resolved
     dummies = tables * k - n
     cap = [tables] * (k - 1) + [tables - dummies]
     columns: list[list[int]] = [[] for _ in range(k)]
@@ -203,6 +207,43 @@ def column_start(n: int, sizes: list[int], rounds: int, groups: list[int], strea
         tabs = [[point[x] for x in t if x in point] for t in rnd]
         out.append(sorted(tabs, key=len, reverse=True))
     return out + [[] for _ in range(rounds - len(design))]
+
+
+def resolvable_start(n: int, sizes: list[int], rounds: int, beat: int, groups: list[int],
+                     stream: random.Random) -> Tabs | None:
+    """The rounds of a resolvable design (:func:`designs.resolvable_rounds`:
+    every pair of its points meets once) with the players on its points,
+    when it gives more than ``beat`` rounds without a repeat; else None.
+    The missing players (dummies, tables × k − n) are points of the first
+    round's first block, so they meet in that round alone, which is left
+    out when two or more are missing. When the design has a round to spare,
+    each group goes onto that round's blocks (the largest group first,
+    a block filled before the next), so a group of at most k never meets
+    itself; the other players follow in a seeded order. Rounds past the
+    design's are left empty for the greedy deal."""
+    tables, k = len(sizes), max(sizes)
+    design = designs.resolvable_rounds(tables, k, tables * k)
+    dummies = tables * k - n
+    if design is None or dummies > k:
+        return None
+    missing = set(design[0][0][:dummies])
+    if dummies >= 2:
+        design = design[1:]
+    if len(design) <= beat:
+        return None
+    spare = design[rounds] if len(design) > rounds else [list(range(tables * k))]
+    slots = [x for block in spare for x in block if x not in missing]
+    order = list(range(n))
+    rngmod.shuffle(stream, order)
+    members: dict[int, list[int]] = {}
+    for p in order:
+        members.setdefault(groups[p], []).append(p)
+    packed = [p for g in sorted((g for g in members if g >= 0), key=lambda g: (-len(members[g]), g))
+              for p in members[g]] + members.get(-1, [])
+    point = dict(zip(slots, packed))
+    out: Tabs = [sorted(([point[x] for x in t if x in point] for t in rnd), key=len, reverse=True)
+                 for rnd in design[:rounds]]
+    return out + [[] for _ in range(rounds - len(out))]
 
 
 def _column_for(columns: list[list[int]], cap: list[int], group: list[int], g: int, groups: list[int]) -> int:
