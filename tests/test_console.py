@@ -326,6 +326,24 @@ def test_table_reports_by_token_and_the_director_confirms(day):
     assert c.post("/rounds/1/tables/1/confirm", data={"csrf": csrf(c)}).status_code == 409
 
 
+def test_a_table_page_carries_no_session_and_checks_its_own_form_token(day):
+    # a table's page needs no cookie: its form's CSRF token is 128 bits of HMAC under the
+    # folder's key for its round and table (the table's URL token is its authority)
+    fresh = client_of(day)
+    good = tokens.table_token(day.key, 1, 2)
+    page = fresh.get(f"/t/1/2/{good}")
+    assert page.status_code == 200 and "set-cookie" not in page.headers
+    want = security.table_csrf(day.key, 1, 2)
+    assert re.fullmatch(r"[0-9a-f]{32}", want) and f'name="csrf" value="{want}"' in page.text
+    assert want != security.table_csrf(day.key, 1, 1) != security.table_csrf(day.key, 2, 1)
+    for bad in ({}, {"csrf": ""}, {"csrf": security.table_csrf(day.key, 1, 1)}, {"csrf": csrf(client_of(day))}):
+        answer = fresh.post(f"/t/1/2/{good}", data={**result_form("x", (4, 10, 6, 2), 2), **bad} if bad else
+                            {k: v for k, v in result_form("x", (4, 10, 6, 2), 2).items() if k != "csrf"})
+        assert answer.status_code == 403 and day.store.result(1, 2) is None
+    sent = fresh.post(f"/t/1/2/{good}", data=result_form(want, (4, 10, 6, 2), 2), follow_redirects=False)
+    assert sent.status_code == 303 and "set-cookie" not in sent.headers and day.state(1, 2) == "reported"
+
+
 def test_wrong_tokens_are_rate_limited(day):
     c = client_of(day)
     for k in range(security.MAX_FAILURES):

@@ -10,8 +10,10 @@ problem, never a traceback.
 
 from __future__ import annotations
 
+import hmac
+
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import jinja2
 from starlette.applications import Starlette
@@ -23,6 +25,7 @@ from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, RedirectResponse, Response
 from starlette.routing import Route
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from ..core.errors import SetupgenError
 from ..tournament import jobs, tokens
@@ -59,7 +62,7 @@ def create_app(day: Day, *, password: tuple[bytes, bytes] | None = None,
     middleware = [
         Middleware(security.LimitBody),
         Middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts)),
-        Middleware(SessionMiddleware, secret_key=security.session_secret(day.key), session_cookie="setupgen_console",
+        Middleware(_SessionBesideTables, secret_key=security.session_secret(day.key), session_cookie="setupgen_console",
                    max_age=SESSION_HOURS * 3600, same_site="strict", https_only=tls),
         Middleware(_Headers),
     ]
@@ -101,6 +104,26 @@ class _Headers:
             await send(message)
 
         await self.app(scope, receive, with_headers if scope["type"] == "http" else send)
+
+
+class _SessionBesideTables:
+    """Starlette's signed-cookie sessions for every path but a table's own
+    page (``/t/...``): that page needs no session (its form's CSRF token
+    is :func:`~setupgen.console.security.table_csrf`), and a burst of
+    tables reporting skips the cookie's decoding and signing."""
+
+    def __init__(self, app: ASGIApp, *, secret_key: str, session_cookie: str, max_age: int,
+                 same_site: Literal["lax", "strict", "none"],
+                 https_only: bool) -> None:
+        self.plain = app
+        self.with_session = SessionMiddleware(app, secret_key=secret_key, session_cookie=session_cookie,
+                                              max_age=max_age, same_site=same_site, https_only=https_only)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and scope["path"].startswith("/t/"):
+            await self.plain(scope, receive, send)
+        else:
+            await self.with_session(scope, receive, send)
 
 
 def _routes() -> list[Route]:
@@ -155,8 +178,10 @@ def _director(request: Request) -> None:
 _MAX_FIELDS = 40  # fields a form may have
 
 
-async def _form(request: Request) -> Any:
-    """The posted form, its CSRF field checked (403 when missing or wrong).
+async def _form(request: Request, expected: str | None = None) -> Any:
+    """The posted form, its CSRF field checked (403 when missing or wrong)
+    against the session's token, or against ``expected`` when given (a
+    table's own page, :func:`~setupgen.console.security.table_csrf`).
     The browser's usual encoding (``application/x-www-form-urlencoded``)
     is read with the standard library's parser, a few times faster than
     Starlette's multipart reader, which reads any other body (files
@@ -174,7 +199,9 @@ async def _form(request: Request) -> Any:
         raise
     except Exception:  # a malformed body of any kind
         raise HTTPException(400, "the form could not be read") from None
-    if not security.csrf_ok(request.session, form.get("csrf")):
+    given = form.get("csrf")
+    if not (security.csrf_ok(request.session, given) if expected is None else
+            isinstance(given, str) and hmac.compare_digest(expected.encode(), given.encode())):
         raise HTTPException(403, "the form's security token is missing or out of date: reload the page and "
                                  "send it again")
     return form
@@ -660,8 +687,9 @@ async def table_report(request: Request) -> Response:
         raise HTTPException(404, "this table link is not valid: scan the code on your table's sheet again")
     players = day.players_of(n, t)
     problems, vp, winner, status, message = None, None, None, 200, None
+    csrf = security.table_csrf(day.key, n, t)
     if request.method == "POST":
-        form = await _form(request)
+        form = await _form(request, csrf)
         vp, winner = _posted_result(form, len(players))
         try:
             dayday.report(day, n, t, vp, winner)  # about 1 ms: no thread hop
@@ -675,7 +703,7 @@ async def table_report(request: Request) -> Response:
     return render(request, "tablepage.html", status, number=n, table=t, state=day.state(n, t), problems=problems,
                   message=message, players=_form_rows(day, players, vp, winner, result), reported=shown,
                   at=result.at if result else "", threshold=day.t.thresholds()[n], path=request.url.path,
-                  director_nav=False, statuses=())
+                  director_nav=False, statuses=(), csrf=csrf)
 
 
 def check_tls(cert: str | Path, key: str | Path) -> None:

@@ -93,6 +93,14 @@ def session_secret(key: bytes) -> str:
     return hmac.new(key, b"setupgen-console-session/1", hashlib.sha256).hexdigest()
 
 
+def table_csrf(key: bytes, round_number: int, table: int) -> str:
+    """The CSRF token of a table's own page (round, table): 128 bits of
+    HMAC-SHA256 under the folder's console key. A table page carries no
+    session (its token in the URL is all the authority it has), so its
+    form's token is derived instead of kept in a cookie."""
+    return hmac.new(key, f"setupgen-table-form/1/{round_number}/{table}".encode(), hashlib.sha256).hexdigest()[:32]
+
+
 def csrf_token(session: dict) -> str:
     """The session's CSRF token (made on first use)."""
     token = session.get("csrf")
