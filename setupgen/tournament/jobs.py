@@ -648,7 +648,7 @@ def placings_listing(t: Tournament, placed: Sequence) -> listing.Listing:
                  for p in placed)
     head = tuple(tx.get(f"tournament.placings_head.{k}") for k in PLACINGS_COLUMNS)
     return listing.Listing(tx.get("tournament.placings"), f"{t.name} · {t.seed}", head,
-                           (0.07, 0.45, 0.18, 0.1, 0.08, 0.12), rows, align=("r", "l", "l", "r", "r", "r"))
+                           (0.07, 0.40, 0.18, 0.09, 0.08, 0.18), rows, align=("r", "l", "l", "r", "r", "r"))
 
 
 def write_placings(t: Tournament, sched: Schedule, results_path: str | Path, folder: Path,
