@@ -140,7 +140,7 @@ def play_round(page, ctx, base: str, folder: Path, n: int, top: int, shots: Path
     assert page.locator("tr.confirmed").count() == 12
 
 
-def change_entries(page, base: str) -> str:
+def change_entries(page, base: str, shots: Path) -> str:
     """Before round 3: the first player of the list drops out, Lea Spät
     enters late, and rounds 3.. are re-planned; returns the drop-out's name."""
     page.goto(base + "/entries")
@@ -154,6 +154,7 @@ def change_entries(page, base: str) -> str:
     page.click("button:has-text('Record late entry')")
     page.wait_for_url(base + "/entries")
     assert page.is_visible("text=The schedule does not follow the changes from round 3 yet")
+    page.screenshot(path=str(shots / "console-entries.png"), full_page=True)
     page.fill("#replan-round", "3")
     page.click("button:has-text('Re-plan from this round')")
     page.wait_for_url(base + "/", timeout=60_000)  # back to the rounds
@@ -183,7 +184,7 @@ def test_the_swiss_day_in_chromium(chromium, served, tmp_path):
             assert page.url == base + "/" and page.is_visible("text=Rounds")
             for n, top in ((1, 10), (2, 10)):
                 play_round(page, ctx, base, folder, n, top, shots)
-            gone = change_entries(page, base)
+            gone = change_entries(page, base, shots)
             play_round(page, ctx, base, folder, 3, 12, shots)
             page.goto(base + "/rounds/3")
             assert page.is_visible("text=Lea Spät") and not page.is_visible(f"text={gone}")

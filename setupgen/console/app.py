@@ -494,8 +494,8 @@ def _entries_context(day: Day, **form: str) -> dict:
     values = {"change": "left", "player": "", "name": "", "group": "", "from_round": str(upcoming),
               "replan_round": str(unplanned or upcoming)}
     values.update(form)
-    return {"changes": [{"text": c.describe(), "change": c.change, "round": c.from_round,
-                         "name": names.get(c.player, c.player)} for c in changes],
+    return {"changes": [{"id": c.player, "change": c.change, "round": c.from_round,
+                         "name": names.get(c.player, c.name or c.player)} for c in changes],
             "current": [{"id": p.id, "name": names.get(p.id, p.id)} for p in still],
             "unplanned": unplanned, "rounds": len(day.t.rounds), "form": values}
 
