@@ -766,12 +766,10 @@ def placings(
 ) -> None:
     """The final placings: the final, then the semi-finals, then the preliminary rank."""
     from .tournament import jobs as tj
-    from .tournament import model as tournament
     from .tournament import placings as pl
 
     try:
-        t = tournament.load(tournament_file)
-        folder = _tournament_folder(t, output)
+        t, folder = _load_tournament(tournament_file, output)  # late entries named too
         sixteen = t.final is not None and t.final.players == 16
         semi = semi_finals if semi_finals is not None or not sixteen else folder / tj.STAGE_RESULTS["semi-final"]
         placed = tj.write_placings(t, tj.current_schedule(t, folder), results, folder,

@@ -225,6 +225,7 @@ def test_the_swiss_day_in_chromium(chromium, served, tmp_path):
                              "--final", str(folder / "results-final.csv"), "-o", str(cli_folder)],
                             cwd=ROOT, capture_output=True, text=True)
     assert placed.returncode == 0, placed.stderr
+    assert "Lea Spät" in placed.stdout  # the command names the late entry, as the console does
     rows = (cli_folder / "placings.csv").read_text().splitlines()[1:]
     assert len(shown) == len(rows) == 49 and on_public == shown  # 48, a drop-out (his results count), a late entry
     from setupgen.tournament import jobs, model
