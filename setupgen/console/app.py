@@ -13,7 +13,8 @@ from __future__ import annotations
 import hmac
 
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Callable, Literal
+from urllib.parse import parse_qsl
 
 import jinja2
 from starlette.applications import Starlette
@@ -189,8 +190,6 @@ async def _form(request: Request, expected: str | None = None) -> Any:
     try:
         kind = request.headers.get("content-type", "").partition(";")[0].strip().lower()
         if kind == "application/x-www-form-urlencoded":
-            from urllib.parse import parse_qsl
-
             body = (await request.body()).decode("utf-8")
             form: Any = dict(parse_qsl(body, keep_blank_values=True, max_num_fields=_MAX_FIELDS))
         else:
@@ -236,6 +235,35 @@ def _form_rows(day: Day, players: tuple[str, ...], vp: list[str] | None = None, 
 def _posted_result(form: Any, seats: int) -> tuple[list[str], str]:
     vp = [str(form.get(f"vp{k}", ""))[:50] for k in range(1, seats + 1)]
     return vp, str(form.get("winner", ""))[:10]
+
+
+class _Posted:
+    """A director's result form as posted: VP, winner and statuses per
+    seat, and, when it was refused, the problems and the page's status
+    (400 a rule broken, 409 the state forbids it)."""
+
+    def __init__(self) -> None:
+        self.vp: list[str] | None = None
+        self.winner: str | None = None
+        self.marks: list[str] | None = None
+        self.problems: list[str] | None = None
+        self.status = 200
+
+    async def enter(self, request: Request, seats: int, enter: Callable[..., object], done: str) -> Response | None:
+        """Read the form (CSRF checked) and hand (VP, winner, statuses) to
+        ``enter`` in a worker thread; a redirect to ``done`` when it takes
+        them, else None with the problems kept here."""
+        form = await _form(request)
+        self.vp, self.winner = _posted_result(form, seats)
+        self.marks = _posted_statuses(form, seats)
+        try:
+            await run_in_threadpool(enter, self.vp, self.winner, self.marks)
+            return RedirectResponse(done, status_code=303)
+        except dayday.ResultRefused as exc:
+            self.problems, self.status = exc.problems, 400
+        except SetupgenError as exc:
+            self.problems, self.status = [str(exc)], 409
+        return None
 
 
 def _posted_statuses(form: Any, seats: int) -> list[str]:
@@ -407,21 +435,15 @@ async def table_page(request: Request) -> Response:
     _director(request)
     day, n, t = _day(request), request.path_params["n"], request.path_params["t"]
     players = _table_or_404(day, n, t)
-    problems, vp, winner, status, marks = None, None, None, 200, None
+    posted = _Posted()
     if request.method == "POST":
-        form = await _form(request)
-        vp, winner = _posted_result(form, len(players))
-        marks = _posted_statuses(form, len(players))
-        try:
-            await run_in_threadpool(dayday.enter, day, n, t, vp, winner, marks)
-            return RedirectResponse(f"/rounds/{n}", status_code=303)
-        except dayday.ResultRefused as exc:
-            problems, status = exc.problems, 400
-        except SetupgenError as exc:
-            problems, status = [str(exc)], 409
+        done = await posted.enter(request, len(players), lambda *got: dayday.enter(day, n, t, *got), f"/rounds/{n}")
+        if done is not None:
+            return done
     result = day.store.result(n, t)
-    return render(request, "table.html", status, number=n, table=t, state=day.state(n, t), problems=problems,
-                  players=_form_rows(day, players, vp, winner, result, marks), at=result.at if result else "",
+    return render(request, "table.html", posted.status, number=n, table=t, state=day.state(n, t),
+                  problems=posted.problems, at=result.at if result else "",
+                  players=_form_rows(day, players, posted.vp, posted.winner, result, posted.marks),
                   threshold=day.t.thresholds()[n], audit=day.store.audit(n, t), url=day.table_url(n, t),
                   statuses=STATUS_CHOICES)
 
@@ -616,23 +638,17 @@ async def finals_table_page(request: Request) -> Response:
     if not 1 <= t <= len(seating):
         raise HTTPException(404, f"the {stage} has tables 1-{len(seating)}, not {t}")
     players = seating[t - 1]
-    problems, vp, winner, status, marks = None, None, None, 200, None
+    posted = _Posted()
     if request.method == "POST":
-        form = await _form(request)
-        vp, winner = _posted_result(form, len(players))
-        marks = _posted_statuses(form, len(players))
-        try:
-            await run_in_threadpool(dayday.enter_stage, day, stage, t, vp, winner, marks)
-            return RedirectResponse("/finals", status_code=303)
-        except dayday.ResultRefused as exc:
-            problems, status = exc.problems, 400
-        except SetupgenError as exc:
-            problems, status = [str(exc)], 409
+        done = await posted.enter(request, len(players), lambda *got: dayday.enter_stage(day, stage, t, *got),
+                                  "/finals")
+        if done is not None:
+            return done
     result = day.store.stage_result(stage, t)
     assert day.t.final is not None
-    return render(request, "finals_table.html", status, stage=stage, table=t, problems=problems,
+    return render(request, "finals_table.html", posted.status, stage=stage, table=t, problems=posted.problems,
                   state=dayday.CONFIRMED if result else dayday.WAITING,
-                  players=_form_rows(day, players, vp, winner, result, marks if request.method == "POST" else None),
+                  players=_form_rows(day, players, posted.vp, posted.winner, result, posted.marks),
                   threshold=day.t.final.victory_points, audit=day.store.stage_audit(stage, t),
                   statuses=STATUS_CHOICES)
 

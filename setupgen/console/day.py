@@ -297,11 +297,17 @@ def _results_digest(day: Day) -> str | None:
     return digest
 
 
+def finals_made(day: Day) -> tuple[str, ...]:
+    """The finals' stages whose pack is in the tournament folder (its
+    ``manifest.json`` written), in :data:`FINAL_STAGES` order."""
+    return tuple(s for s in FINAL_STAGES if (day.folder / s / "manifest.json").is_file())
+
+
 def _refuse_after_finals(day: Day) -> None:
     """Raise :class:`StoreError` once a finals pack is made: the finals
     are seated from the preliminary results, so those no longer change
     (docs/console.md)."""
-    made = [s for s in FINAL_STAGES if (day.folder / s / "manifest.json").is_file()]
+    made = finals_made(day)
     if made:
         raise StoreError(f"the finals are seated from the preliminary results and the {made[0]}'s pack is made: "
                          f"a preliminary result no longer changes (to seat the finals again, move the folder "
@@ -508,7 +514,7 @@ def finals(day: Day) -> Finals | None:
         return None
     n = day.t.final.players
     stage = "semi-final" if n == 16 else "final"
-    made = tuple(s for s in FINAL_STAGES if (day.folder / s / "manifest.json").is_file())
+    made = finals_made(day)
     try:
         _, tables = jobs.finals_request(day.t, day.schedule, day.folder / RESULTS_FILE, n)
         ranked, _, _ = jobs.make_standings(day.t, day.schedule, day.folder / RESULTS_FILE)
@@ -649,7 +655,7 @@ def enter_stage(day: Day, stage: str, table: int, vp: list[str], winner: str,
     tables = stage_seating(day, stage)
     if not 1 <= table <= len(tables):
         raise SetupgenError(f"the {stage} has tables 1-{len(tables)}, not {table}", field="table")
-    if not (day.folder / stage / "manifest.json").is_file():
+    if stage not in finals_made(day):
         raise SetupgenError(f"make the {stage}'s pack first")
     assert day.t.final is not None
     seats = tables[table - 1]
