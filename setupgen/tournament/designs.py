@@ -14,6 +14,7 @@ T with a multiplier difference).
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Sequence
 
 
@@ -214,12 +215,20 @@ def resolvable_rounds(tables: int, k: int, rounds: int) -> list[list[list[int]]]
     Deterministic; at most the first ``rounds`` rounds."""
     if rounds <= clean_rounds(tables, k):
         return None
+    found = _resolved(tables, k)
+    return None if found is None else [[list(t) for t in rnd] for rnd in found[:rounds]]
+
+
+@lru_cache(maxsize=None)
+def _resolved(tables: int, k: int) -> tuple[tuple[tuple[int, ...], ...], ...] | None:
+    """Every round of the design built here for ``tables`` tables of ``k``
+    (None: none), worked out once per process (it is the same every time)."""
     builders = {(7, 4): lambda: unital_blocks(3), (10, 4): lambda: projective_lines(3, 3)}
     if (tables, k) not in builders:
         return None
     blocks = builders[(tables, k)]()
     found = resolve(blocks, tables * k, (tables * k - 1) // (k - 1))
-    return None if found is None else [[list(blocks[b]) for b in cls] for cls in found[:rounds]]
+    return None if found is None else tuple(tuple(blocks[b] for b in cls) for cls in found)
 
 
 def unital_blocks(q: int) -> list[tuple[int, ...]]:

@@ -187,16 +187,10 @@ def column_start(n: int, sizes: list[int], rounds: int, groups: list[int], strea
     dummies = tables * k - n
     cap = [tables] * (k - 1) + [tables - dummies]
     columns: list[list[int]] = [[] for _ in range(k)]
-    members: dict[int, list[int]] = {}
-    order = list(range(n))
-    rngmod.shuffle(stream, order)
-    for p in order:
-        members.setdefault(groups[p], []).append(p)
-    packs = sorted((g for g in members if g >= 0), key=lambda g: (-len(members[g]), g))
-    for g in packs + ([-1] if -1 in members else []):
-        for p in members[g]:
+    for g, members in _grouped(n, groups, stream):
+        for p in members:
             j = max(range(k), key=lambda c: (cap[c] - len(columns[c]), -c)) if g < 0 or not columns else \
-                _column_for(columns, cap, members[g], g, groups)
+                _column_for(columns, cap, members, g, groups)
             columns[j].append(p)
     point = {}
     for j, col in enumerate(columns):
@@ -233,17 +227,23 @@ def resolvable_start(n: int, sizes: list[int], rounds: int, beat: int, groups: l
         return None
     spare = design[rounds] if len(design) > rounds else [list(range(tables * k))]
     slots = [x for block in spare for x in block if x not in missing]
+    point = dict(zip(slots, (p for _, members in _grouped(n, groups, stream) for p in members)))
+    out: Tabs = [sorted(([point[x] for x in t if x in point] for t in rnd), key=len, reverse=True)
+                 for rnd in design[:rounds]]
+    return out + [[] for _ in range(rounds - len(out))]
+
+
+def _grouped(n: int, groups: list[int], stream: random.Random) -> list[tuple[int, list[int]]]:
+    """Players ``0..n-1`` in one seeded order, by group: (group, its
+    members) for each group (the largest first, ties by number), then
+    (-1, the players of no group)."""
     order = list(range(n))
     rngmod.shuffle(stream, order)
     members: dict[int, list[int]] = {}
     for p in order:
         members.setdefault(groups[p], []).append(p)
-    packed = [p for g in sorted((g for g in members if g >= 0), key=lambda g: (-len(members[g]), g))
-              for p in members[g]] + members.get(-1, [])
-    point = dict(zip(slots, packed))
-    out: Tabs = [sorted(([point[x] for x in t if x in point] for t in rnd), key=len, reverse=True)
-                 for rnd in design[:rounds]]
-    return out + [[] for _ in range(rounds - len(out))]
+    packs = sorted((g for g in members if g >= 0), key=lambda g: (-len(members[g]), g))
+    return [(g, members[g]) for g in packs + ([-1] if -1 in members else [])]
 
 
 def _column_for(columns: list[list[int]], cap: list[int], group: list[int], g: int, groups: list[int]) -> int:
