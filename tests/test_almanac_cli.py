@@ -15,6 +15,8 @@ from typer.testing import CliRunner
 
 from setupgen.cli import app
 
+from cli_helpers import error_line, run
+
 ROOT = Path(__file__).resolve().parent.parent
 SWISS = ROOT / "examples" / "swiss-2010" / "tournament.toml"
 
@@ -24,14 +26,6 @@ def runner():
     return CliRunner()
 
 
-def run(runner, *args):
-    return runner.invoke(app, [str(a) for a in args])
-
-
-def error_line(res) -> str:
-    lines = [ln for ln in res.stderr.splitlines() if ln.strip()]
-    assert res.exit_code == 2 and len(lines) == 1 and lines[0].startswith("error: "), res.output
-    return lines[0]
 
 
 def test_board_pdf_has_the_almanac_as_page_two(runner, tmp_path):

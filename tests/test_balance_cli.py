@@ -16,6 +16,8 @@ from typer.testing import CliRunner
 
 from setupgen import generate
 from setupgen.cli import app
+
+from cli_helpers import error_line, run
 from setupgen.core import balance
 from setupgen.core.board import Board
 
@@ -28,14 +30,6 @@ def runner():
     return CliRunner()
 
 
-def run(runner, *args):
-    return runner.invoke(app, [str(a) for a in args])
-
-
-def error_line(res) -> str:
-    lines = [ln for ln in res.stderr.splitlines() if ln.strip()]
-    assert res.exit_code == 2 and len(lines) == 1 and lines[0].startswith("error: "), res.output
-    return lines[0]
 
 
 def meets_fair(board: Board) -> bool:

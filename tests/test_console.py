@@ -555,13 +555,23 @@ def confirm_round(day, number):
         consoleday.enter(day, number, table, [str(10 - 2 * k) for k in range(seats)], "1")
 
 
+def final_of_8_day(tmp_path: Path, played: bool = False):
+    """The club tournament with a final of the best 8 (base, 10 VP), opened
+    in ``tmp_path/out``; with ``played`` both rounds entered and confirmed."""
+    tour = make_tournament(tmp_path)
+    tour.write_text(TOURNAMENT + '\n[final]\nplayers = 8\nscenario = "base-3-4"\nvictory_points = 10\n')
+    day = consoleday.open_day(tour, tmp_path / "out")
+    if played:
+        confirm_round(day, 1)
+        confirm_round(day, 2)
+    return tour, day
+
+
 def test_finals_seated_and_packed_as_the_cli_does(tmp_path):
     from setupgen.cli import app
     from typer.testing import CliRunner
 
-    tour = make_tournament(tmp_path)
-    tour.write_text(TOURNAMENT + '\n[final]\nplayers = 8\nscenario = "base-3-4"\nvictory_points = 10\n')
-    day = consoleday.open_day(tour, tmp_path / "out")
+    tour, day = final_of_8_day(tmp_path)
     c = client_of(day)
     page = c.get("/finals")
     assert page.status_code == 200 and "Not yet: 4 preliminary tables are not confirmed yet." in page.text
@@ -747,12 +757,8 @@ def test_finals_results_of_8_and_the_placings_on_both_pages(tmp_path):
     from setupgen.cli import app
     from typer.testing import CliRunner
 
-    tour = make_tournament(tmp_path)
-    tour.write_text(TOURNAMENT + '\n[final]\nplayers = 8\nscenario = "base-3-4"\nvictory_points = 10\n')
-    day = consoleday.open_day(tour, tmp_path / "out")
+    tour, day = final_of_8_day(tmp_path, played=True)
     c = client_of(day)
-    confirm_round(day, 1)
-    confirm_round(day, 2)
     token = csrf(c)
     early = c.post("/finals/final/tables/1", data=finals_form(token, (7, 10, 8, 8), 2))
     assert early.status_code == 409 and "make the final&#39;s pack first" in early.text
@@ -897,12 +903,8 @@ def test_once_a_finals_pack_is_made_the_preliminary_results_stay(tmp_path):
     # the finals are seated from the preliminary results: a correction afterwards would
     # seat other finalists beside the final's results; it is refused (409), and a
     # results.csv edited by hand blocks the finals' results too
-    tour = make_tournament(tmp_path)
-    tour.write_text(TOURNAMENT + '\n[final]\nplayers = 8\nscenario = "base-3-4"\nvictory_points = 10\n')
-    day = consoleday.open_day(tour, tmp_path / "out")
+    tour, day = final_of_8_day(tmp_path, played=True)
     c = client_of(day)
-    confirm_round(day, 1)
-    confirm_round(day, 2)
     token = csrf(c)
     assert c.post("/finals/pack", data={"csrf": token}, follow_redirects=False).status_code == 303
     late = c.post("/rounds/1/tables/1", data=result_form(token, (10, 0, 0, 0), 1))
@@ -931,11 +933,7 @@ def test_the_console_refuses_a_schedule_its_results_were_not_played_with(tour, t
 
 
 def test_finals_page_says_why_not_yet_when_the_results_do_not_read(tmp_path, monkeypatch):
-    tour = make_tournament(tmp_path)
-    tour.write_text(TOURNAMENT + '\n[final]\nplayers = 8\nscenario = "base-3-4"\nvictory_points = 10\n')
-    day = consoleday.open_day(tour, tmp_path / "out")
-    confirm_round(day, 1)
-    confirm_round(day, 2)
+    tour, day = final_of_8_day(tmp_path, played=True)
 
     def unreadable(*args, **kw):
         raise SetupgenError("results.csv: line 3: vp 'x' is not a whole number")

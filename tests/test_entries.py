@@ -304,19 +304,7 @@ from starlette.testclient import TestClient  # noqa: E402
 from setupgen.console import app as consoleapp  # noqa: E402
 from setupgen.console import day as consoleday  # noqa: E402
 
-CLUB = """name = "Club Night"
-seed = "club"
-players = "players.csv"
-table_size = 4
-
-[[rounds]]
-scenario = "base-3-4"
-victory_points = 10
-
-[[rounds]]
-scenario = "base-3-4"
-victory_points = 10
-"""
+from test_console import TOURNAMENT as CLUB  # noqa: E402  (the console tests' club tournament)
 NAMES = [("p1", "Anna"), ("p2", "Beat"), ("p3", "Carla"), ("p4", "Dario"), ("p5", "Eva"), ("p6", "Fritz"),
          ("p7", "Gina"), ("p8", "Hugo")]
 

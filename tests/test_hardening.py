@@ -18,21 +18,14 @@ from typer.testing import CliRunner
 
 from setupgen.cli import app
 
+from cli_helpers import one_error
+
 ROOT = Path(__file__).resolve().parent.parent
 SWISS = ROOT / "examples" / "swiss-2010"
 
 
 def run(*args: str):
     return CliRunner().invoke(app, list(args))
-
-
-def one_error(res, code: int = 2) -> str:
-    """The single ``error:`` line of a failed command."""
-    assert res.exit_code == code, (res.exit_code, res.output)
-    lines = [ln for ln in res.stderr.splitlines() if ln.strip()]
-    assert len(lines) == 1 and lines[0].startswith("error: "), res.stderr
-    assert "Traceback" not in res.output
-    return lines[0]
 
 
 def tree(folder: Path) -> dict[str, bytes]:

@@ -18,6 +18,8 @@ import pytest
 from typer.testing import CliRunner
 
 from setupgen.cli import app
+
+from cli_helpers import one_error
 from setupgen.core import atomic
 from setupgen.core.errors import SetupgenError
 from setupgen.render import export
@@ -39,11 +41,6 @@ def leftovers(folder: Path) -> list[str]:
     return sorted(p.name for p in folder.iterdir() if p.name.endswith(".tmp"))
 
 
-def one_error(res, code: int = 2) -> str:
-    assert res.exit_code == code, (res.exit_code, res.output)
-    lines = [ln for ln in res.stderr.splitlines() if ln.strip()]
-    assert len(lines) == 1 and lines[0].startswith("error: "), res.stderr
-    return lines[0]
 
 
 # -- the same bytes everywhere ----------------------------------------------------
