@@ -25,36 +25,56 @@ def whens(rules):
 
 
 def test_swiss_preset_in_page_order():
+    """RULES.md 7.1: the general rules (every game, final included), then
+    the preliminary-round list with its (F) rules, Fiesepeter, disputes."""
     swiss = almanac.load_preset("swiss-2010")
     assert swiss.keys() == (
+        "players-build-board", "banker", "resource-shortage", "material-visible", "new-cards-apart",
+        "time-rule-optional",
         "dev-card-before-roll", "no-line-past-settlement", "standard-start", "city-same-turn",
         "vp-cards-win-at-once", "no-new-card-to-win", "trade-build-together", "harbor-same-turn",
-        "win-own-turn", "banker", "resource-shortage", "material-visible", "new-cards-apart",
-        "referee-call", "time-rule-optional", "disqualify-deliberate")
+        "win-own-turn", "ck-knights-commit-optional", "referee-call", "disqualify-deliberate")
     when = whens(swiss.rules)
-    # the rules the event marks for the final too
-    assert {k for k, w in when.items() if w == "both" and k not in ("referee-call", "time-rule-optional",
-                                                                   "disqualify-deliberate")} == {
-        "no-line-past-settlement", "city-same-turn", "trade-build-together", "harbor-same-turn"}
-    assert when["dev-card-before-roll"] == when["banker"] == when["win-own-turn"] == "rounds"
-    assert {r.key for r in swiss.rules if r.section == "disputes"} == {
-        "referee-call", "time-rule-optional", "disqualify-deliberate"}
+    assert {k for k, w in when.items() if w == "rounds"} == {
+        "dev-card-before-roll", "standard-start", "vp-cards-win-at-once", "no-new-card-to-win", "win-own-turn"}
+    assert {k for k, w in when.items() if w == "final"} == {"ck-knights-commit-optional"}
+    assert {r.key for r in swiss.rules if r.section == "disputes"} == {"referee-call", "disqualify-deliberate"}
+    assert [r.scenarios for r in swiss.rules if r.scenarios] == [("cities-knights",)]
+    assert swiss.aliases == ()
 
 
-def test_australian_differences():
-    swiss, aus = almanac.load_preset("swiss-2010"), almanac.load_preset("australian-2006")
+def test_australian_list_is_its_own():
+    """RULES.md 7.2: nothing of 7.1 carries over; no standard start, no
+    banker showing cards, no ships, no "progress" cards."""
+    aus = almanac.load_preset("australian-2006")
+    assert aus.keys() == (
+        "time-rule-until-threshold", "players-build-director-setup", "material-visible", "banker-cards",
+        "new-cards-apart-turn", "dev-card-before-roll", "dice-in-lid", "no-road-past-settlement-or-city",
+        "older-road-past-settlement", "city-same-turn-under-five", "vp-card-reaches-threshold",
+        "no-new-knight-to-win", "trade-build-together", "harbor-same-turn", "win-own-turn",
+        "ranking-counts-threshold", "resource-shortage", "broken-road-no-count",
+        "referees-at-least-two", "referee-call", "protest-before-signing", "refuse-to-sign", "disqualify-to-win")
     when = whens(aus.rules)
-    assert when["banker"] == "rounds"
-    assert all(w == "both" for k, w in when.items() if k != "banker")
-    assert "banker" not in keys(almanac.select(aus.rules, final=True))
-    assert "vp-cards-win-at-once" in swiss.keys() and "vp-cards-win-at-once" not in aus.keys()
-    assert "vp-card-tenth-point" in aus.keys()
-    assert "city-same-turn-under-five" in aus.keys() and "city-same-turn" not in aus.keys()
-    assert "new-cards-apart-turn" in aus.keys() and "new-cards-apart" not in aus.keys()
-    assert set(aus.keys()) - set(swiss.keys()) == {
-        "dice-in-lid", "older-road-past-settlement", "city-same-turn-under-five", "vp-card-tenth-point",
-        "ranking-counts-threshold", "new-cards-apart-turn", "broken-road-no-count", "protest-before-signing",
-        "refuse-to-sign"}
+    assert {k for k, w in when.items() if w != "both"} == {"banker-cards"} and when["banker-cards"] == "rounds"
+    assert "banker-cards" not in keys(almanac.select(aus.rules, final=True))
+    en = " ".join(texts("en").get(f"almanac.rule.{k}", vp=10) for k in aus.keys())
+    for absent in ("Standard start", "show the cards", "ship", "progress", "tenth"):
+        assert absent not in en, absent
+    assert texts("en").get("almanac.rule.broken-road-no-count") == (
+        "Additional rule 10: \u201cA road broken by an opponents settlement/city does not count towards longest road.\u201d")
+    assert "(or city)" in texts("en").get("almanac.rule.no-road-past-settlement-or-city")
+    assert "resource and development cards" in texts("en").get("almanac.rule.banker-cards")
+
+
+def test_renamed_australian_keys_stay_accepted_in_drop():
+    aus = almanac.load_preset("australian-2006")
+    old = almanac.select(aus.rules, False, drop=["vp-card-tenth-point", "standard-start", "banker"],
+                         aliases=aus.aliases)
+    assert "vp-card-reaches-threshold" not in keys(old) and "banker-cards" not in keys(old)
+    assert len(old) == len(aus.rules) - 2
+    almanac.check_request(almanac.AlmanacRequest("australian-2006", drop=("vp-card-tenth-point", "standard-start")))
+    with pytest.raises(SetupgenError, match="unknown rule key 'vp-card-tenth-point'"):
+        almanac.check_request(almanac.AlmanacRequest("swiss-2010", drop=("vp-card-tenth-point",)))
 
 
 def test_none_preset_is_empty():
@@ -68,7 +88,7 @@ def test_scenario_rules():
         "sea-pirate", "sea-pirate-frame", "sea-pirate-harbors", "sea-half-hexes"]
     assert almanac.scenario_rules("base-3-4") == almanac.scenario_rules("base-5-6") == ()
     ck = whens(almanac.scenario_rules("cities-knights"))
-    assert ck["ck-robber-barbarians"] == "both" and ck["ck-reduced-city"] == "final"
+    assert set(ck.values()) == {"both"} and "ck-knights-commit-optional" not in ck  # Fiesepeter: the preset's
     oil4, oil6 = keys(almanac.scenario_rules("oil-springs")), keys(almanac.scenario_rules("oil-springs-5-6"))
     assert "oil-limit-4" in oil4 and "oil-flooded-5" in oil4 and "oil-special-building" not in oil4
     assert "oil-limit-6" in oil6 and "oil-flooded-8" in oil6 and oil6[-1] == "oil-special-building"
@@ -134,17 +154,18 @@ def test_german_spelling():
 def test_select_rounds_and_final():
     swiss = almanac.load_preset("swiss-2010").rules
     final = almanac.select(swiss, final=True)
-    assert all(r.when == "both" for r in final)
+    assert all(r.when in ("both", "final") for r in final)
     assert "dev-card-before-roll" not in keys(final) and "city-same-turn" in keys(final)
+    assert "ck-knights-commit-optional" in keys(final)
+    assert "ck-knights-commit-optional" not in keys(almanac.select(swiss, final=True, scenario="base-3-4"))
     rounds = almanac.select(swiss, final=False, drop=["time-rule-optional"], add=["Phones off at the table."])
-    assert keys(rounds)[:2] == ["dev-card-before-roll", "no-line-past-settlement"]
-    assert "time-rule-optional" not in keys(rounds)
-    assert rounds[-1] == Rule("own-1", "both", "house", "Phones off at the table.")
+    assert keys(rounds)[:2] == ["players-build-board", "banker"]
+    assert "time-rule-optional" not in keys(rounds) and "ck-knights-commit-optional" not in keys(rounds)
+    assert rounds[-1] == Rule("own-1", "both", "house", "Phones off at the table.", source="tournament file")
     assert almanac.rule_text(rounds[-1], "de") == "Phones off at the table."
-    assert len(rounds) == len(swiss)  # one dropped, one added
-    final_rules = almanac.select(almanac.scenario_rules("cities-knights"), final=True)
-    assert "ck-win-own-turn" in keys(final_rules)
-    assert "ck-win-own-turn" not in keys(almanac.select(almanac.scenario_rules("cities-knights"), final=False))
+    assert len(rounds) == len(swiss) - 1  # one dropped, one added, Fiesepeter for the final alone
+    ck = almanac.scenario_rules("cities-knights")
+    assert keys(almanac.select(ck, final=True)) == keys(almanac.select(ck, final=False))
 
 
 def test_unknown_names_are_clear_errors():
@@ -179,26 +200,29 @@ def folder(tmp_path):
 def test_malformed_preset_names_file_and_entry(folder):
     path = folder / "presets" / "swiss-2010.toml"
     path.write_text(path.read_text(encoding="utf-8").replace(
-        '{ key = "banker", when = "rounds" }', '{ key = "banker", when = "always" }'), encoding="utf-8")
+        'key = "banker"\nwhen = "both"', 'key = "banker"\nwhen = "always"'), encoding="utf-8")
     with pytest.raises(SetupgenError) as exc:
         almanac.load_preset("swiss-2010", folder)
-    assert str(exc.value) == (f"{path}: rules[9] (key 'banker').when: expected one of rounds, final, both, "
+    assert str(exc.value) == (f"{path}: rules[1] (key 'banker').when: expected one of rounds, final, both, "
                               f"not 'always'")
     assert exc.value.field is None  # a broken data file is no request value's fault
 
 
+PIRATE = 'key = "sea-pirate"\nwhen = "both"'
+
+
 @pytest.mark.parametrize("old, new, message", [
-    ('{ key = "sea-pirate", when = "both" }', '{ key = "Sea Pirate", when = "both" }',
-     "scenario.seafarers-sm2010.rules[7].key: expected a kebab-case key"),
-    ('{ key = "sea-pirate", when = "both" }', '{ key = "sea-discover", when = "both" }',
+    (PIRATE, 'key = "Sea Pirate"\nwhen = "both"', "scenario.seafarers-sm2010.rules[7].key: expected a kebab-case key"),
+    (PIRATE, 'key = "sea-discover"\nwhen = "both"',
      "scenario.seafarers-sm2010.rules[7] (key 'sea-discover'): the key is listed twice"),
-    ('{ key = "sea-pirate", when = "both" }', '{ key = "sea-pirate", when = "both", colour = "red" }',
-     "scenario.seafarers-sm2010.rules[7].colour: unknown field"),
-    ("\n[trade]\n", "\n[trade\n", "scenarios.toml: expected ']'"),
+    (PIRATE, PIRATE + '\ncolour = "red"', "scenario.seafarers-sm2010.rules[7].colour: unknown field"),
+    ("\n[[trade.rules]]\n", "\n[[trade.rules]\n", "scenarios.toml: "),
 ])
 def test_malformed_scenarios_file(folder, old, new, message):
     path = folder / "scenarios.toml"
-    path.write_text(path.read_text(encoding="utf-8").replace(old, new, 1), encoding="utf-8")
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
     with pytest.raises(SetupgenError) as exc:
         almanac.scenario_rules("seafarers-sm2010", folder)
     assert str(exc.value).startswith(f"{folder}{os.sep}scenarios.toml: ")
@@ -216,8 +240,8 @@ def test_malformed_variant(folder):
 
 
 def test_loader_follows_the_data_dir(folder, monkeypatch):
-    (folder / "presets" / "club.toml").write_text('name = "club"\nrules = [{ key = "dice-in-lid", when = "both" }]\n',
-                                                  encoding="utf-8")
+    (folder / "presets" / "club.toml").write_text(
+        'name = "club"\nrules = [{ key = "dice-in-lid", when = "both", source = "tournament file" }]\n', encoding="utf-8")
     monkeypatch.setattr(almanac, "data_dir", lambda name: folder if name == "almanac" else None)
     assert almanac.load_preset("club").keys() == ("dice-in-lid",)
     assert "club" in almanac.presets()

@@ -9,10 +9,15 @@
   each form (with Seafarers, without, with Cities & Knights) and its
   material per table.
 
-A rule is a key (kebab-case) and when it applies: ``"rounds"`` (the
-preliminary rounds), ``"final"`` or ``"both"``; its text is
-``almanac.rule.<key>`` in each language's template file. The format is
-documented in ``almanac/README.md``.
+A rule is a key (kebab-case), when it applies (``"rounds"``: the
+preliminary rounds and semi-finals, ``"final"`` or ``"both"``) and its
+``source``: a document of ``almanac/sources.toml`` and its part, or
+``"tournament file"`` (never ``"setupgen"``: that names the page's own
+instructions, which are not rules). Its text is ``almanac.rule.<key>`` in
+each language's template file. The format is documented in
+``almanac/README.md``; every rule's source, the source's words and our
+reading in ``docs/rules.md``, "Almanac rules". What one page prints, with
+rules that meet resolved as RULES.md 7.8 says: :func:`page_rules`.
 
 Files are read on each call (they are small); nothing happens at import
 time. Every error is a :class:`~setupgen.core.errors.SetupgenError` with a
@@ -46,6 +51,10 @@ MAX_LINES = 2
 MAX_OWN_CHARS = 200
 #: the preset without house rules
 NO_PRESET = "none"
+#: the source of a line the director's settings make (their own lines, the win threshold)
+TOURNAMENT_FILE = "tournament file"
+#: the source of the page's own instructions (headings): never a rule's
+SETUPGEN = "setupgen"
 #: most players a table may have (:func:`table_material`)
 MAX_PLAYERS = 6
 
@@ -55,32 +64,69 @@ _KEY = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 @dataclass(frozen=True, slots=True)
 class Rule:
     """One rule: ``key`` names its text (``almanac.rule.<key>``), ``when``
-    is one of :data:`WHEN`, ``section`` one of :data:`SECTIONS`. A
-    director's own line has ``text`` set (printed as it is) and a key
-    ``own-<n>``."""
+    is one of :data:`WHEN`, ``section`` one of :data:`SECTIONS`;
+    ``source`` the document and part it comes from (``"Catan Australian
+    Championships 2006, additional rule 10"``), ``quote`` the source's
+    words in its language and ``reading`` why our text is an
+    interpretation (empty where it is not); ``scenarios``, where not
+    empty, the only scenarios (layout names) the rule is printed for. A
+    director's own line has ``text`` set (printed as it is), a key
+    ``own-<n>`` and the source :data:`TOURNAMENT_FILE`."""
 
     key: str
     when: str = "both"
     section: str = "house"
     text: str | None = None
+    source: str = ""
+    quote: str = ""
+    reading: str = ""
+    scenarios: tuple[str, ...] = ()
 
-    def applies(self, final: bool) -> bool:
+    def applies(self, final: bool, scenario: str | None = None) -> bool:
         """Whether the rule holds in the final (``final=True``) or in the
-        preliminary rounds."""
+        preliminary rounds, on a page of ``scenario`` (``None``: any)."""
+        if scenario is not None and self.scenarios and scenario not in self.scenarios:
+            return False
         return self.when == "both" or self.when == ("final" if final else "rounds")
 
 
 @dataclass(frozen=True, slots=True)
 class RuleSet:
-    """A preset of house rules: ``name`` (the file name) and its rules in
-    page order."""
+    """A preset of house rules: ``name`` (the file name), its rules in
+    page order and ``aliases``, ``((old key, new key or ""), ...)``: keys
+    an older tournament file may still name in ``drop`` (``""``: a line
+    the preset no longer prints)."""
 
     name: str
     rules: tuple[Rule, ...]
+    aliases: tuple[tuple[str, str], ...] = ()
 
     def keys(self) -> tuple[str, ...]:
         """The rule keys, in page order."""
         return tuple(r.key for r in self.rules)
+
+
+@dataclass(frozen=True, slots=True)
+class PageRules:
+    """What one almanac page prints, by section, each in page order:
+    ``house`` (the preset's house rules and the director's own lines,
+    without those the scenario replaces), ``scenario``, ``variant``,
+    ``trade``, ``longest`` and ``disputes`` (the preset's alone); and
+    ``replaced``, the keys of the house rules the scenario's own rules
+    replace on this page (RULES.md 7.8), for the page's footnote line."""
+
+    house: tuple[Rule, ...]
+    scenario: tuple[Rule, ...]
+    variant: tuple[Rule, ...]
+    trade: tuple[Rule, ...]
+    longest: tuple[Rule, ...]
+    disputes: tuple[Rule, ...]
+    replaced: tuple[str, ...] = ()
+
+    def keys(self) -> tuple[str, ...]:
+        """Every printed rule's key, in page order."""
+        return tuple(r.key for part in (self.house, self.scenario, self.variant, self.trade, self.longest,
+                                        self.disputes) for r in part)
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,7 +158,8 @@ def check_request(request: AlmanacRequest, folder: Path | None = None) -> None:
         raise SetupgenError(f"expected an almanac request, got {type(request).__name__}", field="rules")
     if not isinstance(request.drop, tuple) or not isinstance(request.add, tuple):
         raise SetupgenError("drop and add take lists of texts", field="rules")
-    select(load_preset(request.preset, folder).rules, request.final, request.drop, request.add)
+    preset = load_preset(request.preset, folder)
+    select(preset.rules, request.final, request.drop, request.add, aliases=preset.aliases)
     if request.variant is not None:
         variant(request.variant, folder)
 
@@ -225,10 +272,11 @@ def load_preset(name: str, folder: Path | None = None) -> RuleSet:
         raise SetupgenError(f"unknown rule preset {quoted(name)} (known: {', '.join(known)})", field="rules")
     path = (folder or almanac_dir()) / "presets" / f"{name}.toml"
     data = _read(path)
-    _only(path, "", data, ("name", "rules"))
+    _only(path, "", data, ("name", "rules", "aliases"))
     if data.get("name") != name:
         _bad(path, "name", f"expected {name!r} (the file name)")
-    return RuleSet(name, _rules(path, "rules", data.get("rules")))
+    rules_ = _rules(path, "rules", data.get("rules"), folder)
+    return RuleSet(name, rules_, _aliases(path, data.get("aliases", {}), rules_))
 
 
 def scenarios(folder: Path | None = None) -> tuple[str, ...]:
@@ -248,8 +296,28 @@ def scenario_rules(scenario: str, folder: Path | None = None) -> tuple[Rule, ...
         parent = entry["inherits"]
         if not isinstance(parent, str) or not isinstance(table.get(parent), dict) or "inherits" in table[parent]:
             _bad(path, f"scenario.{scenario}.inherits", "expected a scenario listing its own rules")
-        return _rules(path, f"scenario.{parent}.rules", table[parent].get("rules"))
-    return _rules(path, f"scenario.{scenario}.rules", entry.get("rules"))
+        return _rules(path, f"scenario.{parent}.rules", table[parent].get("rules"), folder)
+    return _rules(path, f"scenario.{scenario}.rules", entry.get("rules"), folder)
+
+
+def scenario_replaces(scenario: str, folder: Path | None = None) -> tuple[str, ...]:
+    """The house-rule keys (of any preset) that the own rules of
+    ``scenario`` replace, so its pages leave them off (RULES.md 7.8; the
+    ``replaces`` list of ``scenarios.toml``, from the parent for an entry
+    that inherits). Raises :class:`SetupgenError` for a scenario without
+    an entry or a malformed list."""
+    path, table = _scenario_table(folder)
+    entry = _scenario_entry(path, table, scenario)
+    name = scenario
+    if "inherits" in entry:
+        name = str(entry["inherits"])
+        if "replaces" in entry:
+            _bad(path, f"scenario.{scenario}.replaces", "an entry that inherits takes this from its parent")
+        entry = _scenario_entry(path, table, name)
+    keys = entry.get("replaces", [])
+    if not isinstance(keys, list) or len(set(map(str, keys))) != len(keys):
+        _bad(path, f"scenario.{name}.replaces", "expected a list of distinct house-rule keys")
+    return tuple(_key(path, f"scenario.{name}.replaces", k) for k in keys)
 
 
 def longest_rules(scenario: str, folder: Path | None = None) -> tuple[Rule, ...]:
@@ -266,7 +334,7 @@ def longest_rules(scenario: str, folder: Path | None = None) -> tuple[Rule, ...]
     lists = _read(path).get("longest")
     if not isinstance(lists, dict) or not isinstance(kind, str) or not isinstance(lists.get(kind), dict):
         _bad(path, f"scenario.{scenario}.longest", f"no list [longest.{kind}]")
-    return _rules(path, f"longest.{kind}.rules", lists[kind].get("rules"))
+    return _rules(path, f"longest.{kind}.rules", lists[kind].get("rules"), folder)
 
 
 def table_material(scenario: str, players: int, variant: str | None = None,
@@ -315,7 +383,7 @@ def trade_rules(folder: Path | None = None) -> tuple[Rule, ...]:
     trade = _read(path).get("trade")
     if not isinstance(trade, dict):
         _bad(path, "trade", "expected a table with a list of rules")
-    return _rules(path, "trade.rules", trade.get("rules"))
+    return _rules(path, "trade.rules", trade.get("rules"), folder)
 
 
 def variant(name: str, folder: Path | None = None) -> Variant:
@@ -335,7 +403,7 @@ def variant(name: str, folder: Path | None = None) -> Variant:
     forms = data.get("form")
     if not isinstance(forms, dict) or not forms:
         _bad(path, "form", "expected one table [form.<name>] per form")
-    out = {form: _form(path, form, entry) for form, entry in forms.items()}
+    out = {form: _form(path, form, entry, folder) for form, entry in forms.items()}
     default = data.get("default")
     if default not in out:
         _bad(path, "default", f"expected one of the forms ({', '.join(out)})")
@@ -349,26 +417,75 @@ def variant(name: str, folder: Path | None = None) -> Variant:
 _load_variant = variant  # for functions whose parameter is named ``variant``
 
 
-def select(rules: Iterable[Rule], final: bool, drop: Iterable[str] = (), add: Iterable[str] = ()) -> tuple[Rule, ...]:
+def select(rules: Iterable[Rule], final: bool, drop: Iterable[str] = (), add: Iterable[str] = (), *,
+           aliases: Iterable[tuple[str, str]] = (), scenario: str | None = None) -> tuple[Rule, ...]:
     """The rules that hold in the final (``final=True``) or in the
-    preliminary rounds, without the keys in ``drop``, followed by the
-    director's own lines ``add`` (texts, section "house").
+    preliminary rounds (on a page of ``scenario``, where given: see
+    :meth:`Rule.applies`), without the keys in ``drop``, followed by the
+    director's own lines ``add`` (texts, section "house"). A key of
+    ``drop`` that is an old key of ``aliases`` (``(old, new)`` pairs, as
+    :attr:`RuleSet.aliases`) drops its new key, or nothing where the new
+    key is ``""``.
 
     Raises :class:`SetupgenError` for a key in ``drop`` that names none of
-    ``rules``, and for an added line that is not one line of text of at
-    most :data:`MAX_OWN_CHARS` characters."""
+    ``rules`` nor an alias, and for an added line that is not one line of
+    text of at most :data:`MAX_OWN_CHARS` characters."""
     rules = tuple(rules)
     if isinstance(drop, str) or isinstance(add, str):
         raise SetupgenError("drop and add take lists, not a single text", field="rules")
     known = [r.key for r in rules]
+    renamed = dict(aliases)
+    dropped = set()
     for key in drop:
-        if key not in known:
+        if key in known:
+            dropped.add(key)
+        elif key in renamed:
+            dropped.add(renamed[key])
+        else:
             raise SetupgenError(f"unknown rule key {quoted(key)} in drop (known: {', '.join(known) or 'none'})",
                                 field="rules")
-    dropped = set(drop)
-    kept = [r for r in rules if r.applies(final) and r.key not in dropped]
+    kept = [r for r in rules if r.applies(final, scenario) and r.key not in dropped]
     own = [_own_line(i, line) for i, line in enumerate(add, start=1)]
     return (*kept, *own)
+
+
+def page_rules(request: AlmanacRequest, scenario: str | None, folder: Path | None = None) -> PageRules:
+    """What the almanac page of a table playing ``scenario`` (a layout
+    name; ``None`` for a layout without an entry in ``scenarios.toml``:
+    no scenario or Longest Road rules) prints under ``request``, with the
+    rules that meet on one page resolved as RULES.md 7.8 says (docs:
+    docs/rules.md, "Almanac rules"):
+
+    * the preset's rules for the stage (``request.final``), less the keys
+      of ``request.drop`` (old keys through the preset's aliases), then
+      the director's own lines;
+    * house rules the scenario's own rules replace
+      (:func:`scenario_replaces`) left off, their keys in
+      :attr:`PageRules.replaced`; a rule that names its scenarios
+      (Fiesepeter: the final's Cities & Knights tables) only there;
+    * the dispute rules are the preset's alone.
+
+    Raises :class:`SetupgenError` as :func:`check_request` and
+    :func:`scenario_rules` do."""
+    preset = load_preset(request.preset, folder)
+    chosen = select(preset.rules, request.final, request.drop, request.add, aliases=preset.aliases,
+                    scenario=scenario)
+    replaces = set() if scenario is None else set(scenario_replaces(scenario, folder))
+    house = [r for r in chosen if r.section == "house"]
+    own_or_kept = tuple(r for r in house if r.text is not None or r.key not in replaces)
+    replaced = tuple(r.key for r in house if r.text is None and r.key in replaces)
+    if scenario is None:
+        scen: tuple[Rule, ...] = ()
+        longest: tuple[Rule, ...] = ()
+    else:
+        scen = tuple(r for r in scenario_rules(scenario, folder) if r.applies(request.final, scenario))
+        longest = tuple(r for r in longest_rules(scenario, folder) if r.applies(request.final, scenario))
+    var: tuple[Rule, ...] = ()
+    if request.variant is not None:
+        var = tuple(r for r in _load_variant(request.variant, folder).rules(scenario or "")
+                    if r.applies(request.final, scenario))
+    disputes = tuple(r for r in chosen if r.section == "disputes")
+    return PageRules(own_or_kept, scen, var, trade_rules(folder), longest, disputes, replaced)
 
 
 def rule_text(rule: Rule, lang: str, **values: Any) -> str:
@@ -387,7 +504,8 @@ def data_keys(folder: Path | None = None) -> dict[str, set[str]]:
     malformed file."""
     rule_keys: set[str] = set()
     for name in presets(folder):
-        rule_keys |= set(load_preset(name, folder).keys())
+        preset = load_preset(name, folder)
+        rule_keys |= set(preset.keys())
     rule_keys |= {r.key for r in trade_rules(folder)}
     box_keys: set[str] = set()
     material_keys: set[str] = set()
@@ -399,9 +517,35 @@ def data_keys(folder: Path | None = None) -> dict[str, set[str]]:
     found = [variant(name, folder) for name in variants(folder)]
     for v in found:
         rule_keys |= {r.key for _, rules in v.forms.values() for r in rules}
+    replaced = {k for scenario in scenarios(folder) for k in scenario_replaces(scenario, folder)}
     return {"rule": rule_keys, "material": material_keys | {m.key for v in found for m in v.material_specs},
             "box": box_keys, "preset": set(presets(folder)) - {NO_PRESET}, "variant": set(variants(folder)),
-            "form": {f for v in found for f in v.forms}}
+            "form": {f for v in found for f in v.forms}, "rule_name": replaced}
+
+
+def all_rules(folder: Path | None = None) -> tuple[tuple[str, Rule], ...]:
+    """Every rule entry of the data files with where it is listed, in
+    file order: ``("preset swiss-2010", rule)``, ``("trade", rule)``,
+    ``("longest.road", rule)``, ``("scenario cities-knights", rule)``,
+    ``("variant fishermen, form base", rule)``. A scenario that inherits
+    is not listed again. Raises :class:`SetupgenError` for a malformed
+    file."""
+    out: list[tuple[str, Rule]] = []
+    for name in presets(folder):
+        out += [(f"preset {name}", r) for r in load_preset(name, folder).rules]
+    out += [("trade", r) for r in trade_rules(folder)]
+    path, table = _scenario_table(folder)
+    lists = _read(path).get("longest")
+    for kind in (lists if isinstance(lists, dict) else {}):
+        out += [(f"longest.{kind}", r) for r in _rules(path, f"longest.{kind}.rules", lists[kind].get("rules"),
+                                                       folder)]
+    for scenario in scenarios(folder):
+        if "inherits" not in table[scenario]:
+            out += [(f"scenario {scenario}", r) for r in scenario_rules(scenario, folder)]
+    for name in variants(folder):
+        for form, (_, rules_) in variant(name, folder).forms.items():
+            out += [(f"variant {name}, form {form}", r) for r in rules_]
+    return tuple(out)
 
 
 def _own_line(i: int, line: Any) -> Rule:
@@ -409,7 +553,7 @@ def _own_line(i: int, line: Any) -> Rule:
         raise SetupgenError(f"added rule {i}: expected one line of text", field="rules")
     if len(line) > MAX_OWN_CHARS:
         raise SetupgenError(f"added rule {i}: longer than {MAX_OWN_CHARS} characters", field="rules")
-    return Rule(f"own-{i}", "both", "house", line.strip())
+    return Rule(f"own-{i}", "both", "house", line.strip(), source=TOURNAMENT_FILE)
 
 
 def _scenario_table(folder: Path | None) -> tuple[Path, dict[str, Any]]:
@@ -429,7 +573,7 @@ def _scenario_entry(path: Path, table: dict[str, Any], scenario: str) -> dict[st
     entry = table[scenario]
     if not isinstance(entry, dict):
         _bad(path, f"scenario.{scenario}", "expected a table")
-    _only(path, f"scenario.{scenario}", entry, ("rules", "longest", "inherits", "boxes", "material"))
+    _only(path, f"scenario.{scenario}", entry, ("rules", "longest", "inherits", "boxes", "material", "replaces"))
     return entry
 
 
@@ -470,7 +614,7 @@ def _scenario_material(scenario: str, folder: Path | None) -> tuple[tuple[str, .
     return tuple(boxes), tuple(out)
 
 
-def _form(path: Path, form: str, entry: Any) -> tuple[tuple[str, ...], tuple[Rule, ...]]:
+def _form(path: Path, form: str, entry: Any, folder: Path | None) -> tuple[tuple[str, ...], tuple[Rule, ...]]:
     where = f"form.{form}"
     if not isinstance(entry, dict):
         _bad(path, where, "expected a table with scenarios and rules")
@@ -478,7 +622,7 @@ def _form(path: Path, form: str, entry: Any) -> tuple[tuple[str, ...], tuple[Rul
     scenarios_ = entry.get("scenarios", [])
     if not isinstance(scenarios_, list) or not all(isinstance(s, str) for s in scenarios_):
         _bad(path, f"{where}.scenarios", "expected a list of scenario names")
-    return tuple(scenarios_), _rules(path, f"{where}.rules", entry.get("rules"))
+    return tuple(scenarios_), _rules(path, f"{where}.rules", entry.get("rules"), folder)
 
 
 def _material(path: Path, where: str, entry: Any, forms: tuple[str, ...]) -> MaterialSpec:
@@ -502,25 +646,92 @@ def _material(path: Path, where: str, entry: Any, forms: tuple[str, ...]) -> Mat
     return MaterialSpec(key, per_player, tuple(bands), tuple(only))
 
 
-def _rules(path: Path, where: str, entries: Any) -> tuple[Rule, ...]:
-    """The rule list at ``where``: inline tables ``{ key, when, section }``."""
+_RULE_FIELDS = ("key", "when", "section", "source", "quote", "reading", "scenarios")
+
+
+def _rules(path: Path, where: str, entries: Any, folder: Path | None) -> tuple[Rule, ...]:
+    """The rule list at ``where``: tables ``{ key, when, source, ... }``
+    (:data:`_RULE_FIELDS`), each with a source :func:`check_source`
+    accepts."""
     if not isinstance(entries, list):
-        _bad(path, where, "expected a list of { key = ..., when = ... } entries")
+        _bad(path, where, "expected a list of { key = ..., when = ..., source = ... } entries")
+    documents = source_documents(folder)
     out: list[Rule] = []
     for i, entry in enumerate(entries):
         at = f"{where}[{i}]"
         if not isinstance(entry, dict):
-            _bad(path, at, "expected { key = ..., when = ... }")
-        _only(path, at, entry, ("key", "when", "section"))
+            _bad(path, at, "expected { key = ..., when = ..., source = ... }")
+        _only(path, at, entry, _RULE_FIELDS)
         key = _key(path, at, entry.get("key"))
+        named = f"{at} (key {key!r})"
         when, section = entry.get("when"), entry.get("section", "house")
         if when not in WHEN:
-            _bad(path, f"{at} (key {key!r}).when", f"expected one of {', '.join(WHEN)}, not {quoted(when)}")
+            _bad(path, f"{named}.when", f"expected one of {', '.join(WHEN)}, not {quoted(when)}")
         if section not in SECTIONS:
-            _bad(path, f"{at} (key {key!r}).section", f"expected one of {', '.join(SECTIONS)}, not {quoted(section)}")
+            _bad(path, f"{named}.section", f"expected one of {', '.join(SECTIONS)}, not {quoted(section)}")
         if any(r.key == key for r in out):
-            _bad(path, f"{at} (key {key!r})", "the key is listed twice")
-        out.append(Rule(key, when, section))
+            _bad(path, named, "the key is listed twice")
+        problem = check_source(entry.get("source"), documents)
+        if problem:
+            _bad(path, f"{named}.source", problem)
+        words = [entry.get(f, "") for f in ("quote", "reading")]
+        if not all(isinstance(w, str) and "\n" not in w for w in words):
+            _bad(path, named, "quote and reading take one line of text")
+        only = entry.get("scenarios", [])
+        if not isinstance(only, list) or not only and "scenarios" in entry or not all(isinstance(x, str) for x in only):
+            _bad(path, f"{named}.scenarios", "expected a list of scenario names")
+        out.append(Rule(key, when, section, source=entry["source"], quote=words[0], reading=words[1],
+                        scenarios=tuple(only)))
+    return tuple(out)
+
+
+def source_documents(folder: Path | None = None) -> tuple[str, ...]:
+    """The names of the published documents a rule may cite
+    (``almanac/sources.toml``, ``[[document]] name``), in file order.
+    Raises :class:`SetupgenError` for a malformed file."""
+    path = (folder or almanac_dir()) / "sources.toml"
+    data = _read(path)
+    _only(path, "", data, ("document",))
+    docs = data.get("document")
+    if not isinstance(docs, list) or not docs:
+        _bad(path, "document", "expected [[document]] entries")
+    names: list[str] = []
+    for i, doc in enumerate(docs):
+        if not isinstance(doc, dict):
+            _bad(path, f"document[{i}]", "expected a table")
+        _only(path, f"document[{i}]", doc, ("name", "seed", "lang"))
+        name = doc.get("name")
+        if not isinstance(name, str) or not name.strip() or "," in name or name in names:
+            _bad(path, f"document[{i}].name", "expected a distinct name without a comma")
+        names.append(name)
+    return tuple(names)
+
+
+def check_source(source: Any, documents: Iterable[str]) -> str | None:
+    """Why ``source`` cannot be a rule's source, or ``None`` when it can:
+    :data:`TOURNAMENT_FILE`, or one of ``documents`` alone or followed by
+    ``", "`` and its part (``"Catan Australian Championships 2006,
+    additional rule 10"``). :data:`SETUPGEN` is refused: it names the
+    page's own instructions, never a game rule."""
+    if not isinstance(source, str) or not source.strip():
+        return "every rule names its source (a document of sources.toml and its part, or 'tournament file')"
+    if source == SETUPGEN:
+        return "a game rule cannot have the source 'setupgen' (that is for the page's own instructions)"
+    if source == TOURNAMENT_FILE or any(source == d or source.startswith(d + ", ") for d in documents):
+        return None
+    return f"{quoted(source)} names no document of sources.toml ({', '.join(documents)})"
+
+
+def _aliases(path: Path, table: Any, rules: tuple[Rule, ...]) -> tuple[tuple[str, str], ...]:
+    if not isinstance(table, dict):
+        _bad(path, "aliases", "expected a table of old key = \"new key\" (or \"\")")
+    known = {r.key for r in rules}
+    out = []
+    for old, new in table.items():
+        _key(path, f"aliases.{old}", old)
+        if old in known or not isinstance(new, str) or (new and new not in known):
+            _bad(path, f"aliases.{old}", "expected a key the preset no longer has, naming one it has (or \"\")")
+        out.append((old, new))
     return tuple(out)
 
 
@@ -544,7 +755,9 @@ def _bad(path: Path, where: str, problem: str) -> NoReturn:
     raise SetupgenError(f"{path}: {where}: {problem}")
 
 
-__all__ = ["WHEN", "SECTIONS", "MAX_LINE_CHARS", "MAX_LINES", "MAX_OWN_CHARS", "NO_PRESET", "Rule", "RuleSet",
+__all__ = ["WHEN", "SECTIONS", "MAX_LINE_CHARS", "MAX_LINES", "MAX_OWN_CHARS", "NO_PRESET", "TOURNAMENT_FILE",
+           "SETUPGEN", "Rule", "RuleSet", "PageRules", "page_rules", "scenario_replaces", "source_documents",
+           "check_source", "all_rules",
            "AlmanacRequest", "check_request",
            "MaterialSpec", "Material", "Variant", "almanac_dir", "presets", "variants", "scenarios", "load_preset",
            "scenario_rules", "longest_rules", "trade_rules", "variant", "select", "rule_text", "data_keys",

@@ -38,43 +38,53 @@ def almanac_sections(board: Board, layout: Layout, request: AlmanacRequest, tx: 
                      players: int, vp: int | None = None) -> list[Section]:
     """The page's sections in order, as ``(heading, lines)``, for a table
     of ``players`` playing to ``vp`` victory points (default: the
-    layout's). Raises :class:`SetupgenError` for an unknown preset, rule
+    layout's): what :func:`setupgen.core.almanac.page_rules` says the page
+    prints, the win line first (from the tournament file), the footnote
+    line naming the house rules the scenario replaced last in the house
+    rules. The disputes section is left out where the preset has none
+    (``none``). Raises :class:`SetupgenError` for an unknown preset, rule
     key or variant."""
     vp = layout.victory_points if vp is None else vp
     lang = tx.lang
-    preset = rules.load_preset(request.preset)
-    chosen = rules.select(preset.rules, request.final, request.drop, request.add)
-    house = [r for r in chosen if r.section == "house"]
-    head = (tx.get("almanac.house_rules_of", preset=tx.get(f"almanac.preset.{preset.name}"))
+    scenario = layout.name if layout.name in rules.scenarios() else None
+    page = rules.page_rules(request, scenario)
+
+    def texts_of(part: Sequence[rules.Rule]) -> list[str]:
+        return [rules.rule_text(r, lang, vp=vp) for r in part]
+
+    head = (tx.get("almanac.house_rules_of", preset=tx.get(f"almanac.preset.{request.preset}"))
             if request.preset != rules.NO_PRESET else tx.get("almanac.house_rules"))
-    out: list[Section] = [(head, [tx.get("almanac.win", vp=vp)] + [rules.rule_text(r, lang, vp=vp) for r in house])]
-    known = rules.scenarios()
-    if layout.name in known:
-        scen = [r for r in rules.scenario_rules(layout.name) if r.applies(request.final)]
-        if scen:
-            out.append((tx.get("almanac.scenario_rules", scenario=scenario_title(layout, tx)),
-                        [rules.rule_text(r, lang, vp=vp) for r in scen]))
+    house = [tx.get("almanac.win", vp=vp), *texts_of(page.house)]
+    if page.replaced:
+        names = list(dict.fromkeys(tx.get(f"almanac.rule_name.{k}") for k in page.replaced))
+        house.append(NOTE + tx.get("almanac.replaced", scenario=scenario_title(layout, tx), rules=", ".join(names)))
+    out: list[Section] = [(head, house)]
+    if page.scenario:
+        out.append((tx.get("almanac.scenario_rules", scenario=scenario_title(layout, tx)), texts_of(page.scenario)))
     if request.variant is not None:
-        out.extend(_variant_sections(request.variant, layout, tx, players, vp))
-    out.append((tx.get("almanac.maritime_trade"),
-                [rules.rule_text(r, lang, vp=vp) for r in rules.trade_rules()] + harbor_summary(board, layout, tx)))
-    if layout.name in known:
-        longest = rules.longest_rules(layout.name)
-        key = "almanac.longest_trade_route" if any("trade-route" in r.key for r in longest) else "almanac.longest_road"
-        out.append((tx.get(key), [rules.rule_text(r, lang, vp=vp) for r in longest if r.applies(request.final)]))
-    disputes = [rules.rule_text(r, lang, vp=vp) for r in chosen if r.section == "disputes"]
-    out.append((tx.get("almanac.disputes"), disputes + [tx.get("almanac.signature_hint")]))
+        out.extend(_variant_sections(request.variant, layout, tx, players, texts_of(page.variant)))
+    out.append((tx.get("almanac.maritime_trade"), texts_of(page.trade) + harbor_summary(board, layout, tx)))
+    if page.longest:
+        key = ("almanac.longest_trade_route" if any("trade-route" in r.key for r in page.longest)
+               else "almanac.longest_road")
+        out.append((tx.get(key), texts_of(page.longest)))
+    if page.disputes:
+        out.append((tx.get("almanac.disputes"), texts_of(page.disputes)))
     return out
 
 
-def _variant_sections(name: str, layout: Layout, tx: Texts, players: int, vp: int) -> list[Section]:
+#: marks a line of a section printed as a note (no bullet), e.g. the
+#: footnote naming the house rules a scenario replaced
+NOTE = "\x00note\x00"
+
+
+def _variant_sections(name: str, layout: Layout, tx: Texts, players: int, lines: list[str]) -> list[Section]:
     var = rules.variant(name)
     form = var.form_for(layout.name)
     head = f"{tx.get('almanac.variant_rules', variant=tx.get(f'almanac.variant.{name}'))} ({tx.get(f'almanac.form.{form}')})"
     material = [tx.get("almanac.material_count", n=m.count, what=tx.get(f"almanac.material.{m.key}"))
                 for m in var.material(players, layout.name)]
-    return [(head, [rules.rule_text(r, tx.lang, vp=vp) for r in var.rules(layout.name)]),
-            (tx.get("almanac.material_title"), material)]
+    return [(head, lines), (tx.get("almanac.material_title"), material)]
 
 
 def table_players(layout: Layout) -> int:
@@ -142,16 +152,18 @@ _INDENT = 3.2
 def _lines(sections: Sequence[Section], w: float, st: Any) -> list[tuple[str, str]]:
     """Every printed line as ``(kind, text)``: ``head`` (bold), ``first``
     (a rule's first line, with a bullet), ``more`` (its continuation),
-    ``gap`` (space before a heading)."""
+    ``note`` (a line of a :data:`NOTE` item: no bullet, no indent), ``gap``
+    (space before a heading)."""
     out: list[tuple[str, str]] = []
     for i, (head, items) in enumerate(sections):
         if i:
             out.append(("gap", ""))
         out.extend(("head", line) for line in wrap(head, w, MIN_FONT_MM, bold=True))
         for item in items:
-            for j, part in enumerate(item.split("\n")):
-                for k, line in enumerate(wrap(part, w - _INDENT, MIN_FONT_MM)):
-                    out.append(("first" if j == 0 and k == 0 else "more", line))
+            note = item.startswith(NOTE)
+            for j, part in enumerate(item.removeprefix(NOTE).split("\n")):
+                for k, line in enumerate(wrap(part, w if note else w - _INDENT, MIN_FONT_MM)):
+                    out.append(("note" if note else "more" if j or k else "first", line))
     return out
 
 
@@ -160,7 +172,7 @@ def _split(lines: list[tuple[str, str]], per_col: int) -> int:
     rule across the columns nor leaving a heading or a gap at the foot of
     the first (when the second column can take the extra lines)."""
     split = min(per_col, len(lines))
-    while split > 1 and split < len(lines) and lines[split][0] == "more":
+    while split > 1 and split < len(lines) and lines[split][0] in ("more", "note"):
         split -= 1
     while split > 1 and lines[split - 1][0] in ("head", "gap"):
         split -= 1
@@ -175,6 +187,9 @@ def _draw_column(dwg: Any, lines: list[tuple[str, str]], x: float, y: float, w: 
             continue
         if kind == "head":
             add_text(dwg, dwg, text, x, y, size, st, bold=True)
+            continue
+        if kind == "note":
+            add_text(dwg, dwg, text, x, y, size, st)
             continue
         if kind == "first":
             add_circle(dwg, dwg, x + 1.1, y - size * 0.33, 0.5, fill=st.colour["ink"])
