@@ -88,8 +88,13 @@ def test_swiss_rounds_and_final_print_the_event_rules_and_each_board(tmp_path):
         back = (tmp_path / "final" / entry["almanac"]).read_text()
         words = " ".join(texts(back))
         assert "Zum Sieg: 13 Siegpunkte" in words
-        assert banker[:30] not in words  # a preliminary-rounds rule
-        assert tx.get("almanac.rule.ck-reduced-city").split("\n")[0][:30] in words  # a final-only C&K note
+        # RULES.md 7.1: the banker is a general rule, "Bei allen Spielen", the final included;
+        # 7.4 in full and Fiesepeter at the final's tables; 7.8: no development-card rule
+        assert banker[:30] in words
+        for key in ("resource-shortage", "material-visible", "ck-reduced-city", "ck-knights-commit-optional"):
+            assert tx.get(f"almanac.rule.{key}").replace("\n", " ") in words, key
+        for key in ("dev-card-before-roll", "new-cards-apart", "standard-start"):
+            assert tx.get(f"almanac.rule.{key}").replace("\n", " ") not in words, key
         harbor_check((tmp_path / "final" / entry["svg"]).read_text(), back,
                      json.loads((tmp_path / "final" / entry["json"]).read_text()), "de-CH")
 
@@ -119,7 +124,7 @@ def test_australian_rounds_semi_finals_and_final(tmp_path):
     t = tournament.load(AUS)
     tx = templates.texts("en")
     sched = tj.current_schedule(t, tmp_path)
-    banker = tx.get("almanac.rule.banker").split("\n")[0][:30]
+    banker = tx.get("almanac.rule.banker-cards").split("\n")[0][:30]
     manifest, pages = pack(tj.round_request(t, sched, 1), tmp_path / "r1")
     assert manifest["tables"] == 16 and len(pages) == 2 + 32
     for entry in manifest["boards"]:

@@ -161,9 +161,9 @@ def _lines(sections: Sequence[Section], w: float, st: Any) -> list[tuple[str, st
         out.extend(("head", line) for line in wrap(head, w, MIN_FONT_MM, bold=True))
         for item in items:
             note = item.startswith(NOTE)
-            for j, part in enumerate(item.removeprefix(NOTE).split("\n")):
-                for k, line in enumerate(wrap(part, w if note else w - _INDENT, MIN_FONT_MM)):
-                    out.append(("note" if note else "more" if j or k else "first", line))
+            text = " ".join(item.removeprefix(NOTE).split("\n"))  # a rule's two lines flow as one
+            for k, line in enumerate(wrap(text, w if note else w - _INDENT, MIN_FONT_MM)):
+                out.append(("note" if note else "more" if k else "first", line))
     return out
 
 
