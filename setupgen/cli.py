@@ -424,7 +424,7 @@ def round_(
     output: Optional[str] = typer.Option(None, "-o", "--output", help="Folder for the pack (replaced whole); default output/<scenario>-<seed>. With a tournament file: the tournament folder (default output/<name>); the pack goes to its round-N."),
     numbers: Optional[str] = typer.Option(None, help="Number method: swap (default), spiral or uniform."),
     harbors: Optional[str] = typer.Option(None, help="Harbor method: shuffled, free or players."),
-    lang: Optional[str] = typer.Option(None, help="Sheet language: en or de."),
+    lang: Optional[str] = typer.Option(None, help="Sheet language: en (default), de or de-CH."),
     paper: Optional[str] = typer.Option(None, help="Paper: a4 or letter."),
     title: Optional[str] = typer.Option(None, help="Tournament name printed on every sheet."),
     round_number: Optional[int] = typer.Option(None, "--round", help="Round number (printed on every sheet; with a tournament file: which round)."),
