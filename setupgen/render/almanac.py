@@ -2,12 +2,14 @@
 (``docs/sheet.md``, "The almanac page"; the rules as data in ``almanac/``,
 read by :mod:`setupgen.core.almanac`).
 
-In this order: the house rules of the event (a preset, less what the
-director drops, plus the director's own lines) with this round's win
-threshold; the scenario's special rules; a variant's rules and the
-material this table needs; maritime trade with this board's numbered
-harbors (the numbers of the front); Longest Road or Longest Trade Route;
-disputes and the signature. One portrait page, two columns at 8 pt; what
+In this order (what :func:`setupgen.core.almanac.page_rules` says the
+page prints; sources and readings in ``docs/rules.md``, section 7): the
+house rules of the event (a preset, less what the director drops, plus
+the director's own lines) with this round's win threshold, and a footnote
+line naming the house rules the scenario's own rules replaced; the
+scenario's special rules; a variant's rules and the material this table
+needs; maritime trade with this board's numbered harbors (the numbers of
+the front); Longest Road or Longest Trade Route; the preset's disputes. One portrait page, two columns at 8 pt; what
 does not fit is an error saying by how many lines (never a second page,
 which would break duplex printing). Nothing on the page depends on a
 face-down hex. Lengths in mm.
