@@ -536,9 +536,10 @@ def all_rules(folder: Path | None = None) -> tuple[tuple[str, Rule], ...]:
     out += [("trade", r) for r in trade_rules(folder)]
     path, table = _scenario_table(folder)
     lists = _read(path).get("longest")
-    for kind in (lists if isinstance(lists, dict) else {}):
-        out += [(f"longest.{kind}", r) for r in _rules(path, f"longest.{kind}.rules", lists[kind].get("rules"),
-                                                       folder)]
+    longest: dict[str, Any] = lists if isinstance(lists, dict) else {}
+    for kind, entry in longest.items():
+        listed = entry.get("rules") if isinstance(entry, dict) else None
+        out += [(f"longest.{kind}", r) for r in _rules(path, f"longest.{kind}.rules", listed, folder)]
     for scenario in scenarios(folder):
         if "inherits" not in table[scenario]:
             out += [(f"scenario {scenario}", r) for r in scenario_rules(scenario, folder)]
