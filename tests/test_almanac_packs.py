@@ -108,16 +108,19 @@ def director_pages(pages: list[str], tables: int) -> int:
 
 
 def scenario_lines(svg: str) -> list[tuple[float, float]]:
-    """The rules under the scenario-rules heading, one per bullet (a filled
-    circle of 0.5 mm radius just left of a rule's first line), as bullet
-    centres (mm)."""
+    """The rules under the scenario-rules heading and its continuation in
+    the next column, one per bullet (a filled circle just left of a rule's
+    first line), as bullet centres (mm)."""
     _, words, _, root = S.parse(svg)
-    bullets = [(float(c.get("cx")), float(c.get("cy"))) for c in root.iter(S.NS + "circle") if float(c.get("r")) == 0.5]
+    bullets = [(float(c.get("cx")), float(c.get("cy")), float(c.get("r"))) for c in root.iter(S.NS + "circle")
+               if 0.5 <= float(c.get("r")) <= 0.65]  # 0.5 mm at 8 pt, scaled with the body size (up to 10 pt)
     heads = [t for t in words if t.bold and t.y > 30]
-    start = next(h for h in heads if h.text.startswith(("Szenarioregeln", "Scenario rules")))
-    later = [h.y for h in heads if abs(h.x - start.x) < 1 and h.y > start.y]
-    end = min(later, default=1e9)
-    return [(x, y) for x, y in bullets if abs(x - start.x - 1.1) < 0.2 and start.y < y < end]
+    out = []
+    for start in (h for h in heads if h.text.startswith(("Szenarioregeln", "Scenario rules"))):  # and "(cont.)"
+        later = [h.y for h in heads if abs(h.x - start.x) < 1 and h.y > start.y]
+        end = min(later, default=1e9)
+        out += [(x, y) for x, y, r in bullets if abs(x - start.x - 2.2 * r) < 0.2 and start.y < y < end]
+    return out
 
 
 def test_australian_rounds_semi_finals_and_final(tmp_path):

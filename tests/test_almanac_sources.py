@@ -269,10 +269,10 @@ def folder(tmp_path):
 
 
 @pytest.mark.parametrize("source, message", [
-    (None, "every rule names its source"),
+    (None, "every entry names its source"),
     ("setupgen", "a game rule cannot have the source 'setupgen'"),
     ("Catan Australian Championship 2006, additional rule 10", "names no document of sources.toml"),
-    ("", "every rule names its source"),
+    ("", "every entry names its source"),
 ])
 def test_a_rule_without_a_faithful_source_is_refused(folder, source, message):
     path = folder / "presets" / "australian-2006.toml"

@@ -40,16 +40,24 @@ BASE, EXT56, SEA, CK, OIL = box("base"), box("extension-5-6"), box("seafarers"),
 #: by hand: the boxes of each scenario (RULES.md 1: the 5-6 set extends the
 #: base game; Seafarers and Cities & Knights are played with the base game;
 #: Oil Springs on a base (or 5-6) board with the Oil Springs set), and the
-#: Oil Springs tokens of RULES.md 7.5 that almanac/README.md chose to count
+#: Oil Springs material of RULES.md 7.5 (3-4 / 5-6: oil tokens 15 / 21,
+#: metropolis tokens 4 / 6, oil-spring tiles 3 / 4, one Champion token,
+#: 7 VP tokens, one disaster track); Seafarers (seed 000): the pirate ship and
+#: the frame pieces of the narrowed map, top E-F, double X, F-G and bottom
+#: C-B, double X, B-A
+OIL_COMMON = (Material("champion-token", 1), Material("vp-token", 7), Material("disaster-track", 1))
+OIL_34 = (Material("oil-token", 15), Material("metropolis-token", 4), Material("oil-spring-tile", 3)) + OIL_COMMON
+OIL_56 = (Material("oil-token", 21), Material("metropolis-token", 6), Material("oil-spring-tile", 4)) + OIL_COMMON
+SEA_PIECES = (Material("pirate-ship", 1), Material("frame-top-sm2010", 3), Material("frame-bottom-sm2010", 3))
 BY_HAND = {
     "base-3-4": (BASE,),
     "base-5-6": (BASE, EXT56),
-    "seafarers-sm2010": (BASE, SEA),
+    "seafarers-sm2010": (BASE, SEA) + SEA_PIECES,
     "cities-knights": (BASE, CK),
-    "oil-springs": (BASE, OIL, Material("oil-token", 15), Material("metropolis-token", 4)),
-    "oil-springs-fixed": (BASE, OIL, Material("oil-token", 15), Material("metropolis-token", 4)),
-    "oil-springs-5-6": (BASE, EXT56, OIL, Material("oil-token", 21), Material("metropolis-token", 6)),
-    "oil-springs-5-6-fixed": (BASE, EXT56, OIL, Material("oil-token", 21), Material("metropolis-token", 6)),
+    "oil-springs": (BASE, OIL) + OIL_34,
+    "oil-springs-fixed": (BASE, OIL) + OIL_34,
+    "oil-springs-5-6": (BASE, EXT56, OIL) + OIL_56,
+    "oil-springs-5-6-fixed": (BASE, EXT56, OIL) + OIL_56,
 }
 
 
@@ -74,11 +82,11 @@ def test_fishermen_counts_worked_by_hand():
     assert tm("base-5-6", 6, "fishermen") == (BASE, EXT56, fish(40), ships(6), sticks(6))
     assert tm("base-5-6", 5, "fishermen") == (BASE, EXT56, fish(40), ships(5), sticks(5))
     # with Seafarers the ships are real: no matchsticks
-    assert tm("seafarers-sm2010", 4, "fishermen") == (BASE, SEA, fish(30), ships(4))
+    assert tm("seafarers-sm2010", 4, "fishermen") == (BASE, SEA, *SEA_PIECES, fish(30), ships(4))
     assert tm("cities-knights", 3, "fishermen") == (BASE, CK, fish(30), ships(3), sticks(3))
     # scenario pieces before the variant's
     assert tm("oil-springs-5-6-fixed", 6, "fishermen") == (
-        BASE, EXT56, OIL, Material("oil-token", 21), Material("metropolis-token", 6), fish(40), ships(6), sticks(6))
+        BASE, EXT56, OIL, *OIL_56, fish(40), ships(6), sticks(6))
     assert tm("base-3-4", 4, None) == (BASE,)
 
 
@@ -123,12 +131,18 @@ def folder(tmp_path):
      "scenario.seafarers-sm2010.boxes: expected a list of distinct"),
     ('boxes = ["base", "seafarers"]', 'boxes = ["Base Game"]', "seafarers-sm2010",
      "scenario.seafarers-sm2010.boxes: expected a list of distinct kebab-case"),
-    ('{ key = "oil-token", count = 15 }', '{ key = "oil-token", count = 0 }', "oil-springs",
+    ('{ key = "oil-token", count = 15,', '{ key = "oil-token", count = 0,', "oil-springs",
      "scenario.oil-springs.material[0] (key 'oil-token').count: expected a whole number 1-1000"),
-    ('{ key = "oil-token", count = 15 }', '{ key = "oil-token", count = 15, per_player = 1 }', "oil-springs",
+    ('{ key = "oil-token", count = 15,', '{ key = "oil-token", count = 15, per_player = 1,', "oil-springs",
      "scenario.oil-springs.material[0].per_player: unknown field"),
-    ('{ key = "metropolis-token", count = 4 }', '{ key = "oil-token", count = 4 }', "oil-springs-fixed",
+    ('{ key = "metropolis-token", count = 4,', '{ key = "oil-token", count = 4,', "oil-springs-fixed",
      "scenario.oil-springs.material[1] (key 'oil-token'): the key is listed twice"),
+    ('{ key = "pirate-ship", count = 1, source = "Schweizer Meisterschaft 2010, Seefahrer-Szenario, Regel 8" }',
+     '{ key = "pirate-ship", count = 1 }', "seafarers-sm2010",
+     "scenario.seafarers-sm2010.material[0] (key 'pirate-ship').source: every entry names its source"),
+    ('{ key = "vp-token", count = 7, source = "Catan: Die Ölquellen, Spielmaterial" }',
+     '{ key = "vp-token", count = 7, source = "setupgen" }',
+     "oil-springs", "scenario.oil-springs.material[4] (key 'vp-token').source: a game rule cannot have the source"),
     ('inherits = "oil-springs"\n', 'inherits = "oil-springs"\nboxes = ["base"]\n', "oil-springs-fixed",
      "scenario.oil-springs-fixed.boxes: an entry that inherits takes this from its parent"),
 ])
@@ -226,20 +240,25 @@ def test_tables_of_three_and_four_seafarers():
     data = rows([4] * 10 + [3, 3], "seafarers-sm2010")
     (page,) = director.render_director_pages(data, title="Cup", round=3)
     assert paragraphs(page) == {
-        "Every table:": ["Base game", "Seafarers", "30 × fish tokens (1 token = 2 fish)"],
+        "Every table:": ["Base game", "Seafarers", "1 × pirate ship", "3 × frame pieces at the top: E-F, double X, F-G",
+                         "3 × frame pieces at the bottom: C-B, double X, B-A", "30 × fish tokens (1 token = 2 fish)"],
         "Tables 11, 12:": ["3 × fishing-ship markers (1 per player)"],
         "Other tables:": ["4 × fishing-ship markers (1 per player)"],
-        "Round total:": ["12 × Base game", "12 × Seafarers", "360 × fish tokens (1 token = 2 fish)",
+        "Round total:": ["12 × Base game", "12 × Seafarers", "12 × pirate ship",
+                         "36 × frame pieces at the top: E-F, double X, F-G",
+                         "36 × frame pieces at the bottom: C-B, double X, B-A", "360 × fish tokens (1 token = 2 fish)",
                          "46 × fishing-ship markers (1 per player)"],
     }
     assert "matchsticks" not in " ".join(texts(page))
     (de,) = director.render_director_pages(data, title="Cup", round=3, lang="de")
     assert paragraphs(de, "de") == {
-        "Jeder Tisch:": ["Basisspiel", "Seefahrer", "30 × Fischplättchen (1 Plättchen = 2 Fische)"],
+        "Jeder Tisch:": ["Basisspiel", "Seefahrer", "1 × Piratenschiff", "3 × Rahmenteile oben: E-F, Doppel-X, F-G",
+                         "3 × Rahmenteile unten: C-B, Doppel-X, B-A", "30 × Fischplättchen (1 Plättchen = 2 Fische)"],
         "Tische 11, 12:": ["3 × Fischerboot-Marker (1 je Spieler)"],
         "Übrige Tische:": ["4 × Fischerboot-Marker (1 je Spieler)"],
-        "Summe der Runde:": ["12 × Basisspiel", "12 × Seefahrer", "360 × Fischplättchen (1 Plättchen = 2 Fische)",
-                             "46 × Fischerboot-Marker (1 je Spieler)"],
+        "Summe der Runde:": ["12 × Basisspiel", "12 × Seefahrer", "12 × Piratenschiff",
+                             "36 × Rahmenteile oben: E-F, Doppel-X, F-G", "36 × Rahmenteile unten: C-B, Doppel-X, B-A",
+                             "360 × Fischplättchen (1 Plättchen = 2 Fische)", "46 × Fischerboot-Marker (1 je Spieler)"],
     }
 
 
@@ -250,13 +269,18 @@ def test_oil_springs_5_6_and_tables_listed_as_runs():
     (page,) = director.render_director_pages(data, title=None)
     got = paragraphs(page)
     assert got["Every table:"] == ["Base game", "5-6 player extension", "Oil Springs set", "21 × oil tokens",
-                                   "6 × metropolis tokens", "40 × fish tokens (1 token = 2 fish)"]
+                                   "6 × metropolis tokens", "4 × oil-spring tiles (placed as the front shows)",
+                                   "1 × Champion of the Environment token", "7 × VP tokens",
+                                   "1 × disaster track with its marker", "40 × fish tokens (1 token = 2 fish)"]
     assert got["Tables 1–3, 5:"] == ["6 × fishing-ship markers (1 per player)",
                                      "6 × matchsticks as fishing ships (1 per player)"]
     assert got["Other tables:"] == ["5 × fishing-ship markers (1 per player)",
                                     "5 × matchsticks as fishing ships (1 per player)"]
     assert got["Round total:"] == ["9 × Base game", "9 × 5-6 player extension", "9 × Oil Springs set",
-                                   "189 × oil tokens", "54 × metropolis tokens", "360 × fish tokens (1 token = 2 fish)",
+                                   "189 × oil tokens", "54 × metropolis tokens",
+                                   "36 × oil-spring tiles (placed as the front shows)",
+                                   "9 × Champion of the Environment token", "63 × VP tokens",
+                                   "9 × disaster track with its marker", "360 × fish tokens (1 token = 2 fish)",
                                    "49 × fishing-ship markers (1 per player)",
                                    "49 × matchsticks as fishing ships (1 per player)"]
     assert list(got) == ["Every table:", "Tables 1–3, 5:", "Other tables:", "Round total:"]
@@ -337,7 +361,8 @@ def test_many_tables_paginate_with_the_box_on_the_first_page(n, sizes):
     assert 0 < per_page[0] <= per_page[1] and per_page[1:-1] == [per_page[1]] * (len(pages) - 2)
     markers = sum(sizes[t % len(sizes)] for t in range(n))
     assert paragraphs(pages[0])["Round total:"] == [
-        f"{n} × Base game", f"{n} × Seafarers", f"{30 * n} × fish tokens (1 token = 2 fish)",
+        f"{n} × Base game", f"{n} × Seafarers", f"{n} × pirate ship", f"{3 * n} × frame pieces at the top: E-F, double X, F-G",
+        f"{3 * n} × frame pieces at the bottom: C-B, double X, B-A", f"{30 * n} × fish tokens (1 token = 2 fish)",
         f"{markers} × fishing-ship markers (1 per player)"]
 
 

@@ -30,7 +30,7 @@ field: no request value is to blame).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Iterable, Mapping, NoReturn
@@ -174,6 +174,7 @@ class MaterialSpec:
     per_player: int = 0
     per_table: tuple[tuple[int, int, int], ...] = ()
     forms: tuple[str, ...] = ()
+    source: str = ""
 
     def count(self, players: int, form: str) -> int:
         """How many a table of ``players`` needs in ``form`` (0: none).
@@ -201,11 +202,13 @@ class Material:
     """Material a table needs: ``count`` of ``key``; ``kind`` (one of
     :data:`MATERIAL_KINDS`) says whether it is a game box or extension
     (text ``almanac.box.<key>``) or pieces (text
-    ``almanac.material.<key>``, the default)."""
+    ``almanac.material.<key>``, the default); ``source`` as a
+    :class:`Rule`'s (empty for a box: the scenario's own; not compared)."""
 
     key: str
     count: int
     kind: str = "piece"
+    source: str = field(default="", compare=False)
 
     def text_key(self) -> str:
         """The key of its name in the template files
@@ -239,8 +242,8 @@ class Variant:
         (kinds it does not need left out). Raises :class:`SetupgenError`
         for a table size the variant has no count for."""
         form = self.form_for(scenario)
-        counts = ((m.key, m.count(players, form)) for m in self.material_specs)
-        return tuple(Material(key, n) for key, n in counts if n)
+        counts = ((m, m.count(players, form)) for m in self.material_specs)
+        return tuple(Material(m.key, n, source=m.source) for m, n in counts if n)
 
 
 def almanac_dir() -> Path:
@@ -410,7 +413,7 @@ def variant(name: str, folder: Path | None = None) -> Variant:
     material = data.get("material", [])
     if not isinstance(material, list):
         _bad(path, "material", "expected [[material]] entries")
-    specs = tuple(_material(path, f"material[{i}]", m, tuple(out)) for i, m in enumerate(material))
+    specs = tuple(_material(path, f"material[{i}]", m, tuple(out), folder) for i, m in enumerate(material))
     return Variant(name, str(default), MappingProxyType(out), specs)
 
 
@@ -488,13 +491,18 @@ def page_rules(request: AlmanacRequest, scenario: str | None, folder: Path | Non
     return PageRules(own_or_kept, scen, var, trade_rules(folder), longest, disputes, replaced)
 
 
-def rule_text(rule: Rule, lang: str, **values: Any) -> str:
+def rule_text(rule: Rule, lang: str, *, short: bool = False, **values: Any) -> str:
     """The printed text of ``rule`` in language ``lang`` (lines separated by
-    ``"\\n"``), its fields (``{vp}``) filled from ``values``; a director's
-    own line as it is. Raises :class:`SetupgenError` for a missing text."""
+    ``"\\n"``), its fields (``{vp}``) filled from ``values``; with
+    ``short``, its short text (``almanac.rule_short.<key>``) where it has
+    one, for a page that does not fit otherwise; a director's own line as
+    it is. Raises :class:`SetupgenError` for a missing text."""
     if rule.text is not None:
         return rule.text
-    return texts(lang).get(f"almanac.rule.{rule.key}", **values)
+    tx = texts(lang)
+    if short and tx.has(f"almanac.rule_short.{rule.key}"):
+        return tx.get(f"almanac.rule_short.{rule.key}", **values)
+    return tx.get(f"almanac.rule.{rule.key}", **values)
 
 
 def data_keys(folder: Path | None = None) -> dict[str, set[str]]:
@@ -605,13 +613,16 @@ def _scenario_material(scenario: str, folder: Path | None) -> tuple[tuple[str, .
         at = f"{where}.material[{i}]"
         if not isinstance(piece, dict):
             _bad(path, at, "expected { key = ..., count = n }")
-        _only(path, at, piece, ("key", "count"))
+        _only(path, at, piece, ("key", "count", "source"))
         key, n = _key(path, at, piece.get("key")), piece.get("count")
         if type(n) is not int or not 1 <= n <= 1000:
             _bad(path, f"{at} (key {key!r}).count", "expected a whole number 1-1000")
         if any(m.key == key for m in out):
             _bad(path, f"{at} (key {key!r})", "the key is listed twice")
-        out.append(Material(key, n))
+        problem = check_source(piece.get("source"), source_documents(folder))
+        if problem:
+            _bad(path, f"{at} (key {key!r}).source", problem)
+        out.append(Material(key, n, source=piece["source"]))
     return tuple(boxes), tuple(out)
 
 
@@ -626,11 +637,14 @@ def _form(path: Path, form: str, entry: Any, folder: Path | None) -> tuple[tuple
     return tuple(scenarios_), _rules(path, f"{where}.rules", entry.get("rules"), folder)
 
 
-def _material(path: Path, where: str, entry: Any, forms: tuple[str, ...]) -> MaterialSpec:
+def _material(path: Path, where: str, entry: Any, forms: tuple[str, ...], folder: Path | None) -> MaterialSpec:
     if not isinstance(entry, dict):
         _bad(path, where, "expected a table")
-    _only(path, where, entry, ("key", "per_player", "per_table", "forms"))
+    _only(path, where, entry, ("key", "per_player", "per_table", "forms", "source"))
     key = _key(path, where, entry.get("key"))
+    problem = check_source(entry.get("source"), source_documents(folder))
+    if problem:
+        _bad(path, f"{where} (key {key!r}).source", problem)
     per_player = entry.get("per_player", 0)
     if type(per_player) is not int or not 0 <= per_player <= 100:
         _bad(path, f"{where} (key {key!r}).per_player", "expected a whole number 0-100")
@@ -644,7 +658,7 @@ def _material(path: Path, where: str, entry: Any, forms: tuple[str, ...]) -> Mat
     only = entry.get("forms", [])
     if not isinstance(only, list) or any(f not in forms for f in only):
         _bad(path, f"{where} (key {key!r}).forms", f"expected a list of forms ({', '.join(forms)})")
-    return MaterialSpec(key, per_player, tuple(bands), tuple(only))
+    return MaterialSpec(key, per_player, tuple(bands), tuple(only), entry["source"])
 
 
 _RULE_FIELDS = ("key", "when", "section", "source", "quote", "reading", "scenarios")
@@ -715,7 +729,7 @@ def check_source(source: Any, documents: Iterable[str]) -> str | None:
     additional rule 10"``). :data:`SETUPGEN` is refused: it names the
     page's own instructions, never a game rule."""
     if not isinstance(source, str) or not source.strip():
-        return "every rule names its source (a document of sources.toml and its part, or 'tournament file')"
+        return "every entry names its source (a document of sources.toml and its part, or 'tournament file')"
     if source == SETUPGEN:
         return "a game rule cannot have the source 'setupgen' (that is for the page's own instructions)"
     if source == TOURNAMENT_FILE or any(source == d or source.startswith(d + ", ") for d in documents):

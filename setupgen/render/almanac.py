@@ -17,12 +17,13 @@ face-down hex. Lengths in mm.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any, NamedTuple, Sequence
 
 from ..core import almanac as rules
 from ..core.almanac import AlmanacRequest
 from ..core.board import Board
 from ..core.errors import SetupgenError
+from ..core.hexgrid import corners, edge_corners
 from ..core.layout import Layout
 from ..core.rules import HARBOR_TYPES
 from ..core.templates import MIN_FONT_MM, Texts
@@ -30,29 +31,33 @@ from .board import harbor_order, harbor_words
 from .page import add_circle, add_text, finish, fit, wrap
 from .sheet import Page, SheetContext, footer, footer_height, scenario_title, table_box_and_rule
 
-__all__ = ["AlmanacRequest", "table_players", "blank_back", "almanac_sections", "render_almanac", "almanac_page"]
+__all__ = ["AlmanacRequest", "table_players", "blank_back", "almanac_sections", "render_almanac", "almanac_page",
+           "harbor_summary", "pirate_blocked", "material_lines", "lay_out", "balance", "Line", "almanac_layout"]
 
 
 Section = tuple[str, list[str]]  # heading, lines (a line may hold "\n")
 
 
 def almanac_sections(board: Board, layout: Layout, request: AlmanacRequest, tx: Texts,
-                     players: int, vp: int | None = None) -> list[Section]:
+                     players: int, vp: int | None = None, *, short: bool = False) -> list[Section]:
     """The page's sections in order, as ``(heading, lines)``, for a table
     of ``players`` playing to ``vp`` victory points (default: the
     layout's): what :func:`setupgen.core.almanac.page_rules` says the page
     prints, the win line first (from the tournament file), the footnote
     line naming the house rules the scenario replaced last in the house
-    rules. The disputes section is left out where the preset has none
-    (``none``). Raises :class:`SetupgenError` for an unknown preset, rule
-    key or variant."""
+    rules; the material this table counts out (:func:`material_lines`)
+    after the scenario's and the variant's rules. The disputes section is
+    left out where the preset has none (``none``). With ``short`` a rule
+    with a short text (``almanac.rule_short.<key>``) is printed with it.
+    Raises :class:`SetupgenError` for an unknown preset, rule key or
+    variant."""
     vp = layout.victory_points if vp is None else vp
     lang = tx.lang
     scenario = layout.name if layout.name in rules.scenarios() else None
     page = rules.page_rules(request, scenario)
 
     def texts_of(part: Sequence[rules.Rule]) -> list[str]:
-        return [rules.rule_text(r, lang, vp=vp) for r in part]
+        return [rules.rule_text(r, lang, short=short, vp=vp) for r in part]
 
     head = (tx.get("almanac.house_rules_of", preset=tx.get(f"almanac.preset.{request.preset}"))
             if request.preset != rules.NO_PRESET else tx.get("almanac.house_rules"))
@@ -64,7 +69,10 @@ def almanac_sections(board: Board, layout: Layout, request: AlmanacRequest, tx: 
     if page.scenario:
         out.append((tx.get("almanac.scenario_rules", scenario=scenario_title(layout, tx)), texts_of(page.scenario)))
     if request.variant is not None:
-        out.extend(_variant_sections(request.variant, layout, tx, players, texts_of(page.variant)))
+        out.append((_variant_heading(request.variant, layout, tx), texts_of(page.variant)))
+    material = material_lines(layout, players, request.variant, tx)
+    if material:
+        out.append((tx.get("almanac.material_title"), material))
     out.append((tx.get("almanac.maritime_trade"), texts_of(page.trade) + harbor_summary(board, layout, tx)))
     if page.longest:
         key = ("almanac.longest_trade_route" if any("trade-route" in r.key for r in page.longest)
@@ -78,15 +86,25 @@ def almanac_sections(board: Board, layout: Layout, request: AlmanacRequest, tx: 
 #: marks a line of a section printed as a note (no bullet), e.g. the
 #: footnote naming the house rules a scenario replaced
 NOTE = "\x00note\x00"
+#: marks an item that stays in one column with the item after it (the
+#: harbor list)
+KEEP_NEXT = "\x00keep\x00"
 
 
-def _variant_sections(name: str, layout: Layout, tx: Texts, players: int, lines: list[str]) -> list[Section]:
-    var = rules.variant(name)
-    form = var.form_for(layout.name)
-    head = f"{tx.get('almanac.variant_rules', variant=tx.get(f'almanac.variant.{name}'))} ({tx.get(f'almanac.form.{form}')})"
-    material = [tx.get("almanac.material_count", n=m.count, what=tx.get(f"almanac.material.{m.key}"))
-                for m in var.material(players, layout.name)]
-    return [(head, lines), (tx.get("almanac.material_title"), material)]
+def _variant_heading(name: str, layout: Layout, tx: Texts) -> str:
+    form = rules.variant(name).form_for(layout.name)
+    return f"{tx.get('almanac.variant_rules', variant=tx.get(f'almanac.variant.{name}'))} ({tx.get(f'almanac.form.{form}')})"
+
+
+def material_lines(layout: Layout, players: int, variant: str | None, tx: Texts) -> list[str]:
+    """The pieces a table of ``players`` counts out for a round of
+    ``layout`` (its scenario's, then the variant's: ``"30 × fish tokens
+    (1 token = 2 fish)"``), boxes left out (the director's page lists
+    them); none for a layout without an entry in ``scenarios.toml``."""
+    if layout.name not in rules.scenarios():
+        return []
+    return [rules.material_text(m, tx.lang) for m in rules.table_material(layout.name, players, variant)
+            if m.kind == "piece"]
 
 
 def table_players(layout: Layout) -> int:
@@ -97,20 +115,37 @@ def table_players(layout: Layout) -> int:
 
 def harbor_summary(board: Board, layout: Layout, tx: Texts) -> list[str]:
     """This board's harbors by type, with the front's numbers
-    (``3:1: 2, 5, 8``; ``2:1 ore: 1``); for ``players`` harbors the pool
-    the table lays."""
+    (``3:1: 2, 5, 8``; ``2:1 ore: 1``), kept in one column; on a board
+    with a pirate, the harbors at the corners of its start hex (blocked
+    while it stays there: seed 000, Seafarers rule 10). For ``players``
+    harbors the pool the table lays."""
     if board.harbor_method == "players":
         pool = [f"{layout.harbor_pool.count(t)} × {' '.join(harbor_words(t, tx)).strip()}"
                 for t in HARBOR_TYPES if t in layout.harbor_pool]
         return [tx.get("sheet.harbor_pool") + ": " + ", ".join(pool)]
     numbers: dict[str, list[int]] = {}
-    for n, h in enumerate(harbor_order(board), start=1):
+    order = harbor_order(board)
+    for n, h in enumerate(order, start=1):
         numbers.setdefault(h.type, []).append(n)
     lines = [tx.get("almanac.harbors_board")]
     for t in HARBOR_TYPES:
         if t in numbers:
             lines.append(f"{' '.join(harbor_words(t, tx)).strip()}: {', '.join(str(n) for n in numbers[t])}")
-    return lines
+    blocked = pirate_blocked(board)
+    if blocked:
+        lines.append(tx.get("almanac.pirate_blocks", numbers=", ".join(str(n) for n in blocked), n=len(blocked)))
+    return [KEEP_NEXT + line for line in lines[:-1]] + lines[-1:]
+
+
+def pirate_blocked(board: Board) -> list[int]:
+    """The front's numbers of the harbors with a corner at a corner of the
+    pirate's start hex (none without a pirate or with harbors the players
+    lay), ascending."""
+    if board.pirate is None or board.harbor_method == "players":
+        return []
+    around = set(corners(board.pirate))
+    return [n for n, h in enumerate(harbor_order(board), start=1)
+            if around & set(edge_corners(h.hex, h.facing))]
 
 
 def render_almanac(board: Board, layout: Layout, *, lang: str = "en", paper: str = "a4",
@@ -125,77 +160,198 @@ def render_almanac(board: Board, layout: Layout, *, lang: str = "en", paper: str
 
 def almanac_page(board: Board, layout: Layout, *, lang: str = "en", paper: str = "a4",
                  context: SheetContext = SheetContext(), request: AlmanacRequest = AlmanacRequest()) -> Any:
-    """The almanac page as a page description (see :func:`render_almanac`)."""
+    """The almanac page as a page description (see :func:`render_almanac`
+    and :func:`almanac_layout`)."""
     pg = Page.start(paper, lang)
-    tx, st, m, cw = pg.tx, pg.st, pg.m, pg.cw
-    players = len(context.players) if context.players else table_players(layout)
-    sections = almanac_sections(board, layout, request, tx, players, context.threshold(layout))
-    top = _header(pg.dwg, layout, context, m, cw, tx, st)
-    bottom = pg.h - m - footer_height(board, cw, tx, st) - 2.0
-    col_w = (cw - pg.gap * 2) / 2
-    lines = _lines(sections, col_w, st)
-    per_col = int((bottom - top) // _LINE)
-    if len(lines) > 2 * per_col:
-        over = len(lines) - 2 * per_col
-        raise SetupgenError(f"the almanac for {layout.name} is {over} line{'s' if over != 1 else ''} too long "
-                            f"for one {paper} page; drop rules or shorten the additions")
-    split = _split(lines, per_col)
-    for c, col in enumerate((lines[:split], lines[split:])):
-        _draw_column(pg.dwg, col, m + c * (col_w + pg.gap * 2), top, col_w, st)
-    footer(pg.dwg, board, m, pg.h - m, cw, tx, st, None)  # the balance line is on the front alone
+    top = _header(pg.dwg, layout, context, pg.m, pg.cw, pg.tx, pg.st)
+    size, columns, _ = _laid_out(board, layout, pg, top, paper, context, request)
+    col_w = (pg.cw - pg.gap * 2) / 2
+    for c, col in enumerate(columns):
+        _draw_column(pg.dwg, col, pg.m + c * (col_w + pg.gap * 2), top, size, _leading(pg.st), pg.st)
+    footer(pg.dwg, board, pg.m, pg.h - pg.m, pg.cw, pg.tx, pg.st, None)  # the balance line is on the front alone
     return pg.dwg
 
 
-#: line height (mm) of the almanac's 8 pt text
-_LINE = MIN_FONT_MM * 1.28
-_INDENT = 3.2
+def almanac_layout(board: Board, layout: Layout, *, lang: str = "en", paper: str = "a4",
+                   context: SheetContext = SheetContext(),
+                   request: AlmanacRequest = AlmanacRequest()) -> tuple[float, list[list[Line]], int]:
+    """How the almanac page is laid out: ``(body size in mm, [column 1,
+    column 2] as :class:`Line` lists, lines a column holds)``. Two balanced
+    columns over the text width (:func:`balance`), the body at the largest
+    size of ``[almanac] body_sizes_pt`` (style.toml, pt; never below 8 pt)
+    at which the page fits with the rules' full texts, else with their
+    short texts (``[almanac.rule_short]``) where they have one. Raises
+    :class:`SetupgenError` as :func:`render_almanac` does."""
+    pg = Page.start(paper, lang)
+    top = _header(pg.dwg, layout, context, pg.m, pg.cw, pg.tx, pg.st)
+    return _laid_out(board, layout, pg, top, paper, context, request)
 
 
-def _lines(sections: Sequence[Section], w: float, st: Any) -> list[tuple[str, str]]:
-    """Every printed line as ``(kind, text)``: ``head`` (bold), ``first``
-    (a rule's first line, with a bullet), ``more`` (its continuation),
-    ``note`` (a line of a :data:`NOTE` item: no bullet, no indent), ``gap``
-    (space before a heading)."""
-    out: list[tuple[str, str]] = []
-    for i, (head, items) in enumerate(sections):
-        if i:
-            out.append(("gap", ""))
-        out.extend(("head", line) for line in wrap(head, w, MIN_FONT_MM, bold=True))
-        for item in items:
-            note = item.startswith(NOTE)
-            text = " ".join(item.removeprefix(NOTE).split("\n"))  # a rule's two lines flow as one
-            for k, line in enumerate(wrap(text, w if note else w - _INDENT, MIN_FONT_MM)):
-                out.append(("note" if note else "more" if k else "first", line))
+def _laid_out(board: Board, layout: Layout, pg: Page, top: float, paper: str, context: SheetContext,
+              request: AlmanacRequest) -> tuple[float, list[list[Line]], int]:
+    players = len(context.players) if context.players else table_players(layout)
+    height = pg.h - pg.m - footer_height(board, pg.cw, pg.tx, pg.st) - 2.0 - top
+    col_w = (pg.cw - pg.gap * 2) / 2
+    laid: Laid | int = 0
+    for short in (False, True):
+        sections = almanac_sections(board, layout, request, pg.tx, players, context.threshold(layout), short=short)
+        laid = lay_out(sections, col_w, height, pg.tx, _sizes(pg.st), _leading(pg.st))
+        if not isinstance(laid, int):
+            size, columns = laid
+            return size, columns, int(height // (size * _leading(pg.st)))
+    raise SetupgenError(f"the almanac for {layout.name} is {laid} line{'s' if laid != 1 else ''} too long "
+                        f"for one {paper} page; drop rules or shorten the additions")
+
+
+def _sizes(st: Any) -> list[float]:
+    """The body sizes to try, in mm, largest first, none below 8 pt."""
+    sizes = [float(pt) * 25.4 / 72 for pt in st.table("almanac").get("body_sizes_pt", [8.0])]
+    return sorted({max(MIN_FONT_MM, s) for s in sizes}, reverse=True)
+
+
+def _leading(st: Any) -> float:
+    return float(st.table("almanac").get("leading", 1.2))
+
+
+_INDENT = 3.2 / MIN_FONT_MM  # a rule's indent, in units of the body size
+
+
+class Line(NamedTuple):
+    """One printed line: ``kind`` (``head``: a heading line, bold;
+    ``first``: a rule's first line, with a bullet; ``more``: its
+    continuation; ``note``: a line of a :data:`NOTE` item, no bullet, no
+    indent; ``gap``: space before a heading), its ``text``, the ``section``
+    (index) and ``group`` (index of the item in the section; a column
+    break falls only between groups, so a rule and the harbor list stay
+    whole) it belongs to."""
+
+    kind: str
+    text: str
+    section: int
+    group: int
+
+
+#: a page laid out: (body size in mm, [column 1 lines, column 2 lines])
+Laid = tuple[float, list[list[Line]]]
+
+
+def lay_out(sections: Sequence[Section], col_w: float, height: float, tx: Texts,
+            sizes: Sequence[float], leading: float) -> Laid | int:
+    """``sections`` set in two columns of ``col_w`` x ``height`` mm at the
+    first of ``sizes`` (mm) at which they fit (:func:`balance`); where none
+    fits, how many lines too long the page is at the last size."""
+    over = 0
+    for size in sizes:
+        lines = _lines(sections, col_w, size)
+        per_col = int(height // (size * leading))
+        columns = balance(lines, per_col, [_continued(h, col_w, size, tx) for h, _ in sections])
+        if columns is not None:
+            return size, columns
+        over = max(1, len(lines) - 2 * per_col)
+    return over
+
+
+def _continued(head: str, w: float, size: float, tx: Texts) -> list[str]:
+    return wrap(tx.get("almanac.continued", heading=head), w, size, bold=True)
+
+
+def balance(lines: Sequence[Line], per_col: int, continued: Sequence[Sequence[str]]) -> list[list[Line]] | None:
+    """The two columns of ``lines`` (each at most ``per_col`` lines), the
+    break chosen so that the longer column is as short as it can be (the
+    first column the longer one on a tie), or ``None`` where no break fits.
+    A break falls only between two groups (a rule, the harbor list); a
+    heading is followed by at least two lines of its section in its column
+    (or by all of the section that is left); a section carried over into
+    the second column starts it with its heading again
+    (``continued[section]``, the lines of "Maritime trade (cont.)"); a gap
+    line at the break is left out."""
+    best: tuple[int, int, list[list[Line]]] | None = None
+    for k in range(len(lines) + 1):
+        if 0 < k < len(lines) and (lines[k].section, lines[k].group) == (lines[k - 1].section, lines[k - 1].group):
+            continue
+        first, second = _trim(lines[:k]), _trim(lines[k:])
+        carried = bool(second) and second[0].kind != "head"
+        if carried:
+            sec = second[0].section
+            second = [Line("head", t, sec, -1) for t in continued[sec]] + second
+        if (len(first) > per_col or len(second) > per_col or not _headings_kept(first, per_col, carried)
+                or not _headings_kept(second, per_col, False)):
+            continue
+        score = (max(len(first), len(second)), len(second) - len(first))
+        if best is None or score < best[:2]:
+            best = (*score, [first, second])
+    return None if best is None else best[2]
+
+
+def _trim(col: Sequence[Line]) -> list[Line]:
+    """``col`` without gap lines at its start or end."""
+    out = list(col)
+    while out and out[0].kind == "gap":
+        out.pop(0)
+    while out and out[-1].kind == "gap":
+        out.pop()
     return out
 
 
-def _split(lines: list[tuple[str, str]], per_col: int) -> int:
-    """Where the second column starts: as late as fits, never splitting a
-    rule across the columns nor leaving a heading or a gap at the foot of
-    the first (when the second column can take the extra lines)."""
-    split = min(per_col, len(lines))
-    while split > 1 and split < len(lines) and lines[split][0] in ("more", "note"):
-        split -= 1
-    while split > 1 and lines[split - 1][0] in ("head", "gap"):
-        split -= 1
-    return split if len(lines) - split <= per_col else per_col
+def _headings_kept(col: Sequence[Line], per_col: int, continues: bool) -> bool:
+    """Whether no section starts in the last two of the column's
+    ``per_col`` lines, every heading has a line of its section below it,
+    and the section that ``continues`` in the next column (the last of
+    ``col``) keeps at least two lines here."""
+    for i, line in enumerate(col):
+        if line.kind != "head":
+            continue
+        start = i
+        while start and col[start - 1].kind == "head" and col[start - 1].section == line.section:
+            start -= 1
+        if start == i and start > per_col - 3:
+            return False
+        if i + 1 < len(col) and col[i + 1].kind == "head" and col[i + 1].section == line.section:
+            continue
+        own = sum(1 for x in col[i + 1:] if x.section == line.section)
+        if own == 0 or (continues and own < 2 and all(x.section == line.section for x in col[i + 1:])):
+            return False
+    return True
 
 
-def _draw_column(dwg: Any, lines: list[tuple[str, str]], x: float, y: float, w: float, st: Any) -> None:
-    size = MIN_FONT_MM
-    for kind, text in lines:
-        y += _LINE
+def _lines(sections: Sequence[Section], w: float, size: float) -> list[Line]:
+    """Every printed line of ``sections`` in columns ``w`` mm wide at body
+    size ``size`` mm (see :class:`Line`); a rule's two lines flow as one
+    paragraph; an item marked :data:`KEEP_NEXT` shares its group with the
+    next (the harbor list stays in one column)."""
+    out: list[Line] = []
+    indent = _INDENT * size
+    for i, (head, items) in enumerate(sections):
+        if i:
+            out.append(Line("gap", "", i, -2))
+        out.extend(Line("head", line, i, -1) for line in wrap(head, w, size, bold=True))
+        group = 0
+        for item in items:
+            keep = item.startswith(KEEP_NEXT)
+            body = item.removeprefix(KEEP_NEXT)
+            note = body.startswith(NOTE)
+            text = " ".join(body.removeprefix(NOTE).split("\n"))
+            for k, line in enumerate(wrap(text, w if note else w - indent, size)):
+                out.append(Line("note" if note else "more" if k else "first", line, i, group))
+            group += 0 if keep else 1
+    return out
+
+
+def _draw_column(dwg: Any, lines: list[Line], x: float, y: float, size: float, leading: float, st: Any) -> None:
+    indent = _INDENT * size
+    for kind, text, _, _ in lines:
+        y += size * leading
         if kind == "gap":
             continue
         if kind == "head":
             add_text(dwg, dwg, text, x, y, size, st, bold=True)
-            continue
-        if kind == "note":
+        elif kind == "note":
             add_text(dwg, dwg, text, x, y, size, st)
-            continue
-        if kind == "first":
-            add_circle(dwg, dwg, x + 1.1, y - size * 0.33, 0.5, fill=st.colour["ink"])
-        add_text(dwg, dwg, text, x + _INDENT, y, size, st)
+        else:
+            if kind == "first":
+                k = size / MIN_FONT_MM  # the bullet of 8 pt text: 0.5 mm, 1.1 mm from the column's edge
+                add_circle(dwg, dwg, x + 1.1 * k, y - size * 0.33, 0.5 * k, fill=st.colour["ink"])
+            add_text(dwg, dwg, text, x + indent, y, size, st)
 
 
 def _header(dwg: Any, layout: Layout, ctx: SheetContext, m: float, cw: float, tx: Texts, st: Any) -> float:
