@@ -566,7 +566,8 @@ def finals_request(t: Tournament, sched: Schedule, results_path: str | Path, pla
         label = "semi-final" if players == 16 else "final"
     tx = templates.texts(t.language)
     rank = {p: n for n, p in enumerate(ranking, start=1)}
-    names = {p: f"{name} · {tx.get('tournament.rank', n=rank[p])}" for p, name in display_names(t).items()}
+    # a disqualified player has left the standings, so has no rank (and no finals seat)
+    names = {p: f"{name} · {tx.get('tournament.rank', n=rank[p])}" for p, name in display_names(t).items() if p in rank}
     request = roundpack.RoundRequest(
         scenario=t.final.scenario, tables=len(tables), seed=f"{t.seed}/{label}", lang=t.language,
         paper=t.paper, title=f"{t.name} · {tx.get('tournament.' + label.replace('-', '_'))}",

@@ -1,0 +1,78 @@
+"""Crashes and defects found from outside (issue 22): each test failed
+before its fix (exit 3 "internal error", a malformed page, a folder
+changed by a refusal, a lost change)."""
+
+from __future__ import annotations
+
+import json
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from cli_helpers import error_line
+from setupgen import generate
+from setupgen.cli import app
+from setupgen.tournament import jobs as tj
+from setupgen.tournament import model as tournament
+from test_tournament import results_csv
+
+ROOT = Path(__file__).resolve().parent.parent
+SWISS = ROOT / "examples" / "swiss-2010" / "tournament.toml"
+runner = CliRunner()
+
+
+def test_finals_with_a_disqualified_player_seats_the_others(tmp_path):
+    """A disqualified player has left the standings: the finals are seated
+    without them (was a KeyError in jobs.finals_request: exit 3)."""
+    t = tournament.load(SWISS)
+    sched = tj.current_schedule(t, tmp_path)
+    lines = results_csv(t, sched).splitlines()
+    header, rows = lines[0] + ",status", lines[1:]
+    out_rows = [r + ("," + ("disqualified" if i == 0 else "")) for i, r in enumerate(rows)]
+    (tmp_path / "results.csv").write_text("\n".join([header, *out_rows]) + "\n")
+    gone = rows[0].split(",")[2]
+    res = runner.invoke(app, ["finals", str(SWISS), str(tmp_path / "results.csv"), "--players", "8",
+                              "-o", str(tmp_path / "out")])
+    assert res.exit_code == 0, res.output
+    tables = [line for line in res.stdout.splitlines() if line.startswith("table ")]
+    assert len(tables) == 2 and all(line.count(",") == 3 for line in tables)  # 1-4-5-8 / 2-3-6-7
+    names = tj.display_names(t)
+    assert names[gone] not in res.stdout
+
+
+def test_check_of_an_oil_board_whose_desert_left_the_layout(tmp_path):
+    """The desert moved to a hex off the layout: the hex errors, exit 1
+    (was a KeyError in core/oil.py desert_assignments: exit 3)."""
+    board = json.loads(generate.from_seed("oil-springs", "moved").to_json())
+    desert = next(h for h in board["hexes"] if h["terrain"] == "desert")
+    desert["q"], desert["r"] = 9, -9
+    path = tmp_path / "moved.json"
+    path.write_text(json.dumps(board))
+    res = runner.invoke(app, ["check", str(path)])
+    assert res.exit_code == 1, res.output
+    assert "hex (9, -9) is not part of the layout" in res.output
+    assert "internal error" not in res.output
+
+
+def test_a_control_character_in_an_added_rule_is_refused(tmp_path):
+    """Was accepted, and the almanac SVG was no longer well-formed XML."""
+    text = SWISS.read_text(encoding="utf-8").replace(
+        'preset = "swiss-2010"', 'preset = "swiss-2010"\nadd = ["Phones off\\u0007 please"]')
+    t_file = tmp_path / "tournament.toml"
+    t_file.write_text(text, encoding="utf-8")
+    (tmp_path / "players.csv").write_bytes((SWISS.parent / "players.csv").read_bytes())
+    res = runner.invoke(app, ["schedule", str(t_file), "-o", str(tmp_path / "out")])
+    assert res.exit_code == 2
+    assert error_line(res) == f"error: {t_file}: rules: added rule 1: contains a control character (U+0007)"
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_director_line_with_markup_characters_stays_well_formed_xml():
+    from setupgen.core.almanac import AlmanacRequest
+    from setupgen.core import layout
+    from setupgen.render import almanac as A
+    b = generate.from_seed("base-3-4", "xml")
+    svg = A.render_almanac(b, layout.load("base-3-4"), request=AlmanacRequest(add=("Tea & <cake> \"at\" 'four'",)))
+    root = ET.fromstring(svg)
+    assert any("Tea & <cake>" in (e.text or "") for e in root.iter())
