@@ -602,10 +602,13 @@ MAX_PROBLEMS_SHOWN = 20
 
 
 def _tournament_folder(t, output: Optional[str]) -> Path:
-    """``-o DIR`` or ``output/<tournament name>``."""
+    """``-o DIR`` or ``output/<tournament name>``; ``-o DIR`` gets the checks
+    of every output path (:func:`setupgen.core.atomic.check_path`: an empty
+    one is refused, as ``board`` and ``round`` refuse it)."""
+    from .core import atomic
     from .render import export
 
-    return Path(output) if output is not None else DEFAULT_OUTPUT / export.slug(t.name)
+    return atomic.check_path(output) if output is not None else DEFAULT_OUTPUT / export.slug(t.name)
 
 
 def _load_tournament(tournament_file: Path, output: Optional[str]):

@@ -76,3 +76,17 @@ def test_a_director_line_with_markup_characters_stays_well_formed_xml():
     svg = A.render_almanac(b, layout.load("base-3-4"), request=AlmanacRequest(add=("Tea & <cake> \"at\" 'four'",)))
     root = ET.fromstring(svg)
     assert any("Tea & <cake>" in (e.text or "") for e in root.iter())
+
+
+def test_an_empty_output_folder_is_refused_by_every_tournament_command(tmp_path, monkeypatch):
+    """Was exit 0, writing into the current folder (board, quick round,
+    stats and survey refused it already)."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "results.csv").write_text("round,table,player,vp,winner\n")
+    for args in (["schedule", str(SWISS)], ["standings", str(SWISS), "results.csv"], ["round", str(SWISS), "--round", "1"],
+                 ["finals", str(SWISS), "results.csv", "--players", "8"], ["placings", str(SWISS), "results.csv"],
+                 ["entry", str(SWISS), "--leave", "ch01", "--from-round", "2"]):
+        res = runner.invoke(app, [*args, "-o", ""])
+        assert res.exit_code == 2, (args, res.output)
+        assert error_line(res) == "error: -o: the output path must not be empty", args
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["results.csv"]
