@@ -90,3 +90,24 @@ def test_an_empty_output_folder_is_refused_by_every_tournament_command(tmp_path,
         assert res.exit_code == 2, (args, res.output)
         assert error_line(res) == "error: -o: the output path must not be empty", args
     assert sorted(p.name for p in tmp_path.iterdir()) == ["results.csv"]
+
+
+def test_concurrent_entries_lose_no_change(tmp_path):
+    """Sixteen `setupgen entry --join` at once, pinned to one CPU: every
+    change is in entries.csv (the file was read, changed and written with
+    no lock, and some were lost)."""
+    import os
+    import shutil
+    import subprocess
+    import sys
+    folder = tmp_path / "t"
+    folder.mkdir()
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    pin = ["taskset", "-c", "0"] if shutil.which("taskset") else []
+    procs = [subprocess.Popen([*pin, sys.executable, "-m", "setupgen", "entry", str(SWISS), "--join", f"late{i:02d}",
+                               "--name", f"Late {i}", "--from-round", "2", "-o", str(folder)],
+                              env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE) for i in range(16)]
+    outs = [p.communicate(timeout=120) for p in procs]
+    assert [p.returncode for p in procs] == [0] * 16, [o[1].decode() for o in outs]
+    rows = (folder / "entries.csv").read_text().splitlines()
+    assert sorted(r.split(",")[2] for r in rows[1:]) == [f"late{i:02d}" for i in range(16)]

@@ -352,6 +352,29 @@ def folder_for(path: str | Path) -> Iterator[Path]:
         raise
 
 
+@contextlib.contextmanager
+def folder_lock(path: str | Path) -> Iterator[Path]:
+    """An exclusive lock on the folder ``path`` (which must exist) for the
+    block: ``flock`` on the folder itself, so no file is made for it.
+    Writers that read, change and write a file of a tournament folder
+    (``entries.csv``: ``setupgen entry`` and the console) take it, so
+    that no change is lost; it is released when the block ends or the
+    process dies. Waits for another holder. Raises :class:`OutputError`
+    when the folder cannot be opened."""
+    import fcntl
+
+    path = Path(path)
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    except OSError as exc:
+        raise OutputError(f"cannot lock the folder {shown(path)}: {exc.strerror or exc}", field="output") from None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield path
+    finally:
+        os.close(fd)  # closing the descriptor releases the lock
+
+
 def _remove_empty(folders: list[Path]) -> None:
     for folder in reversed(folders):
         with contextlib.suppress(OSError):

@@ -193,7 +193,8 @@ def with_entries(t: Tournament, folder: Path) -> Tournament:
 
 def record_entry(t: Tournament, folder: Path, entry: entries.Entry) -> entries.Entries:
     """Add ``entry`` to ``folder/entries.csv`` (made when missing; written
-    atomically, and only over a file that looks like setupgen's, as
+    atomically under the folder's lock, :func:`~setupgen.core.atomic.
+    folder_lock`, and only over a file that looks like setupgen's, as
     ``schedule.csv``) after checking it against the players file and the
     changes before it; its round must be one of the tournament's (2..),
     and not one ``folder/results.csv`` has results of (nor a later one).
@@ -203,8 +204,10 @@ def record_entry(t: Tournament, folder: Path, entry: entries.Entry) -> entries.E
         raise SetupgenError(f"a change applies from a round between 2 and {len(t.rounds)}, "
                             f"got {entry.from_round}", field="from_round")
     refuse_played(folder, entry.from_round, "record a change from")
-    changes = read_entries(t, folder).added(entry, t.players)
-    with atomic.folder_for(folder):
+    read_entries(t, folder).added(entry, t.players)  # a refused change makes no folder
+    with atomic.folder_for(folder), atomic.folder_lock(folder):
+        # read again under the folder's lock: a change recorded meanwhile is kept
+        changes = read_entries(t, folder).added(entry, t.players)
         atomic.write_bytes(folder / entries.ENTRIES_FILE, changes.to_csv().encode("utf-8"))
     return changes
 
