@@ -111,3 +111,19 @@ def test_concurrent_entries_lose_no_change(tmp_path):
     assert [p.returncode for p in procs] == [0] * 16, [o[1].decode() for o in outs]
     rows = (folder / "entries.csv").read_text().splitlines()
     assert sorted(r.split(",")[2] for r in rows[1:]) == [f"late{i:02d}" for i in range(16)]
+
+
+def test_sighup_ends_a_survey_with_one_line_and_no_traceback(tmp_path):
+    """The terminal closed during a survey: one line, exit 129, the
+    workers shut down quietly (they printed tracebacks)."""
+    import signal
+    import subprocess
+    import sys
+    import time
+    proc = subprocess.Popen([sys.executable, "-m", "setupgen", "survey", "--count", "100000", "--no-plot"],
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(2.5)
+    proc.send_signal(signal.SIGHUP)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 129, err
+    assert err.strip() == "error: hung up; nothing was written"
