@@ -127,3 +127,20 @@ def test_sighup_ends_a_survey_with_one_line_and_no_traceback(tmp_path):
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 129, err
     assert err.strip() == "error: hung up; nothing was written"
+
+
+def test_a_refused_console_start_leaves_the_folder_as_it_was(tmp_path):
+    """A results.csv that does not read: the console refuses to start and
+    makes no console.key nor tournament.db (it made both)."""
+    from setupgen.console import day as consoleday
+    from setupgen.core.errors import SetupgenError
+    folder = tmp_path / "day"
+    folder.mkdir()
+    (folder / "results.csv").write_text("round,table,player,vp,winner\n1,1,nobody,10,yes\n")
+    before = sorted(p.name for p in folder.iterdir())
+    import pytest
+    with pytest.raises(SetupgenError):
+        consoleday.open_day(SWISS, folder)
+    assert sorted(p.name for p in folder.iterdir()) == before == ["results.csv"]
+    res = runner.invoke(app, ["serve", str(SWISS), "-o", str(folder)])
+    assert res.exit_code == 2 and sorted(p.name for p in folder.iterdir()) == ["results.csv"]
