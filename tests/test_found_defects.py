@@ -144,3 +144,16 @@ def test_a_refused_console_start_leaves_the_folder_as_it_was(tmp_path):
     assert sorted(p.name for p in folder.iterdir()) == before == ["results.csv"]
     res = runner.invoke(app, ["serve", str(SWISS), "-o", str(folder)])
     assert res.exit_code == 2 and sorted(p.name for p in folder.iterdir()) == ["results.csv"]
+
+
+def test_an_entries_file_saved_again_by_a_spreadsheet_takes_a_new_change(tmp_path):
+    """A byte-order mark, CRLF line ends and an upper-case header: listed,
+    and now also recorded to (was "setupgen did not write it")."""
+    folder = tmp_path / "t"
+    folder.mkdir()
+    (folder / "entries.csv").write_bytes(b"\xef\xbb\xbfCHANGE,FROM_ROUND,ID,NAME,GROUP\r\nleft,2,ch01,,\r\n")
+    res = runner.invoke(app, ["entry", str(SWISS), "-o", str(folder)])
+    assert res.exit_code == 0 and "ch01" in res.stdout
+    res = runner.invoke(app, ["entry", str(SWISS), "--leave", "ch02", "--from-round", "3", "-o", str(folder)])
+    assert res.exit_code == 0, res.output
+    assert (folder / "entries.csv").read_text() == "change,from_round,id,name,group\nleft,2,ch01,,\nleft,3,ch02,,\n"

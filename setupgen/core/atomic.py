@@ -101,7 +101,9 @@ SIGNATURES: dict[str, tuple[bytes, ...]] = {
 def check_ours(path: Path) -> None:
     """Raise :class:`OutputError` unless the existing regular file ``path``
     looks like one setupgen wrote (its start matches :data:`SIGNATURES`;
-    a PDF must also name setupgen as its producer or creator)."""
+    a PDF must also name setupgen as its producer or creator; a CSV file
+    saved again by a spreadsheet, with a byte-order mark, CRLF line ends or
+    an upper-case header, still counts)."""
     try:
         with open(path, "rb") as fh:
             head = fh.read(4096)
@@ -110,6 +112,8 @@ def check_ours(path: Path) -> None:
     except OSError as exc:
         raise _fail(path, exc.strerror or str(exc)) from None
     starts = SIGNATURES.get(path.suffix.lower(), ())
+    if path.suffix.lower() == ".csv":
+        head = _csv_head(head)
     ours = any(head.startswith(s) for s in starts)
     if ours and path.suffix.lower() == ".pdf":
         ours = any(mark in part for mark in (b"/Producer (setupgen)", b"/Creator (setupgen)")
@@ -117,6 +121,15 @@ def check_ours(path: Path) -> None:
     if not ours:
         raise OutputError(f"cannot write {shown(path)}: the file exists and setupgen did not write it "
                           f"(choose another name, or remove it first)", field="output")
+
+
+def _csv_head(head: bytes) -> bytes:
+    """The start of a CSV file as setupgen writes it, for one a spreadsheet
+    saved again: without a byte-order mark, its header line in lower case
+    and ``\n`` line ends."""
+    head = head.removeprefix(b"\xef\xbb\xbf").replace(b"\r\n", b"\n")
+    first, sep, rest = head.partition(b"\n")
+    return first.lower() + sep + rest
 
 
 def check_file_target(path: str | Path) -> Path:
