@@ -157,3 +157,44 @@ def test_an_entries_file_saved_again_by_a_spreadsheet_takes_a_new_change(tmp_pat
     res = runner.invoke(app, ["entry", str(SWISS), "--leave", "ch02", "--from-round", "3", "-o", str(folder)])
     assert res.exit_code == 0, res.output
     assert (folder / "entries.csv").read_text() == "change,from_round,id,name,group\nleft,2,ch01,,\nleft,3,ch02,,\n"
+
+
+def played_folder(tmp_path, rounds):
+    t = tournament.load(SWISS)
+    folder = tmp_path / "t"
+    res = runner.invoke(app, ["schedule", str(SWISS), "-o", str(folder)])
+    assert res.exit_code == 0, res.output
+    sched = tj.current_schedule(t, folder)
+    (folder / "results.csv").write_text(results_csv(t, sched, rounds))
+    return folder
+
+
+def test_finals_refuse_a_results_file_with_a_round_missing(tmp_path):
+    """Was exit 0, seated from two rounds of three without a word."""
+    folder = played_folder(tmp_path, [1, 2])
+    res = runner.invoke(app, ["finals", str(SWISS), str(folder / "results.csv"), "--players", "8", "-o", str(folder)])
+    assert res.exit_code == 2
+    assert error_line(res) == (f"error: the finals are seated from every preliminary table's result: 12 "
+                               f"tables without one in {folder / 'results.csv'} (round 3 table 1, round 3 table 2, "
+                               f"round 3 table 3, round 3 table 4, round 3 table 5 ...)")
+    assert not (folder / "final").exists()
+
+
+def test_finals_refuse_another_number_of_finalists_than_the_tournament_file(tmp_path):
+    """Was: --players 16 silently overrode [final] players = 8."""
+    folder = played_folder(tmp_path, [1, 2, 3])
+    res = runner.invoke(app, ["finals", str(SWISS), str(folder / "results.csv"), "--players", "16", "-o", str(folder)])
+    assert res.exit_code == 2
+    assert error_line(res) == ("error: --players: the tournament file's [final] seats 8 finalists, not 16; "
+                               "change players there to seat 16")
+    assert not (folder / "semi-final").exists()
+
+
+def test_schedule_replace_refuses_to_reseat_played_rounds(tmp_path):
+    folder = played_folder(tmp_path, [1])
+    before = (folder / "schedule.csv").read_bytes()
+    res = runner.invoke(app, ["schedule", str(SWISS), "--replace", "-o", str(folder)])
+    assert res.exit_code == 2
+    assert error_line(res) == (f"error: --replace: round 1 has results in '{folder / 'results.csv'}' already: planning "
+                               f"afresh would re-seat it; re-plan from the first round not yet played")
+    assert (folder / "schedule.csv").read_bytes() == before

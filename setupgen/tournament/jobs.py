@@ -219,6 +219,12 @@ def schedule_job(t: Tournament, folder: Path, from_round: int | None = None, res
     (over the saved one when re-planning from a round, or with
     ``replace``), the late entries named. Returns it and its quality."""
     t = with_entries(t, folder)
+    if replace and from_round is None:
+        played = sorted(rounds_with_results(folder))
+        if played:
+            raise SetupgenError(f"round {played[0]} has results in {atomic.shown(folder / RESULTS_FILE)} already: "
+                                f"planning afresh would re-seat it; re-plan from the first round not yet played",
+                                field="replace")
     sched = make_schedule(t, folder, from_round, results)
     quality = write_schedule(t, sched, folder, replace=replace or from_round is not None)
     return sched, quality
@@ -475,6 +481,13 @@ def results_of(t: Tournament, sched: Schedule, results_path: str | Path):
     return st.read_results(text, source=str(path), players=known, thresholds=t.thresholds(), tables=tables)
 
 
+def tables_without_results(sched: Schedule, results) -> list[tuple[int, int]]:
+    """The scheduled ``(round, table)`` pairs with no row in ``results``
+    (:func:`results_of`), in order."""
+    have = {(r.round, r.table) for r in results}
+    return sorted({(s.round, s.table) for s in sched.seats} - have)
+
+
 def make_standings(t: Tournament, sched: Schedule, results_path: str | Path):
     """The standings from a results file: (standings, CSV text, PDF pages)."""
     from . import standings as st
@@ -542,11 +555,22 @@ def finals_request(t: Tournament, sched: Schedule, results_path: str | Path, pla
     order, best rank first (the order they choose their starting positions
     in), each name followed by the player's rank ("Anna Meier · rank 1").
     With ``almanac`` each sheet has its almanac page (:meth:`Tournament.
-    almanac` of the stage)."""
+    almanac` of the stage). Raises :class:`SetupgenError` when
+    ``players`` is not the tournament file's ``[final] players`` or a
+    scheduled table has no result (the finals are seated from complete
+    preliminary rounds, as the console requires)."""
     from . import standings as st
 
     if t.final is None:
         raise SetupgenError(f"{t.path}: the tournament file has no [final] section")
+    if players != t.final.players:
+        raise SetupgenError(f"the tournament file's [final] seats {t.final.players} finalists, not {players}; "
+                            f"change players there to seat {players}", field="players")
+    missing = tables_without_results(sched, results_of(t, sched, results_path))
+    if missing:
+        shown = ", ".join(f"round {r} table {k}" for r, k in missing[:5]) + (" ..." if len(missing) > 5 else "")
+        raise SetupgenError(f"the finals are seated from every preliminary table's result: {len(missing)} "
+                            f"table{'s' if len(missing) != 1 else ''} without one in {results_path} ({shown})")
     ranked, _, _ = make_standings(t, sched, results_path)
     ranking = [s.player for s in ranked]
     if winners:
