@@ -325,6 +325,8 @@ def _oil_deserts(tiles: list, layout: Layout) -> list[Violation]:
         out.append(Violation(RULE_OIL_DESERT, "the deserts' oil-spring numbers must be different numbered tiles"))
         return out
     desert_hexes = [d.hex for d in deserts]
+    if any(h not in layout.adjacency for h in desert_hexes):
+        return out  # a desert off the layout: the hex check reports it, step 1 cannot be judged
     others = {t.hex: t.number for t in tiles if t.number is not None and t.hex not in desert_hexes}
     best = desert_assignments(desert_hexes, others, numbered, layout.adjacency)
     if best and tuple(d.number for d in deserts) not in best:

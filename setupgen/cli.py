@@ -7,6 +7,7 @@ stderr and exit code 2.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import sys
 from pathlib import Path
@@ -27,6 +28,7 @@ EXIT_BAD_INPUT = 2
 EXIT_INTERNAL = 3
 EXIT_INTERRUPTED = 130
 EXIT_TERMINATED = 143
+EXIT_HANGUP = 129  # SIGHUP: the terminal closed
 DEFAULT_OUTPUT = Path("output")
 
 
@@ -45,12 +47,15 @@ def _on_signal(signum: int, _frame: object) -> None:
 
     if signum == signal.SIGINT:
         raise _Stop(EXIT_INTERRUPTED, "interrupted; nothing was written")
+    if signum == getattr(signal, "SIGHUP", None):
+        raise _Stop(EXIT_HANGUP, "hung up; nothing was written")
     raise _Stop(EXIT_TERMINATED, "terminated; nothing was written")
 
 
 class _OneLineErrors(TyperGroup):
     """Every way a command can end, as one line on stderr and an exit code
-    (README, "Exit codes"): usage errors 2, Ctrl-C 130, SIGTERM 143, a bug 3
+    (README, "Exit codes"): usage errors 2, Ctrl-C 130, SIGTERM 143, SIGHUP
+    129, a bug 3
     (details to a file, never a traceback on the terminal)."""
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
@@ -66,7 +71,7 @@ class _OneLineErrors(TyperGroup):
                 sys.exit(EXIT_BAD_INPUT)
             return EXIT_BAD_INPUT
         previous = {}
-        for sig in (signal.SIGINT, signal.SIGTERM):
+        for sig in (signal.SIGINT, signal.SIGTERM, *([signal.SIGHUP] if hasattr(signal, "SIGHUP") else [])):
             try:
                 previous[sig] = signal.signal(sig, _on_signal)
             except ValueError:  # not the main thread: signals stay as they are
@@ -82,7 +87,8 @@ class _OneLineErrors(TyperGroup):
             code = EXIT_BAD_INPUT
         except _Stop as stop:
             if stop.message:
-                typer.echo(f"error: {stop.message}", err=True)
+                with contextlib.suppress(OSError):  # after SIGHUP the terminal may be gone
+                    typer.echo(f"error: {stop.message}", err=True)
             code = stop.code
         except SetupgenError as exc:  # a command let one through: still bad input
             typer.echo(f"error: {exc}", err=True)
@@ -602,10 +608,13 @@ MAX_PROBLEMS_SHOWN = 20
 
 
 def _tournament_folder(t, output: Optional[str]) -> Path:
-    """``-o DIR`` or ``output/<tournament name>``."""
+    """``-o DIR`` or ``output/<tournament name>``; ``-o DIR`` gets the checks
+    of every output path (:func:`setupgen.core.atomic.check_path`: an empty
+    one is refused, as ``board`` and ``round`` refuse it)."""
+    from .core import atomic
     from .render import export
 
-    return Path(output) if output is not None else DEFAULT_OUTPUT / export.slug(t.name)
+    return atomic.check_path(output) if output is not None else DEFAULT_OUTPUT / export.slug(t.name)
 
 
 def _load_tournament(tournament_file: Path, output: Optional[str]):

@@ -253,7 +253,8 @@ def test_a_failed_rename_puts_the_old_files_back(tmp_path, monkeypatch):
 
 # -- 11. signals ----------------------------------------------------------------------
 
-@pytest.mark.parametrize("sig,code,word", [(signal.SIGTERM, 143, "terminated"), (signal.SIGINT, 130, "interrupted")])
+@pytest.mark.parametrize("sig,code,word", [(signal.SIGTERM, 143, "terminated"), (signal.SIGINT, 130, "interrupted"),
+                                           (signal.SIGHUP, 129, "hung up")])
 def test_a_signal_during_a_pack_leaves_nothing(tmp_path, sig, code, word):
     proc = subprocess.Popen([sys.executable, "-m", "setupgen", "round", "--tables", "400", "--seed", "sig",
                              "-o", str(tmp_path / "pack")], cwd=ROOT, stdout=subprocess.PIPE,

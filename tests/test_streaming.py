@@ -167,7 +167,8 @@ def test_someone_elses_file_is_refused_before_any_board_is_made(tmp_path, monkey
     assert out.read_text() == "my notes\n" and leftovers(tmp_path) == []
 
 
-@pytest.mark.parametrize("sig,code,word", [(signal.SIGTERM, 143, "terminated"), (signal.SIGINT, 130, "interrupted")])
+@pytest.mark.parametrize("sig,code,word", [(signal.SIGTERM, 143, "terminated"), (signal.SIGINT, 130, "interrupted"),
+                                           (signal.SIGHUP, 129, "hung up")])
 def test_a_signal_part_way_leaves_the_old_file(tmp_path, sig, code, word):
     out = tmp_path / "b.jsonl"
     out.write_text(OLD)

@@ -20,6 +20,7 @@ everything the pages do with them, as plain functions (no web framework).
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import dataclasses
 import io
@@ -36,7 +37,7 @@ from ..tournament import model as tournament
 from ..tournament import placings as pl
 from ..tournament import standings as st
 from ..tournament.schedule import Schedule
-from .store import StoreError, Store, TableResult
+from .store import DB_FILE, StoreError, Store, TableResult
 
 RESULTS_FILE = "results.csv"
 KEPT_RESULTS = "results.before-console.csv"
@@ -134,17 +135,26 @@ def open_day(tournament_file: str | Path, folder: Path, console_url: str | None 
     t = jobs.with_entries(tournament.load(tournament_file), folder)
     base = None if console_url is None else tokens.check_base_url(console_url)
     sched = jobs.current_schedule(t, folder)
-    with atomic.folder_for(folder):
+    made = [name for name in _START_FILES if not (folder / name).exists()]
+    with atomic.folder_for(folder):  # a folder made here goes again when the start is refused
         secret = tokens.key(folder)
         store = Store(folder)
-    day = Day(t, folder, sched, store, secret, base)
-    try:
-        _check_results_follow_schedule(day)
-        _adopt_results_file(day)
-    except BaseException:
-        store.close()
-        raise
+        day = Day(t, folder, sched, store, secret, base)
+        try:
+            _check_results_follow_schedule(day)
+            _adopt_results_file(day)
+        except BaseException:
+            store.close()
+            for name in made:  # a refused start leaves the folder as it was
+                with contextlib.suppress(OSError):
+                    os.unlink(folder / name)
+            raise
     return day
+
+
+#: files a first start makes (the key, the database and SQLite's journal
+#: files), removed again when the start is refused
+_START_FILES = (tokens.KEY_FILE, DB_FILE, f"{DB_FILE}-wal", f"{DB_FILE}-shm", f"{DB_FILE}-journal")
 
 
 def _check_results_follow_schedule(day: Day) -> None:

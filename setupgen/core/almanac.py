@@ -30,6 +30,7 @@ field: no request value is to blame).
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
@@ -560,6 +561,9 @@ def all_rules(folder: Path | None = None) -> tuple[tuple[str, Rule], ...]:
 def _own_line(i: int, line: Any) -> Rule:
     if not isinstance(line, str) or not line.strip() or "\n" in line or "\r" in line:
         raise SetupgenError(f"added rule {i}: expected one line of text", field="rules")
+    bad = next((c for c in line if unicodedata.category(c) in ("Cc", "Cs", "Co", "Cn")), None)
+    if bad is not None:
+        raise SetupgenError(f"added rule {i}: contains a control character (U+{ord(bad):04X})", field="rules")
     if len(line) > MAX_OWN_CHARS:
         raise SetupgenError(f"added rule {i}: longer than {MAX_OWN_CHARS} characters", field="rules")
     return Rule(f"own-{i}", "both", "house", line.strip(), source=TOURNAMENT_FILE)

@@ -101,7 +101,9 @@ SIGNATURES: dict[str, tuple[bytes, ...]] = {
 def check_ours(path: Path) -> None:
     """Raise :class:`OutputError` unless the existing regular file ``path``
     looks like one setupgen wrote (its start matches :data:`SIGNATURES`;
-    a PDF must also name setupgen as its producer or creator)."""
+    a PDF must also name setupgen as its producer or creator; a CSV file
+    saved again by a spreadsheet, with a byte-order mark, CRLF line ends or
+    an upper-case header, still counts)."""
     try:
         with open(path, "rb") as fh:
             head = fh.read(4096)
@@ -110,6 +112,8 @@ def check_ours(path: Path) -> None:
     except OSError as exc:
         raise _fail(path, exc.strerror or str(exc)) from None
     starts = SIGNATURES.get(path.suffix.lower(), ())
+    if path.suffix.lower() == ".csv":
+        head = _csv_head(head)
     ours = any(head.startswith(s) for s in starts)
     if ours and path.suffix.lower() == ".pdf":
         ours = any(mark in part for mark in (b"/Producer (setupgen)", b"/Creator (setupgen)")
@@ -117,6 +121,15 @@ def check_ours(path: Path) -> None:
     if not ours:
         raise OutputError(f"cannot write {shown(path)}: the file exists and setupgen did not write it "
                           f"(choose another name, or remove it first)", field="output")
+
+
+def _csv_head(head: bytes) -> bytes:
+    """The start of a CSV file as setupgen writes it, for one a spreadsheet
+    saved again: without a byte-order mark, its header line in lower case
+    and ``\n`` line ends."""
+    head = head.removeprefix(b"\xef\xbb\xbf").replace(b"\r\n", b"\n")
+    first, sep, rest = head.partition(b"\n")
+    return first.lower() + sep + rest
 
 
 def check_file_target(path: str | Path) -> Path:
@@ -350,6 +363,29 @@ def folder_for(path: str | Path) -> Iterator[Path]:
     except BaseException:
         _remove_empty(created)
         raise
+
+
+@contextlib.contextmanager
+def folder_lock(path: str | Path) -> Iterator[Path]:
+    """An exclusive lock on the folder ``path`` (which must exist) for the
+    block: ``flock`` on the folder itself, so no file is made for it.
+    Writers that read, change and write a file of a tournament folder
+    (``entries.csv``: ``setupgen entry`` and the console) take it, so
+    that no change is lost; it is released when the block ends or the
+    process dies. Waits for another holder. Raises :class:`OutputError`
+    when the folder cannot be opened."""
+    import fcntl
+
+    path = Path(path)
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    except OSError as exc:
+        raise OutputError(f"cannot lock the folder {shown(path)}: {exc.strerror or exc}", field="output") from None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield path
+    finally:
+        os.close(fd)  # closing the descriptor releases the lock
 
 
 def _remove_empty(folders: list[Path]) -> None:

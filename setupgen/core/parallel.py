@@ -62,6 +62,8 @@ _CONTEXT: list[tuple[Callable[[Any, Any], Any], Any]] = []
 def quiet_worker() -> None:
     """Worker start: the calling process handles interrupts and ends the workers."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "SIGHUP"):
+        signal.signal(signal.SIGHUP, signal.SIG_IGN)  # the terminal closed: the caller ends the workers
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 

@@ -193,7 +193,8 @@ def with_entries(t: Tournament, folder: Path) -> Tournament:
 
 def record_entry(t: Tournament, folder: Path, entry: entries.Entry) -> entries.Entries:
     """Add ``entry`` to ``folder/entries.csv`` (made when missing; written
-    atomically, and only over a file that looks like setupgen's, as
+    atomically under the folder's lock, :func:`~setupgen.core.atomic.
+    folder_lock`, and only over a file that looks like setupgen's, as
     ``schedule.csv``) after checking it against the players file and the
     changes before it; its round must be one of the tournament's (2..),
     and not one ``folder/results.csv`` has results of (nor a later one).
@@ -203,8 +204,10 @@ def record_entry(t: Tournament, folder: Path, entry: entries.Entry) -> entries.E
         raise SetupgenError(f"a change applies from a round between 2 and {len(t.rounds)}, "
                             f"got {entry.from_round}", field="from_round")
     refuse_played(folder, entry.from_round, "record a change from")
-    changes = read_entries(t, folder).added(entry, t.players)
-    with atomic.folder_for(folder):
+    read_entries(t, folder).added(entry, t.players)  # a refused change makes no folder
+    with atomic.folder_for(folder), atomic.folder_lock(folder):
+        # read again under the folder's lock: a change recorded meanwhile is kept
+        changes = read_entries(t, folder).added(entry, t.players)
         atomic.write_bytes(folder / entries.ENTRIES_FILE, changes.to_csv().encode("utf-8"))
     return changes
 
@@ -216,6 +219,12 @@ def schedule_job(t: Tournament, folder: Path, from_round: int | None = None, res
     (over the saved one when re-planning from a round, or with
     ``replace``), the late entries named. Returns it and its quality."""
     t = with_entries(t, folder)
+    if replace and from_round is None:
+        played = sorted(rounds_with_results(folder))
+        if played:
+            raise SetupgenError(f"round {played[0]} has results in {atomic.shown(folder / RESULTS_FILE)} already: "
+                                f"planning afresh would re-seat it; re-plan from the first round not yet played",
+                                field="replace")
     sched = make_schedule(t, folder, from_round, results)
     quality = write_schedule(t, sched, folder, replace=replace or from_round is not None)
     return sched, quality
@@ -472,6 +481,13 @@ def results_of(t: Tournament, sched: Schedule, results_path: str | Path):
     return st.read_results(text, source=str(path), players=known, thresholds=t.thresholds(), tables=tables)
 
 
+def tables_without_results(sched: Schedule, results) -> list[tuple[int, int]]:
+    """The scheduled ``(round, table)`` pairs with no row in ``results``
+    (:func:`results_of`), in order."""
+    have = {(r.round, r.table) for r in results}
+    return sorted({(s.round, s.table) for s in sched.seats} - have)
+
+
 def make_standings(t: Tournament, sched: Schedule, results_path: str | Path):
     """The standings from a results file: (standings, CSV text, PDF pages)."""
     from . import standings as st
@@ -539,11 +555,22 @@ def finals_request(t: Tournament, sched: Schedule, results_path: str | Path, pla
     order, best rank first (the order they choose their starting positions
     in), each name followed by the player's rank ("Anna Meier · rank 1").
     With ``almanac`` each sheet has its almanac page (:meth:`Tournament.
-    almanac` of the stage)."""
+    almanac` of the stage). Raises :class:`SetupgenError` when
+    ``players`` is not the tournament file's ``[final] players`` or a
+    scheduled table has no result (the finals are seated from complete
+    preliminary rounds, as the console requires)."""
     from . import standings as st
 
     if t.final is None:
         raise SetupgenError(f"{t.path}: the tournament file has no [final] section")
+    if players != t.final.players:
+        raise SetupgenError(f"the tournament file's [final] seats {t.final.players} finalists, not {players}; "
+                            f"change players there to seat {players}", field="players")
+    missing = tables_without_results(sched, results_of(t, sched, results_path))
+    if missing:
+        shown = ", ".join(f"round {r} table {k}" for r, k in missing[:5]) + (" ..." if len(missing) > 5 else "")
+        raise SetupgenError(f"the finals are seated from every preliminary table's result: {len(missing)} "
+                            f"table{'s' if len(missing) != 1 else ''} without one in {results_path} ({shown})")
     ranked, _, _ = make_standings(t, sched, results_path)
     ranking = [s.player for s in ranked]
     if winners:
@@ -566,7 +593,8 @@ def finals_request(t: Tournament, sched: Schedule, results_path: str | Path, pla
         label = "semi-final" if players == 16 else "final"
     tx = templates.texts(t.language)
     rank = {p: n for n, p in enumerate(ranking, start=1)}
-    names = {p: f"{name} · {tx.get('tournament.rank', n=rank[p])}" for p, name in display_names(t).items()}
+    # a disqualified player has left the standings, so has no rank (and no finals seat)
+    names = {p: f"{name} · {tx.get('tournament.rank', n=rank[p])}" for p, name in display_names(t).items() if p in rank}
     request = roundpack.RoundRequest(
         scenario=t.final.scenario, tables=len(tables), seed=f"{t.seed}/{label}", lang=t.language,
         paper=t.paper, title=f"{t.name} · {tx.get('tournament.' + label.replace('-', '_'))}",
