@@ -450,3 +450,19 @@ def test_bad_statuses_are_reported_with_their_lines():
     assert list(found) == ["line 4: a no-show has 0 vp and is not the winner"]
     lonely = "round,table,player,vp,winner,status\n1,1,ann,10,yes,\n1,1,bob,0,no,no-show\n"
     assert list(problems(lonely)) == ["line 2: round 1 table 1 has only one player who played"]
+
+
+def test_a_draw_of_lots_is_pinned_by_its_order():
+    """The order of a tie is pinned (a change of the lots' seed string
+    changes it), and follows the documented draw: the tied ids sorted,
+    shuffled by rng.from_seed(f"{seed}/lots/{json.dumps(ids)}")."""
+    import json
+    from setupgen.core import rng
+    rows = table(10, 5, 5, 1) + table(10, 5, 5, 1, round=2, names="efgh")
+    one = standings(rows, scoring=AUSTRALIAN, thresholds=BASE, seed="club-2024")
+    assert [(s.player, s.rank, s.lots) for s in one] == [
+        ("e", 1, 1), ("a", 2, 2), ("c", 3, 1), ("f", 4, 2), ("g", 5, 3), ("b", 6, 4), ("d", 7, 1), ("h", 8, 2)]
+    for tied in (["b", "c", "f", "g"], ["a", "e"], ["d", "h"]):
+        drawn = list(tied)
+        rng.shuffle(rng.from_seed(f"club-2024/lots/{json.dumps(tied)}"), drawn)
+        assert [s.player for s in one if s.player in tied] == drawn
