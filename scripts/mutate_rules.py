@@ -1,23 +1,51 @@
-"""Mutation exercise for the rules: delete each rule branch of
-setupgen/check.py (every statement that appends or returns a Violation)
-and of the rule definitions in setupgen/core/rules.py, run the given fast
-tests, and report which deletions no test notices.
+"""Mutation exercise for the verdicts: change the code that decides a
+board's legality, a standing or a schedule's bound, one small change at a
+time, run the fast tests that guard it, and report the changes no test
+notices.
 
-    python scripts/mutate_rules.py [TEST FILES]   (default: test_check_rules, test_rules)
+    python scripts/mutate_rules.py            every mutant (about 15 minutes on 2 cores)
+    python scripts/mutate_rules.py --sample N  N mutants drawn with a fixed seed
+    python scripts/mutate_rules.py --list      the mutants, not run
 
-Each file is restored after its run (also on Ctrl-C). It edits the files
-of this checkout while it runs: run nothing else in it meanwhile.
+Mutants:
+- deletions: every statement of setupgen/check.py that appends or returns a
+  Violation, and the rule branches of setupgen/core/rules.py (RULE_MUTATIONS);
+- operators, in the verdict functions of TARGETS: a comparison flipped
+  (== and !=, < and <=, > and >=, in and not in), a whole-number constant
+  moved by one, a member left out of a tuple of constants, ``and`` and
+  ``or`` swapped.
+
+Every run works on a copy of the tree in a temporary folder (never this
+checkout), so the checkout can be used meanwhile. A mutant that survives
+and does not change what the code computes is listed in EQUIVALENT with
+the reason; any other survivor is reported MISSED and the exit code is 1.
 """
 
 from __future__ import annotations
 
+import argparse
 import ast
+import concurrent.futures
+import os
+import random
+import shutil
 import subprocess
 import sys
+import tempfile
+import threading
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-DEFAULT_TESTS = ["tests/test_check_rules.py", "tests/test_rules.py"]
+COPY = ("setupgen", "tests", "layouts", "templates", "almanac", "examples", "balance", "docs", "scripts",
+        "pyproject.toml", "README.md")
+#: file -> (the functions whose operators are mutated, the fast tests that guard them)
+TARGETS = {
+    "setupgen/check.py": (("_number_rules", "_check_harbors", "_free_harbor_rules", "_check_hexes"),
+                          ["tests/test_check_rules.py", "tests/test_rules.py"]),
+    "setupgen/tournament/measures.py": (("key", "_pair_bounds", "_clashes", "pigeonhole"),
+                                        ["tests/test_bounds.py", "tests/test_schedule_optimum.py"]),
+    "setupgen/tournament/standings.py": (("_draw_lots",), ["tests/test_standings.py"]),
+}
 #: (old text, new text, what) in setupgen/core/rules.py
 RULE_MUTATIONS = [
     ("    if a == b:\n        out += (RULE_EQUAL,)\n", "", "clashes: equal branch deleted"),
@@ -30,59 +58,187 @@ RULE_MUTATIONS = [
     ("        if broken and (n not in equal_exempt or RULE_RED in broken):",
      "        if broken and n not in equal_exempt:", "fits: red rule for exempt hexes deleted"),
 ]
+#: mutants that compute the same as the original, by their description, with the reason
+EQUIVALENT: dict[str, str] = {
+    "setupgen/tournament/measures.py:_pair_bounds: 1 -> 2 in max(1, rounds - 1)":
+        "rounds >= 2 whenever extra > 0 (one round has no repeat), so max(1, rounds - 1) is rounds - 1 either way",
+    "setupgen/tournament/measures.py:_pair_bounds: 1 -> 0 in max(1, rounds - 1)":
+        "the same: the guard only matters for one round, where extra is 0 and the branch is not taken",
+    "setupgen/tournament/measures.py:_pair_bounds: < -> <= in n < 2":
+        "n == 2 gives pairs 1 and the same bounds through the general formula",
+    "setupgen/tournament/measures.py:_pair_bounds: <= -> < in extra <= 0":
+        "extra == 0 gives -(-0 // x) == 0 in the other branch",
+}
+
+_FLIP = {ast.Eq: ast.NotEq, ast.NotEq: ast.Eq, ast.Lt: ast.LtE, ast.LtE: ast.Lt, ast.Gt: ast.GtE, ast.GtE: ast.Gt,
+         ast.In: ast.NotIn, ast.NotIn: ast.In}
+_OP_TEXT = {ast.Eq: "==", ast.NotEq: "!=", ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.In: "in",
+            ast.NotIn: "not in"}
 
 
-def violation_statements(path: Path) -> list[tuple[int, int, str, str]]:
-    """(first line, last line, replacement, first source line) of every
-    statement appending or returning a Violation."""
-    text = path.read_text()
+def _functions(tree: ast.AST, names: tuple[str, ...]):
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name in names:
+            yield node
+
+
+def operator_mutants(rel: str, names: tuple[str, ...]) -> list[tuple[str, str]]:
+    """(description, mutated source) of every operator mutant in the
+    functions ``names`` of file ``rel``."""
+    text = (ROOT / rel).read_text()
+    tree = ast.parse(text)
+    lines = text.splitlines(keepends=True)
+    offsets = [0]
+    for line in lines:
+        offsets.append(offsets[-1] + len(line))
+
+    def at(node) -> tuple[int, int]:
+        return offsets[node.lineno - 1] + node.col_offset, offsets[node.end_lineno - 1] + node.end_col_offset
+
+    out: list[tuple[str, str]] = []
+
+    def add(fn, node, new: str, what: str) -> None:
+        a, b = at(node)
+        out.append((f"{rel}:{fn.name}: {what} in {_short(text, node)}", text[:a] + new + text[b:]))
+
+    for fn in _functions(tree, names):
+        for node in ast.walk(fn):
+            if isinstance(node, ast.Compare) and len(node.ops) == 1 and type(node.ops[0]) in _FLIP:
+                op = type(node.ops[0])
+                seg = ast.get_source_segment(text, node) or ""
+                left = ast.get_source_segment(text, node.left) or ""
+                right = ast.get_source_segment(text, node.comparators[0]) or ""
+                new = f"{left} {_OP_TEXT[_FLIP[op]]} {right}"
+                if seg and left and right:
+                    add(fn, node, new, f"{_OP_TEXT[op]} -> {_OP_TEXT[_FLIP[op]]}")
+            elif isinstance(node, ast.Constant) and type(node.value) is int and not isinstance(node.value, bool):
+                for v in (node.value + 1, node.value - 1):
+                    if v >= 0:
+                        add(fn, node, str(v), f"{node.value} -> {v}")
+            elif isinstance(node, ast.Tuple) and len(node.elts) > 1 and all(
+                    isinstance(e, ast.Constant) for e in node.elts):
+                for i in range(len(node.elts)):
+                    rest = [ast.get_source_segment(text, e) for j, e in enumerate(node.elts) if j != i]
+                    add(fn, node, "(" + ", ".join(rest) + ("," if len(rest) == 1 else "") + ")",
+                        f"member {ast.get_source_segment(text, node.elts[i])} left out")
+            elif isinstance(node, ast.BoolOp) and len(node.values) == 2:
+                seg = ast.get_source_segment(text, node) or ""
+                a, b = (ast.get_source_segment(text, v) for v in node.values)
+                word = "or" if isinstance(node.op, ast.And) else "and"
+                if seg and a and b:
+                    add(fn, node, f"({a}) {word} ({b})", f"{'and' if word == 'or' else 'or'} -> {word}")
+    return out
+
+
+def _short(text: str, node) -> str:
+    """The line of ``node`` (its first), on one line, for the description."""
+    return " ".join(text.splitlines()[node.lineno - 1].split())[:80]
+
+
+def deletion_mutants() -> list[tuple[str, str, list[str]]]:
+    """(description, file, tests) of the deletion mutants; the mutated
+    source is made by :func:`deleted`."""
     out = []
+    check = ROOT / "setupgen" / "check.py"
+    text = check.read_text()
     for node in ast.walk(ast.parse(text)):
         if isinstance(node, (ast.Expr, ast.Return)) and node.value is not None:
             src = ast.get_source_segment(text, node) or ""
             if "Violation(" in src and node.end_lineno is not None:
-                repl = "return []" if isinstance(node, ast.Return) else "pass"
-                out.append((node.lineno, node.end_lineno, repl, src.splitlines()[0][:90]))
-    return sorted(out)
+                out.append((f"setupgen/check.py:{node.lineno}: deleted {src.splitlines()[0].strip()[:60]}",
+                            (node.lineno, node.end_lineno, "return []" if isinstance(node, ast.Return) else "pass")))
+    return out
 
 
-def caught(tests: list[str]) -> bool:
-    """Whether the tests fail (the mutation is noticed)."""
-    res = subprocess.run([sys.executable, "-m", "pytest", "-q", "-x", "-m", "not slow", "-p", "no:cacheprovider",
-                          *tests], cwd=ROOT, capture_output=True, text=True)
-    return res.returncode != 0
+def all_mutants() -> list[tuple[str, str, str, list[str]]]:
+    """(description, file, mutated source, tests) of every mutant, in a
+    stable order."""
+    out = []
+    check = ROOT / "setupgen" / "check.py"
+    lines = check.read_text().splitlines(keepends=True)
+    tests = TARGETS["setupgen/check.py"][1]
+    for what, (lo, hi, repl) in deletion_mutants():
+        indent = lines[lo - 1][: len(lines[lo - 1]) - len(lines[lo - 1].lstrip())]
+        out.append((what, "setupgen/check.py", "".join(lines[: lo - 1] + [indent + repl + "\n"] + lines[hi:]), tests))
+    rules = (ROOT / "setupgen" / "core" / "rules.py").read_text()
+    for old, new, what in RULE_MUTATIONS:
+        if old not in rules:
+            raise SystemExit(f"setupgen/core/rules.py: {what}: text not found (update RULE_MUTATIONS)")
+        out.append((f"setupgen/core/rules.py: {what}", "setupgen/core/rules.py", rules.replace(old, new),
+                    ["tests/test_check_rules.py", "tests/test_rules.py"]))
+    for rel, (names, tests) in TARGETS.items():
+        out += [(what, rel, src, tests) for what, src in operator_mutants(rel, names)]
+    return out
 
 
-def mutated(path: Path, new_text: str, tests: list[str]) -> bool:
+def run(mutant: tuple[str, str, str, list[str]], tree: Path) -> bool:
+    """Whether the fast tests fail on ``mutant`` (it is killed), run in the
+    copy ``tree``, the mutated file written there and put back after."""
+    _, rel, src, tests = mutant
+    path = tree / rel
     original = path.read_text()
-    path.write_text(new_text)
+    path.write_text(src)
     try:
-        return caught(tests)
+        res = subprocess.run([sys.executable, "-m", "pytest", "-q", "-x", "-m", "not slow", "-p", "no:cacheprovider",
+                              *tests], cwd=tree, capture_output=True, text=True, timeout=600,
+                             env={**os.environ, "PYTHONPATH": str(tree), "PYTHONDONTWRITEBYTECODE": "1"})
+        return res.returncode != 0
+    except subprocess.TimeoutExpired:
+        return True  # a mutant that hangs the tests is noticed
     finally:
         path.write_text(original)
 
 
-def main() -> None:
-    tests = sys.argv[1:] or DEFAULT_TESTS
-    results = []
-    check = ROOT / "setupgen" / "check.py"
-    for lo, hi, repl, what in violation_statements(check):
-        lines = check.read_text().splitlines(keepends=True)
-        indent = lines[lo - 1][: len(lines[lo - 1]) - len(lines[lo - 1].lstrip())]
-        new = "".join(lines[: lo - 1] + [indent + repl + "\n"] + lines[hi:])
-        results.append((mutated(check, new, tests), f"check.py:{lo}: {what}"))
-    rules = ROOT / "setupgen" / "core" / "rules.py"
-    text = rules.read_text()
-    for old, new, what in RULE_MUTATIONS:
-        if old not in text:
-            results.append((False, f"rules.py: {what}: text not found (update RULE_MUTATIONS)"))
-            continue
-        results.append((mutated(rules, text.replace(old, new), tests), f"rules.py: {what}"))
-    for killed, what in results:
-        print("caught  " if killed else "MISSED  ", what)
-    print(f"{sum(k for k, _ in results)} of {len(results)} deletions caught")
-    sys.exit(0 if all(k for k, _ in results) else 1)
+def copy_tree(to: Path) -> Path:
+    to.mkdir(parents=True)
+    for name in COPY:
+        src = ROOT / name
+        if src.is_dir():
+            shutil.copytree(src, to / name, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+        elif src.exists():
+            shutil.copy2(src, to / name)
+    return to
+
+
+def main(argv: list[str]) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--sample", type=int, default=0, help="run N mutants drawn with a fixed seed")
+    ap.add_argument("--list", action="store_true", help="list the mutants, run none")
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="mutants run at once (default: the cores)")
+    args = ap.parse_args(argv)
+    mutants = all_mutants()
+    if args.list:
+        for what, *_ in mutants:
+            print(what)
+        print(f"{len(mutants)} mutants")
+        return 0
+    if args.sample:
+        mutants = random.Random(22).sample(mutants, min(args.sample, len(mutants)))
+    jobs = max(1, args.jobs)
+    with tempfile.TemporaryDirectory(prefix="setupgen-mutants-") as tmp:
+        trees = [copy_tree(Path(tmp) / str(k)) for k in range(jobs)]
+        free = list(trees)
+        lock = threading.Lock()
+
+        def one(m):
+            with lock:
+                tree = free.pop()
+            try:
+                return m, run(m, tree)
+            finally:
+                with lock:
+                    free.append(tree)
+
+        missed = 0
+        with concurrent.futures.ThreadPoolExecutor(jobs) as pool:
+            for m, killed in pool.map(one, mutants):
+                why = EQUIVALENT.get(m[0])
+                state = "killed    " if killed else ("equivalent" if why else "MISSED    ")
+                missed += not killed and why is None
+                print(f"{state} {m[0]}" + (f"  ({why})" if why and not killed else ""), flush=True)
+    print(f"{len(mutants) - missed} of {len(mutants)} mutants killed or listed as equivalent")
+    return 1 if missed else 0
 
 
 if __name__ == "__main__":
-    main()
+    raise SystemExit(main(sys.argv[1:]))
