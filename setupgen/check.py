@@ -186,20 +186,16 @@ def _number_rules(board: Board, layout: Layout) -> list[Violation]:
     out = []
     numbers = board.numbers()
     oil_deserts = {t.hex for t in board.tiles if t.terrain == "desert" and t.oil_spring} if layout.oil else set()
-    for h in hexgrid.row_order(numbers):
-        for d in (0, 4, 5):  # each adjacent pair once: east, south-west, south-east
-            n = hexgrid.neighbor(h, d)
-            if n not in numbers:
-                continue
-            oil_desert = h in oil_deserts or n in oil_deserts
-            for rule in clashes(numbers[h], numbers[n]):
-                note = rule == RULE_EQUAL and (board.number_method == "spiral" or oil_desert)
-                what = "equal numbers" if rule == RULE_EQUAL else "red numbers"
-                if oil_desert and rule == RULE_EQUAL:
-                    what = "the desert's oil-spring number and an equal number (allowed)"
-                out.append(Violation(
-                    rule, f"{what} {numbers[h]} at {_fmt(h)} and {numbers[n]} at {_fmt(n)} are adjacent",
-                    (h, n), NOTE if note else ERROR))
+    for h, n in hexgrid.adjacent_pairs(numbers):
+        oil_desert = h in oil_deserts or n in oil_deserts
+        for rule in clashes(numbers[h], numbers[n]):
+            note = rule == RULE_EQUAL and (board.number_method == "spiral" or oil_desert)
+            what = "equal numbers" if rule == RULE_EQUAL else "red numbers"
+            if oil_desert and rule == RULE_EQUAL:
+                what = "the desert's oil-spring number and an equal number (allowed)"
+            out.append(Violation(
+                rule, f"{what} {numbers[h]} at {_fmt(h)} and {numbers[n]} at {_fmt(n)} are adjacent",
+                (h, n), NOTE if note else ERROR))
     return out
 
 
@@ -337,13 +333,8 @@ def _oil_deserts(tiles: list, layout: Layout) -> list[Violation]:
 
 def _oil_adjacent(springs: set[Hex], layout: Layout, severity: str, why: str) -> list[Violation]:
     """No two oil springs side by side (each pair once, in reading order)."""
-    out = []
-    for h in hexgrid.row_order(springs):
-        for n in layout.adjacency.get(h, ()):
-            if n in springs and (n[1], n[0]) > (h[1], h[0]):
-                out.append(Violation(RULE_OIL_ADJACENT, f"oil springs at {_fmt(h)} and {_fmt(n)} are adjacent{why}",
-                                     (h, n), severity))
-    return out
+    return [Violation(RULE_OIL_ADJACENT, f"oil springs at {_fmt(h)} and {_fmt(n)} are adjacent{why}", (h, n), severity)
+            for h, n in hexgrid.adjacent_pairs(springs) if h in layout.adjacency and n in layout.adjacency]
 
 
 def _check_oil_fixed(board: Board, layout: Layout) -> list[Violation]:

@@ -60,3 +60,15 @@ def test_offset_conversion_odd_r():
 def test_layers_peel_a_hexagon():
     hexes = [(q, r) for q in range(-2, 3) for r in range(-2, 3) if abs(q + r) <= 2]
     assert [len(layer) for layer in hg.layers(hexes)] == [12, 6, 1]
+
+
+def test_adjacent_pairs_each_once_in_reading_order():
+    """A flower of 7 hexes has 12 sides shared (6 spokes, 6 around the
+    rim); each pair once, the later hex in reading order second."""
+    from setupgen.core import hexgrid as hg
+    flower = [(0, 0), (1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1)]
+    pairs = hg.adjacent_pairs(flower)
+    assert len(pairs) == 12 and len({frozenset(p) for p in pairs}) == 12
+    assert all((b[1], b[0]) > (a[1], a[0]) for a, b in pairs)
+    assert pairs[:3] == [((0, -1), (1, -1)), ((0, -1), (-1, 0)), ((0, -1), (0, 0))]
+    assert hg.adjacent_pairs([(0, 0), (2, 0)]) == []

@@ -146,6 +146,16 @@ def row_order(hexes: Iterable[Hex]) -> list[Hex]:
     return sorted(hexes, key=lambda h: (h[1], h[0]))
 
 
+def adjacent_pairs(hexes: Iterable[Hex]) -> list[tuple[Hex, Hex]]:
+    """Every pair of side-by-side hexes of ``hexes`` once, as ``(a, b)``
+    with ``b`` after ``a`` in reading order (:func:`row_order`): ``a`` in
+    reading order, then ``b`` east, south-west, south-east of it
+    (directions 0, 4, 5). The one definition of "adjacent pairs" the
+    number and oil-spring rules use (docs/rules.md sections 2 and 5)."""
+    have = set(hexes)
+    return [(h, n) for h in row_order(have) for n in (neighbor(h, 0), neighbor(h, 4), neighbor(h, 5)) if n in have]
+
+
 def layers(hexes: Iterable[Hex]) -> list[list[Hex]]:
     """Peel a set of hexes into layers from the outside in: each layer is
     the hexes with a neighbour outside what remains. Layers are unordered
