@@ -198,3 +198,18 @@ def test_schedule_replace_refuses_to_reseat_played_rounds(tmp_path):
     assert error_line(res) == (f"error: --replace: round 1 has results in '{folder / 'results.csv'}' already: planning "
                                f"afresh would re-seat it; re-plan from the first round not yet played")
     assert (folder / "schedule.csv").read_bytes() == before
+
+
+def test_an_almanac_made_too_long_by_added_lines_is_refused_at_schedule(tmp_path):
+    """Was: `schedule` passed and only `round` failed."""
+    lines = ", ".join(f'"Our own rule number {i}: keep the table tidy and the dice in the lid."' for i in range(40))
+    text = SWISS.read_text(encoding="utf-8").replace('preset = "swiss-2010"', f'preset = "swiss-2010"\nadd = [{lines}]')
+    t_file = tmp_path / "tournament.toml"
+    t_file.write_text(text, encoding="utf-8")
+    (tmp_path / "players.csv").write_bytes((SWISS.parent / "players.csv").read_bytes())
+    res = runner.invoke(app, ["schedule", str(t_file), "-o", str(tmp_path / "out")])
+    assert res.exit_code == 2
+    import re
+    assert re.fullmatch(rf"error: {re.escape(str(t_file))}: round 1: the almanac for base-3-4 is \d+ lines? too long "
+                        r"for one a4 page; drop rules or shorten the additions", error_line(res))
+    assert not (tmp_path / "out" / "schedule.csv").exists()

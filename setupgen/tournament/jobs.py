@@ -21,6 +21,7 @@ from typing import Sequence
 
 from .. import generate as gen
 from ..core import atomic, templates
+from ..core import layout as layoutmod
 from ..core.board import Board
 from ..core.data import read_text
 from ..core.errors import SetupgenError
@@ -226,8 +227,31 @@ def schedule_job(t: Tournament, folder: Path, from_round: int | None = None, res
                                 f"planning afresh would re-seat it; re-plan from the first round not yet played",
                                 field="replace")
     sched = make_schedule(t, folder, from_round, results)
+    check_almanacs(t, sched)
     quality = write_schedule(t, sched, folder, replace=replace or from_round is not None)
     return sched, quality
+
+
+def check_almanacs(t: Tournament, sched: Schedule) -> None:
+    """Lay out the almanac page of table 1 of every scheduled round as its
+    round pack will (its board, players, threshold and rules), so that
+    added lines that make a page too long are refused when the schedule is
+    made, not at the round. Another table's board may still add a line (a
+    harbor at the pirate's start: the round says so then). Raises
+    :class:`SetupgenError` naming the round."""
+    from ..render import almanac as alm
+
+    for number in sched.round_numbers():
+        req = round_request(t, sched, number)
+        if req.almanac is None:
+            continue
+        layout = layoutmod.load(req.scenario)
+        board = gen.from_seed_within(layout, req.seed_of(1), req.limits, req.numbers, req.harbors)
+        try:
+            alm.almanac_layout(board, layout, lang=req.lang, paper=req.paper,
+                               context=roundpack.table_context(req, 1, board, layout), request=req.almanac)
+        except SetupgenError as exc:
+            raise SetupgenError(f"{t.path}: round {number}: {exc}") from None
 
 
 def read_schedule(folder: Path) -> Schedule | None:
