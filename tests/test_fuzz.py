@@ -236,6 +236,69 @@ def test_fuzz_results_and_schedule_csv(profile, played):
     inner()
 
 
+STATUSES = st.sampled_from(["", "played", "no-show", "disqualified", "absent", "Disqualified", " no-show "])
+CHANGES = st.sampled_from(["", "left,2,ch01,,", "left,3,ch05,,", "joined,2,late01,Lea Spät,", "joined,3,late02,Kim,X",
+                           "left,1,ch02,,", "joined,2,ch03,Twice,", "left,9,ch04,,", "joined,3,late01,Again,",
+                           "left,2,nobody,,", "joined,2,,,", "left,2,ch01,,extra"])
+
+
+def folder_results(results: str, draw) -> str:
+    """``results`` with a status column, some rows dropped, changed or
+    doubled: what a director's day can leave in a folder."""
+    lines = results.splitlines()
+    out = [lines[0] + ",status"]
+    for row in lines[1:]:
+        action = draw(st.sampled_from(["keep", "keep", "keep", "status", "drop", "vp", "winner", "twice"]))
+        r, table, player, vp, winner = row.split(",")
+        if action == "drop":
+            continue
+        if action == "vp":
+            vp = draw(st.sampled_from(["0", "-1", "13", "99", "x", "", "10.5"]))
+        if action == "winner":
+            winner = draw(st.sampled_from(["yes", "no", "", "maybe"]))
+        status = draw(STATUSES) if action == "status" else ""
+        out.append(",".join([r, table, player, vp, winner, status]))
+        if action == "twice":
+            out.append(out[-1])
+    return "\n".join(out) + "\n"
+
+
+@pytest.mark.parametrize("profile", [pytest.param(FAST, id="fast"), pytest.param(SLOW, id="slow",
+                                                                                 marks=pytest.mark.slow)])
+def test_fuzz_tournament_folders(profile, played):
+    """Whole tournament folders (issue 22): results with statuses and
+    rows missing or doubled, entries files, finals results; every
+    tournament command on them ends as documented, never with exit 3."""
+    schedule, results = played
+
+    @profile
+    @given(st.data())
+    def inner(data):
+        with sandbox() as folder:
+            tournament_files(folder)
+            out = folder / "out"
+            out.mkdir()
+            (out / "schedule.csv").write_text(schedule)
+            (out / "results.csv").write_text(folder_results(results, data.draw))
+            changes = data.draw(st.lists(CHANGES, max_size=3))
+            if changes:
+                (out / "entries.csv").write_text("change,from_round,id,name,group\n" + "".join(c + "\n" for c in changes))
+            args = ["t/tournament.toml", "out/results.csv"]
+            verdict(["standings", *args, "-o", "out"])
+            if verdict(["finals", *args, "--players", "8", "-o", "out"]) == 0 and data.draw(st.booleans()):
+                final = [ln for ln in (out / "final" / "results-final.csv").read_text().splitlines()] \
+                    if (out / "final" / "results-final.csv").exists() else []
+                if final:
+                    (out / "results-final.csv").write_text(folder_results("\n".join(final[:1] + [
+                        ",".join((row.split(",") + ["", "", "", ""])[:5]) for row in final[1:]]), data.draw))
+            verdict(["placings", *args, "-o", "out"])
+            verdict(["entry", "t/tournament.toml", "-o", "out"])
+            verdict(["entry", "t/tournament.toml", "--leave", data.draw(st.sampled_from(["ch07", "nobody", ""])),
+                     "--from-round", data.draw(st.sampled_from(["2", "3", "1", "0"])), "-o", "out"])
+            verdict(["round", "t/tournament.toml", "--round", data.draw(st.sampled_from(["1", "3", "4"])), "-o", "out"])
+    inner()
+
+
 OPTIONS = {
     "board": ["--scenario", "--seed", "--setup-id", "--numbers", "--harbors", "--format", "--count", "-o", "--lang",
               "--paper", "--layout", "--key", "--board", "--tournament", "--round", "--table", "--rules", "--variant",
