@@ -519,3 +519,38 @@ def test_check_agrees_with_an_independent_checker_on_perturbed_boards(scenario, 
         assert got == want, (b["harbor_method"], sorted(got ^ want, key=str)[:4])
         differ += got != set()
     assert differ > 10  # the perturbations do break rules
+
+
+def test_several_harbor_faults_are_listed_in_reading_order():
+    """Violations come in a stable order: by sea hex in reading order (row,
+    then column), then facing. Worked by hand on the fixed fixture: two
+    types swapped and two facings turned give four harbors not in the
+    layout and four fixed ones missing."""
+    board, layout = fixed.read_board_file(FIXTURE)
+    doc = json.loads(board.to_json())
+    at = {(h["q"], h["r"]): h for h in doc["harbors"]}
+    at[(1, -3)]["type"], at[(-1, -2)]["type"] = "wool", "3:1"
+    at[(3, -1)]["facing"], at[(-3, 2)]["facing"] = 4, 5
+    got = [m for rule, m, _, _ in found(doc, layout) if rule == "harbor-place"]
+    assert got == [
+        "wool harbor at (1, -3) facing 4 is not in the fixed layout",
+        "3:1 harbor at (-1, -2) facing 0 is not in the fixed layout",
+        "3:1 harbor at (3, -1) facing 4 is not in the fixed layout",
+        "grain harbor at (-3, 2) facing 5 is not in the fixed layout",
+        "the fixed 3:1 harbor at (1, -3) facing 4 is missing",
+        "the fixed wool harbor at (-1, -2) facing 0 is missing",
+        "the fixed 3:1 harbor at (3, -1) facing 3 is missing",
+        "the fixed grain harbor at (-3, 2) facing 0 is missing",
+    ]
+
+
+def test_two_stacked_places_are_listed_in_reading_order():
+    """A shuffled frame with two places holding two harbors each: (3, -3)
+    comes before (-3, 2) in reading order (row -3 before row 2), though
+    its column is the larger."""
+    doc = base()
+    free_places = [h for h in doc["harbors"] if (h["q"], h["r"]) not in ((3, -3), (-3, 2))]
+    free_places[0].update(q=3, r=-3, facing=4)
+    free_places[1].update(q=-3, r=2, facing=0)
+    got = [m for rule, m, _, _ in found(doc) if rule == "harbor-one-per-sea-hex"]
+    assert got == ["harbor place (3, -3) facing 4 holds 2 harbors", "harbor place (-3, 2) facing 0 holds 2 harbors"]
