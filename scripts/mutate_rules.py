@@ -99,7 +99,8 @@ def operator_mutants(rel: str, names: tuple[str, ...]) -> list[tuple[str, str]]:
 
     def add(fn, node, new: str, what: str) -> None:
         a, b = at(node)
-        out.append((f"{rel}:{fn.name}: {what} in {_short(text, node)}", text[:a] + new + text[b:]))
+        where = f"{fn.name} line {node.lineno - fn.lineno + 1} col {node.col_offset}"
+        out.append((f"{rel}:{where}: {what} in {_short(text, node)}", text[:a] + new + text[b:]))
 
     for fn in _functions(tree, names):
         for node in ast.walk(fn):
@@ -120,7 +121,7 @@ def operator_mutants(rel: str, names: tuple[str, ...]) -> list[tuple[str, str]]:
                 for i in range(len(node.elts)):
                     rest = [ast.get_source_segment(text, e) for j, e in enumerate(node.elts) if j != i]
                     add(fn, node, "(" + ", ".join(rest) + ("," if len(rest) == 1 else "") + ")",
-                        f"member {ast.get_source_segment(text, node.elts[i])} left out")
+                        f"member {i + 1} ({ast.get_source_segment(text, node.elts[i])}) left out")
             elif isinstance(node, ast.BoolOp) and len(node.values) == 2:
                 seg = ast.get_source_segment(text, node) or ""
                 a, b = (ast.get_source_segment(text, v) for v in node.values)
@@ -180,7 +181,7 @@ def run(mutant: tuple[str, str, str, list[str]], tree: Path) -> bool:
     path.write_text(src)
     try:
         res = subprocess.run([sys.executable, "-m", "pytest", "-q", "-x", "-m", "not slow", "-p", "no:cacheprovider",
-                              *tests], cwd=tree, capture_output=True, text=True, timeout=600,
+                              *tests], cwd=tree, capture_output=True, text=True, timeout=180,
                              env={**os.environ, "PYTHONPATH": str(tree), "PYTHONDONTWRITEBYTECODE": "1"})
         return res.returncode != 0
     except subprocess.TimeoutExpired:
@@ -204,6 +205,7 @@ def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sample", type=int, default=0, help="run N mutants drawn with a fixed seed")
     ap.add_argument("--list", action="store_true", help="list the mutants, run none")
+    ap.add_argument("--only", default="", help="run only the mutants whose description holds this text")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="mutants run at once (default: the cores)")
     args = ap.parse_args(argv)
     mutants = all_mutants()
@@ -212,6 +214,7 @@ def main(argv: list[str]) -> int:
             print(what)
         print(f"{len(mutants)} mutants")
         return 0
+    mutants = [m for m in mutants if args.only in m[0]]
     if args.sample:
         mutants = random.Random(22).sample(mutants, min(args.sample, len(mutants)))
     jobs = max(1, args.jobs)

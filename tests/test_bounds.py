@@ -126,3 +126,60 @@ def test_delta_agrees_with_cost(data, n, rounds):
         t.swap(ri, a, b)
         after = t.cost()
         assert tuple(x - y for x, y in zip(after, before)) == tuple(d)
+
+
+def test_bounds_of_degenerate_rounds_worked_by_hand():
+    """No meeting at all (tables of one): every bound 0. Two players at one
+    table for three rounds: they meet 3 times, 2 beyond the first, one
+    pair meets more than once, the most meetings are 3."""
+    alone = measures.measure([[["a"], ["b"]], [["a"], ["b"]]])
+    assert (alone.repeat_bound, alone.pairs_bound, alone.meetings_bound) == (0, 0, 0)
+    one = measures.measure([[["a"]]])
+    assert (one.repeat_bound, one.pairs_bound, one.meetings_bound) == (0, 0, 0)
+    two = measures.measure([[["a", "b"]]] * 3)
+    assert (two.repeat_pairs, two.pairs_repeated, two.max_meetings) == (2, 1, 3)
+    assert (two.repeat_bound, two.pairs_bound, two.meetings_bound) == (2, 1, 3)
+
+
+def test_the_bound_from_players_with_more_games_than_opponents():
+    """Uneven games (drop-outs, byes): a and c met in round 1, then a, b,
+    c, e at one table, d beside a and c, b, e, then c and a alone. Opponent
+    slots a 5, b 5, c 6, e 5, d 1 among 4 others each: each slot beyond 4
+    is a repeat, 1 + 1 + 2 + 1 = 5 of them, two to a repeat: Σ(meetings −
+    1) >= 3 (the 11 meetings over 10 pairs give only 1). Four pairs meet
+    twice (a-c, b-c, c-e, b-e)."""
+    rounds = [[["c", "a"]], [["d"], ["e", "a", "c", "b"]], [["d", "a"], ["c", "b", "e"]], [["c"], ["a"]]]
+    q = measures.measure(rounds)
+    assert (q.repeat_pairs, q.pairs_repeated) == (4, 4)
+    assert q.repeat_bound == 3 and q.pairs_bound == 1 and q.meetings_bound == 2
+    single = measures.measure([[list(t) for t in splits()[0]]])  # one round: nobody meets twice
+    assert (single.repeat_bound, single.pairs_bound, single.meetings_bound) == (0, 0, 1)
+
+
+def test_the_bound_from_one_player_with_few_opponents():
+    """a plays b four times and c three times (each a table of two, the
+    third player away): 7 meetings among 2 opponents, so some opponent
+    ⌈7 / 2⌉ = 4 times (the 7 meetings over 3 pairs say only 3)."""
+    rounds = [[["a", "b"], ["c"]]] * 4 + [[["a", "c"], ["b"]]] * 3
+    q = measures.measure(rounds)
+    assert q.max_meetings == 4 and q.meetings_bound == 4
+
+
+def test_the_pigeonhole_bound_of_ten_players_at_tables_of_five():
+    """Round 2's tables of five each take at least three players of one
+    round-1 table and two of the other: C(3, 2) + C(2, 2) = 4 pairs meet
+    again at each, 8 in all, and a schedule splitting 3 + 2 reaches it."""
+    a, b = [f"a{i}" for i in range(5)], [f"b{i}" for i in range(5)]
+    rounds = [[a, b], [a[:3] + b[:2], a[3:] + b[2:]]]
+    q = measures.measure(rounds)
+    assert measures.pigeonhole(rounds) == 8
+    assert (q.repeat_pairs, q.repeat_bound) == (8, 8) and q.pairs_repeated == q.pairs_bound == 8
+
+
+def test_the_clash_bound_of_a_club_of_five_at_two_tables():
+    """A club of five at two tables of five: three of them at one table
+    (3 pairs) and two at the other (1 pair) at best: 4 clashes."""
+    a, b = [f"a{i}" for i in range(5)], [f"b{i}" for i in range(5)]
+    club = {p: "club" for p in a}
+    q = measures.measure([[a[:3] + b[:2], a[3:] + b[2:]]], club)
+    assert (q.group_clashes, q.clash_bound) == (4, 4)

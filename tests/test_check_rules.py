@@ -554,3 +554,17 @@ def test_two_stacked_places_are_listed_in_reading_order():
     free_places[1].update(q=-3, r=2, facing=0)
     got = [m for rule, m, _, _ in found(doc) if rule == "harbor-one-per-sea-hex"]
     assert got == ["harbor place (3, -3) facing 4 holds 2 harbors", "harbor place (-3, 2) facing 0 holds 2 harbors"]
+
+
+def test_two_faults_on_one_sea_hex_are_listed_by_facing():
+    """Two harbors of the fixed fixture on sea hex (1, -3), facing 5 and
+    facing 3 (the first comes first on the board): listed facing 3 first."""
+    board, layout = fixed.read_board_file(FIXTURE)
+    doc = json.loads(board.to_json())
+    at = {(h["q"], h["r"]): h for h in doc["harbors"]}
+    at[(1, -3)]["facing"] = 5
+    at[(3, -3)].update(q=1, r=-3, facing=3)
+    doc["harbors"].sort(key=lambda h: -h["facing"])  # facing 5 first on the board, so the order is the check's
+    got = [m for rule, m, _, _ in found(doc, layout) if rule == "harbor-place" and "not in the fixed layout" in m]
+    assert got == ["3:1 harbor at (1, -3) facing 3 is not in the fixed layout",
+                   "3:1 harbor at (1, -3) facing 5 is not in the fixed layout"]
