@@ -213,3 +213,32 @@ def test_an_almanac_made_too_long_by_added_lines_is_refused_at_schedule(tmp_path
     assert re.fullmatch(rf"error: {re.escape(str(t_file))}: round 1: the almanac for base-3-4 is \d+ lines? too long "
                         r"for one a4 page; drop rules or shorten the additions", error_line(res))
     assert not (tmp_path / "out" / "schedule.csv").exists()
+
+
+def test_ctrl_c_ends_the_console_with_one_line(tmp_path):
+    """Start and stop the console four times with Ctrl-C once it listens:
+    exit 0, its one line, no traceback (uvicorn's lifespan task printed a
+    CancelledError on some stops; the console runs without it)."""
+    import signal
+    import socket
+    import subprocess
+    import sys
+    import time
+    for i in range(4):
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
+        proc = subprocess.Popen([sys.executable, "-m", "setupgen", "serve", str(SWISS), "-o", str(tmp_path / f"d{i}"),
+                                 "--port", str(port)], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+                break
+            except OSError:
+                time.sleep(0.05)
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+        assert proc.returncode == 0, err
+        assert "Traceback" not in err and "CancelledError" not in err
+        assert err.strip().splitlines()[-1] == "console stopped; every acknowledged change is in tournament.db"

@@ -753,7 +753,10 @@ def run(app: Starlette, host: str, port: int, tls: tuple[str, str] | None = None
     except OSError as exc:
         sock.close()
         raise SetupgenError(f"cannot listen on {host}:{port}: {exc.strerror or exc}", field="port") from None
+    # lifespan off: the app has no start-up or shut-down handlers, and the lifespan task is what printed
+    # a CancelledError traceback on some Ctrl-C (a race in uvicorn's shutdown, its issue 1579)
     config = uvicorn.Config(app, log_level="warning", server_header=False, proxy_headers=False, http="h11",
+                            lifespan="off",
                             h11_max_incomplete_event_size=security.MAX_BODY,  # h11 always: it has the header limit
                             ssl_certfile=tls[0] if tls else None, ssl_keyfile=tls[1] if tls else None)
     uvicorn.Server(config).run(sockets=[sock])
