@@ -12,8 +12,9 @@ Mutants:
   Violation, and the rule branches of setupgen/core/rules.py (RULE_MUTATIONS);
 - operators, in the verdict functions of TARGETS: a comparison flipped
   (== and !=, < and <=, > and >=, in and not in), a whole-number constant
-  moved by one, a member left out of a tuple of constants, ``and`` and
-  ``or`` swapped.
+  moved by one, a member left out of a tuple of constants, two neighbours
+  of a tuple of names swapped (the official order), ``and`` and ``or``
+  swapped.
 
 Every run works on a copy of the tree in a temporary folder (never this
 checkout), so the checkout can be used meanwhile. A mutant that survives
@@ -60,14 +61,19 @@ RULE_MUTATIONS = [
 ]
 #: mutants that compute the same as the original, by their description, with the reason
 EQUIVALENT: dict[str, str] = {
-    "setupgen/tournament/measures.py:_pair_bounds: 1 -> 2 in max(1, rounds - 1)":
-        "rounds >= 2 whenever extra > 0 (one round has no repeat), so max(1, rounds - 1) is rounds - 1 either way",
-    "setupgen/tournament/measures.py:_pair_bounds: 1 -> 0 in max(1, rounds - 1)":
-        "the same: the guard only matters for one round, where extra is 0 and the branch is not taken",
-    "setupgen/tournament/measures.py:_pair_bounds: < -> <= in n < 2":
-        "n == 2 gives pairs 1 and the same bounds through the general formula",
-    "setupgen/tournament/measures.py:_pair_bounds: <= -> < in extra <= 0":
-        "extra == 0 gives -(-0 // x) == 0 in the other branch",
+    "setupgen/tournament/measures.py:_pair_bounds line 8 col 27: 2 -> 1 in pairs = n * (n - 1) // 2":
+        "a larger C(n, 2) only weakens terms that never bind: total - C(n, 2) = sum(s - (n - 1)) / 2 <= "
+        "sum(max(0, s - (n - 1))) / 2, and total / C(n, 2) = mean(s) / (n - 1) <= max(s) / (n - 1)",
+    "setupgen/tournament/measures.py:_pair_bounds line 8 col 21: 1 -> 0 in pairs = n * (n - 1) // 2":
+        "the same: n * n // 2 is larger than C(n, 2), and the terms it enters never bind",
+    "setupgen/tournament/measures.py:_pair_bounds line 11 col 15: 1 -> 0 in most = max(1, -(-total // pairs), "
+    "max(-(-s // (n - 1)) for s in slots.values()))":
+        "past the early return total > 0, so some player has s >= 1 and max(ceil(s / (n - 1))) >= 1 already",
+    "setupgen/tournament/measures.py:_pair_bounds line 12 col 20: <= -> < in repeated = 0 if extra <= 0 else "
+    "-(-extra // max(1, rounds - 1))":
+        "extra == 0 gives -(-0 // x) == 0 in the other branch too",
+    "setupgen/tournament/measures.py:_pair_bounds line 6 col 11: 2 -> 1 in if n < 2 or total == 0:":
+        "one player meets nobody, so total == 0 returns the same",
 }
 
 _FLIP = {ast.Eq: ast.NotEq, ast.NotEq: ast.Eq, ast.Lt: ast.LtE, ast.LtE: ast.Lt, ast.Gt: ast.GtE, ast.GtE: ast.Gt,
@@ -122,6 +128,12 @@ def operator_mutants(rel: str, names: tuple[str, ...]) -> list[tuple[str, str]]:
                     rest = [ast.get_source_segment(text, e) for j, e in enumerate(node.elts) if j != i]
                     add(fn, node, "(" + ", ".join(rest) + ("," if len(rest) == 1 else "") + ")",
                         f"member {i + 1} ({ast.get_source_segment(text, node.elts[i])}) left out")
+            elif isinstance(node, ast.Tuple) and len(node.elts) > 1 and all(
+                    isinstance(e, (ast.Attribute, ast.Name)) for e in node.elts):
+                parts = [ast.get_source_segment(text, e) or "" for e in node.elts]
+                for i in range(len(parts) - 1):
+                    swapped = parts[:i] + [parts[i + 1], parts[i]] + parts[i + 2:]
+                    add(fn, node, "(" + ", ".join(swapped) + ")", f"members {i + 1} and {i + 2} swapped")
             elif isinstance(node, ast.BoolOp) and len(node.values) == 2:
                 seg = ast.get_source_segment(text, node) or ""
                 a, b = (ast.get_source_segment(text, v) for v in node.values)
