@@ -72,6 +72,9 @@ EQUIVALENT: dict[str, str] = {
     "setupgen/tournament/measures.py:_pair_bounds line 12 col 20: <= -> < in repeated = 0 if extra <= 0 else "
     "-(-extra // max(1, rounds - 1))":
         "extra == 0 gives -(-0 // x) == 0 in the other branch too",
+    "setupgen/tournament/measures.py:_pair_bounds line 12 col 52: 1 -> 0 in repeated = 0 if extra <= 0 else "
+    "-(-extra // max(1, rounds - 1))":
+        "max(0, rounds - 1) differs only for one round, where nobody meets twice and extra is 0",
     "setupgen/tournament/measures.py:_pair_bounds line 6 col 11: 2 -> 1 in if n < 2 or total == 0:":
         "one player meets nobody, so total == 0 returns the same",
 }

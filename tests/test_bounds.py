@@ -183,3 +183,14 @@ def test_the_clash_bound_of_a_club_of_five_at_two_tables():
     club = {p: "club" for p in a}
     q = measures.measure([[a[:3] + b[:2], a[3:] + b[2:]]], club)
     assert (q.group_clashes, q.clash_bound) == (4, 4)
+
+
+def test_the_pairs_bound_of_two_rounds_from_uneven_games():
+    """Round 1: b, a, f, c, e at one table (g and d alone); round 2: b, f,
+    a, c. Seven players, so 6 opponents each; b, a, f and c have 4 + 3 = 7
+    slots, one beyond 6 each: Σ(meetings − 1) >= ⌈4 / 2⌉ = 2, and over one
+    later round that many pairs meet twice (six do)."""
+    rounds = [[["g"], ["b", "a", "f", "c", "e"], ["d"]], [["b", "f", "a", "c"]]]
+    q = measures.measure(rounds)
+    assert (q.repeat_pairs, q.pairs_repeated) == (6, 6)
+    assert (q.repeat_bound, q.pairs_bound) == (2, 2)
