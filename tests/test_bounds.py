@@ -194,3 +194,12 @@ def test_the_pairs_bound_of_two_rounds_from_uneven_games():
     q = measures.measure(rounds)
     assert (q.repeat_pairs, q.pairs_repeated) == (6, 6)
     assert (q.repeat_bound, q.pairs_bound) == (2, 2)
+
+
+def test_a_single_forced_repeat_worked_by_hand():
+    """Three players; a plays c, then b, then c again: 3 slots among 2
+    opponents, one beyond: Σ(meetings − 1) >= 1, so at least one pair meets
+    twice, and someone ⌈3 / 2⌉ = 2 times; a-c do."""
+    q = measures.measure([[["c", "a"], ["b"]], [["a", "b"]], [["a", "c"], ["b"]]])
+    assert (q.repeat_pairs, q.pairs_repeated, q.max_meetings) == (1, 1, 2)
+    assert (q.repeat_bound, q.pairs_bound, q.meetings_bound) == (1, 1, 2)
