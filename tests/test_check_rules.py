@@ -568,3 +568,38 @@ def test_two_faults_on_one_sea_hex_are_listed_by_facing():
     got = [m for rule, m, _, _ in found(doc, layout) if rule == "harbor-place" and "not in the fixed layout" in m]
     assert got == ["3:1 harbor at (1, -3) facing 3 is not in the fixed layout",
                    "3:1 harbor at (1, -3) facing 5 is not in the fixed layout"]
+
+
+def test_faults_in_one_row_are_listed_by_column():
+    """Row -3 of the fixed fixture: (1, -3) turned to facing 5 and (3, -3)
+    to facing 3 are listed by column, (1, -3) first, whatever the facings."""
+    board, layout = fixed.read_board_file(FIXTURE)
+    doc = json.loads(board.to_json())
+    at = {(h["q"], h["r"]): h for h in doc["harbors"]}
+    at[(1, -3)]["facing"], at[(3, -3)]["facing"] = 5, 3
+    got = [m for rule, m, _, _ in found(doc, layout) if rule == "harbor-place"]
+    assert got == ["3:1 harbor at (1, -3) facing 5 is not in the fixed layout",
+                   "3:1 harbor at (3, -3) facing 3 is not in the fixed layout",
+                   "the fixed 3:1 harbor at (1, -3) facing 4 is missing",
+                   "the fixed 3:1 harbor at (3, -3) facing 4 is missing"]
+
+
+def test_missing_fixed_harbors_are_listed_in_reading_order_whatever_the_file_order(tmp_path):
+    """The fixture with its harbor places listed bottom row first: the
+    missing fixed harbors still come in reading order (row, column,
+    facing), not in the file's."""
+    text = FIXTURE.read_text(encoding="utf-8")
+    head, rest = text.split("places = [\n", 1)
+    places, tail = rest.split("]\n", 1)
+    rows = [line for line in places.splitlines() if line.strip()]
+    (tmp_path / FIXTURE.name).write_text(head + "places = [\n" + "\n".join(reversed(rows)) + "\n]\n" + tail,
+                                            encoding="utf-8")
+    board, layout = fixed.read_board_file(tmp_path / FIXTURE.name)
+    doc = json.loads(board.to_json())
+    at = {(h["q"], h["r"]): h for h in doc["harbors"]}
+    at[(3, -3)]["facing"], at[(1, -3)]["facing"], at[(-3, 2)]["facing"], at[(2, 1)]["facing"] = 3, 5, 5, 3
+    got = [m for rule, m, _, _ in found(doc, layout) if rule == "harbor-place" and "missing" in m]
+    assert got == ["the fixed 3:1 harbor at (1, -3) facing 4 is missing",
+                   "the fixed 3:1 harbor at (3, -3) facing 4 is missing",
+                   "the fixed ore harbor at (2, 1) facing 2 is missing",
+                   "the fixed grain harbor at (-3, 2) facing 0 is missing"]
