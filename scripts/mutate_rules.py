@@ -77,6 +77,26 @@ EQUIVALENT: dict[str, str] = {
         "max(0, rounds - 1) differs only for one round, where nobody meets twice and extra is 0",
     "setupgen/tournament/measures.py:_pair_bounds line 6 col 11: 2 -> 1 in if n < 2 or total == 0:":
         "one player meets nobody, so total == 0 returns the same",
+    "setupgen/check.py:_free_harbor_rules line 18 col 52: members 1 and 2 swapped in "
+    "stacked.setdefault(a.hex, set()).update((i, j))":
+        "(j, i) adds the same two members to a set",
+    "setupgen/check.py:_check_harbors line 16 col 118: 1 -> 2 in for (where, facing, htype), n in "
+    "sorted((want - got).items(), key=lambda kv: (kv":
+        "orders missing fixed harbors of one sea hex only; a layout holds one harbor per sea hex "
+        "(docs/rules.md section 3), so no two of them share one",
+    "setupgen/check.py:_check_harbors line 16 col 118: 1 -> 0 in for (where, facing, htype), n in "
+    "sorted((want - got).items(), key=lambda kv: (kv":
+        "the same: ties only between missing fixed harbors of one sea hex",
+    "setupgen/check.py:_check_harbors line 14 col 118: 1 -> 2 in for (where, facing, htype), n in "
+    "sorted((got - want).items(), key=lambda kv: (kv":
+        "ties within one sea hex keep the board's order, and a Board keeps its harbors sorted by "
+        "(row, column, facing), so the facing key changes nothing",
+    "setupgen/check.py:_check_harbors line 14 col 118: 1 -> 0 in for (where, facing, htype), n in "
+    "sorted((got - want).items(), key=lambda kv: (kv":
+        "the same: the board's harbors already come by facing within a sea hex",
+    "setupgen/check.py:_check_harbors line 25 col 103: 1 -> 0 in for (where, facing), n in "
+    "sorted(used.items(), key=lambda kv: (kv[0][0][1], kv[0":
+        "the same: the board's harbors already come by facing within a sea hex"
 }
 
 _FLIP = {ast.Eq: ast.NotEq, ast.NotEq: ast.Eq, ast.Lt: ast.LtE, ast.LtE: ast.Lt, ast.Gt: ast.GtE, ast.GtE: ast.Gt,
@@ -112,7 +132,10 @@ def operator_mutants(rel: str, names: tuple[str, ...]) -> list[tuple[str, str]]:
         out.append((f"{rel}:{where}: {what} in {_short(text, node)}", text[:a] + new + text[b:]))
 
     for fn in _functions(tree, names):
+        annotations = {id(n) for a in ast.walk(fn) for ann in _annotations(a) for n in ast.walk(ann)}
         for node in ast.walk(fn):
+            if id(node) in annotations:  # type hints compute nothing
+                continue
             if isinstance(node, ast.Compare) and len(node.ops) == 1 and type(node.ops[0]) in _FLIP:
                 op = type(node.ops[0])
                 seg = ast.get_source_segment(text, node) or ""
@@ -144,6 +167,17 @@ def operator_mutants(rel: str, names: tuple[str, ...]) -> list[tuple[str, str]]:
                 if seg and a and b:
                     add(fn, node, f"({a}) {word} ({b})", f"{'and' if word == 'or' else 'or'} -> {word}")
     return out
+
+
+def _annotations(node) -> list:
+    """The type-hint expressions directly on ``node`` (a function's return
+    and argument hints, an annotated assignment's)."""
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        args = [*node.args.args, *node.args.kwonlyargs, *node.args.posonlyargs]
+        return [x for x in [node.returns, *(a.annotation for a in args)] if x is not None]
+    if isinstance(node, ast.AnnAssign):
+        return [node.annotation]
+    return []
 
 
 def _short(text: str, node) -> str:

@@ -603,3 +603,15 @@ def test_missing_fixed_harbors_are_listed_in_reading_order_whatever_the_file_ord
                    "the fixed 3:1 harbor at (3, -3) facing 4 is missing",
                    "the fixed ore harbor at (2, 1) facing 2 is missing",
                    "the fixed grain harbor at (-3, 2) facing 0 is missing"]
+
+
+def test_stacked_harbors_in_one_row_are_listed_by_column():
+    """Row 3 of a shuffled frame: two harbors at (-2, 3) facing 2 and two at
+    (0, 3) facing 1 (neither a place): listed (-2, 3) first, by column, not
+    by facing."""
+    doc = base()
+    movers = [h for h in doc["harbors"] if h["r"] != 3][:4]
+    for h, (q, f) in zip(movers, ((-2, 2), (-2, 2), (0, 1), (0, 1))):
+        h.update(q=q, r=3, facing=f)
+    got = [m for rule, m, _, _ in found(doc) if rule == "harbor-one-per-sea-hex"]
+    assert got == ["harbor place (-2, 3) facing 2 holds 2 harbors", "harbor place (0, 3) facing 1 holds 2 harbors"]
