@@ -227,21 +227,24 @@ def schedule_job(t: Tournament, folder: Path, from_round: int | None = None, res
                                 f"planning afresh would re-seat it; re-plan from the first round not yet played",
                                 field="replace")
     sched = make_schedule(t, folder, from_round, results)
-    check_almanacs(t, sched)
+    check_almanacs(t, sched, from_round or 1)
     quality = write_schedule(t, sched, folder, replace=replace or from_round is not None)
     return sched, quality
 
 
-def check_almanacs(t: Tournament, sched: Schedule) -> None:
-    """Lay out the almanac page of table 1 of every scheduled round as its
-    round pack will (its board, players, threshold and rules), so that
-    added lines that make a page too long are refused when the schedule is
-    made, not at the round. Another table's board may still add a line (a
-    harbor at the pirate's start: the round says so then). Raises
+def check_almanacs(t: Tournament, sched: Schedule, first: int = 1) -> None:
+    """Lay out the almanac page of table 1 of every scheduled round from
+    round ``first`` on (the rounds being planned) as its round pack will
+    (its board, players, threshold and rules), so that added lines that
+    make a page too long are refused when the schedule is made, not at the
+    round. Another table's board may still add a line (a harbor at the
+    pirate's start: the round says so then). Raises
     :class:`SetupgenError` naming the round."""
     from ..render import almanac as alm
 
     for number in sched.round_numbers():
+        if number < first:
+            continue  # played rounds keep their packs
         req = round_request(t, sched, number)
         if req.almanac is None:
             continue
