@@ -748,7 +748,9 @@ def finals(
         if winners is not None and not all(chosen):
             raise SetupgenError("--winners: name the semi-final winners by id, comma-separated, none empty")
         request, tables = tj.finals_request(t, sched, results, players, chosen, almanac=almanac)
-        label = "final" if (chosen or players == 8) else "semi-final"
+        from .tournament import games
+
+        label = games.FINAL if (chosen or players == 8) else games.SEMI_FINAL
         target = folder / label
         from .core import atomic
 
@@ -780,9 +782,9 @@ def placings(
     try:
         t, folder = _load_tournament(tournament_file, output)  # late entries named too
         sixteen = t.final is not None and t.final.players == 16
-        semi = semi_finals if semi_finals is not None or not sixteen else folder / tj.STAGE_RESULTS["semi-final"]
+        semi = semi_finals if semi_finals is not None or not sixteen else folder / tj.STAGE_RESULTS[pl.SEMI_FINAL]
         placed = tj.write_placings(t, tj.current_schedule(t, folder), results, folder,
-                                   final if final is not None else folder / tj.STAGE_RESULTS["final"], semi)
+                                   final if final is not None else folder / tj.STAGE_RESULTS[pl.FINAL], semi)
         _files_written()
     except SetupgenError as exc:
         raise _fail_results(exc) from None

@@ -17,11 +17,14 @@ import pytest
 starlette = pytest.importorskip("starlette")
 from starlette.testclient import TestClient  # noqa: E402
 
+from setupgen.tournament.games import Game  # noqa: E402
 from setupgen.console import app as consoleapp  # noqa: E402
 from setupgen.console import day as consoleday  # noqa: E402
 from setupgen.console import security, store  # noqa: E402
 from setupgen.core.errors import SetupgenError  # noqa: E402
 from setupgen.tournament import jobs, tokens  # noqa: E402
+
+G = Game.preliminary
 
 ROOT = Path(__file__).resolve().parent.parent
 PLAYERS = [("p1", "Anna"), ("p2", "Beat"), ("p3", "Carla"), ("p4", "Dario"), ("p5", "Eva"), ("p6", "Fritz"),
@@ -81,22 +84,22 @@ def result_form(token: str, vps, winner) -> dict:
 
 def test_store_schema_version_and_one_transaction_per_change(tmp_path):
     s = store.Store(tmp_path)
-    assert s.fresh and store.version(s.db) == store.SCHEMA_VERSION == 4
+    assert s.fresh and store.version(s.db) == store.SCHEMA_VERSION == 5
     assert s.db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-    new = store.TableResult(1, 2, ("a", "b", "c"), (10, 7, 3), 1, "reported", "table", "2026-01-01T10:00:00Z")
+    new = store.TableResult(G(1, 2), ("a", "b", "c"), (10, 7, 3), 1, "reported", "table", "2026-01-01T10:00:00Z")
     assert s.record(new, "report") is None
 
     def refuse(old):
         raise store.StoreError("no")
 
     with pytest.raises(store.StoreError):
-        s.record(store.TableResult(1, 2, ("a", "b", "c"), (9, 10, 3), 2, "confirmed", "director", "t"),
+        s.record(store.TableResult(G(1, 2), ("a", "b", "c"), (9, 10, 3), 2, "confirmed", "director", "t"),
                  "correct", refuse)
-    assert s.result(1, 2) == new  # rolled back: result and audit together
+    assert s.result(G(1, 2)) == new  # rolled back: result and audit together
     assert [e.action for e in s.audit()] == ["report"]
     s.close()
     again = store.Store(tmp_path)
-    assert not again.fresh and again.result(1, 2) == new
+    assert not again.fresh and again.result(G(1, 2)) == new
     again.db.execute("UPDATE schema_version SET version = 99")
     again.close()
     with pytest.raises(store.StoreError, match="schema version 99"):
@@ -176,21 +179,21 @@ def test_round_console_url_prints_each_tables_url_as_a_qr_code(tour, tmp_path):
 def test_results_csv_written_from_the_database_after_every_change(day):
     folder = day.folder
     assert (folder / "results.csv").read_text() == "round,table,player,vp,winner\n"
-    seats = day.players_of(1, 1)
-    consoleday.enter(day, 1, 1, ["10", "7", "5", "3"], "1")
+    seats = day.players_of(G(1, 1))
+    consoleday.enter(day, G(1, 1), ["10", "7", "5", "3"], "1")
     rows = list(csv.reader(io.StringIO((folder / "results.csv").read_text())))
     assert rows[1:] == [["1", "1", seats[0], "10", "yes"], ["1", "1", seats[1], "7", "no"],
                         ["1", "1", seats[2], "5", "no"], ["1", "1", seats[3], "3", "no"]]
-    consoleday.report(day, 1, 2, ["4", "10", "6", "2"], "2")  # reported: not in results.csv yet
+    consoleday.report(day, G(1, 2), ["4", "10", "6", "2"], "2")  # reported: not in results.csv yet
     assert len((folder / "results.csv").read_text().splitlines()) == 5
-    consoleday.confirm(day, 1, 2)
+    consoleday.confirm(day, G(1, 2))
     assert len((folder / "results.csv").read_text().splitlines()) == 9
     with pytest.raises(store.StoreError, match="confirmed"):
-        consoleday.report(day, 1, 2, ["4", "10", "6", "3"], "2")
+        consoleday.report(day, G(1, 2), ["4", "10", "6", "3"], "2")
     (folder / "results.csv").write_text("round,table,player,vp,winner\n")  # edited by hand
     with pytest.raises(consoleday.ResultRefused, match="changed outside the console"):
-        consoleday.enter(day, 1, 1, ["10", "7", "5", "4"], "1")
-    assert day.store.result(1, 1).vp == (10, 7, 5, 3)
+        consoleday.enter(day, G(1, 1), ["10", "7", "5", "4"], "1")
+    assert day.store.result(G(1, 1)).vp == (10, 7, 5, 3)
 
 
 def test_a_same_size_edit_of_results_csv_is_seen(day):
@@ -199,21 +202,21 @@ def test_a_same_size_edit_of_results_csv_is_seen(day):
     # the same tick of the file clock, moments after the console wrote it, is caught
     import os
 
-    consoleday.enter(day, 1, 1, ["10", "7", "5", "3"], "1")
+    consoleday.enter(day, G(1, 1), ["10", "7", "5", "3"], "1")
     path = day.folder / "results.csv"
-    consoleday.report(day, 1, 2, ["4", "10", "6", "2"], "2")  # the digest taken now is not kept
+    consoleday.report(day, G(1, 2), ["4", "10", "6", "2"], "2")  # the digest taken now is not kept
     text, before = path.read_text(), path.stat()
     path.write_text(text.replace(",7,", ",9,"))
     os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))  # the same size, inode and mtime
     with pytest.raises(consoleday.ResultRefused, match="changed outside the console"):
-        consoleday.report(day, 1, 2, ["4", "10", "6", "3"], "2")
+        consoleday.report(day, G(1, 2), ["4", "10", "6", "3"], "2")
     path.write_text(text)  # back as the console wrote it, then settled: the kept digest serves
     old = before.st_mtime_ns - 10**10
     os.utime(path, ns=(old, old))
-    consoleday.report(day, 1, 2, ["4", "10", "6", "3"], "2")
+    consoleday.report(day, G(1, 2), ["4", "10", "6", "3"], "2")
     assert day.results_stamp is not None and day.results_stamp[0][2] == old
-    consoleday.report(day, 1, 2, ["4", "10", "6", "1"], "2")
-    assert day.store.result(1, 2).vp == (4, 10, 6, 1)
+    consoleday.report(day, G(1, 2), ["4", "10", "6", "1"], "2")
+    assert day.store.result(G(1, 2)).vp == (4, 10, 6, 1)
 
 
 def test_urlencoded_forms_read_like_starlettes(day):
@@ -222,7 +225,7 @@ def test_urlencoded_forms_read_like_starlettes(day):
     body = (f"csrf={token}&vp1=1&vp1=10&vp2=7&vp3=5&vp4=3&winner=1").encode()  # the last of a repeated field counts
     answer = c.post("/rounds/1/tables/1", content=body, follow_redirects=False,
                     headers={"content-type": "application/x-www-form-urlencoded; charset=utf-8"})
-    assert answer.status_code == 303 and day.store.result(1, 1).vp == (10, 7, 5, 3)
+    assert answer.status_code == 303 and day.store.result(G(1, 1)).vp == (10, 7, 5, 3)
     for bad in (b"vp1=\xff\xfe&csrf=" + token.encode(), "&".join(f"f{k}=1" for k in range(41)).encode()):
         answer = c.post("/rounds/1/tables/1", content=bad,
                         headers={"content-type": "application/x-www-form-urlencoded"})
@@ -232,7 +235,7 @@ def test_urlencoded_forms_read_like_starlettes(day):
 def test_a_results_csv_the_console_did_not_write_is_imported_and_kept(tour, tmp_path):
     folder = tmp_path / "out"
     first = consoleday.open_day(tour, folder)
-    seats = first.players_of(1, 1)
+    seats = first.players_of(G(1, 1))
     first.store.close()
     for name in ("tournament.db", "tournament.db-wal", "tournament.db-shm", "results.csv"):
         (folder / name).unlink(missing_ok=True)
@@ -242,7 +245,7 @@ def test_a_results_csv_the_console_did_not_write_is_imported_and_kept(tour, tmp_
     day = consoleday.open_day(tour, folder)
     assert (folder / "results.before-console.csv").read_text() == typed
     assert (folder / "results.csv").read_text() == typed  # the same rows, now the console's file
-    assert day.store.result(1, 1).vp == (10, 8, 6, 4) and day.store.audit()[0].by == "import"
+    assert day.store.result(G(1, 1)).vp == (10, 8, 6, 4) and day.store.audit()[0].by == "import"
     day.store.close()
     (folder / "results.csv").write_text(typed + "\n")
     with pytest.raises(SetupgenError, match="changed since the console wrote it"):
@@ -252,18 +255,18 @@ def test_a_results_csv_the_console_did_not_write_is_imported_and_kept(tour, tmp_
 def test_results_are_validated_as_standings_validates_them(day):
     def problems(vp, winner):
         with pytest.raises(consoleday.ResultRefused) as exc:
-            consoleday.check_result(day, 1, 1, vp, winner)
+            consoleday.check_result(day, G(1, 1), vp, winner)
         return exc.value.problems
 
     names = day.names()
-    first, second = (names[p] for p in day.players_of(1, 1)[:2])
-    assert consoleday.check_result(day, 1, 1, ["10", "7", "5", "3"], "1") == ((10, 7, 5, 3), 1, ())
-    assert consoleday.check_result(day, 1, 1, ["10", "0", "5", "3"], "1", ["", "no-show", "played", "disqualified"]) \
+    first, second = (names[p] for p in day.players_of(G(1, 1))[:2])
+    assert consoleday.check_result(day, G(1, 1), ["10", "7", "5", "3"], "1") == ((10, 7, 5, 3), 1, ())
+    assert consoleday.check_result(day, G(1, 1), ["10", "0", "5", "3"], "1", ["", "no-show", "played", "disqualified"]) \
         == ((10, 0, 5, 3), 1, ("played", "no-show", "played", "disqualified"))
     with pytest.raises(consoleday.ResultRefused, match="a no-show has 0 vp and is not the winner"):
-        consoleday.check_result(day, 1, 1, ["10", "4", "5", "3"], "1", ["played", "no-show", "played", "played"])
+        consoleday.check_result(day, G(1, 1), ["10", "4", "5", "3"], "1", ["played", "no-show", "played", "played"])
     with pytest.raises(consoleday.ResultRefused, match="status 'gone' is not one of"):
-        consoleday.check_result(day, 1, 1, ["10", "4", "5", "3"], "1", ["played", "gone", "played", "played"])
+        consoleday.check_result(day, G(1, 1), ["10", "4", "5", "3"], "1", ["played", "gone", "played", "played"])
     assert problems(["x", "7", "5", "3"], "1") == [f"{first}: vp 'x' is not a whole number"]
     assert problems(["10", "21", "5", "3"], "1") == [f"{second}: vp 21 is above 20 (round 1 threshold 10 + 10)"]
     assert problems(["10", "1234567", "5", "3"], "1") == [f"{second}: vp '1234567' has more than 6 digits"]
@@ -272,7 +275,7 @@ def test_results_are_validated_as_standings_validates_them(day):
     assert problems(["10", "7", "5"], "1") == ["give the VP of all 4 players"]
     assert problems(["10", "7", "5", "3"], "9") == ["choose the winner"]
     with pytest.raises(SetupgenError, match="has tables 1-2, not 3"):
-        consoleday.check_result(day, 1, 3, ["1"], "1")
+        consoleday.check_result(day, G(1, 3), ["1"], "1")
 
 
 # ------------------------------------------------------------------ routes
@@ -293,10 +296,10 @@ def test_director_pages_and_a_whole_round(day):
     page = c.get("/rounds/1")
     assert page.status_code == 200 and "&lt;script&gt;alert(1)&lt;/script&gt;" in page.text and "<script>" not in page.text
     ok = c.post("/rounds/1/tables/1", data=result_form(token, (10, 7, 5, 3), 1), follow_redirects=False)
-    assert ok.status_code == 303 and day.state(1, 1) == "confirmed"
+    assert ok.status_code == 303 and day.state(G(1, 1)) == "confirmed"
     fixed = c.post("/rounds/1/tables/1", data=result_form(token, (10, 8, 5, 3), 1), follow_redirects=False)
     assert fixed.status_code == 303
-    entries = day.store.audit(1, 1)
+    entries = day.store.audit(G(1, 1))
     assert [e.action for e in entries] == ["correct", "enter"] and entries[0].by == "director"
     assert json.loads(entries[0].old)["vp"] == [10, 7, 5, 3] and json.loads(entries[0].new)["vp"] == [10, 8, 5, 3]
     table = c.get("/rounds/1/tables/1")
@@ -311,7 +314,7 @@ def test_table_reports_by_token_and_the_director_confirms(day):
     assert page.status_code == 200 and "Report result" in page.text and "<nav>" not in page.text
     token = csrf(c, f"/t/1/2/{good}")
     sent = c.post(f"/t/1/2/{good}", data=result_form(token, (4, 10, 6, 2), 2), follow_redirects=False)
-    assert sent.status_code == 303 and day.state(1, 2) == "reported"
+    assert sent.status_code == 303 and day.state(G(1, 2)) == "reported"
     shown = c.get(f"/t/1/2/{good}")
     assert "Waiting for the director" in shown.text
     assert re.search(r">\s*10 \(winner\)|\b10 \(winner\)", shown.text)  # the reported winner's VP
@@ -319,11 +322,11 @@ def test_table_reports_by_token_and_the_director_confirms(day):
     assert c.get(f"/t/2/2/{good}").status_code == 404
     assert c.get(f"/t/1/99/{good}").status_code == 404
     done = c.post("/rounds/1/tables/2/confirm", data={"csrf": csrf(c)}, follow_redirects=False)
-    assert done.status_code == 303 and day.state(1, 2) == "confirmed"
+    assert done.status_code == 303 and day.state(G(1, 2)) == "confirmed"
     again = c.post(f"/t/1/2/{good}", data=result_form(token, (4, 10, 6, 3), 2))
     assert again.status_code == 409 and "Confirmed by the director" in again.text  # no form any more
     assert "ask the director to correct it" in again.text and "Report result" not in again.text
-    assert [e.action for e in day.store.audit(1, 2)] == ["confirm", "report"]
+    assert [e.action for e in day.store.audit(G(1, 2))] == ["confirm", "report"]
     assert c.post("/rounds/1/tables/1/confirm", data={"csrf": csrf(c)}).status_code == 409
 
 
@@ -340,9 +343,9 @@ def test_a_table_page_carries_no_session_and_checks_its_own_form_token(day):
     for bad in ({}, {"csrf": ""}, {"csrf": security.table_csrf(day.key, 1, 1)}, {"csrf": csrf(client_of(day))}):
         answer = fresh.post(f"/t/1/2/{good}", data={**result_form("x", (4, 10, 6, 2), 2), **bad} if bad else
                             {k: v for k, v in result_form("x", (4, 10, 6, 2), 2).items() if k != "csrf"})
-        assert answer.status_code == 403 and day.store.result(1, 2) is None
+        assert answer.status_code == 403 and day.store.result(G(1, 2)) is None
     sent = fresh.post(f"/t/1/2/{good}", data=result_form(want, (4, 10, 6, 2), 2), follow_redirects=False)
-    assert sent.status_code == 303 and "set-cookie" not in sent.headers and day.state(1, 2) == "reported"
+    assert sent.status_code == 303 and "set-cookie" not in sent.headers and day.state(G(1, 2)) == "reported"
 
 
 def test_wrong_tokens_are_rate_limited(day):
@@ -398,7 +401,7 @@ def test_oversized_bodies_unknown_pages_and_hosts(day):
 
 def test_public_page_shows_tables_and_standings_and_no_secrets(day):
     c = client_of(day, password=security.hash_password("correct horse"))
-    consoleday.enter(day, 1, 1, ["10", "7", "5", "3"], "1")
+    consoleday.enter(day, G(1, 1), ["10", "7", "5", "3"], "1")
     public = c.get("/public")
     assert public.status_code == 200 and "Start 1" in public.text and "Anna" in public.text
     assert tokens.table_token(day.key, 1, 1) not in public.text and "/t/" not in public.text
@@ -427,7 +430,7 @@ def test_standings_csv_is_byte_identical_to_the_cli(day, tour):
     from typer.testing import CliRunner
 
     for table, (vp, winner) in enumerate((((10, 7, 5, 3), 1), ((4, 10, 10, 2), 2)), start=1):
-        consoleday.enter(day, 1, table, [str(v) for v in vp], str(winner))
+        consoleday.enter(day, G(1, table), [str(v) for v in vp], str(winner))
     c = client_of(day)
     export = c.get("/standings.csv")
     assert export.status_code == 200 and export.headers["content-type"].startswith("text/csv")
@@ -493,7 +496,7 @@ def test_random_forms_and_paths_never_get_a_500(day):
 
     check()
     for r in day.store.results():  # whatever was entered kept the rules
-        assert consoleday.check_result(day, r.round, r.table, [str(v) for v in r.vp], str(r.winner))
+        assert consoleday.check_result(day, G(r.round, r.table), [str(v) for v in r.vp], str(r.winner))
 
 
 def test_serve_on_a_network_asks_for_the_password_at_a_terminal(tour, tmp_path):
@@ -552,8 +555,8 @@ def test_serve_on_a_network_asks_for_the_password_at_a_terminal(tour, tmp_path):
 
 def confirm_round(day, number):
     for table in range(1, day.schedule.tables(number) + 1):
-        seats = len(day.players_of(number, table))
-        consoleday.enter(day, number, table, [str(10 - 2 * k) for k in range(seats)], "1")
+        seats = len(day.players_of(G(number, table)))
+        consoleday.enter(day, G(number, table), [str(10 - 2 * k) for k in range(seats)], "1")
 
 
 def final_of_8_day(tmp_path: Path, played: bool = False):
@@ -651,8 +654,8 @@ def test_migration_from_schema_1_keeps_every_result(tmp_path):
     db.execute("INSERT INTO results VALUES (1, 1, '[\"a\", \"b\"]', '[10, 4]', 1, 'confirmed', 'director', 't')")
     db.close()
     s = store.Store(tmp_path)
-    assert not s.fresh and store.version(s.db) == 4
-    assert s.result(1, 1) == store.TableResult(1, 1, ("a", "b"), (10, 4), 1, "confirmed", "director", "t", ())
+    assert not s.fresh and store.version(s.db) == 5
+    assert s.result(G(1, 1)) == store.TableResult(G(1, 1), ("a", "b"), (10, 4), 1, "confirmed", "director", "t", ())
     s.close()
 
 
@@ -664,14 +667,14 @@ def test_a_no_show_and_a_disqualification_entered_by_the_director(day, tour):
     token = csrf(c)
     form = dict(result_form(token, (10, 0, 5, 3), 1), status2="no-show", status4="disqualified")
     assert c.post("/rounds/1/tables/1", data=form, follow_redirects=False).status_code == 303
-    seats = day.players_of(1, 1)
+    seats = day.players_of(G(1, 1))
     text = (day.folder / "results.csv").read_text()
     assert text.splitlines()[:3] == ["round,table,player,vp,winner,status", f"1,1,{seats[0]},10,yes,played",
                                      f"1,1,{seats[1]},0,no,no-show"]
     assert text.splitlines()[4] == f"1,1,{seats[3]},3,no,disqualified"
     page = c.get("/rounds/1/tables/1")
     assert '<option selected>no-show</option>' in page.text and '<option selected>disqualified</option>' in page.text
-    consoleday.enter(day, 1, 2, ["4", "10", "6", "2"], "2")
+    consoleday.enter(day, G(1, 2), ["4", "10", "6", "2"], "2")
     live = consoleday.live_standings(day)
     assert seats[3] not in {s.player for s in live.ranked} and len(live.ranked) == 7
     run = CliRunner().invoke(app, ["standings", str(tour), str(day.folder / "results.csv"), "-o", str(day.folder)])
@@ -715,7 +718,7 @@ def test_the_swiss_example_run_from_the_console_alone(tmp_path):
         assert c.post(f"/rounds/{n}/pack", data={"csrf": token}, follow_redirects=False).status_code == 303
         top = day.t.thresholds()[n]
         for t in range(1, day.schedule.tables(n) + 1):
-            seats = len(day.players_of(n, t))
+            seats = len(day.players_of(G(n, t)))
             winner = 1 + (t + n) % seats
             vps = [top if k == winner else 3 + (k * t + n) % (top - 3) for k in range(1, seats + 1)]
             assert c.post(f"/rounds/{n}/tables/{t}", data=result_form(token, vps, winner),
@@ -783,8 +786,9 @@ def test_finals_results_of_8_and_the_placings_on_both_pages(tmp_path):
                   follow_redirects=False).status_code == 303
     assert c.post("/finals/final/tables/1", data=finals_form(token, (7, 10, 8, 8), 2),
                   follow_redirects=False).status_code == 303
-    assert [e.action for e in day.store.stage_audit("final", 1)] == ["correct", "enter"]
-    assert "Once every finals table has its result (now: 1 final table without a result)" in c.get("/finals").text
+    assert [e.action for e in day.store.audit(Game.finals("final", 1))] == ["correct", "enter"]
+    assert ("Once every finals table has its result (now: 1 final table without a confirmed result)"
+            in c.get("/finals").text)
     assert c.post("/finals/final/tables/2", data=finals_form(token, (10, 9, 4, 6), 1),
                   follow_redirects=False).status_code == 303
     # table 1: rank 4 wins (4 points, 10 of 33 VP = 30.30), ranks 5 and 8 share 2.5 (8 VP each), rank 1 has 1;
@@ -828,8 +832,9 @@ def test_migration_from_schema_3_gives_the_finals_statuses(tmp_path):
     db.execute("INSERT INTO finals VALUES ('final', 1, '[\"a\", \"b\"]', '[13, 4]', 1, 'director', 't')")
     db.close()
     s = store.Store(tmp_path)
-    assert store.version(s.db) == 4
-    assert s.stage_result("final", 1) == store.TableResult(0, 1, ("a", "b"), (13, 4), 1, "confirmed", "director", "t")
+    assert store.version(s.db) == 5
+    assert s.result(Game.finals("final", 1)) == store.TableResult(Game("final", 1, 1), ("a", "b"), (13, 4), 1,
+                                                                  "confirmed", "director", "t")
     s.close()
 
 
@@ -885,18 +890,19 @@ def test_migration_from_schema_2_keeps_results_and_adds_the_finals(tmp_path):
                "'enter', '', '{}')")
     db.close()
     s = store.Store(tmp_path)
-    assert not s.fresh and store.version(s.db) == 4
-    assert s.result(1, 1) == store.TableResult(1, 1, ("a", "b"), (10, 4), 1, "confirmed", "director", "t",
-                                               ("played", "no-show"))
+    assert not s.fresh and store.version(s.db) == 5
+    assert s.result(G(1, 1)) == store.TableResult(G(1, 1), ("a", "b"), (10, 4), 1, "confirmed", "director", "t",
+                                                  ("played", "no-show"))
     (entry,) = s.audit()
-    assert (entry.round, entry.action, entry.stage) == (1, "enter", "")
-    assert s.stage_results("final") == []
-    new = store.TableResult(0, 1, ("a", "b"), (13, 9), 1, "confirmed", "director", "t2")
-    assert s.record_stage("final", new, "enter") is None
-    assert s.stage_result("final", 1) == new and s.audit(1, 1) == [entry]
-    assert [e.stage for e in s.stage_audit("final", 1)] == ["final"]
-    with pytest.raises(store.StoreError, match="unknown finals stage"):
-        s.record_stage("quarter", new, "enter")
+    assert (entry.round, entry.action, entry.stage) == (1, "enter", "preliminary")
+    assert s.results("final") == []
+    final = Game.finals("final", 1)
+    new = store.TableResult(final, ("a", "b"), (13, 9), 1, "confirmed", "director", "t2")
+    assert s.record(new, "enter") is None
+    assert s.result(final) == new and s.audit(G(1, 1)) == [entry] and s.result(G(1, 1)).vp == (10, 4)
+    assert [(e.stage, e.round, e.table) for e in s.audit(final)] == [("final", 1, 1)]
+    with pytest.raises(ValueError, match="unknown stage 'quarter'"):
+        Game("quarter", 1, 1)
     s.close()
 
 
@@ -911,18 +917,18 @@ def test_once_a_finals_pack_is_made_the_preliminary_results_stay(tmp_path):
     late = c.post("/rounds/1/tables/1", data=result_form(token, (10, 0, 0, 0), 1))
     assert late.status_code == 409 and "a preliminary result no longer changes" in late.text
     with pytest.raises(store.StoreError, match="final&#39;s pack is made|final's pack is made"):
-        consoleday.enter(day, 2, 1, ["10", "0", "0", "0"], "1")
-    assert day.store.result(1, 1).vp == (10, 8, 6, 4)
+        consoleday.enter(day, G(2, 1), ["10", "0", "0", "0"], "1")
+    assert day.store.result(G(1, 1)).vp == (10, 8, 6, 4)
     (day.folder / "results.csv").write_text((day.folder / "results.csv").read_text() + "\n")
     refused = c.post("/finals/final/tables/1", data=finals_form(token, (7, 10, 8, 8), 2))
     assert refused.status_code == 400 and "changed outside the console" in refused.text
-    assert day.store.stage_results("final") == []
+    assert day.store.results("final") == []
     day.store.close()
 
 
 def test_the_console_refuses_a_schedule_its_results_were_not_played_with(tour, tmp_path):
     day = consoleday.open_day(tour, tmp_path / "out")
-    consoleday.enter(day, 1, 1, ["10", "8", "6", "4"], "1")
+    consoleday.enter(day, G(1, 1), ["10", "8", "6", "4"], "1")
     jobs.write_schedule(day.t, day.schedule, day.folder)
     day.store.close()
     text = (day.folder / "schedule.csv").read_text().splitlines()
@@ -943,4 +949,37 @@ def test_finals_page_says_why_not_yet_when_the_results_do_not_read(tmp_path, mon
     monkeypatch.setattr(consoleday, "live_standings", unreadable)
     page = client_of(day).get("/finals")
     assert page.status_code == 200 and "Not yet: results.csv: line 3: vp &#39;x&#39; is not a whole number" in page.text
+    day.store.close()
+
+
+def test_a_finals_table_reports_by_its_link_and_the_director_confirms_as_in_a_round(tmp_path):
+    # one key for every game: the final's table 2 reports on /t/final/2/<token> (a token of its own,
+    # not round 1 table 2's), the director confirms on the same route as a round's, and only then
+    # is the result in results-final.csv
+    tour, day = final_of_8_day(tmp_path, played=True)
+    c = client_of(day)
+    token = csrf(c)
+    assert c.post("/finals/pack", data={"csrf": token}, follow_redirects=False).status_code == 303
+    final = Game.finals("final", 2)
+    good = tokens.table_token(day.key, 1, 2, "final")
+    assert c.get(f"/t/final/2/{tokens.table_token(day.key, 1, 2)}").status_code == 404  # round 1's token
+    assert c.get(f"/t/1/2/{good}").status_code == 404 and c.get(f"/t/quarter/2/{good}").status_code == 404
+    page = c.get(f"/t/final/2/{good}")
+    assert page.status_code == 200 and "Final · Table 2" in page.text and "Report result" in page.text
+    form_token = csrf(c, f"/t/final/2/{good}")
+    sent = c.post(f"/t/final/2/{good}", data=result_form(form_token, (10, 9, 4, 6), 1), follow_redirects=False)
+    assert sent.status_code == 303 and day.state(final) == "reported"
+    assert not (day.folder / "results-final.csv").exists()  # reported, not confirmed
+    listing = c.get("/finals").text
+    assert 'action="/finals/final/tables/2/confirm"' in listing and "Enter result" in listing
+    assert c.get("/finals/final/tables/2").text.count("Confirm this result") == 1
+    done = c.post("/finals/final/tables/2/confirm", data={"csrf": token}, follow_redirects=False)
+    assert done.status_code == 303 and done.headers["location"] == "/finals" and day.state(final) == "confirmed"
+    lines = (day.folder / "results-final.csv").read_text().splitlines()
+    assert len(lines) == 5 and all(line.startswith("final,2,") for line in lines[1:])
+    assert [e.action for e in day.store.audit(final)] == ["confirm", "report"]
+    again = c.post(f"/t/final/2/{good}", data=result_form(form_token, (10, 9, 4, 5), 1))
+    assert again.status_code == 409 and "ask the director to correct it" in again.text
+    nothing = c.post("/finals/final/tables/1/confirm", data={"csrf": token})
+    assert nothing.status_code == 409 and "final table 1 has no result to confirm" in nothing.text
     day.store.close()

@@ -301,8 +301,11 @@ def test_standings_rank_drop_outs_and_late_entries_by_their_results(runner, swis
 starlette = pytest.importorskip("starlette")
 from starlette.testclient import TestClient  # noqa: E402
 
+from setupgen.tournament.games import Game  # noqa: E402
 from setupgen.console import app as consoleapp  # noqa: E402
 from setupgen.console import day as consoleday  # noqa: E402
+
+G = Game.preliminary
 
 from test_console import TOURNAMENT as CLUB  # noqa: E402  (the console tests' club tournament)
 NAMES = [("p1", "Anna"), ("p2", "Beat"), ("p3", "Carla"), ("p4", "Dario"), ("p5", "Eva"), ("p6", "Fritz"),
@@ -382,8 +385,8 @@ def test_console_refuses_re_planning_played_rounds_and_bad_forms(day):
     assert r.status_code == 400
     r = c.post("/entries/replan", data={"csrf": token, "from_round": "1"})
     assert r.status_code == 409 and "between 2 and 2" in r.text
-    seats = day.players_of(2, 1)
-    consoleday.enter(day, 2, 1, ["10", "5", "4", "3"][:len(seats)], "1")
+    seats = day.players_of(G(2, 1))
+    consoleday.enter(day, G(2, 1), ["10", "5", "4", "3"][:len(seats)], "1")
     r = c.post("/entries/replan", data={"csrf": token, "from_round": "2"})
     assert r.status_code == 409 and "round 2 has results already" in r.text
     r = c.post("/entries/change", data={"csrf": token, "change": "left", "player": "p1", "from_round": "2"})

@@ -30,6 +30,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from ..core.errors import SetupgenError
 from ..tournament import jobs, tokens
+from ..tournament.games import Game, GameError
 from ..tournament import standings as st
 from . import day as dayday
 from . import security
@@ -135,14 +136,16 @@ def _routes() -> list[Route]:
         Route("/rounds/{n:int}/{name:str}", download),
         Route("/rounds/{n:int}/tables/{t:int}", table_page, methods=["GET", "POST"]),
         Route("/rounds/{n:int}/tables/{t:int}/confirm", confirm, methods=["POST"]),
+        Route("/finals/{stage:str}/tables/{t:int}", table_page, methods=["GET", "POST"]),
+        Route("/finals/{stage:str}/tables/{t:int}/confirm", confirm, methods=["POST"]),
         Route("/standings", standings_page), Route("/standings.csv", standings_csv),
         Route("/audit", audit_page), Route("/public", public_page),
         Route("/entries", entries_page), Route("/entries/change", record_change, methods=["POST"]),
         Route("/entries/replan", replan, methods=["POST"]),
         Route("/finals", finals_page), Route("/finals/pack", make_finals_pack, methods=["POST"]),
         Route("/finals/{stage:str}/round.pdf", finals_download),
-        Route("/finals/{stage:str}/tables/{t:int}", finals_table_page, methods=["GET", "POST"]),
         Route("/t/{n:int}/{t:int}/{token:str}", table_report, methods=["GET", "POST"]),
+        Route("/t/{stage:str}/{t:int}/{token:str}", table_report, methods=["GET", "POST"]),
     ]
 
 
@@ -206,11 +209,58 @@ async def _form(request: Request, expected: str | None = None) -> Any:
     return form
 
 
-def _table_or_404(day: Day, n: int, t: int) -> tuple[str, ...]:
+def _game(request: Request) -> Game:
+    """The game a route names: ``/rounds/{n}/tables/{t}``, ``/finals/{stage}/tables/{t}``
+    or a table's link ``/t/{n}/{t}/...``, ``/t/{stage}/{t}/...`` (404 for a key of no game)."""
+    params = request.path_params
     try:
-        return day.players_of(n, t)
+        if "stage" in params:
+            return Game.finals(params["stage"], params["t"])
+        return Game.preliminary(params["n"], params["t"])
+    except GameError as exc:
+        raise HTTPException(404, str(exc)) from None
+
+
+def _players_or_404(day: Day, game: Game) -> tuple[str, ...]:
+    """The game's players (404 when it is not scheduled or seated)."""
+    try:
+        return day.players_of(game)
     except SetupgenError as exc:
         raise HTTPException(404, str(exc)) from None
+
+
+def game_path(game: Game) -> str:
+    """The director's page of a game: ``/rounds/N/tables/T`` or ``/finals/STAGE/tables/T``."""
+    return f"/finals/{game.stage}/tables/{game.table}" if game.is_finals else f"/rounds/{game.round}/tables/{game.table}"
+
+
+def _back(game: Game) -> tuple[str, str]:
+    """The page listing a game's table, and its name in a link."""
+    return ("/finals", "the finals") if game.is_finals else (f"/rounds/{game.round}", f"round {game.round}")
+
+
+def _heading(game: Game) -> str:
+    """``Round 2 · Table 3``, ``Semi-final · Table 4``."""
+    return f"{game.stage.capitalize()} · Table {game.table}" if game.is_finals else \
+        f"Round {game.round} · Table {game.table}"
+
+
+def _game_rows(day: Day, games: list[Game]) -> list[dict]:
+    """Per game: its table, players (VP, winner, status), state, who made
+    the last change and the path of its page."""
+    names = day.names()
+    rows = []
+    for game in games:
+        result = day.store.result(game)
+        seats = day.players_of(game)
+        marks = (result.statuses if result else ()) or ("played",) * len(seats)
+        players = [{"name": names.get(p, p), "vp": result.vp[k] if result else None,
+                    "winner": bool(result and result.winner == k + 1),
+                    "status": "" if marks[k] == "played" else marks[k]} for k, p in enumerate(seats)]
+        rows.append({"table": game.table, "players": players, "state": dayday.WAITING if result is None else
+                     result.state, "vp": result is not None, "by": result.by if result else "",
+                     "path": game_path(game)})
+    return rows
 
 
 def _round_or_404(day: Day, n: int) -> None:
@@ -364,7 +414,7 @@ async def home(request: Request) -> Response:
     for n in day.rounds:
         counts = {s: 0 for s in (dayday.WAITING, dayday.REPORTED, dayday.CONFIRMED)}
         for t in range(1, day.schedule.tables(n) + 1):
-            counts[day.state(n, t)] += 1
+            counts[day.state(Game.preliminary(n, t))] += 1
         rounds.append({"number": n, "scenario": _scenario(day, n), "tables": day.schedule.tables(n),
                        "counts": counts, "pack": day.has_pack(n), "stale": day.pack_stale(n),
                        "key": (day.pack_folder(n) / "key.pdf").is_file()})
@@ -390,18 +440,9 @@ async def round_page(request: Request) -> Response:
     _director(request)
     day, n = _day(request), request.path_params["n"]
     _round_or_404(day, n)
-    names = day.names()
-    rows = []
-    for t in range(1, day.schedule.tables(n) + 1):
-        result = day.store.result(n, t)
-        marks = (result.statuses if result else ()) or ("played",) * len(day.players_of(n, t))
-        players = [{"name": names.get(p, p), "vp": result.vp[k] if result else None,
-                    "winner": bool(result and result.winner == k + 1),
-                    "status": "" if marks[k] == "played" else marks[k]} for k, p in enumerate(day.players_of(n, t))]
-        rows.append({"table": t, "players": players, "state": day.state(n, t), "vp": result is not None,
-                     "by": result.by if result else ""})
-    return render(request, "round.html", number=n, scenario=_scenario(day, n), tables=rows, pack=day.has_pack(n),
-                  key=(day.pack_folder(n) / "key.pdf").is_file(), stale=day.pack_stale(n))
+    games = [Game.preliminary(n, t) for t in range(1, day.schedule.tables(n) + 1)]
+    return render(request, "round.html", number=n, scenario=_scenario(day, n), games=_game_rows(day, games),
+                  pack=day.has_pack(n), key=(day.pack_folder(n) / "key.pdf").is_file(), stale=day.pack_stale(n))
 
 
 async def make_pack(request: Request) -> Response:
@@ -431,34 +472,37 @@ async def download(request: Request) -> Response:
 
 
 async def table_page(request: Request) -> Response:
-    """GET: a table's result form and its changes; POST: enter or correct it (confirmed)."""
+    """Any game's page, preliminary or finals. GET: its result form and
+    its changes; POST: enter or correct it (confirmed)."""
     _director(request)
-    day, n, t = _day(request), request.path_params["n"], request.path_params["t"]
-    players = _table_or_404(day, n, t)
+    day, game = _day(request), _game(request)
+    players = await run_in_threadpool(_players_or_404, day, game)
     posted = _Posted()
+    back, back_name = _back(game)
     if request.method == "POST":
-        done = await posted.enter(request, len(players), lambda *got: dayday.enter(day, n, t, *got), f"/rounds/{n}")
+        done = await posted.enter(request, len(players), lambda *got: dayday.enter(day, game, *got), back)
         if done is not None:
             return done
-    result = day.store.result(n, t)
-    return render(request, "table.html", posted.status, number=n, table=t, state=day.state(n, t),
-                  problems=posted.problems, at=result.at if result else "",
+    result = day.store.result(game)
+    return render(request, "table.html", posted.status, title=_heading(game), heading=_heading(game),
+                  finals=game.is_finals, path=game_path(game), back=back, back_name=back_name,
+                  state=day.state(game), problems=posted.problems, at=result.at if result else "",
                   players=_form_rows(day, players, posted.vp, posted.winner, result, posted.marks),
-                  threshold=day.t.thresholds()[n], audit=day.store.audit(n, t), url=day.table_url(n, t),
-                  statuses=STATUS_CHOICES)
+                  threshold=day.threshold(game), audit=day.store.audit(game),
+                  url=day.table_url(game), statuses=STATUS_CHOICES)
 
 
 async def confirm(request: Request) -> Response:
-    """Confirm a table's reported result."""
+    """Confirm any game's reported result."""
     _director(request)
     await _form(request)
-    day, n, t = _day(request), request.path_params["n"], request.path_params["t"]
-    _table_or_404(day, n, t)
+    day, game = _day(request), _game(request)
+    await run_in_threadpool(_players_or_404, day, game)
     try:
-        await run_in_threadpool(dayday.confirm, day, n, t)
+        await run_in_threadpool(dayday.confirm, day, game)
     except SetupgenError as exc:
         raise HTTPException(409, str(exc)) from None
-    return RedirectResponse(f"/rounds/{n}", status_code=303)
+    return RedirectResponse(_back(game)[0], status_code=303)
 
 
 def _standings_context(day: Day) -> dict:
@@ -510,7 +554,7 @@ def _entries_context(day: Day, **form: str) -> dict:
         raise HTTPException(409, str(exc)) from None
     names = day.names()
     still = entries.roster(day.t.players, changes, max(day.rounds) if day.rounds else 1)
-    played = [r.round for r in day.store.results()]
+    played = [r.round for r in day.store.results()]  # the preliminary rounds
     upcoming = min(len(day.t.rounds), max([1] + played) + 1)
     unplanned = entries.unplanned(changes, jobs.seated(day.schedule))
     values = {"change": "left", "player": "", "name": "", "group": "", "from_round": str(upcoming),
@@ -596,24 +640,17 @@ async def finals_page(request: Request) -> Response:
 
 
 def _stage_states(day: Day, made: tuple[str, ...]) -> list[dict]:
-    """Per finals stage with a pack: its tables' players, VP, winner and
-    state, or why its tables are not known yet."""
-    names = day.names()
+    """Per finals stage with a pack: its games (as a round's, :func:`_game_rows`),
+    or why its tables are not known yet."""
     out: list[dict[str, Any]] = []
     for stage in made:
         try:
             seating = dayday.stage_seating(day, stage)
         except SetupgenError as exc:
-            out.append({"stage": stage, "tables": [], "problem": str(exc)})
+            out.append({"stage": stage, "games": [], "problem": str(exc)})
             continue
-        rows = []
-        for k, seats in enumerate(seating, start=1):
-            result = day.store.stage_result(stage, k)
-            rows.append({"table": k, "state": dayday.CONFIRMED if result else dayday.WAITING,
-                         "players": [{"name": names.get(p, p), "vp": result.vp[i] if result else None,
-                                      "winner": bool(result and result.winner == i + 1)}
-                                     for i, p in enumerate(seats)]})
-        out.append({"stage": stage, "tables": rows, "problem": None})
+        games = [Game.finals(stage, k) for k in range(1, len(seating) + 1)]
+        out.append({"stage": stage, "games": _game_rows(day, games), "problem": None})
     return out
 
 
@@ -625,32 +662,6 @@ def _placings_context(day: Day) -> dict:
              "stage": "preliminary rounds" if p.stage == "preliminary" else p.stage,
              "table": "" if p.table is None else p.table, "vp": "" if p.vp is None else p.vp, "rank": p.rank} for p in placed]
     return {"placings": rows, "placings_problem": why}
-
-
-async def finals_table_page(request: Request) -> Response:
-    """GET: a finals table's result form and its changes; POST: enter or correct it."""
-    _director(request)
-    day, stage, t = _day(request), request.path_params["stage"], request.path_params["t"]
-    try:
-        seating = await run_in_threadpool(dayday.stage_seating, day, stage)
-    except SetupgenError as exc:
-        raise HTTPException(404, str(exc)) from None
-    if not 1 <= t <= len(seating):
-        raise HTTPException(404, f"the {stage} has tables 1-{len(seating)}, not {t}")
-    players = seating[t - 1]
-    posted = _Posted()
-    if request.method == "POST":
-        done = await posted.enter(request, len(players), lambda *got: dayday.enter_stage(day, stage, t, *got),
-                                  "/finals")
-        if done is not None:
-            return done
-    result = day.store.stage_result(stage, t)
-    assert day.t.final is not None
-    return render(request, "finals_table.html", posted.status, stage=stage, table=t, problems=posted.problems,
-                  state=dayday.CONFIRMED if result else dayday.WAITING,
-                  players=_form_rows(day, players, posted.vp, posted.winner, result, posted.marks),
-                  threshold=day.t.final.victory_points, audit=day.store.stage_audit(stage, t),
-                  statuses=STATUS_CHOICES)
 
 
 async def make_finals_pack(request: Request) -> Response:
@@ -684,7 +695,7 @@ async def public_page(request: Request) -> Response:
     day = _day(request)
     n = dayday.current_round(day)
     names = day.names()
-    tables = [{"table": t, "players": [names.get(p, p) for p in day.players_of(n, t)]}
+    tables = [{"table": t, "players": [names.get(p, p) for p in day.players_of(Game.preliminary(n, t))]}
               for t in range(1, day.schedule.tables(n) + 1)] if n in day.rounds else []
     return render(request, "public.html", number=n, scenario=_scenario(day, n) if n in day.rounds else "",
                   tables=tables, seats=day.t.table_size, refresh=30, director_nav=False, **_standings_context(day),
@@ -692,34 +703,56 @@ async def public_page(request: Request) -> Response:
 
 
 async def table_report(request: Request) -> Response:
-    """A table's own page, opened by its token alone: the reported result
-    and (until the director confirms) the form to report it."""
-    day, n, t, token = _day(request), request.path_params["n"], request.path_params["t"], request.path_params["token"]
+    """A table's own page, opened by its token alone (any game: ``/t/N/T/token``
+    of a round, ``/t/STAGE/T/token`` of a finals table): the reported
+    result and (until the director confirms) the form to report it."""
+    day, token = _day(request), request.path_params["token"]
     limit, client = request.app.state.tokens, _client(request)
     if limit.blocked(client):
         raise HTTPException(429, "too many wrong table links from this device; wait a minute")
-    if n not in day.rounds or not 1 <= t <= day.schedule.tables(n) or not tokens.token_matches(day.key, n, t, token):
+    game = _linked_game(request, day, token)
+    if game is None:
         limit.fail(client)
         raise HTTPException(404, "this table link is not valid: scan the code on your table's sheet again")
-    players = day.players_of(n, t)
-    problems, vp, winner, status, message = None, None, None, 200, None
-    csrf = security.table_csrf(day.key, n, t)
+    players = day.players_of(game)
+    problems, vp, winner, status = None, None, None, 200
+    csrf = security.table_csrf(day.key, game.round, game.table, game.stage)
     if request.method == "POST":
         form = await _form(request, csrf)
         vp, winner = _posted_result(form, len(players))
         try:
-            dayday.report(day, n, t, vp, winner)  # about 1 ms: no thread hop
+            dayday.report(day, game, vp, winner)  # about 1 ms: no thread hop
             return RedirectResponse(request.url.path, status_code=303)
         except dayday.ResultRefused as exc:
             problems, status = exc.problems, 400
         except SetupgenError as exc:
             problems, status = [str(exc)], 409
-    result = day.store.result(n, t)
+    result = day.store.result(game)
     shown = _form_rows(day, players, None, None, result)
-    return render(request, "tablepage.html", status, number=n, table=t, state=day.state(n, t), problems=problems,
-                  message=message, players=_form_rows(day, players, vp, winner, result), reported=shown,
-                  at=result.at if result else "", threshold=day.t.thresholds()[n], path=request.url.path,
-                  director_nav=False, statuses=(), csrf=csrf)
+    heading = _heading(game)
+    title = f"Table {game.table} · {game.stage.capitalize() if game.is_finals else f'Round {game.round}'}"
+    return render(request, "tablepage.html", status, title=title, heading=heading, state=day.state(game),
+                  problems=problems, message=None, players=_form_rows(day, players, vp, winner, result),
+                  reported=shown, at=result.at if result else "", threshold=day.threshold(game),
+                  path=request.url.path, director_nav=False, statuses=(), csrf=csrf)
+
+
+def _linked_game(request: Request, day: Day, token: str) -> Game | None:
+    """The game of a table's link when its token matches and the game is
+    scheduled (a finals table: seated), else None."""
+    params = request.path_params
+    try:
+        game = Game.finals(params["stage"], params["t"]) if "stage" in params else \
+            Game.preliminary(params["n"], params["t"])
+    except GameError:
+        return None
+    if not tokens.token_matches(day.key, game.round, game.table, token, game.stage):
+        return None
+    try:
+        day.players_of(game)
+    except SetupgenError:
+        return None
+    return game
 
 
 def check_tls(cert: str | Path, key: str | Path) -> None:

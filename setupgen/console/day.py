@@ -6,11 +6,14 @@ everything the pages do with them, as plain functions (no web framework).
   existing ``results.csv`` the console did not write (kept as
   ``results.before-console.csv``); later starts refuse a ``results.csv``
   changed since the console wrote it.
-* :func:`check_result` validates a table's VP and winner exactly as
-  ``setupgen standings`` validates a results file
-  (:func:`setupgen.tournament.standings.read_results`).
-* :func:`enter`, :func:`report`, :func:`confirm` change a table's result
-  (one transaction with its audit entry), then write ``results.csv``.
+* Every game is addressed by its key ``(stage, round, table)``
+  (:class:`~setupgen.tournament.games.Game`), preliminary or finals.
+* :func:`check_result` validates a game's VP and winner exactly as
+  ``setupgen standings`` (``placings`` for a finals game) validates a
+  results file (:func:`setupgen.tournament.standings.read_results`).
+* :func:`enter`, :func:`report`, :func:`confirm` change any game's result
+  (one transaction with its audit entry), then write the stage's results
+  file (``results.csv``, ``results-final.csv``, ``results-semi-final.csv``).
 * :func:`live_standings` ranks the confirmed results, the CSV byte for byte
   what ``setupgen standings`` writes from the same ``results.csv``.
 * :func:`record_change` records a drop-out or late entry in ``entries.csv``
@@ -33,6 +36,7 @@ from ..core import atomic
 from ..core.data import read_text
 from ..core.errors import SetupgenError
 from ..tournament import entries, jobs, roundpack, tokens
+from ..tournament.games import FINAL, FINALS_STAGES, PRELIMINARY, SEMI_FINAL, Game
 from ..tournament import model as tournament
 from ..tournament import placings as pl
 from ..tournament import standings as st
@@ -81,20 +85,35 @@ class Day:
         """The scheduled preliminary rounds."""
         return self.schedule.round_numbers()
 
-    def players_of(self, round_number: int, table: int) -> tuple[str, ...]:
-        """The ids at a table in seat (start) order. Raises
-        :class:`SetupgenError` for an unknown round or table."""
-        if round_number not in self.rounds:
-            raise SetupgenError(f"there is no round {round_number}", field="round")
-        if not 1 <= table <= self.schedule.tables(round_number):
-            raise SetupgenError(f"round {round_number} has tables 1-{self.schedule.tables(round_number)}, "
-                                f"not {table}", field="table")
-        return tuple(self.schedule.table(round_number, table))
+    def players_of(self, game: Game) -> tuple[str, ...]:
+        """The ids at a game's table: a preliminary table in seat (start)
+        order, a finals table in choosing order (:func:`stage_seating`).
+        Raises :class:`SetupgenError` for a round or table that is not
+        scheduled, or finals not seated yet."""
+        if game.is_finals:
+            seating = stage_seating(self, game.stage)
+            if not game.table <= len(seating):
+                raise SetupgenError(f"the {game.stage} has tables 1-{len(seating)}, not {game.table}", field="table")
+            return seating[game.table - 1]
+        n = game.round
+        if n not in self.rounds:
+            raise SetupgenError(f"there is no round {n}", field="round")
+        if not game.table <= self.schedule.tables(n):
+            raise SetupgenError(f"round {n} has tables 1-{self.schedule.tables(n)}, not {game.table}", field="table")
+        return tuple(self.schedule.table(n, game.table))
 
-    def state(self, round_number: int, table: int) -> str:
+    def state(self, game: Game) -> str:
         """``waiting``, ``reported`` or ``confirmed``."""
-        found = self.store.result(round_number, table)
+        found = self.store.result(game)
         return WAITING if found is None else found.state
+
+    def threshold(self, game: Game) -> int:
+        """The game's win threshold (VP): its round's, or the finals' ``victory_points``."""
+        if not game.is_finals:
+            return self.t.thresholds()[game.round]
+        if self.t.final is None:
+            raise SetupgenError("the tournament file has no [final] section")
+        return self.t.final.victory_points
 
     def names(self) -> dict[str, str]:
         """Player id -> the printed name (:func:`~setupgen.tournament.jobs.display_names`)."""
@@ -119,11 +138,12 @@ class Day:
         except (OSError, UnicodeError):
             return True
 
-    def table_url(self, round_number: int, table: int) -> str | None:
-        """The table's result URL on the sheets (None without a console URL)."""
+    def table_url(self, game: Game) -> str | None:
+        """The game's result URL (printed on a preliminary round's sheets;
+        None without a console URL)."""
         if self.console_url is None:
             return None
-        return tokens.table_url(self.console_url, self.key, round_number, table)
+        return tokens.table_url(self.console_url, self.key, game.round, game.table, game.stage)
 
 
 def open_day(tournament_file: str | Path, folder: Path, console_url: str | None = None) -> Day:
@@ -202,10 +222,11 @@ def _import(day: Day, rows: tuple[st.GameResult, ...]) -> None:
     for r in rows:
         by_table.setdefault((r.round, r.table), {})[r.player] = r
     for (rnd, tbl), game in sorted(by_table.items()):
-        seats = day.players_of(rnd, tbl)
+        seats = day.players_of(Game.preliminary(rnd, tbl))
         winner = next(k for k, p in enumerate(seats, start=1) if game[p].winner)
         marks = tuple(game[p].status for p in seats)
-        day.store.record(TableResult(rnd, tbl, seats, tuple(game[p].vp for p in seats), winner, CONFIRMED,
+        day.store.record(TableResult(Game.preliminary(rnd, tbl), seats, tuple(game[p].vp for p in seats), winner,
+                                     CONFIRMED,
                                      "import", day.store.clock(),
                                      marks if any(m != st.PLAYED for m in marks) else ()), "import")
 
@@ -226,7 +247,7 @@ def _tables(day: Day) -> dict[tuple[int, int], frozenset[str]]:
 def results_csv(day: Day) -> str:
     """``results.csv`` of the confirmed tables: header ``round,table,
     player,vp,winner``, rows by round, table and seat, ``\\n`` line ends."""
-    return _csv_of(day.store.results(CONFIRMED))
+    return stage_csv(day, PRELIMINARY)
 
 
 def _csv_of(results: list[TableResult], round_cell: str | None = None) -> str:
@@ -332,18 +353,59 @@ def _check_file_is_ours(day: Day) -> None:
                              f"away (the console writes it again) and retry"])
 
 
-def check_result(day: Day, round_number: int, table: int, vp: list[str], winner: str,
+def _check_stage_file(day: Day, stage: str) -> None:
+    """Refuse a change of a finals game while its pack is not made, or
+    while the stage's results file holds what the console did not write."""
+    if stage not in finals_made(day):
+        raise SetupgenError(f"make the {stage}'s pack first")
+    name, keys = jobs.STAGE_RESULTS[stage], _stage_keys(stage)
+    path = day.folder / name
+    if path.exists() and atomic.digest_of(path) not in _owned(day, keys):
+        raise ResultRefused([f"{name} was changed outside the console, or the console did not write it; "
+                             f"nothing was recorded. Move it away and retry"])
+
+
+def _check_change(day: Day, game: Game) -> None:
+    """Refuse any change of ``game``'s result the files do not allow:
+    ``results.csv`` changed outside the console (the finals are seated
+    from it too); a preliminary game once a finals pack is made; a finals
+    game before its pack, or with its results file changed outside."""
+    _check_file_is_ours(day)
+    if game.is_finals:
+        _check_stage_file(day, game.stage)
+    else:
+        _refuse_after_finals(day)
+
+
+def write_stage(day: Day, stage: str) -> None:
+    """Write the stage's results file from its confirmed games:
+    ``results.csv`` (:func:`write_results`) or the finals stage's
+    ``results-semi-final.csv`` / ``results-final.csv``, as
+    :func:`write_results` describes."""
+    if stage == PRELIMINARY:
+        write_results(day)
+    else:
+        _write_owned(day, jobs.STAGE_RESULTS[stage], stage_csv(day, stage).encode("utf-8"), _stage_keys(stage))
+
+
+def check_result(day: Day, game: Game, vp: list[str], winner: str,
                  statuses: list[str] | None = None) -> tuple[tuple[int, ...], int, tuple[str, ...]]:
     """The VP (texts, one per seat), the winner's seat (text, 1-based) and
     each seat's status (texts: played, no-show, disqualified; None: all
-    played) of a table, checked as ``setupgen standings`` checks a results
-    file: whole numbers, 0 to the round's threshold + 10, one winner who
+    played) of a game, checked as ``setupgen standings`` (a preliminary
+    game) or ``setupgen placings`` (a finals game) checks a results
+    file: whole numbers, 0 to the game's threshold + 10, one winner who
     has no fewer VP than anyone at the table, a no-show with 0 VP. Returns
     (VP per seat, winner seat, statuses: empty when everyone played).
-    Raises :class:`ResultRefused` with every problem."""
-    seats = day.players_of(round_number, table)
-    rows = _read_form(day, seats, str(round_number), table, vp, winner, statuses,
-                      thresholds=day.t.thresholds(), key=round_number)
+    Raises :class:`ResultRefused` with every problem, :class:`SetupgenError`
+    for a game that is not scheduled."""
+    seats = day.players_of(game)
+    if game.is_finals:
+        rows = _read_form(day, seats, game.stage, game.table, vp, winner, statuses,
+                          thresholds={st.STAGE_ROUND: day.threshold(game)}, key=st.STAGE_ROUND, stage=game.stage)
+    else:
+        rows = _read_form(day, seats, str(game.round), game.table, vp, winner, statuses,
+                          thresholds=day.t.thresholds(), key=game.round)
     kept = tuple(r.status for r in rows)
     return tuple(r.vp for r in rows), int(winner), kept if any(m != st.PLAYED for m in kept) else ()
 
@@ -390,54 +452,55 @@ def _without_line(problem: str, seats: tuple[str, ...], names: dict[str, str]) -
     return f"{names.get(seats[seat], seats[seat])}: {rest}"
 
 
-def enter(day: Day, round_number: int, table: int, vp: list[str], winner: str,
-          statuses: list[str] | None = None) -> TableResult:
-    """The director enters or corrects a table's result (with each seat's
-    status: no-shows and disqualifications are the director's): it is confirmed."""
-    return _change(day, round_number, table, vp, winner, CONFIRMED, "director", statuses)
+def enter(day: Day, game: Game, vp: list[str], winner: str, statuses: list[str] | None = None) -> TableResult:
+    """The director enters or corrects a game's result, preliminary or
+    finals (with each seat's status: no-shows and disqualifications are
+    the director's): it is confirmed, and the stage's results file is
+    written (:func:`write_stage`). Raises :class:`ResultRefused` or
+    :class:`SetupgenError`."""
+    return _change(day, game, vp, winner, CONFIRMED, "director", statuses)
 
 
-def report(day: Day, round_number: int, table: int, vp: list[str], winner: str) -> TableResult:
-    """A table reports its result, everyone played (refused once the director has confirmed it)."""
-    return _change(day, round_number, table, vp, winner, REPORTED, "table")
+def report(day: Day, game: Game, vp: list[str], winner: str) -> TableResult:
+    """A table reports its game's result, everyone played (refused once
+    the director has confirmed it). Raises :class:`ResultRefused` or
+    :class:`SetupgenError`."""
+    return _change(day, game, vp, winner, REPORTED, "table")
 
 
-def _change(day: Day, round_number: int, table: int, vp: list[str], winner: str, state: str,
+def _change(day: Day, game: Game, vp: list[str], winner: str, state: str,
             by: str, statuses: list[str] | None = None) -> TableResult:
-    values, seat, marks = check_result(day, round_number, table, vp, winner, statuses)
-    new = TableResult(round_number, table, day.players_of(round_number, table), values, seat, state, by,
-                      day.store.clock(), marks)
+    values, seat, marks = check_result(day, game, vp, winner, statuses)
+    new = TableResult(game, day.players_of(game), values, seat, state, by, day.store.clock(), marks)
 
     def allowed(old: TableResult | None) -> None:
         if by == "table" and old is not None and old.state == CONFIRMED:
             raise StoreError("the director has confirmed this table's result; ask the director to correct it")
 
     with day.store.lock:
-        _check_file_is_ours(day)
-        _refuse_after_finals(day)
-        before = day.store.result(round_number, table)
+        _check_change(day, game)
+        before = day.store.result(game)
         action = "report" if by == "table" else "enter" if before is None else "correct"
         day.store.record(new, action, allowed)
         if state == CONFIRMED or (before is not None and before.state == CONFIRMED):
-            write_results(day)  # results.csv holds the confirmed tables alone
+            write_stage(day, game.stage)  # a results file holds the confirmed games alone
     return new
 
 
-def confirm(day: Day, round_number: int, table: int) -> TableResult:
-    """The director confirms a reported result. Raises :class:`StoreError`
-    when there is nothing to confirm."""
-    day.players_of(round_number, table)
+def confirm(day: Day, game: Game) -> TableResult:
+    """The director confirms a reported result, preliminary or finals.
+    Raises :class:`StoreError` when there is nothing to confirm."""
+    day.players_of(game)
     with day.store.lock:
-        _check_file_is_ours(day)
-        _refuse_after_finals(day)
-        old = day.store.result(round_number, table)
+        _check_change(day, game)
+        old = day.store.result(game)
         if old is None:
-            raise StoreError(f"round {round_number} table {table} has no result to confirm")
+            raise StoreError(f"{game.label()} has no result to confirm")
         if old.state == CONFIRMED:
             return old
         new = dataclasses.replace(old, state=CONFIRMED, by="director", at=day.store.clock())
         day.store.record(new, "confirm")
-        write_results(day)
+        write_stage(day, game.stage)
     return new
 
 
@@ -457,7 +520,7 @@ def live_standings(day: Day) -> Live:
     """The standings of the confirmed results, computed as ``setupgen
     standings`` computes them from ``results.csv`` (its rows read back by
     :func:`~setupgen.tournament.standings.read_results`)."""
-    confirmed = day.store.results(CONFIRMED)
+    confirmed = day.store.results(state=CONFIRMED)
     progress = {r: (sum(1 for x in confirmed if x.round == r), day.schedule.tables(r)) for r in day.rounds}
     if not confirmed:
         return Live((), st.standings_csv(()), {}, progress)
@@ -492,7 +555,7 @@ def current_round(day: Day) -> int:
 
 
 #: the finals' pack folders in the tournament folder, as ``setupgen finals`` names them
-FINAL_STAGES = ("semi-final", "final")
+FINAL_STAGES = FINALS_STAGES
 
 
 @dataclass(frozen=True)
@@ -523,13 +586,13 @@ def finals(day: Day) -> Finals | None:
     if day.t.final is None:
         return None
     n = day.t.final.players
-    stage = "semi-final" if n == 16 else "final"
+    stage = SEMI_FINAL if n == 16 else FINAL
     made = finals_made(day)
     try:
         _, tables = jobs.finals_request(day.t, day.schedule, day.folder / RESULTS_FILE, n)
         ranked, _, _ = jobs.make_standings(day.t, day.schedule, day.folder / RESULTS_FILE)
     except SetupgenError as exc:
-        confirmed = len(day.store.results(CONFIRMED))
+        confirmed = len(day.store.results(state=CONFIRMED))
         waiting = sum(day.schedule.tables(r) for r in day.rounds) - confirmed
         why = f"{waiting} preliminary tables are not confirmed yet" if waiting > 0 else str(exc)
         return Finals(n, stage, (), {}, made, why)
@@ -549,7 +612,7 @@ def make_finals_pack(day: Day, winners: tuple[str, ...] = ()) -> str:
         raise SetupgenError(f"the semi-finals' results name the winners {', '.join(entered)}; correct a "
                             f"semi-final's result to change them", field="winners")
     request, _ = jobs.finals_request(day.t, day.schedule, day.folder / RESULTS_FILE, n, winners)
-    stage = "final" if (winners or n == 8) else "semi-final"
+    stage = FINAL if (winners or n == 8) else SEMI_FINAL
     with day.pack_lock:
         roundpack.write_round(request, day.folder / stage)
     return stage
@@ -638,53 +701,22 @@ def stage_seating(day: Day, stage: str) -> tuple[tuple[str, ...], ...]:
 
 
 def stage_csv(day: Day, stage: str) -> str:
-    """A finals stage's results file as ``setupgen placings`` reads it:
-    ``round,table,player,vp,winner`` (and ``status`` when a seat did not
-    simply play), the round column the stage's name, rows by table and
-    seat, ``\\n`` line ends."""
-    return _csv_of(day.store.stage_results(stage), stage)
+    """A stage's results file of its confirmed games: ``results.csv``
+    (:func:`results_csv`) or a finals stage's file as ``setupgen placings``
+    reads it: ``round,table,player,vp,winner`` (and ``status`` when a seat
+    did not simply play), the round column the stage's name, rows by table
+    and seat, ``\\n`` line ends."""
+    confirmed = day.store.results(stage, CONFIRMED)
+    return _csv_of(confirmed) if stage == PRELIMINARY else _csv_of(confirmed, stage)
 
 
 def stage_rows(day: Day, stage: str) -> tuple[st.GameResult, ...]:
-    """The entered results of a finals stage as results rows (empty while none is in)."""
-    if not day.store.stage_results(stage):
+    """The confirmed results of a finals stage as results rows (empty while none is in)."""
+    if not day.store.results(stage, CONFIRMED):
         return ()
     assert day.t.final is not None
     return st.read_results(stage_csv(day, stage), source=jobs.STAGE_RESULTS[stage], players=_known(day),
                            thresholds={st.STAGE_ROUND: day.t.final.victory_points}, stage=stage)
-
-
-def enter_stage(day: Day, stage: str, table: int, vp: list[str], winner: str,
-                statuses: list[str] | None = None) -> TableResult:
-    """The director enters or corrects a finals table's result (VP per
-    seat in choosing order, the winner's seat, each seat's status as for a
-    preliminary table; None: everyone played), checked as a results file
-    is, once the stage's pack is made; then the stage's
-    results file (``results-final.csv``, ``results-semi-final.csv``) is
-    written. Raises :class:`ResultRefused` or :class:`SetupgenError`."""
-    tables = stage_seating(day, stage)
-    if not 1 <= table <= len(tables):
-        raise SetupgenError(f"the {stage} has tables 1-{len(tables)}, not {table}", field="table")
-    if stage not in finals_made(day):
-        raise SetupgenError(f"make the {stage}'s pack first")
-    assert day.t.final is not None
-    seats = tables[table - 1]
-    rows = _read_form(day, seats, stage, table, vp, winner, statuses,
-                      thresholds={st.STAGE_ROUND: day.t.final.victory_points}, key=st.STAGE_ROUND, stage=stage)
-    marks = tuple(r.status for r in rows)
-    new = TableResult(st.STAGE_ROUND, table, seats, tuple(r.vp for r in rows), int(winner), CONFIRMED, "director",
-                      day.store.clock(), marks if any(m != st.PLAYED for m in marks) else ())
-    name, keys = jobs.STAGE_RESULTS[stage], _stage_keys(stage)
-    with day.store.lock:
-        _check_file_is_ours(day)  # the finals are seated from results.csv: as the console wrote it
-        path = day.folder / name
-        if path.exists() and atomic.digest_of(path) not in _owned(day, keys):
-            raise ResultRefused([f"{name} was changed outside the console, or the console did not write it; "
-                                 f"nothing was recorded. Move it away and retry"])
-        before = day.store.stage_result(stage, table)
-        day.store.record_stage(stage, new, "enter" if before is None else "correct")
-        _write_owned(day, name, stage_csv(day, stage).encode("utf-8"), keys)
-    return new
 
 
 def final_placings(day: Day) -> tuple[tuple[pl.Placing, ...], str | None]:
@@ -694,7 +726,7 @@ def final_placings(day: Day) -> tuple[tuple[pl.Placing, ...], str | None]:
     result is in: the public page asks on every refresh)."""
     if day.t.final is None:
         return (), None
-    if not day.store.stage_results(pl.FINAL):
+    if not day.store.results(pl.FINAL, CONFIRMED):
         return (), "no result of the final yet"
     found = finals(day)
     if found is None or found.problem is not None:
@@ -702,9 +734,9 @@ def final_placings(day: Day) -> tuple[tuple[pl.Placing, ...], str | None]:
     try:
         needed = [pl.SEMI_FINAL, pl.FINAL] if found.players == 16 else [pl.FINAL]
         for stage in needed:
-            missing = len(stage_seating(day, stage)) - len(day.store.stage_results(stage))
+            missing = len(stage_seating(day, stage)) - len(day.store.results(stage, CONFIRMED))
             if missing:
-                return (), f"{missing} {stage} table{'s' if missing > 1 else ''} without a result"
+                return (), f"{missing} {stage} table{'s' if missing > 1 else ''} without a confirmed result"
         semis = day.folder / jobs.STAGE_RESULTS[pl.SEMI_FINAL] if found.players == 16 else None
         placed, _, _ = jobs.make_placings(day.t, day.schedule, day.folder / RESULTS_FILE,
                                           day.folder / jobs.STAGE_RESULTS[pl.FINAL], semis)
@@ -720,7 +752,7 @@ def entered_winners(day: Day) -> tuple[str, ...]:
     if found is None or found.players != 16 or found.problem is not None:
         return ()
     semis = found.tables
-    if len(day.store.stage_results(pl.SEMI_FINAL)) != len(semis):
+    if len(day.store.results(pl.SEMI_FINAL, CONFIRMED)) != len(semis):
         return ()
     try:
         return tuple(pl.semi_final_winners(stage_rows(day, pl.SEMI_FINAL), semis, found.ranking))

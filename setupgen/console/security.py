@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Callable
 
 from ..core.errors import SetupgenError, quoted
+from ..tournament.games import PRELIMINARY
 
 #: scrypt cost (2**14, 8, 1: about 16 MB and 50 ms a check)
 SCRYPT = {"n": 2 ** 14, "r": 8, "p": 1}
@@ -93,12 +94,16 @@ def session_secret(key: bytes) -> str:
     return hmac.new(key, b"setupgen-console-session/1", hashlib.sha256).hexdigest()
 
 
-def table_csrf(key: bytes, round_number: int, table: int) -> str:
-    """The CSRF token of a table's own page (round, table): 128 bits of
-    HMAC-SHA256 under the folder's console key. A table page carries no
-    session (its token in the URL is all the authority it has), so its
-    form's token is derived instead of kept in a cookie."""
-    return hmac.new(key, f"setupgen-table-form/1/{round_number}/{table}".encode(), hashlib.sha256).hexdigest()[:32]
+def table_csrf(key: bytes, round_number: int, table: int, stage: str = PRELIMINARY) -> str:
+    """The CSRF token of a table's own page (the game ``(stage, round,
+    table)``): 128 bits of HMAC-SHA256 under the folder's console key. A
+    table page carries no session (its token in the URL is all the
+    authority it has), so its form's token is derived instead of kept in a
+    cookie. A preliminary table's message is
+    ``setupgen-table-form/1/<round>/<table>``, a finals table's
+    ``setupgen-table-form/1/<stage>/<round>/<table>``."""
+    where = f"{round_number}/{table}" if stage == PRELIMINARY else f"{stage}/{round_number}/{table}"
+    return hmac.new(key, f"setupgen-table-form/1/{where}".encode(), hashlib.sha256).hexdigest()[:32]
 
 
 def csrf_token(session: dict) -> str:

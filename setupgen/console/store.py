@@ -8,7 +8,10 @@ has a version (table ``schema_version``); :func:`migrate` brings an older
 database up to :data:`SCHEMA_VERSION` step by step, each step one
 transaction, and refuses a database newer than this setupgen.
 
-Shapes: a table's result is a :class:`TableResult` (players in seat order,
+Every game, preliminary or finals, is one row of ``games``, keyed
+``(stage, round, table)`` (:class:`~setupgen.tournament.games.Game`).
+
+Shapes: a game's result is a :class:`TableResult` (its key, players in seat order,
 their VP in the same order, the winner's seat 1..n, the state ``reported``
 or ``confirmed``, each seat's status when not everyone played); an audit entry an :class:`AuditEntry` whose ``old`` and
 ``new`` are JSON texts of ``{"vp": [...], "winner": seat, "state": ...}``
@@ -26,9 +29,10 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from ..core.errors import SetupgenError, quoted
+from ..tournament.games import PRELIMINARY, Game
 
 DB_FILE = "tournament.db"
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 STATES = ("reported", "confirmed")
 
 #: version -> the SQL statements that bring a database from version - 1 to it
@@ -54,9 +58,22 @@ MIGRATIONS: dict[int, tuple[str, ...]] = {
     4: (  # a status per seat in the finals too ([] = everyone played)
         "ALTER TABLE finals ADD COLUMN statuses TEXT NOT NULL DEFAULT '[]'",
     ),
+    5: (  # one table of games keyed (stage, round, table): the rounds' and the finals' results together;
+          # a finals game is round 1, and every audit entry names its stage
+        "CREATE TABLE games (stage TEXT NOT NULL CHECK (stage IN ('preliminary', 'semi-final', 'final')), "
+        "round INTEGER NOT NULL, table_no INTEGER NOT NULL, players TEXT NOT NULL, vp TEXT NOT NULL, "
+        "winner INTEGER NOT NULL, state TEXT NOT NULL CHECK (state IN ('reported', 'confirmed')), "
+        "by TEXT NOT NULL, at TEXT NOT NULL, statuses TEXT NOT NULL DEFAULT '[]', "
+        "PRIMARY KEY (stage, round, table_no))",
+        "INSERT INTO games SELECT 'preliminary', round, table_no, players, vp, winner, state, by, at, statuses "
+        "FROM results",
+        "INSERT INTO games SELECT stage, 1, table_no, players, vp, winner, 'confirmed', by, at, statuses FROM finals",
+        "DROP TABLE results",
+        "DROP TABLE finals",
+        "UPDATE audit SET round = 1 WHERE stage IN ('semi-final', 'final')",
+        "UPDATE audit SET stage = 'preliminary' WHERE stage = ''",
+    ),
 }
-#: the finals' stages a ``finals`` row may hold
-FINALS_STAGES = ("semi-final", "final")
 
 
 class StoreError(SetupgenError):
@@ -66,14 +83,15 @@ class StoreError(SetupgenError):
 
 @dataclass(frozen=True, slots=True)
 class TableResult:
-    """One table's result: ``players`` (ids in seat order), ``vp`` (the
-    same order), ``winner`` (seat, 1-based), ``state`` (``reported`` by the
-    table or ``confirmed`` by the director), who made the last change and
-    when (UTC, ISO 8601), and ``statuses`` (per seat: ``played``,
-    ``no-show``, ``disqualified``; empty when everyone played)."""
+    """One game's result: ``game`` its key (:class:`~setupgen.tournament.
+    games.Game`), ``players`` (ids in seat order; a finals table in
+    choosing order), ``vp`` (the same order), ``winner`` (seat, 1-based),
+    ``state`` (``reported`` by the table or ``confirmed`` by the
+    director), who made the last change and when (UTC, ISO 8601), and
+    ``statuses`` (per seat: ``played``, ``no-show``, ``disqualified``;
+    empty when everyone played)."""
 
-    round: int
-    table: int
+    game: Game
     players: tuple[str, ...]
     vp: tuple[int, ...]
     winner: int
@@ -81,6 +99,16 @@ class TableResult:
     by: str
     at: str
     statuses: tuple[str, ...] = ()
+
+    @property
+    def round(self) -> int:
+        """The game's round (1 for a finals table)."""
+        return self.game.round
+
+    @property
+    def table(self) -> int:
+        """The game's table."""
+        return self.game.table
 
     def as_json(self) -> str:
         """The audit log's record of this result (``statuses`` only when
@@ -94,11 +122,11 @@ class TableResult:
 @dataclass(frozen=True, slots=True)
 class AuditEntry:
     """One change: when, by whom (``director``, ``table`` or ``import``),
-    round, table, what (``report``, ``enter``, ``correct``, ``confirm``;
-    at table 0 the round's changes ``leave``, ``join``, ``replan``) and
-    the result before and after (JSON texts; ``old`` empty at first);
-    ``stage`` names a finals stage (``semi-final``, ``final``; round 0),
-    empty for a preliminary round."""
+    the game's round and table, what (``report``, ``enter``, ``correct``,
+    ``confirm``; at table 0 the round's changes ``leave``, ``join``,
+    ``replan``) and the result before and after (JSON texts; ``old``
+    empty at first); ``stage`` the game's stage (``preliminary``,
+    ``semi-final``, ``final``)."""
 
     id: int
     at: str
@@ -108,12 +136,15 @@ class AuditEntry:
     action: str
     old: str
     new: str
-    stage: str = ""
+    stage: str = PRELIMINARY
 
 
 def now() -> str:
     """The current time, UTC, to the second (``2026-05-01T14:03:59Z``)."""
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+
+
+_INSERT_AUDIT = "INSERT INTO audit (at, by, round, table_no, action, old, new, stage) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
 
 
 class Store:
@@ -138,101 +169,59 @@ class Store:
         with self.lock:
             self.db.close()
 
-    def result(self, round_number: int, table: int) -> TableResult | None:
-        """The table's result, None while none is in."""
+    def result(self, game: Game) -> TableResult | None:
+        """The game's result, None while none is in."""
         with self.lock:
-            row = self.db.execute("SELECT * FROM results WHERE round = ? AND table_no = ?",
-                                  (round_number, table)).fetchone()
+            row = self.db.execute("SELECT * FROM games WHERE stage = ? AND round = ? AND table_no = ?",
+                                  (game.stage, game.round, game.table)).fetchone()
         return None if row is None else _result(row)
 
-    def results(self, state: str | None = None) -> list[TableResult]:
-        """Every table's result (only those in ``state`` when given), by round and table."""
+    def results(self, stage: str = PRELIMINARY, state: str | None = None) -> list[TableResult]:
+        """Every result of ``stage`` (only those in ``state`` when given), by round and table."""
+        query = "SELECT * FROM games WHERE stage = ?" + ("" if state is None else " AND state = ?")
         with self.lock:
-            if state is None:
-                rows = self.db.execute("SELECT * FROM results ORDER BY round, table_no").fetchall()
-            else:
-                rows = self.db.execute("SELECT * FROM results WHERE state = ? ORDER BY round, table_no",
-                                       (state,)).fetchall()
+            rows = self.db.execute(query + " ORDER BY round, table_no",
+                                   (stage,) if state is None else (stage, state)).fetchall()
         return [_result(r) for r in rows]
 
     def record(self, new: TableResult, action: str,
                allowed: Callable[[TableResult | None], None] = lambda _old: None) -> TableResult | None:
-        """Store ``new`` as its table's result with its audit entry, in one
+        """Store ``new`` as its game's result with its audit entry, in one
         transaction; ``allowed(old)`` may raise :class:`StoreError` to
         refuse the change (checked inside the transaction). Returns the
         result it replaced."""
         if new.state not in STATES:
             raise StoreError(f"unknown state {new.state!r}")
+        g = new.game
         with self.lock, _transaction(self.db):
-            old_row = self.db.execute("SELECT * FROM results WHERE round = ? AND table_no = ?",
-                                      (new.round, new.table)).fetchone()
+            old_row = self.db.execute("SELECT * FROM games WHERE stage = ? AND round = ? AND table_no = ?",
+                                      (g.stage, g.round, g.table)).fetchone()
             old = None if old_row is None else _result(old_row)
             allowed(old)
-            self.db.execute("INSERT OR REPLACE INTO results (round, table_no, players, vp, winner, state, by, at, "
-                            "statuses) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                            (new.round, new.table, json.dumps(list(new.players)), json.dumps(list(new.vp)),
+            self.db.execute("INSERT OR REPLACE INTO games (stage, round, table_no, players, vp, winner, state, by, "
+                            "at, statuses) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                            (g.stage, g.round, g.table, json.dumps(list(new.players)), json.dumps(list(new.vp)),
                              new.winner, new.state, new.by, new.at, json.dumps(list(new.statuses))))
-            self.db.execute("INSERT INTO audit (at, by, round, table_no, action, old, new) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                            (new.at, new.by, new.round, new.table, action, "" if old is None else old.as_json(),
-                             new.as_json()))
+            self.db.execute(_INSERT_AUDIT, (new.at, new.by, g.round, g.table, action,
+                                            "" if old is None else old.as_json(), new.as_json(), g.stage))
         return old
 
     def note(self, by: str, round_number: int, action: str, new: str, old: str = "") -> None:
-        """An audit entry of a change that is not a table's result (table
-        0): a drop-out or late entry recorded (``leave``, ``join``) or the
-        schedule re-planned (``replan``), ``new`` its JSON record; in its
-        own transaction."""
+        """An audit entry of a change that is not a game's result (a
+        preliminary round's table 0): a drop-out or late entry recorded
+        (``leave``, ``join``) or the schedule re-planned (``replan``),
+        ``new`` its JSON record; in its own transaction."""
         with self.lock, _transaction(self.db):
-            self.db.execute("INSERT INTO audit (at, by, round, table_no, action, old, new) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                            (self.clock(), by, round_number, 0, action, old, new))
+            self.db.execute(_INSERT_AUDIT, (self.clock(), by, round_number, 0, action, old, new, PRELIMINARY))
 
-    def stage_result(self, stage: str, table: int) -> TableResult | None:
-        """A finals table's result (round 0, confirmed), None while none is in."""
-        with self.lock:
-            row = self.db.execute("SELECT * FROM finals WHERE stage = ? AND table_no = ?", (stage, table)).fetchone()
-        return None if row is None else _stage_result(row)
-
-    def stage_results(self, stage: str) -> list[TableResult]:
-        """Every result of a finals stage, by table."""
-        with self.lock:
-            rows = self.db.execute("SELECT * FROM finals WHERE stage = ? ORDER BY table_no", (stage,)).fetchall()
-        return [_stage_result(r) for r in rows]
-
-    def record_stage(self, stage: str, new: TableResult, action: str) -> TableResult | None:
-        """Store ``new`` as the result of a finals table of ``stage`` with
-        its audit entry (naming the stage), in one transaction. Returns the
-        result it replaced."""
-        if stage not in FINALS_STAGES:
-            raise StoreError(f"unknown finals stage {quoted(stage, 30)}")
-        with self.lock, _transaction(self.db):
-            old_row = self.db.execute("SELECT * FROM finals WHERE stage = ? AND table_no = ?",
-                                      (stage, new.table)).fetchone()
-            old = None if old_row is None else _stage_result(old_row)
-            self.db.execute("INSERT OR REPLACE INTO finals (stage, table_no, players, vp, winner, by, at, statuses) "
-                            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                            (stage, new.table, json.dumps(list(new.players)), json.dumps(list(new.vp)), new.winner,
-                             new.by, new.at, json.dumps(list(new.statuses))))
-            self.db.execute("INSERT INTO audit (at, by, round, table_no, action, old, new, stage) "
-                            "VALUES (?, ?, 0, ?, ?, ?, ?, ?)",
-                            (new.at, new.by, new.table, action, "" if old is None else old.as_json(), new.as_json(),
-                             stage))
-        return old
-
-    def stage_audit(self, stage: str, table: int) -> list[AuditEntry]:
-        """The audit entries of one finals table, newest first."""
-        with self.lock:
-            rows = self.db.execute("SELECT * FROM audit WHERE stage = ? AND table_no = ? ORDER BY id DESC",
-                                   (stage, table)).fetchall()
-        return [AuditEntry(*row) for row in rows]
-
-    def audit(self, round_number: int | None = None, table: int | None = None) -> list[AuditEntry]:
-        """The audit log, newest first (of one round, or one table)."""
+    def audit(self, game: Game | None = None, *, round_number: int | None = None) -> list[AuditEntry]:
+        """The audit log, newest first: all of it, one game's, or (``round_number``) one preliminary round's."""
         query = "SELECT * FROM audit"
-        args: tuple[int, ...] = ()
-        if round_number is not None and table is not None:
-            query, args = query + " WHERE round = ? AND table_no = ?", (round_number, table)
+        args: tuple[object, ...] = ()
+        if game is not None:
+            query, args = query + " WHERE stage = ? AND round = ? AND table_no = ?", (game.stage, game.round, game.table)
         elif round_number is not None:
-            query, args = query + " WHERE round = ?", (round_number,)
+            query, args = query + " WHERE stage = ? AND round = ?", (PRELIMINARY, round_number)
         with self.lock:
             rows = self.db.execute(query + " ORDER BY id DESC", args).fetchall()
         return [AuditEntry(*row) for row in rows]
@@ -249,15 +238,10 @@ class Store:
             self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
 
 
-def _stage_result(row: Sequence) -> TableResult:
-    """A ``finals`` row: round 0, confirmed (the director enters finals results)."""
-    return TableResult(0, row[1], tuple(json.loads(row[2])), tuple(json.loads(row[3])), row[4], "confirmed",
-                       row[5], row[6], tuple(json.loads(row[7])))
-
-
 def _result(row: Sequence) -> TableResult:
-    return TableResult(row[0], row[1], tuple(json.loads(row[2])), tuple(json.loads(row[3])), row[4], row[5],
-                       row[6], row[7], tuple(json.loads(row[8])))
+    """A ``games`` row (stage, round, table_no, players, vp, winner, state, by, at, statuses)."""
+    return TableResult(Game(row[0], row[1], row[2]), tuple(json.loads(row[3])), tuple(json.loads(row[4])), row[5],
+                       row[6], row[7], row[8], tuple(json.loads(row[9])))
 
 
 class _transaction:

@@ -38,6 +38,7 @@ from typing import Any, Iterable, Mapping, NoReturn
 
 from .data import data_dir, read_toml
 from .errors import SetupgenError, quoted
+from .fields import Fields
 from .templates import texts
 
 #: when a rule applies: preliminary rounds, the final, or both
@@ -573,19 +574,14 @@ def _scenario_table(folder: Path | None) -> tuple[Path, dict[str, Any]]:
     path = (folder or almanac_dir()) / "scenarios.toml"
     data = _read(path)
     _only(path, "", data, ("trade", "longest", "scenario"))
-    table = data.get("scenario")
-    if not isinstance(table, dict):
-        _bad(path, "scenario", "expected one table [scenario.<name>] per scenario")
-    return path, table
+    return path, _fields(path).table(data.get("scenario"), "scenario", "expected one table [scenario.<name>] per scenario")
 
 
 def _scenario_entry(path: Path, table: dict[str, Any], scenario: str) -> dict[str, Any]:
     if not isinstance(scenario, str) or scenario not in table:
         raise SetupgenError(f"no almanac rules for scenario {quoted(scenario)} (known: {', '.join(sorted(table))})",
                             field="rules")
-    entry = table[scenario]
-    if not isinstance(entry, dict):
-        _bad(path, f"scenario.{scenario}", "expected a table")
+    entry = _fields(path).table(table[scenario], f"scenario.{scenario}")
     _only(path, f"scenario.{scenario}", entry, ("rules", "longest", "inherits", "boxes", "material", "replaces"))
     return entry
 
@@ -609,18 +605,16 @@ def _scenario_material(scenario: str, folder: Path | None) -> tuple[tuple[str, .
     if (not isinstance(boxes, list) or not boxes or len(set(map(str, boxes))) != len(boxes)
             or not all(isinstance(b, str) and _KEY.fullmatch(b) for b in boxes)):
         _bad(path, f"{where}.boxes", 'expected a list of distinct kebab-case box keys such as ["base", "seafarers"]')
-    pieces = entry.get("material", [])
-    if not isinstance(pieces, list):
-        _bad(path, f"{where}.material", "expected a list of { key = ..., count = n } entries")
+    fields = _fields(path)
+    pieces = fields.items(entry.get("material", []), f"{where}.material",
+                          "expected a list of { key = ..., count = n } entries")
     out: list[Material] = []
     for i, piece in enumerate(pieces):
         at = f"{where}.material[{i}]"
-        if not isinstance(piece, dict):
-            _bad(path, at, "expected { key = ..., count = n }")
+        fields.table(piece, at, "expected { key = ..., count = n }")
         _only(path, at, piece, ("key", "count", "source"))
-        key, n = _key(path, at, piece.get("key")), piece.get("count")
-        if type(n) is not int or not 1 <= n <= 1000:
-            _bad(path, f"{at} (key {key!r}).count", "expected a whole number 1-1000")
+        key = _key(path, at, piece.get("key"))
+        n = fields.whole(piece.get("count"), f"{at} (key {key!r}).count", 1, 1000)
         if any(m.key == key for m in out):
             _bad(path, f"{at} (key {key!r})", "the key is listed twice")
         problem = check_source(piece.get("source"), source_documents(folder))
@@ -631,27 +625,22 @@ def _scenario_material(scenario: str, folder: Path | None) -> tuple[tuple[str, .
 
 
 def _form(path: Path, form: str, entry: Any, folder: Path | None) -> tuple[tuple[str, ...], tuple[Rule, ...]]:
-    where = f"form.{form}"
-    if not isinstance(entry, dict):
-        _bad(path, where, "expected a table with scenarios and rules")
+    where, fields = f"form.{form}", _fields(path)
+    fields.table(entry, where, "expected a table with scenarios and rules")
     _only(path, where, entry, ("scenarios", "rules"))
-    scenarios_ = entry.get("scenarios", [])
-    if not isinstance(scenarios_, list) or not all(isinstance(s, str) for s in scenarios_):
-        _bad(path, f"{where}.scenarios", "expected a list of scenario names")
+    scenarios_ = fields.texts(entry.get("scenarios", []), f"{where}.scenarios", "expected a list of scenario names")
     return tuple(scenarios_), _rules(path, f"{where}.rules", entry.get("rules"), folder)
 
 
 def _material(path: Path, where: str, entry: Any, forms: tuple[str, ...], folder: Path | None) -> MaterialSpec:
-    if not isinstance(entry, dict):
-        _bad(path, where, "expected a table")
+    fields = _fields(path)
+    fields.table(entry, where)
     _only(path, where, entry, ("key", "per_player", "per_table", "forms", "source"))
     key = _key(path, where, entry.get("key"))
     problem = check_source(entry.get("source"), source_documents(folder))
     if problem:
         _bad(path, f"{where} (key {key!r}).source", problem)
-    per_player = entry.get("per_player", 0)
-    if type(per_player) is not int or not 0 <= per_player <= 100:
-        _bad(path, f"{where} (key {key!r}).per_player", "expected a whole number 0-100")
+    per_player = fields.whole(entry.get("per_player", 0), f"{where} (key {key!r}).per_player", 0, 100)
     bands = []
     for band in entry.get("per_table", []):
         players, count = (band.get("players"), band.get("count")) if isinstance(band, dict) else (None, None)
@@ -672,14 +661,13 @@ def _rules(path: Path, where: str, entries: Any, folder: Path | None) -> tuple[R
     """The rule list at ``where``: tables ``{ key, when, source, ... }``
     (:data:`_RULE_FIELDS`), each with a source :func:`check_source`
     accepts."""
-    if not isinstance(entries, list):
-        _bad(path, where, "expected a list of { key = ..., when = ..., source = ... } entries")
+    fields = _fields(path)
+    fields.items(entries, where, "expected a list of { key = ..., when = ..., source = ... } entries")
     documents = source_documents(folder)
     out: list[Rule] = []
     for i, entry in enumerate(entries):
         at = f"{where}[{i}]"
-        if not isinstance(entry, dict):
-            _bad(path, at, "expected { key = ..., when = ..., source = ... }")
+        fields.table(entry, at, "expected { key = ..., when = ..., source = ... }")
         _only(path, at, entry, _RULE_FIELDS)
         key = _key(path, at, entry.get("key"))
         named = f"{at} (key {key!r})"
@@ -696,9 +684,8 @@ def _rules(path: Path, where: str, entries: Any, folder: Path | None) -> tuple[R
         words = [entry.get(f, "") for f in ("quote", "reading")]
         if not all(isinstance(w, str) and "\n" not in w for w in words):
             _bad(path, named, "quote and reading take one line of text")
-        only = entry.get("scenarios", [])
-        if not isinstance(only, list) or not only and "scenarios" in entry or not all(isinstance(x, str) for x in only):
-            _bad(path, f"{named}.scenarios", "expected a list of scenario names")
+        only = fields.texts(entry.get("scenarios", []), f"{named}.scenarios", "expected a list of scenario names",
+                            empty="scenarios" not in entry)
         out.append(Rule(key, when, section, source=entry["source"], quote=words[0], reading=words[1],
                         scenarios=tuple(only)))
     return tuple(out)
@@ -711,13 +698,11 @@ def source_documents(folder: Path | None = None) -> tuple[str, ...]:
     path = (folder or almanac_dir()) / "sources.toml"
     data = _read(path)
     _only(path, "", data, ("document",))
-    docs = data.get("document")
-    if not isinstance(docs, list) or not docs:
-        _bad(path, "document", "expected [[document]] entries")
+    fields = _fields(path)
+    docs = fields.items(data.get("document"), "document", "expected [[document]] entries", empty=False)
     names: list[str] = []
     for i, doc in enumerate(docs):
-        if not isinstance(doc, dict):
-            _bad(path, f"document[{i}]", "expected a table")
+        fields.table(doc, f"document[{i}]")
         _only(path, f"document[{i}]", doc, ("name", "seed", "lang"))
         name = doc.get("name")
         if not isinstance(name, str) or not name.strip() or "," in name or name in names:
@@ -742,8 +727,7 @@ def check_source(source: Any, documents: Iterable[str]) -> str | None:
 
 
 def _aliases(path: Path, table: Any, rules: tuple[Rule, ...]) -> tuple[tuple[str, str], ...]:
-    if not isinstance(table, dict):
-        _bad(path, "aliases", "expected a table of old key = \"new key\" (or \"\")")
+    _fields(path).table(table, "aliases", "expected a table of old key = \"new key\" (or \"\")")
     known = {r.key for r in rules}
     out = []
     for old, new in table.items():
@@ -761,17 +745,20 @@ def _key(path: Path, where: str, key: Any) -> str:
 
 
 def _only(path: Path, where: str, table: dict[str, Any], allowed: tuple[str, ...]) -> None:
-    extra = sorted(set(table) - set(allowed))
-    if extra:
-        _bad(path, f"{where}.{extra[0]}" if where else extra[0], f"unknown field (known: {', '.join(allowed)})")
+    _fields(path).known(table, allowed, f"{where}." if where else "")
 
 
 def _read(path: Path) -> dict[str, Any]:
     return read_toml(path, "almanac file")
 
 
+def _fields(path: Path) -> Fields:
+    """The shared reader (:class:`~setupgen.core.fields.Fields`), its problems ``<file>: <key>: <problem>``."""
+    return Fields(lambda where, problem: SetupgenError(f"{path}: {where}: {problem}"), unknown="field")
+
+
 def _bad(path: Path, where: str, problem: str) -> NoReturn:
-    raise SetupgenError(f"{path}: {where}: {problem}")
+    _fields(path).fail(where, problem)
 
 
 __all__ = ["WHEN", "SECTIONS", "MAX_LINE_CHARS", "MAX_LINES", "MAX_OWN_CHARS", "NO_PRESET", "TOURNAMENT_FILE",

@@ -16,6 +16,7 @@ from typing import Any, Mapping
 from . import atomic
 from .data import read_text
 from .errors import BoardFormatError, SetupgenError, quoted
+from .fields import JSON_NAMES, Fields
 from .balance import Limits
 from .hexgrid import Hex, row_order
 from .rules import HARBOR_METHODS, HARBOR_TYPES, KINDS, NUMBER_METHODS, NUMBERS, TERRAINS
@@ -313,21 +314,16 @@ def write_board(board: Board, path: str | Path) -> None:
 
 
 def _field(data: Any, key: str, typ: Any, where: str = "") -> Any:
-    label = f"{where}.{key}" if where else key
-    if not isinstance(data, dict):
-        raise BoardFormatError(f"{where or 'document'}: expected an object")
-    if key not in data:
-        raise BoardFormatError(f"{label}: missing")
-    value = data[key]
-    types = typ if isinstance(typ, tuple) else (typ,)
-    if (isinstance(value, bool) and bool not in types) or not isinstance(value, types):
-        want = " or ".join(_JSON_NAMES[t] for t in types)
-        raise BoardFormatError(f"{label}: expected {want}, got {_JSON_NAMES.get(type(value), type(value).__name__)}")
-    return value
+    """``data[key]`` of a board document checked by the shared reader
+    (:class:`~setupgen.core.fields.Fields`, JSON type names); ``where``
+    the object's dotted key (``hexes[3]``), empty at the top. Raises
+    :class:`BoardFormatError` (``hexes[3].number: expected an integer or
+    null, got a string``)."""
+    return _BOARD_FIELDS.get(_BOARD_FIELDS.table(data, where or "document", "expected an object"), key, typ,
+                             where=f"{where}." if where else "")
 
 
-_JSON_NAMES = {str: "a string", int: "an integer", bool: "true/false", list: "a list", dict: "an object",
-               type(None): "null", float: "a fraction"}
+_BOARD_FIELDS = Fields(lambda where, problem: BoardFormatError(f"{where}: {problem}"), names=JSON_NAMES)
 
 
 def _text(value: str, key: str) -> str:

@@ -21,6 +21,7 @@ from typing import Any, Mapping
 from . import hexgrid
 from .data import data_dir
 from .errors import LayoutError, SetupgenError, UnknownScenarioError, quoted
+from .fields import Fields
 from .hexgrid import Hex
 from .balance import BARRABLE, Limits
 from .balance import load_preset as load_balance_preset
@@ -265,16 +266,14 @@ def _resolve_inherits(path: Path) -> dict[str, Any]:
 
 
 def _get(data: dict, key: str, typ: type | tuple, path: Path, default: Any = ..., where: str = "") -> Any:
-    full = f"{where}{key}"
-    if key not in data:
-        if default is ...:
-            raise LayoutError(str(path), full, "missing")
-        return default
-    value = data[key]
-    if not isinstance(value, typ) or (typ is int and isinstance(value, bool)):
-        want = typ.__name__ if isinstance(typ, type) else " or ".join(t.__name__ for t in typ)
-        raise LayoutError(str(path), full, f"expected {want}, got {type(value).__name__}")
-    return value
+    """``data[key]`` of a layout file checked by the shared reader
+    (:meth:`~setupgen.core.fields.Fields.get`). Raises :class:`LayoutError`."""
+    return _fields(path).get(data, key, typ, default, where)
+
+
+def _fields(path: Path) -> Fields:
+    """The shared reader, its problems as :class:`LayoutError` of ``path``."""
+    return Fields(lambda where, problem: LayoutError(str(path), where, problem))
 
 
 def _hex_value(value: Any, path: Path, key: str) -> Hex:
@@ -286,9 +285,7 @@ def _hex_value(value: Any, path: Path, key: str) -> Hex:
 
 def _known(table: dict[str, Any], keys: frozenset[str], path: Path, where: str) -> None:
     """A layout table holds only the keys the format knows."""
-    unknown = sorted(set(table) - keys)
-    if unknown:
-        raise LayoutError(str(path), f"{where}{unknown[0]}", f"unknown key (known: {', '.join(sorted(keys))})")
+    _fields(path).known(table, keys, where)
 
 
 def _pool(table: Any, allowed: tuple[str, ...], path: Path, key: str) -> tuple[str, ...]:

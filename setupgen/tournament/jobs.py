@@ -28,6 +28,7 @@ from ..core.errors import SetupgenError
 from ..render import listing
 from ..render.page import text_width
 from . import entries, roundpack, tokens
+from .games import FINAL, PRELIMINARY, SEMI_FINAL
 from .model import Player, Tournament
 from .schedule import Quality, Schedule, ScheduleError, Seat, plan
 
@@ -614,10 +615,10 @@ def finals_request(t: Tournament, sched: Schedule, results_path: str | Path, pla
                 raise SetupgenError(f"give exactly one winner of each semi-final: table {k} "
                                     f"({', '.join(table)}) has {len(won)} among the winners", field="winners")
         tables: tuple[tuple[str, ...], ...] = (st.final_of_winners(list(winners), ranking),)
-        label = "final"
+        label = FINAL
     else:
         tables = st.finals_tables(ranking, players)
-        label = "semi-final" if players == 16 else "final"
+        label = SEMI_FINAL if players == 16 else FINAL
     tx = templates.texts(t.language)
     rank = {p: n for n, p in enumerate(ranking, start=1)}
     # a disqualified player has left the standings, so has no rank (and no finals seat)
@@ -633,7 +634,7 @@ def finals_request(t: Tournament, sched: Schedule, results_path: str | Path, pla
 
 
 #: the finals' results files in the tournament folder, by stage (docs/rules.md section 6, "Final placings")
-STAGE_RESULTS = {"semi-final": "results-semi-final.csv", "final": "results-final.csv"}
+STAGE_RESULTS = {SEMI_FINAL: "results-semi-final.csv", FINAL: "results-final.csv"}
 #: columns of the placings listing (template keys under ``tournament.placings_head``)
 PLACINGS_COLUMNS = ("place", "player", "stage", "table", "vp", "rank")
 
@@ -696,8 +697,8 @@ def placings_listing(t: Tournament, placed: Sequence) -> listing.Listing:
     the VP there and the preliminary rank."""
     tx = templates.texts(t.language)
     names = display_names(t)
-    stage = {"final": tx.get("tournament.final"), "semi-final": tx.get("tournament.semi_final"),
-             "preliminary": tx.get("tournament.preliminary")}
+    stage = {FINAL: tx.get("tournament.final"), SEMI_FINAL: tx.get("tournament.semi_final"),
+             PRELIMINARY: tx.get("tournament.preliminary")}
     rows = tuple((str(p.place), names.get(p.player, p.player), stage[p.stage],
                   "" if p.table is None else str(p.table), "" if p.vp is None else str(p.vp), str(p.rank))
                  for p in placed)

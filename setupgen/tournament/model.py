@@ -67,6 +67,7 @@ from ..core import templates
 from ..core.data import read_text, read_toml
 from ..core.limits import MAX_ROUNDS, check_text
 from ..core.errors import SetupgenError
+from ..core.fields import Fields
 
 SETUPS = ("per-table", "shared")
 SEATINGS = ("schedule", "standings")
@@ -357,15 +358,14 @@ def _read_toml(path: Path) -> dict[str, Any]:
 
 def _get(p: str, table: dict, key: str, typ: type, default: Any = ..., where: str = "") -> Any:
     """``table[key]`` checked to be a ``typ`` (``default`` when missing, or
-    an error when there is none)."""
-    if key not in table:
-        if default is ...:
-            raise TournamentError(f"{p}: {where}{key}: missing")
-        return default
-    value = table[key]
-    if not isinstance(value, typ) or (typ is int and isinstance(value, bool)):
-        raise TournamentError(f"{p}: {where}{key}: expected {typ.__name__}, got {type(value).__name__}")
-    return value
+    an error when there is none) by the shared reader
+    (:meth:`~setupgen.core.fields.Fields.get`). Raises :class:`TournamentError`."""
+    return _fields(p).get(table, key, typ, default, where)
+
+
+def _fields(p: str) -> Fields:
+    """The shared reader, its problems as :class:`TournamentError` of the file ``p``."""
+    return Fields(lambda where, problem: TournamentError(f"{p}: {where}: {problem}"))
 
 
 def _check_table_size(p: str, rounds: tuple[Round, ...], table_size: int) -> None:
@@ -379,9 +379,7 @@ def _check_table_size(p: str, rounds: tuple[Round, ...], table_size: int) -> Non
 
 
 def _known_keys(p: str, table: dict, keys: frozenset[str], where: str) -> None:
-    unknown = sorted(set(table) - keys)
-    if unknown:
-        raise TournamentError(f"{p}: {where}{unknown[0]}: unknown key (known: {', '.join(sorted(keys))})")
+    _fields(p).known(table, keys, where)
 
 
 def _parse_rounds(p: str, data: dict[str, Any]) -> tuple[Round, ...]:

@@ -27,14 +27,14 @@ from typing import Mapping, Sequence
 
 from ..core.errors import SetupgenError
 from . import standings as st
+from .games import FINAL, FINALS_STAGES, PRELIMINARY, SEMI_FINAL
 from .model import Scoring
 
 __all__ = ["FINAL", "SEMI_FINAL", "PRELIMINARY", "STAGES", "Placing", "PlacingsError", "stage_tables",
            "semi_final_winners", "placings", "placings_csv", "placings_lines"]
 
-FINAL, SEMI_FINAL, PRELIMINARY = "final", "semi-final", "preliminary"
-#: the finals stages in playing order
-STAGES = (SEMI_FINAL, FINAL)
+#: the finals stages in playing order (the stages are defined once, in :mod:`setupgen.tournament.games`)
+STAGES = FINALS_STAGES
 
 
 class PlacingsError(SetupgenError):

@@ -7,7 +7,10 @@ is 32 random bytes (64 hex digits and a newline), made once with
 exclusive creation and never rewritten, so the CLI (``round
 --console-url``) and the console (``serve``) compute the same token and
 URL and a pack made twice has the same bytes. A table's URL is
-``<base>/t/<round>/<table>/<token>``.
+``<base>/t/<round>/<table>/<token>``. A finals table (stage
+``semi-final`` or ``final``, round 1) has the message
+``setupgen-table/1/<stage>/1/<table>`` and the URL
+``<base>/t/<stage>/<table>/<token>``.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ import secrets
 from pathlib import Path
 
 from ..core.errors import SetupgenError, quoted
+from .games import PRELIMINARY, Game
 
 KEY_FILE = "console.key"
 #: hex digits of a token (128 bits)
@@ -69,15 +73,20 @@ def key(folder: Path) -> bytes:
     return bytes.fromhex(fresh)
 
 
-def table_token(secret: bytes, round_number: int, table: int) -> str:
-    """The token of ``table`` in round ``round_number``: 32 hex digits."""
-    message = f"setupgen-table/1/{round_number}/{table}".encode("ascii")
-    return hmac.new(secret, message, hashlib.sha256).hexdigest()[:TOKEN_HEX]
+def table_token(secret: bytes, round_number: int, table: int, stage: str = PRELIMINARY) -> str:
+    """The token of the game ``(stage, round_number, table)``
+    (:class:`~setupgen.tournament.games.Game`): 32 hex digits. A
+    preliminary table's message is ``setupgen-table/1/<round>/<table>``
+    (the tokens printed on every pack so far), a finals table's
+    ``setupgen-table/1/<stage>/<round>/<table>``."""
+    game = Game(stage, round_number, table)
+    where = f"{game.round}/{game.table}" if not game.is_finals else f"{game.stage}/{game.round}/{game.table}"
+    return hmac.new(secret, f"setupgen-table/1/{where}".encode("ascii"), hashlib.sha256).hexdigest()[:TOKEN_HEX]
 
 
-def token_matches(secret: bytes, round_number: int, table: int, given: str) -> bool:
-    """Whether ``given`` is the table's token, compared in constant time."""
-    return hmac.compare_digest(table_token(secret, round_number, table).encode("ascii"),
+def token_matches(secret: bytes, round_number: int, table: int, given: str, stage: str = PRELIMINARY) -> bool:
+    """Whether ``given`` is the game's token, compared in constant time."""
+    return hmac.compare_digest(table_token(secret, round_number, table, stage).encode("ascii"),
                                given.encode("utf-8", "replace"))
 
 
@@ -94,6 +103,10 @@ def check_base_url(url: str) -> str:
     return url.rstrip("/")
 
 
-def table_url(base: str, secret: bytes, round_number: int, table: int) -> str:
-    """The result page of a table: ``<base>/t/<round>/<table>/<token>``."""
-    return f"{check_base_url(base)}/t/{round_number}/{table}/{table_token(secret, round_number, table)}"
+def table_url(base: str, secret: bytes, round_number: int, table: int, stage: str = PRELIMINARY) -> str:
+    """The result page of a game: ``<base>/t/<round>/<table>/<token>`` for
+    a preliminary table, ``<base>/t/<stage>/<table>/<token>`` for a finals
+    table (its round is always 1)."""
+    token = table_token(secret, round_number, table, stage)
+    where = round_number if stage == PRELIMINARY else stage
+    return f"{check_base_url(base)}/t/{where}/{table}/{token}"

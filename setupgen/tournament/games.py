@@ -1,0 +1,91 @@
+"""One key for every game of a tournament (``docs/console.md``, "Games").
+
+A game is played at one table of one round of one stage: a
+:class:`Game` is the triple ``(stage, round, table)``.
+
+* ``stage``: ``preliminary`` (the tournament file's rounds),
+  ``semi-final`` or ``final`` (the finals of ``[final]``);
+* ``round``: the preliminary round, 1..; a finals stage is played in one
+  round, so its round is always 1 (:data:`FINALS_ROUND`);
+* ``table``: 1.. (the final has table 1; the semi-finals of 16 tables 1-4).
+
+The console's database, its pages and its routes, the table tokens and
+the results files all address a game by this key; rounds and finals are
+entered, reported and confirmed by the same functions.
+
+Pure values: no files, no I/O.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..core.errors import SetupgenError
+
+__all__ = ["PRELIMINARY", "SEMI_FINAL", "FINAL", "FINALS_STAGES", "STAGES", "FINALS_ROUND", "Game", "GameError"]
+
+PRELIMINARY, SEMI_FINAL, FINAL = "preliminary", "semi-final", "final"
+#: the finals' stages, in the order they are played
+FINALS_STAGES = (SEMI_FINAL, FINAL)
+#: every stage, in the order they are played
+STAGES = (PRELIMINARY, *FINALS_STAGES)
+#: the round of every finals table: a finals stage is one round
+FINALS_ROUND = 1
+#: largest round and table number a key may hold (a typo, not a tournament, goes past them)
+_MAX = 10_000
+
+
+class GameError(SetupgenError):
+    """A game key that names no possible game (unknown stage, a round or
+    table below 1, a finals round other than 1)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Game:
+    """The key of one game: ``stage`` (:data:`STAGES`), ``round`` (1..; 1
+    for a finals stage) and ``table`` (1..). Raises :class:`GameError`
+    for a key that names no possible game. Sorted by :meth:`sort_key`
+    (stages in playing order, then round, then table)."""
+
+    stage: str
+    round: int
+    table: int
+
+    def __post_init__(self) -> None:
+        if self.stage not in STAGES:
+            raise GameError(f"unknown stage {self.stage[:30]!r} (stages: {', '.join(STAGES)})"
+                            if isinstance(self.stage, str) else f"a stage is a name, not {type(self.stage).__name__}")
+        for name, value in (("round", self.round), ("table", self.table)):
+            if type(value) is not int or not 1 <= value <= _MAX:
+                raise GameError(f"a game's {name} is a whole number 1-{_MAX}, not {str(value)[:20]!r}")
+        if self.stage != PRELIMINARY and self.round != FINALS_ROUND:
+            raise GameError(f"the {self.stage} is played in round {FINALS_ROUND}, not {self.round}")
+
+    @classmethod
+    def preliminary(cls, round_number: int, table: int) -> Game:
+        """Table ``table`` of preliminary round ``round_number``."""
+        return cls(PRELIMINARY, round_number, table)
+
+    @classmethod
+    def finals(cls, stage: str, table: int) -> Game:
+        """Table ``table`` of the finals stage ``stage`` (``semi-final``,
+        ``final``). Raises :class:`GameError` for a preliminary stage."""
+        if stage == PRELIMINARY:
+            raise GameError("the preliminary rounds are not a finals stage")
+        return cls(stage, FINALS_ROUND, table)
+
+    @property
+    def is_finals(self) -> bool:
+        """Whether this game is a semi-final or the final."""
+        return self.stage != PRELIMINARY
+
+    def sort_key(self) -> tuple[int, int, int]:
+        """(stage in playing order, round, table)."""
+        return STAGES.index(self.stage), self.round, self.table
+
+    def label(self) -> str:
+        """``round 2 table 3``, ``semi-final table 4``, ``final table 1``."""
+        return f"{self.stage} table {self.table}" if self.is_finals else f"round {self.round} table {self.table}"
+
+    def __repr__(self) -> str:
+        return f"Game({self.stage!r}, {self.round!r}, {self.table!r})"
