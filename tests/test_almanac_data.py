@@ -25,7 +25,7 @@ def whens(rules):
 
 
 def test_swiss_preset_in_page_order():
-    """RULES.md 7.1: the general rules (every game, final included), then
+    """docs/rules.md 7.1: the general rules (every game, final included), then
     the preliminary-round list with its (F) rules, Fiesepeter, disputes."""
     swiss = almanac.load_preset("swiss-2010")
     assert swiss.keys() == (
@@ -44,7 +44,7 @@ def test_swiss_preset_in_page_order():
 
 
 def test_australian_list_is_its_own():
-    """RULES.md 7.2: nothing of 7.1 carries over; no standard start, no
+    """docs/rules.md 7.2: nothing of 7.1 carries over; no standard start, no
     banker showing cards, no ships, no "progress" cards."""
     aus = almanac.load_preset("australian-2006")
     assert aus.keys() == (

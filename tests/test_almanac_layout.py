@@ -187,7 +187,7 @@ def test_every_material_entry_names_its_source():
             assert m.kind == "box" or almanac.check_source(m.source, almanac.source_documents()) is None, m
 
 
-# --- the pirate's start blocks harbors (seed 000, Seafarers rule 10) -------------------
+# --- the pirate's start blocks harbors (Schweizer Meisterschaft 2010, Seafarers rule 10) -------------------
 
 
 def touches_pirate(board, harbor) -> bool:

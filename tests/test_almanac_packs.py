@@ -78,7 +78,7 @@ def test_swiss_rounds_and_final_print_the_event_rules_and_each_board(tmp_path):
         if number == 3:
             heading = [x for x in texts(back) if x.startswith("Szenarioregeln")]
             assert heading and "Seefahrer" in heading[0]
-            assert len(scenario_lines(back)) == 11  # RULES.md 7.3: eleven rules
+            assert len(scenario_lines(back)) == 11  # docs/rules.md 7.3: eleven rules
             assert tx.get("almanac.rule.sea-half-hexes").split("\n")[0][:30] in " ".join(texts(back))
     (tmp_path / "results.csv").write_text(results_csv(t, sched))
     request, _ = tj.finals_request(t, sched, tmp_path / "results.csv", 8)
@@ -88,7 +88,7 @@ def test_swiss_rounds_and_final_print_the_event_rules_and_each_board(tmp_path):
         back = (tmp_path / "final" / entry["almanac"]).read_text()
         words = " ".join(texts(back))
         assert "Zum Sieg: 13 Siegpunkte" in words
-        # RULES.md 7.1: the banker is a general rule, "Bei allen Spielen", the final included;
+        # docs/rules.md 7.1: the banker is a general rule, "Bei allen Spielen", the final included;
         # 7.4 in full and Fiesepeter at the final's tables; 7.8: no development-card rule
         assert banker[:30] in words
         for key in ("resource-shortage", "material-visible", "ck-reduced-city", "ck-knights-commit-optional"):

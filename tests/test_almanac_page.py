@@ -75,7 +75,7 @@ def test_rounds_and_final_differ_as_the_presets_say():
     final = " ".join(t.text for t in S.parse(A.render_almanac(
         b, lay, request=A.AlmanacRequest("australian-2006", final=True)))[1])
     banker = "hands out and takes in resource and development cards"
-    assert banker in rounds and banker not in final  # "with the exception of the final" (seed 002)
+    assert banker in rounds and banker not in final  # "with the exception of the final" (Catan Australian Championships 2006)
     assert "13 victory points" in rounds and "13 victory points" in final
 
 

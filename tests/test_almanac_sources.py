@@ -1,6 +1,6 @@
-"""The almanac says what its sources say (RULES.md 7.1-7.8): every rule
+"""The almanac says what its sources say (docs/rules.md 7.1-7.8): every rule
 entry names its source, each preset × scenario × stage prints the rules
-RULES.md lists (written out here by hand, not read from almanac/), rules
+docs/rules.md lists (written out here by hand, not read from almanac/), rules
 that meet on one page never contradict each other, and the rule table of
 docs/rules.md covers every key."""
 
@@ -27,7 +27,7 @@ from setupgen.render import sheet
 
 ROOT = Path(__file__).resolve().parent.parent
 
-# --- RULES.md 7.1: swiss-2010, by hand -------------------------------------------
+# --- docs/rules.md 7.1: swiss-2010, by hand -------------------------------------------
 SWISS_GENERAL = ["players-build-board", "banker", "resource-shortage", "material-visible", "new-cards-apart",
                  "time-rule-optional"]
 SWISS_ROUNDS_LIST = ["dev-card-before-roll", "no-line-past-settlement", "standard-start", "city-same-turn",
@@ -37,7 +37,7 @@ SWISS_F = {"no-line-past-settlement", "city-same-turn", "trade-build-together", 
 FIESEPETER = "ck-knights-commit-optional"
 SWISS_DISPUTES = ["referee-call", "disqualify-deliberate"]
 
-# --- RULES.md 7.2: australian-2006, by hand --------------------------------------
+# --- docs/rules.md 7.2: australian-2006, by hand --------------------------------------
 AUS_HOUSE = ["time-rule-until-threshold", "players-build-director-setup", "material-visible", "banker-cards",
              "new-cards-apart-turn", "dev-card-before-roll", "dice-in-lid", "no-road-past-settlement-or-city",
              "older-road-past-settlement", "city-same-turn-under-five", "vp-card-reaches-threshold",
@@ -46,7 +46,7 @@ AUS_HOUSE = ["time-rule-until-threshold", "players-build-director-setup", "mater
 AUS_DISPUTES = ["referees-at-least-two", "referee-call", "protest-before-signing", "refuse-to-sign",
                 "disqualify-to-win"]
 
-# --- RULES.md 7.3-7.5, 7.7 -------------------------------------------------------
+# --- docs/rules.md 7.3-7.5, 7.7 -------------------------------------------------------
 TRADE = ["trade-4-1", "trade-3-1", "trade-2-1"]
 ROAD = ["longest-road-five", "longest-overtake", "longest-broken", "longest-set-aside"]
 ROUTE = ["longest-trade-route-five", "longest-overtake", "longest-broken", "longest-set-aside"]
@@ -64,7 +64,7 @@ SCENARIO = {"base-3-4": ([], ROAD), "base-5-6": ([], ROAD), "seafarers-sm2010": 
             "cities-knights": (CK, ROAD), "oil-springs": (OIL_34, ROAD), "oil-springs-5-6": (OIL_56, ROAD),
             "oil-springs-fixed": (OIL_34, ROAD), "oil-springs-5-6-fixed": (OIL_56, ROAD)}
 
-# --- RULES.md 7.8: what a scenario's own rules replace, by hand -------------------
+# --- docs/rules.md 7.8: what a scenario's own rules replace, by hand -------------------
 DEV_CARD_RULES = {"dev-card-before-roll", "vp-cards-win-at-once", "vp-card-reaches-threshold", "no-new-card-to-win",
                   "no-new-knight-to-win", "new-cards-apart", "new-cards-apart-turn"}
 CK_LEAVES_OFF = DEV_CARD_RULES | {"standard-start", "win-own-turn"}  # win-own-turn: our addition (docs/rules.md)
@@ -77,7 +77,7 @@ PAIRS = ([("ck-alchemist-before-roll", "dev-card-before-roll"), ("ck-robber-barb
          + [("ck-progress-at-once", k) for k in sorted(DEV_CARD_RULES)]
          + [("oil-win", k) for k in ("vp-cards-win-at-once", "vp-card-reaches-threshold", "win-own-turn")])
 
-# --- RULES.md 7.6: Fishermen forms ---------------------------------------------------
+# --- docs/rules.md 7.6: Fishermen forms ---------------------------------------------------
 FISH = {"seafarers": ["fish-fishing-ship", "fish-before-roll", "fish-route-ends", "fish-one-route", "fish-pirate",
                       "fish-robber-harbor", "fish-route-shape", "fish-ship-relaunch", "fish-trade"],
         "base": ["fish-matchstick-ship", "fish-before-roll", "fish-trade"],
@@ -89,7 +89,7 @@ PRESETS = ("none", "swiss-2010", "australian-2006")
 
 
 def expected(preset: str, scenario: str, final: bool) -> tuple[list[str], list[str]]:
-    """(the printed keys in page order, the house keys left off) by RULES.md."""
+    """(the printed keys in page order, the house keys left off) by docs/rules.md."""
     if preset == "swiss-2010":
         rounds_list = [k for k in SWISS_ROUNDS_LIST if not final or k in SWISS_F]
         house = SWISS_GENERAL + rounds_list + ([FIESEPETER] if final and scenario == "cities-knights" else [])
@@ -173,7 +173,7 @@ def printed(words: str, lang: str, vp: int) -> set[str]:
 @pytest.mark.parametrize("scenario", sorted(SCENARIO))
 def test_no_pair_of_rules_md_7_8_is_printed_together(scenario):
     """Every preset × variant × stage × language of ``scenario``, rendered
-    and read back: no pair of RULES.md 7.8 on one page, Fiesepeter only on
+    and read back: no pair of docs/rules.md 7.8 on one page, Fiesepeter only on
     swiss-2010 final tables, every threshold the round's."""
     vp = layout.load(scenario).victory_points
     for preset, variant, final, lang in itertools.product(PRESETS, (None, "fishermen"), (False, True),
@@ -236,7 +236,7 @@ def test_german_wording_and_the_oil_springs_terms():
     assert "bei 4 nur noch 1 Öl" in de.get("almanac.rule.oil-disaster-track")
     for lang in ("en", "de"):
         flood = texts(lang).get("almanac.rule.oil-disaster-flood")
-        assert "later" in flood or "später" in flood  # removed settlements may be built again (seed 003)
+        assert "later" in flood or "später" in flood  # removed settlements may be built again (Catan: Die Ölquellen)
         track = texts(lang).get("almanac.rule.oil-disaster-track")
         assert "robber" in track or "Räuber" in track  # oil sequestered or returned is not "used"
     assert "right after" in texts("en").get("almanac.rule.oil-special-building")

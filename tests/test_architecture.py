@@ -193,12 +193,52 @@ def test_no_function_over_sixty_lines():
     assert not long, "\n".join(long)
 
 
-def test_docstrings_cite_the_projects_own_docs():
-    """Code cites ``docs/…``, never ``../shared/`` (not part of the repository)."""
-    bad = [f"{p.relative_to(ROOT)}" for p in modules().values() if "shared/" in p.read_text(encoding="utf-8")]
-    assert not bad, bad
-    for ref in sorted({m for p in modules().values() for m in re.findall(r"docs/[\w-]+\.md", p.read_text("utf-8"))}):
-        assert (ROOT / ref).is_file(), f"code cites {ref}, which does not exist"
+def _tracked_texts() -> list[Path]:
+    """Every text file of the repository (git's list; a checkout without
+    git: every file under the project folder but the virtual environment)."""
+    import subprocess
+
+    found = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True)
+    names = found.stdout.split("\n") if found.returncode == 0 else \
+        [str(p.relative_to(ROOT)) for p in ROOT.rglob("*") if ".venv" not in p.parts and ".git" not in p.parts]
+    out = []
+    for name in filter(None, names):
+        path = ROOT / name
+        if path.is_file() and path.suffix not in {".png", ".pdf", ".db"}:
+            try:
+                path.read_text(encoding="utf-8")
+            except UnicodeDecodeError:
+                continue
+            out.append(path)
+    return out
+
+
+#: a reference to a file outside the repository (the shared digest, the seeds' folder, a seed by number)
+_OUTSIDE = re.compile("(?<!docs/)(?:RULES|FORMAT|SHEET)" + r"\.md|\.\./shared|shared/seeds|(?i:\bseeds? 0\d\d\b)")
+
+
+def test_every_reference_points_inside_the_repository():
+    """Code, tests, layouts, examples, almanac data, docs and scripts cite
+    ``docs/…`` (and its numbered sections and parts), never a file outside
+    the repository; every cited doc, section and part exists."""
+    files = _tracked_texts()
+    assert any(p.name == "base-3-4.toml" for p in files) and any(p.parent.name == "tests" for p in files)
+    outside = [f"{p.relative_to(ROOT)}:{n}: {m.group(0)}" for p in files
+               for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), start=1)
+               for m in _OUTSIDE.finditer(line) if p.name != "test_architecture.py"]
+    assert not outside, "\n".join(outside)
+    rules = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
+    sections = set(re.findall(r"^## (\d+)\. ", rules, re.MULTILINE))
+    parts = set(re.findall(r"^\| (7\.\d) \|", rules, re.MULTILINE))
+    assert sections >= {"1", "6", "7"} and parts == {f"7.{k}" for k in range(1, 9)}
+    for p in files:
+        text = p.read_text(encoding="utf-8")
+        for ref in set(re.findall(r"docs/[\w-]+\.md", text)):
+            assert (ROOT / ref).is_file(), f"{p.relative_to(ROOT)} cites {ref}, which does not exist"
+        for number in re.findall(r"docs/rules\.md,? section (\d+)", text):
+            assert number in sections, f"{p.relative_to(ROOT)} cites docs/rules.md section {number}"
+        for part in re.findall(r"docs/rules\.md,? (7\.\d)", text):
+            assert part in parts, f"{p.relative_to(ROOT)} cites docs/rules.md {part}"
 
 
 def test_library_type_checks_clean():

@@ -1,6 +1,6 @@
 """What each table needs (issue 11, point 4): the game boxes and pieces of
 every scenario and variant (setupgen.core.almanac.table_material), counted
-by hand from RULES.md (sections 1, 5, 7.5, 7.6) and almanac/README.md, and
+by hand from docs/rules.md (sections 1, 5, 7.5, 7.6) and almanac/README.md, and
 the director's page listing them: what every table needs alike, the
 tables that need something else, and the round's totals, read back from
 the SVG; nothing overlapping, nothing off the page, 8 pt at least, every
@@ -37,12 +37,12 @@ def box(key):
 
 BASE, EXT56, SEA, CK, OIL = box("base"), box("extension-5-6"), box("seafarers"), box("cities-knights"), \
     box("oil-springs")
-#: by hand: the boxes of each scenario (RULES.md 1: the 5-6 set extends the
+#: by hand: the boxes of each scenario (docs/rules.md 1: the 5-6 set extends the
 #: base game; Seafarers and Cities & Knights are played with the base game;
 #: Oil Springs on a base (or 5-6) board with the Oil Springs set), and the
-#: Oil Springs material of RULES.md 7.5 (3-4 / 5-6: oil tokens 15 / 21,
+#: Oil Springs material of docs/rules.md 7.5 (3-4 / 5-6: oil tokens 15 / 21,
 #: metropolis tokens 4 / 6, oil-spring tiles 3 / 4, one Champion token,
-#: 7 VP tokens, one disaster track); Seafarers (seed 000): the pirate ship and
+#: 7 VP tokens, one disaster track); Seafarers (Schweizer Meisterschaft 2010): the pirate ship and
 #: the frame pieces of the narrowed map, top E-F, double X, F-G and bottom
 #: C-B, double X, B-A
 OIL_COMMON = (Material("champion-token", 1), Material("vp-token", 7), Material("disaster-track", 1))

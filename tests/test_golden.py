@@ -1,5 +1,5 @@
 """Reproducibility: pinned seeds give byte-identical board JSON and sheet
-SVG on every machine and Python version (FORMAT.md)."""
+SVG on every machine and Python version (docs/format.md)."""
 
 import importlib.util
 from pathlib import Path

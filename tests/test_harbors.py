@@ -1,4 +1,4 @@
-"""Free harbor placement (RULES.md section 3) is unbiased: every legal edge
+"""Free harbor placement (docs/rules.md section 3) is unbiased: every legal edge
 is used with exactly the frequency the sequential process predicts.
 
 The process: harbors in random order, each on a uniformly chosen legal edge

@@ -71,7 +71,7 @@ def test_key_reveals_every_hidden_hex_in_build_list_terms(seed):
 
 def test_key_positions_match_the_layout_map():
     """Row 1 of the scenario map is H:8 H:10 ~ ~ ~ ~ H:12 and row 7
-    H:5 H:9 ~ ~ ~ H:4 H:6 (RULES.md section 4)."""
+    H:5 H:9 ~ ~ ~ H:4 H:6 (docs/rules.md section 4)."""
     b, _ = sf()
     got = [(r, p, t.number) for r, p, t in key.hidden_entries(b)]
     assert got == [(1, 1, 8), (1, 2, 10), (1, 7, 12), (7, 1, 5), (7, 2, 9), (7, 6, 4), (7, 7, 6)]

@@ -261,7 +261,7 @@ def test_round_pack_of_an_oil_scenario(tmp_path, scenario):
     assert len(reader.pages) == 8  # director's page and its back, then sheet and almanac per table
     text = reader.pages[2].extract_text()
     assert "Oil spring" in text and ("at most 4 oil" in text or "at most 6 oil" in text)
-    limit = 4 if scenario == "oil-springs" else 6  # RULES.md 7.5: oil limit 4, 5-6 players 6
+    limit = 4 if scenario == "oil-springs" else 6  # docs/rules.md 7.5: oil limit 4, 5-6 players 6
     assert f"Oil limit {limit}" in reader.pages[3].extract_text().replace("\n", " ")
     board = json.loads((tmp_path / "pack" / "table-01.json").read_text())
     assert board["robber"] is None and sum(h["oil_spring"] for h in board["hexes"]) >= 3

@@ -1,4 +1,4 @@
-"""Seating scheduler (setupgen.tournament.schedule): RULES.md section 6 / seed 002,
+"""Seating scheduler (setupgen.tournament.schedule): docs/rules.md section 6 / Catan Australian Championships 2006,
 the Australian prefixed schedule of tables and starting positions."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The Swiss Championship 2010 Seafarers scenario (RULES.md section 4)."""
+"""The Swiss Championship 2010 Seafarers scenario (docs/rules.md section 4)."""
 
 from collections import Counter
 

@@ -1,4 +1,4 @@
-"""Results, standings and finals seating (RULES.md section 6; seed 002)."""
+"""Results, standings and finals seating (docs/rules.md section 6; Catan Australian Championships 2006)."""
 
 from decimal import Decimal
 from fractions import Fraction as F
@@ -90,7 +90,7 @@ def test_scoring_validation():
 
 # -------------------------------------------------------------- standings
 
-# Seed 002's example. A: 10 of 32, 8 of 30, 10 of 36; B: 10 of 30, 10 of 33,
+# The example of the Catan Australian Championships 2006. A: 10 of 32, 8 of 30, 10 of 36; B: 10 of 30, 10 of 33,
 # 8 of 36. Both end on 28 VP and 9.5 placing points (A 4 + 3 + 5/2, sharing
 # 2nd-3rd level with the winner in round 3; B 4 + 4 + 3/2).
 SEED_EXAMPLE = [

@@ -17,7 +17,7 @@ instructions, which are not rules). Its text is ``almanac.rule.<key>`` in
 each language's template file. The format is documented in
 ``almanac/README.md``; every rule's source, the source's words and our
 reading in ``docs/rules.md``, "Almanac rules". What one page prints, with
-rules that meet resolved as RULES.md 7.8 says: :func:`page_rules`.
+rules that meet resolved as docs/rules.md 7.8 says: :func:`page_rules`.
 
 Files are read on each call (they are small); nothing happens at import
 time. Every error is a :class:`~setupgen.core.errors.SetupgenError` with a
@@ -115,7 +115,7 @@ class PageRules:
     without those the scenario replaces), ``scenario``, ``variant``,
     ``trade``, ``longest`` and ``disputes`` (the preset's alone); and
     ``replaced``, the keys of the house rules the scenario's own rules
-    replace on this page (RULES.md 7.8), for the page's footnote line."""
+    replace on this page (docs/rules.md 7.8), for the page's footnote line."""
 
     house: tuple[Rule, ...]
     scenario: tuple[Rule, ...]
@@ -307,7 +307,7 @@ def scenario_rules(scenario: str, folder: Path | None = None) -> tuple[Rule, ...
 
 def scenario_replaces(scenario: str, folder: Path | None = None) -> tuple[str, ...]:
     """The house-rule keys (of any preset) that the own rules of
-    ``scenario`` replace, so its pages leave them off (RULES.md 7.8; the
+    ``scenario`` replace, so its pages leave them off (docs/rules.md 7.8; the
     ``replaces`` list of ``scenarios.toml``, from the parent for an entry
     that inherits). Raises :class:`SetupgenError` for a scenario without
     an entry or a malformed list."""
@@ -458,7 +458,7 @@ def page_rules(request: AlmanacRequest, scenario: str | None, folder: Path | Non
     """What the almanac page of a table playing ``scenario`` (a layout
     name; ``None`` for a layout without an entry in ``scenarios.toml``:
     no scenario or Longest Road rules) prints under ``request``, with the
-    rules that meet on one page resolved as RULES.md 7.8 says (docs:
+    rules that meet on one page resolved as docs/rules.md 7.8 says (docs:
     docs/rules.md, "Almanac rules"):
 
     * the preset's rules for the stage (``request.final``), less the keys

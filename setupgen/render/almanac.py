@@ -117,7 +117,7 @@ def harbor_summary(board: Board, layout: Layout, tx: Texts) -> list[str]:
     """This board's harbors by type, with the front's numbers
     (``3:1: 2, 5, 8``; ``2:1 ore: 1``), kept in one column; on a board
     with a pirate, the harbors at the corners of its start hex (blocked
-    while it stays there: seed 000, Seafarers rule 10). For ``players``
+    while it stays there: Schweizer Meisterschaft 2010, Seafarers rule 10). For ``players``
     harbors the pool the table lays."""
     if board.harbor_method == "players":
         pool = [f"{layout.harbor_pool.count(t)} × {' '.join(harbor_words(t, tx)).strip()}"

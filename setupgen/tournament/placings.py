@@ -1,5 +1,5 @@
 """The final placings: champion, 2nd, ... after the finals (docs/rules.md
-section 6, "Final placings"; seeds 000 and 002).
+section 6, "Final placings"; Schweizer Meisterschaft 2010 and Catan Australian Championships 2006).
 
 * :func:`placings` orders the whole field: the final's players by their
   final result, then (16 finalists) the semi-finals' other players by

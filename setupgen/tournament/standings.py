@@ -1,4 +1,4 @@
-"""Results, standings and finals seating (docs/rules.md section 6; seed 002, the
+"""Results, standings and finals seating (docs/rules.md section 6; Catan Australian Championships 2006, the
 Australian championship rules).
 
 * :func:`read_results` reads a results CSV and validates all of it before
@@ -386,14 +386,14 @@ def _table_problems(
 # scoring
 
 
-#: Australian placing points (seed 002)
+#: Australian placing points (Catan Australian Championships 2006)
 AUSTRALIAN = Scoring({4: (4, 3, 2, 1), 3: (4, 2, 1)})
 #: the 5/3/2/1 scheme of other federations, 5/3/1 at tables of three
 FIVE_THREE = Scoring({4: (5, 3, 2, 1), 3: (5, 3, 1)})
 
 
 def placing_points(table: Sequence[GameResult], points: Sequence[Fraction | int]) -> dict[str, Fraction]:
-    """Placing points of one table (docs/rules.md section 6, seed 002 "Points").
+    """Placing points of one table (docs/rules.md section 6, Catan Australian Championships 2006 "Points").
 
     The winner (the player who reached the threshold on their own turn)
     takes the 1st-place points alone, even when others are level on VP. The
@@ -453,7 +453,7 @@ def table_points(table: Sequence[GameResult], points: Sequence[Fraction | int]) 
 
 def vp_share(vp: int, table_total: int) -> Decimal:
     """A game's VP share in percent, rounded to two decimals half-up, as in
-    the seed 002 example (10 of 32 -> 31.25, 8 of 30 -> 26.67). 0.00 for an
+    the Catan Australian Championships 2006 example (10 of 32 -> 31.25, 8 of 30 -> 26.67). 0.00 for an
     empty table."""
     if table_total <= 0:
         return Decimal("0.00")
@@ -496,16 +496,16 @@ def standings(
     thresholds: Mapping[int, int],
     seed: str,
 ) -> tuple[Standing, ...]:
-    """Rank every player in ``results`` (docs/rules.md section 6, seed 002).
+    """Rank every player in ``results`` (docs/rules.md section 6, Catan Australian Championships 2006).
 
-    Keys, in ``scoring.tie_breakers`` order (default as in seed 002):
+    Keys, in ``scoring.tie_breakers`` order (default as in Catan Australian Championships 2006):
 
     1. ``placing_points``: the sum of :func:`placing_points` over games;
     2. ``victory_points``: total VP, each game counted up to its round's
        threshold (``thresholds[round]``);
     3. ``vp_share``: the sum of each game's VP share of its table, rounded
        per game to two decimals (:func:`vp_share`; the table total uses the
-       capped VP too). Seed 002's example: A 31.25 + 26.67 + 27.78 = 85.70,
+       capped VP too). The example of the Catan Australian Championships 2006: A 31.25 + 26.67 + 27.78 = 85.70,
        B 33.33 + 30.30 + 22.22 = 85.85, so B ranks above A;
     4. ``lots``: players level on every other key are sorted by id and
        shuffled with ``rng.from_seed(f"{seed}/lots/{ids}")`` (``ids`` the
@@ -659,7 +659,7 @@ def standings_lines(st: Sequence[Standing], names: Mapping[str, str]) -> list[st
 # finals
 
 
-#: seats by 1-based rank: semi-finals of 16 (seed 002 chart), final of 8
+#: seats by 1-based rank: semi-finals of 16 (Catan Australian Championships 2006 chart), final of 8
 FINALS_CHARTS: Mapping[int, tuple[tuple[int, ...], ...]] = {
     16: ((1, 8, 9, 16), (2, 7, 10, 15), (3, 6, 11, 14), (4, 5, 12, 13)),
     8: ((1, 4, 5, 8), (2, 3, 6, 7)),
@@ -674,7 +674,7 @@ def _check_ranking(ranking: Sequence[str]) -> None:
 def finals_tables(ranking: Sequence[str], players: int) -> tuple[tuple[str, ...], ...]:
     """Finals tables from a ranking (best first).
 
-    ``players=16``: the seed 002 semi-finals 1-8-9-16 / 2-7-10-15 /
+    ``players=16``: the Catan Australian Championships 2006 semi-finals 1-8-9-16 / 2-7-10-15 /
     3-6-11-14 / 4-5-12-13; ``players=8``: the Swiss final 1-4-5-8 / 2-3-6-7
     (docs/rules.md section 6). Each table is listed in rank order, which is the
     order in which its players choose their starting positions (the best
@@ -692,7 +692,7 @@ def finals_tables(ranking: Sequence[str], players: int) -> tuple[tuple[str, ...]
 
 
 def final_of_winners(winners: Sequence[str], ranking: Sequence[str]) -> tuple[str, ...]:
-    """The final table of the semi-final winners (seed 002: "the four
+    """The final table of the semi-final winners (Catan Australian Championships 2006: "the four
     winners of the semi-finals reach the final"), ordered by preliminary
     rank in ``ranking``: the order in which they choose starting positions.
     Raises :class:`SetupgenError` for fewer than two winners, a winner twice
