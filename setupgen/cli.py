@@ -315,7 +315,7 @@ def board(
             atomic.check_file_target(output)  # before a fresh seed is made and printed
         if setup_id is None and board_file is None:
             request = dataclasses.replace(request, seed=_seed_or_fresh(request.seed))
-        made = export.board_output(request)
+        made = _board_job(export.board_job(request))
         if output == "-":
             _to_stdout(made.data)
             if made.almanac is not None:
@@ -327,6 +327,21 @@ def board(
     except SetupgenError as exc:
         raise _fail(exc) from None
     _report_violations(made.violations)
+
+
+def _board_job(job):
+    """Do the one job ``board`` was asked for (:func:`setupgen.render.export.board_job`)."""
+    from .render import export
+
+    if isinstance(job, export.SheetRequest):
+        return export.sheet_output(job)
+    if isinstance(job, export.KeyRequest):
+        return export.key_output(job)
+    if isinstance(job, export.JsonRequest):
+        return export.json_output(job)
+    if isinstance(job, export.BatchRequest):
+        return export.batch_output(job)
+    return export.board_file_output(job)
 
 
 def _almanac_request(rules: Optional[str], variant: Optional[str], almanac: bool, sheet: bool = True,

@@ -7,7 +7,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 import setupgen
+from setupgen.core.almanac import AlmanacRequest
+from setupgen.core.errors import SetupgenError
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -77,3 +81,46 @@ def test_benchmark_and_script_modules_import():
                  and not ast.unparse(n.value.func) == "sys.path.insert"]
         assert guarded and not calls, f"{path.name}: top-level work outside `if __name__ == '__main__'`"
         runpy.run_path(str(path), run_name="imported_by_test")
+
+
+# ------------------------------------------------------------------ the board command's jobs, one request type each
+
+def test_each_job_of_the_board_command_is_a_request_type_of_its_own():
+    from setupgen.render import export
+
+    R = export.BoardRequest
+    cases = [(R(seed="s"), export.SheetRequest), (R(seed="s", fmt="svg"), export.SheetRequest),
+             (R(seed="s", key=True, scenario="seafarers-sm2010"), export.KeyRequest),
+             (R(seed="s", fmt="json"), export.JsonRequest), (R(setup_id=None, seed="s", fmt="jsonl", count=3),
+                                                              export.BatchRequest),
+             (R(board_file="tests/fixtures/oil-5-6-fixed-test-board.json", scenario="oil-springs-5-6-fixed"),
+              export.BoardFileRequest)]
+    for request, kind in cases:
+        assert type(export.board_job(request)) is kind, request
+    job = export.board_job(R(seed="s", fmt="jsonl", count=3, numbers="spiral"))
+    assert (job.source.seed, job.source.numbers, job.count, job.source.layout.name) == ("s", "spiral", 3, "base-3-4")
+    sheet = export.board_job(R(seed="s", fmt="png", lang="de", balance_line=True))
+    assert (sheet.print.fmt, sheet.print.lang, sheet.print.balance_line) == ("png", "de", True)
+    assert export.board_job(R(seed="s", fmt="json", balance_line=True)).source.seed == "s"  # no print for json
+    with pytest.raises(SetupgenError, match="needs a seed or a setup id"):
+        export.board_job(R())
+
+
+def test_the_jobs_make_what_the_command_writes(tmp_path):
+    from typer.testing import CliRunner
+
+    from setupgen.cli import app
+    from setupgen.render import export
+
+    R = export.BoardRequest
+    run = CliRunner().invoke(app, ["board", "--seed", "jobs", "--format", "json", "-o", "-"])
+    assert run.exit_code == 0 and export.json_output(export.board_job(R(seed="jobs", fmt="json"))).data == \
+        run.stdout_bytes
+    made = export.batch_output(export.board_job(R(seed="jobs", fmt="jsonl", count=4)))
+    lines = list(made.data)
+    assert made.default_name == "base-3-4-jobs.jsonl" and len(lines) == 4
+    assert lines[0] == export.board_job(R(seed="jobs/1", fmt="json")).source.board().to_json(indent=None) + "\n"
+    key = export.key_output(export.board_job(R(seed="jobs", fmt="svg", key=True, scenario="seafarers-sm2010")))
+    assert key.default_name.endswith("-key.svg") and key.almanac is None and key.data.startswith(b"<")
+    sheet = export.sheet_output(export.board_job(R(seed="jobs", fmt="svg", almanac=AlmanacRequest())))
+    assert sheet.almanac is not None and sheet.default_name == f"base-3-4-{sheet.setup_id}.svg"

@@ -170,3 +170,13 @@ def test_rounds_and_finals_share_one_handler_per_job():
     assert routes["/rounds/{n:int}/tables/{t:int}"] is routes["/finals/{stage:str}/tables/{t:int}"]
     assert routes["/rounds/{n:int}/tables/{t:int}/confirm"] is routes["/finals/{stage:str}/tables/{t:int}/confirm"]
     assert routes["/t/{n:int}/{t:int}/{token:str}"] is routes["/t/{stage:str}/{t:int}/{token:str}"]
+
+
+def test_a_finals_results_file_is_read_as_round_1_of_its_stage():
+    from setupgen.tournament import standings
+
+    assert standings.STAGE_ROUND == games.FINALS_ROUND == 1
+    rows = standings.read_results("round,table,player,vp,winner\nfinal,1,a,10,yes\nfinal,1,b,7,no\n", source="f",
+                                  players={"a", "b"}, thresholds={1: 10}, stage="final")
+    assert [(r.round, r.table, r.player) for r in rows] == [(1, 1, "a"), (1, 1, "b")]
+    assert {Game.finals("final", r.table) for r in rows} == {Game("final", rows[0].round, 1)}

@@ -291,7 +291,7 @@ def test_internal_error_is_one_line_and_a_file(tmp_path, monkeypatch):
     def boom(*_a, **_k):
         raise ZeroDivisionError("a bug")
 
-    monkeypatch.setattr(export, "board_output", boom)
+    monkeypatch.setattr(export, "json_output", boom)
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
     line = one_error(run("board", "--seed", "s", "--format", "json", "-o", "-"), code=3)
     assert "internal error" in line and "a bug in setupgen" in line

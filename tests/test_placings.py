@@ -51,10 +51,10 @@ def test_final_of_8_two_tables_ranked_together():
 def test_vp_above_the_threshold_count_only_up_to_it():
     # q2 ends on 12 VP, over the threshold of 10: capped, so 10 of 29 as before, still ahead of q4 (30.30)
     # and not ahead by the extra VP alone; with the cap at 12, q2 has 12 of 31 = 38.71: the same order.
-    higher = [r if r.player != "q2" else GameResult(0, 2, "q2", 12, True) for r in FINAL8]
+    higher = [r if r.player != "q2" else GameResult(sd.STAGE_ROUND, 2, "q2", 12, True) for r in FINAL8]
     assert [p.player for p in pl.placings(RANK8, 8, higher, scoring=AUSTRALIAN, threshold=10)][:2] == ["q2", "q4"]
     # q4 wins table 1 with 10 VP while the others score little: 10 of 22 = 45.45 > q2's 34.48
-    low = [r if r.table == 2 or r.player == "q4" else GameResult(0, 1, r.player, 4, False) for r in FINAL8]
+    low = [r if r.table == 2 or r.player == "q4" else GameResult(sd.STAGE_ROUND, 1, r.player, 4, False) for r in FINAL8]
     assert [p.player for p in pl.placings(RANK8, 8, low, scoring=AUSTRALIAN, threshold=10)][:2] == ["q4", "q2"]
 
 
@@ -109,7 +109,7 @@ def test_stage_tables_follow_the_charts_and_the_winners():
 
 
 def test_a_disqualified_finalist_leaves_the_placings():
-    gone = [GameResult(0, r.table, r.player, r.vp, r.winner, 0, "disqualified") if r.player == "q5" else r
+    gone = [GameResult(sd.STAGE_ROUND, r.table, r.player, r.vp, r.winner, 0, "disqualified") if r.player == "q5" else r
             for r in FINAL8]
     placed = pl.placings(RANK8, 8, gone, scoring=AUSTRALIAN, threshold=10)
     assert "q5" not in [p.player for p in placed] and [p.place for p in placed] == list(range(1, 12))
@@ -117,13 +117,13 @@ def test_a_disqualified_finalist_leaves_the_placings():
 
 @pytest.mark.parametrize("change, message", [
     (lambda rows: rows[:-1], "final table 1: the results name r02, r04, r08, the seating r02, r04, r08, r11"),
-    (lambda rows: [r if r.player != "r11" else GameResult(0, 1, "r05", 9, False) for r in rows],
+    (lambda rows: [r if r.player != "r11" else GameResult(sd.STAGE_ROUND, 1, "r05", 9, False) for r in rows],
      "final table 1: the results name"),
-    (lambda rows: [GameResult(0, 1, r.player, r.vp, r.player in ("r08", "r04")) for r in rows],
+    (lambda rows: [GameResult(sd.STAGE_ROUND, 1, r.player, r.vp, r.player in ("r08", "r04")) for r in rows],
      "final table 1: a table needs exactly one winner, got 2"),
-    (lambda rows: [GameResult(0, 1, r.player, 11 if r.player == "r02" else r.vp, r.winner) for r in rows],
+    (lambda rows: [GameResult(sd.STAGE_ROUND, 1, r.player, 11 if r.player == "r02" else r.vp, r.winner) for r in rows],
      "final table 1: winner 'r08' has fewer vp"),
-    (lambda rows: rows + [GameResult(0, 2, "r01", 5, True)], "the final has tables 1-1, not 2"),
+    (lambda rows: rows + [GameResult(sd.STAGE_ROUND, 2, "r01", 5, True)], "the final has tables 1-1, not 2"),
     (lambda rows: [], "the placings need the final's results"),
 ])
 def test_finals_results_that_do_not_fit_are_refused(change, message):
@@ -143,7 +143,7 @@ def test_semi_finals_that_do_not_fit_and_formats():
 
 # -------------------------------------------------------------- finals results files
 
-SEATED = {(0, 1): frozenset({"q1", "q4", "q5", "q8"}), (0, 2): frozenset({"q2", "q3", "q6", "q7"})}
+SEATED = {(sd.STAGE_ROUND, 1): frozenset({"q1", "q4", "q5", "q8"}), (sd.STAGE_ROUND, 2): frozenset({"q2", "q3", "q6", "q7"})}
 FINAL_TEXT = """round,table,player,vp,winner
 final,1,q1,7,no
 final,1,q4,10,yes
@@ -157,14 +157,15 @@ final,2,q7,6,no
 
 
 def read_final(text):
-    return read_results(text, source="results-final.csv", players=RANK8, thresholds={0: 13}, tables=SEATED,
+    return read_results(text, source="results-final.csv", players=RANK8, thresholds={sd.STAGE_ROUND: 13}, tables=SEATED,
                         stage="final")
 
 
 def test_a_final_results_file_is_read_like_a_results_file():
     rows = read_final(FINAL_TEXT)
-    assert [(r.round, r.table, r.player, r.vp, r.winner) for r in rows][:2] == [(0, 1, "q1", 7, False),
-                                                                                 (0, 1, "q4", 10, True)]
+    # a finals game is round 1 of its stage (docs/console.md, "Games")
+    assert [(r.round, r.table, r.player, r.vp, r.winner) for r in rows][:2] == [(1, 1, "q1", 7, False),
+                                                                                 (1, 1, "q4", 10, True)]
     assert pl.placings(RANK8, 8, rows, scoring=AUSTRALIAN, threshold=13)[0].player == "q2"
 
 

@@ -1,6 +1,20 @@
 """Turning boards into output bytes: JSON, JSONL, SVG, PDF and PNG (what
 the ``board`` command writes). Rendering libraries are imported only when
-needed."""
+needed.
+
+``setupgen board`` does one of five jobs, each a request type of its own
+with its own function: a table sheet (:class:`SheetRequest`,
+:func:`sheet_output`), the director's key (:class:`KeyRequest`,
+:func:`key_output`), board JSON (:class:`JsonRequest`,
+:func:`json_output`), a JSON Lines batch (:class:`BatchRequest`,
+:func:`batch_output`) and a board read from a file
+(:class:`BoardFileRequest`, :func:`board_file_output`); a tournament's
+table is a sheet or key request made by
+:func:`setupgen.tournament.jobs.table_sheet` (its context and rules).
+:class:`BoardRequest` holds the command's options as given;
+:func:`board_job` checks them and makes the job's request, which the
+command hands to that job's function.
+"""
 
 from __future__ import annotations
 
@@ -155,69 +169,198 @@ def _check_render_options(fmt: str, req: BoardRequest) -> None:
         templates.paper_size(req.paper)
 
 
-def board_output(req: BoardRequest) -> BoardOutput:
-    """Generate what ``req`` asks for (``req.seed`` or ``req.setup_id`` must
-    be set). Raises :class:`SetupgenError`."""
-    fmt, layout = check_board_request(req)
-    if req.board_file is not None:
-        from .. import check
-        from ..generate import fixed
+# ---------------------------------------------------------------- the board command's jobs, one request type each
 
-        board, layout = fixed.board_from_file(req.board_file, req.scenario)
-        data, back = _sheet_bytes(board, fmt, req, layout)
-        return BoardOutput(data, f"{board.scenario}-{board.setup_id}.{fmt}", board.setup_id,
-                           tuple(check.check(board, layout)), back)
+
+@dataclass(frozen=True, slots=True)
+class BoardSource:
+    """Which board: ``layout`` (a shipped scenario or a layout file) and a
+    ``seed`` or a ``setup_id`` (one of them set), the number and harbor
+    methods (None: the layout's) and balance ``limits`` (docs/balance.md)."""
+
+    layout: Layout
+    seed: str | None = None
+    setup_id: str | None = None
+    numbers: str | None = None
+    harbors: str | None = None
+    limits: Limits = Limits()
+
+    def board(self) -> Board:
+        """The board (of the setup ID, else the first of the seed's attempts
+        meeting the limits). Raises :class:`SetupgenError`."""
+        if self.setup_id is not None:
+            return gen.from_setup_id(self.setup_id, self.layout)
+        if self.seed is None:
+            raise SetupgenError("a board needs a seed or a setup id")
+        return gen.from_seed_within(self.layout, self.seed, self.limits, self.numbers, self.harbors)
+
+
+@dataclass(frozen=True, slots=True)
+class Print:
+    """How a sheet is printed: ``fmt`` (``pdf``, ``svg``, ``png``),
+    ``lang``, ``paper``, ``almanac`` (the page behind it, None: none),
+    ``context`` (a :class:`setupgen.render.sheet.SheetContext`, None: a
+    sheet of its own) and ``balance_line`` (the board's balance printed
+    on it)."""
+
+    fmt: str = "pdf"
+    lang: str = "en"
+    paper: str = "a4"
+    almanac: AlmanacRequest | None = None
+    context: Any = None
+    balance_line: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class SheetRequest:
+    """A table sheet of one board (and its almanac page): :func:`sheet_output`."""
+
+    source: BoardSource
+    print: Print = Print()
+
+
+@dataclass(frozen=True, slots=True)
+class KeyRequest:
+    """The director's key of one board (face-down hexes revealed, no
+    almanac): :func:`key_output`."""
+
+    source: BoardSource
+    print: Print = Print()
+
+
+@dataclass(frozen=True, slots=True)
+class JsonRequest:
+    """One board as board JSON (``docs/format.md``): :func:`json_output`."""
+
+    source: BoardSource
+
+
+@dataclass(frozen=True, slots=True)
+class BatchRequest:
+    """``count`` boards as JSON Lines, board ``i`` seeded ``seed/i``
+    (:func:`jsonl_seed`): :func:`batch_output`."""
+
+    source: BoardSource
+    count: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class BoardFileRequest:
+    """A complete board read from ``board_file`` (board JSON, or a layout
+    TOML with every hex fixed; ``scenario`` a board-file scenario or
+    None), checked and written as ``print.fmt`` (``json`` too), its key
+    when ``key``: :func:`board_file_output`."""
+
+    board_file: str
+    scenario: str | None = None
+    key: bool = False
+    print: Print = Print()
+
+
+#: the requests :func:`board_job` makes, one per job of ``setupgen board``
+BoardJob = SheetRequest | KeyRequest | JsonRequest | BatchRequest | BoardFileRequest
+
+
+def board_job(req: BoardRequest) -> BoardJob:
+    """The one job a ``board`` request asks for, checked
+    (:func:`check_board_request`; ``req.seed`` or ``req.setup_id`` set,
+    unless it names a board file). Raises :class:`SetupgenError`."""
+    fmt, layout = check_board_request(req)
+    look = Print(fmt, req.lang, req.paper, None if fmt in ("json", "jsonl") or req.key else req.almanac,
+                 req.context, req.balance_line and fmt not in ("json", "jsonl") and not req.key)
+    if req.board_file is not None:
+        return BoardFileRequest(req.board_file, req.scenario, req.key, look)
     assert layout is not None  # only a board file comes without a layout
+    source = BoardSource(layout, req.seed, req.setup_id, req.numbers, req.harbors, req.limits)
     if fmt == "jsonl":
         if req.seed is None:
             raise SetupgenError("a jsonl batch needs a seed")
-        return BoardOutput(iter_jsonl(layout, req.seed, req.count, req.numbers, req.harbors, req.limits),
-                           f"{layout.name}-{slug(req.seed)}.jsonl", None)
-    if req.setup_id is not None:
-        board = gen.from_setup_id(req.setup_id, layout)
-    elif req.seed is not None:
-        board = gen.from_seed_within(layout, req.seed, req.limits, req.numbers, req.harbors)
-    else:
+        return BatchRequest(source, req.count)
+    if req.setup_id is None and req.seed is None:
         raise SetupgenError("a board needs a seed or a setup id")
-    data, back = _sheet_bytes(board, fmt, req, layout)
-    stem = f"{board.scenario}-{board.setup_id}" + ("-key" if req.key else "")
-    return BoardOutput(data, f"{stem}.{fmt}", board.setup_id, (), back)
+    if fmt == "json":
+        return JsonRequest(source)
+    return KeyRequest(source, look) if req.key else SheetRequest(source, look)
 
 
-def _sheet_bytes(board: Board, fmt: str, req: BoardRequest, layout: Layout | None) -> tuple[bytes, bytes | None]:
-    """The main file's bytes and the almanac's own file (SVG/PNG), if any."""
-    almanac = None if fmt in ("json", "jsonl") or req.key else req.almanac
-    line = req.balance_line and fmt not in ("json", "jsonl") and not req.key
-    if almanac is None and req.context is None and not line:
-        return board_bytes(board, fmt, lang=req.lang, paper=req.paper, layout=layout, key=req.key), None
+def sheet_output(req: SheetRequest) -> BoardOutput:
+    """The table sheet (and its almanac page as a file of its own, for
+    SVG and PNG). Raises :class:`SetupgenError`."""
+    board = req.source.board()
+    data, back = _sheet_bytes(board, req.source.layout, req.print, key=False)
+    return BoardOutput(data, f"{board.scenario}-{board.setup_id}.{req.print.fmt}", board.setup_id, (), back)
+
+
+def key_output(req: KeyRequest) -> BoardOutput:
+    """The director's key. Raises :class:`SetupgenError`."""
+    board = req.source.board()
+    data, _ = _sheet_bytes(board, req.source.layout, req.print, key=True)
+    return BoardOutput(data, f"{board.scenario}-{board.setup_id}-key.{req.print.fmt}", board.setup_id)
+
+
+def json_output(req: JsonRequest) -> BoardOutput:
+    """The board JSON, one line and a newline. Raises :class:`SetupgenError`."""
+    board = req.source.board()
+    return BoardOutput(board_bytes(board, "json"), f"{board.scenario}-{board.setup_id}.json", board.setup_id)
+
+
+def batch_output(req: BatchRequest) -> BoardOutput:
+    """The JSON Lines, made as they are read (:func:`iter_jsonl`)."""
+    src = req.source
+    assert src.seed is not None
+    return BoardOutput(iter_jsonl(src.layout, src.seed, req.count, src.numbers, src.harbors, src.limits),
+                       f"{src.layout.name}-{slug(src.seed)}.jsonl", None)
+
+
+def board_file_output(req: BoardFileRequest) -> BoardOutput:
+    """The board of the file, written as asked, with what ``check`` finds
+    in it (``violations``). Raises :class:`SetupgenError`."""
+    from .. import check
+    from ..generate import fixed
+
+    board, layout = fixed.board_from_file(req.board_file, req.scenario)
+    if req.print.fmt == "json":
+        data, back = board_bytes(board, "json"), None
+    else:
+        data, back = _sheet_bytes(board, layout, req.print, key=req.key)
+    return BoardOutput(data, f"{board.scenario}-{board.setup_id}.{req.print.fmt}", board.setup_id,
+                       tuple(check.check(board, layout)), back)
+
+
+def _sheet_bytes(board: Board, layout: Layout | None, look: Print, *, key: bool) -> tuple[bytes, bytes | None]:
+    """The sheet's (or with ``key`` the director's key's) bytes as
+    ``look.fmt`` (``pdf``, ``svg``, ``png``), and the almanac's own file
+    (SVG/PNG), if any."""
+    almanac = None if key else look.almanac
+    line = look.balance_line and not key
+    if almanac is None and look.context is None and not line:
+        return board_bytes(board, look.fmt, lang=look.lang, paper=look.paper, layout=layout, key=key), None
     from . import pdf, sheet
     from .almanac import render_almanac
 
     layout = layoutmod.load(board.scenario) if layout is None else layout
-    ctx = sheet.SheetContext() if req.context is None else req.context
+    ctx = sheet.SheetContext() if look.context is None else look.context
     if line:
         from ..core import balance
 
         ctx = dataclasses.replace(ctx, balance=sheet.balance_line(
-            balance.measure(board, start_barred=layout.start_barred, table=True), req.lang))
-    front = (_render_key(board, layout, req, ctx) if req.key else
-             sheet.render_sheet(board, layout, lang=req.lang, paper=req.paper, context=ctx))
-    back = None if almanac is None else render_almanac(board, layout, lang=req.lang, paper=req.paper, context=ctx,
-                                                       request=almanac)
-    if fmt == "pdf":
+            balance.measure(board, start_barred=layout.start_barred, table=True), look.lang))
+    front = (_render_key(board, layout, look, ctx) if key else
+             sheet.render_sheet(board, layout, lang=look.lang, paper=look.paper, context=ctx))
+    back = None if almanac is None else render_almanac(board, layout, lang=look.lang, paper=look.paper,
+                                                       context=ctx, request=almanac)
+    if look.fmt == "pdf":
         return pdf.svgs_to_pdf([front] if back is None else [front, back]), None
-    if fmt == "svg":
+    if look.fmt == "svg":
         return front.encode("utf-8"), None if back is None else back.encode("utf-8")
-    if fmt == "png":
-        return pdf.svg_to_png(front), None if back is None else pdf.svg_to_png(back)
-    return board_bytes(board, fmt, lang=req.lang, paper=req.paper, layout=layout), None
+    return pdf.svg_to_png(front), None if back is None else pdf.svg_to_png(back)
 
 
-def _render_key(board: Board, layout: Layout, req: BoardRequest, ctx: Any) -> str:
+def _render_key(board: Board, layout: Layout, look: Print, ctx: Any) -> str:
     """The director's key of ``board`` with the table's context."""
     from . import key as keymod
 
-    return keymod.render_key(board, layout, lang=req.lang, paper=req.paper, context=ctx)
+    return keymod.render_key(board, layout, lang=look.lang, paper=look.paper, context=ctx)
 
 
 def slug(text: str) -> str:

@@ -30,6 +30,7 @@ from typing import Any, Collection, Iterable, Mapping, Sequence
 
 from ..core import rng
 from ..core.errors import SetupgenError, quoted
+from .games import FINALS_ROUND
 from .model import TIE_BREAKERS, Scoring
 
 #: columns a results CSV must have (any order, header required)
@@ -42,9 +43,10 @@ STATUSES = (PLAYED, NO_SHOW, DISQUALIFIED)
 VP_MARGIN = 10
 #: a finals results file (``read_results(stage=...)``, docs/rules.md section 6,
 #: "Final placings") has the stage's name (any case) in its round column; its
-#: rows are read as this round (``thresholds`` and ``tables`` keyed by it) and
-#: problems name the stage ("final table 2 has no winner")
-STAGE_ROUND = 0
+#: rows are read as this round (``thresholds`` and ``tables`` keyed by it), the
+#: round of every finals game (:data:`setupgen.tournament.games.FINALS_ROUND`),
+#: and problems name the stage ("final table 2 has no winner")
+STAGE_ROUND = FINALS_ROUND
 
 _TRUE = frozenset({"yes", "y", "true", "1"})
 _FALSE = frozenset({"no", "n", "false", "0"})
