@@ -84,7 +84,7 @@ def result_form(token: str, vps, winner) -> dict:
 
 def test_store_schema_version_and_one_transaction_per_change(tmp_path):
     s = store.Store(tmp_path)
-    assert s.fresh and store.version(s.db) == store.SCHEMA_VERSION == 5
+    assert s.fresh and store.version(s.db) == store.SCHEMA_VERSION == 6
     assert s.db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     new = store.TableResult(G(1, 2), ("a", "b", "c"), (10, 7, 3), 1, "reported", "table", "2026-01-01T10:00:00Z")
     assert s.record(new, "report") is None
@@ -321,13 +321,13 @@ def test_table_reports_by_token_and_the_director_confirms(day):
     assert c.get(f"/t/1/1/{good}").status_code == 404  # a token opens only its own table
     assert c.get(f"/t/2/2/{good}").status_code == 404
     assert c.get(f"/t/1/99/{good}").status_code == 404
-    done = c.post("/rounds/1/tables/2/confirm", data={"csrf": csrf(c)}, follow_redirects=False)
+    done = c.post("/rounds/1/tables/2/confirm", data={"csrf": csrf(c), "version": "1"}, follow_redirects=False)
     assert done.status_code == 303 and day.state(G(1, 2)) == "confirmed"
     again = c.post(f"/t/1/2/{good}", data=result_form(token, (4, 10, 6, 3), 2))
     assert again.status_code == 409 and "Confirmed by the director" in again.text  # no form any more
     assert "ask the director to correct it" in again.text and "Report result" not in again.text
     assert [e.action for e in day.store.audit(G(1, 2))] == ["confirm", "report"]
-    assert c.post("/rounds/1/tables/1/confirm", data={"csrf": csrf(c)}).status_code == 409
+    assert c.post("/rounds/1/tables/1/confirm", data={"csrf": csrf(c), "version": "0"}).status_code == 409
 
 
 def test_a_table_page_carries_no_session_and_checks_its_own_form_token(day):
@@ -368,7 +368,11 @@ def test_wrong_tokens_are_rate_limited(day):
     ("/rounds/1/tables/1", {"csrf": None, "vp1": "3", "vp2": "7", "vp3": "5", "vp4": "3", "winner": "1"}, 400),
     ("/rounds/1/tables/1", {"csrf": None, "vp1": "3", "vp2": "7", "vp3": "5", "vp4": "3", "winner": "x"}, 400),
     ("/rounds/1/tables/1", {"csrf": None}, 400),
-    ("/rounds/1/tables/1/confirm", {"csrf": None}, 409),
+    ("/rounds/1/tables/1/confirm", {"csrf": None, "version": "0"}, 409),  # nothing to confirm
+    ("/rounds/1/tables/1/confirm", {"csrf": None}, 400),  # which version the page showed is missing
+    ("/rounds/1/tables/1/confirm", {"csrf": None, "version": "-1"}, 400),
+    ("/rounds/1/confirm-all", {"csrf": None, "v1": "x"}, 400),
+    ("/rounds/1/confirm-all", {"csrf": None, "v99": "1"}, 404),
     ("/logout", {}, 403),
 ])
 def test_bad_input_gets_a_clear_4xx_page(day, path, form, status):
@@ -654,7 +658,7 @@ def test_migration_from_schema_1_keeps_every_result(tmp_path):
     db.execute("INSERT INTO results VALUES (1, 1, '[\"a\", \"b\"]', '[10, 4]', 1, 'confirmed', 'director', 't')")
     db.close()
     s = store.Store(tmp_path)
-    assert not s.fresh and store.version(s.db) == 5
+    assert not s.fresh and store.version(s.db) == 6
     assert s.result(G(1, 1)) == store.TableResult(G(1, 1), ("a", "b"), (10, 4), 1, "confirmed", "director", "t", ())
     s.close()
 
@@ -832,7 +836,7 @@ def test_migration_from_schema_3_gives_the_finals_statuses(tmp_path):
     db.execute("INSERT INTO finals VALUES ('final', 1, '[\"a\", \"b\"]', '[13, 4]', 1, 'director', 't')")
     db.close()
     s = store.Store(tmp_path)
-    assert store.version(s.db) == 5
+    assert store.version(s.db) == 6
     assert s.result(Game.finals("final", 1)) == store.TableResult(Game("final", 1, 1), ("a", "b"), (13, 4), 1,
                                                                   "confirmed", "director", "t")
     s.close()
@@ -890,7 +894,7 @@ def test_migration_from_schema_2_keeps_results_and_adds_the_finals(tmp_path):
                "'enter', '', '{}')")
     db.close()
     s = store.Store(tmp_path)
-    assert not s.fresh and store.version(s.db) == 5
+    assert not s.fresh and store.version(s.db) == 6
     assert s.result(G(1, 1)) == store.TableResult(G(1, 1), ("a", "b"), (10, 4), 1, "confirmed", "director", "t",
                                                   ("played", "no-show"))
     (entry,) = s.audit()
@@ -973,13 +977,122 @@ def test_a_finals_table_reports_by_its_link_and_the_director_confirms_as_in_a_ro
     listing = c.get("/finals").text
     assert 'action="/finals/final/tables/2/confirm"' in listing and "Enter result" in listing
     assert c.get("/finals/final/tables/2").text.count("Confirm this result") == 1
-    done = c.post("/finals/final/tables/2/confirm", data={"csrf": token}, follow_redirects=False)
+    done = c.post("/finals/final/tables/2/confirm", data={"csrf": token, "version": "1"}, follow_redirects=False)
     assert done.status_code == 303 and done.headers["location"] == "/finals" and day.state(final) == "confirmed"
     lines = (day.folder / "results-final.csv").read_text().splitlines()
     assert len(lines) == 5 and all(line.startswith("final,2,") for line in lines[1:])
     assert [e.action for e in day.store.audit(final)] == ["confirm", "report"]
     again = c.post(f"/t/final/2/{good}", data=result_form(form_token, (10, 9, 4, 5), 1))
     assert again.status_code == 409 and "ask the director to correct it" in again.text
-    nothing = c.post("/finals/final/tables/1/confirm", data={"csrf": token})
+    nothing = c.post("/finals/final/tables/1/confirm", data={"csrf": token, "version": "0"})
     assert nothing.status_code == 409 and "final table 1 has no result to confirm" in nothing.text
+    day.store.close()
+
+
+# ------------------------------------------------------------------ the director confirms what was seen (F4)
+
+def report_by_link(c, day, table: int, vps, winner) -> None:
+    good = tokens.table_token(day.key, 1, table)
+    token = csrf(c, f"/t/1/{table}/{good}")
+    assert c.post(f"/t/1/{table}/{good}", data=result_form(token, vps, winner),
+                  follow_redirects=False).status_code == 303
+
+
+def shown_versions(page: str) -> dict[int, int]:
+    """table -> the version a round page's Confirm button carries."""
+    return {int(t): int(v) for t, v in re.findall(
+        r'action="/rounds/\d+/tables/(\d+)/confirm" class="inline"><input type="hidden" name="csrf" '
+        r'value="[0-9a-f]+"><input type="hidden" name="version" value="(\d+)">', page)}
+
+
+def test_confirm_applies_to_the_version_the_director_saw(day):
+    # F4: table 2 reports, the director opens the round page, the table changes its report;
+    # Confirm from the page is refused (409) with the new report beside the old, nothing stored
+    c = client_of(day)
+    report_by_link(c, day, 2, (4, 10, 6, 2), 2)
+    page = c.get("/rounds/1").text
+    assert shown_versions(page) == {2: 1}
+    report_by_link(c, day, 2, (4, 9, 10, 2), 3)  # the table changed its mind: seat 3 won
+    stale = c.post("/rounds/1/tables/2/confirm", data={"csrf": csrf(c), "version": "1"})
+    assert stale.status_code == 409 and day.state(G(1, 2)) == "reported"
+    assert "This result changed after you opened the page" in stale.text
+    names = day.names()
+    seat3 = html_escape(names[day.players_of(G(1, 2))[2]])
+    row = re.search(rf"<tr><td>{re.escape(seat3)}</td><td class=\"num\">(.*?)</td><td class=\"num\">(.*?)</td></tr>",
+                    stale.text)
+    assert row and row.groups() == ("6", "10 ★")  # you saw 6, now 10 and the winner
+    assert (day.folder / "results.csv").read_text().count("\n") == 1  # nothing confirmed
+    fresh = shown_versions(c.get("/rounds/1").text)
+    assert fresh == {2: 2}
+    ok = c.post("/rounds/1/tables/2/confirm", data={"csrf": csrf(c), "version": "2"}, follow_redirects=False)
+    assert ok.status_code == 303 and day.store.result(G(1, 2)).vp == (4, 9, 10, 2)
+    assert day.store.result(G(1, 2)).version == 3 and [e.version for e in day.store.audit(G(1, 2))] == [3, 2, 1]
+
+
+def html_escape(text: str) -> str:
+    import html
+
+    return html.escape(text, quote=True).replace("&#x27;", "&#39;")
+
+
+def test_confirm_all_reported_confirms_what_was_seen_and_names_the_rest(day):
+    c = client_of(day)
+    for t, (vps, w) in {1: ((10, 7, 5, 3), 1), 2: ((4, 10, 6, 2), 2)}.items():
+        report_by_link(c, day, t, vps, w)
+    page = c.get("/rounds/1").text
+    assert "Confirm all reported (2)" in page and 'name="v1" value="1"' in page and 'name="v2" value="1"' in page
+    report_by_link(c, day, 2, (4, 10, 6, 3), 2)  # table 2 again, after the page was opened
+    done = c.post("/rounds/1/confirm-all", data={"csrf": csrf(c), "v1": "1", "v2": "1"}, follow_redirects=False)
+    assert done.status_code == 303 and done.headers["location"] == "/rounds/1?confirmed=1&changed=2"
+    assert (day.state(G(1, 1)), day.state(G(1, 2))) == ("confirmed", "reported")
+    shown = c.get(done.headers["location"]).text
+    assert "Confirmed 1 table. Changed since the page was opened, so not confirmed: table 2" in shown
+    assert "Confirm all reported (1)" in shown
+    rows = (day.folder / "results.csv").read_text().splitlines()
+    assert len(rows) == 5 and all(r.startswith("1,1,") for r in rows[1:])
+    again = c.post("/rounds/1/confirm-all", data={"csrf": csrf(c), "v2": "2"}, follow_redirects=False)
+    assert again.headers["location"] == "/rounds/1?confirmed=1" and day.state(G(1, 2)) == "confirmed"
+    assert [(e.action, e.table) for e in day.store.audit()][:3] == [("confirm", 2), ("confirm", 1), ("report", 2)]
+
+
+def test_confirm_all_is_one_transaction(day, monkeypatch):
+    c = client_of(day)
+    for t in (1, 2):
+        report_by_link(c, day, t, (10, 7, 5, 3), 1)
+    real = day.store._store
+    calls = []
+
+    def second_fails(new, action, old):
+        calls.append(new.game)
+        if len(calls) == 2:
+            raise store.StoreError("disk full")
+        real(new, action, old)
+
+    monkeypatch.setattr(day.store, "_store", second_fails)
+    with pytest.raises(store.StoreError, match="disk full"):
+        consoleday.confirm_all(day, {G(1, 1): 1, G(1, 2): 1})
+    monkeypatch.undo()
+    assert (day.state(G(1, 1)), day.state(G(1, 2))) == ("reported", "reported")  # neither stored
+    assert [e.action for e in day.store.audit()] == ["report", "report"]
+
+
+def test_a_correction_from_a_page_opened_before_a_change_is_refused(tmp_path):
+    # the director's form carries the version it showed: a finals table corrected on one page while
+    # another page (or the table) changed it is refused, and the same for a round's table
+    tour, day = final_of_8_day(tmp_path, played=True)
+    c = client_of(day)
+    token = csrf(c)
+    assert c.post("/finals/pack", data={"csrf": token}, follow_redirects=False).status_code == 303
+    first = dict(finals_form(token, (7, 10, 8, 8), 2), version="0")
+    assert c.post("/finals/final/tables/1", data=first, follow_redirects=False).status_code == 303
+    page = c.get("/finals/final/tables/1").text
+    assert 'name="version" value="1"' in page
+    second = dict(finals_form(token, (7, 10, 9, 8), 2), version="1")
+    assert c.post("/finals/final/tables/1", data=second, follow_redirects=False).status_code == 303
+    stale = c.post("/finals/final/tables/1", data=dict(finals_form(token, (6, 10, 8, 8), 2), version="1"))
+    assert stale.status_code == 409 and "This result changed after you opened the page" in stale.text
+    assert day.store.result(Game.finals("final", 1)).vp == (7, 10, 9, 8)
+    assert 'value="6"' in stale.text  # the director's own input is kept in the form
+    late = c.post("/rounds/1/tables/1", data=dict(result_form(token, (10, 0, 0, 0), 1), version="9"))
+    assert late.status_code == 409
     day.store.close()

@@ -30,7 +30,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from ..core.errors import SetupgenError
 from ..tournament import jobs, tokens
-from ..tournament.games import Game, GameError
+from ..tournament.games import FINALS_ROUND, PRELIMINARY, Game, GameError
 from ..tournament import standings as st
 from . import day as dayday
 from . import security
@@ -136,8 +136,10 @@ def _routes() -> list[Route]:
         Route("/rounds/{n:int}/{name:str}", download),
         Route("/rounds/{n:int}/tables/{t:int}", table_page, methods=["GET", "POST"]),
         Route("/rounds/{n:int}/tables/{t:int}/confirm", confirm, methods=["POST"]),
+        Route("/rounds/{n:int}/confirm-all", confirm_all, methods=["POST"]),
         Route("/finals/{stage:str}/tables/{t:int}", table_page, methods=["GET", "POST"]),
         Route("/finals/{stage:str}/tables/{t:int}/confirm", confirm, methods=["POST"]),
+        Route("/finals/{stage:str}/confirm-all", confirm_all, methods=["POST"]),
         Route("/standings", standings_page), Route("/standings.csv", standings_csv),
         Route("/audit", audit_page), Route("/public", public_page),
         Route("/entries", entries_page), Route("/entries/change", record_change, methods=["POST"]),
@@ -259,8 +261,33 @@ def _game_rows(day: Day, games: list[Game]) -> list[dict]:
                     "status": "" if marks[k] == "played" else marks[k]} for k, p in enumerate(seats)]
         rows.append({"table": game.table, "players": players, "state": dayday.WAITING if result is None else
                      result.state, "vp": result is not None, "by": result.by if result else "",
-                     "path": game_path(game)})
+                     "path": game_path(game), "version": result.version if result else 0})
     return rows
+
+
+def _version(form: Any, name: str = "version", required: bool = True) -> int | None:
+    """The version of a result a form says its page showed (400 when it
+    is missing but ``required``, or not a version)."""
+    text = str(form.get(name, ""))[:12].strip()
+    if not text and not required:
+        return None
+    if not (text.isascii() and text.isdigit()):
+        raise HTTPException(400, "the form does not say which version of the result it showed: reload the page "
+                                 "and send it again")
+    return int(text)
+
+
+def _done_message(request: Request) -> str | None:
+    """What a listing page says after *Confirm all reported*
+    (``?confirmed=N&changed=T,T``: numbers only)."""
+    confirmed, changed = request.query_params.get("confirmed", ""), request.query_params.get("changed", "")
+    if not confirmed.isdigit() or (changed and not all(t.isdigit() for t in changed.split(","))):
+        return None
+    text = f"Confirmed {confirmed} table{'' if confirmed == '1' else 's'}."
+    if changed:
+        text += (f" Changed since the page was opened, so not confirmed: table{'s' if ',' in changed else ''} "
+                 f"{changed.replace(',', ', ')}; check them and confirm again.")
+    return text
 
 
 def _round_or_404(day: Day, n: int) -> None:
@@ -298,19 +325,24 @@ class _Posted:
         self.marks: list[str] | None = None
         self.problems: list[str] | None = None
         self.status = 200
+        self.changed: dayday.ResultChanged | None = None
 
     async def enter(self, request: Request, seats: int, enter: Callable[..., object], done: str) -> Response | None:
-        """Read the form (CSRF checked) and hand (VP, winner, statuses) to
-        ``enter`` in a worker thread; a redirect to ``done`` when it takes
-        them, else None with the problems kept here."""
+        """Read the form (CSRF checked) and hand (VP, winner, statuses,
+        the version the form showed or None) to ``enter`` in a worker
+        thread; a redirect to ``done`` when it takes them, else None with
+        the problems kept here."""
         form = await _form(request)
         self.vp, self.winner = _posted_result(form, seats)
         self.marks = _posted_statuses(form, seats)
+        version = _version(form, required=False)
         try:
-            await run_in_threadpool(enter, self.vp, self.winner, self.marks)
+            await run_in_threadpool(enter, self.vp, self.winner, self.marks, version)
             return RedirectResponse(done, status_code=303)
         except dayday.ResultRefused as exc:
             self.problems, self.status = exc.problems, 400
+        except dayday.ResultChanged as exc:
+            self.problems, self.status, self.changed = [str(exc)], 409, exc
         except SetupgenError as exc:
             self.problems, self.status = [str(exc)], 409
         return None
@@ -442,7 +474,8 @@ async def round_page(request: Request) -> Response:
     _round_or_404(day, n)
     games = [Game.preliminary(n, t) for t in range(1, day.schedule.tables(n) + 1)]
     return render(request, "round.html", number=n, scenario=_scenario(day, n), games=_game_rows(day, games),
-                  pack=day.has_pack(n), key=(day.pack_folder(n) / "key.pdf").is_file(), stale=day.pack_stale(n))
+                  pack=day.has_pack(n), key=(day.pack_folder(n) / "key.pdf").is_file(), stale=day.pack_stale(n),
+                  confirm_all=f"/rounds/{n}/confirm-all", message=_done_message(request))
 
 
 async def make_pack(request: Request) -> Response:
@@ -473,36 +506,98 @@ async def download(request: Request) -> Response:
 
 async def table_page(request: Request) -> Response:
     """Any game's page, preliminary or finals. GET: its result form and
-    its changes; POST: enter or correct it (confirmed)."""
+    its changes; POST: enter or correct it (confirmed), refused (409) when
+    the result changed since the form was opened (its ``version``)."""
     _director(request)
     day, game = _day(request), _game(request)
     players = await run_in_threadpool(_players_or_404, day, game)
     posted = _Posted()
-    back, back_name = _back(game)
+    changed = None
     if request.method == "POST":
-        done = await posted.enter(request, len(players), lambda *got: dayday.enter(day, game, *got), back)
+        done = await posted.enter(request, len(players), lambda *got: dayday.enter(day, game, *got), _back(game)[0])
         if done is not None:
             return done
+        changed = posted.changed
+    return _table_page(request, day, game, players, posted, changed)
+
+
+def _table_page(request: Request, day: Day, game: Game, players: tuple[str, ...], posted: "_Posted",
+                changed: "dayday.ResultChanged | None" = None) -> Response:
+    """A game's page (status ``posted.status``; with ``changed``, the
+    version the page had shown beside the result now)."""
     result = day.store.result(game)
+    back, back_name = _back(game)
     return render(request, "table.html", posted.status, title=_heading(game), heading=_heading(game),
                   finals=game.is_finals, path=game_path(game), back=back, back_name=back_name,
                   state=day.state(game), problems=posted.problems, at=result.at if result else "",
                   players=_form_rows(day, players, posted.vp, posted.winner, result, posted.marks),
-                  threshold=day.threshold(game), audit=day.store.audit(game),
-                  url=day.table_url(game), statuses=STATUS_CHOICES)
+                  threshold=day.threshold(game), audit=day.store.audit(game), url=day.table_url(game),
+                  statuses=STATUS_CHOICES, version=result.version if result else 0,
+                  changed=None if changed is None else _changed_rows(day, players, changed))
+
+
+def _changed_rows(day: Day, players: tuple[str, ...], changed: "dayday.ResultChanged") -> dict:
+    """The result a page had shown (from its audit entry) and the result
+    now, each as ``[{name, vp, winner}]`` per seat (empty: none)."""
+    import json
+
+    names = day.names()
+
+    def rows(vp: list, winner: int | None) -> list[dict]:
+        return [{"name": names.get(p, p), "vp": vp[k], "winner": winner == k + 1} for k, p in enumerate(players)
+                if k < len(vp)]
+
+    seen = json.loads(changed.seen.new) if changed.seen is not None else {}
+    now = changed.current
+    return {"seen": rows(seen.get("vp", []), seen.get("winner")), "seen_state": seen.get("state", ""),
+            "now": [] if now is None else rows(list(now.vp), now.winner), "now_state": "" if now is None else now.state}
 
 
 async def confirm(request: Request) -> Response:
-    """Confirm any game's reported result."""
+    """Confirm any game's reported result, at the version the page showed
+    (409 with the result now beside the one shown when it changed)."""
     _director(request)
-    await _form(request)
+    form = await _form(request)
     day, game = _day(request), _game(request)
-    await run_in_threadpool(_players_or_404, day, game)
+    players = await run_in_threadpool(_players_or_404, day, game)
+    version = _version(form)
     try:
-        await run_in_threadpool(dayday.confirm, day, game)
+        await run_in_threadpool(dayday.confirm, day, game, version)
+    except dayday.ResultChanged as exc:
+        posted = _Posted()
+        posted.problems, posted.status = [str(exc)], 409
+        return _table_page(request, day, game, players, posted, exc)
     except SetupgenError as exc:
         raise HTTPException(409, str(exc)) from None
     return RedirectResponse(_back(game)[0], status_code=303)
+
+
+async def confirm_all(request: Request) -> Response:
+    """*Confirm all reported* of a round or a finals stage, in one
+    transaction: every table whose version on the page (``v<table>``) is
+    still current; the others are named as changed."""
+    _director(request)
+    form = await _form(request)
+    day, params = _day(request), request.path_params
+    stage = params.get("stage", PRELIMINARY)
+    n = params.get("n", FINALS_ROUND)
+    seen: dict[Game, int | None] = {}
+    for name in list(form.keys())[:_MAX_FIELDS]:
+        if name.startswith("v") and name[1:].isdigit() and len(name) <= 6:
+            try:
+                seen[Game(stage, n, int(name[1:]))] = _version(form, name)
+            except GameError as exc:
+                raise HTTPException(404, str(exc)) from None
+    for game in seen:
+        await run_in_threadpool(_players_or_404, day, game)
+    try:
+        done, changed = await run_in_threadpool(dayday.confirm_all, day, seen)
+    except SetupgenError as exc:
+        raise HTTPException(409, str(exc)) from None
+    back = "/finals" if stage != PRELIMINARY else f"/rounds/{n}"
+    tables = ",".join(str(c.game.table) for c in sorted(changed, key=lambda c: c.game.table))
+    return RedirectResponse(f"{back}?confirmed={len(done)}" + (f"&changed={tables}" if tables else ""),
+                            status_code=303)
 
 
 def _standings_context(day: Day) -> dict:
@@ -636,7 +731,7 @@ async def finals_page(request: Request) -> Response:
             p["won"] = p["id"] in entered
     stages = [] if found is None or found.problem else await run_in_threadpool(_stage_states, day, found.made)
     return render(request, "finals.html", finals=found, tables=tables, winners_form=winners_form, stages=stages,
-                  **await run_in_threadpool(_placings_context, day))
+                  message=_done_message(request), **await run_in_threadpool(_placings_context, day))
 
 
 def _stage_states(day: Day, made: tuple[str, ...]) -> list[dict]:
@@ -650,7 +745,8 @@ def _stage_states(day: Day, made: tuple[str, ...]) -> list[dict]:
             out.append({"stage": stage, "games": [], "problem": str(exc)})
             continue
         games = [Game.finals(stage, k) for k in range(1, len(seating) + 1)]
-        out.append({"stage": stage, "games": _game_rows(day, games), "problem": None})
+        out.append({"stage": stage, "games": _game_rows(day, games), "problem": None,
+                    "confirm_all": f"/finals/{stage}/confirm-all"})
     return out
 
 

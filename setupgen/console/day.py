@@ -29,6 +29,7 @@ import dataclasses
 import io
 import os
 import threading
+from typing import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -36,12 +37,12 @@ from ..core import atomic
 from ..core.data import read_text
 from ..core.errors import SetupgenError
 from ..tournament import entries, jobs, roundpack, tokens
-from ..tournament.games import FINAL, FINALS_STAGES, PRELIMINARY, SEMI_FINAL, Game
+from ..tournament.games import FINAL, FINALS_STAGES, PRELIMINARY, SEMI_FINAL, STAGES, Game
 from ..tournament import model as tournament
 from ..tournament import placings as pl
 from ..tournament import standings as st
 from ..tournament.schedule import Schedule
-from .store import DB_FILE, StoreError, Store, TableResult
+from .store import DB_FILE, AuditEntry, StoreError, Store, TableResult
 
 RESULTS_FILE = "results.csv"
 KEPT_RESULTS = "results.before-console.csv"
@@ -452,31 +453,58 @@ def _without_line(problem: str, seats: tuple[str, ...], names: dict[str, str]) -
     return f"{names.get(seats[seat], seats[seat])}: {rest}"
 
 
-def enter(day: Day, game: Game, vp: list[str], winner: str, statuses: list[str] | None = None) -> TableResult:
+class ResultChanged(StoreError):
+    """The director acted on a version of a game's result that is no
+    longer the current one (a table reported again, or another page of
+    the director's changed it, since the page was opened): ``seen`` the
+    audit entry of the version the page showed (None: it showed no
+    result), ``current`` the result now."""
+
+    def __init__(self, game: Game, seen: AuditEntry | None, current: TableResult | None) -> None:
+        now = "no result" if current is None else f"version {current.version}, {current.state}"
+        super().__init__(f"{game.label()} changed since the page was opened (now {now}): nothing was recorded; "
+                         f"check the result shown and send again")
+        self.game, self.seen, self.current = game, seen, current
+
+
+def _same_version(day: Day, game: Game, version: int | None) -> Callable[[TableResult | None], None]:
+    """A check for :meth:`~setupgen.console.store.Store.record` (inside its
+    transaction): the result is still at ``version`` (0: none yet; None:
+    any version)."""
+    def allowed(old: TableResult | None) -> None:
+        if version is not None and (0 if old is None else old.version) != version:
+            seen = next((e for e in day.store.audit(game) if e.version == version), None)
+            raise ResultChanged(game, seen, old)
+    return allowed
+
+
+def enter(day: Day, game: Game, vp: list[str], winner: str, statuses: list[str] | None = None,
+          version: int | None = None) -> TableResult:
     """The director enters or corrects a game's result, preliminary or
     finals (with each seat's status: no-shows and disqualifications are
     the director's): it is confirmed, and the stage's results file is
-    written (:func:`write_stage`). Raises :class:`ResultRefused` or
+    written (:func:`write_stage`). ``version``: the version of the result
+    the director's form showed (0: none); a result changed since is
+    refused with :class:`ResultChanged`. Raises :class:`ResultRefused` or
     :class:`SetupgenError`."""
-    return _change(day, game, vp, winner, CONFIRMED, "director", statuses)
+    return _change(day, game, vp, winner, CONFIRMED, "director", statuses, _same_version(day, game, version))
 
 
 def report(day: Day, game: Game, vp: list[str], winner: str) -> TableResult:
     """A table reports its game's result, everyone played (refused once
     the director has confirmed it). Raises :class:`ResultRefused` or
     :class:`SetupgenError`."""
-    return _change(day, game, vp, winner, REPORTED, "table")
-
-
-def _change(day: Day, game: Game, vp: list[str], winner: str, state: str,
-            by: str, statuses: list[str] | None = None) -> TableResult:
-    values, seat, marks = check_result(day, game, vp, winner, statuses)
-    new = TableResult(game, day.players_of(game), values, seat, state, by, day.store.clock(), marks)
-
     def allowed(old: TableResult | None) -> None:
-        if by == "table" and old is not None and old.state == CONFIRMED:
+        if old is not None and old.state == CONFIRMED:
             raise StoreError("the director has confirmed this table's result; ask the director to correct it")
 
+    return _change(day, game, vp, winner, REPORTED, "table", None, allowed)
+
+
+def _change(day: Day, game: Game, vp: list[str], winner: str, state: str, by: str,
+            statuses: list[str] | None, allowed: Callable[[TableResult | None], None]) -> TableResult:
+    values, seat, marks = check_result(day, game, vp, winner, statuses)
+    new = TableResult(game, day.players_of(game), values, seat, state, by, day.store.clock(), marks)
     with day.store.lock:
         _check_change(day, game)
         before = day.store.result(game)
@@ -484,24 +512,54 @@ def _change(day: Day, game: Game, vp: list[str], winner: str, state: str,
         day.store.record(new, action, allowed)
         if state == CONFIRMED or (before is not None and before.state == CONFIRMED):
             write_stage(day, game.stage)  # a results file holds the confirmed games alone
-    return new
+    return day.store.result(game) or new
 
 
-def confirm(day: Day, game: Game) -> TableResult:
-    """The director confirms a reported result, preliminary or finals.
-    Raises :class:`StoreError` when there is nothing to confirm."""
-    day.players_of(game)
+def confirm(day: Day, game: Game, version: int | None = None) -> TableResult:
+    """The director confirms a reported result, preliminary or finals;
+    ``version``: the version the director saw (None: whatever is there),
+    any other is refused with :class:`ResultChanged`. Raises
+    :class:`StoreError` when there is nothing to confirm."""
+    confirmed, changed = confirm_all(day, {game: version})
+    if changed:
+        raise changed[0]
+    return confirmed[0]
+
+
+def confirm_all(day: Day, seen: Mapping[Game, int | None]) -> tuple[list[TableResult], list[ResultChanged]]:
+    """Confirm, in one transaction, every reported game of ``seen`` still
+    at the version the director saw (None: any); returns the results
+    confirmed (a game confirmed already counts as confirmed, unchanged)
+    and the games changed since (left as they are). Raises
+    :class:`StoreError` for a game with no result at all (when its
+    version is not checked), :class:`SetupgenError` for one not scheduled."""
+    for game in seen:
+        day.players_of(game)
+    done: list[TableResult] = []
+    changed: list[ResultChanged] = []
     with day.store.lock:
-        _check_change(day, game)
-        old = day.store.result(game)
-        if old is None:
-            raise StoreError(f"{game.label()} has no result to confirm")
-        if old.state == CONFIRMED:
-            return old
-        new = dataclasses.replace(old, state=CONFIRMED, by="director", at=day.store.clock())
-        day.store.record(new, "confirm")
-        write_stage(day, game.stage)
-    return new
+        for stage in sorted({g.stage for g in seen}, key=STAGES.index):
+            _check_change(day, next(g for g in seen if g.stage == stage))
+        changes = []
+        for game, version in seen.items():
+            old = day.store.result(game)
+            try:
+                _same_version(day, game, version)(old)
+            except ResultChanged as exc:
+                changed.append(exc)
+                continue
+            if old is None:
+                raise StoreError(f"{game.label()} has no result to confirm")
+            if old.state == CONFIRMED:
+                done.append(old)
+                continue
+            new = dataclasses.replace(old, state=CONFIRMED, by="director", at=day.store.clock())
+            changes.append((new, "confirm", _same_version(day, game, old.version)))
+        day.store.record_all(changes)
+        for stage in sorted({new.game.stage for new, _a, _c in changes}, key=STAGES.index):
+            write_stage(day, stage)
+        done += [day.store.result(new.game) or new for new, _a, _c in changes]
+    return done, changed
 
 
 @dataclass(frozen=True)

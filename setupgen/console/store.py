@@ -20,6 +20,7 @@ or ``confirmed``, each seat's status when not everyone played); an audit entry a
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import sqlite3
 import threading
@@ -32,7 +33,7 @@ from ..core.errors import SetupgenError, quoted
 from ..tournament.games import PRELIMINARY, Game
 
 DB_FILE = "tournament.db"
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 STATES = ("reported", "confirmed")
 
 #: version -> the SQL statements that bring a database from version - 1 to it
@@ -73,6 +74,13 @@ MIGRATIONS: dict[int, tuple[str, ...]] = {
         "UPDATE audit SET round = 1 WHERE stage IN ('semi-final', 'final')",
         "UPDATE audit SET stage = 'preliminary' WHERE stage = ''",
     ),
+    6: (  # a version per game (1 at its first result, one more at every change), the version an audit entry
+          # made (0: a note, or an entry older than versions), and the director's sessions kept here
+        "ALTER TABLE games ADD COLUMN version INTEGER NOT NULL DEFAULT 1",
+        "ALTER TABLE audit ADD COLUMN version INTEGER NOT NULL DEFAULT 0",
+        "CREATE TABLE sessions (id TEXT PRIMARY KEY, password TEXT NOT NULL, created REAL NOT NULL, "
+        "seen REAL NOT NULL)",
+    ),
 }
 
 
@@ -99,6 +107,8 @@ class TableResult:
     by: str
     at: str
     statuses: tuple[str, ...] = ()
+    #: 1 for the game's first result, one more at every change (set by :meth:`Store.record`)
+    version: int = 1
 
     @property
     def round(self) -> int:
@@ -137,6 +147,8 @@ class AuditEntry:
     old: str
     new: str
     stage: str = PRELIMINARY
+    #: the game's version this change made (0: a note, or an entry of a database older than versions)
+    version: int = 0
 
 
 def now() -> str:
@@ -144,7 +156,8 @@ def now() -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
 
 
-_INSERT_AUDIT = "INSERT INTO audit (at, by, round, table_no, action, old, new, stage) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+_INSERT_AUDIT = ("INSERT INTO audit (at, by, round, table_no, action, old, new, stage, version) "
+                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
 
 
 class Store:
@@ -172,9 +185,7 @@ class Store:
     def result(self, game: Game) -> TableResult | None:
         """The game's result, None while none is in."""
         with self.lock:
-            row = self.db.execute("SELECT * FROM games WHERE stage = ? AND round = ? AND table_no = ?",
-                                  (game.stage, game.round, game.table)).fetchone()
-        return None if row is None else _result(row)
+            return self._result(game)
 
     def results(self, stage: str = PRELIMINARY, state: str | None = None) -> list[TableResult]:
         """Every result of ``stage`` (only those in ``state`` when given), by round and table."""
@@ -187,24 +198,43 @@ class Store:
     def record(self, new: TableResult, action: str,
                allowed: Callable[[TableResult | None], None] = lambda _old: None) -> TableResult | None:
         """Store ``new`` as its game's result with its audit entry, in one
-        transaction; ``allowed(old)`` may raise :class:`StoreError` to
-        refuse the change (checked inside the transaction). Returns the
+        transaction; its version is one more than the result it replaces
+        (1 for the first). ``allowed(old)`` may raise :class:`StoreError`
+        to refuse the change (checked inside the transaction). Returns the
         result it replaced."""
-        if new.state not in STATES:
-            raise StoreError(f"unknown state {new.state!r}")
-        g = new.game
-        with self.lock, _transaction(self.db):
-            old_row = self.db.execute("SELECT * FROM games WHERE stage = ? AND round = ? AND table_no = ?",
-                                      (g.stage, g.round, g.table)).fetchone()
-            old = None if old_row is None else _result(old_row)
-            allowed(old)
-            self.db.execute("INSERT OR REPLACE INTO games (stage, round, table_no, players, vp, winner, state, by, "
-                            "at, statuses) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                            (g.stage, g.round, g.table, json.dumps(list(new.players)), json.dumps(list(new.vp)),
-                             new.winner, new.state, new.by, new.at, json.dumps(list(new.statuses))))
-            self.db.execute(_INSERT_AUDIT, (new.at, new.by, g.round, g.table, action,
-                                            "" if old is None else old.as_json(), new.as_json(), g.stage))
+        (old,) = self.record_all([(new, action, allowed)])
         return old
+
+    def record_all(self, changes: Sequence[tuple[TableResult, str, Callable[[TableResult | None], None]]]
+                   ) -> list[TableResult | None]:
+        """:meth:`record` for each ``(new, action, allowed)``, all in one
+        transaction (none stored when one is refused). Returns the results
+        they replaced, in order."""
+        for new, _action, _allowed in changes:
+            if new.state not in STATES:
+                raise StoreError(f"unknown state {new.state!r}")
+        olds: list[TableResult | None] = []
+        with self.lock, _transaction(self.db):
+            for new, action, allowed in changes:
+                old = self._result(new.game)
+                allowed(old)
+                olds.append(old)
+                self._store(dataclasses.replace(new, version=1 if old is None else old.version + 1), action, old)
+        return olds
+
+    def _result(self, game: Game) -> TableResult | None:
+        row = self.db.execute("SELECT * FROM games WHERE stage = ? AND round = ? AND table_no = ?",
+                              (game.stage, game.round, game.table)).fetchone()
+        return None if row is None else _result(row)
+
+    def _store(self, new: TableResult, action: str, old: TableResult | None) -> None:
+        g = new.game
+        self.db.execute("INSERT OR REPLACE INTO games (stage, round, table_no, players, vp, winner, state, by, "
+                        "at, statuses, version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                        (g.stage, g.round, g.table, json.dumps(list(new.players)), json.dumps(list(new.vp)),
+                         new.winner, new.state, new.by, new.at, json.dumps(list(new.statuses)), new.version))
+        self.db.execute(_INSERT_AUDIT, (new.at, new.by, g.round, g.table, action,
+                                        "" if old is None else old.as_json(), new.as_json(), g.stage, new.version))
 
     def note(self, by: str, round_number: int, action: str, new: str, old: str = "") -> None:
         """An audit entry of a change that is not a game's result (a
@@ -212,7 +242,7 @@ class Store:
         (``leave``, ``join``) or the schedule re-planned (``replan``),
         ``new`` its JSON record; in its own transaction."""
         with self.lock, _transaction(self.db):
-            self.db.execute(_INSERT_AUDIT, (self.clock(), by, round_number, 0, action, old, new, PRELIMINARY))
+            self.db.execute(_INSERT_AUDIT, (self.clock(), by, round_number, 0, action, old, new, PRELIMINARY, 0))
 
     def audit(self, game: Game | None = None, *, round_number: int | None = None) -> list[AuditEntry]:
         """The audit log, newest first: all of it, one game's, or (``round_number``) one preliminary round's."""
@@ -225,6 +255,47 @@ class Store:
         with self.lock:
             rows = self.db.execute(query + " ORDER BY id DESC", args).fetchall()
         return [AuditEntry(*row) for row in rows]
+
+    # ------------------------------------------------------------ the director's sessions
+
+    def start_session(self, password: str, now: float) -> str:
+        """A new session of the director (``password``: the fingerprint of
+        the password it was opened with, :func:`~setupgen.console.security.
+        password_fingerprint`); returns its id (128 random bits, hex), the
+        only thing the cookie holds."""
+        import secrets
+
+        sid = secrets.token_hex(16)
+        with self.lock, _transaction(self.db):
+            self.db.execute("INSERT INTO sessions VALUES (?, ?, ?, ?)", (sid, password, now, now))
+        return sid
+
+    def session_open(self, sid: object, password: str, now: float, idle: float) -> bool:
+        """Whether ``sid`` is a session opened with ``password`` and used
+        within the last ``idle`` seconds; its last use is then ``now``
+        (written at most once a minute). An idle session is ended."""
+        if not isinstance(sid, str) or len(sid) != 32:
+            return False
+        with self.lock:
+            row = self.db.execute("SELECT password, seen FROM sessions WHERE id = ?", (sid,)).fetchone()
+            if row is None or row[0] != password:
+                return False
+            if now - row[1] > idle:
+                with _transaction(self.db):
+                    self.db.execute("DELETE FROM sessions WHERE id = ?", (sid,))
+                return False
+            if now - row[1] > 60:
+                with _transaction(self.db):
+                    self.db.execute("UPDATE sessions SET seen = ? WHERE id = ?", (now, sid))
+        return True
+
+    def end_sessions(self, keep_password: str | None = None) -> int:
+        """End every session (those opened with ``keep_password`` kept,
+        when given); returns how many ended."""
+        with self.lock, _transaction(self.db):
+            if keep_password is None:
+                return self.db.execute("DELETE FROM sessions").rowcount
+            return self.db.execute("DELETE FROM sessions WHERE password != ?", (keep_password,)).rowcount
 
     def get(self, key: str) -> str | None:
         """A value of the ``meta`` table (e.g. the digest of the last ``results.csv``)."""
@@ -239,9 +310,9 @@ class Store:
 
 
 def _result(row: Sequence) -> TableResult:
-    """A ``games`` row (stage, round, table_no, players, vp, winner, state, by, at, statuses)."""
+    """A ``games`` row (stage, round, table_no, players, vp, winner, state, by, at, statuses, version)."""
     return TableResult(Game(row[0], row[1], row[2]), tuple(json.loads(row[3])), tuple(json.loads(row[4])), row[5],
-                       row[6], row[7], row[8], tuple(json.loads(row[9])))
+                       row[6], row[7], row[8], tuple(json.loads(row[9])), row[10])
 
 
 class _transaction:
