@@ -197,7 +197,7 @@ FLAGS = {
     "balance": "--balance", "max_intersection_pips": "--max-intersection-pips",
     "max_terrain_cluster": "--max-terrain-cluster", "resource_pips": "--resource-pips", "min_score": "--min-score",
     "even": "--even", "console_url": "--console-url", "host": "--host", "port": "--port",
-    "password_file": "--password-file", "tls_cert": "--tls-cert",
+    "password_file": "--password-file", "tls_cert": "--tls-cert", "session_hours": "--session-hours",
 }
 
 #: the help texts of the almanac options, shared by board and round
@@ -819,6 +819,7 @@ def serve(
     console_url: Optional[str] = typer.Option(None, "--console-url", help="The address the tables reach the console at (e.g. http://192.168.1.20:8000): packs made in the console get QR codes of each table's result page."),
     tls_cert: Optional[Path] = typer.Option(None, "--tls-cert", help="Serve HTTPS with this PEM certificate (chain); with --tls-key."),
     tls_key: Optional[Path] = typer.Option(None, "--tls-key", help="The certificate's PEM private key."),
+    session_hours: float = typer.Option(8.0, "--session-hours", help="The director's session ends after this many hours unused (0.1-72)."),
 ) -> None:
     """The director's console in a browser: rounds, results, live standings (docs/console.md)."""
     from .console import security
@@ -826,18 +827,22 @@ def serve(
     try:
         if not 1 <= port <= 65535:
             raise SetupgenError(f"the port must be from 1 to 65535, got {port}", field="port")
+        if not 0.1 <= session_hours <= 72:
+            raise SetupgenError(f"the session hours must be from 0.1 to 72, got {session_hours:g}",
+                                field="session_hours")
         tls = _tls_files(tls_cert, tls_key)
-        password = None if password_file is None else security.hash_password(security.read_password(password_file))
-        if not security.is_loopback(host) and password is None:
-            password = _prompt_password(host)
+        plain = None if password_file is None else security.read_password(password_file)
+        if not security.is_loopback(host) and plain is None:
+            plain = _prompt_password(host)
         from .console import app as consoleapp
         from .console import day as consoleday
         from .tournament import model as tournament
 
         t = tournament.load(tournament_file)
         day = consoleday.open_day(tournament_file, _tournament_folder(t, output), console_url)
+        password = None if plain is None else security.hash_password(plain, security.password_salt(day.key))
         web = consoleapp.create_app(day, password=password, allowed_hosts=consoleapp.hosts_for(host, console_url),
-                                    tls=tls is not None)
+                                    tls=tls is not None, session_hours=session_hours)
         shown_host = f"[{host}]" if ":" in host else host
         where = f"http{'s' if tls else ''}://{shown_host}:{port}/" + (f", for the tables {console_url}"
                                                                        if console_url else "")
@@ -863,19 +868,24 @@ def _tls_files(cert: Optional[Path], key: Optional[Path]):
     return str(cert), str(key)
 
 
-def _prompt_password(host: str):
-    """The director's password typed twice at a terminal (hashed at once),
-    for a console other machines can reach; without a terminal an error."""
+def _prompt_password(host: str) -> str:
+    """The director's password typed twice at a terminal, for a console
+    other machines can reach; without a terminal, or on Ctrl-D at the
+    prompt, an error."""
     from .console import security
 
     if not (sys.stdin is not None and sys.stdin.isatty()):
         raise SetupgenError(f"listening on {host!r} lets other machines in: give the director's password "
                             f"in a file", field="password_file")
-    typed = typer.prompt("director's password", hide_input=True, confirmation_prompt=True, err=True)
+    try:
+        typed = typer.prompt("director's password", hide_input=True, confirmation_prompt=True, err=True)
+    except (EOFError, typer.Abort):  # Ctrl-D (end of input) at the prompt
+        raise SetupgenError("no password was typed (end of input); the console needs one when it listens on "
+                            f"{host!r}", field="password_file") from None
     if len(typed.strip()) < security.MIN_PASSWORD:
         raise SetupgenError(f"the password must have at least {security.MIN_PASSWORD} characters",
                             field="password_file")
-    return security.hash_password(typed.strip())
+    return typed.strip()
 
 
 def _stderr_console():

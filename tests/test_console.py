@@ -10,6 +10,7 @@ import re
 import sqlite3
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -1096,3 +1097,131 @@ def test_a_correction_from_a_page_opened_before_a_change_is_refused(tmp_path):
     late = c.post("/rounds/1/tables/1", data=dict(result_form(token, (10, 0, 0, 0), 1), version="9"))
     assert late.status_code == 409
     day.store.close()
+
+
+# ------------------------------------------------------------------ sessions that end (F1, F2, F3, F5)
+
+def logged_in(day, password: str = "correct horse", **kw):
+    """A client logged in with ``password`` (hashed as serve hashes it: the folder's salt)."""
+    c = client_of(day, password=security.hash_password(password, security.password_salt(day.key)), **kw)
+    ok = c.post("/login", data={"csrf": csrf(c, "/login"), "password": password}, follow_redirects=False)
+    assert ok.status_code == 303 and c.get("/", follow_redirects=False).status_code == 200
+    return c
+
+
+def test_logout_ends_a_copied_session_cookie(day):
+    # F2: a cookie copied from the director's browser stays the director until logout, not after
+    c = logged_in(day)
+    thief = client_of(day, password=c.app.state.password)
+    thief.cookies.update(c.cookies)
+    assert thief.get("/", follow_redirects=False).status_code == 200  # copied: works while the session is open
+    assert c.post("/logout", data={"csrf": csrf(c)}, follow_redirects=False).status_code == 303
+    assert thief.get("/", follow_redirects=False).headers["location"] == "/login"
+    assert thief.get("/standings.csv", follow_redirects=False).status_code == 303
+    assert day.store.db.execute("SELECT COUNT(*) FROM sessions").fetchone() == (0,)
+
+
+def test_a_restart_with_another_password_ends_every_session_and_the_same_password_keeps_them(day):
+    # F3: the console restarted with a changed password: the old cookie is no longer the director
+    c = logged_in(day)
+    cookies = dict(c.cookies)
+    same = client_of(day, password=security.hash_password("correct horse", security.password_salt(day.key)))
+    same.cookies.update(cookies)
+    assert same.get("/", follow_redirects=False).status_code == 200  # a restart with the same password
+    other = client_of(day, password=security.hash_password("battery staple", security.password_salt(day.key)))
+    other.cookies.update(cookies)
+    assert other.get("/", follow_redirects=False).headers["location"] == "/login"
+    assert day.store.db.execute("SELECT COUNT(*) FROM sessions").fetchone() == (0,)  # ended at the start
+    back = client_of(day, password=security.hash_password("correct horse", security.password_salt(day.key)))
+    back.cookies.update(cookies)
+    assert back.get("/", follow_redirects=False).status_code == 303  # and they stay ended
+
+
+def test_an_idle_session_ends(day, monkeypatch):
+    c = logged_in(day, session_hours=1)
+    now = time.time()
+    ((sid, fp),) = day.store.db.execute("SELECT id, password FROM sessions").fetchall()
+    monkeypatch.setattr(consoleapp.time, "time", lambda: now + 3500)
+    assert c.get("/", follow_redirects=False).status_code == 200  # used within the hour: kept, and seen now
+    assert day.store.session_open(sid, fp, now + 3500 + 3599, 3600)  # an hour after its last use less a second
+    monkeypatch.setattr(consoleapp.time, "time", lambda: now + 3500 + 3599 + 3601)
+    assert c.get("/", follow_redirects=False).headers["location"] == "/login"
+    assert not day.store.session_open(sid, fp, now + 3500 + 3599 + 3601, 3600)
+    assert day.store.db.execute("SELECT COUNT(*) FROM sessions").fetchone() == (0,)  # ended, not kept
+    stale = day.store.start_session(fp, now)  # a session never used again is cleared by the next login
+    day.store.start_session(fp, now + 4000, idle=3600)
+    assert [r[0] for r in day.store.db.execute("SELECT id FROM sessions")] != [stale]
+    assert day.store.db.execute("SELECT COUNT(*) FROM sessions WHERE id = ?", (stale,)).fetchone() == (0,)
+
+
+def test_parallel_wrong_passwords_are_checked_at_most_ten_times_a_minute(day, monkeypatch):
+    # F1: 60 wrong passwords at once from one client: 10 checked, the rest refused before scrypt
+    import threading
+
+    c = client_of(day, password=security.hash_password("correct horse"))
+    token = csrf(c, "/login")
+    checked = []
+    real = security.password_matches
+
+    def counted(stored, given):
+        checked.append(given)
+        return real(stored, given)
+
+    monkeypatch.setattr(security, "password_matches", counted)
+    codes: list[int] = []
+    lock = threading.Lock()
+
+    def attempt() -> None:
+        answer = c.post("/login", data={"csrf": token, "password": "wrong password"})
+        with lock:
+            codes.append(answer.status_code)
+
+    threads = [threading.Thread(target=attempt) for _ in range(60)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join(60)
+    assert len(checked) == security.MAX_FAILURES == 10
+    assert sorted(codes) == [403] * 10 + [429] * 50
+    assert c.app.state.logins.attempt("198.51.100.7")  # another client is not locked out
+
+
+def test_ctrl_d_at_the_password_prompt_is_one_line_and_exit_2(tour, tmp_path):
+    import contextlib
+    import os
+    import pty
+    import select
+
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: serve on all addresses without a password file, so it asks
+        os.execvp(sys.executable, [sys.executable, "-m", "setupgen", "serve", str(tour), "--host", "0.0.0.0",
+                                   "-o", str(tmp_path / "o")])
+    out = b""
+    deadline = time.monotonic() + 30
+    sent = 0.0
+    status = None
+    try:
+        while time.monotonic() < deadline and status is None:
+            ready, _, _ = select.select([fd], [], [], 0.2)
+            if ready:
+                try:
+                    out += os.read(fd, 1024)
+                except OSError:  # the child closed the terminal
+                    pass
+            # Ctrl-D once the prompt is out, again every half second: the prompt's switch to hidden
+            # input flushes what was typed before it reads
+            if b"password" in out and time.monotonic() - sent > 0.5:
+                os.write(fd, b"\x04")
+                sent = time.monotonic()
+            done, code = os.waitpid(pid, os.WNOHANG)
+            status = code if done else None
+    finally:
+        if status is None:
+            os.kill(pid, 9)
+            os.waitpid(pid, 0)
+    with contextlib.suppress(OSError):
+        out += os.read(fd, 4096)
+    text = out.decode("utf-8", "replace")
+    assert sent and status is not None and os.waitstatus_to_exitcode(status) == 2, text
+    assert "error: --password-file: no password was typed (end of input)" in text
+    assert "internal error" not in text and "Traceback" not in text

@@ -11,6 +11,8 @@ problem, never a traceback.
 from __future__ import annotations
 
 import hmac
+import threading
+import time
 
 from pathlib import Path
 from typing import Any, Callable, Literal
@@ -42,7 +44,10 @@ REASONS = {400: "Bad request", 403: "Forbidden", 404: "Not found", 405: "Method 
            413: "Request too large", 429: "Too many attempts", 500: "Internal error"}
 #: the files of a pack the director may download
 DOWNLOADS = ("round.pdf", "key.pdf")
-SESSION_HOURS = 12
+#: idle hours after which a director's session ends (``serve --session-hours``)
+SESSION_HOURS = 8
+#: scrypt checks of login attempts at once (each about 16 MB and 50 ms): the rest wait their turn
+_SCRYPT_AT_ONCE = threading.BoundedSemaphore(2)
 #: a seat's status on the director's form (docs/console.md, "Results")
 STATUS_CHOICES = ("played", "no-show", "disqualified")
 
@@ -53,19 +58,22 @@ class _LoginNeeded(Exception):
 
 def create_app(day: Day, *, password: tuple[bytes, bytes] | None = None,
                allowed_hosts: tuple[str, ...] = ("127.0.0.1", "localhost", "::1", "testserver"),
-               tls: bool = False) -> Starlette:
+               tls: bool = False, session_hours: float = SESSION_HOURS) -> Starlette:
     """The console of ``day``; ``password`` the director's scrypt hash
     (None: director's pages open to whoever reaches the console, for a
     console bound to this machine only); ``allowed_hosts`` the host names
     it answers to (others: 400, against DNS rebinding); ``tls``: served
-    over TLS, so the session cookie is ``Secure``."""
+    over TLS, so the session cookie is ``Secure``; ``session_hours``: a
+    director's session ends after this long unused. Sessions live in the
+    database (the cookie holds a random id); those opened with another
+    password end here."""
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)), autoescape=True,
                              undefined=jinja2.StrictUndefined)
     middleware = [
         Middleware(security.LimitBody),
         Middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts)),
         Middleware(_SessionBesideTables, secret_key=security.session_secret(day.key), session_cookie="setupgen_console",
-                   max_age=SESSION_HOURS * 3600, same_site="strict", https_only=tls),
+                   max_age=int(session_hours * 3600), same_site="strict", https_only=tls),
         Middleware(_Headers),
     ]
     handlers: dict[Any, Any] = {HTTPException: _http_error, security.BodyTooLarge: _too_large,
@@ -73,6 +81,10 @@ def create_app(day: Day, *, password: tuple[bytes, bytes] | None = None,
     app = Starlette(debug=False, routes=_routes(), middleware=middleware, exception_handlers=handlers)
     app.state.day, app.state.password, app.state.env = day, password, env
     app.state.tokens, app.state.logins = security.RateLimit(), security.RateLimit()
+    app.state.fingerprint = None if password is None else security.fingerprint(password)
+    app.state.idle = session_hours * 3600
+    if password is not None:
+        day.store.end_sessions(keep_password=app.state.fingerprint)  # a restart with another password
     return app
 
 
@@ -162,7 +174,8 @@ def render(request: Request, name: str, code: int = 200, **context: Any) -> HTML
     day = _day(request)
     session = request.scope.get("session")
     base = {"tournament": day.t.name, "csrf": security.csrf_token(session) if session is not None else "",
-            "director_nav": _is_director(request), "logged_in": bool(session and session.get("director")),
+            "director_nav": _is_director(request),
+            "logged_in": request.app.state.password is not None and _is_director(request),
             "message": None, "problems": None, "refresh": None}
     base.update(context)
     html = request.app.state.env.get_template(name).render(**base)
@@ -170,10 +183,18 @@ def render(request: Request, name: str, code: int = 200, **context: Any) -> HTML
 
 
 def _is_director(request: Request) -> bool:
-    if request.app.state.password is None:
+    """Whether the request is the director's: no password set, or the
+    cookie names an open session of the current password (checked once
+    a request)."""
+    state = request.app.state
+    if state.password is None:
         return True
-    session = request.scope.get("session")
-    return bool(session and session.get("director") is True)
+    if "setupgen.director" not in request.scope:
+        session = request.scope.get("session")
+        sid = session.get("sid") if session else None
+        request.scope["setupgen.director"] = sid is not None and _day(request).store.session_open(
+            sid, state.fingerprint, time.time(), state.idle)
+    return request.scope["setupgen.director"]
 
 
 def _director(request: Request) -> None:
@@ -412,28 +433,39 @@ async def css(request: Request) -> Response:
 
 
 async def login(request: Request) -> Response:
-    """GET: the login form; POST: check the password (rate-limited per client)."""
+    """GET: the login form; POST: check the password (at most 10 checks a
+    minute per client, counted before the check; scrypt in a worker thread)."""
     if request.app.state.password is None:
         return RedirectResponse("/", status_code=303)
     if request.method == "GET":
         return render(request, "login.html")
-    limit = request.app.state.logins
-    if limit.blocked(_client(request)):
-        raise HTTPException(429, "too many wrong passwords; wait a minute")
     form = await _form(request)
+    if not request.app.state.logins.attempt(_client(request)):
+        raise HTTPException(429, "too many wrong passwords; wait a minute")
     given = str(form.get("password", ""))
-    if not await run_in_threadpool(security.password_matches, request.app.state.password, given):
-        limit.fail(_client(request))
+    if not await run_in_threadpool(_check_password, request.app.state.password, given):
         return render(request, "login.html", 403, problems=["wrong password"])
+    day = _day(request)
+    sid = await run_in_threadpool(day.store.start_session, request.app.state.fingerprint, time.time(),
+                                  request.app.state.idle)
     request.session.clear()
-    request.session["director"] = True
+    request.session["sid"] = sid
     security.csrf_token(request.session)
     return RedirectResponse("/", status_code=303)
 
 
+def _check_password(stored: tuple[bytes, bytes], given: str) -> bool:
+    """:func:`~setupgen.console.security.password_matches`, at most
+    :data:`_SCRYPT_AT_ONCE` at a time (the others wait)."""
+    with _SCRYPT_AT_ONCE:
+        return security.password_matches(stored, given)
+
+
 async def logout(request: Request) -> Response:
-    """End the director's session."""
+    """End every session of the director (a copied cookie included)."""
     await _form(request)
+    if request.app.state.password is not None:
+        await run_in_threadpool(_day(request).store.end_sessions)
     request.session.clear()
     return RedirectResponse("/login" if request.app.state.password is not None else "/", status_code=303)
 

@@ -81,6 +81,20 @@ def hash_password(password: str, salt: bytes | None = None) -> tuple[bytes, byte
     return salt, hashlib.scrypt(password.encode("utf-8"), salt=salt, dklen=32, **SCRYPT)
 
 
+def password_salt(key: bytes) -> bytes:
+    """The salt of the director's password hash in a tournament folder
+    (16 bytes derived from its console key): the same password gives the
+    same hash at every start, so sessions survive a restart with it, and
+    end with any other (:func:`fingerprint`)."""
+    return hmac.new(key, b"setupgen-console-password/1", hashlib.sha256).digest()[:16]
+
+
+def fingerprint(stored: tuple[bytes, bytes]) -> str:
+    """What a session keeps of the password it was opened with: SHA-256
+    (hex) of the stored salt and scrypt digest, never the password."""
+    return hashlib.sha256(stored[0] + stored[1]).hexdigest()
+
+
 def password_matches(stored: tuple[bytes, bytes], given: str) -> bool:
     """Whether ``given`` is the password of ``stored``, compared in constant time."""
     if len(given) > MAX_PASSWORD_FILE:
@@ -122,8 +136,11 @@ def csrf_ok(session: dict, given: object) -> bool:
 
 
 class RateLimit:
-    """At most ``limit`` failures per client in any ``window`` seconds;
-    a client over it is refused until its oldest failure ages out."""
+    """At most ``limit`` counted events per client in any ``window``
+    seconds; a client over it is refused until its oldest event ages out.
+    :meth:`attempt` counts before the work it allows, so parallel requests
+    of one client never get more than ``limit`` through; no limit is
+    shared between clients (nobody can lock another out)."""
 
     def __init__(self, limit: int = MAX_FAILURES, window: float = WINDOW_SECONDS,
                  clock: Callable[[], float] = time.monotonic) -> None:
@@ -143,13 +160,27 @@ class RateLimit:
         with self.lock:
             return len(self._recent(client)) >= self.limit
 
+    def attempt(self, client: str) -> bool:
+        """Count an attempt of ``client`` now, atomically, when it is
+        within the limit (True), else count nothing (False)."""
+        with self.lock:
+            recent = self._recent(client)
+            if len(recent) >= self.limit:
+                return False
+            recent.append(self.clock())
+            self._forget_idle()
+        return True
+
     def fail(self, client: str) -> None:
         """Count a failure of ``client``."""
         with self.lock:
             self._recent(client).append(self.clock())
-            if len(self.failures) > 10_000:  # forget idle clients
-                for c in [c for c, q in self.failures.items() if not q]:
-                    del self.failures[c]
+            self._forget_idle()
+
+    def _forget_idle(self) -> None:
+        if len(self.failures) > 10_000:  # forget idle clients
+            for c in [c for c, q in self.failures.items() if not q]:
+                del self.failures[c]
 
 
 class BodyTooLarge(Exception):

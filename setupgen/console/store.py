@@ -258,15 +258,18 @@ class Store:
 
     # ------------------------------------------------------------ the director's sessions
 
-    def start_session(self, password: str, now: float) -> str:
+    def start_session(self, password: str, now: float, idle: float | None = None) -> str:
         """A new session of the director (``password``: the fingerprint of
         the password it was opened with, :func:`~setupgen.console.security.
-        password_fingerprint`); returns its id (128 random bits, hex), the
-        only thing the cookie holds."""
+        fingerprint`); returns its id (128 random bits, hex), the only
+        thing the cookie holds. Sessions unused for ``idle`` seconds end
+        here too."""
         import secrets
 
         sid = secrets.token_hex(16)
         with self.lock, _transaction(self.db):
+            if idle is not None:
+                self.db.execute("DELETE FROM sessions WHERE seen < ?", (now - idle,))
             self.db.execute("INSERT INTO sessions VALUES (?, ?, ?, ?)", (sid, password, now, now))
         return sid
 
