@@ -198,6 +198,7 @@ FLAGS = {
     "max_terrain_cluster": "--max-terrain-cluster", "resource_pips": "--resource-pips", "min_score": "--min-score",
     "even": "--even", "console_url": "--console-url", "host": "--host", "port": "--port",
     "password_file": "--password-file", "tls_cert": "--tls-cert", "session_hours": "--session-hours",
+    "trust_console_url": "--trust-console-url",
 }
 
 #: the help texts of the almanac options, shared by board and round
@@ -820,6 +821,7 @@ def serve(
     tls_cert: Optional[Path] = typer.Option(None, "--tls-cert", help="Serve HTTPS with this PEM certificate (chain); with --tls-key."),
     tls_key: Optional[Path] = typer.Option(None, "--tls-key", help="The certificate's PEM private key."),
     session_hours: float = typer.Option(8.0, "--session-hours", help="The director's session ends after this many hours unused (0.1-72)."),
+    trust_console_url: bool = typer.Option(False, "--trust-console-url", help="Take --console-url as it is (a console behind a reverse proxy): no check of its scheme, port and host against --tls-cert, --port and --host."),
 ) -> None:
     """The director's console in a browser: rounds, results, live standings (docs/console.md)."""
     from .console import security
@@ -831,6 +833,10 @@ def serve(
             raise SetupgenError(f"the session hours must be from 0.1 to 72, got {session_hours:g}",
                                 field="session_hours")
         tls = _tls_files(tls_cert, tls_key)
+        if console_url is not None and not trust_console_url:
+            from .tournament import tokens
+
+            security.check_console_url(tokens.check_base_url(console_url), host, port, tls is not None)
         plain = None if password_file is None else security.read_password(password_file)
         if not security.is_loopback(host) and plain is None:
             plain = _prompt_password(host)
@@ -843,6 +849,10 @@ def serve(
         password = None if plain is None else security.hash_password(plain, security.password_salt(day.key))
         web = consoleapp.create_app(day, password=password, allowed_hosts=consoleapp.hosts_for(host, console_url),
                                     tls=tls is not None, session_hours=session_hours)
+        if plain is not None and tls is None and not security.is_loopback(host):
+            typer.echo(f"warning: the director's password and session travel in clear text over plain HTTP on "
+                       f"{host}; serve with --tls-cert and --tls-key, or use a network of your own "
+                       f"(docs/console.md, \"Security\")", err=True)
         shown_host = f"[{host}]" if ":" in host else host
         where = f"http{'s' if tls else ''}://{shown_host}:{port}/" + (f", for the tables {console_url}"
                                                                        if console_url else "")

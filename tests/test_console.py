@@ -1225,3 +1225,57 @@ def test_ctrl_d_at_the_password_prompt_is_one_line_and_exit_2(tour, tmp_path):
     assert sent and status is not None and os.waitstatus_to_exitcode(status) == 2, text
     assert "error: --password-file: no password was typed (end of input)" in text
     assert "internal error" not in text and "Traceback" not in text
+
+
+# ------------------------------------------------------------------ start-up checks (F6, F7)
+
+@pytest.mark.parametrize("args, error", [
+    (["--console-url", "https://127.0.0.1:8000"],
+     "error: --console-url: the tables' address 'https://127.0.0.1:8000' is https, but the console serves http: "
+     "serve it with a TLS certificate and key (--trust-console-url to do it anyway)"),
+    (["--console-url", "http://127.0.0.1:8001"],
+     "error: --console-url: the tables' address 'http://127.0.0.1:8001' has port 8001, but the console listens on "
+     "port 8000: give the same port in both (--trust-console-url to do it anyway)"),
+    (["--console-url", "http://127.0.0.1"], "has port 80, but the console listens on port 8000"),
+    (["--console-url", "http://192.168.1.20:8000"],
+     "is another machine's view of this one, but the console listens on 127.0.0.1 (this machine only)"),
+    (["--console-url", "http://192.168.1.20:8000", "--host", "::1"], "the console listens on ::1"),
+])
+def test_serve_refuses_a_console_url_the_tables_cannot_reach(tour, tmp_path, args, error):
+    from setupgen.cli import app
+    from typer.testing import CliRunner
+
+    run = CliRunner().invoke(app, ["serve", str(tour), "-o", str(tmp_path / "o"), *args])
+    assert run.exit_code == 2 and run.output.count("\n") == 1, run.output
+    assert error in run.output and run.output.startswith("error: --console-url: ")
+    assert not (tmp_path / "o").exists()  # refused before anything is made
+
+
+def test_console_url_checks_pass_what_the_tables_can_reach():
+    check = security.check_console_url
+    check("http://127.0.0.1:8000", "127.0.0.1", 8000, False)
+    check("http://localhost:8000/console", "127.0.0.1", 8000, False)
+    check("https://192.168.1.20:8443", "0.0.0.0", 8443, True)
+    check("http://192.168.1.20", "0.0.0.0", 80, False)
+    check("https://catan.example.org", "0.0.0.0", 443, True)
+    with pytest.raises(SetupgenError, match="is http, but the console serves https: give an https:// address"):
+        check("http://192.168.1.20:8443", "0.0.0.0", 8443, True)
+
+
+def test_trust_console_url_skips_the_checks_and_a_password_over_http_is_warned(tour, tmp_path, monkeypatch):
+    from setupgen.cli import app
+    from setupgen.console import app as web
+    from typer.testing import CliRunner
+
+    started = []
+    monkeypatch.setattr(web, "run", lambda *a, **k: started.append(a[1:]))
+    (tmp_path / "pw.txt").write_text("correct horse\n")
+    run = CliRunner().invoke(app, ["serve", str(tour), "-o", str(tmp_path / "o"), "--console-url",
+                                   "https://catan.example.org", "--trust-console-url"])
+    assert run.exit_code == 0 and started == [("127.0.0.1", 8000, None)], run.output
+    assert "warning" not in run.output
+    run = CliRunner().invoke(app, ["serve", str(tour), "-o", str(tmp_path / "o"), "--host", "0.0.0.0",
+                                   "--password-file", str(tmp_path / "pw.txt")])
+    assert run.exit_code == 0, run.output
+    assert ("warning: the director's password and session travel in clear text over plain HTTP on 0.0.0.0; "
+            "serve with --tls-cert and --tls-key") in run.output

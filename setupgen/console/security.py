@@ -53,6 +53,39 @@ def is_loopback(host: str) -> bool:
         return False
 
 
+def check_console_url(url: str, host: str, port: int, tls: bool) -> None:
+    """Refuse a console URL the tables could not reach the console at
+    (every QR code on the packs would be dead): a scheme other than the
+    one served (``https`` without TLS, ``http`` with it), a port other
+    than the one listened on (80 / 443 when the URL names none), or a host
+    other than this machine while the console listens on this machine
+    only. Raises :class:`SetupgenError` (field ``console_url``, remedy
+    ``trust_console_url``: for a console behind a reverse proxy)."""
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(url)
+    served = "https" if tls else "http"
+    if parts.scheme != served:
+        how = "serve it with a TLS certificate and key" if parts.scheme == "https" else "give an https:// address"
+        raise SetupgenError(f"the tables' address {quoted(url, 80)} is {parts.scheme}, but the console serves "
+                            f"{served}: {how}", field="console_url", remedy="trust_console_url")
+    try:
+        named = parts.port
+    except ValueError:
+        named = None
+    wanted = named if named is not None else (443 if parts.scheme == "https" else 80)
+    if wanted != port:
+        raise SetupgenError(f"the tables' address {quoted(url, 80)} has port {wanted}, but the console listens on "
+                            f"port {port}: give the same port in both", field="console_url",
+                            remedy="trust_console_url")
+    name = (parts.hostname or "").strip("[]")
+    if is_loopback(host) and not (is_loopback(name) or name == "localhost"):
+        raise SetupgenError(f"the tables' address {quoted(url, 80)} is another machine's view of this one, but the "
+                            f"console listens on {host} (this machine only), so no table can reach it: listen on "
+                            f"the hall's network (0.0.0.0, with the director's password)", field="console_url",
+                            remedy="trust_console_url")
+
+
 def read_password(path: str | Path) -> str:
     """The director's password: the first line of ``path`` (a regular
     file of at most 1 KB, UTF-8), surrounding spaces dropped, at least
