@@ -198,7 +198,7 @@ FLAGS = {
     "max_terrain_cluster": "--max-terrain-cluster", "resource_pips": "--resource-pips", "min_score": "--min-score",
     "even": "--even", "console_url": "--console-url", "host": "--host", "port": "--port",
     "password_file": "--password-file", "tls_cert": "--tls-cert", "session_hours": "--session-hours",
-    "trust_console_url": "--trust-console-url",
+    "trust_console_url": "--trust-console-url", "drop_console_url": "--drop-console-url",
 }
 
 #: the help texts of the almanac options, shared by board and round
@@ -463,6 +463,7 @@ def round_(
     even_range: Optional[str] = typer.Option(None, "--even-range", help="The score interval of --even, e.g. 50..62 (implies --even)."),
     balance_line: bool = typer.Option(False, "--balance-line", help=BALANCE_HELP["balance_line"]),
     console_url: Optional[str] = typer.Option(None, "--console-url", help="With a tournament file: the director's console address (setupgen serve), e.g. http://192.168.1.20:8000; each sheet gets a QR code of its table's result page."),
+    drop_console_url: bool = typer.Option(False, "--drop-console-url", help="With a tournament file: replace a pack made with QR codes to a console by one without them (or to another address)."),
 ) -> None:
     """Make a round pack: a sheet per table, director's page, one PDF."""
     from .core import balance as balancemod
@@ -479,8 +480,14 @@ def round_(
                                ("balance options", limits or None), ("--even", even or even_range or None),
                                ("--balance-line", balance_line or None)))
             request, folder, target = _tournament_round(tournament_file, round_number, output, almanac, console_url)
+            from .tournament import roundpack
+
+            roundpack.check_console(target, request.console_url, drop_console_url)
         else:
             _no_console_url(console_url)
+            if drop_console_url:
+                raise SetupgenError("--drop-console-url: a pack's QR codes belong to a tournament round; give the "
+                                    "tournament file and --round")
             limits = _even_limits(scenario, numbers, limits, even, even_range)
             request, target = _quick_round(scenario, tables, seed, output, numbers, harbors, lang, paper, title,
                                            round_number, replace, wanted, limits, balance_line)
@@ -488,7 +495,7 @@ def round_(
         from .core import atomic
 
         with atomic.folder_for(folder):
-            manifest = _write_pack(request, target, replace)
+            manifest = _write_pack(request, target, replace, lock=folder if tournament_file is not None else None)
         _files_written()
     except SetupgenError as exc:
         raise _fail(exc) from None
@@ -592,8 +599,9 @@ def _quick_round(scenario, tables, seed, output, numbers, harbors, lang, paper, 
     return request, target
 
 
-def _write_pack(request, target: Path, replace: bool = False) -> dict:
-    """A round pack with a progress bar on a terminal."""
+def _write_pack(request, target: Path, replace: bool = False, lock: Optional[Path] = None) -> dict:
+    """A round pack with a progress bar on a terminal (``lock``: the
+    tournament folder locked while the pack takes its place)."""
     from rich.progress import Progress
 
     from .tournament import roundpack
@@ -601,7 +609,7 @@ def _write_pack(request, target: Path, replace: bool = False) -> dict:
     console = _stderr_console()
     with Progress(transient=True, console=console, disable=not console.is_terminal) as bar:
         task = bar.add_task("round pack", total=roundpack.steps(request))
-        return roundpack.write_round(request, target, lambda _step: bar.advance(task), replace=replace)
+        return roundpack.write_round(request, target, lambda _step: bar.advance(task), replace=replace, lock=lock)
 
 
 def _fail_results(exc: SetupgenError) -> typer.Exit:
@@ -771,7 +779,7 @@ def finals(
         from .core import atomic
 
         with atomic.folder_for(folder):
-            manifest = _write_pack(request, target, replace)
+            manifest = _write_pack(request, target, replace, lock=folder)
         _files_written()
     except SetupgenError as exc:
         raise _fail_results(exc) from None

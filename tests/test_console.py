@@ -9,6 +9,7 @@ import json
 import re
 import sqlite3
 import subprocess
+import os
 import sys
 import time
 from pathlib import Path
@@ -1279,3 +1280,109 @@ def test_trust_console_url_skips_the_checks_and_a_password_over_http_is_warned(t
     assert run.exit_code == 0, run.output
     assert ("warning: the director's password and session travel in clear text over plain HTTP on 0.0.0.0; "
             "serve with --tls-cert and --tls-key") in run.output
+
+
+# ------------------------------------------------------------------ one folder, two writers (F10, F11, F12)
+
+def cli(*args):
+    from setupgen.cli import app
+    from typer.testing import CliRunner
+
+    return CliRunner().invoke(app, [str(a) for a in args])
+
+
+def test_the_console_writes_its_schedule_so_the_command_line_works_from_its_folder(day, tour):
+    # F10: schedule --from-round 2 on the console's folder while it runs
+    assert (day.folder / "schedule.csv").read_text() == day.schedule.to_csv()
+    assert (day.folder / "schedule.pdf").is_file()
+    run = cli("schedule", tour, "--from-round", "2", "-o", day.folder)
+    assert run.exit_code == 0, run.output
+
+
+def test_the_command_line_does_not_re_plan_a_round_the_console_has_results_of(day, tour):
+    # F11: a reported (not yet confirmed) table of round 2 is in the database only
+    c = client_of(day)
+    good = tokens.table_token(day.key, 2, 1)
+    token = csrf(c, f"/t/2/1/{good}")
+    assert c.post(f"/t/2/1/{good}", data=result_form(token, (10, 7, 5, 3), 1), follow_redirects=False).status_code == 303
+    assert "\n2," not in (day.folder / "results.csv").read_text()
+    before = (day.folder / "schedule.csv").read_bytes()
+    run = cli("schedule", tour, "--from-round", "2", "-o", day.folder)
+    assert run.exit_code == 2 and "round 2 has results in the console's database" in run.output, run.output
+    assert (day.folder / "schedule.csv").read_bytes() == before
+    run = cli("entry", tour, "--leave", "p1", "--from-round", "2", "-o", day.folder)
+    assert run.exit_code == 2 and "the console's database" in run.output
+    assert run.output.count("\n") == 1
+
+
+def test_the_console_takes_in_a_late_entry_the_command_line_recorded(day, tour):
+    # F12: setupgen entry --join while serving: the console names the new player, no restart
+    c = client_of(day)
+    assert "Lea Spät" not in c.get("/entries").text
+    run = cli("entry", tour, "--join", "late01", "--name", "Lea Spät", "--from-round", "2", "-o", day.folder)
+    assert run.exit_code == 0, run.output
+    assert "Lea Spät" in c.get("/entries").text
+    run = cli("schedule", tour, "--from-round", "2", "-o", day.folder)
+    assert run.exit_code == 0, run.output
+    page = c.get("/rounds/2").text
+    assert "Lea Spät" in page and "late01" not in page
+    assert "late01" in {s.player for s in day.schedule.seats if s.round == 2}  # the console took the re-plan in
+    kept = sorted(day.folder.glob("schedule.before-*.csv"))
+    assert len(kept) == 1 and "late01" not in kept[0].read_text()  # the schedule replaced is kept
+
+
+def test_a_console_pack_with_qr_codes_is_not_replaced_by_one_without(tmp_path):
+    tour = make_tournament(tmp_path)
+    d = consoleday.open_day(tour, tmp_path / "out", "http://127.0.0.1:8000")
+    try:
+        consoleday.make_pack(d, 1)
+        pdf = (d.folder / "round-1" / "round.pdf").read_bytes()
+        assert json.loads((d.folder / "round-1" / "manifest.json").read_text())["console_url"] == \
+            "http://127.0.0.1:8000"
+        run = cli("round", tour, "--round", "1", "-o", d.folder)
+        assert run.exit_code == 2 and run.output.count("\n") == 1
+        assert "was made with QR codes to the console at http://127.0.0.1:8000" in run.output
+        assert "(--drop-console-url to do it anyway)" in run.output
+        run = cli("round", tour, "--round", "1", "-o", d.folder, "--console-url", "http://127.0.0.1:8001")
+        assert run.exit_code == 2 and (d.folder / "round-1" / "round.pdf").read_bytes() == pdf
+        run = cli("round", tour, "--round", "1", "-o", d.folder, "--console-url", "http://127.0.0.1:8000")
+        assert run.exit_code == 0 and (d.folder / "round-1" / "round.pdf").read_bytes() == pdf
+        run = cli("round", tour, "--round", "1", "-o", d.folder, "--drop-console-url")
+        assert run.exit_code == 0 and "console_url" not in (d.folder / "round-1" / "manifest.json").read_text()
+        run = cli("round", "--tables", "1", "--seed", "s", "--drop-console-url", "-o", tmp_path / "quick")
+        assert run.exit_code == 2 and "belong to a tournament round" in run.output
+    finally:
+        d.store.close()
+
+
+def test_every_write_to_the_folder_waits_for_the_lock(day, tour):
+    # the console and the command line write one folder: each write takes .setupgen.lock (flock) for
+    # that write alone, so a write waits while another holds it
+    import fcntl
+    import threading
+
+    lock = day.folder / ".setupgen.lock"
+    assert lock.is_file() and lock.stat().st_size == 0  # the console's first results.csv took it
+    fd = os.open(lock, os.O_RDWR)
+    fcntl.flock(fd, fcntl.LOCK_EX)
+    done: dict[str, float] = {}
+
+    def entry() -> None:
+        run = cli("entry", tour, "--leave", "p1", "--from-round", "2", "-o", day.folder)
+        done["entry"] = time.monotonic() if run.exit_code == 0 else -1.0
+
+    def result() -> None:
+        consoleday.enter(day, G(1, 1), ["10", "7", "5", "3"], "1")
+        done["result"] = time.monotonic()
+
+    threads = [threading.Thread(target=entry), threading.Thread(target=result)]
+    for th in threads:
+        th.start()
+    time.sleep(1.0)
+    assert done == {} and not (day.folder / "entries.csv").exists()  # both wait for the lock
+    released = time.monotonic()
+    os.close(fd)
+    for th in threads:
+        th.join(30)
+    assert done["entry"] >= released and done["result"] >= released
+    assert (day.folder / "entries.csv").is_file() and "1,1," in (day.folder / "results.csv").read_text()

@@ -166,7 +166,15 @@ def _routes() -> list[Route]:
 # ---------------------------------------------------------------- helpers
 
 def _day(request: Request) -> Day:
-    return request.app.state.day
+    """The day, with what the command line changed in the folder taken in (once a request)."""
+    day = request.app.state.day
+    if "setupgen.refreshed" not in request.scope:
+        request.scope["setupgen.refreshed"] = True
+        try:
+            day.refresh()
+        except SetupgenError as exc:
+            raise HTTPException(409, f"a file of the tournament folder changed and no longer reads: {exc}") from None
+    return day
 
 
 def render(request: Request, name: str, code: int = 200, **context: Any) -> HTMLResponse:

@@ -80,6 +80,29 @@ class Day:
     tables: dict[tuple[int, int], frozenset[str]] | None = None
     #: results.csv's (size, inode, mtime ns), when its digest was taken (ns), the digest (:func:`_results_digest`)
     results_stamp: tuple[tuple[int, int, int], int, str | None] | None = None
+    #: (size, inode, mtime ns) of entries.csv and schedule.csv as last read (:meth:`refresh`)
+    files_stamp: tuple | None = None
+
+    def refresh(self) -> bool:
+        """Take in what the command line changed in the folder since the
+        last look (``setupgen entry``: ``entries.csv``; ``setupgen schedule
+        --from-round``: ``schedule.csv``): the late entries' names and the
+        schedule are read again. Two ``stat`` calls when nothing changed.
+        Returns whether anything was read again. Raises
+        :class:`SetupgenError` for a file that no longer reads."""
+        stamp = _stamps(self.folder)
+        if stamp == self.files_stamp:
+            return False
+        with self.store.lock:
+            if stamp == self.files_stamp:
+                return False
+            self.t = jobs.with_entries(self.t, self.folder)
+            saved = jobs.read_schedule(self.folder)
+            if saved is not None:
+                self.schedule = saved
+            self.known = self.tables = None
+            self.files_stamp = stamp
+        return True
 
     @property
     def rounds(self) -> tuple[int, ...]:
@@ -147,6 +170,18 @@ class Day:
         return tokens.table_url(self.console_url, self.key, game.round, game.table, game.stage)
 
 
+def _stamps(folder: Path) -> tuple:
+    """(size, inode, mtime ns) of ``entries.csv`` and ``schedule.csv`` (None for a missing one)."""
+    out = []
+    for name in (entries.ENTRIES_FILE, jobs.SCHEDULE_FILE):
+        try:
+            info = os.stat(folder / name)
+            out.append((info.st_size, info.st_ino, info.st_mtime_ns))
+        except OSError:
+            out.append(None)
+    return tuple(out)
+
+
 def open_day(tournament_file: str | Path, folder: Path, console_url: str | None = None) -> Day:
     """Open the tournament day of ``tournament_file`` in ``folder`` (made
     when missing): schedule, key, database, and ``results.csv`` brought in
@@ -164,6 +199,9 @@ def open_day(tournament_file: str | Path, folder: Path, console_url: str | None 
         try:
             _check_results_follow_schedule(day)
             _adopt_results_file(day)
+            if jobs.read_schedule(folder) is None:  # the command line works from the folder while the console runs
+                jobs.write_schedule(t, sched, folder)
+            day.files_stamp = _stamps(folder)
         except BaseException:
             store.close()
             for name in made:  # a refused start leaves the folder as it was
@@ -175,7 +213,8 @@ def open_day(tournament_file: str | Path, folder: Path, console_url: str | None 
 
 #: files a first start makes (the key, the database and SQLite's journal
 #: files), removed again when the start is refused
-_START_FILES = (tokens.KEY_FILE, DB_FILE, f"{DB_FILE}-wal", f"{DB_FILE}-shm", f"{DB_FILE}-journal")
+_START_FILES = (tokens.KEY_FILE, DB_FILE, f"{DB_FILE}-wal", f"{DB_FILE}-shm", f"{DB_FILE}-journal",
+                jobs.SCHEDULE_FILE, "schedule.pdf", atomic.LOCK_FILE)
 
 
 def _check_results_follow_schedule(day: Day) -> None:
@@ -295,7 +334,8 @@ def _write_owned(day: Day, name: str, data: bytes, keys: tuple[str, str]) -> Non
             day.store.put(keys[0], new)
         return
     day.store.put(keys[1], new)
-    atomic.write_owned(path, data, _owned(day, keys))
+    with atomic.folder_lock(day.folder):  # for this write only: the command line writes the folder too
+        atomic.write_owned(path, data, _owned(day, keys))
     day.store.put(keys[0], new)
 
 
@@ -601,8 +641,9 @@ def make_pack(day: Day, round_number: int) -> dict:
         raise SetupgenError(f"the schedule does not follow {entries.ENTRIES_FILE} from round {bad}: re-plan "
                             f"from round {bad} first")
     request = jobs.round_request(day.t, day.schedule, round_number, console=console)
+    roundpack.check_console(day.pack_folder(round_number), request.console_url)
     with day.pack_lock:
-        return roundpack.write_round(request, day.pack_folder(round_number))
+        return roundpack.write_round(request, day.pack_folder(round_number), lock=day.folder)
 
 
 def current_round(day: Day) -> int:
@@ -672,7 +713,7 @@ def make_finals_pack(day: Day, winners: tuple[str, ...] = ()) -> str:
     request, _ = jobs.finals_request(day.t, day.schedule, day.folder / RESULTS_FILE, n, winners)
     stage = FINAL if (winners or n == 8) else SEMI_FINAL
     with day.pack_lock:
-        roundpack.write_round(request, day.folder / stage)
+        roundpack.write_round(request, day.folder / stage, lock=day.folder)
     return stage
 
 

@@ -367,18 +367,19 @@ def folder_for(path: str | Path) -> Iterator[Path]:
 
 @contextlib.contextmanager
 def folder_lock(path: str | Path) -> Iterator[Path]:
-    """An exclusive lock on the folder ``path`` (which must exist) for the
-    block: ``flock`` on the folder itself, so no file is made for it.
-    Writers that read, change and write a file of a tournament folder
-    (``entries.csv``: ``setupgen entry`` and the console) take it, so
-    that no change is lost; it is released when the block ends or the
-    process dies. Waits for another holder. Raises :class:`OutputError`
-    when the folder cannot be opened."""
+    """An exclusive lock on the tournament folder ``path`` (which must
+    exist) for the block: ``flock`` on its file ``.setupgen.lock``
+    (:data:`LOCK_FILE`, made empty when missing and left in place: removing
+    it could let two writers lock different files). Every write to a
+    tournament folder, by the console or the command line, takes it for
+    that write only, so that no change is lost; it is released when the
+    block ends or the process dies. Waits for another holder. Raises
+    :class:`OutputError` when the lock file cannot be opened."""
     import fcntl
 
     path = Path(path)
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+        fd = os.open(path / LOCK_FILE, os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o644)
     except OSError as exc:
         raise OutputError(f"cannot lock the folder {shown(path)}: {exc.strerror or exc}", field="output") from None
     try:
@@ -388,8 +389,18 @@ def folder_lock(path: str | Path) -> Iterator[Path]:
         os.close(fd)  # closing the descriptor releases the lock
 
 
+#: the lock file of a tournament folder (:func:`folder_lock`)
+LOCK_FILE = ".setupgen.lock"
+
+
 def _remove_empty(folders: list[Path]) -> None:
+    """Remove ``folders`` (made here), last first, each only when it holds
+    nothing but an empty lock file of setupgen's (:data:`LOCK_FILE`)."""
     for folder in reversed(folders):
+        lock = folder / LOCK_FILE
+        with contextlib.suppress(OSError):
+            if [p.name for p in folder.iterdir()] == [LOCK_FILE] and lock.is_file() and lock.stat().st_size == 0:
+                lock.unlink()
         with contextlib.suppress(OSError):
             folder.rmdir()
 

@@ -111,13 +111,50 @@ def rounds_with_results(folder: Path) -> set[int]:
 
 def refuse_played(folder: Path, from_round: int, what: str) -> None:
     """Raise :class:`SetupgenError` (field ``from_round``) when
-    ``folder/results.csv`` has results of round ``from_round`` or later:
-    a played round is neither re-planned nor changed."""
+    ``folder/results.csv`` or the console's database (a table reported or
+    confirmed there, :func:`console_rounds`) has results of round
+    ``from_round`` or later: a played round is neither re-planned nor
+    changed."""
     later = sorted(r for r in rounds_with_results(folder) if r >= from_round)
     if later:
         raise SetupgenError(f"round {later[0]} has results in {atomic.shown(folder / RESULTS_FILE)} already: "
                             f"cannot {what} round {from_round}; a change applies from a round not yet played",
                             field="from_round")
+    later = sorted(r for r in console_rounds(folder) if r >= from_round)
+    if later:
+        raise SetupgenError(f"round {later[0]} has results in the console's database "
+                            f"{atomic.shown(folder / CONSOLE_DB)} (reported or confirmed): cannot {what} round "
+                            f"{from_round}; a change applies from a round not yet played", field="from_round")
+
+
+#: the console's database in a tournament folder (docs/console.md, "Database")
+CONSOLE_DB = "tournament.db"
+
+
+def console_rounds(folder: Path) -> set[int]:
+    """The preliminary rounds with a result (reported or confirmed) in the
+    console's database ``folder/tournament.db``, read only (none when there
+    is no database). Raises :class:`SetupgenError` when it cannot be read."""
+    import sqlite3
+
+    path = folder / CONSOLE_DB
+    if not path.is_file():
+        return set()
+    try:
+        db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=10)
+        try:
+            names = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+            if "games" in names:  # schema 5 on
+                rows = db.execute("SELECT DISTINCT round FROM games WHERE stage = 'preliminary'").fetchall()
+            elif "results" in names:  # schemas 1-4
+                rows = db.execute("SELECT DISTINCT round FROM results").fetchall()
+            else:
+                rows = []
+        finally:
+            db.close()
+    except sqlite3.Error as exc:
+        raise SetupgenError(f"cannot read the console's database {atomic.shown(path)}: {exc}") from None
+    return {int(r[0]) for r in rows}
 
 
 def _played(t: Tournament, folder: Path, from_round: int, changes: entries.Entries) -> Schedule:
@@ -312,9 +349,34 @@ def write_schedule(t: Tournament, sched: Schedule, folder: Path, *, replace: boo
     pages = listing.listing_pages(listings, paper=t.paper,
                                   footer=tx.get("tournament.schedule_footer", seed=schedule_seed(t)))
     document = pdf.svgs_to_pdf(pages)  # rendered before anything is written
-    with atomic.folder_for(folder):
+    with atomic.folder_for(folder), atomic.folder_lock(folder):
+        _keep_played_schedule(folder / SCHEDULE_FILE, text, replace)  # again, under the lock
+        _keep_replaced_schedule(folder / SCHEDULE_FILE, text)
         atomic.write_files(folder, {"schedule.pdf": document, SCHEDULE_FILE: text.encode("utf-8")})
     return sched.quality(t.everyone())
+
+
+def _keep_replaced_schedule(path: Path, text: str) -> None:
+    """Before ``schedule.csv`` is replaced by another schedule, keep a copy
+    of it as ``schedule.before-<UTC time>.csv`` beside it (a new name,
+    never over a file)."""
+    import time
+
+    try:
+        old = path.read_bytes()
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise SetupgenError(f"cannot read {atomic.shown(path)}: {exc.strerror or exc}") from None
+    if old == text.encode("utf-8"):
+        return
+    stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
+    for k in range(1, 100):
+        kept = path.with_name(f"schedule.before-{stamp}{'' if k == 1 else f'-{k}'}.csv")
+        if not kept.exists():
+            atomic.write_bytes(kept, old)
+            return
+    raise SetupgenError(f"cannot keep the replaced {atomic.shown(path)}: too many copies of this second")
 
 
 def _keep_played_schedule(path: Path, text: str, replace: bool) -> None:
@@ -458,7 +520,8 @@ def round_request(t: Tournament, sched: Schedule, number: int, *, almanac: bool 
         limits=t.limits(number), balance_line=t.balance_line(number),
         table_urls=() if console is None else tuple(tokens.table_url(console[0], console[1], number, k)
                                                     for k in range(1, tables + 1)),
-        results_template=results_template(t, sched, number))
+        results_template=results_template(t, sched, number),
+        console_url=None if console is None else tokens.check_base_url(console[0]))
 
 
 def results_template(t: Tournament, sched: Schedule, number: int) -> str:
@@ -568,7 +631,7 @@ def write_standings(t: Tournament, sched: Schedule, results_path: str | Path, fo
 
     ranked, csv_text, pages = make_standings(t, sched, results_path)
     document = pdf.svgs_to_pdf(pages)
-    with atomic.folder_for(folder):
+    with atomic.folder_for(folder), atomic.folder_lock(folder):
         atomic.write_files(folder, {"standings.csv": csv_text.encode("utf-8"), "standings.pdf": document})
     return ranked
 
@@ -717,6 +780,6 @@ def write_placings(t: Tournament, sched: Schedule, results_path: str | Path, fol
 
     placed, csv_text, pages = make_placings(t, sched, results_path, final_path, semi_path)
     document = pdf.svgs_to_pdf(pages)
-    with atomic.folder_for(folder):
+    with atomic.folder_for(folder), atomic.folder_lock(folder):
         atomic.write_files(folder, {"placings.csv": csv_text.encode("utf-8"), "placings.pdf": document})
     return placed

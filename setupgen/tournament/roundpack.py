@@ -14,6 +14,8 @@ the board of seed ``S/t3`` is table 3 alone.
 
 from __future__ import annotations
 
+import contextlib
+
 import hashlib
 import itertools
 import json
@@ -71,6 +73,9 @@ class RoundRequest:
     balance_line: bool = False
     table_urls: tuple[str, ...] = ()
     results_template: str | None = None
+    #: the console's base URL the ``table_urls`` lead to (kept in the manifest, so a pack with QR codes is not
+    #: replaced by one without them by accident, :func:`check_console`); None: no QR codes
+    console_url: str | None = None
 
     def seed_of(self, table: int) -> str:
         """The seed text of table ``table`` (1-based): ``table_seeds`` when
@@ -128,7 +133,8 @@ def round_boards(request: RoundRequest) -> list[Board]:
 
 
 def write_round(request: RoundRequest, out_dir: str | Path,
-                progress: Callable[[str], None] | None = None, *, replace: bool = False) -> dict:
+                progress: Callable[[str], None] | None = None, *, replace: bool = False,
+                lock: Path | None = None) -> dict:
     """Make the round pack of ``request`` in folder ``out_dir`` (replaced as
     a whole, atomically: after an error or interrupt it is left as it was).
 
@@ -143,6 +149,10 @@ def write_round(request: RoundRequest, out_dir: str | Path,
     nothing but the files its manifest lists, unchanged (their digests
     match), or a pack made before manifests listed their files and
     ``replace`` is given (see :func:`check_target`).
+
+    ``lock``: a tournament folder whose lock (:func:`~setupgen.core.atomic.
+    folder_lock`) is held while the finished pack takes the folder's place
+    (not while it is made).
 
     Raises :class:`SetupgenError` (bad request, unwritable folder, a folder
     holding files setupgen did not write).
@@ -181,11 +191,35 @@ def write_round(request: RoundRequest, out_dir: str | Path,
     }
     if template is not None:
         manifest["results_template"] = template
+    if request.console_url is not None:
+        manifest["console_url"] = request.console_url
     files["manifest.json"] = (json.dumps(manifest, indent=2, ensure_ascii=True) + "\n").encode("utf-8")
-    with atomic.staged_dir(out_dir, pack_owner(replace)) as tmp:
-        for name in sorted(files):
-            (tmp / name).write_bytes(files[name])
+    with contextlib.ExitStack() as held:
+        if lock is not None:
+            held.enter_context(atomic.folder_lock(lock))
+        with atomic.staged_dir(out_dir, pack_owner(replace)) as tmp:
+            for name in sorted(files):
+                (tmp / name).write_bytes(files[name])
     return manifest
+
+
+def check_console(out_dir: str | Path, console_url: str | None, drop: bool = False) -> None:
+    """Refuse to replace a pack of ``out_dir`` whose sheets carry QR codes
+    to a console (its manifest's ``console_url``) with one whose codes lead
+    elsewhere or that has none (``console_url`` None), unless ``drop``.
+    Raises :class:`SetupgenError` (field ``console_url``, remedy
+    ``drop_console_url``)."""
+    path = Path(out_dir) / "manifest.json"
+    try:
+        made = json.loads(path.read_text(encoding="utf-8")).get("console_url")
+    except (OSError, ValueError, AttributeError):
+        return  # no pack there, or not one of ours: check_target decides
+    if drop or made is None or made == console_url:
+        return
+    now = "without QR codes" if console_url is None else f"with QR codes to {console_url}"
+    raise SetupgenError(f"{atomic.shown(Path(out_dir))} was made with QR codes to the console at {made}; making it "
+                        f"again {now} would leave the printed codes dead: give the console's address {made}",
+                        field="console_url", remedy="drop_console_url")
 
 
 def results_template_name(request: RoundRequest) -> str | None:
