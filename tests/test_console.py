@@ -1386,3 +1386,52 @@ def test_every_write_to_the_folder_waits_for_the_lock(day, tour):
         th.join(30)
     assert done["entry"] >= released and done["result"] >= released
     assert (day.folder / "entries.csv").is_file() and "1,1," in (day.folder / "results.csv").read_text()
+
+
+# ------------------------------------------------------------------ edges (F13, F14)
+
+def test_formula_ids_are_refused_and_formula_names_are_written_safely(day, tour, tmp_path):
+    # F13: `=cmd` and `=HYPERLINK(…)` typed into the entries page
+    c = client_of(day)
+    token = csrf(c, "/entries")
+    for bad in ("=cmd", "+1", "-x", "@SUM(A1)"):
+        refused = c.post("/entries/change", data={"csrf": token, "change": "joined", "player": bad,
+                                                  "name": "X", "group": "", "from_round": "2"})
+        assert refused.status_code == 400 and "which a spreadsheet reads as a formula" in refused.text, bad
+    name = '=HYPERLINK("http://evil.example","click")'
+    ok = c.post("/entries/change", data={"csrf": token, "change": "joined", "player": "late01", "name": name,
+                                         "group": "@club", "from_round": "2"}, follow_redirects=False)
+    assert ok.status_code == 303
+    text = (day.folder / "entries.csv").read_text()
+    assert text.splitlines()[1] == 'joined,2,late01,"\'=HYPERLINK(""http://evil.example"",""click"")",\'@club'
+    found = jobs.read_entries(day.t, day.folder)
+    assert [(e.name, e.group) for e in found] == [(name, "@club")]  # read back as typed
+    import markupsafe
+
+    assert str(markupsafe.escape(name)) in c.get("/entries").text
+    run = cli("schedule", tour, "--from-round", "2", "-o", day.folder)
+    assert run.exit_code == 0, run.output
+    template = jobs.results_template(jobs.with_entries(day.t, day.folder), jobs.read_schedule(day.folder), 2)
+    assert ",\"'=HYPERLINK(" in template and ",late01,=" not in template
+    (tmp_path / "p2").mkdir()
+    (tmp_path / "p2" / "players.csv").write_text("id,name\n=cmd,A\nb,B\nc,C\n")
+    (tmp_path / "p2" / "t.toml").write_text(TOURNAMENT)
+    run = cli("schedule", tmp_path / "p2" / "t.toml", "-o", tmp_path / "p2" / "out")
+    assert run.exit_code == 2 and "line 2: player id '=cmd' starts with '='" in run.output
+    (tmp_path / "p2" / "players.csv").write_text("id,name\na,'=A\nb,'Bob\nc,C\n")
+    from setupgen.tournament import model
+
+    assert [p.name for p in model.load(tmp_path / "p2" / "t.toml").players] == ["=A", "'Bob", "C"]
+
+
+def test_oversized_headers_get_431_and_signed_vp_is_refused(day):
+    # F14: a 70 KB request header is not answered with a page; VP "+5" is not a number of VP
+    c = client_of(day)
+    big = c.get("/public", headers={"x-padding": "a" * 70_000})
+    assert big.status_code == 431 and "request headers larger than 16384 bytes" in big.text
+    assert c.get("/public", headers={"x-padding": "a" * 15_000}).status_code == 200
+    for vp, why in (("+5", "has a sign: write the digits alone (5)"), ("-2", "is negative"),
+                    (" 5 5", "is not a whole number")):
+        with pytest.raises(consoleday.ResultRefused, match=re.escape(why)):
+            consoleday.enter(day, G(1, 1), ["10", vp, "5", "3"], "1")
+    assert day.store.result(G(1, 1)) is None

@@ -220,8 +220,13 @@ class BodyTooLarge(Exception):
     """A request body over :data:`MAX_BODY` bytes."""
 
 
+#: most bytes of request headers (names and values) a request may have; more is answered 431
+MAX_HEADERS = 16 * 1024
+
+
 class LimitBody:
-    """ASGI middleware: a request whose declared or actual body exceeds
+    """ASGI middleware: request headers over :data:`MAX_HEADERS` bytes are
+    answered 431 at once; a request whose declared or actual body exceeds
     ``limit`` bytes raises :class:`BodyTooLarge` while it is read (the
     app answers 413); a declared length over the limit is answered 413 at
     once."""
@@ -232,6 +237,9 @@ class LimitBody:
     async def __call__(self, scope, receive, send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
+            return
+        if sum(len(k) + len(v) for k, v in scope.get("headers") or ()) > MAX_HEADERS:
+            await _plain(send, 431, f"request headers larger than {MAX_HEADERS} bytes")
             return
         declared = dict(scope.get("headers") or ()).get(b"content-length", b"0")
         if not declared.isdigit() or int(declared) > self.limit:

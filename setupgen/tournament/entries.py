@@ -33,6 +33,7 @@ import io
 from dataclasses import dataclass
 from typing import Collection, Mapping, Sequence
 
+from ..core import cells as csvcells
 from ..core.limits import MAX_ROUND
 from .model import MAX_PLAYERS, Player, TournamentError, player_problem
 
@@ -139,7 +140,8 @@ class Entries:
         buf = io.StringIO()
         out = csv.writer(buf, lineterminator="\n")
         out.writerow(COLUMNS)
-        out.writerows((e.change, e.from_round, e.player, e.name, e.group or "") for e in self.items)
+        out.writerows((e.change, e.from_round, e.player, csvcells.to_csv(e.name), csvcells.to_csv(e.group or ""))
+                      for e in self.items)  # names safe in a spreadsheet, read back by _rows
         return buf.getvalue()
 
     def check(self, players: Sequence[Player], labels: Sequence[str] | None = None, known: bool = True) -> None:
@@ -191,8 +193,8 @@ def _rows(reader: csv.DictReader) -> tuple[list[Entry], list[int]]:
         if not (number.isascii() and number.isdigit() and len(number) <= 6):
             raise EntriesError(f"line {line}: from_round {number[:20]!r} is not a round number")
         try:
-            items.append(Entry(cells["change"].lower(), int(number), cells["id"], cells["name"],
-                               cells["group"] or None))
+            items.append(Entry(cells["change"].lower(), int(number), cells["id"], csvcells.from_csv(cells["name"]),
+                               csvcells.from_csv(cells["group"]) or None))
         except EntriesError as exc:
             raise EntriesError(f"line {line}: {exc}") from None
         lines.append(line)

@@ -21,6 +21,7 @@ from typing import Sequence
 
 from .. import generate as gen
 from ..core import atomic, templates
+from ..core import cells as csvcells
 from ..core import layout as layoutmod
 from ..core.board import Board
 from ..core.data import read_text
@@ -537,7 +538,7 @@ def results_template(t: Tournament, sched: Schedule, number: int) -> str:
     out = csv.writer(buf, lineterminator="\n")
     out.writerow(("round", "table", "player", "name", "vp", "winner"))
     for table in range(1, sched.tables(number) + 1):
-        out.writerows((number, table, p, names.get(p, p), "", "") for p in sched.table(number, table))
+        out.writerows((number, table, p, csvcells.to_csv(names.get(p, p)), "", "") for p in sched.table(number, table))
     return buf.getvalue()
 
 

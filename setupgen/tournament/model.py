@@ -62,6 +62,7 @@ from typing import Any, Mapping
 
 from ..core import almanac
 from ..core import balance as balancemod
+from ..core import cells as csvcells
 from ..core import layout as layoutmod
 from ..core import templates
 from ..core.data import read_text, read_toml
@@ -602,6 +603,8 @@ def player_problem(pid: str, name: str, group: str | None) -> str | None:
         return f"an id, name or group longer than {MAX_PLAYER_TEXT} characters"
     if set(pid) & set(',"'):
         return f"player id {pid!r} holds a comma or a quote"
+    if pid.startswith(csvcells.FORMULA_START):
+        return f"player id {pid!r} starts with {pid[0]!r}, which a spreadsheet reads as a formula"
     return None
 
 
@@ -611,8 +614,8 @@ def _player_rows(reader: csv.DictReader, path: Path) -> tuple[Player, ...]:
     for row in reader:
         line = reader.line_num
         pid = (row.get("id") or "").strip()
-        name = (row.get("name") or "").strip()
-        group = (row.get("group") or "").strip() or None
+        name = csvcells.from_csv((row.get("name") or "").strip())
+        group = csvcells.from_csv((row.get("group") or "").strip()) or None
         problem = player_problem(pid, name, group)
         if problem is not None:
             raise TournamentError(f"{path}: line {line}: {problem}")

@@ -51,7 +51,7 @@ STAGE_ROUND = FINALS_ROUND
 _TRUE = frozenset({"yes", "y", "true", "1"})
 _FALSE = frozenset({"no", "n", "false", "0"})
 _UINT = re.compile(r"[0-9]{1,6}")
-_INT = re.compile(r"[+-]?[0-9]{1,6}")
+_INT = re.compile(r"[0-9]{1,6}")
 
 
 # --------------------------------------------------------------------------
@@ -302,11 +302,19 @@ def _round_cell(line: int, text: str, thresholds: Mapping[int, int], problems: _
 
 def _vp_cell(line: int, text: str, rnd: int | None, thresholds: Mapping[int, int],
              problems: _Problems) -> int | None:
+    """A VP cell: plain digits (no sign, no space
+    inside), at most 6 of them."""
     if not text:
         return None
     if not _INT.fullmatch(text):
-        long = re.fullmatch(r"[+-]?[0-9]+", text) is not None
-        problems.add(line, f"vp {quoted(text, 30)} " + ("has more than 6 digits" if long else "is not a whole number"))
+        if re.fullmatch(r"-[0-9]{1,6}", text):
+            problems.add(line, f"vp {text} is negative")
+        elif re.fullmatch(r"\+[0-9]{1,6}", text):
+            problems.add(line, f"vp {quoted(text, 30)} has a sign: write the digits alone ({text[1:]})")
+        else:
+            long = re.fullmatch(r"[+-]?[0-9]+", text) is not None
+            problems.add(line, f"vp {quoted(text, 30)} " + ("has more than 6 digits" if long else
+                                                            "is not a whole number"))
         return None
     value = int(text)
     if value < 0:
