@@ -479,15 +479,10 @@ def round_(
                                ("--title", title), ("--rules", rules), ("--variant", variant),
                                ("balance options", limits or None), ("--even", even or even_range or None),
                                ("--balance-line", balance_line or None)))
-            request, folder, target = _tournament_round(tournament_file, round_number, output, almanac, console_url)
-            from .tournament import roundpack
-
-            roundpack.check_console(target, request.console_url, drop_console_url)
+            request, folder, target = _tournament_round(tournament_file, round_number, output, almanac, console_url,
+                                                        drop_console_url)
         else:
-            _no_console_url(console_url)
-            if drop_console_url:
-                raise SetupgenError("--drop-console-url: a pack's QR codes belong to a tournament round; give the "
-                                    "tournament file and --round")
+            _no_console_url(console_url, drop_console_url)
             limits = _even_limits(scenario, numbers, limits, even, even_range)
             request, target = _quick_round(scenario, tables, seed, output, numbers, harbors, lang, paper, title,
                                            round_number, replace, wanted, limits, balance_line)
@@ -512,10 +507,13 @@ def _no_quick_options(given) -> None:
         raise SetupgenError(f"give either a tournament file with --round, or the quick form; not both ({', '.join(quick)})")
 
 
-def _no_console_url(console_url: Optional[str]) -> None:
+def _no_console_url(console_url: Optional[str], drop_console_url: bool = False) -> None:
     if console_url is not None:
         raise SetupgenError("a table's result page belongs to a tournament: give the tournament file",
                             field="console_url")
+    if drop_console_url:
+        raise SetupgenError("--drop-console-url: a pack's QR codes belong to a tournament round; give the "
+                            "tournament file and --round")
 
 
 def _pack_summary(request, manifest: dict) -> str:
@@ -526,10 +524,12 @@ def _pack_summary(request, manifest: dict) -> str:
 
 
 def _tournament_round(tournament_file: Path, round_number: Optional[int], output: Optional[str], almanac: bool,
-                      console_url: Optional[str] = None):
+                      console_url: Optional[str] = None, drop_console_url: bool = False):
     """``round T.toml --round N [--console-url URL]``: the request, the
     tournament folder and the pack folder ``round-N`` in it (with a console
-    URL, the folder's console key is made when missing)."""
+    URL, the folder's console key is made when missing). A pack there made
+    with QR codes to another console address (or with codes, when none is
+    given) is refused unless ``drop_console_url``."""
     from .tournament import jobs as tj
     from .tournament import tokens
 
@@ -546,6 +546,9 @@ def _tournament_round(tournament_file: Path, round_number: Optional[int], output
         with atomic.folder_for(folder):
             console = (base, tokens.key(folder))
     request = tj.round_request(t, sched, round_number, almanac=almanac, console=console)
+    from .tournament import roundpack
+
+    roundpack.check_console(folder / f"round-{round_number}", request.console_url, drop_console_url)
     return request, folder, folder / f"round-{round_number}"
 
 

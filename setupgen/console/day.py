@@ -172,7 +172,7 @@ class Day:
 
 def _stamps(folder: Path) -> tuple:
     """(size, inode, mtime ns) of ``entries.csv`` and ``schedule.csv`` (None for a missing one)."""
-    out = []
+    out: list[tuple[int, int, int] | None] = []
     for name in (entries.ENTRIES_FILE, jobs.SCHEDULE_FILE):
         try:
             info = os.stat(folder / name)

@@ -168,6 +168,20 @@ def write_round(request: RoundRequest, out_dir: str | Path,
     if template is not None and request.results_template is not None:
         files[template] = request.results_template.encode("utf-8")
     tick("pdf")
+    manifest = _manifest(request, boards, entries, files, template)
+    files["manifest.json"] = (json.dumps(manifest, indent=2, ensure_ascii=True) + "\n").encode("utf-8")
+    with contextlib.ExitStack() as held:
+        if lock is not None:
+            held.enter_context(atomic.folder_lock(lock))
+        with atomic.staged_dir(out_dir, pack_owner(replace)) as tmp:
+            for name in sorted(files):
+                (tmp / name).write_bytes(files[name])
+    return manifest
+
+
+def _manifest(request: RoundRequest, boards: Sequence[Board], entries: list, files: dict[str, bytes],
+              template: str | None) -> dict[str, Any]:
+    """The pack's ``manifest.json`` (without itself among its files)."""
     manifest = {
         "format": MANIFEST_FORMAT,
         "scenario": request.scenario,
@@ -193,13 +207,6 @@ def write_round(request: RoundRequest, out_dir: str | Path,
         manifest["results_template"] = template
     if request.console_url is not None:
         manifest["console_url"] = request.console_url
-    files["manifest.json"] = (json.dumps(manifest, indent=2, ensure_ascii=True) + "\n").encode("utf-8")
-    with contextlib.ExitStack() as held:
-        if lock is not None:
-            held.enter_context(atomic.folder_lock(lock))
-        with atomic.staged_dir(out_dir, pack_owner(replace)) as tmp:
-            for name in sorted(files):
-                (tmp / name).write_bytes(files[name])
     return manifest
 
 
