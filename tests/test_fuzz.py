@@ -192,7 +192,7 @@ def test_fuzz_tournament_and_players(profile):
             else:
                 tournament_files(folder, players=mutate_text(players, data.draw))
             if verdict(["schedule", "t/tournament.toml", "-o", "out"]) == 0:
-                assert {p.name for p in (folder / "out").iterdir()} == {"schedule.csv", "schedule.pdf"}
+                assert {p.name for p in (folder / "out").iterdir()} == {"schedule.csv", "schedule.pdf", ".setupgen.lock"}
             else:
                 assert not (folder / "out").exists()
     inner()
@@ -307,7 +307,7 @@ OPTIONS = {
     "round": ["--scenario", "--tables", "--seed", "-o", "--numbers", "--harbors", "--lang", "--paper", "--title",
               "--round", "--replace", "--rules", "--variant", "--almanac", "--no-almanac", "--balance",
               "--max-intersection-pips", "--max-terrain-cluster", "--resource-pips", "--min-score", "--even",
-              "--even-range", "--balance-line", "--console-url"],
+              "--even-range", "--balance-line", "--console-url", "--drop-console-url"],
     "check": ["--layout", "--stats"],
     "scenarios": [],
     "stats": ["--format", "-o", "--layout"],
