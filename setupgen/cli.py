@@ -873,6 +873,8 @@ def serve(
         except _Stop as stop:  # Ctrl-C ends the console as it should; SIGTERM as well, with its code
             typer.echo("console stopped; every acknowledged change is in tournament.db", err=True)
             raise typer.Exit(0 if stop.code == EXIT_INTERRUPTED else stop.code) from None
+        finally:
+            day.tasks.close()
     except SetupgenError as exc:
         raise _fail_results(exc) from None
 

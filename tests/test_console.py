@@ -1435,3 +1435,65 @@ def test_oversized_headers_get_431_and_signed_vp_is_refused(day):
         with pytest.raises(consoleday.ResultRefused, match=re.escape(why)):
             consoleday.enter(day, G(1, 1), ["10", vp, "5", "3"], "1")
     assert day.store.result(G(1, 1)) is None
+
+
+# ------------------------------------------------------------------ heavy work off the event loop (issue 25)
+
+def test_a_report_is_answered_while_a_re_plan_is_held_in_progress(day, monkeypatch):
+    import concurrent.futures
+    import threading
+
+    from setupgen.console import worker
+
+    day.tasks = worker.Tasks(concurrent.futures.ThreadPoolExecutor(max_workers=1))
+    release, began = threading.Event(), threading.Event()
+    real = consoleday.jobs.schedule_job
+
+    def held(*args, **kw):
+        began.set()
+        assert release.wait(30)
+        return real(*args, **kw)
+
+    monkeypatch.setattr(consoleday.jobs, "schedule_job", held)
+    c = client_of(day)
+    token = csrf(c, "/entries")
+    answers = []
+    poster = threading.Thread(target=lambda: answers.append(
+        c.post("/entries/replan", data={"csrf": token, "from_round": "2"}, follow_redirects=False)))
+    poster.start()
+    assert began.wait(30)  # the re-plan runs, and waits
+    assert day.replanning == 2 and [t.label for t in day.tasks.running()] == ["re-plan from round 2"]
+    good = tokens.table_token(day.key, 1, 2)
+    form_token = csrf(c, f"/t/1/2/{good}")
+    sent = c.post(f"/t/1/2/{good}", data=result_form(form_token, (4, 10, 6, 2), 2), follow_redirects=False)
+    assert sent.status_code == 303 and day.state(G(1, 2)) == "reported"  # answered meanwhile
+    assert c.get("/public").status_code == 200 and c.get("/rounds/1").status_code == 200
+    later = tokens.table_token(day.key, 2, 1)
+    refused = c.post(f"/t/2/1/{later}", data=result_form(csrf(c, f"/t/2/1/{later}"), (10, 7, 5, 3), 1))
+    assert refused.status_code == 409 and "being re-planned from round 2" in refused.text
+    running = c.get(f"/?task={day.tasks.running()[0].id}")
+    assert "Re-plan from round 2: running" in running.text and 'http-equiv="refresh" content="2"' in running.text
+    release.set()
+    poster.join(30)
+    assert answers[0].status_code == 303 and answers[0].headers["location"].startswith("/?task=")
+    done = c.get(answers[0].headers["location"]).text
+    assert "Re-planned from round 2." in done and day.replanning is None
+    assert [e.action for e in day.store.audit(round_number=2)][:1] == ["replan"]
+
+
+def test_re_plans_and_packs_run_in_another_process(day):
+    import concurrent.futures
+    import os
+
+    from setupgen.console import worker
+
+    consoleday.replan(day, 2)
+    assert isinstance(day.tasks.executor(), concurrent.futures.ProcessPoolExecutor)
+    pid = day.tasks.executor().submit(os.getpid).result(30)
+    assert pid != os.getpid()
+    manifest = consoleday.make_pack(day, 2)
+    assert manifest["round"] == 2 and (day.folder / "round-2" / "round.pdf").is_file()
+    assert worker.in_worker(consoleday.jobs.round_request, day.t, day.schedule, 9)[0] == "refused"
+    bug = day.tasks.start("a bug", int, ("x3",), then=str)  # not a domain error: the task fails, nothing else
+    assert bug.done.wait(30) and bug.state == "failed" and bug.message.startswith("internal error (ValueError")
+    day.tasks.close()

@@ -134,7 +134,7 @@ class _SessionBesideTables:
                                               max_age=max_age, same_site=same_site, https_only=https_only)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http" and scope["path"].startswith("/t/"):
+        if scope["type"] == "http" and (scope["path"].startswith("/t/") or scope["path"] == "/public"):
             await self.plain(scope, receive, send)
         else:
             await self.with_session(scope, receive, send)
@@ -491,7 +491,7 @@ async def home(request: Request) -> Response:
                        "counts": counts, "pack": day.has_pack(n), "stale": day.pack_stale(n),
                        "key": (day.pack_folder(n) / "key.pdf").is_file()})
     return render(request, "home.html", rounds=rounds, folder=str(day.folder), console_url=day.console_url,
-                  unplanned=_unplanned(day))
+                  unplanned=_unplanned(day), **_task_message(request))
 
 
 def _unplanned(day: Day) -> int | None:
@@ -515,20 +515,47 @@ async def round_page(request: Request) -> Response:
     games = [Game.preliminary(n, t) for t in range(1, day.schedule.tables(n) + 1)]
     return render(request, "round.html", number=n, scenario=_scenario(day, n), games=_game_rows(day, games),
                   pack=day.has_pack(n), key=(day.pack_folder(n) / "key.pdf").is_file(), stale=day.pack_stale(n),
-                  confirm_all=f"/rounds/{n}/confirm-all", message=_done_message(request))
+                  confirm_all=f"/rounds/{n}/confirm-all",
+                  **({"message": _done_message(request)} | _task_message(request)))
 
 
 async def make_pack(request: Request) -> Response:
-    """Make the round's pack (the library's round pack, unchanged bytes)."""
+    """Make the round's pack (the library's round pack, unchanged bytes) in
+    the worker process; back to the round page, which says it is running
+    (and refreshes itself) or what came of it."""
     _director(request)
     await _form(request)
     day, n = _day(request), request.path_params["n"]
     _round_or_404(day, n)
     try:
-        await run_in_threadpool(dayday.make_pack, day, n)
+        task = await run_in_threadpool(dayday.start_pack, day, n)
     except SetupgenError as exc:
         raise HTTPException(409, f"the pack was not made: {exc}") from None
-    return RedirectResponse(f"/rounds/{n}", status_code=303)
+    await run_in_threadpool(task.done.wait, TASK_WAIT)
+    if task.state == "failed":
+        raise HTTPException(409, f"the pack was not made: {task.message}")
+    return RedirectResponse(f"/rounds/{n}?task={task.id}", status_code=303)
+
+
+#: seconds a page that started heavy work waits for it before it shows it running
+TASK_WAIT = 10.0
+
+
+def _task_message(request: Request) -> dict:
+    """What a page says of the task in its query (``?task=N``): running
+    (the page then refreshes every 2 s), done (its message) or failed
+    (its reason, as a problem)."""
+    text = request.query_params.get("task", "")
+    task = _day(request).tasks.get(int(text)) if text.isdigit() and len(text) < 10 else None
+    if task is None:
+        return {}
+    if task.state == "running":
+        return {"message": f"{task.label[:1].upper()}{task.label[1:]}: running (since "
+                           f"{time.strftime('%H:%M:%S', time.localtime(task.started))}); this page refreshes "
+                           f"by itself", "refresh": 2}
+    if task.state == "done":
+        return {"message": f"{task.message[:1].upper()}{task.message[1:]}."}
+    return {"problems": [f"{task.label}: {task.message}"]}
 
 
 async def download(request: Request) -> Response:
@@ -742,16 +769,21 @@ async def record_change(request: Request) -> Response:
 
 async def replan(request: Request) -> Response:
     """Re-plan the schedule from round ``from_round`` (``setupgen schedule
-    --from-round N``); 409 while a round from N on has results."""
+    --from-round N``) in the worker process; 409 while a round from N on
+    has results. Back to the rounds page, which says it is running or what
+    came of it."""
     _director(request)
     form = await _form(request)
     day = _day(request)
     number = _round_number(str(form.get("from_round", ""))[:20])
     try:
-        await run_in_threadpool(dayday.replan, day, number)
+        task = await run_in_threadpool(dayday.start_replan, day, number)
     except SetupgenError as exc:
         raise HTTPException(409, f"the schedule was not re-planned: {exc}") from None
-    return RedirectResponse("/", status_code=303)
+    await run_in_threadpool(task.done.wait, TASK_WAIT)
+    if task.state == "failed":
+        raise HTTPException(409, f"the schedule was not re-planned: {task.message}")
+    return RedirectResponse(f"/?task={task.id}", status_code=303)
 
 
 async def finals_page(request: Request) -> Response:
@@ -827,15 +859,26 @@ async def finals_download(request: Request) -> Response:
 # ---------------------------------------------------------------- public and table pages
 
 async def public_page(request: Request) -> Response:
-    """This round's tables and start positions, and the standings: nothing secret."""
+    """This round's tables and start positions, and the standings: nothing
+    secret. The page is made once per change (confirmed results, the
+    schedule, a pack, the round shown) and its bytes served from there."""
     day = _day(request)
-    n = dayday.current_round(day)
+    n = await run_in_threadpool(dayday.current_round, day) if day.peek("played", confirmed=False) is \
+        dayday.NO_VIEW else dayday.current_round(day)
+    page = day.peek("public", packs=True, extra=n)
+    if page is dayday.NO_VIEW:
+        page = await run_in_threadpool(day.view, "public", lambda: _public_html(request, day, n), packs=True, extra=n)
+    return HTMLResponse(page)
+
+
+def _public_html(request: Request, day: Day, n: int) -> str:
+    """The public page of round ``n`` (no session, nothing of the director's)."""
     names = day.names()
     tables = [{"table": t, "players": [names.get(p, p) for p in day.players_of(Game.preliminary(n, t))]}
               for t in range(1, day.schedule.tables(n) + 1)] if n in day.rounds else []
     return render(request, "public.html", number=n, scenario=_scenario(day, n) if n in day.rounds else "",
-                  tables=tables, seats=day.t.table_size, refresh=30, director_nav=False, **_standings_context(day),
-                  **await run_in_threadpool(_placings_context, day))
+                  tables=tables, seats=day.t.table_size, refresh=30, director_nav=False, logged_in=False,
+                  csrf="", **_standings_context(day), **_placings_context(day)).body.decode("utf-8")
 
 
 async def table_report(request: Request) -> Response:

@@ -26,10 +26,12 @@ from __future__ import annotations
 import contextlib
 import csv
 import dataclasses
+import functools
 import io
+import json
 import os
 import threading
-from typing import Callable, Mapping
+from typing import Any, Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -43,6 +45,7 @@ from ..tournament import placings as pl
 from ..tournament import standings as st
 from ..tournament.schedule import Schedule
 from .store import DB_FILE, AuditEntry, StoreError, Store, TableResult
+from .worker import Task, Tasks
 
 RESULTS_FILE = "results.csv"
 KEPT_RESULTS = "results.before-console.csv"
@@ -50,6 +53,8 @@ DIGEST_KEY = "results_csv_sha256"
 PENDING_KEY = "results_csv_pending_sha256"
 #: states of a table on the pages
 WAITING, REPORTED, CONFIRMED = "waiting", "reported", "confirmed"
+#: no kept value (:meth:`Day.peek`)
+NO_VIEW = _NONE = object()
 
 
 class ResultRefused(SetupgenError):
@@ -82,6 +87,52 @@ class Day:
     results_stamp: tuple[tuple[int, int, int], int, str | None] | None = None
     #: (size, inode, mtime ns) of entries.csv and schedule.csv as last read (:meth:`refresh`)
     files_stamp: tuple | None = None
+    #: one more at every change of the schedule, the entries or a pack made here (what cached views are keyed by)
+    generation: int = 0
+    #: view name -> (its key, its value), :meth:`view`
+    cache: dict = field(default_factory=dict)
+    #: the heavy work (re-plans, packs) in the worker process
+    tasks: Tasks = field(default_factory=Tasks)
+    #: the round a running re-plan starts from (results from it on wait), None
+    replanning: int | None = None
+    cache_locks: dict = field(default_factory=dict)
+
+    def view(self, name: str, compute: Callable[[], Any], *, confirmed: bool = True, packs: bool = False,
+             extra: Any = ()) -> Any:
+        """What a page shows, computed once per change and kept until the
+        next: ``compute()`` again only when what it reads changed since
+        (``confirmed``: a confirmed result, else any result; any change of
+        the schedule or entries (:attr:`generation`); ``packs``: a finals
+        pack made, by the console or the command line; ``extra``: whatever
+        else the caller keys it by). Requests that ask meanwhile wait for
+        the one computation instead of each making their own."""
+        found = self.peek(name, confirmed=confirmed, packs=packs, extra=extra)
+        if found is not _NONE:
+            return found
+        lock = self.cache_locks.setdefault(name, threading.Lock())
+        with lock:
+            found = self.peek(name, confirmed=confirmed, packs=packs, extra=extra)
+            if found is not _NONE:
+                return found
+            key = self._view_key(confirmed, packs, extra)
+            value = compute()
+            self.cache[name] = (key, value)
+        return value
+
+    def peek(self, name: str, *, confirmed: bool = True, packs: bool = False, extra: Any = ()) -> Any:
+        """The kept value of view ``name`` when still current (as :meth:`view` keys it), else :data:`_NONE`."""
+        found = self.cache.get(name)
+        if found is not None and found[0] == self._view_key(confirmed, packs, extra):
+            return found[1]
+        return _NONE
+
+    def _view_key(self, confirmed: bool, packs: bool, extra: Any) -> tuple:
+        return (self.store.confirmed if confirmed else self.store.changes, self.generation,
+                finals_made(self) if packs else (), extra)
+
+    def changed(self) -> None:
+        """Note a change of the schedule, the entries or a pack (cached views are computed again)."""
+        self.generation += 1
 
     def refresh(self) -> bool:
         """Take in what the command line changed in the folder since the
@@ -102,6 +153,7 @@ class Day:
                 self.schedule = saved
             self.known = self.tables = None
             self.files_stamp = stamp
+            self.changed()
         return True
 
     @property
@@ -140,8 +192,9 @@ class Day:
         return self.t.final.victory_points
 
     def names(self) -> dict[str, str]:
-        """Player id -> the printed name (:func:`~setupgen.tournament.jobs.display_names`)."""
-        return jobs.display_names(self.t)
+        """Player id -> the printed name (:func:`~setupgen.tournament.jobs.display_names`), kept until the
+        entries change."""
+        return self.view("names", lambda: jobs.display_names(self.t), confirmed=False)
 
     def pack_folder(self, round_number: int) -> Path:
         """The round's pack folder, ``round-N``."""
@@ -416,6 +469,9 @@ def _check_change(day: Day, game: Game) -> None:
         _check_stage_file(day, game.stage)
     else:
         _refuse_after_finals(day)
+        if day.replanning is not None and game.round >= day.replanning:
+            raise StoreError(f"the schedule is being re-planned from round {day.replanning}: send this result "
+                             f"again in a moment")
 
 
 def write_stage(day: Day, stage: str) -> None:
@@ -617,7 +673,12 @@ class Live:
 def live_standings(day: Day) -> Live:
     """The standings of the confirmed results, computed as ``setupgen
     standings`` computes them from ``results.csv`` (its rows read back by
-    :func:`~setupgen.tournament.standings.read_results`)."""
+    :func:`~setupgen.tournament.standings.read_results`), once per change
+    of a confirmed result (:meth:`Day.view`)."""
+    return day.view("standings", lambda: _live_standings(day))
+
+
+def _live_standings(day: Day) -> Live:
     confirmed = day.store.results(state=CONFIRMED)
     progress = {r: (sum(1 for x in confirmed if x.round == r), day.schedule.tables(r)) for r in day.rounds}
     if not confirmed:
@@ -631,10 +692,13 @@ def live_standings(day: Day) -> Live:
     return Live(ranked, st.standings_csv(ranked), st.round_points(rows, scoring), progress)
 
 
-def make_pack(day: Day, round_number: int) -> dict:
-    """Make the round's pack (``round-N/``) exactly as ``setupgen round T.toml
-    --round N [--console-url URL]`` makes it. Returns its manifest. Raises
-    :class:`SetupgenError` (e.g. a folder holding files setupgen did not write)."""
+def start_pack(day: Day, round_number: int) -> Task:
+    """Start making the round's pack (``round-N/``) in the worker process,
+    exactly as ``setupgen round T.toml --round N [--console-url URL]``
+    makes it; the console answers meanwhile. Returns the task (its message
+    names the pack when done). Raises :class:`SetupgenError` when the pack
+    cannot be asked for (the schedule does not follow the entries, a pack
+    with other QR codes in its place)."""
     console = None if day.console_url is None else (day.console_url, day.key)
     bad = unplanned_round(day)
     if bad is not None and bad <= round_number:
@@ -642,13 +706,29 @@ def make_pack(day: Day, round_number: int) -> dict:
                             f"from round {bad} first")
     request = jobs.round_request(day.t, day.schedule, round_number, console=console)
     roundpack.check_console(day.pack_folder(round_number), request.console_url)
-    with day.pack_lock:
-        return roundpack.write_round(request, day.pack_folder(round_number), lock=day.folder)
+
+    def made(manifest: dict) -> str:
+        day.changed()
+        return f"the pack of round {round_number} is made: {manifest['pdf']} ({request.tables} tables)"
+
+    write = functools.partial(roundpack.write_round, lock=day.folder)
+    return day.tasks.start(f"pack of round {round_number}", write, (request, day.pack_folder(round_number)), made)
+
+
+def make_pack(day: Day, round_number: int) -> dict:
+    """:func:`start_pack` and wait for it. Returns the pack's manifest.
+    Raises :class:`SetupgenError` (e.g. a folder holding files setupgen did
+    not write)."""
+    task = start_pack(day, round_number)
+    task.done.wait()
+    if task.state != "done":
+        raise SetupgenError(task.message)
+    return json.loads((day.pack_folder(round_number) / "manifest.json").read_text(encoding="utf-8"))
 
 
 def current_round(day: Day) -> int:
     """The round the public page shows: the last with a pack or a result, else the first."""
-    played = {r.round for r in day.store.results()}
+    played = day.view("played", lambda: frozenset(r.round for r in day.store.results()), confirmed=False)
     rounds = [r for r in day.rounds if day.has_pack(r) or r in played]
     return rounds[-1] if rounds else (day.rounds[0] if day.rounds else 1)
 
@@ -681,7 +761,12 @@ class Finals:
 def finals(day: Day) -> Finals | None:
     """The finals of the tournament file's ``[final]`` (None without one),
     seated from ``results.csv`` as ``setupgen finals T.toml results.csv
-    --players N`` seats them: every preliminary table must be confirmed."""
+    --players N`` seats them: every preliminary table must be confirmed
+    (kept until a confirmed result or a pack changes, :meth:`Day.view`)."""
+    return day.view("finals", lambda: _finals(day), packs=True)
+
+
+def _finals(day: Day) -> Finals | None:
     if day.t.final is None:
         return None
     n = day.t.final.players
@@ -714,6 +799,7 @@ def make_finals_pack(day: Day, winners: tuple[str, ...] = ()) -> str:
     stage = FINAL if (winners or n == 8) else SEMI_FINAL
     with day.pack_lock:
         roundpack.write_round(request, day.folder / stage, lock=day.folder)
+    day.changed()
     return stage
 
 
@@ -736,11 +822,14 @@ def record_change(day: Day, change: entries.Entry) -> entries.Entries:
     import json
 
     with day.store.lock:
+        if day.replanning is not None:
+            raise StoreError(f"a re-plan from round {day.replanning} is running; record the change when it is done")
         played = played_from(day, change.from_round)
         if played is not None:
             raise StoreError(f"round {played} has results already; a change applies from a round not yet played")
         found = jobs.record_entry(day.t, day.folder, change)
         day.t = jobs.with_entries(day.t, day.folder)
+        day.changed()
         record = {"change": change.change, "from_round": change.from_round, "id": change.player}
         if change.change == entries.JOINED:
             record.update(name=change.name, group=change.group)
@@ -749,17 +838,20 @@ def record_change(day: Day, change: entries.Entry) -> entries.Entries:
     return found
 
 
-def replan(day: Day, round_number: int) -> Schedule:
-    """Re-plan rounds ``round_number``.. for the players and changes of
-    ``entries.csv`` exactly as ``setupgen schedule T.toml --from-round N``
-    does (:func:`~setupgen.tournament.jobs.schedule_job`: ``schedule.csv``
-    and ``schedule.pdf`` written; a round seated by standings from
-    ``results.csv``), and take the new schedule (the console's schedule is
-    saved first when ``schedule.csv`` is missing). Refused
-    (:class:`StoreError`) while a round from ``round_number`` on has results."""
-    import json
-
+def start_replan(day: Day, round_number: int) -> Task:
+    """Start re-planning rounds ``round_number``.. in the worker process
+    for the players and changes of ``entries.csv`` exactly as ``setupgen
+    schedule T.toml --from-round N`` does (:func:`~setupgen.tournament.
+    jobs.schedule_job`: ``schedule.csv`` and ``schedule.pdf`` written; a
+    round seated by standings from ``results.csv``); the new schedule is
+    taken when it is done (the console's schedule is saved first when
+    ``schedule.csv`` is missing). Results of earlier rounds are taken
+    meanwhile; one of a round from ``round_number`` on is refused until the
+    re-plan ends. Refused (:class:`StoreError`) while a round from
+    ``round_number`` on has results or another re-plan runs."""
     with day.store.lock:
+        if day.replanning is not None:
+            raise StoreError(f"a re-plan from round {day.replanning} is running; wait for it")
         played = played_from(day, round_number)
         if played is not None:
             raise StoreError(f"round {played} has results already: the rounds from {round_number} on cannot be "
@@ -769,10 +861,33 @@ def replan(day: Day, round_number: int) -> Schedule:
         if jobs.read_schedule(day.folder) is None:  # planned at the start, never saved: the rounds played so far
             jobs.write_schedule(day.t, day.schedule, day.folder)
         standings = day.t.round(round_number).seating == "standings"
-        sched, _ = jobs.schedule_job(day.t, day.folder, round_number, day.folder / RESULTS_FILE if standings else None)
-        day.schedule, day.known, day.tables = sched, None, None
-        day.store.note("director", round_number, "replan", json.dumps({"from_round": round_number}))
-    return sched
+        day.replanning = round_number
+
+    def done(result: tuple[Schedule, Any]) -> str:
+        with day.store.lock:
+            day.replanning = None
+            day.schedule, day.known, day.tables = result[0], None, None
+            day.files_stamp = _stamps(day.folder)
+            day.changed()
+            day.store.note("director", round_number, "replan", json.dumps({"from_round": round_number}))
+        return f"re-planned from round {round_number}"
+
+    def failed(_why: str) -> None:
+        with day.store.lock:
+            day.replanning = None
+
+    args = (day.t, day.folder, round_number, day.folder / RESULTS_FILE if standings else None)
+    return day.tasks.start(f"re-plan from round {round_number}", jobs.schedule_job, args, done, failed)
+
+
+def replan(day: Day, round_number: int) -> Schedule:
+    """:func:`start_replan` and wait for it; returns the new schedule.
+    Raises :class:`StoreError` or :class:`SetupgenError`."""
+    task = start_replan(day, round_number)
+    task.done.wait()
+    if task.state != "done":
+        raise SetupgenError(task.message)
+    return day.schedule
 
 
 # ---------------------------------------------------------------- the finals' results and the final placings
@@ -786,8 +901,25 @@ def _stage_keys(stage: str) -> tuple[str, str]:
 def stage_seating(day: Day, stage: str) -> tuple[tuple[str, ...], ...]:
     """The tables of finals ``stage`` (ids in choosing order) as the
     confirmed standings seat them (the final of 16: the winners of the
-    entered semi-finals). Raises :class:`SetupgenError` (no ``[final]``,
-    not seated yet, a stage the format does not play, semi-finals missing)."""
+    entered semi-finals), kept until a confirmed result or a pack changes.
+    Raises :class:`SetupgenError` (no ``[final]``, not seated yet, a stage
+    the format does not play, semi-finals missing)."""
+    if stage not in FINAL_STAGES:
+        raise SetupgenError(f"there is no finals stage {stage[:20]!r} (stages: {', '.join(FINAL_STAGES)})")
+    found = day.view(f"seating-{stage}", lambda: _seating_or_error(day, stage), packs=True)
+    if isinstance(found, SetupgenError):
+        raise found
+    return found
+
+
+def _seating_or_error(day: Day, stage: str) -> tuple[tuple[str, ...], ...] | SetupgenError:
+    try:
+        return _stage_seating(day, stage)
+    except SetupgenError as exc:
+        return exc
+
+
+def _stage_seating(day: Day, stage: str) -> tuple[tuple[str, ...], ...]:
     if stage not in FINAL_STAGES:
         raise SetupgenError(f"there is no finals stage {stage[:20]!r} (stages: {', '.join(FINAL_STAGES)})")
     found = finals(day)
@@ -821,8 +953,12 @@ def stage_rows(day: Day, stage: str) -> tuple[st.GameResult, ...]:
 def final_placings(day: Day) -> tuple[tuple[pl.Placing, ...], str | None]:
     """The final placings once every finals table is in, computed as
     ``setupgen placings T.toml results.csv`` computes them from the
-    console's files; else no placings and why not (cheap until a final
-    result is in: the public page asks on every refresh)."""
+    console's files; else no placings and why not (kept until a confirmed
+    result or a pack changes, :meth:`Day.view`)."""
+    return day.view("placings", lambda: _final_placings(day), packs=True)
+
+
+def _final_placings(day: Day) -> tuple[tuple[pl.Placing, ...], str | None]:
     if day.t.final is None:
         return (), None
     if not day.store.results(pl.FINAL, CONFIRMED):
@@ -846,7 +982,11 @@ def final_placings(day: Day) -> tuple[tuple[pl.Placing, ...], str | None]:
 
 def entered_winners(day: Day) -> tuple[str, ...]:
     """The winners of the semi-finals, table by table, once every
-    semi-final's result is entered (else empty)."""
+    semi-final's result is entered (else empty; kept as :meth:`Day.view`)."""
+    return day.view("winners", lambda: _entered_winners(day), packs=True)
+
+
+def _entered_winners(day: Day) -> tuple[str, ...]:
     found = finals(day)
     if found is None or found.players != 16 or found.problem is not None:
         return ()

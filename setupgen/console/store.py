@@ -169,6 +169,10 @@ class Store:
         self.path = path
         self.clock = clock
         self.lock = threading.RLock()
+        #: transactions that changed a result or the audit log, and those that changed a confirmed result
+        #: (what the pages' cached views are keyed by, :meth:`setupgen.console.day.Day.view`), in this process
+        self.changes = 0
+        self.confirmed = 0
         try:
             self.db = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=10.0)
             self.db.execute("PRAGMA journal_mode=WAL")
@@ -214,12 +218,17 @@ class Store:
             if new.state not in STATES:
                 raise StoreError(f"unknown state {new.state!r}")
         olds: list[TableResult | None] = []
-        with self.lock, _transaction(self.db):
-            for new, action, allowed in changes:
-                old = self._result(new.game)
-                allowed(old)
-                olds.append(old)
-                self._store(dataclasses.replace(new, version=1 if old is None else old.version + 1), action, old)
+        with self.lock:
+            with _transaction(self.db):
+                for new, action, allowed in changes:
+                    old = self._result(new.game)
+                    allowed(old)
+                    olds.append(old)
+                    self._store(dataclasses.replace(new, version=1 if old is None else old.version + 1), action, old)
+            self.changes += 1
+            if any(n.state == "confirmed" or (o is not None and o.state == "confirmed")
+                   for (n, _a, _c), o in zip(changes, olds)):
+                self.confirmed += 1
         return olds
 
     def _result(self, game: Game) -> TableResult | None:
@@ -241,8 +250,10 @@ class Store:
         preliminary round's table 0): a drop-out or late entry recorded
         (``leave``, ``join``) or the schedule re-planned (``replan``),
         ``new`` its JSON record; in its own transaction."""
-        with self.lock, _transaction(self.db):
-            self.db.execute(_INSERT_AUDIT, (self.clock(), by, round_number, 0, action, old, new, PRELIMINARY, 0))
+        with self.lock:
+            with _transaction(self.db):
+                self.db.execute(_INSERT_AUDIT, (self.clock(), by, round_number, 0, action, old, new, PRELIMINARY, 0))
+            self.changes += 1
 
     def audit(self, game: Game | None = None, *, round_number: int | None = None) -> list[AuditEntry]:
         """The audit log, newest first: all of it, one game's, or (``round_number``) one preliminary round's."""

@@ -1,0 +1,137 @@
+"""The console's heavy work in a process of its own (``docs/console.md``,
+"Heavy work"): a re-plan and a pack are pure Python, which holds the
+interpreter lock, so in a thread they would stall every report; in a
+worker process the console keeps answering while they run.
+
+:class:`Tasks` runs a function in the worker (one at a time, in the order
+asked) and keeps, per task, what the pages show: running, done with its
+message, or failed with its reason. A domain error in the worker comes
+back as its message (exceptions do not always survive pickling); any
+other error as "internal error". The worker is started on first use
+(``spawn``: a fresh interpreter, nothing of the console's threads or
+database connections).
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import itertools
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from ..core.errors import SetupgenError
+
+__all__ = ["Task", "Tasks", "in_worker"]
+
+
+def in_worker(fn: Callable[..., Any], *args: Any) -> tuple[str, Any]:
+    """Run ``fn(*args)`` (in the worker): ``("ok", result)``, or
+    ``("refused", message)`` for a :class:`SetupgenError`."""
+    try:
+        return "ok", fn(*args)
+    except SetupgenError as exc:
+        return "refused", str(exc)
+
+
+def _lower_priority() -> None:
+    """In the worker: give way to the console's own process (``nice`` 10),
+    so that a re-plan on a shared core does not slow the reports."""
+    import os
+
+    try:
+        os.nice(10)
+    except OSError:
+        pass
+
+
+@dataclass
+class Task:
+    """One piece of heavy work: ``label`` (``re-plan from round 3``),
+    ``state`` (``running``, ``done``, ``failed``), the ``message`` the page
+    shows when it ended, and when it started and ended (Unix times)."""
+
+    id: int
+    label: str
+    state: str = "running"
+    message: str = ""
+    started: float = field(default_factory=time.time)
+    ended: float | None = None
+    done: threading.Event = field(default_factory=threading.Event, repr=False)
+
+    def finish(self, state: str, message: str) -> None:
+        """End the task (``done`` or ``failed``) with ``message``."""
+        self.state, self.message, self.ended = state, message, time.time()
+        self.done.set()
+
+
+class Tasks:
+    """The worker and its tasks. ``executor``: where the work runs (default
+    a one-process pool, started on first use; a test may give a thread
+    pool). ``keep``: how many ended tasks are remembered."""
+
+    def __init__(self, executor: concurrent.futures.Executor | None = None, keep: int = 20) -> None:
+        self._executor = executor
+        self._lock = threading.Lock()
+        self._ids = itertools.count(1)
+        self.tasks: dict[int, Task] = {}
+        self.keep = keep
+
+    def executor(self) -> concurrent.futures.Executor:
+        """The worker pool, started when first needed."""
+        with self._lock:
+            if self._executor is None:
+                import multiprocessing
+
+                self._executor = concurrent.futures.ProcessPoolExecutor(
+                    max_workers=1, mp_context=multiprocessing.get_context("spawn"), initializer=_lower_priority)
+            return self._executor
+
+    def start(self, label: str, fn: Callable[..., Any], args: tuple,
+              then: Callable[[Any], str], failed: Callable[[str], None] = lambda _why: None) -> Task:
+        """Run ``fn(*args)`` in the worker; when it returns, ``then(result)``
+        runs here (in a thread of this process) and its text is the task's
+        message; when it is refused or fails, ``failed(why)`` runs and the
+        task fails with the reason. Returns the task (running)."""
+        task = Task(next(self._ids), label)
+        with self._lock:
+            self.tasks[task.id] = task
+            for old in sorted(self.tasks)[:-self.keep]:
+                if self.tasks[old].state != "running":
+                    del self.tasks[old]
+        future = self.executor().submit(in_worker, fn, *args)
+        future.add_done_callback(lambda f: self._ended(task, f, then, failed))
+        return task
+
+    def _ended(self, task: Task, future: concurrent.futures.Future, then: Callable[[Any], str],
+               failed: Callable[[str], None]) -> None:
+        try:
+            kind, value = future.result()
+            if kind == "ok":
+                task.finish("done", then(value))
+                return
+            why = str(value)
+        except SetupgenError as exc:  # refused by then()
+            why = str(exc)
+        except BaseException as exc:  # a bug, or the worker died
+            why = f"internal error ({type(exc).__name__}: {str(exc)[:200]})"
+        try:
+            failed(why)
+        finally:
+            task.finish("failed", why)
+
+    def get(self, task_id: int) -> Task | None:
+        """The task of ``task_id`` (None when unknown or forgotten)."""
+        return self.tasks.get(task_id)
+
+    def running(self) -> list[Task]:
+        """The tasks still running, oldest first."""
+        return [t for t in self.tasks.values() if t.state == "running"]
+
+    def close(self) -> None:
+        """Stop the worker (waiting for the task it runs)."""
+        with self._lock:
+            if self._executor is not None:
+                self._executor.shutdown(wait=True, cancel_futures=True)
+                self._executor = None
