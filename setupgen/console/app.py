@@ -876,9 +876,10 @@ def _public_html(request: Request, day: Day, n: int) -> str:
     names = day.names()
     tables = [{"table": t, "players": [names.get(p, p) for p in day.players_of(Game.preliminary(n, t))]}
               for t in range(1, day.schedule.tables(n) + 1)] if n in day.rounds else []
-    return render(request, "public.html", number=n, scenario=_scenario(day, n) if n in day.rounds else "",
+    page = render(request, "public.html", number=n, scenario=_scenario(day, n) if n in day.rounds else "",
                   tables=tables, seats=day.t.table_size, refresh=30, director_nav=False, logged_in=False,
-                  csrf="", **_standings_context(day), **_placings_context(day)).body.decode("utf-8")
+                  csrf="", **_standings_context(day), **_placings_context(day))
+    return bytes(page.body).decode("utf-8")
 
 
 async def table_report(request: Request) -> Response:
