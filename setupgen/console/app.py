@@ -306,6 +306,15 @@ def _version(form: Any, name: str = "version", required: bool = True) -> int | N
     return int(text)
 
 
+def _round_messages(request: Request, day: Day, n: int) -> dict:
+    """What the round page says: the latest pack's state, and after *Confirm all reported* what it did."""
+    said = _task_message(day, ("pack", n))
+    done = _done_message(request)
+    if done is not None:
+        said["message"] = done
+    return said
+
+
 def _done_message(request: Request) -> str | None:
     """What a listing page says after *Confirm all reported*
     (``?confirmed=N&changed=T,T``: numbers only)."""
@@ -491,7 +500,7 @@ async def home(request: Request) -> Response:
                        "counts": counts, "pack": day.has_pack(n), "stale": day.pack_stale(n),
                        "key": (day.pack_folder(n) / "key.pdf").is_file()})
     return render(request, "home.html", rounds=rounds, folder=str(day.folder), console_url=day.console_url,
-                  unplanned=_unplanned(day), **_task_message(request))
+                  unplanned=_unplanned(day), **_task_message(day, ("replan",)))
 
 
 def _unplanned(day: Day) -> int | None:
@@ -516,7 +525,7 @@ async def round_page(request: Request) -> Response:
     return render(request, "round.html", number=n, scenario=_scenario(day, n), games=_game_rows(day, games),
                   pack=day.has_pack(n), key=(day.pack_folder(n) / "key.pdf").is_file(), stale=day.pack_stale(n),
                   confirm_all=f"/rounds/{n}/confirm-all",
-                  **({"message": _done_message(request)} | _task_message(request)))
+                  **_round_messages(request, day, n))
 
 
 async def make_pack(request: Request) -> Response:
@@ -534,19 +543,19 @@ async def make_pack(request: Request) -> Response:
     await run_in_threadpool(task.done.wait, TASK_WAIT)
     if task.state == "failed":
         raise HTTPException(409, f"the pack was not made: {task.message}")
-    return RedirectResponse(f"/rounds/{n}?task={task.id}", status_code=303)
+    return RedirectResponse(f"/rounds/{n}", status_code=303)
 
 
 #: seconds a page that started heavy work waits for it before it shows it running
 TASK_WAIT = 10.0
 
 
-def _task_message(request: Request) -> dict:
-    """What a page says of the task in its query (``?task=N``): running
-    (the page then refreshes every 2 s), done (its message) or failed
-    (its reason, as a problem)."""
-    text = request.query_params.get("task", "")
-    task = _day(request).tasks.get(int(text)) if text.isdigit() and len(text) < 10 else None
+def _task_message(day: Day, about: tuple) -> dict:
+    """What a page says of the latest heavy work about ``about`` (a pack of
+    its round, a re-plan): running (the page then refreshes every 2 s),
+    done (its message) or failed (its reason, as a problem); nothing when
+    there was none in the last minutes."""
+    task = day.tasks.latest(about)
     if task is None:
         return {}
     if task.state == "running":
@@ -783,7 +792,7 @@ async def replan(request: Request) -> Response:
     await run_in_threadpool(task.done.wait, TASK_WAIT)
     if task.state == "failed":
         raise HTTPException(409, f"the schedule was not re-planned: {task.message}")
-    return RedirectResponse(f"/?task={task.id}", status_code=303)
+    return RedirectResponse("/", status_code=303)
 
 
 async def finals_page(request: Request) -> Response:

@@ -712,7 +712,8 @@ def start_pack(day: Day, round_number: int) -> Task:
         return f"the pack of round {round_number} is made: {manifest['pdf']} ({request.tables} tables)"
 
     write = functools.partial(roundpack.write_round, lock=day.folder)
-    return day.tasks.start(f"pack of round {round_number}", write, (request, day.pack_folder(round_number)), made)
+    return day.tasks.start(f"pack of round {round_number}", write, (request, day.pack_folder(round_number)), made,
+                           about=("pack", round_number))
 
 
 def make_pack(day: Day, round_number: int) -> dict:
@@ -877,7 +878,8 @@ def start_replan(day: Day, round_number: int) -> Task:
             day.replanning = None
 
     args = (day.t, day.folder, round_number, day.folder / RESULTS_FILE if standings else None)
-    return day.tasks.start(f"re-plan from round {round_number}", jobs.schedule_job, args, done, failed)
+    return day.tasks.start(f"re-plan from round {round_number}", jobs.schedule_job, args, done, failed,
+                           about=("replan",))
 
 
 def replan(day: Day, round_number: int) -> Schedule:

@@ -54,6 +54,8 @@ class Task:
 
     id: int
     label: str
+    #: what the task is about, for the page that shows it (``("pack", 3)``, ``("replan",)``)
+    about: tuple = ()
     state: str = "running"
     message: str = ""
     started: float = field(default_factory=time.time)
@@ -89,12 +91,14 @@ class Tasks:
             return self._executor
 
     def start(self, label: str, fn: Callable[..., Any], args: tuple,
-              then: Callable[[Any], str], failed: Callable[[str], None] = lambda _why: None) -> Task:
+              then: Callable[[Any], str], failed: Callable[[str], None] = lambda _why: None,
+              about: tuple = ()) -> Task:
         """Run ``fn(*args)`` in the worker; when it returns, ``then(result)``
         runs here (in a thread of this process) and its text is the task's
         message; when it is refused or fails, ``failed(why)`` runs and the
-        task fails with the reason. Returns the task (running)."""
-        task = Task(next(self._ids), label)
+        task fails with the reason. ``about``: what it is about
+        (:meth:`latest`). Returns the task (running)."""
+        task = Task(next(self._ids), label, about)
         with self._lock:
             self.tasks[task.id] = task
             for old in sorted(self.tasks)[:-self.keep]:
@@ -124,6 +128,13 @@ class Tasks:
     def get(self, task_id: int) -> Task | None:
         """The task of ``task_id`` (None when unknown or forgotten)."""
         return self.tasks.get(task_id)
+
+    def latest(self, about: tuple, within: float = 300.0) -> Task | None:
+        """The newest task about ``about`` that is running or ended less than
+        ``within`` seconds ago (what its page shows), else None."""
+        now = time.time()
+        found = [t for t in self.tasks.values() if t.about == about and (t.ended is None or now - t.ended < within)]
+        return max(found, key=lambda t: t.id) if found else None
 
     def running(self) -> list[Task]:
         """The tasks still running, oldest first."""
