@@ -204,10 +204,13 @@ def test_sigkill_during_a_replan_or_a_pack_loses_nothing_acknowledged(tmp_path, 
                     acked[t] = step  # acknowledged: recorded
                 started.set()
 
+    posting = threading.Event()
+
     def heavy() -> None:
         with httpx.Client(base_url=base, timeout=30) as c:
-            token = re.search(r'name="csrf" value="([0-9a-f]+)"', c.get("/").text).group(1)
             try:
+                token = re.search(r'name="csrf" value="([0-9a-f]+)"', c.get("/").text).group(1)
+                posting.set()  # the kill comes a moment after this
                 if kill_during == "replan":
                     c.post("/entries/replan", data={"csrf": token, "from_round": "2"})
                 else:
@@ -221,6 +224,7 @@ def test_sigkill_during_a_replan_or_a_pack_loses_nothing_acknowledged(tmp_path, 
     assert started.wait(60), "the burst did not get going"
     worker = threading.Thread(target=heavy)
     worker.start()
+    assert posting.wait(30), "the re-plan or the pack was not asked for"
     time.sleep(0.1 if kill_during == "replan" else 0.6)  # in the middle of the re-plan or the pack
     os.kill(proc.pid, signal.SIGKILL)
     proc.wait()
