@@ -52,6 +52,23 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def correct_until_gone(base: str, t: int, acknowledged) -> None:
+    """The director corrects round 1 table ``t`` STEPS times (VP of seat 2
+    = the step); ``acknowledged(step)`` for each answered 303, until the
+    server is gone or refuses."""
+    with httpx.Client(base_url=base, timeout=10) as c:
+        token = re.search(r'name="csrf" value="([0-9a-f]+)"', c.get("/").text).group(1)
+        for step in range(STEPS):
+            form = {"csrf": token, "vp1": "10", "vp2": str(step), "vp3": "2", "vp4": "1", "winner": "1"}
+            try:
+                answer = c.post(f"/rounds/1/tables/{t}", data=form)
+            except httpx.HTTPError:
+                return  # the server is gone
+            if answer.status_code != 303:
+                return
+            acknowledged(step)  # acknowledged: recorded
+
+
 def test_sigkill_in_a_burst_loses_no_acknowledged_result(tmp_path):
     tour = tournament(tmp_path, 4 * TABLES)
     folder, port = tmp_path / "out", free_port()
@@ -62,21 +79,13 @@ def test_sigkill_in_a_burst_loses_no_acknowledged_result(tmp_path):
     enough = threading.Event()
 
     def table(t: int) -> None:
-        with httpx.Client(base_url=base, timeout=10) as c:
-            token = re.search(r'name="csrf" value="([0-9a-f]+)"', c.get("/").text).group(1)
-            for step in range(STEPS):
-                form = {"csrf": token, "vp1": "10", "vp2": str(step), "vp3": "2", "vp4": "1", "winner": "1"}
-                try:
-                    answer = c.post(f"/rounds/1/tables/{t}", data=form)
-                except httpx.HTTPError:
-                    return  # the server is gone
-                if answer.status_code == 303:  # acknowledged: recorded
-                    with lock:
-                        acked[t] = step
-                        if sum(acked.values()) >= TABLES * STEPS // 3:
-                            enough.set()
-                else:
-                    return
+        def acknowledged(step: int) -> None:
+            with lock:
+                acked[t] = step
+                if sum(acked.values()) >= TABLES * STEPS // 3:
+                    enough.set()
+
+        correct_until_gone(base, t, acknowledged)
 
     threads = [threading.Thread(target=table, args=(t,)) for t in range(1, TABLES + 1)]
     for th in threads:
@@ -190,19 +199,12 @@ def test_sigkill_during_a_replan_or_a_pack_loses_nothing_acknowledged(tmp_path, 
     started = threading.Event()
 
     def table(t: int) -> None:
-        with httpx.Client(base_url=base, timeout=10) as c:
-            token = re.search(r'name="csrf" value="([0-9a-f]+)"', c.get("/").text).group(1)
-            for step in range(STEPS):
-                form = {"csrf": token, "vp1": "10", "vp2": str(step), "vp3": "2", "vp4": "1", "winner": "1"}
-                try:
-                    answer = c.post(f"/rounds/1/tables/{t}", data=form)
-                except httpx.HTTPError:
-                    return  # the server is gone
-                if answer.status_code != 303:
-                    return
-                with lock:
-                    acked[t] = step  # acknowledged: recorded
-                started.set()
+        def acknowledged(step: int) -> None:
+            with lock:
+                acked[t] = step
+            started.set()
+
+        correct_until_gone(base, t, acknowledged)
 
     posting = threading.Event()
 

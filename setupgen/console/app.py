@@ -15,7 +15,7 @@ import threading
 import time
 
 from pathlib import Path
-from typing import Any, Callable, Literal
+from typing import Any, Callable, Literal, Mapping
 from urllib.parse import parse_qsl
 
 import jinja2
@@ -32,7 +32,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from ..core.errors import SetupgenError
 from ..tournament import jobs, tokens
-from ..tournament.games import FINALS_ROUND, PRELIMINARY, Game, GameError
+from ..tournament.games import Game, GameError
 from ..tournament import standings as st
 from . import day as dayday
 from . import security
@@ -240,14 +240,19 @@ async def _form(request: Request, expected: str | None = None) -> Any:
     return form
 
 
+def _game_of(params: Mapping[str, Any], table: int | None = None) -> Game:
+    """The game of a route's parameters (``n`` or ``stage``, and ``t`` or
+    ``table``): ``/rounds/{n}/tables/{t}``, ``/finals/{stage}/tables/{t}``,
+    a table's link ``/t/{n}/{t}/...`` or ``/t/{stage}/{t}/...``. Raises
+    :class:`GameError` for a key of no game."""
+    t = params["t"] if table is None else table
+    return Game.finals(params["stage"], t) if "stage" in params else Game.preliminary(params["n"], t)
+
+
 def _game(request: Request) -> Game:
-    """The game a route names: ``/rounds/{n}/tables/{t}``, ``/finals/{stage}/tables/{t}``
-    or a table's link ``/t/{n}/{t}/...``, ``/t/{stage}/{t}/...`` (404 for a key of no game)."""
-    params = request.path_params
+    """The game a route names (404 for a key of no game), :func:`_game_of`."""
     try:
-        if "stage" in params:
-            return Game.finals(params["stage"], params["t"])
-        return Game.preliminary(params["n"], params["t"])
+        return _game_of(request.path_params)
     except GameError as exc:
         raise HTTPException(404, str(exc)) from None
 
@@ -536,14 +541,21 @@ async def make_pack(request: Request) -> Response:
     await _form(request)
     day, n = _day(request), request.path_params["n"]
     _round_or_404(day, n)
+    return await _heavy(lambda: dayday.start_pack(day, n), "the pack was not made", f"/rounds/{n}")
+
+
+async def _heavy(start: Callable[[], Any], refused: str, back: str) -> Response:
+    """Start heavy work (``start()`` returns its task), wait up to
+    :data:`TASK_WAIT` for it, then back to ``back`` (which shows it running
+    or done); 409 with ``refused`` and the reason when it was refused."""
     try:
-        task = await run_in_threadpool(dayday.start_pack, day, n)
+        task = await run_in_threadpool(start)
     except SetupgenError as exc:
-        raise HTTPException(409, f"the pack was not made: {exc}") from None
+        raise HTTPException(409, f"{refused}: {exc}") from None
     await run_in_threadpool(task.done.wait, TASK_WAIT)
     if task.state == "failed":
-        raise HTTPException(409, f"the pack was not made: {task.message}")
-    return RedirectResponse(f"/rounds/{n}", status_code=303)
+        raise HTTPException(409, f"{refused}: {task.message}")
+    return RedirectResponse(back, status_code=303)
 
 
 #: seconds a page that started heavy work waits for it before it shows it running
@@ -655,13 +667,11 @@ async def confirm_all(request: Request) -> Response:
     _director(request)
     form = await _form(request)
     day, params = _day(request), request.path_params
-    stage = params.get("stage", PRELIMINARY)
-    n = params.get("n", FINALS_ROUND)
     seen: dict[Game, int | None] = {}
     for name in list(form.keys())[:_MAX_FIELDS]:
         if name.startswith("v") and name[1:].isdigit() and len(name) <= 6:
             try:
-                seen[Game(stage, n, int(name[1:]))] = _version(form, name)
+                seen[_game_of(params, int(name[1:]))] = _version(form, name)
             except GameError as exc:
                 raise HTTPException(404, str(exc)) from None
     for game in seen:
@@ -670,7 +680,7 @@ async def confirm_all(request: Request) -> Response:
         done, changed = await run_in_threadpool(dayday.confirm_all, day, seen)
     except SetupgenError as exc:
         raise HTTPException(409, str(exc)) from None
-    back = "/finals" if stage != PRELIMINARY else f"/rounds/{n}"
+    back = "/finals" if "stage" in params else f"/rounds/{params['n']}"
     tables = ",".join(str(c.game.table) for c in sorted(changed, key=lambda c: c.game.table))
     return RedirectResponse(f"{back}?confirmed={len(done)}" + (f"&changed={tables}" if tables else ""),
                             status_code=303)
@@ -785,14 +795,7 @@ async def replan(request: Request) -> Response:
     form = await _form(request)
     day = _day(request)
     number = _round_number(str(form.get("from_round", ""))[:20])
-    try:
-        task = await run_in_threadpool(dayday.start_replan, day, number)
-    except SetupgenError as exc:
-        raise HTTPException(409, f"the schedule was not re-planned: {exc}") from None
-    await run_in_threadpool(task.done.wait, TASK_WAIT)
-    if task.state == "failed":
-        raise HTTPException(409, f"the schedule was not re-planned: {task.message}")
-    return RedirectResponse("/", status_code=303)
+    return await _heavy(lambda: dayday.start_replan(day, number), "the schedule was not re-planned", "/")
 
 
 async def finals_page(request: Request) -> Response:
@@ -872,8 +875,7 @@ async def public_page(request: Request) -> Response:
     secret. The page is made once per change (confirmed results, the
     schedule, a pack, the round shown) and its bytes served from there."""
     day = _day(request)
-    n = await run_in_threadpool(dayday.current_round, day) if day.peek("played", confirmed=False) is \
-        dayday.NO_VIEW else dayday.current_round(day)
+    n = dayday.current_round(day)  # a few file checks; the rounds with results are kept (Day.view)
     page = day.peek("public", packs=True, extra=n)
     if page is dayday.NO_VIEW:
         page = await run_in_threadpool(day.view, "public", lambda: _public_html(request, day, n), packs=True, extra=n)
@@ -929,10 +931,8 @@ async def table_report(request: Request) -> Response:
 def _linked_game(request: Request, day: Day, token: str) -> Game | None:
     """The game of a table's link when its token matches and the game is
     scheduled (a finals table: seated), else None."""
-    params = request.path_params
     try:
-        game = Game.finals(params["stage"], params["t"]) if "stage" in params else \
-            Game.preliminary(params["n"], params["t"])
+        game = _game_of(request.path_params)
     except GameError:
         return None
     if not tokens.token_matches(day.key, game.round, game.table, token, game.stage):

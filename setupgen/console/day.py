@@ -720,10 +720,7 @@ def make_pack(day: Day, round_number: int) -> dict:
     """:func:`start_pack` and wait for it. Returns the pack's manifest.
     Raises :class:`SetupgenError` (e.g. a folder holding files setupgen did
     not write)."""
-    task = start_pack(day, round_number)
-    task.done.wait()
-    if task.state != "done":
-        raise SetupgenError(task.message)
+    start_pack(day, round_number).outcome()
     return json.loads((day.pack_folder(round_number) / "manifest.json").read_text(encoding="utf-8"))
 
 
@@ -885,10 +882,7 @@ def start_replan(day: Day, round_number: int) -> Task:
 def replan(day: Day, round_number: int) -> Schedule:
     """:func:`start_replan` and wait for it; returns the new schedule.
     Raises :class:`StoreError` or :class:`SetupgenError`."""
-    task = start_replan(day, round_number)
-    task.done.wait()
-    if task.state != "done":
-        raise SetupgenError(task.message)
+    start_replan(day, round_number).outcome()
     return day.schedule
 
 

@@ -62,6 +62,14 @@ class Task:
     ended: float | None = None
     done: threading.Event = field(default_factory=threading.Event, repr=False)
 
+    def outcome(self) -> str:
+        """Wait for the task; its message when done. Raises
+        :class:`SetupgenError` with its reason when it failed."""
+        self.done.wait()
+        if self.state != "done":
+            raise SetupgenError(self.message)
+        return self.message
+
     def finish(self, state: str, message: str) -> None:
         """End the task (``done`` or ``failed``) with ``message``."""
         self.state, self.message, self.ended = state, message, time.time()
