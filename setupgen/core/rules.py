@@ -27,6 +27,11 @@ RESOURCES: tuple[str, ...] = ("lumber", "wool", "grain", "brick", "ore")
 RESOURCE_OF: Mapping[str, str] = {"forest": "lumber", "pasture": "wool", "fields": "grain", "hills": "brick",
                                   "mountains": "ore"}
 HARBOR_TYPES: tuple[str, ...] = ("3:1",) + RESOURCES
+#: a tournament's stages (docs/rules.md section 6): the preliminary rounds,
+#: then the finals (semi-finals with 16 finalists, the final)
+PRELIMINARY, SEMI_FINAL, FINAL = "preliminary", "semi-final", "final"
+#: the finals' stages, in the order they are played
+FINALS_STAGES: tuple[str, ...] = (SEMI_FINAL, FINAL)
 #: hex kinds of a layout and a board
 KINDS: tuple[str, ...] = ("land", "sea", "frame")
 #: number-token placement methods
@@ -145,7 +150,8 @@ def harbor_conflict(a: tuple[Hex, int], b: tuple[Hex, int]) -> str | None:
 
 
 __all__ = [
-    "TERRAINS", "LAND_TERRAINS", "RESOURCES", "RESOURCE_OF", "HARBOR_TYPES", "KINDS", "NUMBER_METHODS", "HARBOR_METHODS",
+    "TERRAINS", "LAND_TERRAINS", "RESOURCES", "RESOURCE_OF", "HARBOR_TYPES", "PRELIMINARY", "SEMI_FINAL", "FINAL",
+    "FINALS_STAGES", "KINDS", "NUMBER_METHODS", "HARBOR_METHODS",
     "NUMBERS", "RED_NUMBERS", "PIPS", "CHECK_RULES", "clashes", "clash_table", "fits", "coast_edge",
     "harbor_conflict", "RULE_EQUAL", "RULE_RED", "RULE_COAST", "RULE_ONE_PER_SEA", "RULE_CORNERS",
     "RULE_HEX_MISSING", "RULE_HEX_EXTRA", "RULE_HEX_KIND", "RULE_HEX_TERRAIN", "RULE_HEX_HIDDEN",

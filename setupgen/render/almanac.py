@@ -29,7 +29,7 @@ from ..core.rules import HARBOR_TYPES
 from ..core.templates import MIN_FONT_MM, Texts
 from .board import harbor_order, harbor_words
 from .page import add_circle, add_text, finish, fit, wrap
-from .sheet import Page, SheetContext, footer, footer_height, scenario_title, table_box_and_rule
+from .sheet import Page, SheetContext, footer, footer_height, round_label, scenario_title, table_box_and_rule
 
 __all__ = ["AlmanacRequest", "table_players", "blank_back", "almanac_sections", "render_almanac", "almanac_page",
            "harbor_summary", "pirate_blocked", "material_lines", "lay_out", "balance", "Line", "almanac_layout"]
@@ -361,8 +361,7 @@ def _header(dwg: Any, layout: Layout, ctx: SheetContext, m: float, cw: float, tx
     text_w = cw - box_w - 4.0
     t, sz = fit(tx.get("almanac.title"), text_w, st.mm("scenario"), bold=True)
     add_text(dwg, dwg, t, m, m + sz * 1.05, sz, st, bold=True)
-    round_text = tx.get("sheet.round_blank") if ctx.round is None else tx.get("sheet.round", n=ctx.round)
-    parts = [p for p in (ctx.tournament, round_text, scenario_title(layout, tx)) if p]
+    parts = [p for p in (ctx.tournament, round_label(ctx, tx), scenario_title(layout, tx)) if p]
     t2, sz2 = fit(" · ".join(parts), text_w, st.mm("body"))
     add_text(dwg, dwg, t2, m, m + sz * 1.4 + sz2 * 1.2, sz2, st)
     return table_box_and_rule(dwg, ctx.table if box_w else None, m, m + sz * 1.4 + sz2 * 1.6, m, cw, box_w, tx, st)

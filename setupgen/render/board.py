@@ -233,10 +233,8 @@ def draw_board(dwg: Any, parent: Any, board: Board, fit_: Fit, tx: Texts, st: St
     halves = frame_halves(board)
     _draw_tiles(dwg, board, fit_, halves, st)
     _draw_outline(dwg, board, fit_, st, halves)
-    for t in board.tiles:
-        if t.kind == "land":
-            _draw_land_marks(dwg, board, t, fit_, tx, st)
-    free = _FreeSea(board, fit_, halves)
+    marks = [box for t in board.tiles if t.kind == "land" for box in _draw_land_marks(dwg, board, t, fit_, tx, st)]
+    free = _FreeSea(board, fit_, halves, marks)
     for box in _draw_row_numbers(dwg, board, fit_, st):
         free.take(*box)
     _draw_harbors(dwg, board, fit_, free, tx, st)
@@ -375,11 +373,12 @@ def _label_box(dwg: Any, text: str, x: float, base: float, size: float, st: Styl
     dwg.end()
 
 
-def _draw_land_marks(dwg: Any, board: Board, t: Tile, fit_: Fit, tx: Texts, st: Style) -> None:
+def _draw_land_marks(dwg: Any, board: Board, t: Tile, fit_: Fit, tx: Texts,
+                     st: Style) -> list[tuple[float, float, float, float]]:
     """Label (or ``?``) above the token, the token, the oil drop left of
     the token (the legend names it), the robber (on a hex without token
     in its middle, else left of the token, right of it on an oil
-    spring)."""
+    spring). Returns the boxes ``(x0, y0, x1, y1)`` (mm) of what it drew."""
     s = fit_.s
     x, y = fit_.at(t.hex)
     r = token_radius(s)
@@ -394,18 +393,29 @@ def _draw_land_marks(dwg: Any, board: Board, t: Tile, fit_: Fit, tx: Texts, st: 
     room = 2 * SQRT3 * (s - max(top, s / 2)) - 2.2
     size = max(MIN_FONT_MM, min(size, room / max(0.1, text_width(label, 1.0, bold=True))))
     base = ty - r - size * LABEL_DESCENT - max(0.4, s * 0.04)
+    if t.number is None:  # no token: the label may come down to where the hex is wide enough at 8 pt
+        highest = s - (text_width(label, size, bold=True) + 1.0 + 2.2) / (2 * SQRT3)
+        base = max(base, y - min(highest, s / 2) + size * LABEL_ASCENT)
     _label_box(dwg, label, x, base, size, st, "label")
+    half = text_width(label, size, bold=True) / 2 + 0.5
+    boxes = [(x - half, base - size * LABEL_ASCENT, x + half, base + size * LABEL_DESCENT)]
     if t.number is not None:
         draw_token(dwg, dwg, x, ty, r, t.number, st)
+        boxes.append((x - r, ty - r, x + r, ty + r))
     if t.oil_spring:
         dwg.begin("oil")
         draw_oil(dwg, dwg, x - s * 0.62, ty, s * 0.42, st)
         dwg.end()
+        boxes.append((x - s * 0.62 - s * 0.13, ty - s * 0.21, x - s * 0.62 + s * 0.13, ty + s * 0.21))
     if board.robber == t.hex:
-        if t.number is None:
-            draw_robber(dwg, dwg, x, ty, s * 0.7, st)
-        else:
-            draw_robber(dwg, dwg, x + (s * 0.62 if t.oil_spring else -s * 0.62), ty, s * 0.42, st)
+        h, rx, ry = s * 0.42, x + (s * 0.62 if t.oil_spring else -s * 0.62), ty
+        if t.number is None:  # in the middle, below the label
+            bottom = ty + s * 0.35
+            h = min(s * 0.7, bottom - (base + size * LABEL_DESCENT + 0.4))
+            rx, ry = x, bottom - h / 2
+        draw_robber(dwg, dwg, rx, ry, h, st)
+        boxes.append((rx - h * 0.3, ry - h / 2, rx + h * 0.3, ry + h / 2))
+    return boxes
 
 
 def _draw_row_numbers(dwg: Any, board: Board, fit_: Fit, st: Style) -> list[tuple[float, float, float, float]]:
@@ -419,7 +429,7 @@ def _draw_row_numbers(dwg: Any, board: Board, fit_: Fit, st: Style) -> list[tupl
         y = fit_.at(row.tiles[0].hex)[1]
         add_text(dwg, dwg, str(i), x, y + size * 0.36, size, st, bold=True, anchor="end", fill=st.colour["muted"])
         w = text_width(str(i), size, bold=True)
-        out.append((x - w / 2, y, w / 2 + 0.5, size * 0.6))
+        out.append((x - w / 2, y, w / 2 + 1.5, size * 0.6))
     return out
 
 
@@ -428,144 +438,242 @@ def _draw_row_numbers(dwg: Any, board: Board, fit_: Fit, st: Style) -> list[tupl
 
 def _draw_harbors(dwg: Any, board: Board, fit_: Fit, free: "_FreeSea", tx: Texts, st: Style) -> None:
     """Harbors: piers to the served edge's corners and a numbered marker
-    (item ``harbor``), the ratio and resource word (item ``harbor-words``)
-    on free sea near the harbor's hex, and the pirate ship (item
-    ``pirate``) on its sea hex, clear of both."""
+    (item ``harbor``); the pirate ship (item ``pirate``) on its sea hex;
+    then each harbor's label, its number, ratio and resource word ("7 · 2:1
+    brick", item ``harbor-words``), inside its own sea hex beside the
+    marker, or where that hex has no room on free sea nearby, joined to
+    the marker by a leader line (class ``leader``)."""
     s = fit_.s
     r = max(s * 0.22, MIN_FONT_MM * 0.75)
     marks = []
+    areas = _sea_areas(board, fit_)
     for n, h in enumerate(harbor_order(board), start=1):
         cx, cy = fit_.at(h.hex)
         a, b = CORNERS[(h.facing - 1) % 6], CORNERS[h.facing]
         e1, e2 = (cx + a[0] * s, cy + a[1] * s), (cx + b[0] * s, cy + b[1] * s)
         mx, my = (e1[0] + e2[0]) / 2, (e1[1] + e2[1]) / 2
-        p = (cx + (mx - cx) * 0.42, cy + (my - cy) * 0.42)
-        marks.append((n, h, (cx, cy), p))
+        apothem = s * SQRT3 / 2
+        reach = (r + st.mm("token_stroke")) * (abs(mx - cx) + abs(my - cy)) / apothem  # the ring's box
+        out = min(MARKER_OUT, 1.0 - (reach + 0.4) / apothem)
+        p = (cx + (mx - cx) * out, cy + (my - cy) * out)
+        marks.append(HarborMark(n, h, (cx, cy), p, r, areas.get(h.hex)))
         free.block_pier(e1, p, e2, r)
         d = f"M{num(e1[0])},{num(e1[1])} L{num(p[0])},{num(p[1])} L{num(e2[0])},{num(e2[1])}"
         add_path(dwg, dwg, d, stroke=st.colour["ink"], width=st.mm("pier"), join="round")
-    for n, _, _, p in marks:
+    for m in marks:
         dwg.begin("harbor")
-        add_circle(dwg, dwg, p[0], p[1], r, fill=st.fill["harbor"], stroke=st.colour["ink"],
+        add_circle(dwg, dwg, m.p[0], m.p[1], r, fill=st.fill["harbor"], stroke=st.colour["ink"],
                    width=st.mm("token_stroke") * 1.6)
         size = max(MIN_FONT_MM, min(st.mm("harbor_index"), r * 1.2))
-        add_text(dwg, dwg, str(n), p[0], p[1] + size * 0.36, size, st, bold=True, anchor="middle")
+        add_text(dwg, dwg, str(m.n), m.p[0], m.p[1] + size * 0.36, size, st, bold=True, anchor="middle")
         dwg.end()
     free.prepare()
-    if board.pirate is not None:
-        _place_pirate(dwg, board, fit_, free, st)
-    for spot in _place_words([(n, h, c, p) for n, h, c, p in marks], s, free, tx, st):
-        _draw_words(dwg, spot, st)
+    base = free.snapshot()
+    # a label without room: again with the smallest pirate, then with no label on one long line
+    best: tuple[int, Any, list[WordSpot]] | None = None
+    for sizes, compact in ((PIRATE_SIZES, False), (PIRATE_SIZES[-1:], False), (PIRATE_SIZES[-1:], True)):
+        free.restore(base)
+        pirate = _place_pirate(board, fit_, free, sizes) if board.pirate is not None else None
+        spots, missed = _place_words(marks, s, free, tx, st, compact)
+        if best is None or missed < best[0]:
+            best = (missed, pirate, spots)
+        if not missed:
+            break
+    assert best is not None
+    _, pirate, spots = best
+    if pirate is not None:
+        draw_pirate(dwg, dwg, pirate[0], pirate[1], pirate[2], st)
+    for m, spot in zip(marks, spots):
+        _draw_words(dwg, m, spot, st)
 
 
-def _place_pirate(dwg: Any, board: Board, fit_: Fit, free: "_FreeSea", st: Style) -> None:
-    """The pirate ship on its sea hex: the largest of a few sizes at the
-    free spot nearest the hex centre."""
+#: where a harbor's marker sits: this share of the way from its hex's
+#: centre to the middle of the served edge, or nearer the centre so that
+#: the box round its ring keeps 0.4 mm off the coast (the rest of the hex
+#: holds its label)
+MARKER_OUT = 0.7
+#: a harbor label's box is this much wider (mm) than its widest line
+LABEL_PAD = 0.5
+
+
+@dataclass(frozen=True, slots=True)
+class HarborMark:
+    """Harbor ``n`` (its list number) on the page: its hex centre ``c`` and
+    marker centre ``p`` (mm), the marker's radius ``r`` (mm) and the
+    corners (mm) of its sea hex as drawn (a frame hex: its half), None
+    when the harbor's hex is not a sea or frame hex of the board."""
+
+    n: int
+    harbor: Harbor
+    c: tuple[float, float]
+    p: tuple[float, float]
+    r: float
+    area: tuple[tuple[float, float], ...] | None
+
+
+@dataclass(frozen=True, slots=True)
+class WordSpot:
+    """A harbor label: its lines (the first bold) at font ``size`` (mm),
+    centred on ``(x, y)``, ``w`` x ``h`` mm; ``own`` when it lies in the
+    harbor's own sea hex (else a leader line joins it to the marker)."""
+
+    lines: tuple[str, ...]
+    x: float
+    y: float
+    w: float
+    h: float
+    size: float
+    own: bool
+
+
+def _sea_areas(board: Board, fit_: Fit) -> dict[Hex, tuple[tuple[float, float], ...]]:
+    """Sea and frame hex -> its corners (mm) as drawn (a frame hex: its half)."""
+    halves = frame_halves(board)
+    return {t.hex: tuple(_tile_points(t, fit_, halves.get(t.hex))) for t in board.tiles
+            if t.kind in ("sea", "frame")}
+
+
+#: the pirate ship's heights (x hex size), largest first
+PIRATE_SIZES = (0.75, 0.65, 0.55, 0.45)
+
+
+def _place_pirate(board: Board, fit_: Fit, free: "_FreeSea",
+                  sizes: Sequence[float] = PIRATE_SIZES) -> tuple[float, float, float]:
+    """Where the pirate ship goes on its sea hex, ``(x, y, height)`` mm:
+    the largest of ``sizes`` (x hex size) at the free spot nearest the
+    hex centre; the spot is taken."""
     assert board.pirate is not None
     x, y = fit_.at(board.pirate)
     s = fit_.s
-    for hf in (0.75, 0.65, 0.55, 0.45):
+    for hf in sizes:
         h = s * hf
         half_w, half_h = h * 0.65, h * 0.65
         spot = free.find(x, y, half_w, half_h, s * 0.9)
         if spot is not None:
             break
     else:
-        h = s * 0.45
+        h = s * sizes[-1]
         spot = (x, y)
     free.take(spot[0], spot[1], h * 0.65, h * 0.65)
-    draw_pirate(dwg, dwg, spot[0], spot[1], h, st)
+    return spot[0], spot[1], h
 
 
-WordSpot = tuple[list[str], float, float, float, float, float]  # lines, x, y, width, height, size
-
-
-def _place_words(harbors: list[tuple[int, Harbor, tuple[float, float], tuple[float, float]]], s: float,
-                 free: "_FreeSea", tx: Texts, st: Style) -> list[WordSpot]:
-    """Where each harbor's words go (in the harbors' order), placed one by
+def _place_words(marks: list[HarborMark], s: float, free: "_FreeSea", tx: Texts,
+                 st: Style, compact: bool = False) -> tuple[list[WordSpot], int]:
+    """Where each harbor's label goes (in the harbors' order), placed one by
     one in turn; when some find no free spot, the placing starts again
     with those first (at most three times), and the try with the fewest
-    misses wins (a miss goes to its wanted spot, where the layout test
-    would flag it)."""
+    misses, then fewest labels outside their own hex, wins (a miss goes to
+    its wanted spot, where the layout test would flag it). Returns the
+    spots and the number of misses."""
     base = free.snapshot()
-    order = list(range(len(harbors)))
-    best: tuple[int, list[WordSpot]] | None = None
+    order = list(range(len(marks)))
+    best: tuple[tuple[int, int], list[WordSpot]] | None = None
     for _ in range(3):
         free.restore(base)
         spots: dict[int, WordSpot] = {}
-        missed = []
+        missed, away = [], []
         for i in order:
-            spot, found = _word_spot(*harbors[i], s, free, tx, st)
+            spot, found = _word_spot(marks[i], s, free, tx, st, compact)
             spots[i] = spot
             missed += [] if found else [i]
-        placed = [spots[i] for i in range(len(harbors))]
-        if best is None or len(missed) < best[0]:
-            best = (len(missed), placed)
+            away += [] if spot.own or not found else [i]
+        placed = [spots[i] for i in range(len(marks))]
+        score = (len(missed), len(away))
+        if best is None or score < best[0]:
+            best = (score, placed)
         if not missed:
             break
         order = missed + [i for i in order if i not in missed]
     assert best is not None
-    return best[1]
+    return best[1], best[0][0]
 
 
-#: how far (hex sizes) harbor words may go from their harbor; beyond the
-#: first reach they carry the harbor's number as on its marker ("⑦ 2:1 grain")
-_REACHES = (1.8, 2.6, 4.0, 6.0)
+#: how far (hex sizes) a harbor label may go from its harbor when its own
+#: hex has no room (it is then joined to the marker by a leader line)
+_REACHES = (1.2, 1.8, 2.6, 4.0, 6.0)
 
 
-def _circled(n: int) -> str:
-    """``n`` as a circled digit (1-20, like the harbor markers), else ``(n)``."""
-    return chr(0x2460 + n - 1) if 1 <= n <= 20 else f"({n})"
+def harbor_label(n: int, htype: str, tx: Texts) -> tuple[str, str]:
+    """``(head, word)`` of harbor ``n``'s label: its number and ratio
+    ("7 · 2:1"), and the resource word ("brick"; empty for 3:1)."""
+    ratio, word = harbor_words(htype, tx)
+    return f"{n} · {ratio}", word
 
 
-def _word_spot(n: int, h: Harbor, c: tuple[float, float], p: tuple[float, float], s: float,
-               free: "_FreeSea", tx: Texts, st: Style) -> tuple[WordSpot, bool]:
-    """The words of harbor ``n`` (ratio, then resource word) at the free
-    spot nearest the point opposite the marker in the harbor's hex: on two
-    lines, else on one, near first, then further away (with the number in
-    front); the spot is taken. Returns the spot and whether it is free."""
-    ratio, word = harbor_words(h.type, tx)
-    size = max(MIN_FONT_MM, st.mm("harbor_text"))
-    lh = size * 1.12
-    px, py = c[0] - (p[0] - c[0]) * 0.55, c[1] - (p[1] - c[1]) * 0.55
-    for k, reach in enumerate(r * s for r in _REACHES):
-        head = ratio if k == 0 else f"{_circled(n)} {ratio}"
-        forms = [[head, word], [f"{head} {word}"]] if word else [[head]]
-        for lines in forms:
-            w = max(text_width(x, size, bold=True) for x in lines) + 1.0
-            th = lh * len(lines) + 0.3
-            spot = free.find(px, py, w / 2 + 0.2, th / 2 + 0.2, reach)
-            if spot is not None:
-                free.take(spot[0], spot[1], w / 2 + 0.2, th / 2 + 0.2)
-                return (lines, spot[0], spot[1], w, th, size), True
+def _word_spot(m: HarborMark, s: float, free: "_FreeSea", tx: Texts, st: Style,
+               compact: bool = False) -> tuple[WordSpot, bool]:
+    """The label of harbor ``m`` at the free spot nearest the point
+    opposite the marker in its own hex (inside that hex: on two lines,
+    else on one, at the style's size, then at 8 pt), else on free sea ever
+    further away, its leader over sea, else (at 8 pt, on up to three
+    lines) over land clear of what land hexes show; ``compact``: never on
+    one long line (room for its neighbours); the spot is taken. Returns the spot and whether it is
+    free."""
+    head, word = harbor_label(m.n, m.harbor.type, tx)
+    ratio = harbor_words(m.harbor.type, tx)[0]
+    forms = [(head, word), (f"{head} {word}",)] if word else [(head,)]
+    narrow = (str(m.n), ratio, word) if word else (str(m.n), ratio)
+    if compact:  # never one long line
+        forms = [forms[0], narrow]
+    px, py = m.c[0] - (m.p[0] - m.c[0]) * 0.3, m.c[1] - (m.p[1] - m.c[1]) * 0.3
+    sizes = sorted({max(MIN_FONT_MM, st.mm("harbor_text")), MIN_FONT_MM}, reverse=True)
+    tries = [(size, lines, s, True, False) for size in sizes for lines in forms + [narrow]] if m.area else []
+    tries += [(sizes[0], lines, k * s, False, False) for k in _REACHES for lines in forms]
+    tries += [(sizes[-1], lines, k * s, False, True) for k in _REACHES for lines in forms + [narrow]]
+    for size, lines, reach, own, land in tries:
+        w, th = _words_size(lines, size)
+        tether = None if own else (m.p[0], m.p[1], m.r)
+        spot = free.find(px, py, w / 2 + 0.2, th / 2 + 0.2, reach, area=m.area if own else None, tether=tether,
+                         over_land=land)
+        if spot is not None:
+            free.take(spot[0], spot[1], w / 2 + 0.2, th / 2 + 0.2)
+            if not own:
+                free.take_leader(leader(m.p[0], m.p[1], m.r, spot[0], spot[1], w / 2, th / 2))
+            return WordSpot(lines, spot[0], spot[1], w, th, size, own), True
     free.take(px, py, w / 2 + 0.2, th / 2 + 0.2)
-    return (lines, px, py, w, th, size), False
+    return WordSpot(lines, px, py, w, th, size, False), False
 
 
-def _draw_words(dwg: Any, spot: WordSpot, st: Style) -> None:
-    """Ratio (bold) and resource word on a white box; one item ``harbor-words``."""
-    lines, x, y, w, th, size = spot
-    lh = size * 1.12
-    top = y - th / 2
+def _words_size(lines: tuple[str, ...], size: float) -> tuple[float, float]:
+    """Width and height (mm) of a label's box: the first line bold."""
+    w = max(text_width(x, size, bold=(i == 0)) for i, x in enumerate(lines)) + LABEL_PAD
+    return w, size * 1.12 * len(lines) + 0.3
+
+
+def _draw_words(dwg: Any, m: HarborMark, spot: WordSpot, st: Style) -> None:
+    """The label on a white box (item ``harbor-words``): number and ratio
+    bold, the resource word plain; away from its hex, a leader line
+    (class ``leader``) from the marker's ring to the box's nearest point."""
+    lh = spot.size * 1.12
+    x0, top = spot.x - spot.w / 2, spot.y - spot.h / 2
+    if not spot.own:
+        a, b = leader(m.p[0], m.p[1], m.r, spot.x, spot.y, spot.w / 2, spot.h / 2)
+        add_path(dwg, dwg, f"M{num(a[0])},{num(a[1])} L{num(b[0])},{num(b[1])}", stroke=st.colour["ink"],
+                 width=st.mm("pier") * 0.6, role="leader")
     dwg.begin("harbor-words")
-    add_rect(dwg, dwg, x - w / 2, top, w, th, fill=st.fill["harbor"], rx=0.6)
-    for i, line in enumerate(lines):
-        add_text(dwg, dwg, line, x, top + 0.15 + lh * i + size * 0.86, size, st, bold=(i == 0), anchor="middle")
+    add_rect(dwg, dwg, x0, top, spot.w, spot.h, fill=st.fill["harbor"], rx=0.6)
+    for i, line in enumerate(spot.lines):
+        add_text(dwg, dwg, line, spot.x, top + 0.15 + lh * i + spot.size * 0.86, spot.size, st,
+                 bold=(i == 0), anchor="middle")
     dwg.end()
 
 
 class _FreeSea:
     """Where words and the pirate may go: inside the board block (the
     fit's limit), at least :data:`CLEAR` mm off the board's outline, the
-    land, piers, harbor markers and what was placed before. Candidate
-    spots lie on a lattice of 1/9 hex size, tried nearest first; the
-    fixed obstacles are tested with a shapely STRtree (vectorised), placed
-    boxes with box arithmetic, so the choice is the same on every
-    machine."""
+    land, piers, harbor markers, leader lines and what was placed before.
+    Candidate spots lie on a lattice of 1/9 hex size (1/18 inside one
+    hex), tried nearest first; the fixed obstacles are tested with a
+    shapely STRtree (vectorised), placed boxes with box arithmetic, so the
+    choice is the same on every machine. A spot joined to its marker by
+    a leader line is free only when that line crosses no land, marker,
+    pier or placed box (it may cross the board's outline)."""
 
-    CLEAR = 0.6
+    CLEAR = 0.4
 
-    def __init__(self, board: Board, fit_: Fit, halves: dict[Hex, tuple[int, ...]]) -> None:
+    def __init__(self, board: Board, fit_: Fit, halves: dict[Hex, tuple[int, ...]],
+                 marks: Sequence[tuple[float, float, float, float]] = ()) -> None:
         import shapely
 
         self.s = fit_.s
@@ -577,9 +685,17 @@ class _FreeSea:
         land = [hex_points(*fit_.at(t.hex), fit_.s) for t in board.tiles if t.kind == "land"]
         outline = boundary_segments(frozenset(t.hex for t in board.tiles), fit_, halves)
         self._geoms: list = list(shapely.polygons(land)) if land else []
+        self._land = len(self._geoms)
+        self._lines = (len(self._geoms), len(self._geoms) + len(outline))
+        #: what the land hexes show (label, token, oil drop, robber; boxes, mm): a leader may cross land,
+        #: never these
+        grown = [(x0 - 0.3, y0 - 0.3, x1 + 0.3, y1 + 0.3) for x0, y0, x1, y1 in marks]
+        self._marks: Any = shapely.STRtree(list(shapely.box(*zip(*grown)))) if grown else None
         self._geoms += list(shapely.linestrings(outline)) if outline else []
         self._taken: list[tuple[float, float, float, float]] = []
+        self._leaders: list = []
         self._tree: Any = None
+        self._own: dict[tuple[float, float], tuple[int, int]] = {}
 
     def block_pier(self, e1: tuple[float, float], p: tuple[float, float], e2: tuple[float, float],
                    r: float) -> None:
@@ -587,6 +703,7 @@ class _FreeSea:
         radius ``r`` at ``p`` (ring included)."""
         import shapely
 
+        self._own[p] = (len(self._geoms), len(self._geoms) + 1)
         self._geoms.append(shapely.polygons([e1, p, e2]))
         self._geoms.append(shapely.box(p[0] - r - 0.3, p[1] - r - 0.3, p[0] + r + 0.3, p[1] + r + 0.3))
 
@@ -596,43 +713,114 @@ class _FreeSea:
 
         self._tree = STRtree(self._geoms)
 
-    def find(self, x: float, y: float, hw: float, hh: float, reach: float) -> tuple[float, float] | None:
+    def find(self, x: float, y: float, hw: float, hh: float, reach: float,
+             area: Sequence[tuple[float, float]] | None = None,
+             tether: tuple[float, float, float] | None = None, over_land: bool = False) -> tuple[float, float] | None:
         """The free centre nearest ``(x, y)`` (within ``reach`` mm) of a
-        box ``2 hw`` x ``2 hh`` mm, or None."""
+        box ``2 hw`` x ``2 hh`` mm, or None; with ``area`` (the corners
+        of a convex polygon, mm) only a box inside it; with ``tether``
+        (a marker's centre and radius, mm) only a box whose leader line
+        (:func:`leader`) is free too: over sea only, or with ``over_land``
+        over land clear of what its hexes show."""
         import numpy as np
-        import shapely
 
-        cx, cy = _lattice(x, y, self.s / 9, reach)
+        cx, cy = _lattice(x, y, self.s / (9 if area is None else 18), reach)
         lim = self._limit
         ok = (cx - hw >= lim.x) & (cx + hw <= lim.x + lim.w) & (cy - hh >= lim.y) & (cy + hh <= lim.y + lim.h)
-        for x0, y0, x1, y1 in self._taken:
-            ok &= ~((cx - hw < x1) & (cx + hw > x0) & (cy - hh < y1) & (cy + hh > y0))
+        if area is not None:
+            ok &= _box_inside(cx, cy, hw, hh, area)
+        if self._taken:
+            t = np.asarray(self._taken)[:, :, None]
+            ok &= ~np.any((cx - hw < t[:, 2]) & (cx + hw > t[:, 0]) & (cy - hh < t[:, 3]) & (cy + hh > t[:, 1]), axis=0)
         idx = np.flatnonzero(ok)
-        c = self.CLEAR
         start, size = 0, 16
         while start < len(idx):
             chunk = idx[start:start + size]
-            boxes = shapely.box(cx[chunk] - hw - c, cy[chunk] - hh - c, cx[chunk] + hw + c, cy[chunk] + hh + c)
-            hit = np.zeros(len(chunk), dtype=bool)
-            hit[self._tree.query(boxes, predicate="intersects")[0]] = True
-            free = np.flatnonzero(~hit)
+            free = self._free(cx[chunk], cy[chunk], hw, hh, tether, over_land)
             if len(free):
                 i = chunk[free[0]]
                 return float(cx[i]), float(cy[i])
             start, size = start + size, size * 4
         return None
 
+    def _free(self, cx: Any, cy: Any, hw: float, hh: float, tether: tuple[float, float, float] | None,
+              over_land: bool = False) -> Any:
+        """Indices of the boxes centred on ``(cx, cy)`` (numpy arrays) clear
+        of the fixed obstacles and the leader lines (and, with ``tether``,
+        whose own leader line is clear)."""
+        import numpy as np
+        import shapely
+
+        c = self.CLEAR
+        boxes = shapely.box(cx - hw - c, cy - hh - c, cx + hw + c, cy + hh + c)
+        hit = np.zeros(len(cx), dtype=bool)
+        hit[self._tree.query(boxes, predicate="intersects")[0]] = True
+        for line in self._leaders:
+            hit |= shapely.intersects(boxes, line)
+        if tether is not None:
+            px, py, r = tether
+            own = self._own.get((px, py), ())
+            bx, by = np.clip(px, cx - hw, cx + hw), np.clip(py, cy - hh, cy + hh)
+            d = np.maximum(np.hypot(bx - px, by - py), 1e-9)
+            ax, ay = px + (bx - px) / d * r, py + (by - py) / d * r
+            lines = shapely.linestrings(np.stack([np.stack([ax, ay], -1), np.stack([bx, by], -1)], 1))
+            pairs = self._tree.query(lines, predicate="intersects")
+            crossed = ~np.isin(pairs[1], own) & ((pairs[1] < self._lines[0]) | (pairs[1] >= self._lines[1]))
+            if over_land:
+                crossed &= pairs[1] >= self._land
+                if self._marks is not None:
+                    hit[self._marks.query(lines, predicate="intersects")[0]] = True
+            hit[pairs[0][crossed]] = True
+            for x0, y0, x1, y1 in self._taken:
+                hit |= shapely.intersects(lines, shapely.box(x0, y0, x1, y1))
+        return np.flatnonzero(~hit)
+
     def take(self, x: float, y: float, hw: float, hh: float) -> None:
         """Mark the box centred on ``(x, y)`` as used."""
         self._taken.append((x - hw, y - hh, x + hw, y + hh))
 
-    def snapshot(self) -> int:
-        """A mark to :meth:`restore` to (the boxes taken so far)."""
-        return len(self._taken)
+    def take_leader(self, line: tuple[tuple[float, float], tuple[float, float]]) -> None:
+        """Keep later boxes off a leader line (two points, mm)."""
+        import shapely
 
-    def restore(self, mark: int) -> None:
-        """Forget the boxes taken since :meth:`snapshot` gave ``mark``."""
-        del self._taken[mark:]
+        self._leaders.append(shapely.linestrings([line[0], line[1]]))
+
+    def snapshot(self) -> tuple[int, int]:
+        """A mark to :meth:`restore` to (the boxes and leaders taken so far)."""
+        return len(self._taken), len(self._leaders)
+
+    def restore(self, mark: tuple[int, int]) -> None:
+        """Forget the boxes and leaders taken since :meth:`snapshot` gave ``mark``."""
+        del self._taken[mark[0]:]
+        del self._leaders[mark[1]:]
+
+
+def leader(px: float, py: float, r: float, x: float, y: float, hw: float,
+           hh: float) -> tuple[tuple[float, float], tuple[float, float]]:
+    """The leader line (two points, mm) from the ring of a marker of radius
+    ``r`` at ``(px, py)`` to the nearest point of the box ``2 hw`` x ``2 hh``
+    centred on ``(x, y)``, pointing at that point."""
+    bx, by = min(max(px, x - hw), x + hw), min(max(py, y - hh), y + hh)
+    dx, dy = bx - px, by - py
+    d = max(1e-9, (dx * dx + dy * dy) ** 0.5)
+    return (px + dx / d * r, py + dy / d * r), (bx, by)
+
+
+def _box_inside(cx: Any, cy: Any, hw: float, hh: float, area: Sequence[tuple[float, float]]) -> Any:
+    """Which boxes ``2 hw`` x ``2 hh`` mm centred on ``(cx, cy)`` (numpy
+    arrays, mm) lie inside the convex polygon ``area`` (corners in order,
+    either way round): the centre at least the box's reach (``hw |nx| +
+    hh |ny|``) on the inner side of every edge (inward normal ``n``)."""
+    import numpy as np
+
+    pts = np.asarray(area, dtype=float)
+    nxt = np.roll(pts, -1, axis=0)
+    e = nxt - pts
+    turn = float(np.sum(pts[:, 0] * nxt[:, 1] - nxt[:, 0] * pts[:, 1]))
+    normal = np.stack([-e[:, 1], e[:, 0]], 1) * (1.0 if turn > 0 else -1.0)
+    normal /= np.hypot(normal[:, 0], normal[:, 1])[:, None]
+    need = hw * np.abs(normal[:, 0]) + hh * np.abs(normal[:, 1]) + np.sum(normal * pts, 1)
+    return np.all(normal[:, :1] * cx + normal[:, 1:] * cy >= need[:, None], axis=0)
 
 
 _LATTICE: dict[tuple[float, float], tuple[Any, Any]] = {}

@@ -48,8 +48,9 @@ from ..core.almanac import Material, material_text
 from ..core.balance import Balance
 from ..core.errors import SetupgenError
 from ..core.layout import Layout
-from ..core.templates import Style, Texts, paper_size
+from ..core.templates import MIN_FONT_MM, Style, Texts, paper_size
 from .page import add_path, add_rect, add_text, drawing, finish, fit, fit_lines, num, text_width, wrap
+from .sheet import stage_word
 
 __all__ = ["DirectorRow", "Sizes", "sizes", "notes_for", "render_director_pages", "render_director_page",
            "player_lines", "fit_tail"]
@@ -164,6 +165,10 @@ class _Plan:
     band: float
     row_h: float
     figures: tuple[float, ...] = ()
+    #: the seeds' size (mm): the ID size, or 8 pt when one is broken onto lines
+    seed_size: float = 0.0
+    #: a finals stage: players one a line under a "Choice" head
+    choice: bool = False
 
     def col(self, kind: str) -> tuple[float, float]:
         return next((x, w) for k, x, w in self.cols if k == kind)
@@ -172,21 +177,24 @@ class _Plan:
 def render_director_pages(rows: Sequence[DirectorRow], *, title: str | None, lang: str = "en",
                           paper: str = "a4", seed: str | None = None, round: int | None = None,
                           blank_round: bool = True, key_file: str | None = None,
-                          notes: Sequence[str] = ()) -> list[str]:
+                          notes: Sequence[str] = (), stage: str | None = None) -> list[str]:
     """The director's pages as SVG texts (see the module doc), rows in the
     order given, as many a page as fit; at least one page. ``title``: the
     tournament (else "Director's page"); ``round`` its number, or with
-    ``blank_round`` a blank to fill in; ``key_file``: the key's file name
-    when the round has one; ``notes``: director-only notes, in words.
+    ``blank_round`` a blank to fill in; ``stage``: a finals stage
+    (``semi-final``, ``final``), named instead of a round, its players
+    listed in choosing order under a "choice" heading; ``key_file``: the
+    key's file name when the round has one; ``notes``: director-only
+    notes, in words.
 
     Raises :class:`SetupgenError` for an unknown language or paper."""
     w, h = paper_size(paper)
     tx = templates.texts(lang)
     st = templates.style()
     g = sizes("director")
-    plan = _plan(rows, w, h, tx, st, g)
+    plan = _plan(rows, w, h, tx, st, g, choice=stage is not None)
     head = _Head(title, len(rows), seed, round, blank_round, key_file, tuple(notes),
-                 _material_paragraphs(rows, tx), _balance_summary(rows, tx))
+                 _material_paragraphs(rows, tx), _balance_summary(rows, tx), stage, one_scenario(rows))
     top, top1 = _header(drawing(w, h), plan, head, first=False), _header(drawing(w, h), plan, head)
     bottom = h - st.margin - g("footer") * 1.2 - g("inset")
     first, per_page = (max(1, int((bottom - t) // plan.row_h)) for t in (top1, top))
@@ -230,11 +238,21 @@ def _head_width(text: str, size: float) -> float:
 
 
 def _columns(rows: Sequence[DirectorRow]) -> tuple[tuple[str, str], ...]:
-    """The columns of these rows: :data:`COLUMNS`, with the balance column
-    before the check boxes when any row has balance."""
+    """The columns of these rows: :data:`COLUMNS` without the scenario when
+    every row has the same one (the header names it, :func:`one_scenario`),
+    with the balance column before the check boxes when any row has
+    balance."""
+    cols = COLUMNS if one_scenario(rows) is None else tuple(c for c in COLUMNS if c[0] != "scenario")
     if not any(r.balance is not None for r in rows):
-        return COLUMNS
-    return COLUMNS[:4] + (BALANCE_COLUMN,) + COLUMNS[4:]
+        return cols
+    return cols[:-2] + (BALANCE_COLUMN,) + cols[-2:]
+
+
+def one_scenario(rows: Sequence[DirectorRow]) -> str | None:
+    """The scenario of every row when they share one (then named once in
+    the header, not in a column), else None."""
+    names = {r.scenario for r in rows}
+    return names.pop() if len(names) == 1 else None
 
 
 def _figures(b: Balance, mark: str) -> tuple[str, str, str]:
@@ -277,31 +295,72 @@ def _figure_gap(g: Sizes) -> float:
     return g("column_gap") / 2
 
 
-def _plan(rows: Sequence[DirectorRow], w: float, h: float, tx: Texts, st: Style, g: Sizes) -> _Plan:
+def _plan(rows: Sequence[DirectorRow], w: float, h: float, tx: Texts, st: Style, g: Sizes,
+          choice: bool = False) -> _Plan:
     """Column widths from their texts: table, setup ID, the balance column
-    and the check boxes as wide as they need; scenario and seed share the
-    rest (the seed takes what the scenario leaves, at least a third of it)."""
+    and the check boxes as wide as they need; the seed (and the scenario
+    when there is a scenario column) share the rest (the seed takes what
+    the scenario leaves, at least a third of it). A seed too long for its
+    column is broken onto more lines at 8 pt (:func:`seed_lines`), never
+    cut, and the rows' first line grows to hold them. The players go
+    under the row's first line, across the whole row; with
+    ``choice`` (a finals stage) one a line under a "Choice" head."""
     columns = _columns(rows)
     figures = _figure_widths(rows, tx, g)
     nat = _natural_widths(rows, tx, g, figures)
     gap = g("column_gap")
     inner = w - 2 * st.margin - 2 * g("inset")
-    fixed = nat["table"] + nat["setup_id"] + nat["received"] + nat["entered"]
-    if figures:
-        fixed += nat["balance"]
+    fixed = sum(nat[k] for k, _ in columns if k not in ("scenario", "seed"))
     flex = max(2 * gap, inner - fixed - gap * (len(columns) - 1))
-    scenario = nat["scenario"] if nat["scenario"] + nat["seed"] <= flex else \
-        max(flex - nat["seed"], flex * 2 / 3)
-    widths = dict(nat, scenario=scenario, seed=flex - scenario)
+    widths = dict(nat, seed=flex)
+    if "scenario" in nat:
+        scenario = nat["scenario"] if nat["scenario"] + nat["seed"] <= flex else \
+            max(flex - nat["seed"], flex * 2 / 3)
+        widths.update(scenario=scenario, seed=flex - scenario)
     x = st.margin + g("inset")
     cols = []
     for kind, _ in columns:
         cols.append((kind, x, widths[kind]))
         x += widths[kind] + gap
-    span = sum(cw for k, _, cw in cols if k in ("scenario", "setup_id", "seed")) + 2 * gap
-    lines, per_line = player_lines(rows, span, g("player"))
-    return _Plan(w, h, tx, st, g, tuple(cols), lines, per_line, g("row"), _row_height(g("row"), lines, g),
-                 figures)
+    seed_size, most = _seed_plan(rows, widths["seed"], g)
+    band = max(g("row"), most * seed_size * SEED_LINE + 2 * g("inset"))
+    if choice:
+        lines, per_line = max((len(r.players) for r in rows), default=0) + 1, 1
+    else:
+        lines, per_line = player_lines(rows, cols[-1][1] + cols[-1][2] - cols[0][1], g("player"))
+    return _Plan(w, h, tx, st, g, tuple(cols), lines, per_line, band, _row_height(band, lines, g),
+                 figures, seed_size, choice)
+
+
+#: line spacing of a seed broken onto several lines (x its size)
+SEED_LINE = 1.15
+
+
+def _seed_plan(rows: Sequence[DirectorRow], width: float, g: Sizes) -> tuple[float, int]:
+    """``(size, lines)``: the seeds' size (the ID size when every seed fits
+    its column on one line, else 8 pt) and the most lines one takes."""
+    ids = g("id")
+    if all(text_width(r.seed or "", ids, mono=True) <= width for r in rows):
+        return ids, 1
+    return MIN_FONT_MM, max(len(seed_lines(r.seed or "", width, MIN_FONT_MM)) for r in rows)
+
+
+def seed_lines(seed: str, width: float, size: float, *, mono: bool = True) -> list[str]:
+    """``seed`` whole, broken into lines of at most ``width`` mm at ``size``
+    mm (monospaced by default): each line as long as fits, broken after
+    its last ``/``, ``-`` or ``_`` when that keeps at least half the line,
+    else at the width. Joined, the lines give the seed back."""
+    lines: list[str] = []
+    rest = seed
+    while rest and text_width(rest, size, mono=mono) > width:
+        n = 1
+        while n < len(rest) and text_width(rest[:n + 1], size, mono=mono) <= width:
+            n += 1
+        cut = max(rest.rfind(c, 0, n) for c in "/-_") + 1
+        n = cut if cut >= n / 2 else n
+        lines.append(rest[:n])
+        rest = rest[n:]
+    return lines + ([rest] if rest or not lines else [])
 
 
 def _row_height(band: float, lines: int, g: Sizes) -> float:
@@ -351,6 +410,10 @@ class _Head:
     material: tuple[tuple[str, tuple[str, ...]], ...] = ()
     #: the first page's balance box: (label, the round's ranges, legend), or None
     balance: tuple[str, tuple[str, ...], str] | None = None
+    #: a finals stage, named instead of the round (None: a preliminary round)
+    stage: str | None = None
+    #: the scenario of every table, named under the title (None: a column of scenarios)
+    scenario: str | None = None
 
 
 def _header(dwg: Any, plan: _Plan, head: _Head, *, first: bool = True) -> float:
@@ -362,7 +425,9 @@ def _header(dwg: Any, plan: _Plan, head: _Head, *, first: bool = True) -> float:
     blank_round, key_file, notes = head.blank_round, head.key_file, head.notes
     m = st.margin
     cw = plan.w - 2 * m
-    if round is not None:
+    if head.stage is not None:
+        parts = [title or tx.get("director.title"), stage_word(head.stage, tx)]
+    elif round is not None:
         parts = [title or tx.get("director.title"), tx.get("director.round", n=round)]
     else:
         parts = [title or tx.get("director.title")] + ([tx.get("director.round_blank")] if blank_round else [])
@@ -372,14 +437,7 @@ def _header(dwg: Any, plan: _Plan, head: _Head, *, first: bool = True) -> float:
         y += size
         add_text(dwg, dwg, line, m, y, size, st, bold=True)
         y += size * 0.25
-    sub = ([tx.get("director.title")] if title else []) + [
-        tx.get("director.count_one") if count == 1 else tx.get("director.count", n=count)]
-    if seed is not None:
-        sub.append(tx.get("director.round_seed", seed=seed))
-    t, ssz = fit("  ·  ".join(sub), cw, g("subtitle"))
-    y += ssz * 1.4
-    add_text(dwg, dwg, t, m, y, ssz, st, fill=st.colour["muted"])
-    y += ssz * 0.6
+    y = _subtitle(dwg, plan, head, y)
     box = [(tx.get("director.key_pointer", file=key_file), True)] if key_file else []
     box += [(f"{tx.get('director.note')} {n}", False) for n in notes]
     material = head.material if first else ()
@@ -394,6 +452,32 @@ def _header(dwg: Any, plan: _Plan, head: _Head, *, first: bool = True) -> float:
     if balance is not None:
         y = _balance_box(dwg, plan, balance, y + g("inset"))
     return _column_heads(dwg, plan, y)
+
+
+def _subtitle(dwg: Any, plan: _Plan, head: _Head, y: float) -> float:
+    """Under the title (``y``, mm): "Director's page", the table count and
+    the scenario every table plays, then the round seed, whole (broken
+    onto further lines when long, :func:`seed_lines`); returns the y below."""
+    tx, st, g = plan.tx, plan.st, plan.g
+    m, cw = st.margin, plan.w - 2 * st.margin
+    sub = ([tx.get("director.title")] if head.title else []) + [
+        tx.get("director.count_one") if head.count == 1 else tx.get("director.count", n=head.count)]
+    if head.scenario is not None:
+        sub.append(_scenario_word(head.scenario, tx))
+    if head.seed is not None:
+        sub.append(tx.get("director.round_seed", seed=head.seed))
+    size = g("subtitle")
+    lines: list[str] = []
+    for part in sub:  # as many parts a line as fit; a part too long for a line broken, never cut
+        joined = f"{lines[-1]}  ·  {part}" if lines else part
+        if lines and text_width(joined, size) <= cw:
+            lines[-1] = joined
+        else:
+            lines += seed_lines(part, cw, size, mono=False)
+    for line in lines:
+        y += size * 1.4
+        add_text(dwg, dwg, line, m, y, size, st, fill=st.colour["muted"])
+    return y + size * 0.6
 
 
 def _note_box(dwg: Any, plan: _Plan, paragraphs: list[tuple[str, bool]], top: float) -> float:
@@ -622,19 +706,21 @@ def _row(dwg: Any, plan: _Plan, row: DirectorRow, top: float, *, shaded: bool) -
     x, cw = plan.col("table")
     t, sz = fit(str(row.table), cw, body, bold=True)
     add_text(dwg, dwg, t, x, base, sz, st, bold=True)
-    x, cw = plan.col("scenario")
-    word = _scenario_word(row.scenario, tx)
-    lines, sz = [word], body
-    if text_width(word, body) > cw:  # two smaller lines in the row's first line
-        lines, sz = fit_lines(word, cw, min(body, plan.band / 2.7), 2)
-    for i, line in enumerate(lines):
-        add_text(dwg, dwg, line, x, base + (i - (len(lines) - 1) / 2) * sz * 1.1, sz, st)
+    if any(k == "scenario" for k, _, _ in plan.cols):
+        x, cw = plan.col("scenario")
+        word = _scenario_word(row.scenario, tx)
+        lines, sz = [word], body
+        if text_width(word, body) > cw:  # two smaller lines in the row's first line
+            lines, sz = fit_lines(word, cw, min(body, plan.band / 2.7), 2)
+        for i, line in enumerate(lines):
+            add_text(dwg, dwg, line, x, base + (i - (len(lines) - 1) / 2) * sz * 1.1, sz, st)
     x, cw = plan.col("setup_id")
     t, sz = fit(row.setup_id, cw, ids, bold=True, mono=True)
     add_text(dwg, dwg, t, x, base, sz, st, bold=True, mono=True)
     x, cw = plan.col("seed")
-    t, sz = fit_tail(row.seed or "", cw, ids, mono=True)
-    add_text(dwg, dwg, t, x, base, sz, st, mono=True)
+    seeds, sz = seed_lines(row.seed or "", cw, plan.seed_size), plan.seed_size
+    for i, line in enumerate(seeds):
+        add_text(dwg, dwg, line, x, base + (i - (len(seeds) - 1) / 2) * sz * SEED_LINE, sz, st, mono=True)
     if row.balance is not None and plan.figures:
         _balance_figures(dwg, plan, row.balance, base)
     b = g("box")
@@ -648,13 +734,20 @@ def _row(dwg: Any, plan: _Plan, row: DirectorRow, top: float, *, shaded: bool) -
 
 def _players(dwg: Any, plan: _Plan, players: tuple[str, ...], top: float) -> None:
     """The players in seat order, :attr:`_Plan.per_line` cells a line, under
-    the scenario, setup ID and seed columns; each cell its seat number
-    (bold) and the name."""
+    the row's first line across the whole row; each cell its seat
+    number (bold) and the name. In the finals (:attr:`_Plan.choice`) one
+    a line under the heads "Choice" and "Player": the number is the order
+    they choose their start positions in."""
     st, g = plan.st, plan.g
     size, lh = g("player"), g("player_line")
-    x0 = plan.col("scenario")[0]
-    sx, sw = plan.col("seed")
-    cell = (sx + sw - x0) / plan.per_line
+    x0 = plan.cols[0][1]
+    cell = (plan.cols[-1][1] + plan.cols[-1][2] - x0) / plan.per_line
+    if plan.choice:
+        head_y = top + lh / 2 + size * 0.36
+        add_text(dwg, dwg, plan.tx.get("slip.rank"), x0, head_y, size, st, bold=True, fill=st.colour["muted"])
+        add_text(dwg, dwg, plan.tx.get("slip.player"), x0 + _choice_width(plan), head_y, size, st, bold=True,
+                 fill=st.colour["muted"])
+        top += lh
     for i, name in enumerate(players):
         line, k = divmod(i, plan.per_line)
         if line >= plan.lines:
@@ -663,9 +756,14 @@ def _players(dwg: Any, plan: _Plan, players: tuple[str, ...], top: float) -> Non
         y = top + line * lh + lh / 2 + size * 0.36
         seat = f"{i + 1} "
         add_text(dwg, dwg, seat.strip(), x, y, size, st, bold=True, fill=st.colour["muted"])
-        nx = x + text_width(seat, size, bold=True)
+        nx = x + (_choice_width(plan) if plan.choice else text_width(seat, size, bold=True))
         t, sz = fit(name, cell - (nx - x) - size, size)
         add_text(dwg, dwg, t, nx, y, sz, st)
+
+
+def _choice_width(plan: _Plan) -> float:
+    """Width (mm) of the finals' "Choice" column: its head and a gap."""
+    return text_width(plan.tx.get("slip.rank"), plan.g("player"), bold=True) + plan.g("column_gap")
 
 
 def _balance_figures(dwg: Any, plan: _Plan, balance: Balance, base: float) -> None:

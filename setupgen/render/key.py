@@ -36,7 +36,7 @@ from .board import (
     build_rows, legend_entries, place,
 )
 from .page import (
-    add_circle, add_path, add_rect, add_text, drawing, finish, fit, fit_lines, hex_points, num, poly_d,
+    add_circle, add_path, add_rect, add_text, draw_red_number, drawing, finish, fit, fit_lines, hex_points, num, poly_d,
     text_width, wrap,
 )
 from ..core import templates
@@ -228,7 +228,8 @@ def _list_height(entries: list[tuple[int, int, Tile]], w: float, tx: Texts, st: 
 def _hidden_list(dwg: Any, entries: list[tuple[int, int, Tile]], x: float, y: float, w: float,
                  tx: Texts, st: Style) -> None:
     """Heading, then one line per face-down hex: ``Row 1, hex 1:``, a
-    swatch, the terrain word and the number (6 and 8 red and bold); then
+    swatch, the terrain word and the number (6 and 8 white on a black
+    disc, as on the board); then
     how to lay them. Without face-down hexes, one line saying so."""
     head = f"{tx.get('key.title')} ({len(entries)})" if entries else tx.get("key.title")
     y = heading_with_hint(dwg, head, tx.get("key.hint"), x, y, w, st)
@@ -257,10 +258,10 @@ def _hidden_list(dwg: Any, entries: list[tuple[int, int, Tile]], x: float, y: fl
         room = col_w - (wx - cx) - text_width(" " + number, body, bold=True) - 2.5
         word, wsz = fit(tx.get(f"terrain.{t.terrain}"), room, body, bold=True)
         add_text(dwg, dwg, word, wx, base, wsz, st, bold=True)
-        if number:
-            red = t.number in RED_NUMBERS
-            add_text(dwg, dwg, number, wx + text_width(word + " ", wsz, bold=True), base, body, st,
-                     bold=True, fill=st.colour["red"] if red else None)
+        if number and t.number in RED_NUMBERS:  # 6 and 8 marked by shape, as on the board
+            draw_red_number(dwg, dwg, wx + text_width(word + " ", wsz, bold=True), base, body, t.number, st)
+        elif number:
+            add_text(dwg, dwg, number, wx + text_width(word + " ", wsz, bold=True), base, body, st, bold=True)
     y += per_col * rh + 1.0
     for line in wrap(tx.get("key.lay"), w, body):
         y += body * 1.3
@@ -424,8 +425,8 @@ def _summary_block(dwg: Any, plan: _Summary, block: tuple[int, str, list], x: fl
         room = plan.col_w - (hx + sw + pad - x) - text_width(number, size, bold=True) - 3 * pad
         word, wsz = fit(tx.get(f"terrain.{t.terrain}"), room, size, bold=True)
         add_text(dwg, dwg, word, hx + sw + pad, base, wsz, st, bold=True)
-        if number:  # 6 and 8 red and bold, the others plain: told apart in grey too
-            red = t.number in RED_NUMBERS
-            add_text(dwg, dwg, number, x + plan.col_w - pad, base, size, st, bold=red, anchor="end",
-                     fill=st.colour["red"] if red else None)
+        if number and t.number in RED_NUMBERS:  # 6 and 8 marked by shape, as on the board
+            draw_red_number(dwg, dwg, x + plan.col_w - pad, base, size, t.number, st, anchor="end")
+        elif number:
+            add_text(dwg, dwg, number, x + plan.col_w - pad, base, size, st, anchor="end")
     return y + _block_height(block) * lh + g("block_gap")

@@ -218,14 +218,14 @@ def draw_oil(dwg: Any, parent: Any, x: float, y: float, h: float, st: Style) -> 
 
 def draw_token(dwg: Any, parent: Any, x: float, y: float, r: float, number: int, st: Style) -> None:
     """A number token: disc of radius ``r`` mm, the number, and its pips;
-    one item ``token``. 6 and 8 are inverted (a dark red disc with a heavy
-    black ring and white bold digits and pips), so they stand out more in
-    grayscale than in colour."""
+    one item ``token``. 6 and 8 are inverted: a solid black disc (no grey,
+    so nothing dithers in 1-bit print) with white bold digits and pips,
+    inside a thin red ring for colour (docs/sheet.md, "6 and 8")."""
     red = number in RED_NUMBERS
     ink = "#ffffff" if red else st.colour["ink"]
     dwg.begin("token")
     if red:
-        add_circle(dwg, parent, x, y, r, fill=st.colour["red"], stroke=st.colour["ink"], width=st.mm("red_ring"))
+        add_circle(dwg, parent, x, y, r, fill=st.colour["red_disc"], stroke=st.colour["red"], width=st.mm("red_ring"))
     else:
         add_circle(dwg, parent, x, y, r, fill=st.fill["token"], stroke=st.colour["ink"], width=st.mm("token_stroke"))
     size = max(MIN_FONT_MM, r * (1.05 if red else 0.95))
@@ -237,6 +237,20 @@ def draw_token(dwg: Any, parent: Any, x: float, y: float, r: float, number: int,
     py = y + r * 0.6
     dwg.discs([(x0 + i * step, py) for i in range(pips)], pr, ink)
     dwg.end()
+
+
+def draw_red_number(dwg: Any, parent: Any, x: float, base: float, size: float, number: int, st: Style,
+                    anchor: str = "start") -> float:
+    """6 or 8 in a list, marked by shape as on the board: white bold digits
+    on a black disc (red ring) of radius ``0.62 size`` mm, its left edge
+    (``anchor`` ``start``) or right edge (``end``) at ``x``, the digits on
+    baseline ``base`` (mm). Returns the disc's width (mm)."""
+    r = size * 0.62
+    cx = x + r if anchor == "start" else x - r
+    cy = base - size * 0.36
+    add_circle(dwg, parent, cx, cy, r, fill=st.colour["red_disc"], stroke=st.colour["red"], width=size * 0.08)
+    add_text(dwg, parent, str(number), cx, base, size, st, bold=True, anchor="middle", fill="#ffffff")
+    return 2 * r
 
 
 # --------------------------------------------------------------------------

@@ -28,7 +28,7 @@ from ..core.errors import SetupgenError
 from ..core.limits import MAX_DIGITS, MAX_ROUND, MAX_VP, MIN_VP, check_text
 from ..core.hexgrid import neighbor, neighbors
 from ..core.layout import Layout
-from ..core.rules import HARBOR_TYPES, RED_NUMBERS, RULE_EQUAL, clashes
+from ..core.rules import FINALS_STAGES, HARBOR_TYPES, RED_NUMBERS, RULE_EQUAL, clashes
 from .board import (
     PAD, Box, board_extent, build_rows, draw_board, draw_legend, harbor_order, harbor_words, hex_size_for,
     legend_entries, place, positions,
@@ -39,7 +39,7 @@ from .page import (
     add_circle, add_path, add_rect, add_text, drawing, finish, fit, num, text_width, wrap,
 )
 
-__all__ = ["Page", "SheetContext", "render_sheet", "sheet_page", "scenario_title", "sheet_notes",
+__all__ = ["Page", "SheetContext", "render_sheet", "sheet_page", "scenario_title", "round_label", "stage_word", "sheet_notes",
            "director_notes", "table_box_and_rule", "heading_with_hint", "build_list_lines", "balance_line"]
 
 #: most players on one result slip
@@ -69,6 +69,9 @@ class SheetContext:
     balance: str | None = None
     victory_points: int | None = None
     qr: str | None = None
+    #: a finals table's stage (``semi-final`` or ``final``), named in the
+    #: header instead of a round; None: a preliminary round's table
+    stage: str | None = None
 
     def threshold(self, layout: Layout) -> int:
         """The victory points that win this table's game: the round's
@@ -98,6 +101,10 @@ class SheetContext:
             check_text(p, "a player's name")
         if self.seating not in SEATINGS:
             raise SetupgenError(f"unknown seating {self.seating!r} (known: {', '.join(SEATINGS)})")
+        if self.stage is not None and self.stage not in FINALS_STAGES:
+            raise SetupgenError(f"unknown finals stage {str(self.stage)[:30]!r} (known: {', '.join(FINALS_STAGES)})")
+        if self.stage is not None and self.round is not None:
+            raise SetupgenError("a finals table has its stage, not a round number")
         vp = self.victory_points
         if vp is not None and (not isinstance(vp, int) or isinstance(vp, bool) or not MIN_VP <= vp <= MAX_VP):
             raise SetupgenError(f"the victory points must be a whole number from {MIN_VP} to {MAX_VP}, got {vp!r}")
@@ -247,10 +254,25 @@ def scenario_title(layout: Layout, tx: Texts) -> str:
     return tx.get(key) if tx.has(key) else layout.name
 
 
+def stage_word(stage: str, tx: Texts) -> str:
+    """The name of a finals stage in the sheet's language ("Semi-final",
+    "Halbfinale", "Halbfinal")."""
+    return tx.get(f"tournament.{stage.replace('-', '_')}")
+
+
+def round_label(ctx: SheetContext, tx: Texts) -> str:
+    """What the header says of the game: the finals stage ("Final"), the
+    round ("Round 3"), or a blank to fill in ("Round ____")."""
+    if ctx.stage is not None:
+        return stage_word(ctx.stage, tx)
+    return tx.get("sheet.round_blank") if ctx.round is None else tx.get("sheet.round", n=ctx.round)
+
+
 def _header(dwg: Any, layout: Layout, ctx: SheetContext, m: float, cw: float,
             tx: Texts, st: Style) -> float:
     """Always two lines, so a long title never shrinks the board:
-    tournament and round (``Round ___`` when not given) in bold, the
+    tournament and round (the finals stage; ``Round ___`` when not
+    given, :func:`round_label`) in bold, the
     scenario below; when they do not fit at 10 pt or more, the tournament
     alone on the first line (down to 8 pt, then shortened with ``…``) and
     the round before the scenario. Room for a QR code and a large table
@@ -258,7 +280,7 @@ def _header(dwg: Any, layout: Layout, ctx: SheetContext, m: float, cw: float,
     box_w = st.mm("table_box_width") if ctx.table is not None else 0.0
     qr = st.mm("qr")
     text_w = cw - box_w - qr - 8.0
-    round_text = tx.get("sheet.round_blank") if ctx.round is None else tx.get("sheet.round", n=ctx.round)
+    round_text = round_label(ctx, tx)
     scenario = scenario_title(layout, tx)
     first = round_text if not ctx.tournament else f"{ctx.tournament} · {round_text}"
     lines = [(first, st.mm("round"), True), (scenario, st.mm("scenario"), False)]
@@ -643,7 +665,10 @@ def _slip(dwg: Any, ctx: SheetContext, n: int, rh: float, x: float, y: float, w:
     signature written on the row's own line; returns the height (mm)."""
     top = y
     hint_key = "slip.choose_hint" if ctx.seating == "choose" else "slip.hint"
-    y = heading_with_hint(dwg, tx.get("slip.title"), tx.get(hint_key, vp=ctx.threshold(layout)), x, y, w, st)
+    hint = tx.get(hint_key, vp=ctx.threshold(layout))
+    if ctx.stage is not None:
+        hint = f"{stage_word(ctx.stage, tx)}: {hint}"
+    y = heading_with_hint(dwg, tx.get("slip.title"), hint, x, y, w, st)
     body = st.mm("body")
     cols = _slip_columns(ctx, w, st)
     xs = [x + sum(c[1] for c in cols[:i]) for i in range(len(cols))]

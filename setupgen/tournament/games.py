@@ -21,12 +21,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..core.errors import SetupgenError
+from ..core.rules import FINAL, FINALS_STAGES, PRELIMINARY, SEMI_FINAL
 
 __all__ = ["PRELIMINARY", "SEMI_FINAL", "FINAL", "FINALS_STAGES", "STAGES", "FINALS_ROUND", "Game", "GameError"]
 
-PRELIMINARY, SEMI_FINAL, FINAL = "preliminary", "semi-final", "final"
-#: the finals' stages, in the order they are played
-FINALS_STAGES = (SEMI_FINAL, FINAL)
 #: every stage, in the order they are played
 STAGES = (PRELIMINARY, *FINALS_STAGES)
 #: the round of every finals table: a finals stage is one round

@@ -530,6 +530,13 @@ def results_template(t: Tournament, sched: Schedule, number: int) -> str:
     (its extra ``name`` column is ignored there): header ``round,table,
     player,name,vp,winner``, one row per player by table and start
     position, VP and winner empty; ``\\n`` line ends."""
+    return _blank_results(t, str(number), [sched.table(number, k) for k in range(1, sched.tables(number) + 1)])
+
+
+def _blank_results(t: Tournament, round_cell: str, tables: Sequence[Sequence[str]]) -> str:
+    """Results rows to fill in: header ``round,table,player,name,vp,winner``,
+    then per table (1..) its players in order, ``round_cell`` in the round
+    column, VP and winner empty."""
     import csv
     import io
 
@@ -537,8 +544,8 @@ def results_template(t: Tournament, sched: Schedule, number: int) -> str:
     buf = io.StringIO()
     out = csv.writer(buf, lineterminator="\n")
     out.writerow(("round", "table", "player", "name", "vp", "winner"))
-    for table in range(1, sched.tables(number) + 1):
-        out.writerows((number, table, p, csvcells.to_csv(names.get(p, p)), "", "") for p in sched.table(number, table))
+    for k, table in enumerate(tables, start=1):
+        out.writerows((round_cell, k, p, csvcells.to_csv(names.get(p, p)), "", "") for p in table)
     return buf.getvalue()
 
 
@@ -689,12 +696,23 @@ def finals_request(t: Tournament, sched: Schedule, results_path: str | Path, pla
     names = {p: f"{name} · {tx.get('tournament.rank', n=rank[p])}" for p, name in display_names(t).items() if p in rank}
     request = roundpack.RoundRequest(
         scenario=t.final.scenario, tables=len(tables), seed=f"{t.seed}/{label}", lang=t.language,
-        paper=t.paper, title=f"{t.name} · {tx.get('tournament.' + label.replace('-', '_'))}",
+        paper=t.paper, title=t.name, stage=label,
         table_seeds=tuple(t.final_seed(k, label) for k in range(1, len(tables) + 1)),
         players=tuple(tuple(names.get(p, p) for p in table) for table in tables), seating="choose",
         victory_points=t.final.victory_points, almanac=t.almanac(None, label) if almanac else None,
-        limits=t.limits(None), balance_line=t.balance_line(None))
+        limits=t.limits(None), balance_line=t.balance_line(None),
+        results_template=finals_results_template(t, label, tables))
     return request, tables
+
+
+def finals_results_template(t: Tournament, stage: str, tables: Sequence[Sequence[str]]) -> str:
+    """The finals stage's rows to fill in, as its results file has them
+    (``placings`` and the console read that file; this one is the pack's
+    blank, ``results-<stage>-blank.csv``): header ``round,table,player,
+    name,vp,winner``, the stage's name in the round column, one row per
+    player by table in choosing order, VP and winner empty; ``\\n`` line
+    ends."""
+    return _blank_results(t, stage, tables)
 
 
 #: the finals' results files in the tournament folder, by stage (docs/rules.md section 6, "Final placings")

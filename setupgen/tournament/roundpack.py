@@ -31,6 +31,7 @@ from ..core.board import Board
 from ..core.errors import quoted
 from ..core.layout import Layout
 from ..core.limits import MAX_ROUND, MAX_TEXT, MAX_VP, MIN_VP, check_text
+from ..core.rules import FINALS_STAGES
 from ..core.errors import SetupgenError
 
 MAX_TABLES = 500
@@ -76,6 +77,9 @@ class RoundRequest:
     #: the console's base URL the ``table_urls`` lead to (kept in the manifest, so a pack with QR codes is not
     #: replaced by one without them by accident, :func:`check_console`); None: no QR codes
     console_url: str | None = None
+    #: a finals pack's stage (``semi-final`` or ``final``), named on every
+    #: page instead of a round; None: a round's pack
+    stage: str | None = None
 
     def seed_of(self, table: int) -> str:
         """The seed text of table ``table`` (1-based): ``table_seeds`` when
@@ -106,6 +110,8 @@ def check_request(request: RoundRequest) -> None:
     if request.round is not None and not 1 <= request.round <= MAX_ROUND:
         raise SetupgenError(f"the round number must be from 1 to {MAX_ROUND}, got {quoted(request.round, 20)}",
                             field="round")
+    if request.stage is not None and (request.stage not in FINALS_STAGES or request.round is not None):
+        raise SetupgenError(f"a finals pack's stage is one of {', '.join(FINALS_STAGES)}, with no round number")
     if request.title is not None:
         check_text(request.title, "the title", field="title")
     if request.seed:
@@ -230,9 +236,13 @@ def check_console(out_dir: str | Path, console_url: str | None, drop: bool = Fal
 
 
 def results_template_name(request: RoundRequest) -> str | None:
-    """``results-round-N.csv`` when the request has a results template, else None."""
+    """``results-round-N.csv`` when the request has a results template (a
+    finals stage's: ``results-<stage>-blank.csv``, so it is never taken for
+    the stage's results file that ``placings`` reads), else None."""
     if request.results_template is None:
         return None
+    if request.stage is not None:
+        return f"results-{request.stage}-blank.csv"
     return f"results-round-{request.round}.csv" if request.round is not None else "results-template.csv"
 
 
@@ -320,7 +330,7 @@ def _director_front(request: RoundRequest, layout: Layout, boards: list[Board], 
     front = director.render_director_pages(
         rows, title=request.title, lang=request.lang, paper=request.paper, seed=request.seed,
         round=request.round, blank_round=not request.players, key_file="key.pdf" if has_key else None,
-        notes=notes)
+        notes=notes, stage=request.stage)
     if request.almanac is not None and len(front) % 2:
         front.append(almanac.blank_back(lang=request.lang, paper=request.paper))
     return front
@@ -403,7 +413,8 @@ def table_context(request: RoundRequest, table: int, board: Board, layout: Layou
         line = balance_line(balance.measure(board, start_barred=layout.start_barred, table=True), request.lang)
     qr = request.table_urls[table - 1] if request.table_urls else None
     return SheetContext(tournament=request.title, round=request.round, table=table, players=players,
-                        seating=request.seating, victory_points=request.victory_points, balance=line, qr=qr)
+                        seating=request.seating, victory_points=request.victory_points, balance=line, qr=qr,
+                        stage=request.stage)
 
 
 def steps(request: RoundRequest) -> int:
