@@ -177,7 +177,7 @@ def test_duplex_order_with_several_director_pages(tmp_path):
     when they are odd), then sheet / almanac pairs, table by table;
     without the almanac the old order."""
     parities = set()
-    for tables in (40, 70):
+    for tables in (40, 80):
         request = roundpack.RoundRequest("base-3-4", tables, "dup")
         manifest, pages = pack(request, tmp_path / f"n{tables}")
         own = sum("Director's page" in p for p in pages)

@@ -123,4 +123,7 @@ def test_tournament_listings_speak_only_the_new_language(xx, tmp_path):
     for page in pages:
         assert leaks(printed(page), names) == []
     request, _ = jobs.finals_request(t, sched, tmp_path / "results.csv", 16)
-    assert request.title.startswith(t.name) and "«" in request.title and request.lang == "xx"
+    assert request.title == t.name and request.stage == "semi-final" and request.lang == "xx"
+    from setupgen.render import sheet
+
+    assert "«" in sheet.stage_word(request.stage, templates.texts("xx"))  # the stage is named in the language

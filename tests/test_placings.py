@@ -48,6 +48,25 @@ def test_final_of_8_two_tables_ranked_together():
                                                                                       None, 9)
 
 
+def test_each_place_names_the_tie_break_that_put_it_ahead_of_the_next():
+    # worked by hand from the order above: q2 and q4 both 4 points and 10 VP, q2 ahead on VP share;
+    # q4, q3, q8, q7 ahead of the next on placing points; q5 and q8 level but for the preliminary rank;
+    # q1 (7 VP) and q6 (4 VP) both 1 point; q6 the final's last, the rest by preliminary rank, q12 last of all
+    placed = pl.placings(RANK8, 8, FINAL8, scoring=AUSTRALIAN, threshold=10)
+    assert [p.decided_by for p in placed] == [
+        "vp_share", "placing_points", "placing_points", "preliminary_rank", "placing_points", "placing_points",
+        "victory_points", "stage", "preliminary_rank", "preliminary_rank", "preliminary_rank", ""]
+    assert set(p.decided_by for p in placed) <= set(pl.DECIDERS) | {""}
+    # 16 finalists (the order of test_semi_finals_of_16_then_the_final)
+    placed = pl.placings(RANK16, 16, FINAL16, SEMIS, scoring=AUSTRALIAN, threshold=10)
+    assert [p.decided_by for p in placed] == [
+        "placing_points", "preliminary_rank", "placing_points", "stage",  # r08 r04 r11 r02
+        "victory_points", "placing_points", "preliminary_rank", "victory_points", "preliminary_rank",  # r05-r09
+        "placing_points", "victory_points", "placing_points", "victory_points", "victory_points",  # r16-r12
+        "victory_points", "stage",  # r10 r14
+        "preliminary_rank", "preliminary_rank", "preliminary_rank", ""]  # r17-r20
+
+
 def test_vp_above_the_threshold_count_only_up_to_it():
     # q2 ends on 12 VP, over the threshold of 10: capped, so 10 of 29 as before, still ahead of q4 (30.30)
     # and not ahead by the extra VP alone; with the cap at 12, q2 has 12 of 31 = 38.71: the same order.
@@ -61,10 +80,11 @@ def test_vp_above_the_threshold_count_only_up_to_it():
 def test_placings_csv_and_lines():
     placed = pl.placings(RANK8, 8, FINAL8, scoring=AUSTRALIAN, threshold=10)
     rows = list(csv.reader(io.StringIO(pl.placings_csv(placed))))
-    assert rows[0] == ["place", "player", "stage", "table", "placing_points", "vp", "rank"]
-    assert rows[1] == ["1", "q2", "final", "2", "4", "10", "2"]
-    assert rows[4] == ["4", "q5", "final", "1", "2.5", "8", "5"]
-    assert rows[9] == ["9", "q9", "preliminary", "", "", "", "9"]
+    assert rows[0] == ["place", "player", "stage", "table", "placing_points", "vp", "rank", "decided_by"]
+    assert rows[1] == ["1", "q2", "final", "2", "4", "10", "2", "vp_share"]
+    assert rows[4] == ["4", "q5", "final", "1", "2.5", "8", "5", "preliminary_rank"]
+    assert rows[9] == ["9", "q9", "preliminary", "", "", "", "9", "preliminary_rank"]
+    assert rows[12] == ["12", "q12", "preliminary", "", "", "", "12", ""]
     lines = pl.placings_lines(placed, {"q2": "Anna"})
     assert lines[0] == "  1. Anna  final table 2, 10 vp (rank 2)"
     assert lines[8] == "  9. q9    preliminary (rank 9)"

@@ -207,10 +207,13 @@ def test_harbors_drawn_and_listed(base):
     words_on_board = [" ".join(t.text for t in g.iter(f"{SVG}text")) for g in groups
                       if g.get("class") == "mark harbor-words"]
     tx = templates.texts("en")
+    # each label starts with its harbor's number, the number of the marker in its hex
+    markers = {int(g.find(f"{SVG}text").text): g for g in groups if g.get("class") == "mark harbor"}
+    assert sorted(markers) == list(range(1, 10))
+    numbered = {int(m[1]): m[2] for m in (re.fullmatch(r"(\d+)(?: · | )(.*)", w) for w in words_on_board)}
+    assert sorted(numbered) == list(range(1, 10))
     expected = sorted("3:1" if h.type == "3:1" else f"2:1 {tx.get(f'resource.{h.type}')}" for h in b.harbors)
-    assert sorted(words_on_board) == expected
-    markers = sorted(int(g.find(f"{SVG}text").text) for g in groups if g.get("class") == "mark harbor")
-    assert markers == list(range(1, 10))
+    assert sorted(numbered.values()) == expected
     words = texts_of(svg)
     lines = [w for w in words if re.fullmatch(r"[23]:1( \w+)?\u2002\d+·\d+ → \d+·\d+", w)]
     assert len(lines) == 9

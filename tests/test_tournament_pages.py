@@ -283,9 +283,13 @@ def test_swiss_german_is_german_with_ss():
     de, ch = words("de"), words("de-CH")
     assert ch.pop("lang") == "de-CH" and de.pop("lang") == "de"
     assert set(ch) == set(de)
+    # Swiss usage of its own: "Halbfinal", "Final" (templates/de-CH.toml)
+    own = {"tournament.final": "Final", "tournament.semi_final": "Halbfinal", "almanac.final": "Final"}
     for key, text in ch.items():
         assert "ß" not in str(text), key
-        assert text == (de[key].replace("ß", "ss") if isinstance(de[key], str) else de[key]), key
+        expected = own.get(key, de[key].replace("ß", "ss") if isinstance(de[key], str) else de[key])
+        assert text == expected, key
+    assert (de["tournament.final"], de["tournament.semi_final"]) == ("Finale", "Halbfinale")
     assert "äussersten Feldern der grossen Insel" in ch["note.frame-ships"]
 
 
@@ -293,7 +297,8 @@ def test_swiss_german_file_is_german_respelt():
     import tomllib
 
     own = tomllib.loads((ROOT / "templates" / "de-CH.toml").read_text(encoding="utf-8"))
-    assert own == {"inherits": "de", "lang": "de-CH", "spelling": {"ß": "ss"}}
+    assert own == {"inherits": "de", "lang": "de-CH", "spelling": {"ß": "ss"},
+                   "tournament": {"final": "Final", "semi_final": "Halbfinal"}, "almanac": {"final": "Final"}}
 
 
 def test_swiss_example_speaks_swiss_german():

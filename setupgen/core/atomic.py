@@ -94,7 +94,8 @@ SIGNATURES: dict[str, tuple[bytes, ...]] = {
     ".jsonl": (b'{"format":"setupgen.board/1"', b'{"format": "setupgen.balance/1"'),
     ".txt": (b"board balance (setupgen stats;",),
     ".csv": (b"round,table,seat,player\n", b"rank,player,placing_points,victory_points,vp_share,games\n",
-             b"change,from_round,id,name,group\n", b"place,player,stage,table,placing_points,vp,rank\n"),
+             b"change,from_round,id,name,group\n", b"place,player,stage,table,placing_points,vp,rank\n",
+             b"place,player,stage,table,placing_points,vp,rank,decided_by\n"),
 }
 
 

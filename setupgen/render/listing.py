@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 from ..core import templates
-from ..core.templates import paper_size
-from .page import add_path, add_rect, add_text, drawing, finish, fit, num
+from ..core.templates import MIN_FONT_MM, paper_size
+from .page import add_path, add_rect, add_text, drawing, finish, fit, fit_lines, num
 
 #: body text size (mm) of a listing row: 10 pt
 ROW_TEXT_MM = 10 * 25.4 / 72
@@ -24,7 +24,9 @@ class Listing:
     heading spanning the page. ``align`` gives each column's alignment,
     ``"l"`` (left, the default for a column not named) or ``"r"`` (right:
     every text of the column, its header included, ends at the same x,
-    for numbers)."""
+    for numbers). ``rules_after`` names rows (0-based, over the whole
+    listing) under which a heavy rule is drawn (e.g. the finals' cut in
+    the standings)."""
 
     title: str
     subtitle: str
@@ -32,14 +34,18 @@ class Listing:
     widths: tuple[float, ...]
     rows: tuple[tuple[str, ...], ...]
     align: tuple[str, ...] = ()
+    rules_after: tuple[int, ...] = ()
 
     def right(self, column: int) -> bool:
         """Whether column ``column`` (0-based) is right-aligned."""
         return column < len(self.align) and self.align[column] == "r"
 
 
-#: space (mm) between a column's edge and its text
-CELL_PAD = 0.8
+#: space (mm) between a column's edge and its text: two neighbouring
+#: columns' texts stay twice this apart
+CELL_PAD = 1.2
+#: most lines of a column header
+HEAD_LINES = 2
 
 
 def render_listing(listing: Listing, *, paper: str = "a4", footer: str = "") -> list[str]:
@@ -50,16 +56,20 @@ def render_listing(listing: Listing, *, paper: str = "a4", footer: str = "") -> 
     m = st.margin
     size = ROW_TEXT_MM
     rh = size * 1.6
-    top_block = st.mm("director_title") + size * 3.2
+    heads, head_size = head_lines(listing, w - 2 * m)
+    top_block = st.mm("director_title") + size * 3.2 + (len(max(heads, key=len)) - 1) * head_size * 1.15
     per_page = max(1, int((h - 2 * m - top_block - size * 3) // rh) - 1)
     chunks = [listing.rows[i:i + per_page] for i in range(0, len(listing.rows), per_page)] or [()]
     pages = []
     for k, chunk in enumerate(chunks, start=1):
         dwg = drawing(w, h)
         sub = listing.subtitle + (f"  ·  {k}/{len(chunks)}" if len(chunks) > 1 else "")
-        y = _head(dwg, listing, sub, m, w - 2 * m, st)
+        y = _head(dwg, listing, sub, m, w - 2 * m, st, (heads, head_size))
         for i, row in enumerate(chunk):
             _row(dwg, listing, row, i, y + i * rh, rh, m, w - 2 * m, st)
+            if (k - 1) * per_page + i in listing.rules_after:
+                add_path(dwg, dwg, f"M{num(m)},{num(y + (i + 1) * rh)} L{num(w - m)},{num(y + (i + 1) * rh)}",
+                         stroke=st.colour["ink"], width=0.5)
         if footer:
             t, sz = fit(footer, w - 2 * m, templates.MIN_FONT_MM)
             add_text(dwg, dwg, t, m, h - m, sz, st, fill=st.colour["muted"], mono=True)
@@ -88,9 +98,26 @@ def _cell(dwg: Any, listing: Listing, j: int, text: str, col: tuple[float, float
         add_text(dwg, dwg, t, x + CELL_PAD, y, sz, st, bold=bold)
 
 
-def _head(dwg: Any, listing: Listing, subtitle: str, m: float, cw: float, st: Any) -> float:
-    """Title, subtitle and the column header with its rule; returns the y
-    (mm) of the rule, where the rows start."""
+def head_lines(listing: Listing, cw: float) -> tuple[list[list[str]], float]:
+    """The column headers, each on at most :data:`HEAD_LINES` lines inside
+    its column (less :data:`CELL_PAD` each side), all at one size: the
+    largest from 10 pt down to 8 pt at which every header fits (then any
+    still too long is shortened with ``…``). Returns the lines and the size (mm)."""
+    cols = _columns(listing, 0.0, cw)
+    size = ROW_TEXT_MM
+    while True:
+        out = [fit_lines(word, col[1] - 2 * CELL_PAD, size, HEAD_LINES, bold=True) for word, col in
+               zip(listing.columns, cols)]
+        if all(sz >= size for _, sz in out) or size <= MIN_FONT_MM:
+            return [lines for lines, _ in out], size
+        size = max(MIN_FONT_MM, min(sz for _, sz in out))
+
+
+def _head(dwg: Any, listing: Listing, subtitle: str, m: float, cw: float, st: Any,
+          heads: tuple[list[list[str]], float]) -> float:
+    """Title, subtitle and the column headers (:func:`head_lines`, on a
+    common last baseline) with their rule; returns the y (mm) of the rule,
+    where the rows start."""
     size = ROW_TEXT_MM
     y = m + st.mm("director_title")
     t, sz = fit(listing.title, cw, st.mm("director_title"), bold=True)
@@ -98,9 +125,17 @@ def _head(dwg: Any, listing: Listing, subtitle: str, m: float, cw: float, st: An
     y += size * 1.7
     t, sz = fit(subtitle, cw, size)
     add_text(dwg, dwg, t, m, y, sz, st, fill=st.colour["muted"])
-    y += size * 2.5
-    for j, (word, col) in enumerate(zip(listing.columns, _columns(listing, m, cw))):
-        _cell(dwg, listing, j, word, col, y, st, True)
+    lines, hsz = heads
+    extra = (max(len(x) for x in lines) - 1) * hsz * 1.15 if lines else 0.0
+    y += size * 2.5 + extra
+    for j, (words, col) in enumerate(zip(lines, _columns(listing, m, cw))):
+        for i, word in enumerate(words):
+            x, width = col
+            ly = y - (len(words) - 1 - i) * hsz * 1.15
+            if listing.right(j):
+                add_text(dwg, dwg, word, x + width - CELL_PAD, ly, hsz, st, bold=True, anchor="end")
+            else:
+                add_text(dwg, dwg, word, x + CELL_PAD, ly, hsz, st, bold=True)
     y += size * 0.5
     add_path(dwg, dwg, f"M{num(m)},{num(y)} L{num(m + cw)},{num(y)}", stroke=st.colour["ink"], width=0.3)
     return y

@@ -601,8 +601,9 @@ def make_standings(t: Tournament, sched: Schedule, results_path: str | Path):
 def standings_listing(t: Tournament, ranked, per_round: dict) -> listing.Listing:
     """The standings as a listing, titled "after round N" (the last round
     with results): rank, player, the placing points of each round (R1,
-    R2, ...; "-" for a round not played), then the totals and tie-breakers.
-    Numbers are right-aligned and written with the language's decimal
+    R2, ...; "-" for a round not played), then the totals and tie-breakers,
+    a rule under the last finalist (the tournament file's ``[final]
+    players``) when others follow. Numbers are right-aligned and written with the language's decimal
     mark (10,5 in German); ``per_round`` is
     :func:`~setupgen.tournament.standings.round_points`."""
     from . import standings as st
@@ -625,9 +626,13 @@ def standings_listing(t: Tournament, ranked, per_round: dict) -> listing.Listing
     widths = (0.05, 0.49 - round_w * len(rounds), *[round_w] * len(rounds), 0.14, 0.06, 0.12, 0.085, 0.055)
     title = tx.get("tournament.standings_after", n=rounds[-1]) if rounds else tx.get("tournament.standings")
     subtitle = f"{t.name} · {t.seed}" + (f" · {tx.get('tournament.round_points_hint')}" if rounds else "")
+    cut = t.final.players if t.final is not None and t.final.players < len(rows) else None
+    if cut is not None:
+        subtitle += f" · {tx.get('tournament.finals_cut', n=cut)}"
     return listing.Listing(title, subtitle,
                            (head[0], head[1], *[tx.get("tournament.round_points", n=r) for r in rounds], *head[2:]),
-                           widths, rows, align=("r", "l", *["r"] * (len(rounds) + 5)))
+                           widths, rows, align=("r", "l", *["r"] * (len(rounds) + 5)),
+                           rules_after=() if cut is None else (cut - 1,))
 
 
 def write_standings(t: Tournament, sched: Schedule, results_path: str | Path, folder: Path):
@@ -718,7 +723,7 @@ def finals_results_template(t: Tournament, stage: str, tables: Sequence[Sequence
 #: the finals' results files in the tournament folder, by stage (docs/rules.md section 6, "Final placings")
 STAGE_RESULTS = {SEMI_FINAL: "results-semi-final.csv", FINAL: "results-final.csv"}
 #: columns of the placings listing (template keys under ``tournament.placings_head``)
-PLACINGS_COLUMNS = ("place", "player", "stage", "table", "vp", "rank")
+PLACINGS_COLUMNS = ("place", "player", "stage", "table", "vp", "rank", "decided_by")
 
 
 def finals_ranking(t: Tournament, sched: Schedule, results_path: str | Path) -> list[str]:
@@ -776,17 +781,20 @@ def make_placings(t: Tournament, sched: Schedule, results_path: str | Path, fina
 def placings_listing(t: Tournament, placed: Sequence) -> listing.Listing:
     """The final placings as a listing: place, player, where it was
     decided (final, semi-final, preliminary rounds), the finals table,
-    the VP there and the preliminary rank."""
+    the VP there, the preliminary rank and what put the place ahead of the
+    next (:attr:`~setupgen.tournament.placings.Placing.decided_by`)."""
     tx = templates.texts(t.language)
     names = display_names(t)
     stage = {FINAL: tx.get("tournament.final"), SEMI_FINAL: tx.get("tournament.semi_final"),
              PRELIMINARY: tx.get("tournament.preliminary")}
     rows = tuple((str(p.place), names.get(p.player, p.player), stage[p.stage],
-                  "" if p.table is None else str(p.table), "" if p.vp is None else str(p.vp), str(p.rank))
+                  "" if p.table is None else str(p.table), "" if p.vp is None else str(p.vp), str(p.rank),
+                  tx.get(f"tournament.decided_by.{p.decided_by}") if p.decided_by else "")
                  for p in placed)
     head = tuple(tx.get(f"tournament.placings_head.{k}") for k in PLACINGS_COLUMNS)
     return listing.Listing(tx.get("tournament.placings"), f"{t.name} · {t.seed}", head,
-                           (0.07, 0.40, 0.18, 0.09, 0.08, 0.18), rows, align=("r", "l", "l", "r", "r", "r"))
+                           (0.07, 0.30, 0.15, 0.07, 0.06, 0.13, 0.22), rows,
+                           align=("r", "l", "l", "r", "r", "r", "l"))
 
 
 def write_placings(t: Tournament, sched: Schedule, results_path: str | Path, folder: Path,

@@ -19,6 +19,7 @@ numbered from 1 in chart order). Pure library: no files, no printing.
 from __future__ import annotations
 
 import csv
+import dataclasses
 import io
 from dataclasses import dataclass
 from decimal import Decimal
@@ -30,11 +31,15 @@ from . import standings as st
 from .games import FINAL, FINALS_STAGES, PRELIMINARY, SEMI_FINAL
 from .model import Scoring
 
-__all__ = ["FINAL", "SEMI_FINAL", "PRELIMINARY", "STAGES", "Placing", "PlacingsError", "stage_tables",
+__all__ = ["FINAL", "SEMI_FINAL", "PRELIMINARY", "STAGES", "ORDER_KEYS", "DECIDERS", "Placing", "PlacingsError", "stage_tables",
            "semi_final_winners", "placings", "placings_csv", "placings_lines"]
 
 #: the finals stages in playing order (the stages are defined once, in :mod:`setupgen.tournament.games`)
 STAGES = FINALS_STAGES
+#: the keys a finals stage orders its players by, in order (docs/rules.md section 6,
+#: "Final placings"), then ``stage`` and ``preliminary_rank``: what a place's ``decided_by`` names
+ORDER_KEYS = ("placing_points", "victory_points", "vp_share", "preliminary_rank")
+DECIDERS = ORDER_KEYS + ("stage",)
 
 
 class PlacingsError(SetupgenError):
@@ -57,6 +62,13 @@ class Placing:
     table: int | None = None
     placing_points: Fraction | None = None
     vp: int | None = None
+    #: what put this place ahead of the next (:data:`DECIDERS`): in a
+    #: finals stage the first key its player is ahead on of the player
+    #: placed next in the same stage, ``stage`` for the stage's last
+    #: (those below were placed by an earlier stage), ``preliminary_rank``
+    #: for a place taken from the preliminary standings; empty for the
+    #: last place
+    decided_by: str = ""
 
 
 def stage_tables(ranking: Sequence[str], players: int, stage: str,
@@ -121,10 +133,12 @@ def _check_stage(stage: str, results: Sequence[st.GameResult], tables: Sequence[
 
 
 def _order(stage: str, results: Sequence[st.GameResult], rank: Mapping[str, int], scoring: Scoring,
-           threshold: int) -> list[Placing]:
-    """A stage's players best first: placing points at their table, then
-    VP (capped at ``threshold``), then the table's VP share, then the
-    preliminary rank (instead of lots). Disqualified players are left out."""
+           threshold: int) -> list[tuple[tuple, Placing]]:
+    """A stage's players best first, each with its sort key (one value per
+    :data:`ORDER_KEYS`, smaller first): placing points at their table,
+    then VP (capped at ``threshold``), then the table's VP share, then
+    the preliminary rank (instead of lots). Disqualified players are left
+    out."""
     keyed = []
     for k, rows in sorted(_by_table(results).items()):
         points = scoring.placing_points.get(len(rows))
@@ -138,7 +152,21 @@ def _order(stage: str, results: Sequence[st.GameResult], rank: Mapping[str, int]
             share: Decimal = st.vp_share(min(r.vp, threshold), total)
             keyed.append(((-pp[r.player], -min(r.vp, threshold), -share, rank[r.player]),
                           Placing(0, r.player, stage, rank[r.player], k, pp[r.player], r.vp)))
-    return [p for _, p in sorted(keyed, key=lambda kp: kp[0])]
+    return sorted(keyed, key=lambda kp: kp[0])
+
+
+def _decided(group: Sequence[tuple[tuple, Placing]], more_below: bool) -> list[Placing]:
+    """A stage's placings with ``decided_by``: the first of
+    :data:`ORDER_KEYS` on which each is ahead of the next; the last
+    ``stage`` when players follow from another stage (``more_below``)."""
+    out = []
+    for i, (key, p) in enumerate(group):
+        if i + 1 < len(group):
+            by = next(name for name, a, b in zip(ORDER_KEYS, key, group[i + 1][0]) if a != b)
+        else:
+            by = "stage" if more_below else ""
+        out.append(dataclasses.replace(p, decided_by=by))
+    return out
 
 
 def placings(ranking: Sequence[str], players: int, final: Sequence[st.GameResult],
@@ -173,27 +201,30 @@ def placings(ranking: Sequence[str], players: int, final: Sequence[st.GameResult
     if not final:
         raise PlacingsError("the placings need the final's results")
     _check_stage(FINAL, final, stage_tables(ranking, players, FINAL, semi_finals))
-    ordered = _order(FINAL, final, rank, scoring, threshold)
+    groups = [_order(FINAL, final, rank, scoring, threshold)]
     if players == 16:
         winners = {r.player for r in semi_finals if r.winner}
-        ordered += [p for p in _order(SEMI_FINAL, semi_finals, rank, scoring, threshold) if p.player not in winners]
+        groups.append([kp for kp in _order(SEMI_FINAL, semi_finals, rank, scoring, threshold)
+                       if kp[1].player not in winners])
     placed = {r.player for r in (*final, *semi_finals)}
-    ordered += [Placing(0, p, PRELIMINARY, rank[p]) for p in ranking if p not in placed]
-    return tuple(Placing(n, p.player, p.stage, p.rank, p.table, p.placing_points, p.vp)
-                 for n, p in enumerate(ordered, start=1))
+    rest = [Placing(0, p, PRELIMINARY, rank[p], decided_by="preliminary_rank") for p in ranking if p not in placed]
+    ordered = [p for i, g in enumerate(groups) for p in _decided(g, bool(rest) or i + 1 < len(groups))]
+    ordered += rest[:-1] + [dataclasses.replace(p, decided_by="") for p in rest[-1:]]
+    return tuple(dataclasses.replace(p, place=n) for n, p in enumerate(ordered, start=1))
 
 
 def placings_csv(placed: Sequence[Placing]) -> str:
     """The placings as CSV: ``place,player,stage,table,placing_points,vp,
-    rank`` (table, points and VP empty for a preliminary place; points as
-    decimals, 2.5); ``\\n`` line ends."""
+    rank,decided_by`` (table, points and VP empty for a preliminary place;
+    points as decimals, 2.5; ``decided_by`` one of :data:`DECIDERS` or
+    empty, :attr:`Placing.decided_by`); ``\\n`` line ends."""
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
-    w.writerow(("place", "player", "stage", "table", "placing_points", "vp", "rank"))
+    w.writerow(("place", "player", "stage", "table", "placing_points", "vp", "rank", "decided_by"))
     for p in placed:
         w.writerow((p.place, p.player, p.stage, "" if p.table is None else p.table,
                     "" if p.placing_points is None else st.format_points(p.placing_points),
-                    "" if p.vp is None else p.vp, p.rank))
+                    "" if p.vp is None else p.vp, p.rank, p.decided_by))
     return buf.getvalue()
 
 
