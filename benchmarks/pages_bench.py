@@ -16,6 +16,18 @@ imports count, as for a director):
 
 Goals (issue 10): the 100-table pack <= 3 s wall on 2 cores, the
 Seafarers pack with key <= 1.5 s, schedule.pdf <= 1 s, <= 25 ms CPU a page.
+
+    python benchmarks/pages_bench.py --ratio [--repeat R]
+
+measures CPU instead, as a ratio to the calibration loop (``s = 0; for i
+in range(6_000_000): s += (i * i) % 7`` in a fresh ``python3``): the loop
+and each pack are run alternately as whole processes, ``R`` times (default
+5), their CPU (user + system, of the process and its workers) taken from
+``getrusage(RUSAGE_CHILDREN)``, with Python's compiled modules kept
+(``PYTHONDONTWRITEBYTECODE`` unset, as for an installed setupgen, whose
+install compiles them); prints every ratio, the median and the absolute
+seconds beside it. Goals (issue 26): the 100-table base-3-4 pack
+with almanac <= 3.0x, the 12-table Seafarers pack with key <= 1.5x.
 """
 
 from __future__ import annotations
@@ -94,11 +106,50 @@ def per_page(n: int = 60) -> tuple[float, float, float, float]:
     return tuple(1000 * v / n for v in (t1 - t0, t2 - t1, t3 - t2, t4 - t3))  # type: ignore[return-value]
 
 
+LOOP = "s = 0\nfor i in range(6_000_000):\n    s += (i * i) % 7\n"
+
+
+def _cpu(args: list[str]) -> float:
+    """CPU seconds (user + system) of one whole process and its children."""
+    import resource
+
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}  # compiled once, as installed
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run(args, cwd=ROOT, check=True, capture_output=True, env=env)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def ratios(repeat: int) -> None:
+    """The packs' CPU as ratios to the calibration loop, timed alternately."""
+    import statistics
+
+    packs = {"base-3-4 pack, 100 tables with almanac": ("base-3-4", "100", 3.0),
+             "seafarers-sm2010 pack, 12 tables with key": ("seafarers-sm2010", "12", 1.5)}
+    for name, (scenario, tables, goal) in packs.items():
+        rows = []
+        for i in range(repeat):
+            loop = _cpu(["python3", "-c", LOOP])
+            with tempfile.TemporaryDirectory() as tmp:
+                cpu = _cpu([sys.executable, "-m", "setupgen", "round", "--scenario", scenario, "--tables", tables,
+                            "--seed", f"ratio{i}", "-o", f"{tmp}/pack"])
+            rows.append((cpu / loop, cpu, loop))
+            print(f"  {name}: {cpu:.2f} s CPU, loop {loop:.2f} s: {cpu / loop:.2f}x")
+        print(f"{name}: median {statistics.median(r[0] for r in rows):.2f}x the calibration loop "
+              f"(pack {statistics.median(r[1] for r in rows):.2f} s, loop {statistics.median(r[2] for r in rows):.2f} s"
+              f" CPU)   goal <= {goal}x")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--tables", type=int, default=100)
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--ratio", action="store_true", help="CPU as a ratio to the calibration loop (issue 26)")
     args = ap.parse_args()
+    if args.ratio:
+        print(f"load average: {' '.join(os.getloadavg().__repr__()[1:-1].split(', '))}; CPUs: {os.cpu_count()}")
+        ratios(args.repeat)
+        return
     print(f"load average: {' '.join(os.getloadavg().__repr__()[1:-1].split(', '))}; CPUs: {os.cpu_count()}")
     wall = pack("base-3-4", args.tables, args.repeat)
     serial = pack("base-3-4", args.tables, 1, {"SETUPGEN_WORKERS": "0"})

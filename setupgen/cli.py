@@ -605,9 +605,11 @@ def _quick_round(scenario, tables, seed, output, numbers, harbors, lang, paper, 
 def _write_pack(request, target: Path, replace: bool = False, lock: Optional[Path] = None) -> dict:
     """A round pack with a progress bar on a terminal (``lock``: the
     tournament folder locked while the pack takes its place)."""
-    from rich.progress import Progress
-
     from .tournament import roundpack
+
+    if not sys.stderr.isatty():  # no bar to show: rich is not even loaded
+        return roundpack.write_round(request, target, lambda _step: None, replace=replace, lock=lock)
+    from rich.progress import Progress
 
     console = _stderr_console()
     with Progress(transient=True, console=console, disable=not console.is_terminal) as bar:

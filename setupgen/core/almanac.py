@@ -36,7 +36,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Iterable, Mapping, NoReturn
 
-from .data import data_dir, read_toml
+from .data import data_dir, read_data_toml
 from .errors import SetupgenError, quoted
 from .fields import Fields
 from .templates import texts
@@ -749,7 +749,8 @@ def _only(path: Path, where: str, table: dict[str, Any], allowed: tuple[str, ...
 
 
 def _read(path: Path) -> dict[str, Any]:
-    return read_toml(path, "almanac file")
+    """The almanac file ``path``, parsed once per process (callers only read it)."""
+    return read_data_toml(path, "almanac file")
 
 
 def _fields(path: Path) -> Fields:

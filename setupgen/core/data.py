@@ -62,4 +62,26 @@ def read_toml(path: str | Path, what: str = "file") -> dict:
         raise SetupgenError(f"{path}: {str(exc).lower()}") from None
 
 
-__all__ = ["data_dir", "read_text", "read_toml", "MAX_INPUT_BYTES"]
+_PARSED: dict[tuple[str, int, int], dict] = {}
+
+
+def read_data_toml(path: str | Path, what: str = "file") -> dict:
+    """:func:`read_toml` of a shipped data file (``almanac/``, ``layouts/``,
+    ``templates/``), parsed once per process: the document is kept by
+    path, size and modification time, so an edited file is read again.
+    The same dict is returned to every caller, who must not change it.
+    Raises as :func:`read_toml` (a failed read is not kept)."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return read_toml(path, what)  # its own message for a file that is not there
+    key = (os.path.abspath(path), st.st_size, st.st_mtime_ns)
+    doc = _PARSED.get(key)
+    if doc is None:
+        doc = _PARSED[key] = read_toml(path, what)
+        if len(_PARSED) > 256:
+            _PARSED.pop(next(iter(_PARSED)))
+    return doc
+
+
+__all__ = ["data_dir", "read_text", "read_toml", "read_data_toml", "MAX_INPUT_BYTES"]

@@ -20,7 +20,7 @@ from typing import Any, Callable, Iterable, Iterator
 
 from .errors import SetupgenError
 
-__all__ = ["workers", "configured", "cpus", "quiet_worker", "ordered", "AHEAD"]
+__all__ = ["spare_cores", "workers", "configured", "cpus", "quiet_worker", "ordered", "AHEAD"]
 
 #: jobs handed out per worker ahead of the results taken
 AHEAD = 4
@@ -46,12 +46,29 @@ def cpus() -> int:
         return os.cpu_count() or 1
 
 
+def spare_cores() -> bool:
+    """Whether a worker process would find a core of its own: more than
+    one CPU this process may run on, and a load average (last minute)
+    below their count. When none is spare a worker only adds its start
+    and the hand-over of its results to the same CPU time."""
+    n = cpus()
+    if n < 2:
+        return False
+    try:
+        return os.getloadavg()[0] < n
+    except (AttributeError, OSError):  # no load average on this system
+        return True
+
+
 def workers() -> int:
     """Worker processes to use: ``SETUPGEN_WORKERS`` if set, else the
-    CPUs this process may run on. Raises :class:`SetupgenError` as
+    CPUs this process may run on (none when no core is spare,
+    :func:`spare_cores`). Raises :class:`SetupgenError` as
     :func:`configured`."""
     n = configured()
-    return cpus() if n is None else n
+    if n is None:
+        return cpus() if spare_cores() else 0
+    return n
 
 
 #: (function, context) of the pool being started, read by its forked

@@ -7,8 +7,10 @@ The same input gives the same pages whatever the number of workers: each
 page is a pure function of its board, layout, language, paper and context,
 and results come back in the order asked. ``SETUPGEN_WORKERS`` (a whole
 number, 0 = no worker processes) overrides the count; fewer than
-:data:`MIN_PARALLEL` pages, or a platform without ``fork``, are laid out in
-this process.
+:data:`MIN_PARALLEL` pages, no spare core, or a platform without ``fork``,
+and everything is laid out in this process. Before forking, this process
+loads the libraries the pages need (shapely, cairo), so the workers share
+them instead of loading them again.
 """
 
 from __future__ import annotations
@@ -22,19 +24,35 @@ from ..core.layout import Layout
 
 __all__ = ["workers", "sheets", "close", "key_document", "Background", "MIN_PARALLEL"]
 
-#: fewer pages than this are laid out in the calling process
-MIN_PARALLEL = 6
+#: fewer pages than this are laid out in the calling process (a worker's
+#: start and the hand-over of its pages cost more CPU than it saves; below
+#: about this many the wall time gains nothing either)
+MIN_PARALLEL = 24
+
+
+def _warm() -> None:
+    """Load the libraries pages need before forking (the workers inherit
+    them: a forked worker would otherwise load each again)."""
+    import shapely  # noqa: F401  (the free-sea search of the board picture)
+
+    from . import pdf
+
+    pdf.cairo_module()
 
 
 def workers() -> int:
     """How many worker processes to use: ``SETUPGEN_WORKERS`` if set, else
     one less than the CPUs this process may run on (at least one when
-    there are two or more; the calling process draws the PDF meanwhile).
+    there are two or more; the calling process draws the PDF meanwhile),
+    and none when no core is spare (:func:`setupgen.core.parallel.spare_cores`:
+    one CPU, or a load average at least the CPUs' count).
 
     Raises :class:`SetupgenError` for a ``SETUPGEN_WORKERS`` that is not a
     whole number from 0 to 64."""
     n = parallel.configured()
-    return parallel.cpus() - 1 if n is None else n
+    if n is None:
+        return parallel.cpus() - 1 if parallel.spare_cores() else 0
+    return n
 
 
 #: the jobs of the running map, read by forked workers (layouts hold
@@ -66,6 +84,7 @@ def _map(fn: Callable[[Any], Any], jobs: Sequence[Any]) -> Iterator[Any]:
     if n < 1 or len(jobs) < MIN_PARALLEL or "fork" not in multiprocessing.get_all_start_methods():
         return map(fn, jobs)
     ctx = multiprocessing.get_context("fork")
+    _warm()
     _JOBS.append((fn, jobs))
     try:
         pool = ctx.Pool(n, initializer=parallel.quiet_worker)  # forks now: the workers see _JOBS as it is
@@ -127,18 +146,20 @@ def sheets(boards: Iterable[Board], layout: Layout, contexts: Iterable[Any], *, 
 
 class Background:
     """A result computed in a forked worker process (or at once, in this
-    process, when workers are off): :meth:`result` waits for it;
+    process, when workers are off or the job's ``size``, in pages, is
+    below :data:`MIN_PARALLEL`): :meth:`result` waits for it;
     :meth:`close` ends the worker (also after an error)."""
 
-    def __init__(self, fn: Callable[[Any], Any], job: Any) -> None:
+    def __init__(self, fn: Callable[[Any], Any], job: Any, size: int = MIN_PARALLEL) -> None:
         import multiprocessing
 
         self._value: Any = None
         self._pool: Any = None
         self._async: Any = None
-        if workers() < 1 or "fork" not in multiprocessing.get_all_start_methods():
+        if workers() < 1 or size < MIN_PARALLEL or "fork" not in multiprocessing.get_all_start_methods():
             self._value = (fn(job),)
             return
+        _warm()
         _JOBS.append((fn, [job]))
         try:
             self._pool = multiprocessing.get_context("fork").Pool(1, initializer=parallel.quiet_worker)
@@ -178,4 +199,5 @@ def key_document(boards: Sequence[Board], layout: Layout, contexts: Sequence[Any
     """``key.pdf`` (the key summary, then one key page per board) laid out
     and drawn in a worker process of its own while the caller draws the
     round's PDF; :meth:`Background.result` gives its bytes."""
-    return Background(_key_pdf, (list(boards), layout, list(contexts), lang, paper, title, round, seed, list(notes)))
+    return Background(_key_pdf, (list(boards), layout, list(contexts), lang, paper, title, round, seed, list(notes)),
+                      size=len(boards))

@@ -813,14 +813,24 @@ def _box_inside(cx: Any, cy: Any, hw: float, hh: float, area: Sequence[tuple[flo
     hh |ny|``) on the inner side of every edge (inward normal ``n``)."""
     import numpy as np
 
+    nx, ny, offset = _inward_edges(tuple(area))
+    need = hw * np.abs(nx) + hh * np.abs(ny) + offset
+    return np.all(nx[:, None] * cx + ny[:, None] * cy >= need[:, None], axis=0)
+
+
+@functools.lru_cache(maxsize=64)
+def _inward_edges(area: tuple[tuple[float, float], ...]) -> tuple[Any, Any, Any]:
+    """The unit inward normals ``(nx, ny)`` of a convex polygon's edges and
+    each edge's offset ``n · corner`` (numpy arrays), for :func:`_box_inside`."""
+    import numpy as np
+
     pts = np.asarray(area, dtype=float)
     nxt = np.roll(pts, -1, axis=0)
     e = nxt - pts
     turn = float(np.sum(pts[:, 0] * nxt[:, 1] - nxt[:, 0] * pts[:, 1]))
     normal = np.stack([-e[:, 1], e[:, 0]], 1) * (1.0 if turn > 0 else -1.0)
     normal /= np.hypot(normal[:, 0], normal[:, 1])[:, None]
-    need = hw * np.abs(normal[:, 0]) + hh * np.abs(normal[:, 1]) + np.sum(normal * pts, 1)
-    return np.all(normal[:, :1] * cx + normal[:, 1:] * cy >= need[:, None], axis=0)
+    return normal[:, 0].copy(), normal[:, 1].copy(), np.sum(normal * pts, 1)
 
 
 _LATTICE: dict[tuple[float, float], tuple[Any, Any]] = {}

@@ -136,6 +136,13 @@ def page_to_png(page: Any, dpi: int = 150) -> bytes:
     return out.getvalue()
 
 
+def cairo_module() -> Any:
+    """cairocffi, loaded (its first import parses cairo's C declarations,
+    a third of a second). Raises :class:`SetupgenError` when cairo cannot
+    be loaded."""
+    return _cairocffi()
+
+
 def _cairocffi() -> Any:
     try:
         import cairocffi

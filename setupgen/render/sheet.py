@@ -175,7 +175,8 @@ def sheet_page(board: Board, layout: Layout, *, lang: str = "en", paper: str = "
     y = _header(dwg, layout, ctx, m, cw, tx, st)
     notes = sheet_notes(board, layout, tx, ctx.threshold(layout))
     n_players = len(ctx.players) or (6 if layout.players == "5-6" else 4)
-    build: Section = lambda cv, y0: _build_list(cv, board, layout, m, y0, cw, tx, st)
+    plan_ = build_plan(board, layout, cw, tx, st)
+    build: Section = lambda cv, y0: _build_list(cv, board, layout, m, y0, cw, tx, st, plan_)
     notes_below: Section = lambda cv, y0: _notes(cv, notes, m, y0, cw, tx, st)
     slip_min: Section = lambda cv, y0: _slip(cv, ctx, n_players, st.mm("slip_min_row"), m, y0, cw, layout, tx, st)
     fixed = sum(_measure(s_, pg.w, h) for s_ in (build, slip_min)) + footer_height(board, cw, tx, st, ctx.balance)
@@ -513,21 +514,32 @@ def _draw_run(dwg: Any, kind: str, text: str, x: float, base: float, size: float
                  fill=st.colour["muted"] if kind == "mark" else None)
 
 
-def _build_list(dwg: Any, board: Board, layout: Layout, x: float, y: float, w: float,
-                tx: Texts, st: Style) -> float:
-    """The build list at ``y``: every row (label with indent, entries
-    flowing, 6 and 8 inverted), then one line per harbor; returns the
-    height (mm)."""
-    top = y
-    y = heading_with_hint(dwg, tx.get("sheet.build"), tx.get("sheet.build_hint"), x, y, w, st)
+BuildPlan = tuple[list[tuple[str, list]], float]  # (row label, its flowed lines) per row; label column width
+
+
+def build_plan(board: Board, layout: Layout, w: float, tx: Texts, st: Style) -> BuildPlan:
+    """The build list's rows laid out for a width of ``w`` mm: each row's
+    label and its entries flowed onto lines, and the label column's width
+    (mm); worked out once, then measured and drawn (:func:`_build_list`)."""
     size = max(MIN_FONT_MM, st.mm("body"))
-    lh = st.mm("build_row")
     rows = build_list_lines(board, layout, tx)
     heads = [label for label, _ in rows] + [tx.get("sheet.harbor_pool" if board.harbor_method == "players"
                                                      else "sheet.harbors")]
     label_w = max(text_width(label, size, bold=True) for label in heads) + 2.5
-    for i, (label, entries) in enumerate(rows):
-        lines = _flow(entries, w - label_w - 1.6, size)
+    return [(label, _flow(entries, w - label_w - 1.6, size)) for label, entries in rows], label_w
+
+
+def _build_list(dwg: Any, board: Board, layout: Layout, x: float, y: float, w: float,
+                tx: Texts, st: Style, plan: BuildPlan | None = None) -> float:
+    """The build list at ``y``: every row (label with indent, entries
+    flowing, 6 and 8 inverted; ``plan``: as :func:`build_plan` lays them
+    out), then one line per harbor; returns the height (mm)."""
+    top = y
+    y = heading_with_hint(dwg, tx.get("sheet.build"), tx.get("sheet.build_hint"), x, y, w, st)
+    size = max(MIN_FONT_MM, st.mm("body"))
+    lh = st.mm("build_row")
+    rows, label_w = build_plan(board, layout, w, tx, st) if plan is None else plan
+    for i, (label, lines) in enumerate(rows):
         if i % 2 == 0:
             add_rect(dwg, dwg, x, y, w, lh * len(lines), fill=st.fill["header"])
         for j, runs in enumerate(lines):
