@@ -122,3 +122,51 @@ def test_round_seed_leaves_room_for_the_table_suffix(tmp_path):
     assert r.exit_code == 2 and "at most 196" in r.output  # "/t12" follows it on each table
     r = CliRunner().invoke(app, ["round", "--tables", "12", "--seed", "s" * 196, "-o", str(tmp_path / "p")])
     assert r.exit_code == 0, r.output
+
+
+@pytest.mark.parametrize("cpus,load,expected", [(1, 0.0, 0), (2, 0.5, 1), (2, 2.0, 0), (2, 1.99, 1), (8, 9.0, 0),
+                                                (8, 3.0, 7)])
+def test_no_worker_without_a_spare_core(monkeypatch, cpus, load, expected):
+    """One CPU, or a load average at least the CPUs' count: no worker
+    process (it would only add its start to the same CPU time); else one
+    less than the CPUs (the caller draws the PDF). SETUPGEN_WORKERS wins."""
+    from setupgen.core import parallel
+
+    monkeypatch.delenv("SETUPGEN_WORKERS", raising=False)
+    monkeypatch.setattr(parallel, "cpus", lambda: cpus)
+    monkeypatch.setattr(parallel.os, "getloadavg", lambda: (load, 0.0, 0.0))
+    assert batch.workers() == expected
+    assert parallel.workers() == (cpus if expected else 0)
+    monkeypatch.setenv("SETUPGEN_WORKERS", "3")
+    assert batch.workers() == parallel.workers() == 3
+
+
+def test_a_small_pack_forks_no_worker(monkeypatch):
+    """Below MIN_PARALLEL pages the pages are laid out in this process,
+    whatever the CPUs (a worker's start costs more than it saves)."""
+    from setupgen.core import parallel
+
+    monkeypatch.delenv("SETUPGEN_WORKERS", raising=False)
+    monkeypatch.setattr(parallel, "cpus", lambda: 8)
+    monkeypatch.setattr(parallel.os, "getloadavg", lambda: (0.0, 0.0, 0.0))
+    jobs = list(range(batch.MIN_PARALLEL - 1))
+    assert isinstance(batch._map(lambda j: j * 2, jobs), map)
+    assert batch.Background(lambda j: j + 1, 41, size=batch.MIN_PARALLEL - 1).result() == 42
+
+
+def test_a_data_file_is_parsed_once_and_again_when_edited(tmp_path):
+    from setupgen.core import data
+
+    f = tmp_path / "rules.toml"
+    f.write_text('a = 1\n', encoding="utf-8")
+    first = data.read_data_toml(f)
+    assert first == {"a": 1} and data.read_data_toml(f) is first  # parsed once
+    import os
+
+    f.write_text('a = 22\n', encoding="utf-8")
+    os.utime(f, ns=(os.stat(f).st_atime_ns, os.stat(f).st_mtime_ns + 1_000_000_000))
+    assert data.read_data_toml(f) == {"a": 22}  # edited: read again
+    f.write_text('a = [\n', encoding="utf-8")
+    os.utime(f, ns=(os.stat(f).st_atime_ns, os.stat(f).st_mtime_ns + 2_000_000_000))
+    with pytest.raises(SetupgenError, match="rules.toml"):
+        data.read_data_toml(f)

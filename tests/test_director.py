@@ -199,15 +199,16 @@ def test_130_tables_paginate_every_table_once(players, paper):
 
 
 def test_pages_counted_by_hand_for_a4():
-    """A4, no title, no key: the header ends at 12 (margin) + 7 x 1.25
+    """A4, no title, no key: the header ends at 12 (margin) + 6.5 x 1.25
     (title) + 3.3 x 2.0 (subtitle) + 1 (inset, rule) + 1 + 3.0 x 0.8 +
-    3.0 x 1.15 (two lines of heads) + 3.0 x 0.2 + 1 = 36.8 mm; rows end
-    above 297 - 12 - 3.0 x 1.2 - 1 = 280.4 mm: 243.6 mm, 39 rows of 6.2 mm,
-    4 pages (39, 39, 39, 13). With four short names a row is 6.2 + 3.6 +
-    0.6 = 10.4 mm: 23 rows a page, 6 pages."""
+    3.0 x 1.15 (two lines of heads) + 3.0 x 0.2 + 1 = 36.175 mm; rows end
+    above 297 - 12 - 3.0 x 1.2 - 1 = 280.4 mm: 244.225 mm, 42 rows of
+    5.8 mm, 4 pages (42, 42, 42, 4). With four short names a row is 5.8 +
+    3.4 + 0.5 = 9.7 mm: 25 rows a page, 6 pages."""
     assert [sum(x.startswith("B4SS-") for x in texts(p))
-            for p in director.render_director_pages(rows(130), title=None, seed="r")] == [39, 39, 39, 13]
-    assert len(director.render_director_pages(rows(130, PLAYERS), title=None, seed="r")) == 6
+            for p in director.render_director_pages(rows(130), title=None, seed="r")] == [42, 42, 42, 4]
+    pages = director.render_director_pages(rows(130, PLAYERS), title=None, seed="r")
+    assert [sum(x.startswith("B4SS-") for x in texts(p)) for p in pages] == [25, 25, 25, 25, 25, 5]
 
 
 def test_a_single_page_spreads_its_rows():
@@ -330,3 +331,52 @@ def test_key_summary_of_boards_without_hidden_hexes_says_so():
     (page,) = key.render_key_summary([(1, generate.from_seed("base-3-4", "b"))])
     words = texts(page)
     assert "Table 1" in words and "No face-down hexes on this board." in words
+
+
+# -- seeds whole, 20 tables a page (issue 26) ---------------------------------------------
+
+def test_a_200_character_seed_is_printed_whole():
+    """A table seed of 200 characters is broken onto lines in its column
+    at 8 pt, never cut; joined, the lines give the seed back, and no text
+    overlaps another. The round seed under the title too."""
+    seed = "/".join(f"part{i:02d}-" + "x" * 14 for i in range(10))[:200]
+    assert len(seed) == 200
+    data = [director.DirectorRow(t, "base-3-4", f"B4SS-0000-0000-{t:04d}", f"{seed}/t{t}", PLAYERS)
+            for t in range(1, 4)]
+    pages = director.render_director_pages(data, title="Cup", round=1, seed=seed)
+    boxes = [b for page in pages for b in text_boxes(page)]
+    assert overlaps(text_boxes(pages[0])) == []
+    seed_x = min(b[0] for b in boxes if b[4].startswith("part00-"))
+    for t in range(1, 4):
+        lines = [b for b in text_boxes(pages[0]) if abs(b[0] - seed_x) < 0.01]
+        assert f"{seed}/t{t}" in "".join(b[4] for b in lines)
+    assert min(float(e.get("font-size")) for e in ET.fromstring(pages[0].encode()).iter(f"{SVG}text")) >= MIN_FONT_MM - 1e-9
+    words = texts(pages[0])
+    head = words[1:words.index("Table")]  # the lines under the title, before the column heads
+    assert seed in "".join(head).split("Round seed: ", 1)[1]
+    assert "…" not in "".join(texts(pages[0]))
+
+
+def test_twenty_tables_on_one_page_with_seeds_of_40_characters():
+    """A round of 20 tables of four (names from examples/swiss-2010, the
+    material and balance boxes a pack prints, a two-line title), seeds of
+    40 characters: one A4 page, and one Letter page."""
+    from setupgen.core import almanac, balance
+
+    t = tournament.load(SWISS)
+    names = [p.name for p in t.players] * 2
+    seed = "swiss-catan-championship-2026-zh/r1"  # 35 characters; a table seed 40 ("…/r1/t01")
+    rows_ = []
+    for k in range(1, 21):
+        s = f"{seed}/t{k:03d}"
+        b = generate.from_seed("base-3-4", s)
+        rows_.append(director.DirectorRow(k, "base-3-4", b.setup_id, s, tuple(names[4 * k - 4:4 * k]),
+                                          almanac.table_material("base-3-4", 4), balance.measure(b)))
+    assert max(len(r.seed) for r in rows_) == 40
+    for paper in ("a4", "letter"):
+        pages = director.render_director_pages(rows_, title="Schweizer Catan-Meisterschaft 2026 Zürich", round=1,
+                                               seed=seed, paper=paper, lang="de-CH")
+        assert len(pages) == 1, paper
+        words = texts(pages[0])
+        assert all(r.setup_id in words and r.seed in words for r in rows_)
+        assert overlaps(text_boxes(pages[0])) == []

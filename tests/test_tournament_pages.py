@@ -5,6 +5,7 @@ right-aligned and in the language's format, finals players with their rank
 in choosing order; and the German wording, with ``de-CH`` (Swiss German)
 inheriting from ``de``. Expected values are written out by hand."""
 
+import dataclasses
 import re
 import shutil
 import xml.etree.ElementTree as ET
@@ -238,6 +239,60 @@ def test_finals_tables_list_players_in_choosing_order_with_their_rank(played):
         assert request.players == (
             (f"Anna Äbi · {word} 1", f"Ueli Amsler · {word} 4", f"Adrian Zünd · {word} 5", f"Zora Ulmer · {word} 8"),
             (f"bea Müller · {word} 2", f"Änne Roth · {word} 3", f"Otto Berg · {word} 6", f"Özgür Kaya · {word} 7"))
+
+
+STAGE_WORDS = {"en": ("Semi-final", "Final"), "de": ("Halbfinale", "Finale"), "de-CH": ("Halbfinal", "Final")}
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "de-CH"])
+def test_finals_pages_name_their_stage_never_a_blank_round(played, lang, tmp_path):
+    """Every page of a finals pack names the stage ("Final"; de "Finale";
+    de-CH "Final", "Halbfinal"), with no blank round to fill in; the
+    slip's hint starts with the stage; the director's page heads the
+    choosing order "Choice"; the pack holds a blank results file named
+    so that ``placings`` never takes it for the stage's results."""
+    from setupgen.render import director, sheet as sheetmod
+    from setupgen.tournament import roundpack
+
+    t, sched, results = played(lang)
+    request, tables = jobs.finals_request(t, sched, results, 8)
+    semi, final = STAGE_WORDS[lang]
+    tx = templates.texts(lang)
+    assert request.stage == "final" and request.title == "Pages Open"
+    assert sheetmod.stage_word("semi-final", tx) == semi and sheetmod.stage_word("final", tx) == final
+    manifest = roundpack.write_round(request, tmp_path / "final")
+    blank = tx.get("sheet.round_blank").split()[0]
+    for name in ("table-01.svg", "table-01-almanac.svg"):
+        words = [w for w, *_ in texts_of((tmp_path / "final" / name).read_text(encoding="utf-8"))]
+        assert any(w.endswith(f" · {final}") or w.startswith(f"{final} · ") or f" · {final} · " in w
+                   for w in words), (name, words[:4])
+        assert not any("___" in w for w in words) and not any(w.startswith(blank + " ") for w in words)
+    sheet_words = [w for w, *_ in texts_of((tmp_path / "final" / "table-01.svg").read_text(encoding="utf-8"))]
+    assert any(w.startswith(f"({final}: ") for w in sheet_words)  # the slip's hint
+    rows = [director.DirectorRow(k, request.scenario, f"ID{k}", request.seed_of(k), request.players[k - 1])
+            for k in range(1, request.tables + 1)]
+    (page,) = director.render_director_pages(rows, title=request.title, lang=lang, stage=request.stage)
+    words = [w for w, *_ in texts_of(page)]
+    assert words[0] == f"Pages Open · {final}" and tx.get("slip.rank") in words and tx.get("slip.player") in words
+    assert not any("___" in w for w in words)
+    blank_file = tmp_path / "final" / "results-final-blank.csv"
+    assert manifest["results_template"] == "results-final-blank.csv" and blank_file.is_file()
+    lines = blank_file.read_text(encoding="utf-8").splitlines()
+    assert lines[0] == "round,table,player,name,vp,winner"
+    assert [ln.split(",")[:3] for ln in lines[1:]] == [["final", str(k), p] for k, table in enumerate(tables, 1)
+                                                      for p in table]
+    assert jobs.STAGE_RESULTS["final"] == "results-final.csv" != blank_file.name
+
+
+def test_semi_final_sheets_say_semi_final(played, tmp_path):
+    from setupgen.tournament import roundpack
+
+    t, sched, results = played("de-CH")
+    request, _ = jobs.finals_request(t, sched, results, 8)
+    semi = dataclasses.replace(request, stage="semi-final", results_template=None)
+    roundpack.write_round(semi, tmp_path / "semi")
+    words = [w for w, *_ in texts_of((tmp_path / "semi" / "table-01.svg").read_text(encoding="utf-8"))]
+    assert "Pages Open · Halbfinal" in words and any(w.startswith("(Halbfinal: nach Rang") for w in words)
 
 
 # -- wording ---------------------------------------------------------------------------

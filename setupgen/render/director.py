@@ -201,7 +201,7 @@ def render_director_pages(rows: Sequence[DirectorRow], *, title: str | None, lan
     chunks = [rows[:first]] + [rows[i:i + per_page] for i in range(first, len(rows), per_page)]
     if len(chunks) == 1 and rows:
         # one page: the rows grow (up to row_max) into the room left
-        band = min(g("row_max"), plan.band + (bottom - top1 - len(rows) * plan.row_h) / len(rows))
+        band = max(plan.band, min(g("row_max"), plan.band + (bottom - top1 - len(rows) * plan.row_h) / len(rows)))
         plan = dataclasses.replace(plan, band=band, row_h=_row_height(band, plan.lines, g))
     pages = []
     for i, chunk in enumerate(chunks, start=1):
@@ -431,7 +431,12 @@ def _header(dwg: Any, plan: _Plan, head: _Head, *, first: bool = True) -> float:
         parts = [title or tx.get("director.title"), tx.get("director.round", n=round)]
     else:
         parts = [title or tx.get("director.title")] + ([tx.get("director.round_blank")] if blank_round else [])
-    lines, size = fit_lines(" · ".join(parts), cw, g("title"), 2, bold=True)
+    title_text = " · ".join(parts)
+    one = g("title") * min(1.0, cw / max(0.1, text_width(title_text, g("title"), bold=True)))
+    if one >= g("title") * 0.8:  # one line, a little smaller, rather than two
+        lines, size = [title_text], one
+    else:
+        lines, size = fit_lines(title_text, cw, g("title"), 2, bold=True)
     y = m
     for line in lines:
         y += size
