@@ -403,3 +403,87 @@ def test_spelling_rewrites_inherited_texts_down_the_chain(folder):
     (folder / "xc.toml").write_text('inherits = "de"\nspelling = "ss"\n', encoding="utf-8")
     with pytest.raises(SetupgenError, match=r"templates/xc.toml: spelling: expected a table"):
         templates.texts("xc")
+
+
+# -- no text touches a column edge (issue 26) ---------------------------------------------
+
+EXAMPLES = ["swiss-2010", "australian", "fishermen-club"]
+
+
+def _cells_touching_edges(listing_: listing.Listing, pages: list[str], paper: str) -> list[str]:
+    """Every text of a listing's table whose width, measured with the real
+    DejaVu fonts (PIL, tests/sheetsvg.py), leaves less than half the cell
+    padding to its column's edges, as readable strings."""
+    import sheetsvg as S
+
+    w, _ = templates.paper_size(paper)
+    m = templates.style().margin
+    cw = w - 2 * m
+    edges, x = [], m
+    for frac in listing_.widths:
+        edges.append((x, x + cw * frac))
+        x += cw * frac
+    keep = listing.CELL_PAD / 2
+    bad = []
+    for page in pages:
+        for t in S.parse(page)[1]:
+            width = S.text_width(t.text, t.size, t.bold, t.mono)
+            for j, (left, right) in enumerate(edges):
+                start = t.anchor == "start" and abs(t.x - (left + listing.CELL_PAD)) < 0.01
+                end = t.anchor == "end" and abs(t.x - (right - listing.CELL_PAD)) < 0.01
+                if start or end:
+                    x0 = t.x if start else t.x - width
+                    if x0 < left + keep - 1e-6 or x0 + width > right - keep + 1e-6:
+                        bad.append(f"column {j}: {t.text!r} ({x0:.2f}-{x0 + width:.2f} in {left:.2f}-{right:.2f})")
+                    break
+    return bad
+
+
+@pytest.mark.parametrize("example", EXAMPLES)
+def test_no_text_touches_a_column_edge_with_the_examples_longest_names(example, tmp_path):
+    """The schedule, the standings and the final placings of each example
+    (its own players, the longest names included): every cell's text,
+    headers too, keeps clear of its column's edges."""
+    shutil.copytree(ROOT / "examples" / example, tmp_path / example)
+    t = model.load(tmp_path / example / "tournament.toml")
+    sched = jobs.make_schedule(t, tmp_path / "out")
+    listings = list(jobs.schedule_listings(t, sched))
+    lines = ["round,table,player,vp,winner"]
+    for r in sched.round_numbers():
+        for table in range(1, sched.tables(r) + 1):
+            for seat, pid in enumerate(sched.table(r, table)):
+                lines.append(f"{r},{table},{pid},{10 if seat == 0 else 9 - seat},{'yes' if seat == 0 else 'no'}")
+    (tmp_path / "results.csv").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    ranked, _, _ = jobs.make_standings(t, sched, tmp_path / "results.csv")
+    from setupgen.tournament import standings as st
+
+    results = jobs.results_of(t, sched, tmp_path / "results.csv")
+    listings.append(jobs.standings_listing(t, ranked, st.round_points(results, st.Scoring(dict(t.placing_points),
+                                                                                          t.tie_breakers))))
+    from setupgen.tournament import placings as pl
+
+    longest = max((p.id for p in t.players), key=lambda pid: len(jobs.display_names(t)[pid]))
+    placed = [pl.Placing(k, s.player, "preliminary", k, decided_by="preliminary_rank") for k, s in
+              enumerate(ranked, start=1)]
+    placed[0] = pl.Placing(1, placed[0].player, "semi-final", 1, 2, None, 13, "vp_share")
+    listings.append(jobs.placings_listing(t, placed))
+    assert any(longest in [s.player for s in ranked] for _ in [0])
+    problems = []
+    for item in listings:
+        pages = listing.render_listing(item, paper=t.paper)
+        problems += _cells_touching_edges(item, pages, t.paper)
+    assert problems == [], problems[:5]
+    # the checker itself: a name pushed against its column's right edge is reported
+    item = listings[-1]
+    page = listing.render_listing(item, paper=t.paper)[0]
+    w, _ = templates.paper_size(t.paper)
+    m = templates.style().margin
+    name = item.rows[0][1]
+    x = m + (w - 2 * m) * item.widths[0] + listing.CELL_PAD
+    import sheetsvg as S
+
+    shift = (w - 2 * m) * item.widths[1] - 2 * listing.CELL_PAD - S.text_width(name, listing.ROW_TEXT_MM, False, False)
+    moved = page.replace(f'x="{x:.2f}"', f'x="{x:.2f}" data-moved="1"', 1)
+    assert _cells_touching_edges(item, [moved], t.paper) == []
+    wide = page.replace(f">{name}<", f">{name}{'W' * int(shift / 2 + 3)}<", 1)
+    assert _cells_touching_edges(item, [wide], t.paper) != []

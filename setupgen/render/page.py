@@ -104,8 +104,10 @@ def fit_lines(text: str, width: float, size: float, max_lines: int, *, bold: boo
         if sz <= MIN_FONT_MM:
             break
         sz = max(MIN_FONT_MM, sz * 0.92)
-    head = lines[:max_lines - 1]
+    head = [fit(line, width, sz, bold=bold)[0] for line in lines[:max_lines - 1]]  # a word too long is cut too
     rest = " ".join(lines[max_lines - 1:])
+    if not rest:
+        return head, sz
     last, _ = fit(rest + " …" if len(lines) > max_lines else rest, width, sz, bold=bold)
     return head + [last], sz
 

@@ -793,7 +793,7 @@ def placings_listing(t: Tournament, placed: Sequence) -> listing.Listing:
                  for p in placed)
     head = tuple(tx.get(f"tournament.placings_head.{k}") for k in PLACINGS_COLUMNS)
     return listing.Listing(tx.get("tournament.placings"), f"{t.name} · {t.seed}", head,
-                           (0.07, 0.30, 0.15, 0.07, 0.06, 0.13, 0.22), rows,
+                           (0.07, 0.28, 0.15, 0.07, 0.06, 0.15, 0.22), rows,
                            align=("r", "l", "l", "r", "r", "r", "l"))
 
 
