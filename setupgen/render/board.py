@@ -393,9 +393,15 @@ def _draw_land_marks(dwg: Any, board: Board, t: Tile, fit_: Fit, tx: Texts,
     room = 2 * SQRT3 * (s - max(top, s / 2)) - 2.2
     size = max(MIN_FONT_MM, min(size, room / max(0.1, text_width(label, 1.0, bold=True))))
     base = ty - r - size * LABEL_DESCENT - max(0.4, s * 0.04)
-    if t.number is None:  # no token: the label may come down to where the hex is wide enough at 8 pt
-        highest = s - (text_width(label, size, bold=True) + 1.0 + 2.2) / (2 * SQRT3)
-        base = max(base, y - min(highest, s / 2) + size * LABEL_ASCENT)
+    # a label too wide for its height at 8 pt comes down to where the hex is wide enough: alone, or
+    # with the token below it as far as the token still fits the hex
+    v_max = s - (text_width(label, size, bold=True) + 1.0 + 2.2) / (2 * SQRT3)  # highest the box top may be
+    highest = y - v_max + size * LABEL_ASCENT  # the baseline of a box there
+    if t.number is None:
+        base = max(base, y - min(v_max, s / 2) + size * LABEL_ASCENT)
+    elif base < highest:
+        drop = max(0.0, min(highest - base, y + s - r / (SQRT3 / 2) - 0.3 - ty))
+        ty, base = ty + drop, base + drop
     _label_box(dwg, label, x, base, size, st, "label")
     half = text_width(label, size, bold=True) / 2 + 0.5
     boxes = [(x - half, base - size * LABEL_ASCENT, x + half, base + size * LABEL_DESCENT)]
@@ -468,19 +474,7 @@ def _draw_harbors(dwg: Any, board: Board, fit_: Fit, free: "_FreeSea", tx: Texts
         add_text(dwg, dwg, str(m.n), m.p[0], m.p[1] + size * 0.36, size, st, bold=True, anchor="middle")
         dwg.end()
     free.prepare()
-    base = free.snapshot()
-    # a label without room: again with the smallest pirate, then with no label on one long line
-    best: tuple[int, Any, list[WordSpot]] | None = None
-    for sizes, compact in ((PIRATE_SIZES, False), (PIRATE_SIZES[-1:], False), (PIRATE_SIZES[-1:], True)):
-        free.restore(base)
-        pirate = _place_pirate(board, fit_, free, sizes) if board.pirate is not None else None
-        spots, missed = _place_words(marks, s, free, tx, st, compact)
-        if best is None or missed < best[0]:
-            best = (missed, pirate, spots)
-        if not missed:
-            break
-    assert best is not None
-    _, pirate, spots = best
+    pirate, spots = _place_pirate_and_words(board, fit_, marks, free, areas, tx, st)
     if pirate is not None:
         draw_pirate(dwg, dwg, pirate[0], pirate[1], pirate[2], st)
     for m, spot in zip(marks, spots):
@@ -524,6 +518,8 @@ class WordSpot:
     h: float
     size: float
     own: bool
+    #: False for a label that found no free spot (at its wanted spot, where the layout test flags it)
+    found: bool = True
 
 
 def _sea_areas(board: Board, fit_: Fit) -> dict[Hex, tuple[tuple[float, float], ...]]:
@@ -537,44 +533,76 @@ def _sea_areas(board: Board, fit_: Fit) -> dict[Hex, tuple[tuple[float, float], 
 PIRATE_SIZES = (0.75, 0.65, 0.55, 0.45)
 
 
-def _place_pirate(board: Board, fit_: Fit, free: "_FreeSea",
-                  sizes: Sequence[float] = PIRATE_SIZES) -> tuple[float, float, float]:
+def _place_pirate_and_words(board: Board, fit_: Fit, marks: list[HarborMark], free: "_FreeSea",
+                            areas: dict[Hex, tuple[tuple[float, float], ...]], tx: Texts,
+                            st: Style) -> tuple[tuple[float, float, float] | None, list[WordSpot]]:
+    """The pirate ship (``(x, y, height)`` mm, None without one) and every
+    harbor's label: the pirate first, at its largest; when a label finds
+    no room, again with the smallest pirate, then with no label on one
+    long line, then with the labels first and the pirate after them in
+    what its hex has left. The try with the fewest misses wins (the
+    first of them on a tie)."""
+    base = free.snapshot()
+    best: tuple[int, Any, list[WordSpot]] | None = None
+    for sizes, compact, first in ((PIRATE_SIZES, False, True), (PIRATE_SIZES[-1:], False, True),
+                                  (PIRATE_SIZES[-1:], True, True), (PIRATE_SIZES, False, False)):
+        if board.pirate is None and not first:
+            break
+        free.restore(base)
+        pirate, lost = (_place_pirate(board, fit_, free, sizes) if board.pirate is not None and first
+                        else (None, False))
+        spots, missed = _place_words(marks, fit_.s, free, tx, st, compact)
+        if not first:
+            pirate, lost = _place_pirate(board, fit_, free, sizes, areas.get(board.pirate))
+        missed += lost
+        if best is None or missed < best[0]:
+            best = (missed, pirate, spots)
+        if not missed:
+            break
+    assert best is not None
+    return best[1], best[2]
+
+
+def _place_pirate(board: Board, fit_: Fit, free: "_FreeSea", sizes: Sequence[float] = PIRATE_SIZES,
+                  area: Sequence[tuple[float, float]] | None = None) -> tuple[tuple[float, float, float], bool]:
     """Where the pirate ship goes on its sea hex, ``(x, y, height)`` mm:
     the largest of ``sizes`` (x hex size) at the free spot nearest the
-    hex centre; the spot is taken."""
+    hex centre (with ``area``, the hex's corners: inside it); the spot is
+    taken. Also whether no free spot was found (it then takes the
+    centre)."""
     assert board.pirate is not None
     x, y = fit_.at(board.pirate)
     s = fit_.s
     for hf in sizes:
         h = s * hf
         half_w, half_h = h * 0.65, h * 0.65
-        spot = free.find(x, y, half_w, half_h, s * 0.9)
-        if spot is not None:
+        found = free.find(x, y, half_w, half_h, s * 0.9, area=area)
+        if found is not None:
             break
-    else:
-        h = s * sizes[-1]
-        spot = (x, y)
+    spot = (x, y) if found is None else found
     free.take(spot[0], spot[1], h * 0.65, h * 0.65)
-    return spot[0], spot[1], h
+    return (spot[0], spot[1], h), found is None
 
 
 def _place_words(marks: list[HarborMark], s: float, free: "_FreeSea", tx: Texts,
                  st: Style, compact: bool = False) -> tuple[list[WordSpot], int]:
     """Where each harbor's label goes (in the harbors' order), placed one by
     one in turn; when some find no free spot, the placing starts again
-    with those first (at most three times), and the try with the fewest
+    with every label that missed so far first, the latest first (at most
+    :data:`PLACING_TRIES` tries), and the try with the fewest
     misses, then fewest labels outside their own hex, wins (a miss goes to
     its wanted spot, where the layout test would flag it). Returns the
     spots and the number of misses."""
     base = free.snapshot()
     order = list(range(len(marks)))
+    ever: list[int] = []  # every label that missed in a try, the latest first
     best: tuple[tuple[int, int], list[WordSpot]] | None = None
-    for _ in range(3):
+    for _ in range(PLACING_TRIES):
         free.restore(base)
         spots: dict[int, WordSpot] = {}
         missed, away = [], []
         for i in order:
-            spot, found = _word_spot(marks[i], s, free, tx, st, compact)
+            spot, found = _word_spot(marks[i], s, free, tx, st, compact, _others(marks, i))
             spots[i] = spot
             missed += [] if found else [i]
             away += [] if spot.own or not found else [i]
@@ -584,9 +612,57 @@ def _place_words(marks: list[HarborMark], s: float, free: "_FreeSea", tx: Texts,
             best = (score, placed)
         if not missed:
             break
-        order = missed + [i for i in order if i not in missed]
+        ever = missed + [i for i in ever if i not in missed]
+        order = ever + [i for i in order if i not in ever]
     assert best is not None
+    if best[0][0]:
+        best = _repair(marks, s, free, tx, st, compact, best, base)
+    free.restore(base)  # the free sea as the winning try left it (what is placed after sees it)
+    for m, spot in zip(marks, best[1]):
+        free.take(spot.x, spot.y, spot.w / 2 + 0.2, spot.h / 2 + 0.2)
+        if not spot.own and spot.found:
+            free.take_leader(leader(m.p[0], m.p[1], m.r, spot.x, spot.y, spot.w / 2, spot.h / 2))
     return best[1], best[0][0]
+
+
+def _repair(marks: list[HarborMark], s: float, free: "_FreeSea", tx: Texts, st: Style, compact: bool,
+            best: tuple[tuple[int, int], list[WordSpot]], base: tuple[int, int]
+            ) -> tuple[tuple[int, int], list[WordSpot]]:
+    """Labels that find no room though placed first: each such label first
+    again, with one of its four nearest neighbours (by their markers)
+    placed last, so that the neighbour looks for room where the others
+    leave it (each try from ``base``, the free sea before any label); the
+    try with the fewest misses wins."""
+    missed = [i for i, spot in enumerate(best[1]) if not spot.found]
+    for i in missed:
+        near = sorted((j for j in range(len(marks)) if j != i),
+                      key=lambda j: (marks[j].p[0] - marks[i].p[0]) ** 2 + (marks[j].p[1] - marks[i].p[1]) ** 2)
+        for j in near[:4]:
+            order = [i] + [k for k in range(len(marks)) if k not in (i, j)] + [j]
+            free.restore(base)
+            spots, lost, away = {}, 0, 0
+            for k in order:
+                spot, found = _word_spot(marks[k], s, free, tx, st, compact, _others(marks, k))
+                spots[k] = spot
+                lost += not found
+                away += found and not spot.own
+            if (lost, away) < best[0]:
+                best = ((lost, away), [spots[k] for k in range(len(marks))])
+            if not lost:
+                return best
+    return best
+
+
+#: how many times the labels are placed when some find no room
+PLACING_TRIES = 5
+
+
+def _others(marks: list[HarborMark], i: int) -> tuple[tuple[tuple[float, float], ...], ...]:
+    """The sea hexes (corners, mm) of every harbor but ``marks[i]`` and
+    those sharing its hex: where its label goes only when nothing else is
+    free."""
+    own = marks[i].area
+    return tuple(dict.fromkeys(m.area for j, m in enumerate(marks) if j != i and m.area is not None and m.area != own))
 
 
 #: how far (hex sizes) a harbor label may go from its harbor when its own
@@ -602,14 +678,15 @@ def harbor_label(n: int, htype: str, tx: Texts) -> tuple[str, str]:
 
 
 def _word_spot(m: HarborMark, s: float, free: "_FreeSea", tx: Texts, st: Style,
-               compact: bool = False) -> tuple[WordSpot, bool]:
+               compact: bool = False, others: Sequence[Sequence[tuple[float, float]]] = ()) -> tuple[WordSpot, bool]:
     """The label of harbor ``m`` at the free spot nearest the point
     opposite the marker in its own hex (inside that hex: on two lines,
     else on one, at the style's size, then at 8 pt), else on free sea ever
-    further away, its leader over sea, else (at 8 pt, on up to three
-    lines) over land clear of what land hexes show; ``compact``: never on
-    one long line (room for its neighbours); the spot is taken. Returns the spot and whether it is
-    free."""
+    further away (first outside ``others``, the other harbors' hexes),
+    its leader over sea, else (at 8 pt, on up to three lines) over land
+    clear of what land hexes show; ``compact``: never on one long line
+    (room for its neighbours); the spot is taken. Returns the spot and
+    whether it is free."""
     head, word = harbor_label(m.n, m.harbor.type, tx)
     ratio = harbor_words(m.harbor.type, tx)[0]
     forms = [(head, word), (f"{head} {word}",)] if word else [(head,)]
@@ -618,21 +695,23 @@ def _word_spot(m: HarborMark, s: float, free: "_FreeSea", tx: Texts, st: Style,
         forms = [forms[0], narrow]
     px, py = m.c[0] - (m.p[0] - m.c[0]) * 0.3, m.c[1] - (m.p[1] - m.c[1]) * 0.3
     sizes = sorted({max(MIN_FONT_MM, st.mm("harbor_text")), MIN_FONT_MM}, reverse=True)
-    tries = [(size, lines, s, True, False) for size in sizes for lines in forms + [narrow]] if m.area else []
-    tries += [(sizes[0], lines, k * s, False, False) for k in _REACHES for lines in forms]
-    tries += [(sizes[-1], lines, k * s, False, True) for k in _REACHES for lines in forms + [narrow]]
-    for size, lines, reach, own, land in tries:
+    tries = [(size, lines, s, True, False, ()) for size in sizes for lines in forms + [narrow]] if m.area else []
+    for avoid in ([others] if others else []) + [()]:
+        tries += [(sizes[0], lines, k * s, False, False, avoid) for k in _REACHES for lines in forms]
+    for avoid in ([others] if others else []) + [()]:
+        tries += [(sizes[-1], lines, k * s, False, True, avoid) for k in _REACHES for lines in forms + [narrow]]
+    for size, lines, reach, own, land, avoid in tries:
         w, th = _words_size(lines, size)
         tether = None if own else (m.p[0], m.p[1], m.r)
         spot = free.find(px, py, w / 2 + 0.2, th / 2 + 0.2, reach, area=m.area if own else None, tether=tether,
-                         over_land=land)
+                         over_land=land, avoid=avoid)
         if spot is not None:
             free.take(spot[0], spot[1], w / 2 + 0.2, th / 2 + 0.2)
             if not own:
                 free.take_leader(leader(m.p[0], m.p[1], m.r, spot[0], spot[1], w / 2, th / 2))
             return WordSpot(lines, spot[0], spot[1], w, th, size, own), True
     free.take(px, py, w / 2 + 0.2, th / 2 + 0.2)
-    return WordSpot(lines, px, py, w, th, size, False), False
+    return WordSpot(lines, px, py, w, th, size, False, found=False), False
 
 
 def _words_size(lines: tuple[str, ...], size: float) -> tuple[float, float]:
@@ -715,13 +794,15 @@ class _FreeSea:
 
     def find(self, x: float, y: float, hw: float, hh: float, reach: float,
              area: Sequence[tuple[float, float]] | None = None,
-             tether: tuple[float, float, float] | None = None, over_land: bool = False) -> tuple[float, float] | None:
+             tether: tuple[float, float, float] | None = None, over_land: bool = False,
+             avoid: Sequence[Sequence[tuple[float, float]]] = ()) -> tuple[float, float] | None:
         """The free centre nearest ``(x, y)`` (within ``reach`` mm) of a
         box ``2 hw`` x ``2 hh`` mm, or None; with ``area`` (the corners
         of a convex polygon, mm) only a box inside it; with ``tether``
         (a marker's centre and radius, mm) only a box whose leader line
         (:func:`leader`) is free too: over sea only, or with ``over_land``
-        over land clear of what its hexes show."""
+        over land clear of what its hexes show; never a box centred in one
+        of the convex polygons ``avoid``."""
         import numpy as np
 
         cx, cy = _lattice(x, y, self.s / (9 if area is None else 18), reach)
@@ -729,6 +810,8 @@ class _FreeSea:
         ok = (cx - hw >= lim.x) & (cx + hw <= lim.x + lim.w) & (cy - hh >= lim.y) & (cy + hh <= lim.y + lim.h)
         if area is not None:
             ok &= _box_inside(cx, cy, hw, hh, area)
+        for other in avoid:
+            ok &= ~_box_inside(cx, cy, 0.0, 0.0, other)
         if self._taken:
             t = np.asarray(self._taken)[:, :, None]
             ok &= ~np.any((cx - hw < t[:, 2]) & (cx + hw > t[:, 0]) & (cy - hh < t[:, 3]) & (cy + hh > t[:, 1]), axis=0)

@@ -408,7 +408,7 @@ def quality_listing(t: Tournament, sched: Schedule, tx: templates.Texts) -> list
     return listing.Listing(f"{t.name} · {tx.get('tournament.quality_title')}", subtitle,
                            (tx.get("tournament.quality_measure"), tx.get("tournament.quality_value"),
                             tx.get("tournament.quality_bound"), ""),
-                           (0.54, 0.07, 0.09, 0.30), tuple(rows), align=("l", "r", "r", "l"))
+                           (0.50, 0.08, 0.12, 0.30), tuple(rows), align=("l", "r", "r", "l"))
 
 
 def schedule_listings(t: Tournament, sched: Schedule) -> list[listing.Listing]:
