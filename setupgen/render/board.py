@@ -552,7 +552,7 @@ def _place_pirate_and_words(board: Board, fit_: Fit, marks: list[HarborMark], fr
         pirate, lost = (_place_pirate(board, fit_, free, sizes) if board.pirate is not None and first
                         else (None, False))
         spots, missed = _place_words(marks, fit_.s, free, tx, st, compact)
-        if not first:
+        if not first and board.pirate is not None:
             pirate, lost = _place_pirate(board, fit_, free, sizes, areas.get(board.pirate))
         missed += lost
         if best is None or missed < best[0]:
@@ -695,7 +695,9 @@ def _word_spot(m: HarborMark, s: float, free: "_FreeSea", tx: Texts, st: Style,
         forms = [forms[0], narrow]
     px, py = m.c[0] - (m.p[0] - m.c[0]) * 0.3, m.c[1] - (m.p[1] - m.c[1]) * 0.3
     sizes = sorted({max(MIN_FONT_MM, st.mm("harbor_text")), MIN_FONT_MM}, reverse=True)
-    tries = [(size, lines, s, True, False, ()) for size in sizes for lines in forms + [narrow]] if m.area else []
+    Areas = Sequence[Sequence[tuple[float, float]]]
+    tries: list[tuple[float, tuple[str, ...], float, bool, bool, Areas]] = \
+        [(size, lines, s, True, False, ()) for size in sizes for lines in forms + [narrow]] if m.area else []
     for avoid in ([others] if others else []) + [()]:
         tries += [(sizes[0], lines, k * s, False, False, avoid) for k in _REACHES for lines in forms]
     for avoid in ([others] if others else []) + [()]:
