@@ -22,7 +22,8 @@ Seafarers pack with key <= 1.5 s, schedule.pdf <= 1 s, <= 25 ms CPU a page.
 measures CPU instead, as a ratio to the calibration loop (``s = 0; for i
 in range(6_000_000): s += (i * i) % 7`` in a fresh ``python3``): the loop
 and each pack are run alternately as whole processes, ``R`` times (default
-5), their CPU (user + system, of the process and its workers) taken from
+5), each pack against the mean of the loops just before and just after it
+(this machine's speed drifts within seconds), their CPU (user + system, of the process and its workers) taken from
 ``getrusage(RUSAGE_CHILDREN)``, with Python's compiled modules kept
 (``PYTHONDONTWRITEBYTECODE`` unset, as for an installed setupgen, whose
 install compiles them); prints every ratio, the median and the absolute
@@ -128,11 +129,14 @@ def ratios(repeat: int) -> None:
              "seafarers-sm2010 pack, 12 tables with key": ("seafarers-sm2010", "12", 1.5)}
     for name, (scenario, tables, goal) in packs.items():
         rows = []
+        before = _cpu(["python3", "-c", LOOP])
         for i in range(repeat):
-            loop = _cpu(["python3", "-c", LOOP])
             with tempfile.TemporaryDirectory() as tmp:
                 cpu = _cpu([sys.executable, "-m", "setupgen", "round", "--scenario", scenario, "--tables", tables,
                             "--seed", f"ratio{i}", "-o", f"{tmp}/pack"])
+            after = _cpu(["python3", "-c", LOOP])
+            loop = (before + after) / 2  # the loops either side of the pack: the machine's speed around it
+            before = after
             rows.append((cpu / loop, cpu, loop))
             print(f"  {name}: {cpu:.2f} s CPU, loop {loop:.2f} s: {cpu / loop:.2f}x")
         print(f"{name}: median {statistics.median(r[0] for r in rows):.2f}x the calibration loop "

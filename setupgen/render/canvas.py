@@ -325,7 +325,7 @@ class _Painter:
         _, text, x, y, size, family, bold, anchor, fill, _mono, w = op
         c, p = self.c, self.p
         if self.font != (family, bold):
-            c.cairo_select_font_face(p, family.split(",")[0].strip().encode("utf-8"), 0, 1 if bold else 0)
+            c.cairo_set_font_face(p, _font_face(c, family, bold))
             self.font = (family, bold)
             self.size = None
         if self.size != size:
@@ -373,6 +373,20 @@ class _Painter:
         self.c.cairo_set_source(self.p, _cairo_pattern(op[3], self.patterns)._pointer)
         self.colour = None
         self.c.cairo_fill(self.p)
+
+
+_FACES: dict[tuple[str, bool], Any] = {}
+
+
+def _font_face(c: Any, family: str, bold: bool) -> Any:
+    """The cairo toy font face of ``family`` (its first name) and weight,
+    made once per process (as ``cairo_select_font_face`` would make it,
+    without the lookup on every switch of font)."""
+    face = _FACES.get((family, bold))
+    if face is None:
+        face = _FACES[(family, bold)] = c.cairo_toy_font_face_create(
+            family.split(",")[0].strip().encode("utf-8"), 0, 1 if bold else 0)
+    return face
 
 
 def _cairo_pattern(pat: Any, cache: dict) -> Any:
