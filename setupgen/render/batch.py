@@ -32,12 +32,19 @@ MIN_PARALLEL = 24
 
 def _warm() -> None:
     """Load the libraries pages need before forking (the workers inherit
-    them: a forked worker would otherwise load each again)."""
+    them: a forked worker would otherwise load each again), and move every
+    object so far out of the garbage collector's sight (``gc.freeze``, as
+    Python's documentation advises before a fork): a collection in either
+    process then no longer writes to the pages they share, which would copy
+    them."""
+    import gc
+
     import shapely  # noqa: F401  (the free-sea search of the board picture)
 
     from . import pdf
 
     pdf.cairo_module()
+    gc.freeze()
 
 
 def workers() -> int:
