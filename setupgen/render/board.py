@@ -589,44 +589,50 @@ def _place_words(marks: list[HarborMark], s: float, free: "_FreeSea", tx: Texts,
     """Where each harbor's label goes (in the harbors' order), placed one by
     one in turn; when some find no free spot, the placing starts again
     with every label that missed so far first, the latest first (at most
-    :data:`PLACING_TRIES` tries), and the try with the fewest
-    misses, then fewest labels outside their own hex, wins (a miss goes to
-    its wanted spot, where the layout test would flag it). Returns the
-    spots and the number of misses."""
+    :data:`PLACING_TRIES` tries, then :func:`_repair`), and the try with
+    the fewest misses, then fewest labels outside their own hex, wins (a
+    miss goes to its wanted spot, where the layout test would flag it).
+    The free sea is left as the winning try took it. Returns the spots
+    and the number of misses."""
     base = free.snapshot()
+    others = [_others(marks, i) for i in range(len(marks))]
     order = list(range(len(marks)))
     ever: list[int] = []  # every label that missed in a try, the latest first
     best: tuple[tuple[int, int], list[WordSpot]] | None = None
     for _ in range(PLACING_TRIES):
         free.restore(base)
-        spots: dict[int, WordSpot] = {}
-        missed, away = [], []
-        for i in order:
-            spot, found = _word_spot(marks[i], s, free, tx, st, compact, _others(marks, i))
-            spots[i] = spot
-            missed += [] if found else [i]
-            away += [] if spot.own or not found else [i]
-        placed = [spots[i] for i in range(len(marks))]
-        score = (len(missed), len(away))
+        placed, score = _place_in_order(marks, order, others, s, free, tx, st, compact)
         if best is None or score < best[0]:
             best = (score, placed)
-        if not missed:
+        if not score[0]:
             break
+        missed = [i for i in order if not placed[i].found]
         ever = missed + [i for i in ever if i not in missed]
         order = ever + [i for i in order if i not in ever]
     assert best is not None
     if best[0][0]:
-        best = _repair(marks, s, free, tx, st, compact, best, base)
-    free.restore(base)  # the free sea as the winning try left it (what is placed after sees it)
+        best = _repair(marks, others, s, free, tx, st, compact, best, base)
+    free.restore(base)
     for m, spot in zip(marks, best[1]):
-        free.take(spot.x, spot.y, spot.w / 2 + 0.2, spot.h / 2 + 0.2)
-        if not spot.own and spot.found:
-            free.take_leader(leader(m.p[0], m.p[1], m.r, spot.x, spot.y, spot.w / 2, spot.h / 2))
+        _take(free, m, spot)
     return best[1], best[0][0]
 
 
-def _repair(marks: list[HarborMark], s: float, free: "_FreeSea", tx: Texts, st: Style, compact: bool,
-            best: tuple[tuple[int, int], list[WordSpot]], base: tuple[int, int]
+def _place_in_order(marks: list[HarborMark], order: Sequence[int], others: Sequence[tuple], s: float,
+                    free: "_FreeSea", tx: Texts, st: Style,
+                    compact: bool) -> tuple[list[WordSpot], tuple[int, int]]:
+    """Every label placed in ``order`` (:func:`_word_spot`; ``others[i]``
+    the hexes label ``i`` keeps out of first): the spots in the harbors'
+    order, and the try's score ``(misses, labels away from their hex)``."""
+    spots: dict[int, WordSpot] = {}
+    for i in order:
+        spots[i] = _word_spot(marks[i], s, free, tx, st, compact, others[i])
+    placed = [spots[i] for i in range(len(marks))]
+    return placed, (sum(not p.found for p in placed), sum(p.found and not p.own for p in placed))
+
+
+def _repair(marks: list[HarborMark], others: Sequence[tuple], s: float, free: "_FreeSea", tx: Texts, st: Style,
+            compact: bool, best: tuple[tuple[int, int], list[WordSpot]], base: tuple[int, int]
             ) -> tuple[tuple[int, int], list[WordSpot]]:
     """Labels that find no room though placed first: each such label first
     again, with one of its four nearest neighbours (by their markers)
@@ -638,17 +644,12 @@ def _repair(marks: list[HarborMark], s: float, free: "_FreeSea", tx: Texts, st: 
         near = sorted((j for j in range(len(marks)) if j != i),
                       key=lambda j: (marks[j].p[0] - marks[i].p[0]) ** 2 + (marks[j].p[1] - marks[i].p[1]) ** 2)
         for j in near[:4]:
-            order = [i] + [k for k in range(len(marks)) if k not in (i, j)] + [j]
             free.restore(base)
-            spots, lost, away = {}, 0, 0
-            for k in order:
-                spot, found = _word_spot(marks[k], s, free, tx, st, compact, _others(marks, k))
-                spots[k] = spot
-                lost += not found
-                away += found and not spot.own
-            if (lost, away) < best[0]:
-                best = ((lost, away), [spots[k] for k in range(len(marks))])
-            if not lost:
+            order = [i] + [k for k in range(len(marks)) if k not in (i, j)] + [j]
+            placed, score = _place_in_order(marks, order, others, s, free, tx, st, compact)
+            if score < best[0]:
+                best = (score, placed)
+            if not score[0]:
                 return best
     return best
 
@@ -670,25 +671,19 @@ def _others(marks: list[HarborMark], i: int) -> tuple[tuple[tuple[float, float],
 _REACHES = (1.2, 1.8, 2.6, 4.0, 6.0)
 
 
-def harbor_label(n: int, htype: str, tx: Texts) -> tuple[str, str]:
-    """``(head, word)`` of harbor ``n``'s label: its number and ratio
-    ("7 · 2:1"), and the resource word ("brick"; empty for 3:1)."""
-    ratio, word = harbor_words(htype, tx)
-    return f"{n} · {ratio}", word
-
-
 def _word_spot(m: HarborMark, s: float, free: "_FreeSea", tx: Texts, st: Style,
-               compact: bool = False, others: Sequence[Sequence[tuple[float, float]]] = ()) -> tuple[WordSpot, bool]:
+               compact: bool = False, others: Sequence[Sequence[tuple[float, float]]] = ()) -> WordSpot:
     """The label of harbor ``m`` at the free spot nearest the point
     opposite the marker in its own hex (inside that hex: on two lines,
     else on one, at the style's size, then at 8 pt), else on free sea ever
     further away (first outside ``others``, the other harbors' hexes),
     its leader over sea, else (at 8 pt, on up to three lines) over land
     clear of what land hexes show; ``compact``: never on one long line
-    (room for its neighbours); the spot is taken. Returns the spot and
-    whether it is free."""
-    head, word = harbor_label(m.n, m.harbor.type, tx)
-    ratio = harbor_words(m.harbor.type, tx)[0]
+    (room for its neighbours); the spot is taken (:attr:`WordSpot.found`
+    says whether it is free). The label starts with the harbor's number
+    and ratio ("7 · 2:1"), then the resource word ("brick")."""
+    ratio, word = harbor_words(m.harbor.type, tx)
+    head = f"{m.n} · {ratio}"
     forms = [(head, word), (f"{head} {word}",)] if word else [(head,)]
     narrow = (str(m.n), ratio, word) if word else (str(m.n), ratio)
     if compact:  # never one long line
@@ -708,12 +703,20 @@ def _word_spot(m: HarborMark, s: float, free: "_FreeSea", tx: Texts, st: Style,
         spot = free.find(px, py, w / 2 + 0.2, th / 2 + 0.2, reach, area=m.area if own else None, tether=tether,
                          over_land=land, avoid=avoid)
         if spot is not None:
-            free.take(spot[0], spot[1], w / 2 + 0.2, th / 2 + 0.2)
-            if not own:
-                free.take_leader(leader(m.p[0], m.p[1], m.r, spot[0], spot[1], w / 2, th / 2))
-            return WordSpot(lines, spot[0], spot[1], w, th, size, own), True
-    free.take(px, py, w / 2 + 0.2, th / 2 + 0.2)
-    return WordSpot(lines, px, py, w, th, size, False, found=False), False
+            placed = WordSpot(lines, spot[0], spot[1], w, th, size, own)
+            _take(free, m, placed)
+            return placed
+    missed = WordSpot(lines, px, py, w, th, size, False, found=False)
+    _take(free, m, missed)
+    return missed
+
+
+def _take(free: "_FreeSea", m: HarborMark, spot: WordSpot) -> None:
+    """Mark a label's box (with 0.2 mm round it) and, away from its hex,
+    its leader line as used."""
+    free.take(spot.x, spot.y, spot.w / 2 + 0.2, spot.h / 2 + 0.2)
+    if not spot.own and spot.found:
+        free.take_leader(leader(m.p[0], m.p[1], m.r, spot.x, spot.y, spot.w / 2, spot.h / 2))
 
 
 def _words_size(lines: tuple[str, ...], size: float) -> tuple[float, float]:
@@ -856,8 +859,9 @@ class _FreeSea:
                 if self._marks is not None:
                     hit[self._marks.query(lines, predicate="intersects")[0]] = True
             hit[pairs[0][crossed]] = True
-            for x0, y0, x1, y1 in self._taken:
-                hit |= shapely.intersects(lines, shapely.box(x0, y0, x1, y1))
+            if self._taken:
+                taken = shapely.box(*np.asarray(self._taken).T)
+                hit |= shapely.intersects(lines[:, None], taken[None, :]).any(axis=1)
         return np.flatnonzero(~hit)
 
     def take(self, x: float, y: float, hw: float, hh: float) -> None:

@@ -53,7 +53,7 @@ from .page import add_path, add_rect, add_text, drawing, finish, fit, fit_lines,
 from .sheet import stage_word
 
 __all__ = ["DirectorRow", "Sizes", "sizes", "notes_for", "render_director_pages", "render_director_page",
-           "player_lines", "fit_tail"]
+           "player_lines", "seed_lines", "one_scenario"]
 
 #: the columns, left to right: (kind, template key of the head)
 COLUMNS = (("table", "director.table"), ("scenario", "director.scenario"), ("setup_id", "director.setup_id"),
@@ -172,6 +172,10 @@ class _Plan:
 
     def col(self, kind: str) -> tuple[float, float]:
         return next((x, w) for k, x, w in self.cols if k == kind)
+
+    def span(self) -> tuple[float, float]:
+        """``(x, width)`` (mm) of the whole row, first column to last: where the players go."""
+        return self.cols[0][1], self.cols[-1][1] + self.cols[-1][2] - self.cols[0][1]
 
 
 def render_director_pages(rows: Sequence[DirectorRow], *, title: str | None, lang: str = "en",
@@ -327,7 +331,7 @@ def _plan(rows: Sequence[DirectorRow], w: float, h: float, tx: Texts, st: Style,
     if choice:
         lines, per_line = max((len(r.players) for r in rows), default=0) + 1, 1
     else:
-        lines, per_line = player_lines(rows, cols[-1][1] + cols[-1][2] - cols[0][1], g("player"))
+        lines, per_line = player_lines(rows, cols[-1][1] + cols[-1][2] - cols[0][1], g("player"))  # _Plan.span
     return _Plan(w, h, tx, st, g, tuple(cols), lines, per_line, band, _row_height(band, lines, g),
                  figures, seed_size, choice)
 
@@ -353,8 +357,9 @@ def seed_lines(seed: str, width: float, size: float, *, mono: bool = True) -> li
     lines: list[str] = []
     rest = seed
     while rest and text_width(rest, size, mono=mono) > width:
-        n = 1
-        while n < len(rest) and text_width(rest[:n + 1], size, mono=mono) <= width:
+        n, used = 0, 0.0  # the most characters that fit, at least one (widths add up: no kerning)
+        while n < len(rest) and (n == 0 or used + text_width(rest[n], size, mono=mono) <= width):
+            used += text_width(rest[n], size, mono=mono)
             n += 1
         cut = max(rest.rfind(c, 0, n) for c in "/-_") + 1
         n = cut if cut >= n / 2 else n
@@ -367,19 +372,6 @@ def _row_height(band: float, lines: int, g: Sizes) -> float:
     """A row's height (mm): its first line ``band`` mm high, then the lines
     of players and the space under them."""
     return band + (lines * g("player_line") + g("row_pad") if lines else 0.0)
-
-
-def fit_tail(text: str, width: float, size: float, *, mono: bool = False) -> tuple[str, float]:
-    """``(text, size)`` fitting ``width`` mm as :func:`~setupgen.render.page.fit`,
-    but a text too long at 8 pt keeps its end (``…/t12``): a table's seed
-    differs from the next one's at its end."""
-    t, sz = fit(text, width, size, mono=mono)
-    if not t.endswith("…") or t == text:
-        return t, sz
-    tail = text
-    while tail and text_width("…" + tail, sz, mono=mono) > width:
-        tail = tail[1:]
-    return "…" + tail, sz
 
 
 def _scenario_word(name: str, tx: Texts) -> str:
@@ -745,8 +737,8 @@ def _players(dwg: Any, plan: _Plan, players: tuple[str, ...], top: float) -> Non
     they choose their start positions in."""
     st, g = plan.st, plan.g
     size, lh = g("player"), g("player_line")
-    x0 = plan.cols[0][1]
-    cell = (plan.cols[-1][1] + plan.cols[-1][2] - x0) / plan.per_line
+    x0, span = plan.span()
+    cell = span / plan.per_line
     if plan.choice:
         head_y = top + lh / 2 + size * 0.36
         add_text(dwg, dwg, plan.tx.get("slip.rank"), x0, head_y, size, st, bold=True, fill=st.colour["muted"])

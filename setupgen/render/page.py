@@ -242,17 +242,16 @@ def draw_token(dwg: Any, parent: Any, x: float, y: float, r: float, number: int,
 
 
 def draw_red_number(dwg: Any, parent: Any, x: float, base: float, size: float, number: int, st: Style,
-                    anchor: str = "start") -> float:
+                    anchor: str = "start") -> None:
     """6 or 8 in a list, marked by shape as on the board: white bold digits
     on a black disc (red ring) of radius ``0.62 size`` mm, its left edge
     (``anchor`` ``start``) or right edge (``end``) at ``x``, the digits on
-    baseline ``base`` (mm). Returns the disc's width (mm)."""
+    baseline ``base`` (mm)."""
     r = size * 0.62
     cx = x + r if anchor == "start" else x - r
     cy = base - size * 0.36
     add_circle(dwg, parent, cx, cy, r, fill=st.colour["red_disc"], stroke=st.colour["red"], width=size * 0.08)
     add_text(dwg, parent, str(number), cx, base, size, st, bold=True, anchor="middle", fill="#ffffff")
-    return 2 * r
 
 
 # --------------------------------------------------------------------------

@@ -530,7 +530,7 @@ def build_plan(board: Board, layout: Layout, w: float, tx: Texts, st: Style) -> 
 
 
 def _build_list(dwg: Any, board: Board, layout: Layout, x: float, y: float, w: float,
-                tx: Texts, st: Style, plan: BuildPlan | None = None) -> float:
+                tx: Texts, st: Style, plan: BuildPlan) -> float:
     """The build list at ``y``: every row (label with indent, entries
     flowing, 6 and 8 inverted; ``plan``: as :func:`build_plan` lays them
     out), then one line per harbor; returns the height (mm)."""
@@ -538,7 +538,7 @@ def _build_list(dwg: Any, board: Board, layout: Layout, x: float, y: float, w: f
     y = heading_with_hint(dwg, tx.get("sheet.build"), tx.get("sheet.build_hint"), x, y, w, st)
     size = max(MIN_FONT_MM, st.mm("body"))
     lh = st.mm("build_row")
-    rows, label_w = build_plan(board, layout, w, tx, st) if plan is None else plan
+    rows, label_w = plan
     for i, (label, lines) in enumerate(rows):
         if i % 2 == 0:
             add_rect(dwg, dwg, x, y, w, lh * len(lines), fill=st.fill["header"])

@@ -534,9 +534,13 @@ def results_template(t: Tournament, sched: Schedule, number: int) -> str:
 
 
 def _blank_results(t: Tournament, round_cell: str, tables: Sequence[Sequence[str]]) -> str:
-    """Results rows to fill in: header ``round,table,player,name,vp,winner``,
-    then per table (1..) its players in order, ``round_cell`` in the round
-    column, VP and winner empty."""
+    """Results rows to fill in, as a round's or a finals stage's results
+    file has them (a round pack's ``results-round-N.csv``, a finals pack's
+    ``results-<stage>-blank.csv``, never taken for the stage's results
+    file): header ``round,table,player,name,vp,winner``, then per table
+    (1..) its players in order (starting order; choosing order in the
+    finals), ``round_cell`` in the round column (the round's number or the
+    stage's name), VP and winner empty; ``\\n`` line ends."""
     import csv
     import io
 
@@ -706,18 +710,8 @@ def finals_request(t: Tournament, sched: Schedule, results_path: str | Path, pla
         players=tuple(tuple(names.get(p, p) for p in table) for table in tables), seating="choose",
         victory_points=t.final.victory_points, almanac=t.almanac(None, label) if almanac else None,
         limits=t.limits(None), balance_line=t.balance_line(None),
-        results_template=finals_results_template(t, label, tables))
+        results_template=_blank_results(t, label, tables))  # the pack's results-<stage>-blank.csv
     return request, tables
-
-
-def finals_results_template(t: Tournament, stage: str, tables: Sequence[Sequence[str]]) -> str:
-    """The finals stage's rows to fill in, as its results file has them
-    (``placings`` and the console read that file; this one is the pack's
-    blank, ``results-<stage>-blank.csv``): header ``round,table,player,
-    name,vp,winner``, the stage's name in the round column, one row per
-    player by table in choosing order, VP and winner empty; ``\\n`` line
-    ends."""
-    return _blank_results(t, stage, tables)
 
 
 #: the finals' results files in the tournament folder, by stage (docs/rules.md section 6, "Final placings")
