@@ -202,7 +202,7 @@ def test_schedule_replace_refuses_to_reseat_played_rounds(tmp_path):
 
 def test_an_almanac_made_too_long_by_added_lines_is_refused_at_schedule(tmp_path):
     """Was: `schedule` passed and only `round` failed."""
-    lines = ", ".join(f'"Our own rule number {i}: keep the table tidy and the dice in the lid."' for i in range(40))
+    lines = ", ".join(f'"Our own rule number {i}: keep the table tidy and the dice in the lid."' for i in range(46))
     text = SWISS.read_text(encoding="utf-8").replace('preset = "swiss-2010"', f'preset = "swiss-2010"\nadd = [{lines}]')
     t_file = tmp_path / "tournament.toml"
     t_file.write_text(text, encoding="utf-8")
