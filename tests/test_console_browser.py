@@ -89,8 +89,8 @@ def report_by_phone(ctx, url: str, vps, winner, shots: Path):
     phone.set_viewport_size({"width": 390, "height": 844})
     phone.goto(url)
     fill_result(phone, vps, winner)
-    phone.click("button:has-text('Report result')")
-    assert phone.is_visible("text=Waiting for the director to confirm")
+    phone.click("button:has-text('Ergebnis melden')")  # the Swiss day's language, de-CH
+    assert phone.is_visible("text=Die Turnierleitung bestätigt es noch")
     phone.screenshot(path=str(shots / "console-table.png"), full_page=True)
     return phone
 
@@ -134,7 +134,7 @@ def play_round(page, ctx, base: str, folder: Path, n: int, top: int, shots: Path
         page.click("tr.reported >> button:has-text('Confirm')")
         page.wait_for_url(base + "/rounds/1")
         phone.reload()
-        assert phone.is_visible("text=Confirmed by the director")
+        assert phone.is_visible("text=Von der Turnierleitung bestätigt")
         phone.close()
     page.goto(f"{base}/rounds/{n}")
     assert page.locator("tr.confirmed").count() == 12

@@ -38,6 +38,7 @@ from . import day as dayday
 from . import security
 from .day import Day
 from .store import StoreError
+from .words import Words, local_time
 
 TEMPLATES = Path(__file__).with_name("templates")
 REASONS = {400: "Bad request", 403: "Forbidden", 404: "Not found", 405: "Method not allowed", 409: "Conflict",
@@ -181,13 +182,22 @@ def render(request: Request, name: str, code: int = 200, **context: Any) -> HTML
     """The page ``name`` with what every page has (tournament, CSRF token, navigation)."""
     day = _day(request)
     session = request.scope.get("session")
+    words = context.pop("words", None)
+    if words is None:
+        words = _director_words()
     base = {"tournament": day.t.name, "csrf": security.csrf_token(session) if session is not None else "",
+            "w": words, "lang": words.lang,
             "director_nav": _is_director(request),
             "logged_in": request.app.state.password is not None and _is_director(request),
             "message": None, "problems": None, "refresh": None}
     base.update(context)
     html = request.app.state.env.get_template(name).render(**base)
     return HTMLResponse(html, status_code=code)
+
+
+def _director_words() -> Words:
+    """The words of the director's pages: English."""
+    return Words("en")
 
 
 def _is_director(request: Request) -> bool:
@@ -617,7 +627,8 @@ def _table_page(request: Request, day: Day, game: Game, players: tuple[str, ...]
     back, back_name = _back(game)
     return render(request, "table.html", posted.status, title=_heading(game), heading=_heading(game),
                   finals=game.is_finals, path=game_path(game), back=back, back_name=back_name,
-                  state=day.state(game), problems=posted.problems, at=result.at if result else "",
+                  state=day.state(game), problems=posted.problems,
+                  at=local_time(result.at, day.t.timezone, _director_words().tx) if result else "",
                   players=_form_rows(day, players, posted.vp, posted.winner, result, posted.marks),
                   threshold=day.threshold(game), audit=day.store.audit(game), url=day.table_url(game),
                   statuses=STATUS_CHOICES, version=result.version if result else 0,
@@ -906,6 +917,7 @@ async def table_report(request: Request) -> Response:
         limit.fail(client)
         raise HTTPException(404, "this table link is not valid: scan the code on your table's sheet again")
     players = day.players_of(game)
+    words = Words(day.t.language)
     problems, vp, winner, status = None, None, None, 200
     csrf = security.table_csrf(day.key, game.round, game.table, game.stage)
     if request.method == "POST":
@@ -917,15 +929,27 @@ async def table_report(request: Request) -> Response:
         except dayday.ResultRefused as exc:
             problems, status = exc.problems, 400
         except SetupgenError as exc:
-            problems, status = [str(exc)], 409
+            confirmed = day.state(game) == dayday.CONFIRMED
+            problems, status = [str(words("refused_confirmed")) if confirmed else str(exc)], 409
     result = day.store.result(game)
-    shown = _form_rows(day, players, None, None, result)
-    heading = _heading(game)
-    title = f"Table {game.table} · {game.stage.capitalize() if game.is_finals else f'Round {game.round}'}"
+    heading, title = _player_headings(game, words)
+    at = local_time(result.at, day.t.timezone, words.tx) if result else ""
     return render(request, "tablepage.html", status, title=title, heading=heading, state=day.state(game),
                   problems=problems, message=None, players=_form_rows(day, players, vp, winner, result),
-                  reported=shown, at=result.at if result else "", threshold=day.threshold(game),
-                  path=request.url.path, director_nav=False, statuses=(), csrf=csrf)
+                  reported=_form_rows(day, players, None, None, result), at=at, threshold=day.threshold(game),
+                  path=request.url.path, director_nav=False, statuses=(), csrf=csrf, words=words)
+
+
+def _player_headings(game: Game, words: Words) -> tuple[str, str]:
+    """A table page's heading (``Runde 2 · Tisch 3``) and title (``Tisch 3 · Runde 2``) in the event's language."""
+    from ..render.sheet import stage_word
+
+    if game.is_finals:
+        stage = stage_word(game.stage, words.tx)
+        return (str(words("stage_table", stage=stage, table=game.table)),
+                str(words("table_stage", stage=stage, table=game.table)))
+    return (str(words("round_table", n=game.round, table=game.table)),
+            str(words("table_round", n=game.round, table=game.table)))
 
 
 def _linked_game(request: Request, day: Day, token: str) -> Game | None:

@@ -8,6 +8,7 @@ optional)::
     name = "Swiss Catan Championship 2010"
     seed = "sm2010"              # every random stream derives from it
     language = "de"              # sheet language: en | de | de-CH (any templates/<code>.toml)
+    timezone = "Europe/Zurich"   # the console's times (an IANA name); default: the machine's
     paper = "a4"                 # a4 | letter
     players = "players.csv"      # beside this file: id,name[,group]
     table_size = 4               # 4 (3-player tables fill the gaps) or 6 (5-6 scenarios)
@@ -73,7 +74,7 @@ from ..core.fields import Fields
 SETUPS = ("per-table", "shared")
 SEATINGS = ("schedule", "standings")
 TOP_KEYS = frozenset({"name", "seed", "language", "paper", "players", "table_size", "scoring", "rules", "rounds",
-                      "final", "balance", "schedule"})
+                      "final", "balance", "schedule", "timezone"})
 ROUND_KEYS = frozenset({"scenario", "victory_points", "setup", "rules", "variant", "balance", "seating"})
 FINAL_KEYS = frozenset({"players", "scenario", "victory_points", "rules", "variant", "balance"})
 #: keys of a [balance] table (besides the limits of docs/balance.md)
@@ -221,6 +222,8 @@ class Tournament:
     balance: BalanceSettings = BalanceSettings()
     groups_first: bool = False
     late: tuple[Player, ...] = ()
+    #: the IANA time zone the console shows times in (``timezone``; None: the machine's)
+    timezone: str | None = None
 
     def __repr__(self) -> str:
         return f"setupgen.load_tournament({self.path!r})"
@@ -339,7 +342,7 @@ def load(path: str | Path) -> Tournament:
     house = _parse_rules(p, data)
     settings = _parse_balance(p, data, "")
     t = Tournament(p, name, seed, language, paper, players, table_size, rounds, points, tie, final, house, settings,
-                   _parse_schedule(p, data))
+                   _parse_schedule(p, data), timezone=_parse_timezone(p, data))
     _check_almanacs(t)
     for number in [r.number for r in rounds] + ([None] if final is not None else []):
         try:
@@ -348,6 +351,21 @@ def load(path: str | Path) -> Tournament:
             where = "final.balance" if number is None else f"rounds[{number - 1}].balance"
             raise TournamentError(f"{p}: {where}: {exc}") from None
     return t
+
+
+def _parse_timezone(p: str, data: dict[str, Any]) -> str | None:
+    """``timezone``: an IANA time zone name the machine knows (``Europe/Zurich``), or None when not given."""
+    import zoneinfo
+
+    name = _get(p, data, "timezone", str, None)
+    if name is None:
+        return None
+    try:
+        zoneinfo.ZoneInfo(name)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        raise TournamentError(f"{p}: timezone: {name[:60]!r} is not a time zone this machine knows (an IANA "
+                              f"name such as Europe/Zurich)") from None
+    return name
 
 
 def _read_toml(path: Path) -> dict[str, Any]:

@@ -1,0 +1,75 @@
+"""The words of the pages a player sees in the console, in the event's
+language (the tournament file's ``language``; ``templates/<lang>.toml``,
+table ``[console]``), and times shown in the event's time zone (the
+tournament file's ``timezone``, else the machine's; docs/console.md,
+"The players' side").
+
+Shapes: a stored time is UTC ISO 8601 to the second
+(``2026-12-01T17:51:07Z``, :func:`setupgen.console.store.now`); a shown
+time follows the language's ``console.time`` pattern.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import zoneinfo
+from typing import Sequence
+
+from markupsafe import Markup, escape
+
+from ..core import templates
+from ..core.errors import SetupgenError
+from ..core.templates import Texts
+
+__all__: Sequence[str] = ("Words", "local_time")
+
+
+class Words:
+    """The ``[console]`` words of a language for a template: ``w("report")``,
+    ``w("sent", at=..., result=...)``. Raises :class:`~setupgen.core.errors.
+    SetupgenError` for an unknown language, a missing word or field."""
+
+    __slots__ = ("tx",)
+
+    def __init__(self, lang: str) -> None:
+        self.tx = templates.texts(lang)
+
+    def __call__(self, key: str, **values: object) -> Markup:
+        """The word at ``console.<key>``, its fields filled with ``values``
+        escaped for HTML (a value that is markup already is kept as it is)."""
+        raw = self.tx.get(f"console.{key}")
+        try:
+            return escape(raw).format(**values)
+        except (KeyError, IndexError, ValueError) as exc:
+            raise SetupgenError(f"templates/{self.tx.lang}.toml: text 'console.{key}' cannot be filled: {exc}") from None
+
+    @property
+    def lang(self) -> str:
+        """The language's code (``de-CH``), for a page's ``lang`` attribute."""
+        return self.tx.lang
+
+
+def _zone(name: str | None) -> dt.tzinfo | None:
+    """The time zone ``name`` (None: the machine's local time)."""
+    return None if name is None else zoneinfo.ZoneInfo(name)
+
+
+def local_time(at: str, zone: str | None, tx: Texts) -> str:
+    """``at`` (UTC, ``2026-12-01T17:51:07Z``) in time zone ``zone`` (an IANA
+    name; None: the machine's) as the language's ``console.time`` pattern
+    says (fields ``day``, ``month`` (its name from ``console.months``),
+    ``month_number``, ``year``, ``hour``, ``minute``; day, month number, hour
+    and minute two digits, the day without a leading zero where the
+    pattern's field is ``{day}`` and the language's months are names).
+    A text that is not such a time comes back unchanged (an older
+    database's entry)."""
+    try:
+        when = dt.datetime.strptime(at, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=dt.timezone.utc)
+    except (TypeError, ValueError):
+        return at
+    local = when.astimezone(_zone(zone))
+    months = tx.data.get("console", {}).get("months", ())
+    month = months[local.month - 1] if len(months) == 12 else f"{local.month:02d}"
+    day = f"{local.day:02d}" if "{month_number}" in tx.get("console.time") else str(local.day)
+    return tx.get("console.time", day=day, month=month, month_number=f"{local.month:02d}", year=local.year,
+                  hour=f"{local.hour:02d}", minute=f"{local.minute:02d}")
