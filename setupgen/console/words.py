@@ -57,19 +57,15 @@ def _zone(name: str | None) -> dt.tzinfo | None:
 def local_time(at: str, zone: str | None, tx: Texts) -> str:
     """``at`` (UTC, ``2026-12-01T17:51:07Z``) in time zone ``zone`` (an IANA
     name; None: the machine's) as the language's ``console.time`` pattern
-    says (fields ``day``, ``month`` (its name from ``console.months``),
-    ``month_number``, ``year``, ``hour``, ``minute``; day, month number, hour
-    and minute two digits, the day without a leading zero where the
-    pattern's field is ``{day}`` and the language's months are names).
-    A text that is not such a time comes back unchanged (an older
-    database's entry)."""
+    says, from the fields ``day`` (``1``), ``dd`` (``01``), ``month`` (its
+    name in ``console.months``), ``mm`` (``12``), ``year``, ``hour`` and
+    ``minute`` (two digits each). A text that is not such a time comes
+    back unchanged (an older database's entry)."""
     try:
         when = dt.datetime.strptime(at, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=dt.timezone.utc)
     except (TypeError, ValueError):
         return at
     local = when.astimezone(_zone(zone))
-    months = tx.data.get("console", {}).get("months", ())
-    month = months[local.month - 1] if len(months) == 12 else f"{local.month:02d}"
-    day = f"{local.day:02d}" if "{month_number}" in tx.get("console.time") else str(local.day)
-    return tx.get("console.time", day=day, month=month, month_number=f"{local.month:02d}", year=local.year,
-                  hour=f"{local.hour:02d}", minute=f"{local.minute:02d}")
+    month = tx.data["console"]["months"][local.month - 1]
+    return tx.get("console.time", day=local.day, dd=f"{local.day:02d}", month=month, mm=f"{local.month:02d}",
+                  year=local.year, hour=f"{local.hour:02d}", minute=f"{local.minute:02d}")
