@@ -86,7 +86,7 @@ def result_form(token: str, vps, winner) -> dict:
 
 def test_store_schema_version_and_one_transaction_per_change(tmp_path):
     s = store.Store(tmp_path)
-    assert s.fresh and store.version(s.db) == store.SCHEMA_VERSION == 6
+    assert s.fresh and store.version(s.db) == store.SCHEMA_VERSION == 7
     assert s.db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     new = store.TableResult(G(1, 2), ("a", "b", "c"), (10, 7, 3), 1, "reported", "table", "2026-01-01T10:00:00Z")
     assert s.record(new, "report") is None
@@ -660,7 +660,7 @@ def test_migration_from_schema_1_keeps_every_result(tmp_path):
     db.execute("INSERT INTO results VALUES (1, 1, '[\"a\", \"b\"]', '[10, 4]', 1, 'confirmed', 'director', 't')")
     db.close()
     s = store.Store(tmp_path)
-    assert not s.fresh and store.version(s.db) == 6
+    assert not s.fresh and store.version(s.db) == 7
     assert s.result(G(1, 1)) == store.TableResult(G(1, 1), ("a", "b"), (10, 4), 1, "confirmed", "director", "t", ())
     s.close()
 
@@ -838,7 +838,7 @@ def test_migration_from_schema_3_gives_the_finals_statuses(tmp_path):
     db.execute("INSERT INTO finals VALUES ('final', 1, '[\"a\", \"b\"]', '[13, 4]', 1, 'director', 't')")
     db.close()
     s = store.Store(tmp_path)
-    assert store.version(s.db) == 6
+    assert store.version(s.db) == 7
     assert s.result(Game.finals("final", 1)) == store.TableResult(Game("final", 1, 1), ("a", "b"), (13, 4), 1,
                                                                   "confirmed", "director", "t")
     s.close()
@@ -896,7 +896,7 @@ def test_migration_from_schema_2_keeps_results_and_adds_the_finals(tmp_path):
                "'enter', '', '{}')")
     db.close()
     s = store.Store(tmp_path)
-    assert not s.fresh and store.version(s.db) == 6
+    assert not s.fresh and store.version(s.db) == 7
     assert s.result(G(1, 1)) == store.TableResult(G(1, 1), ("a", "b"), (10, 4), 1, "confirmed", "director", "t",
                                                   ("played", "no-show"))
     (entry,) = s.audit()

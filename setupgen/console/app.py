@@ -10,13 +10,11 @@ problem, never a traceback.
 
 from __future__ import annotations
 
-import hmac
 import threading
 import time
 
 from pathlib import Path
-from typing import Any, Callable, Literal, Mapping
-from urllib.parse import parse_qsl
+from typing import Any, Callable, Literal
 
 import jinja2
 from starlette.applications import Starlette
@@ -33,14 +31,15 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from ..core.errors import SetupgenError
 from ..tournament import jobs, tokens
 from ..tournament.games import Game, GameError
-from ..tournament import standings as st
 from . import day as dayday
 from . import security
 from .day import Day
 from .store import StoreError
 from .words import Words, local_time
+from .pages import (TEMPLATES, LoginNeeded, client_host, day_of, director_words, form_rows, game_of, is_director,
+                    placings_context, posted_result, read_form, render, require_director, scenario_name,
+                    standings_context, MAX_FIELDS)
 
-TEMPLATES = Path(__file__).with_name("templates")
 REASONS = {400: "Bad request", 403: "Forbidden", 404: "Not found", 405: "Method not allowed", 409: "Conflict",
            413: "Request too large", 429: "Too many attempts", 500: "Internal error"}
 #: the files of a pack the director may download
@@ -51,10 +50,6 @@ SESSION_HOURS = 8
 _SCRYPT_AT_ONCE = threading.BoundedSemaphore(2)
 #: a seat's status on the director's form (docs/console.md, "Results")
 STATUS_CHOICES = ("played", "no-show", "disqualified")
-
-
-class _LoginNeeded(Exception):
-    """A director's page asked for without the director's session."""
 
 
 def create_app(day: Day, *, password: tuple[bytes, bytes] | None = None,
@@ -78,7 +73,7 @@ def create_app(day: Day, *, password: tuple[bytes, bytes] | None = None,
         Middleware(_Headers),
     ]
     handlers: dict[Any, Any] = {HTTPException: _http_error, security.BodyTooLarge: _too_large,
-                                _LoginNeeded: _to_login, Exception: _internal}
+                                LoginNeeded: _to_login, Exception: _internal}
     app = Starlette(debug=False, routes=_routes(), middleware=middleware, exception_handlers=handlers)
     app.state.day, app.state.password, app.state.env = day, password, env
     app.state.tokens, app.state.logins = security.RateLimit(), security.RateLimit()
@@ -166,103 +161,12 @@ def _routes() -> list[Route]:
 
 # ---------------------------------------------------------------- helpers
 
-def _day(request: Request) -> Day:
-    """The day, with what the command line changed in the folder taken in (once a request)."""
-    day = request.app.state.day
-    if "setupgen.refreshed" not in request.scope:
-        request.scope["setupgen.refreshed"] = True
-        try:
-            day.refresh()
-        except SetupgenError as exc:
-            raise HTTPException(409, f"a file of the tournament folder changed and no longer reads: {exc}") from None
-    return day
-
-
-def render(request: Request, name: str, code: int = 200, **context: Any) -> HTMLResponse:
-    """The page ``name`` with what every page has (tournament, CSRF token, navigation)."""
-    day = _day(request)
-    session = request.scope.get("session")
-    words = context.pop("words", None)
-    if words is None:
-        words = _director_words()
-    base = {"tournament": day.t.name, "csrf": security.csrf_token(session) if session is not None else "",
-            "w": words, "lang": words.lang,
-            "director_nav": _is_director(request),
-            "logged_in": request.app.state.password is not None and _is_director(request),
-            "message": None, "problems": None, "refresh": None}
-    base.update(context)
-    html = request.app.state.env.get_template(name).render(**base)
-    return HTMLResponse(html, status_code=code)
-
-
-def _director_words() -> Words:
-    """The words of the director's pages: English."""
-    return Words("en")
-
-
-def _is_director(request: Request) -> bool:
-    """Whether the request is the director's: no password set, or the
-    cookie names an open session of the current password (checked once
-    a request)."""
-    state = request.app.state
-    if state.password is None:
-        return True
-    if "setupgen.director" not in request.scope:
-        session = request.scope.get("session")
-        sid = session.get("sid") if session else None
-        request.scope["setupgen.director"] = sid is not None and _day(request).store.session_open(
-            sid, state.fingerprint, time.time(), state.idle)
-    return request.scope["setupgen.director"]
-
-
-def _director(request: Request) -> None:
-    if not _is_director(request):
-        raise _LoginNeeded()
-
-
-_MAX_FIELDS = 40  # fields a form may have
-
-
-async def _form(request: Request, expected: str | None = None) -> Any:
-    """The posted form, its CSRF field checked (403 when missing or wrong)
-    against the session's token, or against ``expected`` when given (a
-    table's own page, :func:`~setupgen.console.security.table_csrf`).
-    The browser's usual encoding (``application/x-www-form-urlencoded``)
-    is read with the standard library's parser, a few times faster than
-    Starlette's multipart reader, which reads any other body (files
-    refused); the last value of a repeated field counts, as Starlette's."""
-    try:
-        kind = request.headers.get("content-type", "").partition(";")[0].strip().lower()
-        if kind == "application/x-www-form-urlencoded":
-            body = (await request.body()).decode("utf-8")
-            form: Any = dict(parse_qsl(body, keep_blank_values=True, max_num_fields=_MAX_FIELDS))
-        else:
-            form = await request.form(max_files=0, max_fields=_MAX_FIELDS, max_part_size=4096)
-    except security.BodyTooLarge:
-        raise
-    except Exception:  # a malformed body of any kind
-        raise HTTPException(400, "the form could not be read") from None
-    given = form.get("csrf")
-    if not (security.csrf_ok(request.session, given) if expected is None else
-            isinstance(given, str) and hmac.compare_digest(expected.encode(), given.encode())):
-        raise HTTPException(403, "the form's security token is missing or out of date: reload the page and "
-                                 "send it again")
-    return form
-
-
-def _game_of(params: Mapping[str, Any], table: int | None = None) -> Game:
-    """The game of a route's parameters (``n`` or ``stage``, and ``t`` or
-    ``table``): ``/rounds/{n}/tables/{t}``, ``/finals/{stage}/tables/{t}``,
-    a table's link ``/t/{n}/{t}/...`` or ``/t/{stage}/{t}/...``. Raises
-    :class:`GameError` for a key of no game."""
-    t = params["t"] if table is None else table
-    return Game.finals(params["stage"], t) if "stage" in params else Game.preliminary(params["n"], t)
 
 
 def _game(request: Request) -> Game:
-    """The game a route names (404 for a key of no game), :func:`_game_of`."""
+    """The game a route names (404 for a key of no game), :func:`game_of`."""
     try:
-        return _game_of(request.path_params)
+        return game_of(request.path_params)
     except GameError as exc:
         raise HTTPException(404, str(exc)) from None
 
@@ -348,25 +252,6 @@ def _round_or_404(day: Day, n: int) -> None:
         raise HTTPException(404, f"there is no round {n} (rounds {', '.join(map(str, day.rounds))})")
 
 
-def _form_rows(day: Day, players: tuple[str, ...], vp: list[str] | None = None, winner: str | None = None,
-               result=None, statuses: list[str] | None = None) -> list[dict]:
-    """The rows of a result form: name, the value shown, whether checked as winner, the status."""
-    names = day.names()
-    rows = []
-    kept = (result.statuses if result is not None else ()) or ("played",) * len(players)
-    for k, p in enumerate(players, start=1):
-        value = vp[k - 1] if vp is not None else (str(result.vp[k - 1]) if result is not None else "")
-        won = (winner == str(k)) if winner is not None else (result is not None and result.winner == k)
-        status = statuses[k - 1] if statuses is not None else kept[k - 1]
-        rows.append({"name": names.get(p, p), "value": value, "winner": won, "status": status})
-    return rows
-
-
-def _posted_result(form: Any, seats: int) -> tuple[list[str], str]:
-    vp = [str(form.get(f"vp{k}", ""))[:50] for k in range(1, seats + 1)]
-    return vp, str(form.get("winner", ""))[:10]
-
-
 class _Posted:
     """A director's result form as posted: VP, winner and statuses per
     seat, and, when it was refused, the problems and the page's status
@@ -385,8 +270,8 @@ class _Posted:
         the version the form showed or None) to ``enter`` in a worker
         thread; a redirect to ``done`` when it takes them, else None with
         the problems kept here."""
-        form = await _form(request)
-        self.vp, self.winner = _posted_result(form, seats)
+        form = await read_form(request)
+        self.vp, self.winner = posted_result(form, seats)
         self.marks = _posted_statuses(form, seats)
         version = _version(form, required=False)
         try:
@@ -405,10 +290,6 @@ def _posted_statuses(form: Any, seats: int) -> list[str]:
     return [str(form.get(f"status{k}", "played"))[:20] for k in range(1, seats + 1)]
 
 
-def _client(request: Request) -> str:
-    return request.client.host if request.client else "?"
-
-
 # ---------------------------------------------------------------- error pages
 
 async def _http_error(request: Request, exc: Exception) -> Response:
@@ -423,7 +304,7 @@ async def _http_error(request: Request, exc: Exception) -> Response:
 def _error(request: Request, status: int, detail: str) -> Response:
     try:
         return render(request, "error.html", status, status=status, reason=REASONS.get(status, "Error"),
-                      detail=detail, back="/" if _is_director(request) else "/public")
+                      detail=detail, back="/" if is_director(request) else "/public")
     except Exception:  # the error page itself failed: plain text
         return Response(f"{status} {detail}\n", status_code=status, media_type="text/plain")
 
@@ -471,13 +352,13 @@ async def login(request: Request) -> Response:
         return RedirectResponse("/", status_code=303)
     if request.method == "GET":
         return render(request, "login.html")
-    form = await _form(request)
-    if not request.app.state.logins.attempt(_client(request)):
+    form = await read_form(request)
+    if not request.app.state.logins.attempt(client_host(request)):
         raise HTTPException(429, "too many wrong passwords; wait a minute")
     given = str(form.get("password", ""))
     if not await run_in_threadpool(_check_password, request.app.state.password, given):
         return render(request, "login.html", 403, problems=["wrong password"])
-    day = _day(request)
+    day = day_of(request)
     sid = await run_in_threadpool(day.store.start_session, request.app.state.fingerprint, time.time(),
                                   request.app.state.idle)
     request.session.clear()
@@ -495,23 +376,23 @@ def _check_password(stored: tuple[bytes, bytes], given: str) -> bool:
 
 async def logout(request: Request) -> Response:
     """End every session of the director (a copied cookie included)."""
-    await _form(request)
+    await read_form(request)
     if request.app.state.password is not None:
-        await run_in_threadpool(_day(request).store.end_sessions)
+        await run_in_threadpool(day_of(request).store.end_sessions)
     request.session.clear()
     return RedirectResponse("/login" if request.app.state.password is not None else "/", status_code=303)
 
 
 async def home(request: Request) -> Response:
     """The rounds with each table's state and the round packs."""
-    _director(request)
-    day = _day(request)
+    require_director(request)
+    day = day_of(request)
     rounds = []
     for n in day.rounds:
         counts = {s: 0 for s in (dayday.WAITING, dayday.REPORTED, dayday.CONFIRMED)}
         for t in range(1, day.schedule.tables(n) + 1):
             counts[day.state(Game.preliminary(n, t))] += 1
-        rounds.append({"number": n, "scenario": _scenario(day, n), "tables": day.schedule.tables(n),
+        rounds.append({"number": n, "scenario": scenario_name(day, n), "tables": day.schedule.tables(n),
                        "counts": counts, "pack": day.has_pack(n), "stale": day.pack_stale(n),
                        "key": (day.pack_folder(n) / "key.pdf").is_file()})
     return render(request, "home.html", rounds=rounds, folder=str(day.folder), console_url=day.console_url,
@@ -525,19 +406,13 @@ def _unplanned(day: Day) -> int | None:
         raise HTTPException(409, str(exc)) from None
 
 
-def _scenario(day: Day, n: int) -> str:
-    from ..core import templates
-
-    return jobs.scenario_name(day.t.round(n).scenario, templates.texts(day.t.language))
-
-
 async def round_page(request: Request) -> Response:
     """One round: each table's players, result and state."""
-    _director(request)
-    day, n = _day(request), request.path_params["n"]
+    require_director(request)
+    day, n = day_of(request), request.path_params["n"]
     _round_or_404(day, n)
     games = [Game.preliminary(n, t) for t in range(1, day.schedule.tables(n) + 1)]
-    return render(request, "round.html", number=n, scenario=_scenario(day, n), games=_game_rows(day, games),
+    return render(request, "round.html", number=n, scenario=scenario_name(day, n), games=_game_rows(day, games),
                   pack=day.has_pack(n), key=(day.pack_folder(n) / "key.pdf").is_file(), stale=day.pack_stale(n),
                   confirm_all=f"/rounds/{n}/confirm-all",
                   **_round_messages(request, day, n))
@@ -547,9 +422,9 @@ async def make_pack(request: Request) -> Response:
     """Make the round's pack (the library's round pack, unchanged bytes) in
     the worker process; back to the round page, which says it is running
     (and refreshes itself) or what came of it."""
-    _director(request)
-    await _form(request)
-    day, n = _day(request), request.path_params["n"]
+    require_director(request)
+    await read_form(request)
+    day, n = day_of(request), request.path_params["n"]
     _round_or_404(day, n)
     return await _heavy(lambda: dayday.start_pack(day, n), "the pack was not made", f"/rounds/{n}")
 
@@ -591,8 +466,8 @@ def _task_message(day: Day, about: tuple) -> dict:
 
 async def download(request: Request) -> Response:
     """``round.pdf`` or ``key.pdf`` of a made pack, as the pack holds it."""
-    _director(request)
-    day, n, name = _day(request), request.path_params["n"], request.path_params["name"]
+    require_director(request)
+    day, n, name = day_of(request), request.path_params["n"], request.path_params["name"]
     _round_or_404(day, n)
     path = day.pack_folder(n) / name
     if name not in DOWNLOADS or not day.has_pack(n) or not path.is_file():
@@ -606,8 +481,8 @@ async def table_page(request: Request) -> Response:
     """Any game's page, preliminary or finals. GET: its result form and
     its changes; POST: enter or correct it (confirmed), refused (409) when
     the result changed since the form was opened (its ``version``)."""
-    _director(request)
-    day, game = _day(request), _game(request)
+    require_director(request)
+    day, game = day_of(request), _game(request)
     players = await run_in_threadpool(_players_or_404, day, game)
     posted = _Posted()
     changed = None
@@ -628,8 +503,8 @@ def _table_page(request: Request, day: Day, game: Game, players: tuple[str, ...]
     return render(request, "table.html", posted.status, title=_heading(game), heading=_heading(game),
                   finals=game.is_finals, path=game_path(game), back=back, back_name=back_name,
                   state=day.state(game), problems=posted.problems,
-                  at=local_time(result.at, day.t.timezone, _director_words().tx) if result else "",
-                  players=_form_rows(day, players, posted.vp, posted.winner, result, posted.marks),
+                  at=local_time(result.at, day.t.timezone, director_words().tx) if result else "",
+                  players=form_rows(day, players, posted.vp, posted.winner, result, posted.marks),
                   threshold=day.threshold(game), audit=day.store.audit(game), url=day.table_url(game),
                   statuses=STATUS_CHOICES, version=result.version if result else 0,
                   changed=None if changed is None else _changed_rows(day, players, changed))
@@ -655,9 +530,9 @@ def _changed_rows(day: Day, players: tuple[str, ...], changed: "dayday.ResultCha
 async def confirm(request: Request) -> Response:
     """Confirm any game's reported result, at the version the page showed
     (409 with the result now beside the one shown when it changed)."""
-    _director(request)
-    form = await _form(request)
-    day, game = _day(request), _game(request)
+    require_director(request)
+    form = await read_form(request)
+    day, game = day_of(request), _game(request)
     players = await run_in_threadpool(_players_or_404, day, game)
     version = _version(form)
     try:
@@ -675,14 +550,14 @@ async def confirm_all(request: Request) -> Response:
     """*Confirm all reported* of a round or a finals stage, in one
     transaction: every table whose version on the page (``v<table>``) is
     still current; the others are named as changed."""
-    _director(request)
-    form = await _form(request)
-    day, params = _day(request), request.path_params
+    require_director(request)
+    form = await read_form(request)
+    day, params = day_of(request), request.path_params
     seen: dict[Game, int | None] = {}
-    for name in list(form.keys())[:_MAX_FIELDS]:
+    for name in list(form.keys())[:MAX_FIELDS]:
         if name.startswith("v") and name[1:].isdigit() and len(name) <= 6:
             try:
-                seen[_game_of(params, int(name[1:]))] = _version(form, name)
+                seen[game_of(params, int(name[1:]))] = _version(form, name)
             except GameError as exc:
                 raise HTTPException(404, str(exc)) from None
     for game in seen:
@@ -697,32 +572,17 @@ async def confirm_all(request: Request) -> Response:
                             status_code=303)
 
 
-def _standings_context(day: Day) -> dict:
-    try:
-        live = dayday.live_standings(day)
-    except SetupgenError as exc:  # e.g. the schedule was re-planned under confirmed tables
-        raise HTTPException(409, f"the standings cannot be computed: {exc}") from None
-    names = day.names()
-    rounds = sorted({r for points in live.per_round.values() for r in points})
-    rows = [{"rank": s.rank, "name": names.get(s.player, s.player),
-             "rounds": [st.format_points(live.per_round[s.player][r]) if r in live.per_round.get(s.player, {})
-                        else "-" for r in rounds],
-             "pp": st.format_points(s.placing_points), "vp": s.victory_points, "share": f"{s.vp_share:.2f}",
-             "games": s.games, "lot": "" if s.lots is None else s.lots} for s in live.ranked]
-    return {"standings": rows, "rounds": rounds, "progress": sorted(live.progress.items())}
-
-
 async def standings_page(request: Request) -> Response:
     """The live standings of the confirmed results."""
-    _director(request)
-    return render(request, "standings.html", **_standings_context(_day(request)))
+    require_director(request)
+    return render(request, "standings.html", **standings_context(day_of(request)))
 
 
 async def standings_csv(request: Request) -> Response:
     """``standings.csv`` as ``setupgen standings`` writes it."""
-    _director(request)
+    require_director(request)
     try:
-        live = dayday.live_standings(_day(request))
+        live = dayday.live_standings(day_of(request))
     except SetupgenError as exc:
         raise HTTPException(409, f"the standings cannot be computed: {exc}") from None
     return Response(live.csv.encode("utf-8"), media_type="text/csv; charset=utf-8",
@@ -731,8 +591,8 @@ async def standings_csv(request: Request) -> Response:
 
 async def audit_page(request: Request) -> Response:
     """Every change, newest first."""
-    _director(request)
-    return render(request, "audit.html", audit=_day(request).store.audit())
+    require_director(request)
+    return render(request, "audit.html", audit=day_of(request).store.audit())
 
 
 def _entries_context(day: Day, **form: str) -> dict:
@@ -760,8 +620,8 @@ def _entries_context(day: Day, **form: str) -> dict:
 
 async def entries_page(request: Request) -> Response:
     """Drop-outs and late entries: the changes recorded, the forms to record one, and the re-plan."""
-    _director(request)
-    return render(request, "entries.html", **_entries_context(_day(request)))
+    require_director(request)
+    return render(request, "entries.html", **_entries_context(day_of(request)))
 
 
 def _round_number(text: str) -> int:
@@ -778,9 +638,9 @@ async def record_change(request: Request) -> Response:
     (400 naming the problem; 409 from a round that has results)."""
     from ..tournament import entries
 
-    _director(request)
-    form = await _form(request)
-    day = _day(request)
+    require_director(request)
+    form = await read_form(request)
+    day = day_of(request)
     given = {k: str(form.get(k, ""))[:200] for k in ("change", "player", "name", "group", "from_round")}
     try:
         kind = given["change"].strip()
@@ -802,9 +662,9 @@ async def replan(request: Request) -> Response:
     --from-round N``) in the worker process; 409 while a round from N on
     has results. Back to the rounds page, which says it is running or what
     came of it."""
-    _director(request)
-    form = await _form(request)
-    day = _day(request)
+    require_director(request)
+    form = await read_form(request)
+    day = day_of(request)
     number = _round_number(str(form.get("from_round", ""))[:20])
     return await _heavy(lambda: dayday.start_replan(day, number), "the schedule was not re-planned", "/")
 
@@ -812,8 +672,8 @@ async def replan(request: Request) -> Response:
 async def finals_page(request: Request) -> Response:
     """The finals' seating from the confirmed standings, their packs, and
     (semi-finals made) the form naming each semi-final's winner."""
-    _director(request)
-    day = _day(request)
+    require_director(request)
+    day = day_of(request)
     found = await run_in_threadpool(dayday.finals, day)
     names = day.names()
     tables = [] if found is None else [[{"id": p, "name": names.get(p, p), "rank": found.rank.get(p, "")}
@@ -826,7 +686,7 @@ async def finals_page(request: Request) -> Response:
             p["won"] = p["id"] in entered
     stages = [] if found is None or found.problem else await run_in_threadpool(_stage_states, day, found.made)
     return render(request, "finals.html", finals=found, tables=tables, winners_form=winners_form, stages=stages,
-                  message=_done_message(request), **await run_in_threadpool(_placings_context, day))
+                  message=_done_message(request), **await run_in_threadpool(placings_context, day))
 
 
 def _stage_states(day: Day, made: tuple[str, ...]) -> list[dict]:
@@ -845,23 +705,13 @@ def _stage_states(day: Day, made: tuple[str, ...]) -> list[dict]:
     return out
 
 
-def _placings_context(day: Day) -> dict:
-    """The final placings for a page (empty until every finals table is in) and why not yet."""
-    placed, why = dayday.final_placings(day)
-    names = day.names()
-    rows = [{"place": p.place, "name": names.get(p.player, p.player),
-             "stage": "preliminary rounds" if p.stage == "preliminary" else p.stage,
-             "table": "" if p.table is None else p.table, "vp": "" if p.vp is None else p.vp, "rank": p.rank} for p in placed]
-    return {"placings": rows, "placings_problem": why}
-
-
 async def make_finals_pack(request: Request) -> Response:
     """Make the semi-finals' or the final's pack (``setupgen finals``)."""
-    _director(request)
-    form = await _form(request)
+    require_director(request)
+    form = await read_form(request)
     winners = tuple(str(form[k])[:100] for k in ("w1", "w2", "w3", "w4") if k in form)
     try:
-        await run_in_threadpool(dayday.make_finals_pack, _day(request), winners)
+        await run_in_threadpool(dayday.make_finals_pack, day_of(request), winners)
     except SetupgenError as exc:
         raise HTTPException(409, f"the finals' pack was not made: {exc}") from None
     return RedirectResponse("/finals", status_code=303)
@@ -869,8 +719,8 @@ async def make_finals_pack(request: Request) -> Response:
 
 async def finals_download(request: Request) -> Response:
     """The ``round.pdf`` of the semi-finals' or the final's pack."""
-    _director(request)
-    day, stage = _day(request), request.path_params["stage"]
+    require_director(request)
+    day, stage = day_of(request), request.path_params["stage"]
     path = day.folder / stage / "round.pdf"
     if stage not in dayday.FINAL_STAGES or not path.is_file():
         raise HTTPException(404, f"no pack of the {stage[:20]!r} yet")
@@ -885,7 +735,7 @@ async def public_page(request: Request) -> Response:
     """This round's tables and start positions, and the standings: nothing
     secret. The page is made once per change (confirmed results, the
     schedule, a pack, the round shown) and its bytes served from there."""
-    day = _day(request)
+    day = day_of(request)
     n = dayday.current_round(day)  # a few file checks; the rounds with results are kept (Day.view)
     page = day.peek("public", packs=True, extra=n)
     if page is dayday.NO_VIEW:
@@ -898,9 +748,9 @@ def _public_html(request: Request, day: Day, n: int) -> str:
     names = day.names()
     tables = [{"table": t, "players": [names.get(p, p) for p in day.players_of(Game.preliminary(n, t))]}
               for t in range(1, day.schedule.tables(n) + 1)] if n in day.rounds else []
-    page = render(request, "public.html", number=n, scenario=_scenario(day, n) if n in day.rounds else "",
+    page = render(request, "public.html", number=n, scenario=scenario_name(day, n) if n in day.rounds else "",
                   tables=tables, seats=day.t.table_size, refresh=30, director_nav=False, logged_in=False,
-                  csrf="", **_standings_context(day), **_placings_context(day))
+                  csrf="", **standings_context(day), **placings_context(day))
     return bytes(page.body).decode("utf-8")
 
 
@@ -908,8 +758,8 @@ async def table_report(request: Request) -> Response:
     """A table's own page, opened by its token alone (any game: ``/t/N/T/token``
     of a round, ``/t/STAGE/T/token`` of a finals table): the reported
     result and (until the director confirms) the form to report it."""
-    day, token = _day(request), request.path_params["token"]
-    limit, client = request.app.state.tokens, _client(request)
+    day, token = day_of(request), request.path_params["token"]
+    limit, client = request.app.state.tokens, client_host(request)
     if limit.blocked(client):
         raise HTTPException(429, "too many wrong table links from this device; wait a minute")
     game = _linked_game(request, day, token)
@@ -921,8 +771,8 @@ async def table_report(request: Request) -> Response:
     problems, vp, winner, status = None, None, None, 200
     csrf = security.table_csrf(day.key, game.round, game.table, game.stage)
     if request.method == "POST":
-        form = await _form(request, csrf)
-        vp, winner = _posted_result(form, len(players))
+        form = await read_form(request, csrf)
+        vp, winner = posted_result(form, len(players))
         try:
             dayday.report(day, game, vp, winner)  # about 1 ms: no thread hop
             return RedirectResponse(request.url.path, status_code=303)
@@ -935,8 +785,8 @@ async def table_report(request: Request) -> Response:
     heading, title = _player_headings(game, words)
     at = local_time(result.at, day.t.timezone, words.tx) if result else ""
     return render(request, "tablepage.html", status, title=title, heading=heading, state=day.state(game),
-                  problems=problems, message=None, players=_form_rows(day, players, vp, winner, result),
-                  reported=_form_rows(day, players, None, None, result), at=at, threshold=day.threshold(game),
+                  problems=problems, message=None, players=form_rows(day, players, vp, winner, result),
+                  reported=form_rows(day, players, None, None, result), at=at, threshold=day.threshold(game),
                   path=request.url.path, director_nav=False, statuses=(), csrf=csrf, words=words)
 
 
@@ -956,7 +806,7 @@ def _linked_game(request: Request, day: Day, token: str) -> Game | None:
     """The game of a table's link when its token matches and the game is
     scheduled (a finals table: seated), else None."""
     try:
-        game = _game_of(request.path_params)
+        game = game_of(request.path_params)
     except GameError:
         return None
     if not tokens.token_matches(day.key, game.round, game.table, token, game.stage):

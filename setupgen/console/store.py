@@ -31,9 +31,10 @@ from typing import Callable, Sequence
 
 from ..core.errors import SetupgenError, quoted
 from ..tournament.games import PRELIMINARY, Game
+from .clock import Clock
 
 DB_FILE = "tournament.db"
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 STATES = ("reported", "confirmed")
 
 #: version -> the SQL statements that bring a database from version - 1 to it
@@ -80,6 +81,12 @@ MIGRATIONS: dict[int, tuple[str, ...]] = {
         "ALTER TABLE audit ADD COLUMN version INTEGER NOT NULL DEFAULT 0",
         "CREATE TABLE sessions (id TEXT PRIMARY KEY, password TEXT NOT NULL, created REAL NOT NULL, "
         "seen REAL NOT NULL)",
+    ),
+    7: (  # the round clocks (one per stage and round; a finals stage is round 1) and the director's announcements
+        "CREATE TABLE clocks (stage TEXT NOT NULL, round INTEGER NOT NULL, seconds INTEGER NOT NULL, "
+        "used REAL NOT NULL, since REAL, ended INTEGER NOT NULL, PRIMARY KEY (stage, round))",
+        "CREATE TABLE announcements (id INTEGER PRIMARY KEY AUTOINCREMENT, text TEXT NOT NULL, at TEXT NOT NULL, "
+        "removed TEXT)",
     ),
 }
 
@@ -151,6 +158,19 @@ class AuditEntry:
     version: int = 0
 
 
+@dataclass(frozen=True, slots=True)
+class Announcement:
+    """A line the director posted for the hall: its id, text and when (UTC, ISO 8601)."""
+
+    id: int
+    text: str
+    at: str
+
+
+#: the longest announcement (characters)
+MAX_ANNOUNCEMENT = 300
+
+
 def now() -> str:
     """The current time, UTC, to the second (``2026-05-01T14:03:59Z``)."""
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
@@ -173,6 +193,8 @@ class Store:
         #: (what the pages' cached views are keyed by, :meth:`setupgen.console.day.Day.view`), in this process
         self.changes = 0
         self.confirmed = 0
+        #: changes of a round clock or an announcement, in this process (the hall's pages are keyed by it too)
+        self.hall = 0
         try:
             self.db = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=10.0)
             self.db.execute("PRAGMA journal_mode=WAL")
@@ -266,6 +288,82 @@ class Store:
         with self.lock:
             rows = self.db.execute(query + " ORDER BY id DESC", args).fetchall()
         return [AuditEntry(*row) for row in rows]
+
+    # ------------------------------------------------------------ the hall: round clocks, announcements
+
+    def round_clock(self, stage: str, round_number: int) -> Clock | None:
+        """The clock of ``stage``'s round ``round_number`` (a finals stage: 1), None before it started."""
+        with self.lock:
+            return self._round_clock(stage, round_number)
+
+    def _round_clock(self, stage: str, round_number: int) -> Clock | None:
+        row = self.db.execute("SELECT seconds, used, since, ended FROM clocks WHERE stage = ? AND round = ?",
+                              (stage, round_number)).fetchone()
+        return None if row is None else Clock(row[0], row[1], row[2], bool(row[3]))
+
+    def change_round_clock(self, stage: str, round_number: int, change: Callable[[Clock | None], Clock],
+                           action: str, by: str) -> Clock:
+        """That round's clock made ``change(old)`` (which may raise to refuse
+        it) and stored with its audit entry (``clock-<action>``), in one
+        transaction. Returns the new clock."""
+        with self.lock:
+            with _transaction(self.db):
+                clock = change(self._round_clock(stage, round_number))
+                record = json.dumps({"seconds": clock.seconds, "used": round(clock.used, 3), "since": clock.since,
+                                     "ended": clock.ended}, sort_keys=True)
+                self.db.execute("INSERT OR REPLACE INTO clocks VALUES (?, ?, ?, ?, ?, ?)",
+                                (stage, round_number, clock.seconds, clock.used, clock.since, int(clock.ended)))
+                self.db.execute(_INSERT_AUDIT, (self.clock(), by, round_number, 0, f"clock-{action}", "", record,
+                                                stage, 0))
+            self.changes += 1
+            self.hall += 1
+        return clock
+
+    def announcements(self) -> list[Announcement]:
+        """The announcements shown now (posted, not removed), newest first."""
+        with self.lock:
+            rows = self.db.execute("SELECT id, text, at FROM announcements WHERE removed IS NULL "
+                                   "ORDER BY id DESC").fetchall()
+        return [Announcement(*row) for row in rows]
+
+    def announce(self, text: str, by: str) -> Announcement:
+        """Post ``text`` (one line, 1..:data:`MAX_ANNOUNCEMENT` characters,
+        stripped) with its audit entry. Raises :class:`StoreError` for an
+        empty or too long text."""
+        line = " ".join(str(text).split())
+        if not line:
+            raise StoreError("an announcement needs a text")
+        if len(line) > MAX_ANNOUNCEMENT:
+            raise StoreError(f"an announcement has at most {MAX_ANNOUNCEMENT} characters, not {len(line)}")
+        at = self.clock()
+        with self.lock:
+            with _transaction(self.db):
+                cursor = self.db.execute("INSERT INTO announcements (text, at) VALUES (?, ?)", (line, at))
+                ident = int(cursor.lastrowid or 0)
+                self.db.execute(_INSERT_AUDIT, (at, by, 0, 0, "announce", "",
+                                                json.dumps({"id": ident, "text": line}, ensure_ascii=False),
+                                                PRELIMINARY, 0))
+            self.changes += 1
+            self.hall += 1
+        return Announcement(ident, line, at)
+
+    def remove_announcement(self, ident: int, by: str) -> None:
+        """Take announcement ``ident`` off the pages (kept in the database
+        and the audit log). Raises :class:`StoreError` when no such
+        announcement is shown."""
+        at = self.clock()
+        with self.lock:
+            with _transaction(self.db):
+                row = self.db.execute("SELECT text FROM announcements WHERE id = ? AND removed IS NULL",
+                                      (ident,)).fetchone()
+                if row is None:
+                    raise StoreError(f"no announcement {ident} is shown")
+                self.db.execute("UPDATE announcements SET removed = ? WHERE id = ?", (at, ident))
+                self.db.execute(_INSERT_AUDIT, (at, by, 0, 0, "unannounce",
+                                                json.dumps({"id": ident, "text": row[0]}, ensure_ascii=False),
+                                                "", PRELIMINARY, 0))
+            self.changes += 1
+            self.hall += 1
 
     # ------------------------------------------------------------ the director's sessions
 

@@ -75,8 +75,10 @@ SETUPS = ("per-table", "shared")
 SEATINGS = ("schedule", "standings")
 TOP_KEYS = frozenset({"name", "seed", "language", "paper", "players", "table_size", "scoring", "rules", "rounds",
                       "final", "balance", "schedule", "timezone"})
-ROUND_KEYS = frozenset({"scenario", "victory_points", "setup", "rules", "variant", "balance", "seating"})
-FINAL_KEYS = frozenset({"players", "scenario", "victory_points", "rules", "variant", "balance"})
+ROUND_KEYS = frozenset({"scenario", "victory_points", "setup", "rules", "variant", "balance", "seating", "minutes"})
+FINAL_KEYS = frozenset({"players", "scenario", "victory_points", "rules", "variant", "balance", "minutes"})
+#: the longest round clock a round or finals stage may set (minutes)
+MAX_MINUTES = 600
 #: keys of a [balance] table (besides the limits of docs/balance.md)
 BALANCE_KEYS = frozenset({"preset", "even", "show_on_sheet"})
 RULES_KEYS = frozenset({"preset", "drop", "add"})
@@ -184,6 +186,8 @@ class Round:
     variant: str | None = None
     balance: BalanceSettings = BalanceSettings()
     seating: str = "schedule"
+    #: the round clock's length (the console's, docs/console.md "Round clock"); None: no clock
+    minutes: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -197,6 +201,8 @@ class Final:
     rules: tuple[str, ...] = ()
     variant: str | None = None
     balance: BalanceSettings = BalanceSettings()
+    #: each finals stage's round clock (minutes); None: no clock
+    minutes: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -428,7 +434,7 @@ def _parse_rounds(p: str, data: dict[str, Any]) -> tuple[Round, ...]:
         if seating == "standings" and i == 1:
             raise TournamentError(f"{p}: {where}seating: round 1 has no standings to be seated by")
         rounds.append(Round(i, scenario, vp, setup, _own_lines(p, item, where), _variant(p, item, where),
-                            _parse_balance(p, item, where), seating))
+                            _parse_balance(p, item, where), seating, _minutes(p, item, where)))
     if not rounds:
         raise TournamentError(f"{p}: rounds: at least one round is needed")
     return tuple(rounds)
@@ -475,7 +481,15 @@ def _parse_final(p: str, data: dict[str, Any]) -> Final:
     if not 3 <= final_vp <= 30:
         raise TournamentError(f"{p}: final.victory_points: {final_vp} is not a plausible threshold")
     return Final(count, scenario, final_vp, _own_lines(p, f, "final."), _variant(p, f, "final."),
-                 _parse_balance(p, f, "final."))
+                 _parse_balance(p, f, "final."), _minutes(p, f, "final."))
+
+
+def _minutes(p: str, table: dict, where: str) -> int | None:
+    """A round's or the finals' ``minutes`` (the round clock, 1..:data:`MAX_MINUTES`), None when not given."""
+    minutes = _get(p, table, "minutes", int, None, where=where)
+    if minutes is not None and not 1 <= minutes <= MAX_MINUTES:
+        raise TournamentError(f"{p}: {where}minutes: {minutes}; expected 1 to {MAX_MINUTES} minutes of play")
+    return minutes
 
 
 def _parse_balance(p: str, table: dict, where: str) -> BalanceSettings:

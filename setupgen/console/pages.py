@@ -1,0 +1,183 @@
+"""What every page of the console shares (docs/console.md): the day of a
+request, the templates and their words, the director's session, the
+posted form with its CSRF check, a game's route parameters, the result
+form's rows, and the standings and placings as the pages show them.
+Used by :mod:`setupgen.console.app` (the director's pages) and
+:mod:`setupgen.console.public` (the players' side).
+"""
+
+from __future__ import annotations
+
+import hmac
+import time
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+from urllib.parse import parse_qsl
+
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import HTMLResponse
+
+from ..core.errors import SetupgenError
+from ..tournament import jobs
+from ..tournament.games import Game
+from ..tournament import standings as st
+from . import day as dayday
+from . import security
+from .day import Day
+from .words import Words
+
+__all__: Sequence[str] = ("TEMPLATES", "LoginNeeded", "day_of", "render", "director_words", "is_director",
+                          "require_director", "read_form", "game_of", "form_rows", "posted_result", "client_host",
+                          "standings_context", "placings_context", "scenario_name", "MAX_FIELDS")
+
+TEMPLATES = Path(__file__).with_name("templates")
+MAX_FIELDS = 40  # fields a form may have
+
+
+class LoginNeeded(Exception):
+    """A director's page asked for without the director's session."""
+
+
+def day_of(request: Request) -> Day:
+    """The day, with what the command line changed in the folder taken in (once a request)."""
+    day = request.app.state.day
+    if "setupgen.refreshed" not in request.scope:
+        request.scope["setupgen.refreshed"] = True
+        try:
+            day.refresh()
+        except SetupgenError as exc:
+            raise HTTPException(409, f"a file of the tournament folder changed and no longer reads: {exc}") from None
+    return day
+
+
+def render(request: Request, name: str, code: int = 200, **context: Any) -> HTMLResponse:
+    """The page ``name`` with what every page has (tournament, CSRF token, navigation)."""
+    day = day_of(request)
+    session = request.scope.get("session")
+    words = context.pop("words", None)
+    if words is None:
+        words = director_words()
+    base = {"tournament": day.t.name, "csrf": security.csrf_token(session) if session is not None else "",
+            "w": words, "lang": words.lang,
+            "director_nav": is_director(request),
+            "logged_in": request.app.state.password is not None and is_director(request),
+            "message": None, "problems": None, "refresh": None}
+    base.update(context)
+    html = request.app.state.env.get_template(name).render(**base)
+    return HTMLResponse(html, status_code=code)
+
+
+def director_words() -> Words:
+    """The words of the director's pages: English."""
+    return Words("en")
+
+
+def is_director(request: Request) -> bool:
+    """Whether the request is the director's: no password set, or the
+    cookie names an open session of the current password (checked once
+    a request)."""
+    state = request.app.state
+    if state.password is None:
+        return True
+    if "setupgen.director" not in request.scope:
+        session = request.scope.get("session")
+        sid = session.get("sid") if session else None
+        request.scope["setupgen.director"] = sid is not None and day_of(request).store.session_open(
+            sid, state.fingerprint, time.time(), state.idle)
+    return request.scope["setupgen.director"]
+
+
+def require_director(request: Request) -> None:
+    if not is_director(request):
+        raise LoginNeeded()
+
+
+async def read_form(request: Request, expected: str | None = None) -> Any:
+    """The posted form, its CSRF field checked (403 when missing or wrong)
+    against the session's token, or against ``expected`` when given (a
+    table's own page, :func:`~setupgen.console.security.table_csrf`).
+    The browser's usual encoding (``application/x-www-form-urlencoded``)
+    is read with the standard library's parser, a few times faster than
+    Starlette's multipart reader, which reads any other body (files
+    refused); the last value of a repeated field counts, as Starlette's."""
+    try:
+        kind = request.headers.get("content-type", "").partition(";")[0].strip().lower()
+        if kind == "application/x-www-form-urlencoded":
+            body = (await request.body()).decode("utf-8")
+            form: Any = dict(parse_qsl(body, keep_blank_values=True, max_num_fields=MAX_FIELDS))
+        else:
+            form = await request.form(max_files=0, max_fields=MAX_FIELDS, max_part_size=4096)
+    except security.BodyTooLarge:
+        raise
+    except Exception:  # a malformed body of any kind
+        raise HTTPException(400, "the form could not be read") from None
+    given = form.get("csrf")
+    if not (security.csrf_ok(request.session, given) if expected is None else
+            isinstance(given, str) and hmac.compare_digest(expected.encode(), given.encode())):
+        raise HTTPException(403, "the form's security token is missing or out of date: reload the page and "
+                                 "send it again")
+    return form
+
+
+def game_of(params: Mapping[str, Any], table: int | None = None) -> Game:
+    """The game of a route's parameters (``n`` or ``stage``, and ``t`` or
+    ``table``): ``/rounds/{n}/tables/{t}``, ``/finals/{stage}/tables/{t}``,
+    a table's link ``/t/{n}/{t}/...`` or ``/t/{stage}/{t}/...``. Raises
+    :class:`GameError` for a key of no game."""
+    t = params["t"] if table is None else table
+    return Game.finals(params["stage"], t) if "stage" in params else Game.preliminary(params["n"], t)
+
+
+def form_rows(day: Day, players: tuple[str, ...], vp: list[str] | None = None, winner: str | None = None,
+               result=None, statuses: list[str] | None = None) -> list[dict]:
+    """The rows of a result form: name, the value shown, whether checked as winner, the status."""
+    names = day.names()
+    rows = []
+    kept = (result.statuses if result is not None else ()) or ("played",) * len(players)
+    for k, p in enumerate(players, start=1):
+        value = vp[k - 1] if vp is not None else (str(result.vp[k - 1]) if result is not None else "")
+        won = (winner == str(k)) if winner is not None else (result is not None and result.winner == k)
+        status = statuses[k - 1] if statuses is not None else kept[k - 1]
+        rows.append({"name": names.get(p, p), "value": value, "winner": won, "status": status})
+    return rows
+
+
+def posted_result(form: Any, seats: int) -> tuple[list[str], str]:
+    vp = [str(form.get(f"vp{k}", ""))[:50] for k in range(1, seats + 1)]
+    return vp, str(form.get("winner", ""))[:10]
+
+
+def client_host(request: Request) -> str:
+    return request.client.host if request.client else "?"
+
+
+def standings_context(day: Day) -> dict:
+    try:
+        live = dayday.live_standings(day)
+    except SetupgenError as exc:  # e.g. the schedule was re-planned under confirmed tables
+        raise HTTPException(409, f"the standings cannot be computed: {exc}") from None
+    names = day.names()
+    rounds = sorted({r for points in live.per_round.values() for r in points})
+    rows = [{"rank": s.rank, "name": names.get(s.player, s.player),
+             "rounds": [st.format_points(live.per_round[s.player][r]) if r in live.per_round.get(s.player, {})
+                        else "-" for r in rounds],
+             "pp": st.format_points(s.placing_points), "vp": s.victory_points, "share": f"{s.vp_share:.2f}",
+             "games": s.games, "lot": "" if s.lots is None else s.lots} for s in live.ranked]
+    return {"standings": rows, "rounds": rounds, "progress": sorted(live.progress.items())}
+
+
+def placings_context(day: Day) -> dict:
+    """The final placings for a page (empty until every finals table is in) and why not yet."""
+    placed, why = dayday.final_placings(day)
+    names = day.names()
+    rows = [{"place": p.place, "name": names.get(p.player, p.player),
+             "stage": "preliminary rounds" if p.stage == "preliminary" else p.stage,
+             "table": "" if p.table is None else p.table, "vp": "" if p.vp is None else p.vp, "rank": p.rank} for p in placed]
+    return {"placings": rows, "placings_problem": why}
+
+
+def scenario_name(day: Day, n: int) -> str:
+    from ..core import templates
+
+    return jobs.scenario_name(day.t.round(n).scenario, templates.texts(day.t.language))
