@@ -32,11 +32,12 @@ from ..core.errors import SetupgenError
 from ..tournament import jobs, tokens
 from ..tournament.games import Game, GameError
 from . import day as dayday
-from . import security
+from . import hall, public, security
 from .day import Day
 from .store import StoreError
 from .words import Words, local_time
 from .pages import (TEMPLATES, LoginNeeded, client_host, day_of, director_words, form_rows, game_of, is_director,
+                    is_player_path,
                     placings_context, posted_result, read_form, render, require_director, scenario_name,
                     standings_context, MAX_FIELDS)
 
@@ -130,7 +131,7 @@ class _SessionBesideTables:
                                               max_age=max_age, same_site=same_site, https_only=https_only)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http" and (scope["path"].startswith("/t/") or scope["path"] == "/public"):
+        if scope["type"] == "http" and is_player_path(scope["path"]):
             await self.plain(scope, receive, send)
         else:
             await self.with_session(scope, receive, send)
@@ -149,13 +150,19 @@ def _routes() -> list[Route]:
         Route("/finals/{stage:str}/tables/{t:int}/confirm", confirm, methods=["POST"]),
         Route("/finals/{stage:str}/confirm-all", confirm_all, methods=["POST"]),
         Route("/standings", standings_page), Route("/standings.csv", standings_csv),
-        Route("/audit", audit_page), Route("/public", public_page),
+        Route("/audit", audit_page), Route("/public", public.public_page),
+        Route("/public/status.json", public.public_status), Route("/public/players", public.players_page),
+        Route("/public/players/{player:str}", public.player_page), Route("/console.js", public.console_js),
+        Route("/clock", clock_page, methods=["POST"]), Route("/announcements", announce, methods=["POST"]),
+        Route("/announcements/{id:int}/remove", remove_announcement, methods=["POST"]),
         Route("/entries", entries_page), Route("/entries/change", record_change, methods=["POST"]),
         Route("/entries/replan", replan, methods=["POST"]),
         Route("/finals", finals_page), Route("/finals/pack", make_finals_pack, methods=["POST"]),
         Route("/finals/{stage:str}/round.pdf", finals_download),
-        Route("/t/{n:int}/{t:int}/{token:str}", table_report, methods=["GET", "POST"]),
-        Route("/t/{stage:str}/{t:int}/{token:str}", table_report, methods=["GET", "POST"]),
+        Route("/t/{n:int}/{t:int}/{token:str}", public.table_report, methods=["GET", "POST"]),
+        Route("/t/{stage:str}/{t:int}/{token:str}", public.table_report, methods=["GET", "POST"]),
+        Route("/t/{n:int}/{t:int}/{token:str}/status.json", public.table_status),
+        Route("/t/{stage:str}/{t:int}/{token:str}/status.json", public.table_status),
     ]
 
 
@@ -301,9 +308,20 @@ async def _http_error(request: Request, exc: Exception) -> Response:
     return _error(request, status, detail)
 
 
+#: the event's word for an error on a player's page, by status (docs/console.md, "The players' side")
+PLAYER_ERRORS = {400: "bad_request", 403: "stale_form", 404: "no_page", 405: "no_page", 409: "conflict",
+                 413: "too_large", 429: "too_many"}
+
+
 def _error(request: Request, status: int, detail: str) -> Response:
     try:
-        return render(request, "error.html", status, status=status, reason=REASONS.get(status, "Error"),
+        if is_player_path(request.url.path):  # in the event's language, its own words
+            words = public.words_of(day_of(request))
+            if not request.scope.get(public.LOCALIZED):
+                detail = str(words(PLAYER_ERRORS.get(status, "bad_request")))
+            return render(request, "error.html", status, title=str(words("error", status=status)), detail=detail,
+                          back="/public", words=words, director_nav=False, public_nav=True, logged_in=False)
+        return render(request, "error.html", status, title=f"{status} {REASONS.get(status, 'Error')}",
                       detail=detail, back="/" if is_director(request) else "/public")
     except Exception:  # the error page itself failed: plain text
         return Response(f"{status} {detail}\n", status_code=status, media_type="text/plain")
@@ -396,7 +414,71 @@ async def home(request: Request) -> Response:
                        "counts": counts, "pack": day.has_pack(n), "stale": day.pack_stale(n),
                        "key": (day.pack_folder(n) / "key.pdf").is_file()})
     return render(request, "home.html", rounds=rounds, folder=str(day.folder), console_url=day.console_url,
-                  unplanned=_unplanned(day), **_task_message(day, ("replan",)))
+                  unplanned=_unplanned(day), **_hall_controls(request, day), **_task_message(day, ("replan",)))
+
+
+def _hall_controls(request: Request, day: Day) -> dict:
+    """The home page's hall box: the current stage, its clock and the
+    announcements (what /public shows), and a QR code of /public."""
+    stage = hall.current_stage(day)
+    words = director_words()
+    base = (day.console_url or str(request.base_url)).rstrip("/")
+    return {"stage": stage, "stage_heading": ("Final" if stage.stage == "final" else "Semi-finals")
+            if stage.is_finals else f"Round {stage.round}",
+            "hall_clock": public.clock_context(day, stage, words, time.time()),
+            "default_minutes": hall.stage_minutes(day, stage), "shown": day.store.announcements(),
+            "public_url": base + "/public", "public_qr": public.qr_svg(base + "/public")}
+
+
+async def clock_page(request: Request) -> Response:
+    """POST /clock: start (with ``minutes``), pause, resume or end the
+    current stage's clock; refused (409) when the stage changed since the
+    page showed it."""
+    require_director(request)
+    form = await read_form(request)
+    day = day_of(request)
+    stage = hall.current_stage(day)
+    if (str(form.get("stage", "")), str(form.get("round", ""))) != (stage.stage, str(stage.round)):
+        raise HTTPException(409, "the hall plays another stage now than the page showed: reload it")
+    action = str(form.get("action", ""))[:10]
+    minutes = _minutes(form.get("minutes", "")) if action == "start" else None
+    try:
+        await run_in_threadpool(hall.clock_action, day, stage, action, minutes, time.time())
+    except SetupgenError as exc:
+        raise HTTPException(409, str(exc)) from None
+    return RedirectResponse("/#hall", status_code=303)
+
+
+def _minutes(text: object) -> int:
+    try:
+        minutes = int(str(text).strip())
+    except ValueError:
+        raise HTTPException(400, f"minutes: expected a whole number of minutes, not {str(text)[:20]!r}") from None
+    if not 1 <= minutes <= 600:
+        raise HTTPException(400, f"minutes: {minutes}; a round clock runs 1 to 600 minutes")
+    return minutes
+
+
+async def announce(request: Request) -> Response:
+    """POST /announcements: post a line for /public and the table pages."""
+    require_director(request)
+    form = await read_form(request)
+    try:
+        await run_in_threadpool(day_of(request).store.announce, str(form.get("text", ""))[:2000], "director")
+    except StoreError as exc:
+        raise HTTPException(400, str(exc)) from None
+    return RedirectResponse("/#hall", status_code=303)
+
+
+async def remove_announcement(request: Request) -> Response:
+    """POST /announcements/N/remove: take the line off the pages (kept in the audit log)."""
+    require_director(request)
+    await read_form(request)
+    try:
+        await run_in_threadpool(day_of(request).store.remove_announcement, request.path_params["id"], "director")
+    except StoreError as exc:
+        raise HTTPException(404, str(exc)) from None
+    return RedirectResponse("/#hall", status_code=303)
 
 
 def _unplanned(day: Day) -> int | None:
@@ -727,95 +809,6 @@ async def finals_download(request: Request) -> Response:
     from ..render import export
 
     return FileResponse(path, media_type="application/pdf", filename=f"{export.slug(day.t.name)}-{stage}.pdf")
-
-
-# ---------------------------------------------------------------- public and table pages
-
-async def public_page(request: Request) -> Response:
-    """This round's tables and start positions, and the standings: nothing
-    secret. The page is made once per change (confirmed results, the
-    schedule, a pack, the round shown) and its bytes served from there."""
-    day = day_of(request)
-    n = dayday.current_round(day)  # a few file checks; the rounds with results are kept (Day.view)
-    page = day.peek("public", packs=True, extra=n)
-    if page is dayday.NO_VIEW:
-        page = await run_in_threadpool(day.view, "public", lambda: _public_html(request, day, n), packs=True, extra=n)
-    return HTMLResponse(page)
-
-
-def _public_html(request: Request, day: Day, n: int) -> str:
-    """The public page of round ``n`` (no session, nothing of the director's)."""
-    names = day.names()
-    tables = [{"table": t, "players": [names.get(p, p) for p in day.players_of(Game.preliminary(n, t))]}
-              for t in range(1, day.schedule.tables(n) + 1)] if n in day.rounds else []
-    page = render(request, "public.html", number=n, scenario=scenario_name(day, n) if n in day.rounds else "",
-                  tables=tables, seats=day.t.table_size, refresh=30, director_nav=False, logged_in=False,
-                  csrf="", **standings_context(day), **placings_context(day))
-    return bytes(page.body).decode("utf-8")
-
-
-async def table_report(request: Request) -> Response:
-    """A table's own page, opened by its token alone (any game: ``/t/N/T/token``
-    of a round, ``/t/STAGE/T/token`` of a finals table): the reported
-    result and (until the director confirms) the form to report it."""
-    day, token = day_of(request), request.path_params["token"]
-    limit, client = request.app.state.tokens, client_host(request)
-    if limit.blocked(client):
-        raise HTTPException(429, "too many wrong table links from this device; wait a minute")
-    game = _linked_game(request, day, token)
-    if game is None:
-        limit.fail(client)
-        raise HTTPException(404, "this table link is not valid: scan the code on your table's sheet again")
-    players = day.players_of(game)
-    words = Words(day.t.language)
-    problems, vp, winner, status = None, None, None, 200
-    csrf = security.table_csrf(day.key, game.round, game.table, game.stage)
-    if request.method == "POST":
-        form = await read_form(request, csrf)
-        vp, winner = posted_result(form, len(players))
-        try:
-            dayday.report(day, game, vp, winner)  # about 1 ms: no thread hop
-            return RedirectResponse(request.url.path, status_code=303)
-        except dayday.ResultRefused as exc:
-            problems, status = exc.problems, 400
-        except SetupgenError as exc:
-            confirmed = day.state(game) == dayday.CONFIRMED
-            problems, status = [str(words("refused_confirmed")) if confirmed else str(exc)], 409
-    result = day.store.result(game)
-    heading, title = _player_headings(game, words)
-    at = local_time(result.at, day.t.timezone, words.tx) if result else ""
-    return render(request, "tablepage.html", status, title=title, heading=heading, state=day.state(game),
-                  problems=problems, message=None, players=form_rows(day, players, vp, winner, result),
-                  reported=form_rows(day, players, None, None, result), at=at, threshold=day.threshold(game),
-                  path=request.url.path, director_nav=False, statuses=(), csrf=csrf, words=words)
-
-
-def _player_headings(game: Game, words: Words) -> tuple[str, str]:
-    """A table page's heading (``Runde 2 · Tisch 3``) and title (``Tisch 3 · Runde 2``) in the event's language."""
-    from ..render.sheet import stage_word
-
-    if game.is_finals:
-        stage = stage_word(game.stage, words.tx)
-        return (str(words("stage_table", stage=stage, table=game.table)),
-                str(words("table_stage", stage=stage, table=game.table)))
-    return (str(words("round_table", n=game.round, table=game.table)),
-            str(words("table_round", n=game.round, table=game.table)))
-
-
-def _linked_game(request: Request, day: Day, token: str) -> Game | None:
-    """The game of a table's link when its token matches and the game is
-    scheduled (a finals table: seated), else None."""
-    try:
-        game = game_of(request.path_params)
-    except GameError:
-        return None
-    if not tokens.token_matches(day.key, game.round, game.table, token, game.stage):
-        return None
-    try:
-        day.players_of(game)
-    except SetupgenError:
-        return None
-    return game
 
 
 def check_tls(cert: str | Path, key: str | Path) -> None:

@@ -29,7 +29,7 @@ from .words import Words
 
 __all__: Sequence[str] = ("TEMPLATES", "LoginNeeded", "day_of", "render", "director_words", "is_director",
                           "require_director", "read_form", "game_of", "form_rows", "posted_result", "client_host",
-                          "standings_context", "placings_context", "scenario_name", "MAX_FIELDS")
+                          "standings_context", "placings_context", "scenario_name", "MAX_FIELDS", "is_player_path")
 
 TEMPLATES = Path(__file__).with_name("templates")
 MAX_FIELDS = 40  # fields a form may have
@@ -62,7 +62,8 @@ def render(request: Request, name: str, code: int = 200, **context: Any) -> HTML
             "w": words, "lang": words.lang,
             "director_nav": is_director(request),
             "logged_in": request.app.state.password is not None and is_director(request),
-            "message": None, "problems": None, "refresh": None}
+            "message": None, "problems": None, "refresh": None, "public_nav": False, "status_url": None,
+            "stamp": "", "clock": None, "announcements": ()}
     base.update(context)
     html = request.app.state.env.get_template(name).render(**base)
     return HTMLResponse(html, status_code=code)
@@ -148,18 +149,26 @@ def posted_result(form: Any, seats: int) -> tuple[list[str], str]:
     return vp, str(form.get("winner", ""))[:10]
 
 
+def is_player_path(path: str) -> bool:
+    """Whether ``path`` is a page of the players' side (no session; the event's language)."""
+    return path.startswith("/t/") or path == "/public" or path.startswith("/public/") or path == "/console.js"
+
+
 def client_host(request: Request) -> str:
     return request.client.host if request.client else "?"
 
 
-def standings_context(day: Day) -> dict:
+def standings_context(day: Day, words: Words | None = None) -> dict:
+    """The live standings for a page: rows (rank, id, name, points per round,
+    totals), the rounds with points, and per round its confirmed tables;
+    ``words`` the page's (the director's when not given)."""
     try:
         live = dayday.live_standings(day)
     except SetupgenError as exc:  # e.g. the schedule was re-planned under confirmed tables
         raise HTTPException(409, f"the standings cannot be computed: {exc}") from None
     names = day.names()
     rounds = sorted({r for points in live.per_round.values() for r in points})
-    rows = [{"rank": s.rank, "name": names.get(s.player, s.player),
+    rows = [{"rank": s.rank, "player": s.player, "name": names.get(s.player, s.player),
              "rounds": [st.format_points(live.per_round[s.player][r]) if r in live.per_round.get(s.player, {})
                         else "-" for r in rounds],
              "pp": st.format_points(s.placing_points), "vp": s.victory_points, "share": f"{s.vp_share:.2f}",
@@ -167,12 +176,16 @@ def standings_context(day: Day) -> dict:
     return {"standings": rows, "rounds": rounds, "progress": sorted(live.progress.items())}
 
 
-def placings_context(day: Day) -> dict:
-    """The final placings for a page (empty until every finals table is in) and why not yet."""
+def placings_context(day: Day, words: Words | None = None) -> dict:
+    """The final placings for a page (empty until every finals table is in)
+    and why not yet; ``words`` the page's (the director's when not given)."""
+    from ..render.sheet import stage_word
+
+    w = director_words() if words is None else words
     placed, why = dayday.final_placings(day)
     names = day.names()
-    rows = [{"place": p.place, "name": names.get(p.player, p.player),
-             "stage": "preliminary rounds" if p.stage == "preliminary" else p.stage,
+    rows = [{"place": p.place, "player": p.player, "name": names.get(p.player, p.player),
+             "stage": str(w("preliminary")) if p.stage == "preliminary" else stage_word(p.stage, w.tx),
              "table": "" if p.table is None else p.table, "vp": "" if p.vp is None else p.vp, "rank": p.rank} for p in placed]
     return {"placings": rows, "placings_problem": why}
 

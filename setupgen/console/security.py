@@ -34,7 +34,8 @@ WINDOW_SECONDS = 60.0
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
 HEADERS = {
-    "content-security-policy": "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; "
+    "content-security-policy": "default-src 'none'; style-src 'self'; img-src 'self'; script-src 'self'; "
+                               "connect-src 'self'; form-action 'self'; "
                                "frame-ancestors 'none'; base-uri 'none'",
     "x-content-type-options": "nosniff",
     "x-frame-options": "DENY",

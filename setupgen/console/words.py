@@ -21,7 +21,7 @@ from ..core import templates
 from ..core.errors import SetupgenError
 from ..core.templates import Texts
 
-__all__: Sequence[str] = ("Words", "local_time")
+__all__: Sequence[str] = ("Words", "local_time", "local_clock")
 
 
 class Words:
@@ -69,3 +69,9 @@ def local_time(at: str, zone: str | None, tx: Texts) -> str:
     month = tx.data["console"]["months"][local.month - 1]
     return tx.get("console.time", day=local.day, dd=f"{local.day:02d}", month=month, mm=f"{local.month:02d}",
                   year=local.year, hour=f"{local.hour:02d}", minute=f"{local.minute:02d}")
+
+
+def local_clock(at: float, zone: str | None) -> str:
+    """The time of day ``HH:MM`` of ``at`` (epoch seconds) in time zone ``zone`` (None: the machine's)."""
+    local = dt.datetime.fromtimestamp(at, dt.timezone.utc).astimezone(_zone(zone))
+    return f"{local.hour:02d}:{local.minute:02d}"

@@ -39,7 +39,7 @@ from .page import (
     add_circle, add_path, add_rect, add_text, drawing, finish, fit, num, text_width, wrap,
 )
 
-__all__ = ["Page", "SheetContext", "render_sheet", "sheet_page", "scenario_title", "round_label", "stage_word", "sheet_notes",
+__all__ = ["Page", "SheetContext", "render_sheet", "sheet_page", "board_picture", "scenario_title", "round_label", "stage_word", "sheet_notes",
            "director_notes", "table_box_and_rule", "heading_with_hint", "build_list_lines", "balance_line"]
 
 #: most players on one result slip
@@ -157,6 +157,21 @@ def render_sheet(board: Board, layout: Layout, *, lang: str = "en", paper: str =
     :data:`MIN_HEX_MM` mm.
     """
     return finish(sheet_page(board, layout, lang=lang, paper=paper, context=context))
+
+
+def board_picture(board: Board, lang: str = "en", width: float = 180.0) -> str:
+    """The board alone, drawn as its sheet draws it (hexes, numbers,
+    harbors, the row numbers of the build list; a face-down hex only as
+    ``?``), as SVG text ``width`` mm wide and as high as the board needs
+    (mm; the console's table page, docs/console.md). Raises
+    :class:`SetupgenError` for an unknown language or a board without hexes."""
+    tx, st = templates.texts(lang), templates.style()
+    s = hex_size_for(board, width, 10_000.0)
+    y0, y1 = board_extent(board)[1::2]
+    h = (y1 - y0) * s + 2 * PAD
+    dwg = drawing(width, h)
+    draw_board(dwg, dwg, board, place(board, Box(0.0, 0.0, width, h), s), tx, st)
+    return finish(dwg)
 
 
 Section = Callable[[Any, float], float]  # (canvas, y) -> height, drawn at y

@@ -1,0 +1,196 @@
+"""What the hall sees, without the web (docs/console.md, "The players'
+side"): the stage being played now (a preliminary round, the
+semi-finals, the final, then the final placings), its tables, its round
+clock, a player's own overview, and the stamps the pages' update channel
+compares.
+
+Shapes: a :class:`Stage` names ``stage`` (``preliminary``, ``semi-final``,
+``final``) and ``round`` (a finals stage: 1); times are epoch seconds
+(floats) for the clock, UTC ISO 8601 texts for results.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+import unicodedata
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Sequence
+
+from ..core.errors import SetupgenError
+from ..tournament.games import FINAL, PRELIMINARY, SEMI_FINAL, Game
+from ..tournament import standings as st
+from . import day as dayday
+from .clock import Clock, apply
+from .day import Day
+
+__all__: Sequence[str] = ("Stage", "current_stage", "stage_tables", "stage_minutes", "clock_action",
+                          "PlayerGame", "PlayerView", "player_view", "find_players", "stamp", "board_file")
+
+#: the process's start, so a page made before a restart of the console is made again after it
+_STARTED = f"{os.getpid()}.{time.time_ns()}"
+
+
+@dataclass(frozen=True, slots=True)
+class Stage:
+    """The stage being played: ``stage`` and ``round`` (1 for a finals stage)."""
+
+    stage: str
+    round: int
+
+    @property
+    def is_finals(self) -> bool:
+        """Whether this is a finals stage."""
+        return self.stage != PRELIMINARY
+
+    def game(self, table: int) -> Game:
+        """The stage's game at ``table``."""
+        return Game.finals(self.stage, table) if self.is_finals else Game.preliminary(self.round, table)
+
+
+def current_stage(day: Day) -> Stage:
+    """The stage the hall plays now: the final once its pack is made, else
+    the semi-finals once theirs is, else the preliminary round of
+    :func:`~setupgen.console.day.current_round`."""
+    made = dayday.finals_made(day)
+    for stage in (FINAL, SEMI_FINAL):
+        if stage in made:
+            return Stage(stage, 1)
+    return Stage(PRELIMINARY, dayday.current_round(day))
+
+
+def stage_tables(day: Day, stage: Stage) -> tuple[tuple[str, ...], ...]:
+    """The stage's tables (ids in seat order; a finals table in choosing
+    order); empty for a round that is not scheduled or finals not seated."""
+    if stage.is_finals:
+        try:
+            return dayday.stage_seating(day, stage.stage)
+        except SetupgenError:
+            return ()
+    if stage.round not in day.rounds:
+        return ()
+    return tuple(tuple(day.schedule.table(stage.round, t)) for t in range(1, day.schedule.tables(stage.round) + 1))
+
+
+def stage_minutes(day: Day, stage: Stage) -> int | None:
+    """The stage's round clock in the tournament file (``minutes`` of its
+    round, or of ``[final]`` for each finals stage); None when not given."""
+    if stage.is_finals:
+        return None if day.t.final is None else day.t.final.minutes
+    if stage.round not in day.rounds:
+        return None
+    return day.t.round(stage.round).minutes
+
+
+def clock_action(day: Day, stage: Stage, action: str, minutes: int | None, now: float) -> Clock:
+    """The director's ``action`` on the stage's clock (start, pause,
+    resume, end; ``minutes`` for a start), stored with its audit entry.
+    Raises :class:`~setupgen.console.clock.ClockError` when it does not follow."""
+    return day.store.change_round_clock(stage.stage, stage.round, lambda old: apply(old, action, now, minutes),
+                                        action, "director")
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerGame:
+    """One confirmed game of a player: its game, the player's seat (a
+    finals table: place in the choosing order), VP, whether the player won,
+    and the placing points it gave (None for a finals game)."""
+
+    game: Game
+    seat: int
+    vp: int
+    won: bool
+    points: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerView:
+    """A player's own page: id and name, the current stage's table and seat
+    (None: not seated in it), the confirmed games, the rank in the live
+    standings (None before any) and the final place (None until placed)."""
+
+    player: str
+    name: str
+    table: int | None
+    seat: int | None
+    games: tuple[PlayerGame, ...]
+    rank: int | None
+    place: int | None
+
+
+def player_view(day: Day, player: str, stage: Stage) -> PlayerView:
+    """The overview of ``player`` (an id of the schedule or entries).
+    Raises :class:`SetupgenError` for an unknown player."""
+    names = day.names()
+    if player not in names:
+        raise SetupgenError("there is no such player", field="player")
+    table = seat = None
+    for t, players in enumerate(stage_tables(day, stage), start=1):
+        if player in players:
+            table, seat = t, players.index(player) + 1
+    live = dayday.live_standings(day)
+    rank = next((s.rank for s in live.ranked if s.player == player), None)
+    placed, _ = dayday.final_placings(day)
+    place = next((p.place for p in placed if p.player == player), None)
+    return PlayerView(player, names[player], table, seat, _player_games(day, player, live.per_round), rank, place)
+
+
+def _player_games(day: Day, player: str, per_round: dict) -> tuple[PlayerGame, ...]:
+    """The player's confirmed games, preliminary rounds first, then the finals."""
+    out = []
+    for stage in (PRELIMINARY, SEMI_FINAL, FINAL):
+        for result in day.store.results(stage, dayday.CONFIRMED):
+            if player not in result.players:
+                continue
+            k = result.players.index(player)
+            points = per_round.get(player, {}).get(result.round) if stage == PRELIMINARY else None
+            out.append(PlayerGame(result.game, k + 1, result.vp[k], result.winner == k + 1,
+                                  None if points is None else st.format_points(points)))
+    return tuple(out)
+
+
+def find_players(day: Day, query: str) -> list[tuple[str, str]]:
+    """The players (id, name) whose name or id holds ``query`` (case and
+    accents ignored: "muller" finds "Müller"), by name; all for an empty
+    query."""
+    wanted = _folded(query.strip())
+    found = [(p, n) for p, n in day.names().items() if wanted in _folded(n) or wanted in _folded(p)]
+    return sorted(found, key=lambda pn: (pn[1].casefold(), pn[0]))
+
+
+def _folded(text: str) -> str:
+    """``text`` without case and accents (NFKD, combining marks dropped, casefolded; ß as ss)."""
+    plain = "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+    return plain.casefold()
+
+
+def stamp(day: Day, game: Game | None, now: float) -> str:
+    """What a page shows, as a short text that changes when the page would:
+    the public pages' (confirmed results, schedule, packs, clock and
+    announcements, the current stage's clock running out), or with
+    ``game`` a table page's (its result's version and state too, and its
+    stage's clock). The update channel sends it; a page whose stamp
+    differs reloads."""
+    stage = current_stage(day) if game is None else Stage(game.stage, game.round)
+    clock = day.store.round_clock(stage.stage, stage.round)
+    base = (f"{_STARTED}.{day.store.confirmed}.{day.generation}.{len(dayday.finals_made(day))}.{day.store.hall}."
+            f"{stage.stage}.{stage.round}.{'-' if clock is None else clock.state(now)}")
+    if game is None:
+        return base
+    result = day.store.result(game)
+    return f"{base}.{0 if result is None else result.version}.{day.state(game)}"
+
+
+def board_file(day: Day, game: Game) -> Path | None:
+    """The board file of a game's table in its pack (``round-N/table-NN.json``,
+    ``final/table-NN.json``), None while the pack is not made."""
+    folder = day.folder / game.stage if game.is_finals else day.pack_folder(game.round)
+    try:
+        manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
+        width = max(2, len(str(int(manifest["tables"]))))
+    except (OSError, UnicodeError, ValueError, KeyError, TypeError):
+        return None
+    path = folder / f"table-{game.table:0{width}d}.json"
+    return path if path.is_file() else None

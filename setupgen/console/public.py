@@ -1,0 +1,360 @@
+"""The players' side of the console (docs/console.md, "The players'
+side"), every page in the event's language (the tournament file's
+``language``; words in ``templates/<lang>.toml``, ``[console]``):
+
+* ``/public`` the current stage (a round's tables, the semi-finals, the
+  final, then the final placings), its round clock, the announcements and
+  the standings; ``/public?screen=1`` the same for a projector, large
+  type, paging through the tables by itself (``&page=k``);
+* ``/public/players`` the player list (``?q=`` searches, without script
+  too) and ``/public/players/<id>`` a player's own page;
+* a table's own page ``/t/...`` (opened by its token): its board as the
+  sheet draws it, the result form, the state of its result;
+* ``/public/status.json`` and ``/t/.../status.json``, the update channel:
+  a stamp that changes when the page would, and the clock;
+  ``/console.js`` polls it every 5 s (pages work without it).
+
+Nothing here is secret: no session, no director's data.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import time
+from pathlib import Path
+from typing import Any, Sequence
+
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+
+from ..core.board import Board
+from ..core.errors import SetupgenError
+from ..tournament import tokens
+from ..tournament.games import Game, GameError
+from . import day as dayday
+from . import hall, security
+from .day import Day
+from .hall import Stage
+from .pages import (TEMPLATES, client_host, day_of, form_rows, game_of, placings_context, posted_result, read_form,
+                    render, scenario_name, standings_context)
+from .words import Words, local_clock, local_time
+
+__all__: Sequence[str] = ("public_page", "players_page", "player_page", "public_status", "table_report",
+                          "table_status", "console_js", "format_left", "LOCALIZED", "SCREEN_TABLES",
+                          "SCREEN_SECONDS", "POLL_SECONDS", "inline_svg", "qr_svg", "clock_context", "words_of", "refuse")
+
+#: tables a projector page shows at once, and the seconds before it turns to the next
+SCREEN_TABLES = 8
+SCREEN_SECONDS = 15
+#: how often console.js asks the update channel (seconds; the issue's limit: at most every 5 s)
+POLL_SECONDS = 5
+#: a request's scope key set when its error message is in the event's language already
+LOCALIZED = "setupgen.localized"
+
+
+def words_of(day: Day) -> Words:
+    """The event's words (the tournament file's ``language``)."""
+    return Words(day.t.language)
+
+
+def refuse(request: Request, status: int, key: str) -> HTTPException:
+    """An HTTP error whose message is the event's word ``key`` (for :func:`~setupgen.console.app` error pages)."""
+    request.scope[LOCALIZED] = True
+    return HTTPException(status, str(words_of(day_of(request))(key)))
+
+
+def format_left(seconds: int) -> str:
+    """Seconds as the clock shows them: ``42:05``, ``1:30:00`` (an hour or more)."""
+    h, rest = divmod(max(0, int(seconds)), 3600)
+    m, s = divmod(rest, 60)
+    return f"{h}:{m:02d}:{s:02d}" if h else f"{m}:{s:02d}"
+
+
+def clock_context(day: Day, stage: Stage, words: Words, now: float) -> dict | None:
+    """The stage's clock for a page (None before it started): its state,
+    seconds left and the line shown."""
+    clock = day.store.round_clock(stage.stage, stage.round)
+    if clock is None:
+        return None
+    state, left = clock.state(now), clock.left(now)
+    if state == "running":
+        text = words("clock_running", left=_left_span(left), end=local_clock(now + left, day.t.timezone))
+    elif state == "paused":
+        text = words("clock_paused", left=_left_span(left))
+    else:
+        text = words("clock_up" if state == "up" else "clock_ended")
+    return {"state": state, "left": left, "text": text}
+
+
+def _left_span(left: int) -> Any:
+    from markupsafe import Markup
+
+    return Markup('<span class="left">{}</span>').format(format_left(left))
+
+
+def _hall_context(day: Day, stage: Stage, words: Words, now: float, game: Game | None = None) -> dict:
+    """What every hall page shows: the clock, the announcements, the update channel's stamp."""
+    return {"clock": clock_context(day, stage, words, now), "announcements": day.store.announcements(),
+            "stamp": hall.stamp(day, game, now)}
+
+
+def _stage_heading(day: Day, stage: Stage, words: Words) -> str:
+    from ..render.sheet import stage_word
+
+    return stage_word(stage.stage, words.tx) if stage.is_finals else str(words("round", n=stage.round))
+
+
+def _seating(day: Day, stage: Stage) -> list[dict]:
+    names = day.names()
+    return [{"table": t, "players": [names.get(p, p) for p in players]}
+            for t, players in enumerate(hall.stage_tables(day, stage), start=1)]
+
+
+# ---------------------------------------------------------------- /public
+
+async def public_page(request: Request) -> Response:
+    """The current stage, its clock, the announcements and the standings
+    (or with ``screen=1`` the projector's view, ``page=k`` its page). Made
+    once per change (and every 15 s while a clock runs) and served from there."""
+    day = day_of(request)
+    screen = request.query_params.get("screen") == "1"
+    page = _int(request.query_params.get("page"), 1) if screen else 0
+    now = time.time()
+    stage = hall.current_stage(day)
+    key = ("screen" if screen else "public", page, stage, hall.stamp(day, None, now),
+           math.floor(now / 15) if _clock_runs(day, stage) else 0)
+    found = day.peek("public", packs=True, extra=key)
+    if found is dayday.NO_VIEW:
+        make = (lambda: _screen_html(request, day, stage, page, now)) if screen else \
+            (lambda: _public_html(request, day, stage, now))
+        found = await run_in_threadpool(day.view, "public", make, packs=True, extra=key)
+    return HTMLResponse(found)
+
+
+def _int(text: str | None, default: int) -> int:
+    try:
+        return max(1, min(10_000, int(text))) if text is not None else default
+    except ValueError:
+        return default
+
+
+def _clock_runs(day: Day, stage: Stage) -> bool:
+    clock = day.store.round_clock(stage.stage, stage.round)
+    return clock is not None and clock.running
+
+
+def _public_context(day: Day, stage: Stage, words: Words, now: float) -> dict:
+    placings = placings_context(day, words)
+    return {"heading": _stage_heading(day, stage, words), "stage": stage,
+            "scenario": "" if stage.is_finals or stage.round not in day.rounds else scenario_name(day, stage.round),
+            "tables": _seating(day, stage), "seats": day.t.table_size, "words": words, "director_nav": False,
+            "public_nav": True, "logged_in": False, "csrf": "", "status_url": "/public/status.json",
+            **_hall_context(day, stage, words, now), **standings_context(day, words), **placings}
+
+
+def _public_html(request: Request, day: Day, stage: Stage, now: float) -> str:
+    words = words_of(day)
+    page = render(request, "public.html", refresh=30, **_public_context(day, stage, words, now))
+    return bytes(page.body).decode("utf-8")
+
+
+def _screen_html(request: Request, day: Day, stage: Stage, page: int, now: float) -> str:
+    """The projector's page ``page`` (1-based, wrapping): :data:`SCREEN_TABLES` tables (or placings) a page."""
+    words = words_of(day)
+    context = _public_context(day, stage, words, now)
+    rows = context["placings"] or context["tables"]
+    pages = max(1, math.ceil(len(rows) / SCREEN_TABLES))
+    k = (page - 1) % pages + 1
+    shown = rows[(k - 1) * SCREEN_TABLES:k * SCREEN_TABLES]
+    context.update(shown=shown, k=k, pages=pages, screen_next=f"/public?screen=1&page={k % pages + 1}")
+    body = render(request, "screen.html", refresh=f"{SCREEN_SECONDS};url={context['screen_next']}", **context)
+    return bytes(body.body).decode("utf-8")
+
+
+async def public_status(request: Request) -> Response:
+    """The update channel of the public pages: ``{"stamp": ..., "clock": {"state", "left"} or null}``."""
+    day = day_of(request)
+    now = time.time()
+    stage = hall.current_stage(day)
+    return _status(day, stage, None, now)
+
+
+def _status(day: Day, stage: Stage, game: Game | None, now: float) -> Response:
+    clock = day.store.round_clock(stage.stage, stage.round)
+    body = {"stamp": hall.stamp(day, game, now), "poll": POLL_SECONDS,
+            "clock": None if clock is None else {"state": clock.state(now), "left": clock.left(now)}}
+    return JSONResponse(body)
+
+
+# ---------------------------------------------------------------- players
+
+async def players_page(request: Request) -> Response:
+    """The player list, ``?q=`` searching names and ids (a plain form: no script needed)."""
+    day = day_of(request)
+    words = words_of(day)
+    query = request.query_params.get("q", "")[:100]
+    found = hall.find_players(day, query)
+    return render(request, "players.html", words=words, query=query, found=found, total=len(day.names()),
+                  director_nav=False, public_nav=True, logged_in=False, csrf="")
+
+
+async def player_page(request: Request) -> Response:
+    """A player's own page: this stage's table and seat, the confirmed games, the rank."""
+    day = day_of(request)
+    words = words_of(day)
+    stage = hall.current_stage(day)
+    try:
+        view = hall.player_view(day, request.path_params["player"], stage)
+    except SetupgenError:
+        raise refuse(request, 404, "no_player") from None
+    now = time.time()
+    return render(request, "player.html", words=words, view=view, heading=_stage_heading(day, stage, words),
+                  stage=stage, games=_game_rows(view, words), ranked=len(dayday.live_standings(day).ranked),
+                  director_nav=False, public_nav=True, logged_in=False, csrf="", refresh=60,
+                  status_url="/public/status.json", **_hall_context(day, stage, words, now))
+
+
+def _game_rows(view: hall.PlayerView, words: Words) -> list[dict]:
+    from ..render.sheet import stage_word
+
+    return [{"game": stage_word(g.game.stage, words.tx) if g.game.is_finals else words("round", n=g.game.round),
+             "table": g.game.table, "seat": g.seat, "vp": g.vp, "won": g.won,
+             "points": "" if g.points is None else g.points} for g in view.games]
+
+
+# ---------------------------------------------------------------- a table's own page
+
+async def table_report(request: Request) -> Response:
+    """A table's own page, opened by its token alone (any game: ``/t/N/T/token``
+    of a round, ``/t/STAGE/T/token`` of a finals table): the board, the
+    reported result and (until the director confirms) the form to report it."""
+    day = day_of(request)
+    game = _linked_or_refused(request, day)
+    players = day.players_of(game)
+    words = words_of(day)
+    problems, vp, winner, status = None, None, None, 200
+    csrf = security.table_csrf(day.key, game.round, game.table, game.stage)
+    if request.method == "POST":
+        form = await read_form(request, csrf)
+        vp, winner = posted_result(form, len(players))
+        try:
+            dayday.report(day, game, vp, winner)  # about 1 ms: no thread hop
+            return RedirectResponse(request.url.path, status_code=303)
+        except dayday.ResultRefused as exc:
+            problems, status = exc.problems, 400
+        except SetupgenError as exc:
+            confirmed = day.state(game) == dayday.CONFIRMED
+            problems, status = [str(words("refused_confirmed")) if confirmed else str(exc)], 409
+    result = day.store.result(game)
+    heading, title = _player_headings(game, words)
+    at = local_time(result.at, day.t.timezone, words.tx) if result else ""
+    stage = Stage(game.stage, game.round)
+    return render(request, "tablepage.html", status, title=title, heading=heading, state=day.state(game),
+                  problems=problems, message=None, players=form_rows(day, players, vp, winner, result),
+                  reported=form_rows(day, players, None, None, result), at=at, threshold=day.threshold(game),
+                  path=request.url.path, director_nav=False, statuses=(), csrf=csrf, words=words,
+                  board=await _board_svg(day, game), status_url=request.url.path + "/status.json",
+                  **_hall_context(day, stage, words, time.time(), game))
+
+
+async def table_status(request: Request) -> Response:
+    """The update channel of a table's page (its token checked as the page's)."""
+    day = day_of(request)
+    game = _linked_or_refused(request, day)
+    return _status(day, Stage(game.stage, game.round), game, time.time())
+
+
+def _linked_or_refused(request: Request, day: Day) -> Game:
+    """The game of a table's link; 429 after too many wrong links from one device, 404 for a wrong one."""
+    limit, client = request.app.state.tokens, client_host(request)
+    if limit.blocked(client):
+        raise refuse(request, 429, "too_many")
+    game = _linked_game(request, day, request.path_params["token"])
+    if game is None:
+        limit.fail(client)
+        raise refuse(request, 404, "bad_link")
+    return game
+
+
+def _player_headings(game: Game, words: Words) -> tuple[str, str]:
+    """A table page's heading (``Runde 2 · Tisch 3``) and title (``Tisch 3 · Runde 2``) in the event's language."""
+    from ..render.sheet import stage_word
+
+    if game.is_finals:
+        stage = stage_word(game.stage, words.tx)
+        return (str(words("stage_table", stage=stage, table=game.table)),
+                str(words("table_stage", stage=stage, table=game.table)))
+    return (str(words("round_table", n=game.round, table=game.table)),
+            str(words("table_round", n=game.round, table=game.table)))
+
+
+def _linked_game(request: Request, day: Day, token: str) -> Game | None:
+    """The game of a table's link when its token matches and the game is
+    scheduled (a finals table: seated), else None."""
+    try:
+        game = game_of(request.path_params)
+    except GameError:
+        return None
+    if not tokens.token_matches(day.key, game.round, game.table, token, game.stage):
+        return None
+    try:
+        day.players_of(game)
+    except SetupgenError:
+        return None
+    return game
+
+
+async def _board_svg(day: Day, game: Game) -> str | None:
+    """The table's board as inline SVG (None until its pack is made), made once per pack file."""
+    path = hall.board_file(day, game)
+    if path is None:
+        return None
+    try:
+        mark = path.stat().st_mtime_ns
+    except OSError:
+        return None
+    name = f"board-{game.stage}-{game.round}-{game.table}"
+    found = day.peek(name, extra=mark)
+    if found is dayday.NO_VIEW:
+        found = await run_in_threadpool(day.view, name, lambda: _inline_board(path, day.t.language), extra=mark)
+    return found
+
+
+def _inline_board(path: Path, lang: str) -> str | None:
+    """A pack's board file drawn as the sheet draws it, as SVG for inside a page (no XML declaration, scaling)."""
+    from ..render.sheet import board_picture
+
+    try:
+        board = Board.from_json(path.read_text(encoding="utf-8"))
+        return inline_svg(str(board_picture(board, lang)), "board")
+    except (OSError, UnicodeError, ValueError, SetupgenError):
+        return None
+
+
+def inline_svg(svg: str, css_class: str) -> str:
+    """A page's SVG text for inside HTML: no XML declaration, its size in
+    mm replaced by ``class`` (the style sheet sizes it; the viewBox kept)."""
+    head, rest = svg[svg.index("<svg"):].split(">", 1)
+    head = re.sub(r' width="[^"]*" height="[^"]*"', f' class="{css_class}"', head, count=1)
+    return head + ">" + rest
+
+
+def qr_svg(text: str) -> str:
+    """A QR code of ``text`` as the sheets draw theirs, as inline SVG (class ``qr``)."""
+    from ..core import templates
+    from ..render.page import drawing, finish
+    from ..render.sheet import qr_code
+
+    dwg = drawing(40.0, 40.0)
+    qr_code(dwg, text, 2.0, 2.0, 36.0, templates.style())
+    return inline_svg(str(finish(dwg)), "qr")
+
+
+async def console_js(request: Request) -> Response:
+    """The one script of the console (``script-src 'self'``): polls the
+    page's update channel, reloads the page when its stamp changed (not
+    while a form is being filled in), and counts the clock down."""
+    return Response((TEMPLATES / "console.js").read_text(encoding="utf-8"), media_type="text/javascript")
