@@ -38,35 +38,65 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.fixture
-def served(tmp_path):
-    """``setupgen serve`` of the Swiss example on a free port with a director's password; yields (base URL, folder, tournament file)."""
-    shutil.copytree(ROOT / "examples" / "swiss-2010", tmp_path / "swiss")
-    tour = tmp_path / "swiss" / "tournament.toml"
-    (tmp_path / "password.txt").write_text(PASSWORD + "\n")
-    port = free_port()
-    base = f"http://127.0.0.1:{port}"
-    folder = tmp_path / "out"
-    proc = subprocess.Popen([sys.executable, "-m", "setupgen", "serve", str(tour), "-o", str(folder), "--port",
-                             str(port), "--password-file", str(tmp_path / "password.txt"), "--console-url", base],
-                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    try:
+class Console:
+    """``setupgen serve`` of a tournament file in its own process on a free
+    port, with a director's password; :meth:`restart` stops it and starts it
+    again on the same port and folder (what the database keeps survives)."""
+
+    def __init__(self, tour: Path, folder: Path, password_file: Path) -> None:
+        self.tour, self.folder, self.password_file = tour, folder, password_file
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.proc = None
+
+    def start(self) -> None:
+        self.proc = subprocess.Popen([sys.executable, "-m", "setupgen", "serve", str(self.tour), "-o",
+                                      str(self.folder), "--port", str(self.port), "--password-file",
+                                      str(self.password_file), "--console-url", self.base],
+                                     cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
-                break
+                socket.create_connection(("127.0.0.1", self.port), timeout=0.5).close()
+                return
             except OSError:
-                if proc.poll() is not None:
-                    pytest.fail(f"serve ended: {proc.stdout.read()}")
+                if self.proc.poll() is not None:
+                    pytest.fail(f"serve ended: {self.proc.stdout.read()}")
                 time.sleep(0.1)
-        yield base, folder, tour
-    finally:
-        proc.terminate()
+        pytest.fail("serve did not answer within 30 s")
+
+    def stop(self) -> None:
+        if self.proc is None:
+            return
+        self.proc.terminate()
         try:
-            proc.wait(timeout=10)
+            self.proc.wait(timeout=10)
         except subprocess.TimeoutExpired:
-            proc.kill()
+            self.proc.kill()
+            self.proc.wait()
+        self.proc = None
+
+    def restart(self) -> None:
+        self.stop()
+        self.start()
+
+
+def serve_example(tmp_path: Path, example: str):
+    shutil.copytree(ROOT / "examples" / example, tmp_path / example)
+    (tmp_path / "password.txt").write_text(PASSWORD + "\n")
+    console = Console(tmp_path / example / "tournament.toml", tmp_path / "out", tmp_path / "password.txt")
+    return console
+
+
+@pytest.fixture
+def served(tmp_path):
+    """``setupgen serve`` of the Swiss example; yields the :class:`Console`."""
+    console = serve_example(tmp_path, "swiss-2010")
+    console.start()
+    try:
+        yield console
+    finally:
+        console.stop()
 
 
 def fill_result(page, vps, winner) -> None:
@@ -133,11 +163,93 @@ def play_round(page, ctx, base: str, folder: Path, n: int, top: int, shots: Path
         page.screenshot(path=str(shots / "console-round.png"), full_page=True)
         page.click("tr.reported >> button:has-text('Confirm')")
         page.wait_for_url(base + "/rounds/1")
-        phone.reload()
-        assert phone.is_visible("text=Von der Turnierleitung bestätigt")
+        # the table's page follows by itself (console.js asks the update channel every 5 s)
+        phone.wait_for_selector("text=Von der Turnierleitung bestätigt", timeout=20_000)
         phone.close()
     page.goto(f"{base}/rounds/{n}")
     assert page.locator("tr.confirmed").count() == 12
+
+
+SIZES = ({"width": 390, "height": 844}, {"width": 1366, "height": 768})
+
+
+def fits_the_width(page) -> bool:
+    """No horizontal scroll: the page is no wider than the window."""
+    return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+
+def look_at_player_pages(ctx, urls: dict[str, str], shots: Path, prefix: str) -> None:
+    """Every player page at a phone's and a laptop's size: nothing wider than the window; screenshots."""
+    page = ctx.new_page()
+    for size in SIZES:
+        page.set_viewport_size(size)
+        for name, url in urls.items():
+            page.goto(url)
+            assert fits_the_width(page), (name, size)
+            page.screenshot(path=str(shots / f"{prefix}-{name}-{size['width']}.png"), full_page=True)
+    page.close()
+
+
+def clock_text(page) -> str:
+    return page.locator("p.clock").inner_text()
+
+
+def players_side(page, ctx, console: "Console", shots: Path) -> None:
+    """Round 1 in the hall (de-CH): the director starts the round clock
+    (90 minutes typed in: the example sets none) and posts an
+    announcement; a player finds her table on her phone through the
+    player list and checks her table's board; the clock counts down by
+    itself, is paused, survives a restart of the console paused, and is
+    resumed; every player page fits a phone's and a laptop's width."""
+    from setupgen.tournament import tokens
+
+    base, folder = console.base, console.folder
+    page.goto(base + "/")
+    page.fill("input[name=minutes]", "90")
+    page.click("button:has-text('Start the clock')")
+    page.fill("input[name=text]", "Mittagessen ab 12:30 im Foyer")
+    page.click("button:has-text('Post')")
+    assert page.is_visible("text=Mittagessen ab 12:30 im Foyer") and page.is_visible("svg.qr")
+    phone = ctx.new_page()
+    phone.set_viewport_size(SIZES[0])
+    phone.goto(base + "/public")
+    assert phone.is_visible("text=Mittagessen ab 12:30 im Foyer") and "Verbleibende Zeit" in clock_text(phone)
+    before = clock_text(phone)
+    time.sleep(2.5)
+    assert clock_text(phone) != before  # console.js counts down between answers
+    name = phone.locator("table.seating tbody tr").nth(2).locator("td").first.inner_text().strip()
+    phone.goto(base + "/public/players")
+    phone.fill("#q", name.split()[-1][:4].lower())
+    phone.click("button:has-text('Suchen')")
+    phone.click(f"a:text-is('{name}')")
+    assert phone.is_visible("text=Runde 1: Tisch 3, Startposition 1")
+    player_url = phone.url
+    table_url = tokens.table_url(base, tokens.read_key(folder), 1, 3)
+    phone.goto(table_url)
+    assert phone.is_visible("svg.board") and phone.is_visible("text=Der Spielplan eures Tisches")
+    phone.screenshot(path=str(shots / "console-table-board.png"), full_page=True)
+    phone.goto(base + "/public/players?q=" + name.split()[-1][:4])
+    phone.screenshot(path=str(shots / "console-players.png"), full_page=True)
+    phone.close()
+    look_at_player_pages(ctx, {"public": base + "/public", "players": base + "/public/players",
+                               "player": player_url, "table": table_url, "screen": base + "/public?screen=1"},
+                         shots, "de")
+    page.goto(base + "/")
+    page.click("button:has-text('Pause')")
+    page.goto(base + "/public")
+    paused = clock_text(page)
+    assert paused.startswith("Uhr angehalten: noch")
+    console.restart()  # the clock is in the database: the restarted console shows it as it was
+    page.goto(base + "/public")
+    assert clock_text(page) == paused
+    page.goto(base + "/")  # the director's session is kept in the database too
+    page.click("button:has-text('Resume')")
+    page.goto(base + "/public")
+    assert clock_text(page).startswith("Verbleibende Zeit")
+    page.set_viewport_size(SIZES[1])
+    page.goto(base + "/public?screen=1")
+    page.screenshot(path=str(shots / "console-screen.png"))
+    page.set_viewport_size({"width": 1100, "height": 800})
 
 
 def change_entries(page, base: str, shots: Path) -> str:
@@ -167,7 +279,8 @@ def change_entries(page, base: str, shots: Path) -> str:
 def test_the_swiss_day_in_chromium(chromium, served, tmp_path):
     from playwright.sync_api import sync_playwright
 
-    base, folder, tour = served
+    console = served
+    base, folder, tour = console.base, console.folder, console.tour
     shots = tmp_path / "shots"
     shots.mkdir()
     alerts = []
@@ -182,8 +295,9 @@ def test_the_swiss_day_in_chromium(chromium, served, tmp_path):
             page.fill("input[name=password]", PASSWORD)
             page.click("button:has-text('Log in')")
             assert page.url == base + "/" and page.is_visible("text=Rounds")
-            for n, top in ((1, 10), (2, 10)):
-                play_round(page, ctx, base, folder, n, top, shots)
+            play_round(page, ctx, base, folder, 1, 10, shots)
+            players_side(page, ctx, console, shots)
+            play_round(page, ctx, base, folder, 2, 10, shots)
             gone = change_entries(page, base, shots)
             play_round(page, ctx, base, folder, 3, 12, shots)
             page.goto(base + "/rounds/3")
@@ -197,6 +311,13 @@ def test_the_swiss_day_in_chromium(chromium, served, tmp_path):
             page.click("button:has-text('Make the final pack')")
             page.wait_for_url(base + "/finals", timeout=180_000)
             assert page.is_visible("a:has-text('round.pdf')") and (folder / "final" / "round.pdf").is_file()
+            hall = ctx.new_page()  # the public page turns to the final once its pack is made
+            hall.set_viewport_size(SIZES[0])
+            hall.goto(base + "/public")
+            assert hall.locator("h1").first.inner_text().startswith("Final") and hall.locator("td[data-label='Wahl 1']").count() == 2
+            assert fits_the_width(hall)
+            hall.screenshot(path=str(shots / "console-public-final.png"), full_page=True)
+            hall.close()
             exported = page.request.get(base + "/standings.csv").body()
             for t, (vps, winner) in ((1, ((13, 9, 11, 6), 1)), (2, ((8, 13, 7, 12), 2))):
                 page.goto(f"{base}/finals/final/tables/{t}")
@@ -227,7 +348,11 @@ def test_the_swiss_day_in_chromium(chromium, served, tmp_path):
     assert placed.returncode == 0, placed.stderr
     assert "Lea Spät" in placed.stdout  # the command names the late entry, as the console does
     rows = (cli_folder / "placings.csv").read_text().splitlines()[1:]
-    assert len(shown) == len(rows) == 49 and on_public == shown  # 48, a drop-out (his results count), a late entry
+    assert len(shown) == len(rows) == 49  # 48, a drop-out (his results count), a late entry
+    # the public page says the same in the event's language ("Vorrunden" for "Preliminary rounds")
+    assert [r.split("\t")[:2] + r.split("\t")[3:] for r in on_public] == [
+        r.split("\t")[:2] + r.split("\t")[3:] for r in shown]
+    assert sum("Vorrunden" in r for r in on_public) == 41 == sum("Preliminary rounds" in r for r in shown)
     from setupgen.tournament import jobs, model
 
     names = jobs.display_names(jobs.with_entries(model.load(tour), folder))

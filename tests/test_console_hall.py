@@ -199,6 +199,8 @@ def test_players_list_search_and_a_players_page(day):
     assert all(f">{n}</a>" in listed for _, n in PLAYERS) and "8 players" in listed
     found = c.get("/public/players?q=muller").text  # accents and case ignored
     assert "Jürg Müller" in found and "Anna" not in found
+    at = {p: (t, k) for t in (1, 2) for k, p in enumerate(day.schedule.table(1, t), start=1)}["p8"]
+    assert f"Jürg Müller</a> <span class=\"hint\">· Table {at[0]}, Start {at[1]}</span>" in found
     assert "No player matches “zz&lt;x”." in c.get("/public/players?q=zz<x").text
     seats = {p: (t, k) for t in (1, 2) for k, p in enumerate(day.schedule.table(1, t), start=1)}
     table, seat = seats["p8"]
@@ -227,9 +229,10 @@ def test_public_page_follows_the_stage_and_the_projector_pages(tmp_path):
         assert "<h1>Round 1 <small>" in page and page.count('<th scope="row"') == 10
         first = c.get("/public?screen=1").text
         assert 'content="15;url=/public?screen=1&amp;page=2"' in first and "Page 1 of 2" in first
-        assert first.count('<th scope="row"') == 8 and 'class="screen"' in first
+        assert first.count('<th scope="row"') == 6 == public.SCREEN_TABLES and 'class="screen"' in first
         second = c.get("/public?screen=1&page=2").text
-        assert second.count('<th scope="row"') == 2 and "Table 10" in second and "page=1" in second
+        assert second.count('<th scope="row"') == 4 and "Table 10" in second and "page=1" in second
+        assert "Table 7<" in second and "Table 6<" not in second
         assert c.get("/public?screen=1&page=x").status_code == 200
         for t in range(1, 11):
             confirm(day, G(1, t), (10, 3, 4, 5), 1)

@@ -47,7 +47,7 @@ __all__: Sequence[str] = ("public_page", "players_page", "player_page", "public_
                           "SCREEN_SECONDS", "POLL_SECONDS", "inline_svg", "qr_svg", "clock_context", "words_of", "refuse")
 
 #: tables a projector page shows at once, and the seconds before it turns to the next
-SCREEN_TABLES = 8
+SCREEN_TABLES = 6
 SCREEN_SECONDS = 15
 #: how often console.js asks the update channel (seconds; the issue's limit: at most every 5 s)
 POLL_SECONDS = 5
@@ -196,9 +196,13 @@ async def players_page(request: Request) -> Response:
     day = day_of(request)
     words = words_of(day)
     query = request.query_params.get("q", "")[:100]
-    found = hall.find_players(day, query)
+    stage = hall.current_stage(day)
+    seats = {p: (t, k) for t, players in enumerate(hall.stage_tables(day, stage), start=1)
+             for k, p in enumerate(players, start=1)}
+    found = [(p, name, seats.get(p)) for p, name in hall.find_players(day, query)]
     return render(request, "players.html", words=words, query=query, found=found, total=len(day.names()),
-                  director_nav=False, public_nav=True, logged_in=False, csrf="")
+                  stage=stage, heading=_stage_heading(day, stage, words), director_nav=False, public_nav=True,
+                  logged_in=False, csrf="")
 
 
 async def player_page(request: Request) -> Response:
