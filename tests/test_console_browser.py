@@ -369,5 +369,78 @@ def test_the_swiss_day_in_chromium(chromium, served, tmp_path):
     assert again.returncode == 0, again.stderr
     assert (folder / "round-1" / "round.pdf").read_bytes() == pack  # the CLI makes the console's pack
     if os.environ.get("SETUPGEN_SCREENSHOTS") == "1":
-        for shot in shots.iterdir():
+        for shot in shots.glob("console-*.png"):
             shutil.copyfile(shot, ROOT / "docs" / shot.name)
+
+
+def test_the_australian_hall_in_english(chromium, tmp_path):
+    """A short English run on the Australian example (64 players, four
+    rounds, semi-finals of 16): the rounds' results entered before the
+    console starts, then in the browser the semi-finals' pack, the round
+    clock and an announcement, the public page during the semi-finals, a
+    player finding her semi-final table, its board, every player page at
+    390 and 1366 px."""
+    from playwright.sync_api import sync_playwright
+
+    from setupgen.console import day as consoleday
+    from setupgen.tournament import tokens
+    from setupgen.tournament.games import Game
+
+    console = serve_example(tmp_path, "australian")
+    day = consoleday.open_day(console.tour, console.folder, console_url=console.base)
+    for n in day.rounds:
+        for t in range(1, day.schedule.tables(n) + 1):
+            winner = 1 + (n + t) % 4
+            consoleday.enter(day, Game.preliminary(n, t), [str(10 if k == winner else 2 + (k + t) % 7)
+                                                          for k in range(1, 5)], str(winner))
+            consoleday.confirm(day, Game.preliminary(n, t))
+    day.store.close()
+    shots = tmp_path / "shots"
+    shots.mkdir()
+    console.start()
+    try:
+        with sync_playwright() as pw:
+            ctx = pw.chromium.launch_persistent_context(tempfile.mkdtemp(dir=tmp_path), executable_path=chromium,
+                                                        headless=True, args=ARGS,
+                                                        viewport={"width": 1100, "height": 800})
+            try:
+                page = ctx.new_page()
+                page.goto(console.base + "/login")
+                page.fill("input[name=password]", PASSWORD)
+                page.click("button:has-text('Log in')")
+                page.goto(console.base + "/finals")
+                page.click("button:has-text('Make the semi-final pack')")
+                page.wait_for_url(console.base + "/finals", timeout=180_000)
+                page.goto(console.base + "/")
+                assert page.is_visible("text=The hall: Semi-finals")
+                page.fill("input[name=minutes]", "75")
+                page.click("button:has-text('Start the clock')")
+                page.fill("input[name=text]", "Semi-finals: four tables, best of each goes through")
+                page.click("button:has-text('Post')")
+                phone = ctx.new_page()
+                phone.set_viewport_size(SIZES[0])
+                phone.goto(console.base + "/public")
+                assert phone.locator("h1").first.inner_text().startswith("Semi-final")
+                assert phone.locator("td[data-label='Choice 1']").count() == 4
+                assert clock_text(phone).startswith("Time left: 1:1")
+                assert phone.is_visible("text=Semi-finals: four tables, best of each goes through")
+                name = phone.locator("table.seating tbody tr").nth(1).locator("td").nth(2).inner_text().strip()
+                phone.goto(console.base + "/public/players")
+                phone.fill("#q", name.split()[0])
+                phone.click("button:has-text('Search')")
+                phone.click(f"a:text-is('{name}')")
+                assert phone.is_visible("text=Semi-final: table 2, choice 3")
+                assert phone.locator("table.grid tbody tr").count() == 4  # her four rounds' games
+                player_url = phone.url
+                table_url = tokens.table_url(console.base, tokens.read_key(console.folder), 1, 2, "semi-final")
+                phone.goto(table_url)
+                assert phone.is_visible("svg.board") and phone.is_visible("text=Your table's board")
+                phone.close()
+                look_at_player_pages(ctx, {"public": console.base + "/public",
+                                           "players": console.base + "/public/players", "player": player_url,
+                                           "table": table_url, "screen": console.base + "/public?screen=1"},
+                                     shots, "en")
+            finally:
+                ctx.close()
+    finally:
+        console.stop()
