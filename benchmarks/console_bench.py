@@ -9,7 +9,15 @@ is served by ``setupgen serve`` in its own process. Phases:
 (b) 200 clients refreshing ``/public`` every 2 s while 50 tables (round 1,
     tables 1-50) report at once, 5 bursts 2 s apart: report and
     ``/public`` p50/p99, errors;
-(c) the same with a re-plan from round 2 started in the middle.
+(c) the same with a re-plan from round 2 started in the middle;
+(d) the players' side (issue 27), round 1's pack made and its clock
+    running, an announcement shown: the server's CPU per request of the
+    player list, a player's page, a table's page with its board (first
+    visit: the board drawn; again: kept), the public and a table's update
+    channel (``status.json``).
+
+In (b) and (c) the 200 phones also ask the update channel every 5 s,
+as ``console.js`` does.
 
 Server and clients are pinned to different cores (``os.sched_setaffinity``)
 where there are two. Every figure is given as a ratio to the CPU time of
@@ -17,7 +25,9 @@ the calibration loop (``s = 0; for i in range(6_000_000): s += (i * i) % 7``
 in a fresh ``python3``, run before and after, alternating with the
 phases), the absolute figure beside it. Goals: (a) <= 1/500 of the loop a
 page; (b) no error, report p99 <= 0.3x the loop, ``/public`` p99 <= 0.5x;
-(c) report p99 at most 0.2x the loop above (b). Exit 1 when a goal is missed.
+(c) report p99 at most 0.2x the loop above (b); (b) the update channel's
+p99 <= 0.2x the loop; (d) every player page <= 1/200 of the loop a
+request, the update channel <= 1/1000. Exit 1 when a goal is missed.
 
     python benchmarks/console_bench.py [--clients 200] [--tables 50] [--bursts 5]
 """
@@ -138,6 +148,63 @@ def readers(base: str, clients: int, start_at: float, stop_at: float, out) -> No
         th.join()
 
 
+def pollers(base: str, clients: int, start_at: float, stop_at: float, out) -> None:
+    """``clients`` threads asking ``/public/status.json`` every 5 s (what
+    ``console.js`` does on an open page), each on a kept-alive connection."""
+    import http.client
+
+    host, port = base.split("//", 1)[1].rsplit(":", 1)
+
+    def one(k: int) -> None:
+        conn = http.client.HTTPConnection(host, int(port), timeout=30)
+        time.sleep(max(0.0, start_at - time.time() + (k % 50) * 0.1))  # spread over the 5 s
+        while time.time() < stop_at:
+            began = time.perf_counter()
+            status = 0
+            for _attempt in range(2):
+                try:
+                    conn.request("GET", "/public/status.json")
+                    answer = conn.getresponse()
+                    answer.read()
+                    status = answer.status
+                    break
+                except (OSError, http.client.HTTPException):
+                    conn.close()
+                    conn = http.client.HTTPConnection(host, int(port), timeout=30)
+            out.put(("status", time.perf_counter() - began, status))
+            time.sleep(max(0.0, 5.0 - (time.perf_counter() - began)))
+        conn.close()
+
+    threads = [threading.Thread(target=one, args=(k,)) for k in range(clients)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+
+
+def players_side(c: httpx.Client, pid: int, urls: list[str], requests: int) -> dict[str, float]:
+    """Phase (d): the server's CPU seconds per request of each player page and update channel."""
+    kinds = {
+        "player list": lambda k: "/public/players" + ("?q=player 1" if k % 2 else ""),
+        "player's page": lambda k: f"/public/players/p{k % PLAYERS:03d}",
+        "table page, board drawn": lambda k: urls[k % len(urls)],
+        "table page, board kept": lambda k: urls[k % len(urls)],
+        "public status.json": lambda k: "/public/status.json",
+        "table status.json": lambda k: urls[k % len(urls)] + "/status.json",
+    }
+    out = {}
+    for name, path in kinds.items():
+        count = min(requests, len(urls)) if name == "table page, board drawn" else requests
+        before = cpu_of(pid)
+        for k in range(count):
+            got = c.get(path(k))
+            assert got.status_code == 200, (name, got.status_code)
+            if name.startswith("table page"):
+                assert '<svg baseProfile="full"' in got.text
+        out[name] = (cpu_of(pid) - before) / count
+    return out
+
+
 def tables(urls: list[str], bursts: int, first_at: float, out) -> None:
     """Every table of ``urls`` reports at once, ``bursts`` times 2 s apart from ``first_at``."""
     clients = []
@@ -183,6 +250,7 @@ def hall(base: str, urls: list[str], args, cores: set[int] | None, with_replan: 
     first = time.time() + 5.0
     stop = first + 2.0 * args.bursts + 1.0
     procs = [ctx.Process(target=readers, args=(base, args.clients // 8, first - 1.0, stop, out)) for _ in range(8)]
+    procs += [ctx.Process(target=pollers, args=(base, args.clients // 4, first - 1.0, stop, out)) for _ in range(4)]
     procs.append(ctx.Process(target=tables, args=(urls, args.bursts, first, out)))
     if with_replan:
         procs.append(ctx.Process(target=replan, args=(base, first + 2.0 * (args.bursts // 2) + 0.01, out)))
@@ -190,7 +258,7 @@ def hall(base: str, urls: list[str], args, cores: set[int] | None, with_replan: 
         p.start()
         if cores:
             os.sched_setaffinity(p.pid, cores)
-    samples: dict[str, list] = {"public": [], "report": [], "replan": []}
+    samples: dict[str, list] = {"public": [], "report": [], "replan": [], "status": []}
     while any(p.is_alive() for p in procs) or not out.empty():
         try:
             kind, took, status = out.get(timeout=1)
@@ -221,31 +289,54 @@ def main() -> None:
         if client_cores:
             os.sched_setaffinity(0, client_cores)
         try:
-            with httpx.Client(base_url=base, timeout=30) as c:
+            key = tokens.read_key(folder)
+            urls = [tokens.table_url(base, key, 1, t) for t in range(1, args.tables + 1)]
+            with httpx.Client(base_url=base, timeout=600) as c:
+                hall_ready(c)
                 assert c.get("/public").status_code == 200  # made once
                 before = cpu_of(proc.pid)
                 for _ in range(args.pages):
                     assert c.get("/public").status_code == 200
                 per_page = (cpu_of(proc.pid) - before) / args.pages
             loops.append(calibration(client_cores))
-            key = tokens.read_key(folder)
-            urls = [tokens.table_url(base, key, 1, t) for t in range(1, args.tables + 1)]
             b = hall(base, urls, args, client_cores, with_replan=False)
             loops.append(calibration(client_cores))
             c_ = hall(base, urls, args, client_cores, with_replan=True)
             loops.append(calibration(client_cores))
+            all_tables = [tokens.table_url(base, key, 1, t) for t in range(1, PLAYERS // 4 + 1)]
+            with httpx.Client(base_url=base, timeout=60) as c:
+                d = players_side(c, proc.pid, all_tables, args.pages)
+            loops.append(calibration(client_cores))
         finally:
             proc.terminate()
             proc.wait(10)
-    report(per_page, b, c_, statistics.mean(loops), loops, server_cores, client_cores)
+    report(per_page, b, c_, d, statistics.mean(loops), loops, server_cores, client_cores)
 
 
-def report(per_page: float, b: dict, c: dict, loop: float, loops: list[float], server_cores, client_cores) -> None:
+def hall_ready(c: httpx.Client) -> None:
+    """Round 1's pack made by the console (its sheets' QR codes and the tables' boards), its clock started
+    and an announcement posted, as on the day."""
+    csrf = re.search(r'name="csrf" value="([0-9a-f]+)"', c.get("/").text).group(1)
+    assert c.post("/rounds/1/pack", data={"csrf": csrf}).status_code in (200, 303)
+    for _ in range(1200):
+        if "round.pdf" in c.get("/").text:
+            break
+        time.sleep(0.5)
+    else:
+        raise SystemExit("round 1's pack was not made")
+    assert c.post("/clock", data={"csrf": csrf, "stage": "preliminary", "round": "1", "action": "start",
+                                  "minutes": "90"}).status_code in (200, 303)
+    assert c.post("/announcements", data={"csrf": csrf, "text": "Round 1 ends at 15:30"}).status_code in (200, 303)
+
+
+def report(per_page: float, b: dict, c: dict, d: dict, loop: float, loops: list[float], server_cores,
+           client_cores) -> None:
     """Print every figure with its ratio to the loop; exit 1 when a goal is missed."""
     def times(samples: list) -> list[float]:
         return [t for t, _ in samples]
 
-    errors = [s for kind in ("public", "report") for s in b[kind] + c[kind] if s[1] not in (200, 303)]
+    errors = [s for kind in ("public", "report", "status") for s in b[kind] + c[kind] if s[1] not in (200, 303)]
+    sb = pct(times(b["status"]), 99)
     replan_ok = [s for s in c["replan"] if s[1] == 303]
     rb, pb, rc, pc = (pct(times(b["report"]), 99), pct(times(b["public"]), 99), pct(times(c["report"]), 99),
                       pct(times(c["public"]), 99))
@@ -256,6 +347,9 @@ def report(per_page: float, b: dict, c: dict, loop: float, loops: list[float], s
         "(b) /public p99 <= 0.5x loop": pb <= 0.5 * loop,
         "(c) report p99 <= (b) + 0.2x loop": rc <= rb + 0.2 * loop,
         "(c) the re-plan was made": bool(replan_ok),
+        "(b) update channel p99 <= 0.2x loop": sb <= 0.2 * loop,
+        **{f"(d) {name} <= loop/{1000 if 'status' in name else 200}": cpu <= loop / (1000 if "status" in name else 200)
+           for name, cpu in d.items()},
     }
     print(f"calibration loop: {loop:.3f} s CPU (runs: {', '.join(f'{x:.3f}' for x in loops)}); server on cores "
           f"{sorted(server_cores) if server_cores else 'any'}, clients on {sorted(client_cores) if client_cores else 'any'}")
@@ -265,6 +359,10 @@ def report(per_page: float, b: dict, c: dict, loop: float, loops: list[float], s
         print(f"{name} {len(p)} /public: p50 {pct(p, 50) * 1000:.0f} ms, p99 {pct(p, 99) * 1000:.0f} ms "
               f"({pct(p, 99) / loop:.3f}x loop); {len(r)} reports: p50 {pct(r, 50) * 1000:.0f} ms, p99 "
               f"{pct(r, 99) * 1000:.0f} ms ({pct(r, 99) / loop:.3f}x loop)")
+    print(f"(b) {len(b['status'])} update-channel answers: p50 {pct(times(b['status']), 50) * 1000:.0f} ms, "
+          f"p99 {sb * 1000:.0f} ms ({sb / loop:.3f}x loop)")
+    for name, cpu in d.items():
+        print(f"(d) {name}: {cpu * 1000:.2f} ms server CPU a request = 1/{loop / cpu:.0f} of the loop")
     if c["replan"]:
         print(f"(c) the re-plan's request: {c['replan'][0][0]:.2f} s, status {c['replan'][0][1]}")
     print(f"errors: {errors[:5] or 'none'}")

@@ -372,3 +372,45 @@ def test_home_page_has_a_qr_code_of_the_public_page(day):
     page = client_of(day).get("/").text
     qr = page.split('<svg', 1)[1].split("</svg>", 1)[0]
     assert 'class="qr"' in qr and "style=" not in qr and "http://testserver/public" in page
+
+
+def test_random_hall_forms_and_queries_never_get_a_500(day):
+    from urllib.parse import quote
+
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as hs
+
+    c = client_of(day)
+    token = csrf(c)
+    text = hs.one_of(hs.text(max_size=40), hs.integers(-10 ** 30, 10 ** 30).map(str))
+    fields = hs.dictionaries(hs.sampled_from(["stage", "round", "action", "minutes", "text", "x"]), text, max_size=6)
+
+    @settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(hs.sampled_from(["/clock", "/announcements", "/announcements/1/remove", "/announcements/99/remove"]),
+           fields, hs.booleans(), hs.text(max_size=40))
+    def check(path, form, with_csrf, junk):
+        if with_csrf:
+            form = dict(form, csrf=token)
+        assert c.post(path, data=form).status_code < 500
+        for url in ("/public?screen=1&page=" + quote(junk, safe=""), "/public/players?q=" + quote(junk, safe=""),
+                    "/public/players/" + quote(junk, safe=""), "/public?screen=" + quote(junk, safe="")):
+            answer = c.get(url)
+            assert answer.status_code < 500 and (answer.status_code != 200 or "<html" in answer.text), url
+
+    check()
+    clock = day.store.round_clock("preliminary", 1)
+    assert clock is None or 60 <= clock.seconds <= 36_000  # whatever was started kept the range
+    assert all(0 < len(a.text) <= store.MAX_ANNOUNCEMENT for a in day.store.announcements())
+
+
+def test_a_table_page_reloads_for_its_own_result_not_for_another_tables(day):
+    c = client_of(day)
+    url = link(day, 1, 2)
+    stamp = c.get(url + "/status.json").json()["stamp"]
+    confirm(day, G(1, 1), (10, 3, 4, 5), 1)  # another table confirmed: this page stays
+    assert c.get(url + "/status.json").json()["stamp"] == stamp
+    day.store.announce("Lunch", "director")  # an announcement: every page shows it
+    after = c.get(url + "/status.json").json()["stamp"]
+    assert after != stamp
+    consoleday.enter(day, G(1, 2), ["10", "3", "4", "5"], "1")
+    assert c.get(url + "/status.json").json()["stamp"] != after

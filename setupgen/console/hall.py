@@ -167,20 +167,20 @@ def _folded(text: str) -> str:
 
 
 def stamp(day: Day, game: Game | None, now: float) -> str:
-    """What a page shows, as a short text that changes when the page would:
-    the public pages' (confirmed results, schedule, packs, clock and
-    announcements, the current stage's clock running out), or with
-    ``game`` a table page's (its result's version and state too, and its
-    stage's clock). The update channel sends it; a page whose stamp
-    differs reloads."""
+    """What a page shows, as a short text that changes when the page would.
+    The public pages': confirmed results, the schedule, packs, the
+    current stage and its clock's state, clock changes and announcements.
+    With ``game``, a table page's: its own result (version and state), the
+    schedule, its stage's clock, clock changes and announcements (not the
+    other tables' results: a confirmation elsewhere does not reload it).
+    The update channel sends it; a page whose stamp differs reloads."""
     stage = current_stage(day) if game is None else Stage(game.stage, game.round)
     clock = day.store.round_clock(stage.stage, stage.round)
-    base = (f"{_STARTED}.{day.store.confirmed}.{day.generation}.{len(dayday.finals_made(day))}.{day.store.hall}."
-            f"{stage.stage}.{stage.round}.{'-' if clock is None else clock.state(now)}")
+    common = f"{_STARTED}.{day.generation}.{day.store.hall}.{'-' if clock is None else clock.state(now)}"
     if game is None:
-        return base
+        return f"{common}.{day.store.confirmed}.{len(dayday.finals_made(day))}.{stage.stage}.{stage.round}"
     result = day.store.result(game)
-    return f"{base}.{0 if result is None else result.version}.{day.state(game)}"
+    return f"{common}.{0 if result is None else result.version}.{day.state(game)}"
 
 
 def board_file(day: Day, game: Game) -> Path | None:

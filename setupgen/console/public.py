@@ -118,20 +118,28 @@ def _seating(day: Day, stage: Stage) -> list[dict]:
 async def public_page(request: Request) -> Response:
     """The current stage, its clock, the announcements and the standings
     (or with ``screen=1`` the projector's view, ``page=k`` its page). Made
-    once per change (and every 15 s while a clock runs) and served from there."""
+    once per change (and every 15 s while a clock runs) and served from
+    there; the projector's pages are kept apart from the phones' page."""
     day = day_of(request)
     screen = request.query_params.get("screen") == "1"
-    page = _int(request.query_params.get("page"), 1) if screen else 0
     now = time.time()
     stage = hall.current_stage(day)
-    key = ("screen" if screen else "public", page, stage, hall.stamp(day, None, now),
-           math.floor(now / 15) if _clock_runs(day, stage) else 0)
-    found = day.peek("public", packs=True, extra=key)
+    k = _screen_page(day, stage, _int(request.query_params.get("page"), 1)) if screen else 0
+    name = f"public-screen-{k}" if screen else "public"
+    key = (stage, hall.stamp(day, None, now), math.floor(now / 15) if _clock_runs(day, stage) else 0)
+    found = day.peek(name, packs=True, extra=key)
     if found is dayday.NO_VIEW:
-        make = (lambda: _screen_html(request, day, stage, page, now)) if screen else \
+        make = (lambda: _screen_html(request, day, stage, k, now)) if screen else \
             (lambda: _public_html(request, day, stage, now))
-        found = await run_in_threadpool(day.view, "public", make, packs=True, extra=key)
+        found = await run_in_threadpool(day.view, name, make, packs=True, extra=key)
     return HTMLResponse(found)
+
+
+def _screen_page(day: Day, stage: Stage, page: int) -> int:
+    """``page`` (1-based) of the projector's pages, wrapped to the pages there are."""
+    placed, _ = dayday.final_placings(day)
+    rows = len(placed) or len(hall.stage_tables(day, stage))
+    return (page - 1) % max(1, math.ceil(rows / SCREEN_TABLES)) + 1
 
 
 def _int(text: str | None, default: int) -> int:
@@ -167,7 +175,7 @@ def _screen_html(request: Request, day: Day, stage: Stage, page: int, now: float
     context = _public_context(day, stage, words, now)
     rows = context["placings"] or context["tables"]
     pages = max(1, math.ceil(len(rows) / SCREEN_TABLES))
-    k = (page - 1) % pages + 1
+    k = page
     shown = rows[(k - 1) * SCREEN_TABLES:k * SCREEN_TABLES]
     context.update(shown=shown, k=k, pages=pages, screen_next=f"/public?screen=1&page={k % pages + 1}")
     body = render(request, "screen.html", refresh=f"{SCREEN_SECONDS};url={context['screen_next']}", **context)
