@@ -199,6 +199,8 @@ def test_players_list_search_and_a_players_page(day):
     assert all(f">{n}</a>" in listed for _, n in PLAYERS) and "8 players" in listed
     found = c.get("/public/players?q=muller").text  # accents and case ignored
     assert "Jürg Müller" in found and "Anna" not in found
+    assert "Jürg Müller" in c.get("/public/players?q=J%C3%9CRG").text  # "JÜRG": case and accents both ways
+    assert "Jürg Müller" in c.get("/public/players?q=P8").text and "Anna" in c.get("/public/players?q=p1").text
     at = {p: (t, k) for t in (1, 2) for k, p in enumerate(day.schedule.table(1, t), start=1)}["p8"]
     assert f"Jürg Müller</a> <span class=\"hint\">· Table {at[0]}, Start {at[1]}</span>" in found
     assert "No player matches “zz&lt;x”." in c.get("/public/players?q=zz<x").text

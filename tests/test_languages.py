@@ -68,7 +68,9 @@ def leaks(texts, data_words=()):
     (names, seeds, setup IDs, scenario codes) is taken out. The page's texts
     are read in order as one run, since a wrapped text continues on the next
     line; a text fitted by cutting ends in "…" instead of "»"."""
-    rest = re.sub(r"«[^»«]*?(»|…(?=\s|$))", " ", "\n".join(texts))
+    rest, before = "\n".join(texts), None
+    while rest != before:  # innermost first: a text may hold another ("«{stage}: table 2»" with «Round 1»)
+        rest, before = re.sub(r"«[^»«]*?(»|…(?=\s|$))", " ", rest), rest
     for word in sorted(data_words, key=len, reverse=True):
         rest = rest.replace(word, " ")
     rest = re.sub(r"\b[0-9A-Z]{4}(-[0-9A-Z]{4}){3}\b", " ", rest)  # setup IDs
@@ -127,3 +129,72 @@ def test_tournament_listings_speak_only_the_new_language(xx, tmp_path):
     from setupgen.render import sheet
 
     assert "«" in sheet.stage_word(request.stage, templates.texts("xx"))  # the stage is named in the language
+
+
+def page_words(html: str) -> list[str]:
+    """What a reader of an HTML page sees: its text nodes and the labels
+    shown or read out (``data-label``, shown by the style sheet on a phone;
+    ``aria-label``), without the style sheet's and script's names."""
+    from html.parser import HTMLParser
+
+    class Texts(HTMLParser):
+        def __init__(self):
+            super().__init__()
+            self.out, self.skip = [], 0
+
+        def handle_starttag(self, tag, attrs):
+            self.skip += tag in ("script", "style", "svg")
+            self.out += [v for k, v in attrs if k in ("data-label", "aria-label") and v]
+
+        def handle_endtag(self, tag):
+            self.skip -= tag in ("script", "style", "svg")
+
+        def handle_data(self, data):
+            if not self.skip and data.strip():
+                self.out.append(data.strip())
+
+    parser = Texts()
+    parser.feed(html)
+    return parser.out
+
+
+def test_player_pages_speak_only_the_new_language(xx, tmp_path):
+    """Every page a player sees in the console (issue 27, point 3): the
+    public page and its projector view, the player list and a player's
+    page, a table's page with the clock and an announcement, the error
+    pages of a wrong table link and an unknown player. (The board on a
+    table's page is the sheet's drawing, whose words the sheet's test
+    above checks; no pack is made here: the worker process would not see
+    the made-up language.)"""
+    pytest.importorskip("starlette")
+    from starlette.testclient import TestClient
+
+    from setupgen.console import app as consoleapp
+    from setupgen.console import day as consoleday
+    from setupgen.console import hall
+    from setupgen.tournament import tokens
+    from setupgen.tournament.games import Game
+
+    players = [("p1", "Anna"), ("p2", "Beat"), ("p3", "Carla"), ("p4", "Dario"), ("p5", "Eva"), ("p6", "Fritz"),
+               ("p7", "Gina"), ("p8", "Hans")]
+    (tmp_path / "players.csv").write_text("id,name\n" + "".join(f"{i},{n}\n" for i, n in players))
+    tour = tmp_path / "t.toml"
+    tour.write_text('name = "Club"\nseed = "club"\nlanguage = "xx"\nplayers = "players.csv"\ntable_size = 4\n'
+                    '[[rounds]]\nscenario = "base-3-4"\nminutes = 60\n')
+    day = consoleday.open_day(tour, tmp_path / "out", console_url="http://testserver")
+    try:
+        c = TestClient(consoleapp.create_app(day), raise_server_exceptions=False)
+        hall.clock_action(day, hall.Stage("preliminary", 1), "start", 60, 1e12)  # far ahead: "running"
+        day.store.announce("Lunch", "director")
+        consoleday.enter(day, Game.preliminary(1, 1), ["10", "5", "4", "3"], "1")
+        seated = day.players_of(Game.preliminary(1, 2))
+        table = tokens.table_url("http://testserver", day.key, 1, 2).removeprefix("http://testserver")
+        data_words = ["Club", "Lunch"] + [n for _, n in players] + [f"p{k}" for k in range(1, 9)]
+        for path in ("/public", "/public?screen=1", "/public/players", "/public/players?q=an", "/public/players/p1",
+                     f"/public/players/{seated[0]}", table, "/t/1/1/" + "0" * 32, "/public/players/nobody",
+                     "/public/nowhere"):
+            page = c.get(path)
+            assert '<html lang="xx">' in page.text, path
+            assert leaks(page_words(page.text), data_words) == [], path
+    finally:
+        day.store.close()

@@ -156,8 +156,14 @@ def find_players(day: Day, query: str) -> list[tuple[str, str]]:
     accents ignored: "muller" finds "Müller"), by name; all for an empty
     query."""
     wanted = _folded(query.strip())
-    found = [(p, n) for p, n in day.names().items() if wanted in _folded(n) or wanted in _folded(p)]
-    return sorted(found, key=lambda pn: (pn[1].casefold(), pn[0]))
+    listed = day.view("players-folded", lambda: _folded_names(day), confirmed=False, extra=len(day.names()))
+    return [(p, n) for p, n, folded in listed if wanted in folded]
+
+
+def _folded_names(day: Day) -> list[tuple[str, str, str]]:
+    """Every player (id, name, name and id folded), by name."""
+    found = [(p, n, f"{_folded(n)}\n{_folded(p)}") for p, n in day.names().items()]
+    return sorted(found, key=lambda pnf: (pnf[1].casefold(), pnf[0]))
 
 
 def _folded(text: str) -> str:

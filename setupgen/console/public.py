@@ -200,17 +200,32 @@ def _status(day: Day, stage: Stage, game: Game | None, now: float) -> Response:
 # ---------------------------------------------------------------- players
 
 async def players_page(request: Request) -> Response:
-    """The player list, ``?q=`` searching names and ids (a plain form: no script needed)."""
+    """The player list, ``?q=`` searching names and ids (a plain form: no
+    script needed); the whole list is made once per change and kept."""
     day = day_of(request)
-    words = words_of(day)
     query = request.query_params.get("q", "")[:100]
     stage = hall.current_stage(day)
-    seats = {p: (t, k) for t, players in enumerate(hall.stage_tables(day, stage), start=1)
+    if query.strip():
+        return HTMLResponse(_players_html(request, day, stage, query))
+    key = (stage, hall.stamp(day, None, time.time()))
+    found = day.peek("players", packs=True, extra=key)
+    if found is dayday.NO_VIEW:
+        found = await run_in_threadpool(day.view, "players", lambda: _players_html(request, day, stage, ""),
+                                        packs=True, extra=key)
+    return HTMLResponse(found)
+
+
+def _players_html(request: Request, day: Day, stage: Stage, query: str) -> str:
+    words = words_of(day)
+    label = "choosing" if stage.is_finals else "start"
+    table = str(words("table"))
+    seats = {p: f"{table} {t}, {words(label, k=k)}" for t, players in enumerate(hall.stage_tables(day, stage), start=1)
              for k, p in enumerate(players, start=1)}
     found = [(p, name, seats.get(p)) for p, name in hall.find_players(day, query)]
-    return render(request, "players.html", words=words, query=query, found=found, total=len(day.names()),
-                  stage=stage, heading=_stage_heading(day, stage, words), director_nav=False, public_nav=True,
-                  logged_in=False, csrf="")
+    page = render(request, "players.html", words=words, query=query, found=found, total=len(day.names()),
+                  heading=_stage_heading(day, stage, words), director_nav=False, public_nav=True, logged_in=False,
+                  csrf="")
+    return bytes(page.body).decode("utf-8")
 
 
 async def player_page(request: Request) -> Response:
