@@ -24,18 +24,18 @@ from starlette.middleware import Middleware
 from starlette.middleware.sessions import SessionMiddleware
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
-from starlette.responses import FileResponse, HTMLResponse, RedirectResponse, Response
+from starlette.responses import FileResponse, RedirectResponse, Response
 from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from ..core.errors import SetupgenError
-from ..tournament import jobs, tokens
+from ..tournament import jobs
 from ..tournament.games import Game, GameError
 from . import day as dayday
 from . import hall, public, security
 from .day import Day
 from .store import StoreError
-from .words import Words, local_time
+from .words import local_time
 from .pages import (TEMPLATES, LoginNeeded, client_host, day_of, director_words, form_rows, game_of, is_director,
                     is_player_path,
                     placings_context, posted_result, read_form, render, require_director, scenario_name,

@@ -23,7 +23,9 @@ import math
 import re
 import time
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Sequence
+
+from markupsafe import Markup
 
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
@@ -44,7 +46,8 @@ from .words import Words, local_clock, local_time
 
 __all__: Sequence[str] = ("public_page", "players_page", "player_page", "public_status", "table_report",
                           "table_status", "console_js", "format_left", "LOCALIZED", "SCREEN_TABLES",
-                          "SCREEN_SECONDS", "POLL_SECONDS", "inline_svg", "qr_svg", "clock_context", "words_of", "refuse")
+                          "SCREEN_SECONDS", "POLL_SECONDS", "inline_svg", "qr_svg", "clock_context", "words_of",
+                          "refuse")
 
 #: tables a projector page shows at once, and the seconds before it turns to the next
 SCREEN_TABLES = 6
@@ -89,9 +92,8 @@ def clock_context(day: Day, stage: Stage, words: Words, now: float) -> dict | No
     return {"state": state, "left": left, "text": text}
 
 
-def _left_span(left: int) -> Any:
-    from markupsafe import Markup
-
+def _left_span(left: int) -> Markup:
+    """The time left as the clock's ``<span class="left">`` (what console.js counts down)."""
     return Markup('<span class="left">{}</span>').format(format_left(left))
 
 
