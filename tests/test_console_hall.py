@@ -323,6 +323,8 @@ def test_update_channel_and_script(day):
     stamp = re.search(r'data-stamp="([^"]+)"', page.text).group(1)
     status = c.get("/public/status.json").json()
     assert status == {"stamp": stamp, "poll": 5, "clock": None}
+    for other in ("/public?screen=1", "/public/players/p3"):  # every page's stamp is its channel's: no reload loop
+        assert re.search(r'data-stamp="([^"]+)"', c.get(other).text).group(1) == stamp, other
     confirm(day, G(1, 1), (10, 3, 4, 5), 1)
     assert c.get("/public/status.json").json()["stamp"] != stamp
     url = link(day, 1, 2)

@@ -9,7 +9,7 @@ clock's last start; ``since`` the time of that start while it runs, None
 while it is paused or ended.
 
 This clock is not the house rules' time rule (3 minutes a turn,
-RULES.md): it is the round's time, shown on the public and table pages.
+docs/rules.md): it is the round's time, shown on the public and table pages.
 """
 
 from __future__ import annotations

@@ -46,5 +46,5 @@
 
   if (clock) { follow(clock.getAttribute("data-state"), parseInt(clock.getAttribute("data-left"), 10) || 0); }
   window.setInterval(tick, 1000);
-  if (url) { window.setInterval(poll, every); }
+  if (url) { poll(); window.setInterval(poll, every); }  // at once too: a kept page's clock may be seconds old
 }());
