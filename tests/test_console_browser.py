@@ -137,6 +137,11 @@ def play_round(page, ctx, base: str, folder: Path, n: int, top: int, shots: Path
     assert (folder / f"round-{n}" / "round.pdf").is_file()
     tables = page.locator("tbody tr").count()
     assert tables == 12
+    if n == 3:  # the Seafarers scenario: its table pages say what a face-down hex shows
+        board = ctx.new_page()
+        board.goto(tokens.table_url(base, tokens.read_key(folder), 3, 1))
+        assert board.is_visible("svg.board") and board.is_visible("text=Ein verdecktes Feld zeigt nur „?“")
+        board.close()
     for t in range(1, tables + 1):
         vps, winner = result_of(n, t, top)
         if n == 1 and t == 2:

@@ -280,6 +280,7 @@ def test_table_page_shows_its_board_once_the_pack_is_made(day):
     svg = page.split('<figure class="board">', 1)[1].split("</figure>", 1)[0]
     assert svg.startswith('<svg baseProfile="full" xmlns="http://www.w3.org/2000/svg" version="1.1" class="board"')
     assert "style=" not in svg and "<script" not in svg and "<?xml" not in svg
+    assert "Check the board you built" in page and "face-down" not in page  # a base board has none
     from setupgen.core.board import Board
     from setupgen.render.sheet import board_picture
 

@@ -284,7 +284,7 @@ async def table_report(request: Request) -> Response:
     return render(request, "tablepage.html", status, title=title, heading=heading, state=day.state(game),
                   problems=problems, message=None, players=form_rows(day, players, vp, winner, result),
                   reported=form_rows(day, players, None, None, result), at=at, threshold=day.threshold(game),
-                  path=request.url.path, director_nav=False, statuses=(), csrf=csrf, words=words,
+                  path=request.url.path, director_nav=False, public_nav=True, statuses=(), csrf=csrf, words=words,
                   board=await _board_svg(day, game), status_url=request.url.path + "/status.json",
                   **_hall_context(day, stage, words, time.time(), game))
 
@@ -336,8 +336,9 @@ def _linked_game(request: Request, day: Day, token: str) -> Game | None:
     return game
 
 
-async def _board_svg(day: Day, game: Game) -> str | None:
-    """The table's board as inline SVG (None until its pack is made), made once per pack file."""
+async def _board_svg(day: Day, game: Game) -> tuple[str, bool] | None:
+    """The table's board as inline SVG and whether it has face-down hexes
+    (None until its pack is made), made once per pack file."""
     path = hall.board_file(day, game)
     if path is None:
         return None
@@ -352,13 +353,14 @@ async def _board_svg(day: Day, game: Game) -> str | None:
     return found
 
 
-def _inline_board(path: Path, lang: str) -> str | None:
-    """A pack's board file drawn as the sheet draws it, as SVG for inside a page (no XML declaration, scaling)."""
+def _inline_board(path: Path, lang: str) -> tuple[str, bool] | None:
+    """A pack's board file drawn as the sheet draws it, as SVG for inside a
+    page (no XML declaration, scaling), and whether a hex is face down."""
     from ..render.sheet import board_picture
 
     try:
         board = Board.from_json(path.read_text(encoding="utf-8"))
-        return inline_svg(str(board_picture(board, lang)), "board")
+        return inline_svg(str(board_picture(board, lang)), "board"), any(t.hidden for t in board.tiles)
     except (OSError, UnicodeError, ValueError, SetupgenError):
         return None
 
