@@ -32,7 +32,7 @@ from ..core.errors import SetupgenError
 from ..tournament import jobs
 from ..tournament.games import Game, GameError
 from . import day as dayday
-from . import hall, public, security
+from . import hall, prints, public, security
 from .day import Day
 from .store import StoreError
 from .words import local_time
@@ -142,6 +142,8 @@ def _routes() -> list[Route]:
         Route("/", home), Route("/console.css", css),
         Route("/login", login, methods=["GET", "POST"]), Route("/logout", logout, methods=["POST"]),
         Route("/rounds/{n:int}", round_page), Route("/rounds/{n:int}/pack", make_pack, methods=["POST"]),
+        Route("/rounds/{n:int}/tables.pdf", round_tables_pdf), Route("/players.pdf", players_pdf),
+        Route("/standings.pdf", standings_pdf), Route("/placings.pdf", placings_pdf),
         Route("/rounds/{n:int}/{name:str}", download),
         Route("/rounds/{n:int}/tables/{t:int}", table_page, methods=["GET", "POST"]),
         Route("/rounds/{n:int}/tables/{t:int}/confirm", confirm, methods=["POST"]),
@@ -669,6 +671,45 @@ async def standings_csv(request: Request) -> Response:
         raise HTTPException(409, f"the standings cannot be computed: {exc}") from None
     return Response(live.csv.encode("utf-8"), media_type="text/csv; charset=utf-8",
                     headers={"content-disposition": 'attachment; filename="standings.csv"'})
+
+
+def _pdf_answer(data: bytes, name: str) -> Response:
+    return Response(data, media_type="application/pdf", headers={"content-disposition": f'inline; filename="{name}"'})
+
+
+async def _print(request: Request, make: Callable[[], bytes], name: str) -> Response:
+    """A printout (:mod:`setupgen.console.prints`) made in a worker thread; 409 with the reason when there is
+    nothing to print yet."""
+    require_director(request)
+    try:
+        return _pdf_answer(await run_in_threadpool(make), name)
+    except SetupgenError as exc:
+        raise HTTPException(409, str(exc)) from None
+
+
+async def standings_pdf(request: Request) -> Response:
+    """``standings.pdf``, the same bytes as ``setupgen standings`` writes from the console's folder."""
+    day = day_of(request)
+    return await _print(request, lambda: prints.standings_pdf(day), "standings.pdf")
+
+
+async def placings_pdf(request: Request) -> Response:
+    """``placings.pdf``, the same bytes as ``setupgen placings`` writes, once every finals table is in."""
+    day = day_of(request)
+    return await _print(request, lambda: prints.placings_pdf(day), "placings.pdf")
+
+
+async def round_tables_pdf(request: Request) -> Response:
+    """A round's tables for the hall's wall (players in start order)."""
+    day, n = day_of(request), request.path_params["n"]
+    _round_or_404(day, n)
+    return await _print(request, lambda: prints.round_tables_pdf(day, n), f"round-{n}-tables.pdf")
+
+
+async def players_pdf(request: Request) -> Response:
+    """Every player, alphabetically, with table and start position per round, for the hall's wall."""
+    day = day_of(request)
+    return await _print(request, lambda: prints.players_pdf(day), "players.pdf")
 
 
 async def audit_page(request: Request) -> Response:

@@ -1,0 +1,109 @@
+"""The director's side of the day (issue 28): printouts from the console,
+the same bytes as the command line's."""
+
+import io
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("starlette")
+from pypdf import PdfReader  # noqa: E402
+from starlette.testclient import TestClient  # noqa: E402
+from typer.testing import CliRunner  # noqa: E402
+
+from setupgen.cli import app as cli  # noqa: E402
+from setupgen.console import app as consoleapp  # noqa: E402
+from setupgen.console import day as consoleday  # noqa: E402
+from setupgen.tournament.games import Game  # noqa: E402
+
+G = Game.preliminary
+PLAYERS = [("p1", "Anna"), ("p2", "Beat"), ("p3", "Carla"), ("p4", "Dario"), ("p5", "Eva"), ("p6", "Fritz"),
+           ("p7", "Gina"), ("p8", "Hans")]
+
+
+def tournament(tmp_path: Path, final: str = "") -> Path:
+    (tmp_path / "players.csv").write_text("id,name\n" + "".join(f"{i},{n}\n" for i, n in PLAYERS), encoding="utf-8")
+    path = tmp_path / "t.toml"
+    path.write_text('name = "Club Night"\nseed = "club"\nplayers = "players.csv"\ntable_size = 4\n'
+                    '[[rounds]]\nscenario = "base-3-4"\n[[rounds]]\nscenario = "base-3-4"\n' + final,
+                    encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def day(tmp_path):
+    d = consoleday.open_day(tournament(tmp_path, '[final]\nplayers = 8\nscenario = "base-3-4"\n'), tmp_path / "out")
+    yield d
+    d.store.close()
+
+
+def client_of(day) -> TestClient:
+    return TestClient(consoleapp.create_app(day), raise_server_exceptions=False)
+
+
+def play(day, rounds=(1, 2)) -> None:
+    for n in rounds:
+        for t in (1, 2):
+            consoleday.enter(day, G(n, t), ["10", str(3 + t), str(2 + n), "5"], "1")
+
+
+def cli_copy(day, tmp_path: Path) -> Path:
+    """The console's folder copied without the console's own files (what the command line reads)."""
+    other = tmp_path / "cli"
+    shutil.copytree(day.folder, other, ignore=shutil.ignore_patterns("tournament.db*", "console.*", "final"))
+    return other
+
+
+def text_of(pdf: bytes) -> str:
+    return "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(pdf)).pages)
+
+
+def test_standings_pdf_is_the_command_lines(day, tmp_path):
+    c = client_of(day)
+    early = c.get("/standings.pdf")
+    assert early.status_code == 409 and "no confirmed results" in early.text
+    play(day)
+    got = c.get("/standings.pdf")
+    assert got.status_code == 200 and got.headers["content-type"] == "application/pdf"
+    other = cli_copy(day, tmp_path)
+    res = CliRunner().invoke(cli, ["standings", str(day.t.path), str(other / "results.csv"), "-o", str(other)])
+    assert res.exit_code == 0, res.output
+    assert got.content == (other / "standings.pdf").read_bytes()
+    assert 'href="/standings.pdf"' in c.get("/standings").text
+
+
+def test_placings_pdf_once_the_final_is_in(day, tmp_path):
+    c = client_of(day)
+    play(day)
+    refused = c.get("/placings.pdf")
+    assert refused.status_code == 409 and "not complete yet" in refused.text
+    consoleday.make_finals_pack(day)
+    for t in (1, 2):
+        consoleday.enter(day, Game.finals("final", t), ["10", "7", str(4 + t), "3"], "1")
+    got = c.get("/placings.pdf")
+    assert got.status_code == 200 and 'href="/placings.pdf"' in c.get("/finals").text
+    other = cli_copy(day, tmp_path)
+    res = CliRunner().invoke(cli, ["placings", str(day.t.path), str(other / "results.csv"), "-o", str(other)])
+    assert res.exit_code == 0, res.output
+    assert got.content == (other / "placings.pdf").read_bytes()
+
+
+def test_wall_lists_of_a_round_and_of_every_player(day):
+    c = client_of(day)
+    tables = c.get("/rounds/2/tables.pdf")
+    assert tables.status_code == 200 and tables.content.startswith(b"%PDF")
+    words = text_of(tables.content)
+    for t in (1, 2):
+        for p in day.schedule.table(2, t):
+            assert day.names()[p] in words
+    assert "Round 2" in words and "Round 1" not in words
+    lookup = text_of(c.get("/players.pdf").content)
+    assert all(n in lookup for _, n in PLAYERS)
+    anna = next(line for line in lookup.splitlines() if line.startswith("Anna"))
+    seats = [(t, k) for n in (1, 2) for t in (1, 2) for k, p in enumerate(day.schedule.table(n, t), start=1)
+             if p == "p1"]
+    assert re.findall(r"\d+", anna)[:4] == [str(x) for seat in seats for x in seat]
+    assert c.get("/rounds/3/tables.pdf").status_code == 404
+    assert 'href="/rounds/1/tables.pdf"' in c.get("/rounds/1").text
