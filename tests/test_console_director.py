@@ -107,3 +107,20 @@ def test_wall_lists_of_a_round_and_of_every_player(day):
     assert re.findall(r"\d+", anna)[:4] == [str(x) for seat in seats for x in seat]
     assert c.get("/rounds/3/tables.pdf").status_code == 404
     assert 'href="/rounds/1/tables.pdf"' in c.get("/rounds/1").text
+
+
+def test_standings_page_explains_every_key_in_the_files_order(tmp_path):
+    path = tournament(tmp_path)
+    path.write_text(path.read_text().replace('[[rounds]]', '[scoring]\n'
+                                             'placing_points = { 4 = [5, 3, 2, 1], 3 = [5, 3, 1] }\n'
+                                             'tie_breakers = ["placing_points", "vp_share", "victory_points", '
+                                             '"lots"]\n[[rounds]]', 1))
+    day = consoleday.open_day(path, tmp_path / "out")
+    try:
+        page = client_of(day).get("/standings").text
+        lines = re.findall(r"<li>(.*?)</li>", page.split('<details class="ranking" open>', 1)[1])
+        assert [line.split(":", 1)[0] for line in lines] == ["Placing points", "VP share", "VP", "Lot"]
+        assert "4 players 5/3/2/1, 3 players 5/3/1" in lines[0]
+        assert "draw from the tournament&#39;s seed" in lines[3]
+    finally:
+        day.store.close()

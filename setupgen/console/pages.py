@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, Mapping, Sequence
 from urllib.parse import parse_qsl
 
+from markupsafe import Markup
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import HTMLResponse
@@ -173,7 +174,18 @@ def standings_context(day: Day, words: Words | None = None) -> dict:
                         else "-" for r in rounds],
              "pp": st.format_points(s.placing_points), "vp": s.victory_points, "share": f"{s.vp_share:.2f}",
              "games": s.games, "lot": "" if s.lots is None else s.lots} for s in live.ranked]
-    return {"standings": rows, "rounds": rounds, "progress": sorted(live.progress.items())}
+    return {"standings": rows, "rounds": rounds, "progress": sorted(live.progress.items()),
+            "ranking": ranking_lines(day, director_words() if words is None else words)}
+
+
+def ranking_lines(day: Day, words: Words) -> list[Markup]:
+    """How the standings rank, key by key in the tournament file's order
+    (``scoring.tie_breakers``; docs/rules.md, "Ranking"), with its placing
+    points per table size."""
+    sizes = ", ".join(str(words("points_per_size", size=size, points="/".join(st.format_points(p) for p in points)))
+                      for size, points in sorted(day.t.placing_points, reverse=True))
+    return [words(f"tie_{key}", points=sizes) if key == "placing_points" else words(f"tie_{key}")
+            for key in day.t.tie_breakers]
 
 
 def placings_context(day: Day, words: Words | None = None) -> dict:
