@@ -142,7 +142,15 @@ def play_round(page, ctx, base: str, folder: Path, n: int, top: int, shots: Path
         board.goto(tokens.table_url(base, tokens.read_key(folder), 3, 1))
         assert board.is_visible("svg.board") and board.is_visible("text=Ein verdecktes Feld zeigt nur „?“")
         board.close()
-    for t in range(1, tables + 1):
+    if n > 1:  # "save & next table": one page after the other, back to the round after the last
+        page.goto(f"{base}/rounds/{n}/tables/1")
+        for t in range(1, tables + 1):
+            assert page.url == f"{base}/rounds/{n}/tables/{t}"
+            fill_result(page, *result_of(n, t, top))
+            page.click("button:has-text('Save & next table')")
+            page.wait_for_load_state()
+        assert page.url == f"{base}/rounds/{n}"
+    for t in range(1, tables + 1 if n == 1 else 1):
         vps, winner = result_of(n, t, top)
         if n == 1 and t == 2:
             url = tokens.table_url(base, tokens.read_key(folder), 1, 2)
@@ -151,12 +159,12 @@ def play_round(page, ctx, base: str, folder: Path, n: int, top: int, shots: Path
         page.goto(f"{base}/rounds/{n}/tables/{t}")
         if n == 1 and t == 1:  # first a typing error, then the correction
             fill_result(page, (vps[0], vps[1] - 1) + vps[2:], winner)
-            page.click("button:has-text('Save')")
+            page.click("button:has-text('Save (confirmed)')")
             page.wait_for_url(f"{base}/rounds/{n}")
             page.goto(f"{base}/rounds/{n}/tables/{t}")
             assert page.is_visible(f"code:text-is('{tokens.table_url(base, tokens.read_key(folder), 1, 1)}')")
         fill_result(page, vps, winner)
-        page.click("button:has-text('Save')")
+        page.click("button:has-text('Save (confirmed)')")
         page.wait_for_url(f"{base}/rounds/{n}")
     if n == 1:
         page.goto(base + "/rounds/1/tables/1")
@@ -327,7 +335,7 @@ def test_the_swiss_day_in_chromium(chromium, served, tmp_path):
             for t, (vps, winner) in ((1, ((13, 9, 11, 6), 1)), (2, ((8, 13, 7, 12), 2))):
                 page.goto(f"{base}/finals/final/tables/{t}")
                 fill_result(page, vps, winner)
-                page.click("button:has-text('Save')")
+                page.click("button:has-text('Save (confirmed)')")
                 page.wait_for_url(base + "/finals")
             shown = page.locator("table.placings tbody tr").all_inner_texts()
             page.screenshot(path=str(shots / "console-finals.png"), full_page=True)

@@ -124,3 +124,58 @@ def test_standings_page_explains_every_key_in_the_files_order(tmp_path):
         assert "draw from the tournament&#39;s seed" in lines[3]
     finally:
         day.store.close()
+
+
+def csrf(client: TestClient, path: str = "/") -> str:
+    return re.search(r'name="csrf" value="([0-9a-f]+)"', client.get(path).text).group(1)
+
+
+def test_save_and_next_table_goes_to_the_next_unconfirmed_table(tmp_path):
+    players = [(f"p{k}", f"Player {k}") for k in range(1, 17)]  # four tables a round
+    (tmp_path / "players.csv").write_text("id,name\n" + "".join(f"{i},{n}\n" for i, n in players))
+    path = tmp_path / "t.toml"
+    path.write_text('name = "Club"\nseed = "club"\nplayers = "players.csv"\ntable_size = 4\n'
+                    '[[rounds]]\nscenario = "base-3-4"\n')
+    day = consoleday.open_day(path, tmp_path / "out")
+    try:
+        c = client_of(day)
+        token = csrf(c, "/rounds/1/tables/1")
+        assert "autofocus" in c.get("/rounds/1/tables/1").text
+        consoleday.enter(day, G(1, 3), ["10", "5", "4", "3"], "1")  # table 3 is confirmed already
+        form = {"csrf": token, "vp1": "10", "vp2": "5", "vp3": "4", "vp4": "3", "winner": "1", "then": "next"}
+        first = c.post("/rounds/1/tables/2", data=dict(form, version="0"), follow_redirects=False)
+        assert first.status_code == 303 and first.headers["location"] == "/rounds/1/tables/4"  # 3 skipped
+        last = c.post("/rounds/1/tables/4", data=dict(form, version="0"), follow_redirects=False)
+        assert last.headers["location"] == "/rounds/1/tables/1"  # round the end
+        plain = dict(form, version="0")
+        del plain["then"]
+        assert c.post("/rounds/1/tables/1", data=plain, follow_redirects=False).headers["location"] == "/rounds/1"
+        again = c.post("/rounds/1/tables/1", data=dict(form, version="1"), follow_redirects=False)
+        assert again.headers["location"] == "/rounds/1"  # every table confirmed: back to the round
+    finally:
+        day.store.close()
+
+
+def test_round_page_reported_first_and_filtered_by_state(day):
+    c = client_of(day)
+    consoleday.report(day, G(1, 2), ["10", "5", "4", "3"], "1")
+    page = c.get("/rounds/1").text
+    order = re.findall(r'<tr class="(\w+)">\s*<td class="num"><a href="/rounds/1/tables/(\d)"', page)
+    assert order == [("reported", "2"), ("waiting", "1")]
+    only = c.get("/rounds/1?state=waiting").text
+    assert re.findall(r'<tr class="(\w+)">', only) == ["waiting"] and "<strong>waiting (1)</strong>" in only
+    assert len(re.findall(r'<tr class="(\w+)">', c.get("/rounds/1?state=nonsense").text)) == 2
+
+
+def test_a_late_entry_without_an_id_gets_the_next_free_one(day):
+    c = client_of(day)
+    token = csrf(c, "/entries")
+    assert "empty: late01, the next free id" in c.get("/entries").text
+    for name in ("Lea", "Max"):
+        got = c.post("/entries/change", data={"csrf": token, "change": "joined", "player": "", "name": name,
+                                              "from_round": "2"})
+        assert got.status_code == 200, got.text[:300]
+    from setupgen.tournament import jobs
+
+    assert [(e.player, e.name) for e in jobs.read_entries(day.t, day.folder)] == [("late01", "Lea"), ("late02", "Max")]
+    assert "empty: late03" in c.get("/entries").text

@@ -274,18 +274,21 @@ class _Posted:
         self.status = 200
         self.changed: dayday.ResultChanged | None = None
 
-    async def enter(self, request: Request, seats: int, enter: Callable[..., object], done: str) -> Response | None:
+    async def enter(self, request: Request, seats: int, enter: Callable[..., object], done: str,
+                    then: Callable[[], str] | None = None) -> Response | None:
         """Read the form (CSRF checked) and hand (VP, winner, statuses,
         the version the form showed or None) to ``enter`` in a worker
-        thread; a redirect to ``done`` when it takes them, else None with
-        the problems kept here."""
+        thread; a redirect to ``done`` when it takes them (to ``then()``,
+        the next table, when the form's ``then`` is ``next``), else None
+        with the problems kept here."""
         form = await read_form(request)
         self.vp, self.winner = posted_result(form, seats)
         self.marks = _posted_statuses(form, seats)
         version = _version(form, required=False)
         try:
             await run_in_threadpool(enter, self.vp, self.winner, self.marks, version)
-            return RedirectResponse(done, status_code=303)
+            target = then() if then is not None and form.get("then") == "next" else done
+            return RedirectResponse(target, status_code=303)
         except dayday.ResultRefused as exc:
             self.problems, self.status = exc.problems, 400
         except dayday.ResultChanged as exc:
@@ -496,7 +499,9 @@ async def round_page(request: Request) -> Response:
     day, n = day_of(request), request.path_params["n"]
     _round_or_404(day, n)
     games = [Game.preliminary(n, t) for t in range(1, day.schedule.tables(n) + 1)]
-    return render(request, "round.html", number=n, scenario=scenario_name(day, n), games=_game_rows(day, games),
+    rows, shown, counts = _by_state(_game_rows(day, games), request.query_params.get("state", ""))
+    return render(request, "round.html", number=n, scenario=scenario_name(day, n), games=rows, shown=shown,
+                  counts=counts,
                   pack=day.has_pack(n), key=(day.pack_folder(n) / "key.pdf").is_file(), stale=day.pack_stale(n),
                   confirm_all=f"/rounds/{n}/confirm-all",
                   **_round_messages(request, day, n))
@@ -571,7 +576,8 @@ async def table_page(request: Request) -> Response:
     posted = _Posted()
     changed = None
     if request.method == "POST":
-        done = await posted.enter(request, len(players), lambda *got: dayday.enter(day, game, *got), _back(game)[0])
+        done = await posted.enter(request, len(players), lambda *got: dayday.enter(day, game, *got), _back(game)[0],
+                                  lambda: _next_table(day, game))
         if done is not None:
             return done
         changed = posted.changed
@@ -590,8 +596,36 @@ def _table_page(request: Request, day: Day, game: Game, players: tuple[str, ...]
                   at=local_time(result.at, day.t.timezone, director_words().tx) if result else "",
                   players=form_rows(day, players, posted.vp, posted.winner, result, posted.marks),
                   threshold=day.threshold(game), audit=day.store.audit(game), url=day.table_url(game),
-                  statuses=STATUS_CHOICES, version=result.version if result else 0,
+                  statuses=STATUS_CHOICES, version=result.version if result else 0, autofocus=True,
+                  next_button="Save & next table",
                   changed=None if changed is None else _changed_rows(day, players, changed))
+
+
+#: the round page's order: what waits for the director first
+STATE_ORDER = (dayday.REPORTED, dayday.WAITING, dayday.CONFIRMED)
+
+
+def _by_state(rows: list[dict], wanted: str) -> tuple[list[dict], str, dict[str, int]]:
+    """A round's rows reported first, then waiting, then confirmed (each by
+    table), only those in state ``wanted`` when it is one; the state shown
+    ("" for all) and the count of each state."""
+    counts = {s: sum(1 for r in rows if r["state"] == s) for s in STATE_ORDER}
+    shown = wanted if wanted in STATE_ORDER else ""
+    ordered = sorted(rows, key=lambda r: (STATE_ORDER.index(r["state"]), r["table"]))
+    return [r for r in ordered if not shown or r["state"] == shown], shown, counts
+
+
+def _next_table(day: Day, game: Game) -> str:
+    """The page of the stage's next table (after ``game``, wrapping round)
+    still without a confirmed result; the round's (or the finals') page when
+    there is none."""
+    count = len(dayday.stage_seating(day, game.stage)) if game.is_finals else day.schedule.tables(game.round)
+    for step in range(1, count):
+        t = (game.table - 1 + step) % count + 1
+        other = Game.finals(game.stage, t) if game.is_finals else Game.preliminary(game.round, t)
+        if day.state(other) != dayday.CONFIRMED:
+            return game_path(other)
+    return _back(game)[0]
 
 
 def _changed_rows(day: Day, players: tuple[str, ...], changed: "dayday.ResultChanged") -> dict:
@@ -738,7 +772,7 @@ def _entries_context(day: Day, **form: str) -> dict:
     return {"changes": [{"id": c.player, "change": c.change, "round": c.from_round,
                          "name": names.get(c.player, c.name or c.player)} for c in changes],
             "current": [{"id": p.id, "name": names.get(p.id, p.id)} for p in still],
-            "unplanned": unplanned, "rounds": len(day.t.rounds), "form": values}
+            "unplanned": unplanned, "rounds": len(day.t.rounds), "form": values, "free_id": _free_late_id(day)}
 
 
 async def entries_page(request: Request) -> Response:
@@ -771,13 +805,22 @@ async def record_change(request: Request) -> Response:
             raise entries.EntriesError(f"choose a drop-out or a late entry, not {kind[:20]!r}")
         number = _round_number(given["from_round"])
         name, group = (given["name"].strip(), given["group"].strip() or None) if kind == entries.JOINED else ("", None)
-        change = entries.Entry(kind, number, given["player"].strip(), name, group)
+        player = given["player"].strip()
+        if kind == entries.JOINED and not player:
+            player = _free_late_id(day)
+        change = entries.Entry(kind, number, player, name, group)
         await run_in_threadpool(dayday.record_change, day, change)
     except StoreError as exc:
         return render(request, "entries.html", 409, problems=[str(exc)], **_entries_context(day, **given))
     except SetupgenError as exc:
         return render(request, "entries.html", 400, problems=[str(exc)], **_entries_context(day, **given))
     return RedirectResponse("/entries", status_code=303)
+
+
+def _free_late_id(day: Day) -> str:
+    """The first of ``late01``, ``late02``, ... that no player, late entry or change uses yet."""
+    taken = set(day.names()) | {c.player for c in jobs.read_entries(day.t, day.folder)}
+    return next(f"late{k:02d}" for k in range(1, len(taken) + 2) if f"late{k:02d}" not in taken)
 
 
 async def replan(request: Request) -> Response:

@@ -64,7 +64,7 @@ def render(request: Request, name: str, code: int = 200, **context: Any) -> HTML
             "director_nav": is_director(request),
             "logged_in": request.app.state.password is not None and is_director(request),
             "message": None, "problems": None, "refresh": None, "public_nav": False, "status_url": None,
-            "stamp": "", "clock": None, "announcements": ()}
+            "stamp": "", "clock": None, "announcements": (), "autofocus": False, "next_button": None}
     base.update(context)
     html = request.app.state.env.get_template(name).render(**base)
     return HTMLResponse(html, status_code=code)
