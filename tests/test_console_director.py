@@ -16,6 +16,7 @@ from typer.testing import CliRunner  # noqa: E402
 from setupgen.cli import app as cli  # noqa: E402
 from setupgen.console import app as consoleapp  # noqa: E402
 from setupgen.console import day as consoleday  # noqa: E402
+from setupgen.core.errors import SetupgenError  # noqa: E402
 from setupgen.tournament.games import Game  # noqa: E402
 
 G = Game.preliminary
@@ -179,3 +180,104 @@ def test_a_late_entry_without_an_id_gets_the_next_free_one(day):
 
     assert [(e.player, e.name) for e in jobs.read_entries(day.t, day.folder)] == [("late01", "Lea"), ("late02", "Max")]
     assert "empty: late03" in c.get("/entries").text
+
+
+# ------------------------------------------------------------------ undo
+
+from setupgen.console import undo  # noqa: E402
+
+
+def test_a_confirmed_table_back_to_reported_then_to_waiting(day):
+    c = client_of(day)
+    consoleday.enter(day, G(1, 1), ["10", "5", "4", "3"], "1")
+    results = (day.folder / "results.csv").read_text()
+    assert results.count("\n1,1,") == 4
+    token = csrf(c, "/rounds/1/tables/1")
+    stale = c.post("/rounds/1/tables/1/undo", data={"csrf": token, "to": "reported", "version": "7"})
+    assert stale.status_code == 409 and day.state(G(1, 1)) == "confirmed"  # the page showed another version
+    back = c.post("/rounds/1/tables/1/undo", data={"csrf": token, "to": "reported", "version": "1"},
+                  follow_redirects=False)
+    assert back.status_code == 303 and day.state(G(1, 1)) == "reported"
+    assert "\n1,1," not in (day.folder / "results.csv").read_text()  # the file holds confirmed games only
+    assert day.store.result(G(1, 1)).version == 2 and day.store.audit(G(1, 1))[0].action == "unconfirm"
+    gone = c.post("/rounds/1/tables/1/undo", data={"csrf": token, "to": "waiting", "version": "2"})
+    assert gone.status_code == 200 and day.state(G(1, 1)) == "waiting"
+    entry = day.store.audit(G(1, 1))[0]
+    assert (entry.action, entry.new, entry.version) == ("remove", "", 3) and '"vp": [10, 5, 4, 3]' in entry.old
+    # a page that still shows the removed result is refused; a fresh one (version 0) enters it again
+    assert c.post("/rounds/1/tables/1", data={"csrf": token, "vp1": "10", "vp2": "5", "vp3": "4", "vp4": "3",
+                                              "winner": "1", "version": "2"}).status_code == 409
+    consoleday.enter(day, G(1, 1), ["10", "6", "4", "3"], "1", version=0)
+    assert day.store.result(G(1, 1)).version == 4
+    assert c.post("/rounds/1/tables/2/undo", data={"csrf": token, "to": "waiting", "version": "0"}).status_code == 409
+    assert c.post("/rounds/1/tables/1/undo", data={"csrf": token, "to": "nowhere", "version": "4"}).status_code == 409
+
+
+def test_undo_refused_where_later_work_depends_on_it(day):
+    play(day)
+    consoleday.make_finals_pack(day)
+    with pytest.raises(SetupgenError, match="finals are seated from the preliminary results"):
+        undo.undo_result(day, G(1, 1), undo.WAITING, None)
+    assert day.state(G(1, 1)) == "confirmed"
+    consoleday.enter(day, Game.finals("final", 1), ["10", "7", "5", "3"], "1")
+    with pytest.raises(SetupgenError, match="the final has 1 result"):
+        undo.withdraw_pack(day, "final")
+    undo.undo_result(day, Game.finals("final", 1), undo.WAITING, None)
+    assert "final,1," not in (day.folder / "results-final.csv").read_text()
+    kept = undo.withdraw_pack(day, "final", now=1_800_000_000.0)
+    assert re.fullmatch(r"final\.withdrawn-\d{8}-\d{6}", kept) and (day.folder / kept / "round.pdf").is_file()
+    assert not (day.folder / "final").exists() and consoleday.finals_made(day) == ()
+    assert day.store.audit()[0].action == "withdraw-pack" and kept in day.store.audit()[0].new
+    undo.undo_result(day, G(1, 1), undo.REPORTED, None)  # no finals pack now: the preliminary round opens again
+    assert day.state(G(1, 1)) == "reported"
+    consoleday.confirm(day, G(1, 1))
+    consoleday.make_finals_pack(day)  # made again, the same pack
+    assert (day.folder / "final" / "round.pdf").read_bytes() == (day.folder / kept / "round.pdf").read_bytes()
+    assert undo.withdraw_pack(day, "final", now=1_800_000_000.0) == kept + "-2"  # the same second: kept apart
+    with pytest.raises(SetupgenError, match="not made"):
+        undo.withdraw_pack(day, "final")
+    with pytest.raises(SetupgenError, match="no finals stage"):
+        undo.withdraw_pack(day, "quarter-final")
+
+
+@pytest.fixture
+def day3(tmp_path):
+    path = tournament(tmp_path)
+    path.write_text(path.read_text() + '[[rounds]]\nscenario = "base-3-4"\n')
+    d = consoleday.open_day(path, tmp_path / "out")
+    yield d
+    d.store.close()
+
+
+def test_an_entry_change_taken_back_before_a_re_plan_uses_it(day3):
+    day = day3
+    c = client_of(day)
+    token = csrf(c, "/entries")
+    for form in ({"change": "joined", "player": "late01", "name": "Lea", "from_round": "2"},
+                 {"change": "left", "player": "late01", "from_round": "3"}):
+        assert c.post("/entries/change", data=dict(form, csrf=token)).status_code == 200
+    from setupgen.tournament import jobs
+
+    # the late entry cannot go while the drop-out naming her stays
+    refused = c.post("/entries/remove", data={"csrf": token, "index": "0", "change": "joined", "player": "late01",
+                                              "from_round": "2"})
+    assert refused.status_code == 409 and "the other changes need this one" in refused.text
+    stale = c.post("/entries/remove", data={"csrf": token, "index": "1", "change": "left", "player": "p1",
+                                            "from_round": "2"})
+    assert stale.status_code == 409 and "changed since the page was shown" in stale.text
+    for index, change, player, n in (("1", "left", "late01", "3"), ("0", "joined", "late01", "2")):
+        done = c.post("/entries/remove", data={"csrf": token, "index": index, "change": change, "player": player,
+                                               "from_round": n}, follow_redirects=False)
+        assert done.status_code == 303
+    assert len(jobs.read_entries(day.t, day.folder)) == 0 and "late01" not in day.names()
+    assert [e.action for e in day.store.audit()[:2]] == ["remove-change", "remove-change"]
+    # a change the schedule follows (re-planned) stays: the page offers no Remove, the route refuses
+    assert c.post("/entries/change", data={"csrf": token, "change": "left", "player": "p8",
+                                           "from_round": "2"}).status_code == 200
+    consoleday.replan(day, 2)
+    page = c.get("/entries").text
+    assert "in the schedule" in page and 'action="/entries/remove"' not in page
+    again = c.post("/entries/remove", data={"csrf": token, "index": "0", "change": "left", "player": "p8",
+                                            "from_round": "2"})
+    assert again.status_code == 409 and "a re-plan has used this change already" in again.text
+    assert c.post("/entries/remove", data={"csrf": token, "index": "x"}).status_code == 400

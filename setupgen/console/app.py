@@ -10,6 +10,7 @@ problem, never a traceback.
 
 from __future__ import annotations
 
+import re
 import threading
 import time
 
@@ -32,7 +33,7 @@ from ..core.errors import SetupgenError
 from ..tournament import jobs
 from ..tournament.games import Game, GameError
 from . import day as dayday
-from . import hall, prints, public, security
+from . import hall, prints, public, security, undo
 from .day import Day
 from .store import StoreError
 from .words import local_time
@@ -148,6 +149,10 @@ def _routes() -> list[Route]:
         Route("/rounds/{n:int}/tables/{t:int}", table_page, methods=["GET", "POST"]),
         Route("/rounds/{n:int}/tables/{t:int}/confirm", confirm, methods=["POST"]),
         Route("/rounds/{n:int}/confirm-all", confirm_all, methods=["POST"]),
+        Route("/rounds/{n:int}/tables/{t:int}/undo", undo_result, methods=["POST"]),
+        Route("/finals/{stage:str}/tables/{t:int}/undo", undo_result, methods=["POST"]),
+        Route("/finals/{stage:str}/withdraw", withdraw_pack, methods=["POST"]),
+        Route("/entries/remove", remove_change, methods=["POST"]),
         Route("/finals/{stage:str}/tables/{t:int}", table_page, methods=["GET", "POST"]),
         Route("/finals/{stage:str}/tables/{t:int}/confirm", confirm, methods=["POST"]),
         Route("/finals/{stage:str}/confirm-all", confirm_all, methods=["POST"]),
@@ -664,6 +669,62 @@ async def confirm(request: Request) -> Response:
     return RedirectResponse(_back(game)[0], status_code=303)
 
 
+async def undo_result(request: Request) -> Response:
+    """A game's result back to ``reported`` (from confirmed) or ``waiting``
+    (removed), at the version the page showed; 409 naming why when later
+    work depends on it."""
+    require_director(request)
+    form = await read_form(request)
+    day, game = day_of(request), _game(request)
+    players = await run_in_threadpool(_players_or_404, day, game)
+    version = _version(form)
+    try:
+        await run_in_threadpool(undo.undo_result, day, game, str(form.get("to", ""))[:20], version)
+    except dayday.ResultChanged as exc:
+        posted = _Posted()
+        posted.problems, posted.status = [str(exc)], 409
+        return _table_page(request, day, game, players, posted, exc)
+    except SetupgenError as exc:
+        raise HTTPException(409, str(exc)) from None
+    return RedirectResponse(game_path(game), status_code=303)
+
+
+async def withdraw_pack(request: Request) -> Response:
+    """Withdraw a finals stage's pack (its folder kept as ``<stage>.withdrawn-<time>/``)."""
+    require_director(request)
+    await read_form(request)
+    day = day_of(request)
+    try:
+        kept = await run_in_threadpool(undo.withdraw_pack, day, request.path_params["stage"])
+    except SetupgenError as exc:
+        raise HTTPException(409, str(exc)) from None
+    return RedirectResponse(f"/finals?withdrawn={kept}", status_code=303)
+
+
+async def remove_change(request: Request) -> Response:
+    """Take back a drop-out or late entry (fields ``index``, ``change``,
+    ``player``, ``from_round``: what the page showed) before a re-plan uses it."""
+    from ..tournament import entries
+
+    require_director(request)
+    form = await read_form(request)
+    day = day_of(request)
+    text = str(form.get("index", ""))[:6]
+    if not text.isascii() or not text.isdigit():
+        raise HTTPException(400, "index: expected the change's number")
+    index = int(text)
+    try:
+        shown = jobs.read_entries(day.t, day.folder).items
+        change = shown[index] if index < len(shown) else None
+        if change is None or (change.change, change.player, str(change.from_round)) != (
+                str(form.get("change", "")), str(form.get("player", "")), str(form.get("from_round", ""))):
+            raise StoreError(f"{entries.ENTRIES_FILE} changed since the page was shown: reload it")
+        await run_in_threadpool(undo.remove_change, day, index, change)
+    except SetupgenError as exc:
+        return render(request, "entries.html", 409, problems=[str(exc)], **_entries_context(day))
+    return RedirectResponse("/entries", status_code=303)
+
+
 async def confirm_all(request: Request) -> Response:
     """*Confirm all reported* of a round or a finals stage, in one
     transaction: every table whose version on the page (``v<table>``) is
@@ -762,6 +823,7 @@ def _entries_context(day: Day, **form: str) -> dict:
     except SetupgenError as exc:
         raise HTTPException(409, str(exc)) from None
     names = day.names()
+    planned = dayday.planned_entries(day)
     still = entries.roster(day.t.players, changes, max(day.rounds) if day.rounds else 1)
     played = [r.round for r in day.store.results()]  # the preliminary rounds
     upcoming = min(len(day.t.rounds), max([1] + played) + 1)
@@ -769,8 +831,9 @@ def _entries_context(day: Day, **form: str) -> dict:
     values = {"change": "left", "player": "", "name": "", "group": "", "from_round": str(upcoming),
               "replan_round": str(unplanned or upcoming)}
     values.update(form)
-    return {"changes": [{"id": c.player, "change": c.change, "round": c.from_round,
-                         "name": names.get(c.player, c.name or c.player)} for c in changes],
+    return {"changes": [{"id": c.player, "change": c.change, "round": c.from_round, "index": k,
+                         "planned": k < planned,
+                         "name": names.get(c.player, c.name or c.player)} for k, c in enumerate(changes)],
             "current": [{"id": p.id, "name": names.get(p.id, p.id)} for p in still],
             "unplanned": unplanned, "rounds": len(day.t.rounds), "form": values, "free_id": _free_late_id(day)}
 
@@ -851,8 +914,10 @@ async def finals_page(request: Request) -> Response:
         for p in table:
             p["won"] = p["id"] in entered
     stages = [] if found is None or found.problem else await run_in_threadpool(_stage_states, day, found.made)
+    withdrawn = request.query_params.get("withdrawn", "")
     return render(request, "finals.html", finals=found, tables=tables, winners_form=winners_form, stages=stages,
-                  message=_done_message(request), **await run_in_threadpool(placings_context, day))
+                  message=_done_message(request), **await run_in_threadpool(placings_context, day),
+                  withdrawn=withdrawn if re.fullmatch(r"(semi-final|final)\.withdrawn-[0-9-]{15,20}", withdrawn) else "")
 
 
 def _stage_states(day: Day, made: tuple[str, ...]) -> list[dict]:

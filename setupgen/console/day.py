@@ -151,6 +151,8 @@ class Day:
             saved = jobs.read_schedule(self.folder)
             if saved is not None:
                 self.schedule = saved
+            if self.files_stamp is not None and stamp[1] != self.files_stamp[1]:
+                note_planned(self)  # schedule.csv re-planned by the command line: it used every change so far
             self.known = self.tables = None
             self.files_stamp = stamp
             self.changed()
@@ -459,7 +461,7 @@ def _check_stage_file(day: Day, stage: str) -> None:
                              f"nothing was recorded. Move it away and retry"])
 
 
-def _check_change(day: Day, game: Game) -> None:
+def check_change(day: Day, game: Game) -> None:
     """Refuse any change of ``game``'s result the files do not allow:
     ``results.csv`` changed outside the console (the finals are seated
     from it too); a preliminary game once a finals pack is made; a finals
@@ -563,7 +565,7 @@ class ResultChanged(StoreError):
         self.game, self.seen, self.current = game, seen, current
 
 
-def _same_version(day: Day, game: Game, version: int | None) -> Callable[[TableResult | None], None]:
+def same_version(day: Day, game: Game, version: int | None) -> Callable[[TableResult | None], None]:
     """A check for :meth:`~setupgen.console.store.Store.record` (inside its
     transaction): the result is still at ``version`` (0: none yet; None:
     any version)."""
@@ -583,7 +585,7 @@ def enter(day: Day, game: Game, vp: list[str], winner: str, statuses: list[str] 
     the director's form showed (0: none); a result changed since is
     refused with :class:`ResultChanged`. Raises :class:`ResultRefused` or
     :class:`SetupgenError`."""
-    return _change(day, game, vp, winner, CONFIRMED, "director", statuses, _same_version(day, game, version))
+    return _change(day, game, vp, winner, CONFIRMED, "director", statuses, same_version(day, game, version))
 
 
 def report(day: Day, game: Game, vp: list[str], winner: str) -> TableResult:
@@ -602,7 +604,7 @@ def _change(day: Day, game: Game, vp: list[str], winner: str, state: str, by: st
     values, seat, marks = check_result(day, game, vp, winner, statuses)
     new = TableResult(game, day.players_of(game), values, seat, state, by, day.store.clock(), marks)
     with day.store.lock:
-        _check_change(day, game)
+        check_change(day, game)
         before = day.store.result(game)
         action = "report" if by == "table" else "enter" if before is None else "correct"
         day.store.record(new, action, allowed)
@@ -635,12 +637,12 @@ def confirm_all(day: Day, seen: Mapping[Game, int | None]) -> tuple[list[TableRe
     changed: list[ResultChanged] = []
     with day.store.lock:
         for stage in sorted({g.stage for g in seen}, key=STAGES.index):
-            _check_change(day, next(g for g in seen if g.stage == stage))
+            check_change(day, next(g for g in seen if g.stage == stage))
         changes = []
         for game, version in seen.items():
             old = day.store.result(game)
             try:
-                _same_version(day, game, version)(old)
+                same_version(day, game, version)(old)
             except ResultChanged as exc:
                 changed.append(exc)
                 continue
@@ -650,7 +652,7 @@ def confirm_all(day: Day, seen: Mapping[Game, int | None]) -> tuple[list[TableRe
                 done.append(old)
                 continue
             new = dataclasses.replace(old, state=CONFIRMED, by="director", at=day.store.clock())
-            changes.append((new, "confirm", _same_version(day, game, old.version)))
+            changes.append((new, "confirm", same_version(day, game, old.version)))
         day.store.record_all(changes)
         for stage in sorted({new.game.stage for new, _a, _c in changes}, key=STAGES.index):
             write_stage(day, stage)
@@ -868,6 +870,7 @@ def start_replan(day: Day, round_number: int) -> Task:
             day.files_stamp = _stamps(day.folder)
             day.changed()
             day.store.note("director", round_number, "replan", json.dumps({"from_round": round_number}))
+            note_planned(day)
         return f"re-planned from round {round_number}"
 
     def failed(_why: str) -> None:
@@ -877,6 +880,26 @@ def start_replan(day: Day, round_number: int) -> Task:
     args = (day.t, day.folder, round_number, day.folder / RESULTS_FILE if standings else None)
     return day.tasks.start(f"re-plan from round {round_number}", jobs.schedule_job, args, done, failed,
                            about=("replan",))
+
+
+#: the meta key of how many changes of entries.csv the schedule was last planned with (:func:`planned_entries`)
+PLANNED_KEY = "planned_entries"
+
+
+def note_planned(day: Day) -> None:
+    """Note that the schedule now follows every change of ``entries.csv`` (a re-plan was just taken in)."""
+    day.store.put(PLANNED_KEY, str(len(jobs.read_entries(day.t, day.folder))))
+
+
+def planned_entries(day: Day) -> int:
+    """How many changes of ``entries.csv`` (the first ones) a re-plan has
+    used: as noted at the last re-plan the console took in; before any,
+    all of them when the schedule follows them, else none."""
+    noted = day.store.get(PLANNED_KEY)
+    changes = jobs.read_entries(day.t, day.folder)
+    if noted is not None and noted.isdigit():
+        return min(int(noted), len(changes))
+    return len(changes) if entries.unplanned(changes, jobs.seated(day.schedule)) is None else 0
 
 
 def replan(day: Day, round_number: int) -> Schedule:

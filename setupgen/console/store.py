@@ -246,12 +246,41 @@ class Store:
                     old = self._result(new.game)
                     allowed(old)
                     olds.append(old)
-                    self._store(dataclasses.replace(new, version=1 if old is None else old.version + 1), action, old)
+                    self._store(dataclasses.replace(new, version=self._last_version(new.game, old) + 1), action, old)
             self.changes += 1
             if any(n.state == "confirmed" or (o is not None and o.state == "confirmed")
                    for (n, _a, _c), o in zip(changes, olds)):
                 self.confirmed += 1
         return olds
+
+    def _last_version(self, game: Game, current: TableResult | None) -> int:
+        """The game's latest version: its result's, or (a result removed) the last its audit entries made."""
+        if current is not None:
+            return current.version
+        row = self.db.execute("SELECT MAX(version) FROM audit WHERE stage = ? AND round = ? AND table_no = ?",
+                              (game.stage, game.round, game.table)).fetchone()
+        return int(row[0] or 0)
+
+    def remove(self, game: Game, by: str, allowed: Callable[[TableResult | None], None]) -> TableResult:
+        """Take the game's result away (the game waits again) with its audit
+        entry (``remove``: the result before, none after; the version one
+        more, so a page that showed the removed result is refused later),
+        in one transaction; ``allowed(old)`` may raise :class:`StoreError`.
+        Returns the result removed. Raises :class:`StoreError` when there is none."""
+        with self.lock:
+            with _transaction(self.db):
+                old = self._result(game)
+                allowed(old)
+                if old is None:
+                    raise StoreError("this table has no result to remove")
+                self.db.execute("DELETE FROM games WHERE stage = ? AND round = ? AND table_no = ?",
+                                (game.stage, game.round, game.table))
+                self.db.execute(_INSERT_AUDIT, (self.clock(), by, game.round, game.table, "remove", old.as_json(),
+                                                "", game.stage, old.version + 1))
+            self.changes += 1
+            if old.state == "confirmed":
+                self.confirmed += 1
+        return old
 
     def _result(self, game: Game) -> TableResult | None:
         row = self.db.execute("SELECT * FROM games WHERE stage = ? AND round = ? AND table_no = ?",
@@ -267,14 +296,15 @@ class Store:
         self.db.execute(_INSERT_AUDIT, (new.at, new.by, g.round, g.table, action,
                                         "" if old is None else old.as_json(), new.as_json(), g.stage, new.version))
 
-    def note(self, by: str, round_number: int, action: str, new: str, old: str = "") -> None:
-        """An audit entry of a change that is not a game's result (a
-        preliminary round's table 0): a drop-out or late entry recorded
-        (``leave``, ``join``) or the schedule re-planned (``replan``),
-        ``new`` its JSON record; in its own transaction."""
+    def note(self, by: str, round_number: int, action: str, new: str, old: str = "", stage: str = PRELIMINARY) -> None:
+        """An audit entry of a change that is not a game's result (table 0
+        of a preliminary round or a finals stage): a drop-out or late entry
+        recorded or removed (``leave``, ``join``, ``remove-change``), the
+        schedule re-planned (``replan``), a finals pack withdrawn
+        (``withdraw-pack``), ``new`` (and ``old``) its JSON record; in its own transaction."""
         with self.lock:
             with _transaction(self.db):
-                self.db.execute(_INSERT_AUDIT, (self.clock(), by, round_number, 0, action, old, new, PRELIMINARY, 0))
+                self.db.execute(_INSERT_AUDIT, (self.clock(), by, round_number, 0, action, old, new, stage, 0))
             self.changes += 1
 
     def audit(self, game: Game | None = None, *, round_number: int | None = None) -> list[AuditEntry]:

@@ -252,6 +252,26 @@ def record_entry(t: Tournament, folder: Path, entry: entries.Entry) -> entries.E
     return changes
 
 
+def remove_entry(t: Tournament, folder: Path, index: int, expected: entries.Entry) -> entries.Entries:
+    """Take the change at ``index`` (0-based, file order) out of
+    ``folder/entries.csv``, when it is still ``expected`` (else another
+    change was made meanwhile), the rest checked as :func:`record_entry`
+    checks them (a ``left`` of a late entry whose ``joined`` goes is
+    refused); written atomically under the folder's lock. Returns the
+    changes left. Raises :class:`SetupgenError`."""
+    with atomic.folder_for(folder), atomic.folder_lock(folder):
+        changes = read_entries(t, folder)
+        if not 0 <= index < len(changes) or changes.items[index] != expected:
+            raise SetupgenError(f"{entries.ENTRIES_FILE} changed meanwhile: reload the page", field="change")
+        rest = entries.Entries(changes.items[:index] + changes.items[index + 1:])
+        try:
+            rest.check(t.players)
+        except entries.EntriesError as exc:
+            raise SetupgenError(f"the other changes need this one: {exc}", field="change") from None
+        atomic.write_bytes(folder / entries.ENTRIES_FILE, rest.to_csv().encode("utf-8"))
+    return rest
+
+
 def schedule_job(t: Tournament, folder: Path, from_round: int | None = None, results: str | Path | None = None,
                  *, replace: bool = False) -> tuple[Schedule, Quality]:
     """What ``setupgen schedule`` does (and the console's re-plan): the
