@@ -120,3 +120,18 @@ def test_the_director_sees_the_same_time_in_the_event_zone(swiss):
     consoleday.report(swiss, Game.preliminary(1, 1), ["10", "7", "5", "3"], "1")
     page = c.get("/rounds/1/tables/1").text
     assert "Reported by the table at 1 Dec 2026, 18:51." in page and "Threshold 10 VP" in page
+
+
+@pytest.mark.parametrize("english, german", [
+    ("choose the winner", "Wählt den Sieger."),
+    ("Anna: vp -5 is negative", "Anna: SP -5: nicht negativ."),
+    ("Anna: vp 'x' is not a whole number", "Anna: SP 'x': keine ganze Zahl."),
+    ("Anna: vp 99 is above 22 (round 3 threshold 12 + 10)", "Anna: SP 99: mehr als 22 (Ziel 12 + 10)."),
+    ("winner Beat Meier has 8 vp but Anna: X has 9", "Sieger Beat Meier hat 8 SP, aber Anna: X hat 9."),
+    ("Anna: empty vp", "Anna: SP fehlen."),
+    ("give the VP of all 4 players", "Gebt die SP aller 4 Spieler an."),
+    ("a problem nobody translated", "a problem nobody translated"),
+])
+def test_a_refused_results_problems_in_the_events_language(english, german):
+    assert Words("de").problem(english) == german
+    assert Words("en").problem(english) == english  # English: the checks' own words

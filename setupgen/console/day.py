@@ -518,22 +518,27 @@ def _read_form(day: Day, seats: tuple[str, ...], round_cell: str, table: int, vp
     Raises :class:`ResultRefused` with every problem."""
     if len(vp) != len(seats) or (statuses is not None and len(statuses) != len(seats)):
         raise ResultRefused([f"give the VP of all {len(seats)} players"])
-    if winner not in {str(k) for k in range(1, len(seats) + 1)}:
-        raise ResultRefused(["choose the winner"])
+    chosen = winner in {str(k) for k in range(1, len(seats) + 1)}
     marks = [x.strip().lower() or st.PLAYED for x in statuses] if statuses is not None else [st.PLAYED] * len(seats)
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow((*st.COLUMNS, st.STATUS_COLUMN))
     for k, (player, value, mark) in enumerate(zip(seats, vp, marks), start=1):
-        w.writerow((round_cell, table, player, value.strip(), "yes" if str(k) == winner else "no", mark))
+        w.writerow((round_cell, table, player, value.strip(), "yes" if chosen and str(k) == winner else "no", mark))
+    problems: list[str] = []
     try:
         source = f"round {round_cell}" if stage is None else stage
-        return st.read_results(buf.getvalue(), source=f"{source} table {table}",
+        rows = st.read_results(buf.getvalue(), source=f"{source} table {table}",
                                players=_known(day), thresholds=thresholds, tables={(key, table): frozenset(seats)},
                                stage=stage)
     except st.ResultsError as exc:
         names = day.names()
-        raise ResultRefused([_without_line(p, seats, names) for p in exc.problems]) from None
+        problems = [_without_line(p, seats, names) for p in exc.problems]
+    if not chosen:  # every other problem too, the table's winner problems said once
+        problems = ["choose the winner"] + [p for p in problems if "winner" not in p]
+    if problems:
+        raise ResultRefused(problems)
+    return rows
 
 
 def _without_line(problem: str, seats: tuple[str, ...], names: dict[str, str]) -> str:

@@ -273,7 +273,7 @@ async def table_report(request: Request) -> Response:
             dayday.report(day, game, vp, winner)  # about 1 ms: no thread hop
             return RedirectResponse(request.url.path, status_code=303)
         except dayday.ResultRefused as exc:
-            problems, status = exc.problems, 400
+            problems, status = [words.problem(p) for p in exc.problems], 400
         except SetupgenError as exc:
             confirmed = day.state(game) == dayday.CONFIRMED
             problems, status = [str(words("refused_confirmed")) if confirmed else str(exc)], 409

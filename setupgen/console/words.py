@@ -12,6 +12,8 @@ time follows the language's ``console.time`` pattern.
 from __future__ import annotations
 
 import datetime as dt
+import functools
+import re
 import zoneinfo
 from typing import Sequence
 
@@ -43,10 +45,38 @@ class Words:
         except (KeyError, IndexError, ValueError) as exc:
             raise SetupgenError(f"templates/{self.tx.lang}.toml: text 'console.{key}' cannot be filled: {exc}") from None
 
+    def problem(self, text: str) -> str:
+        """A refused result's problem (as the results checks word it, in
+        English, optionally after ``Name: ``) in this language: the first
+        pattern of ``console.problems`` (``templates/en.toml``) it matches,
+        filled into this language's text of the same key; else unchanged."""
+        head, sep, rest = text.partition(": ")
+        for candidate, prefix in ((text, ""), (rest, head + sep) if sep else (None, "")):
+            if candidate is None:
+                continue
+            for key, pattern in _problem_patterns():
+                found = pattern.fullmatch(candidate)
+                if found:
+                    own = self.tx.data["console"]["problems"][key]
+                    return prefix + own.format(**found.groupdict())
+        return text
+
     @property
     def lang(self) -> str:
         """The language's code (``de-CH``), for a page's ``lang`` attribute."""
         return self.tx.lang
+
+
+@functools.lru_cache(maxsize=1)
+def _problem_patterns() -> tuple[tuple[str, "re.Pattern[str]"], ...]:
+    """``console.problems`` of English, each as a regular expression whose
+    fields (``{value}``) are named groups."""
+    out = []
+    for key, text in templates.texts("en").data["console"]["problems"].items():
+        parts = re.split(r"\{(\w+)\}", text)
+        regex = "".join(re.escape(p) if k % 2 == 0 else f"(?P<{p}>.+?)" for k, p in enumerate(parts))
+        out.append((key, re.compile(regex)))
+    return tuple(out)
 
 
 def _zone(name: str | None) -> dt.tzinfo | None:
