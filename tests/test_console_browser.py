@@ -430,6 +430,8 @@ def test_the_australian_hall_in_english(chromium, tmp_path):
                 page.click("button:has-text('Start the clock')")
                 page.fill("input[name=text]", "Semi-finals: four tables, best of each goes through")
                 page.click("button:has-text('Post')")
+                page.fill("input[name=text]", "Donaudampfschifffahrtsgesellschaftskapitänswitwenrentenversicherung" * 4)
+                page.click("button:has-text('Post')")  # one long word: the pages still fit a phone
                 phone = ctx.new_page()
                 phone.set_viewport_size(SIZES[0])
                 phone.goto(console.base + "/public")

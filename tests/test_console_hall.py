@@ -215,7 +215,8 @@ def test_players_list_search_and_a_players_page(day):
     mine = c.get("/public/players/p8").text
     # a table of 4 gives 4/3/2/1 placing points: the winner takes 4
     row = re.search(r"<tr><td>Round 1</td><td class=\"num\">(\d)</td><td class=\"num\">(\d)</td>"
-                    r"<td class=\"num\">(\d+)</td><td>yes</td><td class=\"num\">(\S+)</td></tr>", mine)
+                    r"<td class=\"num\">(\d+) <span class=\"phone\" aria-hidden=\"true\">★</span></td>"
+                    r"<td class=\"wide\">yes</td><td class=\"num\">(\S+)</td></tr>", mine)
     assert row and row.groups() == (str(table), str(seat), "10", "4")
     assert "Rank 1 of 4 in the standings" in mine
     assert c.get("/public/players/nobody").status_code == 404
@@ -428,3 +429,25 @@ def test_a_table_page_reloads_for_its_own_result_not_for_another_tables(day):
     assert after != stamp
     consoleday.enter(day, G(1, 2), ["10", "3", "4", "5"], "1")
     assert c.get(url + "/status.json").json()["stamp"] != after
+
+
+def test_a_pack_made_early_does_not_move_the_hall_on(day):
+    c = client_of(day)
+    consoleday.enter(day, G(1, 1), ["10", "3", "4", "5"], "1")
+    consoleday.make_pack(day, 2)  # round 2's pack made while round 1 is still played
+    assert hall.current_stage(day) == hall.Stage("preliminary", 1) and "<h1>Round 1 <small>" in c.get("/public").text
+    consoleday.report(day, G(1, 2), ["10", "3", "4", "5"], "1")  # reported is not done: still round 1
+    assert hall.current_stage(day).round == 1
+    consoleday.confirm(day, G(1, 2))
+    assert hall.current_stage(day).round == 2 and "<h1>Round 2 <small>" in c.get("/public").text
+
+
+def test_announcements_and_clock_forms_refuse_what_the_breaker_found(day):
+    c = client_of(day)
+    token = csrf(c)
+    c.post("/announcements", data={"csrf": token, "text": "\x00nul\x07 and\u200b tab\there"})
+    assert day.store.announcements()[0].text == "nul and tab here"  # control and format characters gone
+    assert c.post("/announcements/99999999999999999999999/remove", data={"csrf": token}).status_code == 404
+    arabic = c.post("/clock", data={"csrf": token, "stage": "preliminary", "round": "1", "action": "start",
+                                    "minutes": "٣"})
+    assert arabic.status_code == 400 and day.store.round_clock("preliminary", 1) is None

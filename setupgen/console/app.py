@@ -460,10 +460,10 @@ async def clock_page(request: Request) -> Response:
 
 
 def _minutes(text: object) -> int:
-    try:
-        minutes = int(str(text).strip())
-    except ValueError:
-        raise HTTPException(400, f"minutes: expected a whole number of minutes, not {str(text)[:20]!r}") from None
+    digits = str(text).strip()
+    if not (digits.isascii() and digits.isdigit() and len(digits) <= 4):
+        raise HTTPException(400, f"minutes: expected a whole number of minutes, not {digits[:20]!r}")
+    minutes = int(digits)
     if not 1 <= minutes <= 600:
         raise HTTPException(400, f"minutes: {minutes}; a round clock runs 1 to 600 minutes")
     return minutes

@@ -732,10 +732,28 @@ def make_pack(day: Day, round_number: int) -> dict:
 
 
 def current_round(day: Day) -> int:
-    """The round the public page shows: the last with a pack or a result, else the first."""
-    played = day.view("played", lambda: frozenset(r.round for r in day.store.results()), confirmed=False)
+    """The round the hall plays (the public pages, the round clock): the
+    first round with a pack or a result that still has a table without a
+    confirmed result; when every such round is complete, the last of them
+    (its results stay up until the next round's pack is made); the first
+    round before anything. A pack made early for a later round does not
+    move the hall on while an earlier round is still being played."""
+    played, confirmed = day.view("played", lambda: _played_rounds(day), confirmed=False)
     rounds = [r for r in day.rounds if day.has_pack(r) or r in played]
+    open_rounds = [r for r in rounds if confirmed.get(r, 0) < day.schedule.tables(r)]
+    if open_rounds:
+        return open_rounds[0]
     return rounds[-1] if rounds else (day.rounds[0] if day.rounds else 1)
+
+
+def _played_rounds(day: Day) -> tuple[frozenset[int], dict[int, int]]:
+    """The preliminary rounds with a result, and each round's count of confirmed tables."""
+    results = day.store.results()
+    confirmed: dict[int, int] = {}
+    for r in results:
+        if r.state == CONFIRMED:
+            confirmed[r.round] = confirmed.get(r.round, 0) + 1
+    return frozenset(r.round for r in results), confirmed
 
 
 #: the finals' pack folders in the tournament folder, as ``setupgen finals`` names them

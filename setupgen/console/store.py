@@ -360,7 +360,7 @@ class Store:
         """Post ``text`` (one line, 1..:data:`MAX_ANNOUNCEMENT` characters,
         stripped) with its audit entry. Raises :class:`StoreError` for an
         empty or too long text."""
-        line = " ".join(str(text).split())
+        line = " ".join("".join(c if c.isprintable() else " " for c in str(text)).split())  # no control characters
         if not line:
             raise StoreError("an announcement needs a text")
         if len(line) > MAX_ANNOUNCEMENT:
@@ -381,6 +381,8 @@ class Store:
         """Take announcement ``ident`` off the pages (kept in the database
         and the audit log). Raises :class:`StoreError` when no such
         announcement is shown."""
+        if not 0 < ident < 2 ** 63:
+            raise StoreError(f"no announcement {str(ident)[:20]} is shown")
         at = self.clock()
         with self.lock:
             with _transaction(self.db):
