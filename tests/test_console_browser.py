@@ -150,6 +150,15 @@ def play_round(page, ctx, base: str, folder: Path, n: int, top: int, shots: Path
             page.click("button:has-text('Save & next table')")
             page.wait_for_load_state()
         assert page.url == f"{base}/rounds/{n}"
+    if n == 2:  # a confirmed table undone: back to reported, then confirmed again from the round page
+        page.goto(f"{base}/rounds/2/tables/5")
+        page.click("button:has-text('Back to reported')")
+        page.wait_for_url(f"{base}/rounds/2/tables/5")
+        assert page.is_visible("h1 >> text=reported")
+        page.goto(f"{base}/rounds/2?state=reported")
+        assert page.locator("tbody tr").count() == 1
+        page.click("tr.reported >> button:has-text('Confirm')")
+        page.wait_for_url(f"{base}/rounds/2")
     for t in range(1, tables + 1 if n == 1 else 1):
         vps, winner = result_of(n, t, top)
         if n == 1 and t == 2:
@@ -278,6 +287,14 @@ def change_entries(page, base: str, shots: Path) -> str:
     page.fill("#join-round", "3")
     page.click("button:has-text('Record late entry')")
     page.wait_for_url(base + "/entries")
+    page.fill("#join-name", "Max Irrtum")  # a late entry recorded by mistake, its id left empty: taken back
+    page.fill("#join-round", "3")
+    page.click("button:has-text('Record late entry')")
+    page.wait_for_url(base + "/entries")
+    assert page.is_visible("td:has-text('Max Irrtum (late02)')")
+    page.click("tr:has-text('Max Irrtum') >> button:has-text('Remove')")
+    page.wait_for_url(base + "/entries")
+    assert not page.is_visible("text=Max Irrtum")
     assert page.is_visible("text=The schedule does not follow the changes from round 3 yet")
     page.screenshot(path=str(shots / "console-entries.png"), full_page=True)
     page.fill("#replan-round", "3")
@@ -324,6 +341,15 @@ def test_the_swiss_day_in_chromium(chromium, served, tmp_path):
             page.click("button:has-text('Make the final pack')")
             page.wait_for_url(base + "/finals", timeout=180_000)
             assert page.is_visible("a:has-text('round.pdf')") and (folder / "final" / "round.pdf").is_file()
+            first_pack = (folder / "final" / "round.pdf").read_bytes()
+            page.click("button:has-text('Withdraw this pack')")  # made too early: withdrawn, kept, made again
+            page.wait_for_url(base + "/finals?withdrawn=*")
+            kept = [p for p in folder.iterdir() if p.name.startswith("final.withdrawn-")]
+            assert len(kept) == 1 and (kept[0] / "round.pdf").read_bytes() == first_pack
+            assert page.is_visible(f"text={kept[0].name}/") and not (folder / "final").exists()
+            page.click("button:has-text('Make the final pack')")
+            page.wait_for_url(base + "/finals", timeout=180_000)
+            assert (folder / "final" / "round.pdf").read_bytes() == first_pack
             hall = ctx.new_page()  # the public page turns to the final once its pack is made
             hall.set_viewport_size(SIZES[0])
             hall.goto(base + "/public")
@@ -332,6 +358,7 @@ def test_the_swiss_day_in_chromium(chromium, served, tmp_path):
             hall.screenshot(path=str(shots / "console-public-final.png"), full_page=True)
             hall.close()
             exported = page.request.get(base + "/standings.csv").body()
+            standings_pdf = page.request.get(base + "/standings.pdf").body()
             for t, (vps, winner) in ((1, ((13, 9, 11, 6), 1)), (2, ((8, 13, 7, 12), 2))):
                 page.goto(f"{base}/finals/final/tables/{t}")
                 fill_result(page, vps, winner)
@@ -342,6 +369,7 @@ def test_the_swiss_day_in_chromium(chromium, served, tmp_path):
             public = ctx.new_page()
             public.goto(base + "/public")
             on_public = public.locator("table.placings tbody tr").all_inner_texts()
+            placings_pdf = page.request.get(base + "/placings.pdf").body()
         finally:
             ctx.close()
     assert alerts == []
@@ -351,6 +379,7 @@ def test_the_swiss_day_in_chromium(chromium, served, tmp_path):
                           "-o", str(cli_folder)], cwd=ROOT, capture_output=True, text=True)
     assert cli.returncode == 0, cli.stderr
     assert exported == (cli_folder / "standings.csv").read_bytes()
+    assert standings_pdf == (cli_folder / "standings.pdf").read_bytes()  # the console prints the command's bytes
     final = subprocess.run([sys.executable, "-m", "setupgen", "finals", str(tour), str(folder / "results.csv"),
                             "--players", "8", "-o", str(cli_folder)], cwd=ROOT, capture_output=True, text=True)
     assert final.returncode == 0, final.stderr
@@ -359,6 +388,7 @@ def test_the_swiss_day_in_chromium(chromium, served, tmp_path):
                              "--final", str(folder / "results-final.csv"), "-o", str(cli_folder)],
                             cwd=ROOT, capture_output=True, text=True)
     assert placed.returncode == 0, placed.stderr
+    assert placings_pdf == (cli_folder / "placings.pdf").read_bytes()
     assert "Lea Spät" in placed.stdout  # the command names the late entry, as the console does
     rows = (cli_folder / "placings.csv").read_text().splitlines()[1:]
     assert len(shown) == len(rows) == 49  # 48, a drop-out (his results count), a late entry
