@@ -177,7 +177,7 @@ def play_round(page, ctx, base: str, folder: Path, n: int, top: int, shots: Path
         page.wait_for_url(f"{base}/rounds/{n}")
     if n == 1:
         page.goto(base + "/rounds/1/tables/1")
-        assert page.locator("table.audit tbody tr").count() == 2 and page.is_visible("td:text-is('correct')")
+        assert page.locator("table.audit tbody tr").count() == 2 and page.is_visible("td:text-is('corrected')")
         page.goto(base + "/")  # mid-round: one table waits for the director
         page.screenshot(path=str(shots / "console-director.png"), full_page=True)
         page.goto(base + "/rounds/1")

@@ -281,3 +281,75 @@ def test_an_entry_change_taken_back_before_a_re_plan_uses_it(day3):
                                             "from_round": "2"})
     assert again.status_code == 409 and "a re-plan has used this change already" in again.text
     assert c.post("/entries/remove", data={"csrf": token, "index": "x"}).status_code == 400
+
+
+# ------------------------------------------------------------------ the audit log a person can read
+
+def test_audit_log_in_words_with_names_local_times_and_filters(tmp_path):
+    players = PLAYERS[:7] + [("p8", "=HYPERLINK(\"x\")")]
+    (tmp_path / "players.csv").write_text("id,name\n" + "".join(f"{i},{n}\n" for i, n in players))
+    path = tmp_path / "t.toml"
+    path.write_text('name = "Club"\nseed = "club"\ntimezone = "Europe/Zurich"\nplayers = "players.csv"\n'
+                    'table_size = 4\n[[rounds]]\nscenario = "base-3-4"\n[[rounds]]\nscenario = "base-3-4"\n')
+    day = consoleday.open_day(path, tmp_path / "out")
+    try:
+        day.store.clock = lambda: "2026-12-01T17:51:07Z"  # 18:51 in Zurich
+        seats = day.players_of(G(1, 1))
+        names = [day.names()[p] for p in seats]
+        consoleday.report(day, G(1, 1), ["10", "7", "5", "3"], "1")
+        consoleday.enter(day, G(1, 1), ["10", "8", "5", "3"], "1", version=1)
+        consoleday.enter(day, G(1, 2), ["8", "10", "5", "3"], "2")
+        day.store.announce("Lunch", "director")
+        c = client_of(day)
+        page = c.get("/audit").text
+        rows = re.findall(r"<tr><td>(.*?)</td><td>(.*?)</td><td>(.*?)</td><td>(.*?)</td><td>(.*?)</td><td>(.*?)</td></tr>",
+                          page)
+        assert rows[0] == ("1 Dec 2026, 18:51", "director", "", "announcement: Lunch", "", "")
+        first = f"{names[0]} 10 ★, {names[1]} 7, {names[2]} 5, {names[3]} 3"
+        assert rows[2][:4] == ("1 Dec 2026, 18:51", "director", "Round 1 · table 1", "corrected")
+        assert rows[2][4] == first.replace('"', "&#34;") and rows[2][5].startswith("→ ")
+        assert rows[3][:4] == ("1 Dec 2026, 18:51", "table", "Round 1 · table 1", "reported by the table")
+        assert rows[3][4] == "none" and "Europe/Zurich" in page
+        only = c.get("/audit?table=2").text
+        assert only.count("Round 1 · table 2") == 1 and "table 1" not in only
+        mine = c.get(f"/audit?player={seats[0]}").text
+        assert mine.count("Round 1 · table 1") == 2 and "Lunch" not in mine
+        assert c.get("/audit?kind=report").text.count("reported by the table") == 1
+        assert "No changes of this kind yet." in c.get("/audit?round=2").text
+        for junk in ("/audit?round=x&table=%00", "/audit?player=" + "z" * 500, "/audit.csv?kind=<b>"):
+            assert c.get(junk).status_code == 200
+        sheet = c.get("/audit.csv?table=2").text.splitlines()
+        assert sheet[0] == "when,by,stage,round,table,what,before,after,players" and len(sheet) == 2
+        import csv as csvmod
+
+        row = next(csvmod.reader([sheet[1]]))
+        assert row[:6] == ["1 Dec 2026, 18:51", "director", "preliminary", "1", "2", "entered"]
+        table_two = sorted(day.names()[p] for p in day.players_of(G(1, 2)))
+        assert row[8] == "'" * table_two[0].startswith("=") + "; ".join(table_two)
+        assert all(not cell.startswith("=") for cell in row)  # a formula-like name never starts a cell
+    finally:
+        day.store.close()
+
+
+def test_audit_csv_neutralises_formulas():
+    from setupgen.console import auditlog
+    from setupgen.console.store import AuditEntry
+    from setupgen.console.words import Words
+
+    entry = AuditEntry(1, "2026-12-01T17:51:07Z", "director", 0, 0, "announce", "",
+                       '{"id": 1, "text": "=cmd|\' /C calc\'!A0"}')
+    shown = auditlog.lines([entry], {}, "UTC", Words("en"))
+    assert shown[0].what == "announcement: =cmd|' /C calc'!A0"
+    import csv as csvmod
+
+    row = list(csvmod.reader(auditlog.to_csv(shown, {}).splitlines()))[1]
+    assert row[5] == "announcement: =cmd|' /C calc'!A0" and row[8] == ""  # not at a cell's start: safe as it is
+    start = dataclasses_replace(shown[0], what="=1+1", by="@SUM(A1)", before="-2", after="+3")
+    cells = list(csvmod.reader(auditlog.to_csv([start], {}).splitlines()))[1]
+    assert (cells[1], cells[5], cells[6], cells[7]) == ("'@SUM(A1)", "'=1+1", "'-2", "'+3")
+
+
+def dataclasses_replace(obj, **kw):
+    import dataclasses
+
+    return dataclasses.replace(obj, **kw)

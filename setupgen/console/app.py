@@ -33,7 +33,7 @@ from ..core.errors import SetupgenError
 from ..tournament import jobs
 from ..tournament.games import Game, GameError
 from . import day as dayday
-from . import hall, prints, public, security, undo
+from . import auditlog, hall, prints, public, security, undo
 from .day import Day
 from .store import StoreError
 from .words import local_time
@@ -157,7 +157,7 @@ def _routes() -> list[Route]:
         Route("/finals/{stage:str}/tables/{t:int}/confirm", confirm, methods=["POST"]),
         Route("/finals/{stage:str}/confirm-all", confirm_all, methods=["POST"]),
         Route("/standings", standings_page), Route("/standings.csv", standings_csv),
-        Route("/audit", audit_page), Route("/public", public.public_page),
+        Route("/audit", audit_page), Route("/audit.csv", audit_csv), Route("/public", public.public_page),
         Route("/public/status.json", public.public_status), Route("/public/players", public.players_page),
         Route("/public/players/{player:str}", public.player_page), Route("/console.js", public.console_js),
         Route("/clock", clock_page, methods=["POST"]), Route("/announcements", announce, methods=["POST"]),
@@ -600,7 +600,7 @@ def _table_page(request: Request, day: Day, game: Game, players: tuple[str, ...]
                   state=day.state(game), problems=posted.problems,
                   at=local_time(result.at, day.t.timezone, director_words().tx) if result else "",
                   players=form_rows(day, players, posted.vp, posted.winner, result, posted.marks),
-                  threshold=day.threshold(game), audit=day.store.audit(game), url=day.table_url(game),
+                  threshold=day.threshold(game), audit=_audit_lines(day, game=game), url=day.table_url(game),
                   statuses=STATUS_CHOICES, version=result.version if result else 0, autofocus=True,
                   next_button="Save & next table",
                   changed=None if changed is None else _changed_rows(day, players, changed))
@@ -807,10 +807,42 @@ async def players_pdf(request: Request) -> Response:
     return await _print(request, lambda: prints.players_pdf(day), "players.pdf")
 
 
+def _audit_filter(request: Request) -> auditlog.Filter:
+    """The audit log's filter from the query (``round``, ``table``, ``player``, ``kind``; empty: any)."""
+    q = request.query_params
+
+    def number(name: str) -> int | None:
+        text = q.get(name, "").strip()[:6]
+        return int(text) if text.isascii() and text.isdigit() else None
+
+    return auditlog.Filter(number("round"), number("table"), q.get("player", "").strip()[:100] or None,
+                           q.get("kind", "").strip()[:30] or None)
+
+
+def _audit_lines(day: Day, keep: auditlog.Filter = auditlog.Filter(), game: Game | None = None) -> list:
+    return auditlog.lines(day.store.audit(game), day.names(), day.t.timezone, director_words(), keep)
+
+
 async def audit_page(request: Request) -> Response:
-    """Every change, newest first."""
+    """Every change, newest first, as a person reads it, filtered by round, table, player and kind."""
     require_director(request)
-    return render(request, "audit.html", audit=day_of(request).store.audit())
+    day = day_of(request)
+    keep = _audit_filter(request)
+    shown = await run_in_threadpool(_audit_lines, day, keep)
+    kinds = sorted({e.action for e in day.store.audit()})
+    players = sorted(day.names().items(), key=lambda kv: kv[1].casefold())
+    query = str(request.url.query)
+    return render(request, "audit.html", audit=shown, kinds=kinds, players=players, keep=keep,
+                  rounds=day.rounds, csv_link="/audit.csv" + (f"?{query}" if query else ""), zone=day.t.timezone)
+
+
+async def audit_csv(request: Request) -> Response:
+    """``/audit.csv``: the audit log as shown (the same filter), cells safe in a spreadsheet."""
+    require_director(request)
+    day = day_of(request)
+    shown = await run_in_threadpool(_audit_lines, day, _audit_filter(request))
+    return Response(auditlog.to_csv(shown, day.names()).encode("utf-8"), media_type="text/csv; charset=utf-8",
+                    headers={"content-disposition": 'attachment; filename="audit.csv"'})
 
 
 def _entries_context(day: Day, **form: str) -> dict:

@@ -20,7 +20,7 @@ from typing import Sequence
 
 from ..core.errors import SetupgenError
 
-__all__: Sequence[str] = ("ClockError", "Clock", "ACTIONS", "apply")
+__all__: Sequence[str] = ("ClockError", "Clock", "ACTIONS", "apply", "format_left")
 
 #: what the director can do with a clock, in the order of a round
 ACTIONS = ("start", "pause", "resume", "end")
@@ -118,3 +118,10 @@ def apply(clock: Clock | None, action: str, now: float, minutes: int | None) -> 
     if action == "end":
         return clock.end(now)
     raise ClockError(f"unknown clock action {action!r} (known: {', '.join(ACTIONS)})")
+
+
+def format_left(seconds: int) -> str:
+    """Seconds as the clock shows them: ``42:05``, ``1:30:00`` (an hour or more)."""
+    h, rest = divmod(max(0, int(seconds)), 3600)
+    m, s = divmod(rest, 60)
+    return f"{h}:{m:02d}:{s:02d}" if h else f"{m}:{s:02d}"

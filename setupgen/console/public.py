@@ -42,10 +42,11 @@ from .day import Day
 from .hall import Stage
 from .pages import (TEMPLATES, client_host, day_of, form_rows, game_of, placings_context, posted_result, read_form,
                     render, scenario_name, standings_context)
+from .clock import format_left
 from .words import Words, local_clock, local_time
 
 __all__: Sequence[str] = ("public_page", "players_page", "player_page", "public_status", "table_report",
-                          "table_status", "console_js", "format_left", "LOCALIZED", "SCREEN_TABLES",
+                          "table_status", "console_js", "LOCALIZED", "SCREEN_TABLES",
                           "SCREEN_SECONDS", "POLL_SECONDS", "inline_svg", "qr_svg", "clock_context", "words_of",
                           "refuse")
 
@@ -67,13 +68,6 @@ def refuse(request: Request, status: int, key: str) -> HTTPException:
     """An HTTP error whose message is the event's word ``key`` (for :func:`~setupgen.console.app` error pages)."""
     request.scope[LOCALIZED] = True
     return HTTPException(status, str(words_of(day_of(request))(key)))
-
-
-def format_left(seconds: int) -> str:
-    """Seconds as the clock shows them: ``42:05``, ``1:30:00`` (an hour or more)."""
-    h, rest = divmod(max(0, int(seconds)), 3600)
-    m, s = divmod(rest, 60)
-    return f"{h}:{m:02d}:{s:02d}" if h else f"{m}:{s:02d}"
 
 
 def clock_context(day: Day, stage: Stage, words: Words, now: float) -> dict | None:
