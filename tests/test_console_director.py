@@ -353,3 +353,39 @@ def dataclasses_replace(obj, **kw):
     import dataclasses
 
     return dataclasses.replace(obj, **kw)
+
+
+# ------------------------------------------------------------------ the director's pages follow the day
+
+def test_director_pages_follow_the_day_by_themselves(day):
+    c = client_of(day)
+    stamps = {}
+    for path in ("/", "/rounds/1", "/standings"):
+        page = c.get(path).text
+        assert 'data-status="/status.json"' in page and '<script src="/console.js" defer></script>' in page
+        stamps[path] = re.search(r'data-stamp="([^"]+)"', page).group(1)
+    now = c.get("/status.json").json()
+    assert set(stamps.values()) == {now["stamp"]} and now["poll"] == 5
+    consoleday.report(day, G(1, 1), ["10", "5", "4", "3"], "1")  # a table reports: the director's pages reload
+    assert c.get("/status.json").json()["stamp"] != now["stamp"]
+
+
+def test_director_status_needs_the_directors_session(tmp_path):
+    from setupgen.console import security
+
+    d = consoleday.open_day(tournament(tmp_path), tmp_path / "out")
+    try:
+        c = TestClient(consoleapp.create_app(d, password=security.hash_password("correct horse")),
+                       raise_server_exceptions=False)
+        assert c.get("/status.json", follow_redirects=False).status_code == 303  # to the login
+    finally:
+        d.store.close()
+
+
+def test_a_replan_says_its_quality_measures(day3):
+    c = client_of(day3)
+    token = csrf(c, "/entries")
+    c.post("/entries/change", data={"csrf": token, "change": "left", "player": "p8", "from_round": "2"})
+    consoleday.replan(day3, 2)
+    home = c.get("/").text
+    assert "Re-planned from round 2: repeated opponents:" in home and "optimal" in home

@@ -160,7 +160,7 @@ def _routes() -> list[Route]:
         Route("/audit", audit_page), Route("/audit.csv", audit_csv), Route("/public", public.public_page),
         Route("/public/status.json", public.public_status), Route("/public/players", public.players_page),
         Route("/public/players/{player:str}", public.player_page), Route("/console.js", public.console_js),
-        Route("/clock", clock_page, methods=["POST"]), Route("/announcements", announce, methods=["POST"]),
+        Route("/status.json", director_status), Route("/clock", clock_page, methods=["POST"]), Route("/announcements", announce, methods=["POST"]),
         Route("/announcements/{id:int}/remove", remove_announcement, methods=["POST"]),
         Route("/entries", entries_page), Route("/entries/change", record_change, methods=["POST"]),
         Route("/entries/replan", replan, methods=["POST"]),
@@ -424,7 +424,8 @@ async def home(request: Request) -> Response:
                        "counts": counts, "pack": day.has_pack(n), "stale": day.pack_stale(n),
                        "key": (day.pack_folder(n) / "key.pdf").is_file()})
     return render(request, "home.html", rounds=rounds, folder=str(day.folder), console_url=day.console_url,
-                  unplanned=_unplanned(day), **_hall_controls(request, day), **_task_message(day, ("replan",)))
+                  unplanned=_unplanned(day), **_hall_controls(request, day), **_task_message(day, ("replan",)),
+                  **_following(day))
 
 
 def _hall_controls(request: Request, day: Day) -> dict:
@@ -438,6 +439,19 @@ def _hall_controls(request: Request, day: Day) -> dict:
             "hall_clock": public.clock_context(day, stage, words, time.time()),
             "default_minutes": hall.stage_minutes(day, stage), "shown": day.store.announcements(),
             "public_url": base + "/public", "public_qr": public.qr_svg(base + "/public")}
+
+
+async def director_status(request: Request) -> Response:
+    """The director's pages' update channel: ``{"stamp": ...}`` (:func:`~setupgen.console.hall.director_stamp`)."""
+    from starlette.responses import JSONResponse
+
+    require_director(request)
+    return JSONResponse({"stamp": hall.director_stamp(day_of(request)), "poll": public.POLL_SECONDS})
+
+
+def _following(day: Day) -> dict:
+    """What a director's page needs to follow the day by itself (console.js)."""
+    return {"status_url": "/status.json", "stamp": hall.director_stamp(day)}
 
 
 async def clock_page(request: Request) -> Response:
@@ -509,7 +523,7 @@ async def round_page(request: Request) -> Response:
                   counts=counts,
                   pack=day.has_pack(n), key=(day.pack_folder(n) / "key.pdf").is_file(), stale=day.pack_stale(n),
                   confirm_all=f"/rounds/{n}/confirm-all",
-                  **_round_messages(request, day, n))
+                  **_round_messages(request, day, n), **_following(day))
 
 
 async def make_pack(request: Request) -> Response:
@@ -754,7 +768,8 @@ async def confirm_all(request: Request) -> Response:
 async def standings_page(request: Request) -> Response:
     """The live standings of the confirmed results."""
     require_director(request)
-    return render(request, "standings.html", **standings_context(day_of(request)))
+    day = day_of(request)
+    return render(request, "standings.html", **standings_context(day), **_following(day))
 
 
 async def standings_csv(request: Request) -> Response:

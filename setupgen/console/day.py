@@ -894,7 +894,7 @@ def start_replan(day: Day, round_number: int) -> Task:
             day.changed()
             day.store.note("director", round_number, "replan", json.dumps({"from_round": round_number}))
             note_planned(day)
-        return f"re-planned from round {round_number}"
+        return f"re-planned from round {round_number}: " + "; ".join(result[1].lines())
 
     def failed(_why: str) -> None:
         with day.store.lock:

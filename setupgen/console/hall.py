@@ -27,7 +27,7 @@ from .clock import Clock, apply
 from .day import Day
 
 __all__: Sequence[str] = ("Stage", "current_stage", "stage_tables", "stage_minutes", "clock_action",
-                          "PlayerGame", "PlayerView", "player_view", "find_players", "stamp", "board_file")
+                          "PlayerGame", "PlayerView", "player_view", "find_players", "stamp", "board_file", "director_stamp")
 
 #: the process's start, so a page made before a restart of the console is made again after it
 _STARTED = f"{os.getpid()}.{time.time_ns()}"
@@ -187,6 +187,15 @@ def stamp(day: Day, game: Game | None, now: float) -> str:
         return f"{common}.{day.store.confirmed}.{len(dayday.finals_made(day))}.{stage.stage}.{stage.round}"
     result = day.store.result(game)
     return f"{common}.{0 if result is None else result.version}.{day.state(game)}"
+
+
+def director_stamp(day: Day) -> str:
+    """The director's pages' stamp (home, a round, the finals, the
+    standings): any change at all (a report, a confirmation, the schedule,
+    a pack, heavy work started or ended, the clock, an announcement)."""
+    tasks = ",".join(f"{t.id}{t.state}" for t in list(day.tasks.tasks.values()))
+    return (f"{_STARTED}.{day.store.changes}.{day.generation}.{len(dayday.finals_made(day))}.{day.store.hall}."
+            f"{tasks}")
 
 
 def board_file(day: Day, game: Game) -> Path | None:
