@@ -212,6 +212,21 @@ def look_at_player_pages(ctx, urls: dict[str, str], shots: Path, prefix: str) ->
     page.close()
 
 
+DIRECTOR_PAGES = ("/", "/rounds/1", "/rounds/1?state=confirmed", "/rounds/1/tables/1", "/standings", "/finals",
+                  "/entries", "/audit")
+
+
+def look_at_director_pages(page, base: str, shots: Path) -> None:
+    """Every director page at a phone's and a laptop's size: nothing wider than the window (issue 28)."""
+    for size in SIZES:
+        page.set_viewport_size(size)
+        for path in DIRECTOR_PAGES:
+            page.goto(base + path)
+            assert fits_the_width(page), (path, size)
+            page.screenshot(path=str(shots / f"director{path.replace('/', '-')}-{size['width']}.png"), full_page=True)
+    page.set_viewport_size({"width": 1100, "height": 800})
+
+
 def clock_text(page) -> str:
     return page.locator("p.clock").inner_text()
 
@@ -326,6 +341,7 @@ def test_the_swiss_day_in_chromium(chromium, served, tmp_path):
             page.click("button:has-text('Log in')")
             assert page.url == base + "/" and page.is_visible("text=Rounds")
             play_round(page, ctx, base, folder, 1, 10, shots)
+            look_at_director_pages(page, base, shots)
             players_side(page, ctx, console, shots)
             play_round(page, ctx, base, folder, 2, 10, shots)
             gone = change_entries(page, base, shots)
