@@ -667,40 +667,39 @@ def _changed_rows(day: Day, players: tuple[str, ...], changed: "dayday.ResultCha
 async def confirm(request: Request) -> Response:
     """Confirm any game's reported result, at the version the page showed
     (409 with the result now beside the one shown when it changed)."""
-    require_director(request)
-    form = await read_form(request)
-    day, game = day_of(request), _game(request)
-    players = await run_in_threadpool(_players_or_404, day, game)
-    version = _version(form)
-    try:
-        await run_in_threadpool(dayday.confirm, day, game, version)
-    except dayday.ResultChanged as exc:
-        posted = _Posted()
-        posted.problems, posted.status = [str(exc)], 409
-        return _table_page(request, day, game, players, posted, exc)
-    except SetupgenError as exc:
-        raise HTTPException(409, str(exc)) from None
-    return RedirectResponse(_back(game)[0], status_code=303)
+    return await _at_version(request, lambda day, game, form, version: dayday.confirm(day, game, version),
+                             lambda game: _back(game)[0])
 
 
 async def undo_result(request: Request) -> Response:
     """A game's result back to ``reported`` (from confirmed) or ``waiting``
     (removed), at the version the page showed; 409 naming why when later
     work depends on it."""
+    return await _at_version(
+        request, lambda day, game, form, version: undo.undo_result(day, game, str(form.get("to", ""))[:20], version),
+        game_path)
+
+
+async def _at_version(request: Request, act: Callable[[Day, Game, Any, int | None], object],
+                      then: Callable[[Game], str]) -> Response:
+    """A director's action on a game at the version the page showed (field
+    ``version``), in a worker thread: on to ``then(game)``; the game's page
+    with the result now beside the one shown when it changed since (409);
+    409 with the reason when it is refused."""
     require_director(request)
     form = await read_form(request)
     day, game = day_of(request), _game(request)
     players = await run_in_threadpool(_players_or_404, day, game)
     version = _version(form)
     try:
-        await run_in_threadpool(undo.undo_result, day, game, str(form.get("to", ""))[:20], version)
+        await run_in_threadpool(act, day, game, form, version)
     except dayday.ResultChanged as exc:
         posted = _Posted()
         posted.problems, posted.status = [str(exc)], 409
         return _table_page(request, day, game, players, posted, exc)
     except SetupgenError as exc:
         raise HTTPException(409, str(exc)) from None
-    return RedirectResponse(game_path(game), status_code=303)
+    return RedirectResponse(then(game), status_code=303)
 
 
 async def withdraw_pack(request: Request) -> Response:
