@@ -14,19 +14,19 @@ from __future__ import annotations
 import json
 import os
 import time
-import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
 from ..core.errors import SetupgenError
+from ..tournament import jobs
 from ..tournament.games import FINAL, PRELIMINARY, SEMI_FINAL, Game
 from ..tournament import standings as st
 from . import day as dayday
 from .clock import Clock, apply
 from .day import Day
 
-__all__: Sequence[str] = ("Stage", "current_stage", "stage_tables", "stage_minutes", "clock_action",
+__all__: Sequence[str] = ("Stage", "current_stage", "stage_tables", "seats", "stage_minutes", "clock_action",
                           "PlayerGame", "PlayerView", "player_view", "find_players", "stamp", "board_file", "director_stamp")
 
 #: the process's start, so a page made before a restart of the console is made again after it
@@ -72,6 +72,12 @@ def stage_tables(day: Day, stage: Stage) -> tuple[tuple[str, ...], ...]:
     if stage.round not in day.rounds:
         return ()
     return tuple(tuple(day.schedule.table(stage.round, t)) for t in range(1, day.schedule.tables(stage.round) + 1))
+
+
+def seats(day: Day, stage: Stage) -> dict[str, tuple[int, int]]:
+    """Each seated player's (table, seat) in the stage (a finals table: the place in the choosing order)."""
+    return {p: (t, k) for t, players in enumerate(stage_tables(day, stage), start=1)
+            for k, p in enumerate(players, start=1)}
 
 
 def stage_minutes(day: Day, stage: Stage) -> int | None:
@@ -126,10 +132,7 @@ def player_view(day: Day, player: str, stage: Stage) -> PlayerView:
     names = day.names()
     if player not in names:
         raise SetupgenError("there is no such player", field="player")
-    table = seat = None
-    for t, players in enumerate(stage_tables(day, stage), start=1):
-        if player in players:
-            table, seat = t, players.index(player) + 1
+    table, seat = seats(day, stage).get(player, (None, None))
     live = dayday.live_standings(day)
     rank = next((s.rank for s in live.ranked if s.player == player), None)
     placed, _ = dayday.final_placings(day)
@@ -155,21 +158,16 @@ def find_players(day: Day, query: str) -> list[tuple[str, str]]:
     """The players (id, name) whose name or id holds ``query`` (case and
     accents ignored: "muller" finds "Müller"), by name; all for an empty
     query."""
-    wanted = _folded(query.strip())
+    wanted = jobs.lookup_key(query.strip())[0]
     listed = day.view("players-folded", lambda: _folded_names(day), confirmed=False, extra=len(day.names()))
     return [(p, n) for p, n, folded in listed if wanted in folded]
 
 
 def _folded_names(day: Day) -> list[tuple[str, str, str]]:
-    """Every player (id, name, name and id folded), by name."""
-    found = [(p, n, f"{_folded(n)}\n{_folded(p)}") for p, n in day.names().items()]
-    return sorted(found, key=lambda pnf: (pnf[1].casefold(), pnf[0]))
-
-
-def _folded(text: str) -> str:
-    """``text`` without case and accents (NFKD, combining marks dropped, casefolded; ß as ss)."""
-    plain = "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
-    return plain.casefold()
+    """Every player (id, name, name and id folded as the player lookup folds
+    them, :func:`~setupgen.tournament.jobs.lookup_key`), in the lookup's order."""
+    found = [(p, n, f"{jobs.lookup_key(n)[0]}\n{jobs.lookup_key(p)[0]}") for p, n in day.names().items()]
+    return sorted(found, key=lambda pnf: (jobs.lookup_key(pnf[1]), pnf[0]))
 
 
 def stamp(day: Day, game: Game | None, now: float) -> str:

@@ -215,8 +215,7 @@ def _players_html(request: Request, day: Day, stage: Stage, query: str) -> str:
     words = words_of(day)
     label = "choosing" if stage.is_finals else "start"
     table = str(words("table"))
-    seats = {p: f"{table} {t}, {words(label, k=k)}" for t, players in enumerate(hall.stage_tables(day, stage), start=1)
-             for k, p in enumerate(players, start=1)}
+    seats = {p: f"{table} {t}, {words(label, k=k)}" for p, (t, k) in hall.seats(day, stage).items()}
     found = [(p, name, seats.get(p)) for p, name in hall.find_players(day, query)]
     page = render(request, "players.html", words=words, query=query, found=found, total=len(day.names()),
                   heading=_stage_heading(day, stage, words), director_nav=False, public_nav=True, logged_in=False,
