@@ -474,13 +474,11 @@ async def clock_page(request: Request) -> Response:
 
 
 def _minutes(text: object) -> int:
+    """The start form's minutes: whole, ASCII digits (the range is the clock's own check)."""
     digits = str(text).strip()
     if not (digits.isascii() and digits.isdigit() and len(digits) <= 4):
         raise HTTPException(400, f"minutes: expected a whole number of minutes, not {digits[:20]!r}")
-    minutes = int(digits)
-    if not 1 <= minutes <= 600:
-        raise HTTPException(400, f"minutes: {minutes}; a round clock runs 1 to 600 minutes")
-    return minutes
+    return int(digits)
 
 
 async def announce(request: Request) -> Response:
@@ -881,7 +879,7 @@ def _entries_context(day: Day, **form: str) -> dict:
                          "planned": k < planned,
                          "name": names.get(c.player, c.name or c.player)} for k, c in enumerate(changes)],
             "current": [{"id": p.id, "name": names.get(p.id, p.id)} for p in still],
-            "unplanned": unplanned, "rounds": len(day.t.rounds), "form": values, "free_id": _free_late_id(day)}
+            "unplanned": unplanned, "rounds": len(day.t.rounds), "form": values, "free_id": _free_late_id(day, changes)}
 
 
 async def entries_page(request: Request) -> Response:
@@ -926,9 +924,11 @@ async def record_change(request: Request) -> Response:
     return RedirectResponse("/entries", status_code=303)
 
 
-def _free_late_id(day: Day) -> str:
-    """The first of ``late01``, ``late02``, ... that no player, late entry or change uses yet."""
-    taken = set(day.names()) | {c.player for c in jobs.read_entries(day.t, day.folder)}
+def _free_late_id(day: Day, changes: Any = None) -> str:
+    """The first of ``late01``, ``late02``, ... that no player, late entry or
+    change (``changes``: ``entries.csv``'s, read when not given) uses yet."""
+    found = jobs.read_entries(day.t, day.folder) if changes is None else changes
+    taken = set(day.names()) | {c.player for c in found}
     return next(f"late{k:02d}" for k in range(1, len(taken) + 2) if f"late{k:02d}" not in taken)
 
 

@@ -19,6 +19,7 @@ from dataclasses import dataclass, replace
 from typing import Sequence
 
 from ..core.errors import SetupgenError
+from ..tournament.model import MAX_MINUTES
 
 __all__: Sequence[str] = ("ClockError", "Clock", "ACTIONS", "apply", "format_left")
 
@@ -44,9 +45,10 @@ class Clock:
     @classmethod
     def started(cls, minutes: int, now: float) -> "Clock":
         """A clock of ``minutes`` minutes running from ``now``. Raises
-        :class:`ClockError` unless 1 <= minutes <= 600."""
-        if not isinstance(minutes, int) or isinstance(minutes, bool) or not 1 <= minutes <= 600:
-            raise ClockError(f"a round clock runs 1 to 600 minutes, not {minutes!r}")
+        :class:`ClockError` unless 1 <= minutes <= :data:`~setupgen.tournament.model.MAX_MINUTES`
+        (the tournament file's limit)."""
+        if not isinstance(minutes, int) or isinstance(minutes, bool) or not 1 <= minutes <= MAX_MINUTES:
+            raise ClockError(f"a round clock runs 1 to {MAX_MINUTES} minutes, not {minutes!r}")
         return cls(minutes * 60, 0.0, now)
 
     @property

@@ -19,6 +19,7 @@ Nothing here is secret: no session, no director's data.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 import time
@@ -366,8 +367,10 @@ def inline_svg(svg: str, css_class: str) -> str:
     return head + ">" + rest
 
 
+@functools.lru_cache(maxsize=4)
 def qr_svg(text: str) -> str:
-    """A QR code of ``text`` as the sheets draw theirs, as inline SVG (class ``qr``)."""
+    """A QR code of ``text`` as the sheets draw theirs, as inline SVG (class
+    ``qr``); drawn once per text (the home page reloads at every change)."""
     from ..core import templates
     from ..render.page import drawing, finish
     from ..render.sheet import qr_code

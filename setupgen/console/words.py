@@ -51,9 +51,7 @@ class Words:
         pattern of ``console.problems`` (``templates/en.toml``) it matches,
         filled into this language's text of the same key; else unchanged."""
         head, sep, rest = text.partition(": ")
-        for candidate, prefix in ((text, ""), (rest, head + sep) if sep else (None, "")):
-            if candidate is None:
-                continue
+        for candidate, prefix in [(text, "")] + ([(rest, head + sep)] if sep else []):
             for key, pattern in _problem_patterns():
                 found = pattern.fullmatch(candidate)
                 if found:
