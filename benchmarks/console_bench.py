@@ -114,27 +114,31 @@ def pct(values: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, round(p / 100 * len(ordered)) - 1))]
 
 
-def readers(base: str, clients: int, start_at: float, stop_at: float, out) -> None:
-    """``clients`` threads, each with a kept-alive connection (made, and one
-    page read, before ``start_at``: a phone that has the page open), GETting
-    ``/public`` every 2 s from ``start_at`` to ``stop_at``; (seconds,
-    status) to ``out``. The standard library's client: the lightest, so the
+def askers(base: str, path: str, kind: str, every: float, clients: int, start_at: float, stop_at: float, out,
+           first: bool = False) -> None:
+    """``clients`` threads, each with a kept-alive connection, GETting
+    ``path`` every ``every`` seconds from ``start_at`` (spread over that
+    time) to ``stop_at``; (``kind``, seconds, status) to ``out``. With
+    ``first``, each reads the page once before ``start_at`` (a phone that
+    has it open). The standard library's client: the lightest, so the
     clients' own CPU does not stand in for the server's time."""
     import http.client
 
     host, port = base.split("//", 1)[1].rsplit(":", 1)
+    steps = max(1, round(every / 0.1))
 
     def one(k: int) -> None:
         conn = http.client.HTTPConnection(host, int(port), timeout=30)
-        conn.request("GET", "/public")
-        conn.getresponse().read()
-        time.sleep(max(0.0, start_at - time.time() + (k % 20) * 0.1))  # spread over the 2 s
+        if first:
+            conn.request("GET", path)
+            conn.getresponse().read()
+        time.sleep(max(0.0, start_at - time.time() + (k % steps) * 0.1))
         while time.time() < stop_at:
             began = time.perf_counter()
             status = 0
             for _attempt in range(2):  # a connection the server closed while idle is opened again, as a browser does
                 try:
-                    conn.request("GET", "/public")
+                    conn.request("GET", path)
                     answer = conn.getresponse()
                     answer.read()
                     status = answer.status
@@ -142,8 +146,8 @@ def readers(base: str, clients: int, start_at: float, stop_at: float, out) -> No
                 except (OSError, http.client.HTTPException):
                     conn.close()
                     conn = http.client.HTTPConnection(host, int(port), timeout=30)
-            out.put(("public", time.perf_counter() - began, status))
-            time.sleep(max(0.0, 2.0 - (time.perf_counter() - began)))
+            out.put((kind, time.perf_counter() - began, status))
+            time.sleep(max(0.0, every - (time.perf_counter() - began)))
         conn.close()
 
     threads = [threading.Thread(target=one, args=(k,)) for k in range(clients)]
@@ -151,40 +155,16 @@ def readers(base: str, clients: int, start_at: float, stop_at: float, out) -> No
         th.start()
     for th in threads:
         th.join()
+
+
+def readers(base: str, clients: int, start_at: float, stop_at: float, out) -> None:
+    """Phones with ``/public`` open, refreshing it every 2 s."""
+    askers(base, "/public", "public", 2.0, clients, start_at, stop_at, out, first=True)
 
 
 def pollers(base: str, clients: int, start_at: float, stop_at: float, out) -> None:
-    """``clients`` threads asking ``/public/status.json`` every 5 s (what
-    ``console.js`` does on an open page), each on a kept-alive connection."""
-    import http.client
-
-    host, port = base.split("//", 1)[1].rsplit(":", 1)
-
-    def one(k: int) -> None:
-        conn = http.client.HTTPConnection(host, int(port), timeout=30)
-        time.sleep(max(0.0, start_at - time.time() + (k % 50) * 0.1))  # spread over the 5 s
-        while time.time() < stop_at:
-            began = time.perf_counter()
-            status = 0
-            for _attempt in range(2):
-                try:
-                    conn.request("GET", "/public/status.json")
-                    answer = conn.getresponse()
-                    answer.read()
-                    status = answer.status
-                    break
-                except (OSError, http.client.HTTPException):
-                    conn.close()
-                    conn = http.client.HTTPConnection(host, int(port), timeout=30)
-            out.put(("status", time.perf_counter() - began, status))
-            time.sleep(max(0.0, 5.0 - (time.perf_counter() - began)))
-        conn.close()
-
-    threads = [threading.Thread(target=one, args=(k,)) for k in range(clients)]
-    for th in threads:
-        th.start()
-    for th in threads:
-        th.join()
+    """Phones asking ``/public/status.json`` every 5 s (what ``console.js`` does on an open page)."""
+    askers(base, "/public/status.json", "status", 5.0, clients, start_at, stop_at, out)
 
 
 def players_side(c: httpx.Client, pid: int, urls: list[str], requests: int) -> dict[str, float]:

@@ -1,6 +1,7 @@
 """The director's side of the day (issue 28): printouts from the console,
 the same bytes as the command line's."""
 
+import dataclasses
 import io
 import re
 import shutil
@@ -24,12 +25,11 @@ PLAYERS = [("p1", "Anna"), ("p2", "Beat"), ("p3", "Carla"), ("p4", "Dario"), ("p
            ("p7", "Gina"), ("p8", "Hans")]
 
 
-def tournament(tmp_path: Path, final: str = "") -> Path:
-    (tmp_path / "players.csv").write_text("id,name\n" + "".join(f"{i},{n}\n" for i, n in PLAYERS), encoding="utf-8")
+def tournament(tmp_path: Path, final: str = "", players=PLAYERS, head: str = "", rounds: int = 2) -> Path:
+    (tmp_path / "players.csv").write_text("id,name\n" + "".join(f"{i},{n}\n" for i, n in players), encoding="utf-8")
     path = tmp_path / "t.toml"
-    path.write_text('name = "Club Night"\nseed = "club"\nplayers = "players.csv"\ntable_size = 4\n'
-                    '[[rounds]]\nscenario = "base-3-4"\n[[rounds]]\nscenario = "base-3-4"\n' + final,
-                    encoding="utf-8")
+    path.write_text('name = "Club Night"\nseed = "club"\nplayers = "players.csv"\ntable_size = 4\n' + head
+                    + '[[rounds]]\nscenario = "base-3-4"\n' * rounds + final, encoding="utf-8")
     return path
 
 
@@ -133,11 +133,7 @@ def csrf(client: TestClient, path: str = "/") -> str:
 
 def test_save_and_next_table_goes_to_the_next_unconfirmed_table(tmp_path):
     players = [(f"p{k}", f"Player {k}") for k in range(1, 17)]  # four tables a round
-    (tmp_path / "players.csv").write_text("id,name\n" + "".join(f"{i},{n}\n" for i, n in players))
-    path = tmp_path / "t.toml"
-    path.write_text('name = "Club"\nseed = "club"\nplayers = "players.csv"\ntable_size = 4\n'
-                    '[[rounds]]\nscenario = "base-3-4"\n')
-    day = consoleday.open_day(path, tmp_path / "out")
+    day = consoleday.open_day(tournament(tmp_path, players=players, rounds=1), tmp_path / "out")
     try:
         c = client_of(day)
         token = csrf(c, "/rounds/1/tables/1")
@@ -242,9 +238,7 @@ def test_undo_refused_where_later_work_depends_on_it(day):
 
 @pytest.fixture
 def day3(tmp_path):
-    path = tournament(tmp_path)
-    path.write_text(path.read_text() + '[[rounds]]\nscenario = "base-3-4"\n')
-    d = consoleday.open_day(path, tmp_path / "out")
+    d = consoleday.open_day(tournament(tmp_path, rounds=3), tmp_path / "out")
     yield d
     d.store.close()
 
@@ -287,10 +281,7 @@ def test_an_entry_change_taken_back_before_a_re_plan_uses_it(day3):
 
 def test_audit_log_in_words_with_names_local_times_and_filters(tmp_path):
     players = PLAYERS[:7] + [("p8", "=HYPERLINK(\"x\")")]
-    (tmp_path / "players.csv").write_text("id,name\n" + "".join(f"{i},{n}\n" for i, n in players))
-    path = tmp_path / "t.toml"
-    path.write_text('name = "Club"\nseed = "club"\ntimezone = "Europe/Zurich"\nplayers = "players.csv"\n'
-                    'table_size = 4\n[[rounds]]\nscenario = "base-3-4"\n[[rounds]]\nscenario = "base-3-4"\n')
+    path = tournament(tmp_path, players=players, head='timezone = "Europe/Zurich"\n')
     day = consoleday.open_day(path, tmp_path / "out")
     try:
         day.store.clock = lambda: "2026-12-01T17:51:07Z"  # 18:51 in Zurich
@@ -344,15 +335,9 @@ def test_audit_csv_neutralises_formulas():
 
     row = list(csvmod.reader(auditlog.to_csv(shown, {}).splitlines()))[1]
     assert row[5] == "announcement: =cmd|' /C calc'!A0" and row[8] == ""  # not at a cell's start: safe as it is
-    start = dataclasses_replace(shown[0], what="=1+1", by="@SUM(A1)", before="-2", after="+3")
+    start = dataclasses.replace(shown[0], what="=1+1", by="@SUM(A1)", before="-2", after="+3")
     cells = list(csvmod.reader(auditlog.to_csv([start], {}).splitlines()))[1]
     assert (cells[1], cells[5], cells[6], cells[7]) == ("'@SUM(A1)", "'=1+1", "'-2", "'+3")
-
-
-def dataclasses_replace(obj, **kw):
-    import dataclasses
-
-    return dataclasses.replace(obj, **kw)
 
 
 # ------------------------------------------------------------------ the director's pages follow the day
