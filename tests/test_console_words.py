@@ -119,7 +119,8 @@ def test_the_director_sees_the_same_time_in_the_event_zone(swiss):
     c = TestClient(consoleapp.create_app(swiss), raise_server_exceptions=False)
     consoleday.report(swiss, Game.preliminary(1, 1), ["10", "7", "5", "3"], "1")
     page = c.get("/rounds/1/tables/1").text
-    assert "Reported by the table at 1 Dec 2026, 18:51." in page and "Threshold 10 VP" in page
+    assert "Vom Tisch gemeldet um 01.12.2026, 18:51 Uhr." in page and "Ziel 10 Siegpunkte" in page
+    assert "<h1>Runde 1 · Tisch 1 " in page and "Zurück zu Runde 1" in page
 
 
 @pytest.mark.parametrize("english, german", [

@@ -36,14 +36,13 @@ from . import day as dayday
 from . import auditlog, hall, prints, public, security, undo
 from .day import Day
 from .store import StoreError
-from .words import local_time
-from .pages import (TEMPLATES, LoginNeeded, client_host, day_of, director_words, form_rows, game_of, is_director,
+from .words import Words, local_time
+from .pages import (TEMPLATES, LoginNeeded, client_host, day_of, director_words, form_rows, game_headings, game_of,
+                    is_director,
                     is_player_path,
                     placings_context, posted_result, read_form, render, require_director, scenario_name,
                     standings_context, MAX_FIELDS)
 
-REASONS = {400: "Bad request", 403: "Forbidden", 404: "Not found", 405: "Method not allowed", 409: "Conflict",
-           413: "Request too large", 429: "Too many attempts", 500: "Internal error"}
 #: the files of a pack the director may download
 DOWNLOADS = ("round.pdf", "key.pdf")
 #: idle hours after which a director's session ends (``serve --session-hours``)
@@ -198,15 +197,15 @@ def game_path(game: Game) -> str:
     return f"/finals/{game.stage}/tables/{game.table}" if game.is_finals else f"/rounds/{game.round}/tables/{game.table}"
 
 
-def _back(game: Game) -> tuple[str, str]:
-    """The page listing a game's table, and its name in a link."""
-    return ("/finals", "the finals") if game.is_finals else (f"/rounds/{game.round}", f"round {game.round}")
+def game_list_path(game: Game) -> str:
+    """The page listing a game's table: ``/rounds/N`` or ``/finals``."""
+    return "/finals" if game.is_finals else f"/rounds/{game.round}"
 
 
-def _heading(game: Game) -> str:
-    """``Round 2 · Table 3``, ``Semi-final · Table 4``."""
-    return f"{game.stage.capitalize()} · Table {game.table}" if game.is_finals else \
-        f"Round {game.round} · Table {game.table}"
+def _back(game: Game, words: Words) -> tuple[str, str]:
+    """The page listing a game's table, and a link back to it in the event's language."""
+    link = words("director.back_to_finals") if game.is_finals else words("director.back_to_round", n=game.round)
+    return game_list_path(game), str(link)
 
 
 def _game_rows(day: Day, games: list[Game]) -> list[dict]:
@@ -249,15 +248,16 @@ def _round_messages(request: Request, day: Day, n: int) -> dict:
 
 
 def _done_message(request: Request) -> str | None:
-    """What a listing page says after *Confirm all reported*
-    (``?confirmed=N&changed=T,T``: numbers only)."""
+    """What a listing page says, in the event's language, after *Confirm
+    all reported* (``?confirmed=N&changed=T,T``: numbers only)."""
     confirmed, changed = request.query_params.get("confirmed", ""), request.query_params.get("changed", "")
     if not confirmed.isdigit() or (changed and not all(t.isdigit() for t in changed.split(","))):
         return None
-    text = f"Confirmed {confirmed} table{'' if confirmed == '1' else 's'}."
+    words = director_words(day_of(request))
+    text = str(words("director.confirmed_one" if confirmed == "1" else "director.confirmed_n", n=confirmed))
     if changed:
-        text += (f" Changed since the page was opened, so not confirmed: table{'s' if ',' in changed else ''} "
-                 f"{changed.replace(',', ', ')}; check them and confirm again.")
+        key = "director.changed_many" if "," in changed else "director.changed_one"
+        text += " " + str(words(key, tables=changed.replace(",", ", ")))
     return text
 
 
@@ -312,10 +312,18 @@ def _posted_statuses(form: Any, seats: int) -> list[str]:
 async def _http_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, HTTPException)
     status = exc.status_code
-    detail = exc.detail if isinstance(exc.detail, str) and exc.detail != REASONS.get(status) else ""
-    if status == 404 and not detail:
-        detail = "there is no such page"
+    detail = exc.detail if isinstance(exc.detail, str) and exc.detail != _phrase(status) else ""
     return _error(request, status, detail)
+
+
+def _phrase(status: int) -> str:
+    """Starlette's detail when none was given: the status's HTTP phrase (``Not Found``)."""
+    import http
+
+    try:
+        return http.HTTPStatus(status).phrase
+    except ValueError:
+        return ""
 
 
 #: the event's word for an error on a player's page, by status (docs/console.md, "The players' side")
@@ -331,8 +339,10 @@ def _error(request: Request, status: int, detail: str) -> Response:
                 detail = str(words(PLAYER_ERRORS.get(status, "bad_request")))
             return render(request, "error.html", status, title=str(words("error", status=status)), detail=detail,
                           back="/public", words=words, director_nav=False, public_nav=True, logged_in=False)
-        return render(request, "error.html", status, title=f"{status} {REASONS.get(status, 'Error')}",
-                      detail=detail, back="/" if is_director(request) else "/public")
+        words = director_words(day_of(request))
+        return render(request, "error.html", status, title=str(words("error", status=status)),
+                      detail=detail or (str(words("no_page")) if status == 404 else ""),
+                      back="/" if is_director(request) else "/public")
     except Exception:  # the error page itself failed: plain text
         return Response(f"{status} {detail}\n", status_code=status, media_type="text/plain")
 
@@ -432,10 +442,10 @@ def _hall_controls(request: Request, day: Day) -> dict:
     """The home page's hall box: the current stage, its clock and the
     announcements (what /public shows), and a QR code of /public."""
     stage = hall.current_stage(day)
-    words = director_words()
+    words = director_words(day)
     base = (day.console_url or str(request.base_url)).rstrip("/")
-    return {"stage": stage, "stage_heading": ("Final" if stage.stage == "final" else "Semi-finals")
-            if stage.is_finals else f"Round {stage.round}",
+    return {"stage": stage, "stage_heading": words("director.final" if stage.stage == "final" else "director.semi_finals")
+            if stage.is_finals else words("director.round_n", n=stage.round),
             "hall_clock": public.clock_context(day, stage, words, time.time()),
             "default_minutes": hall.stage_minutes(day, stage), "shown": day.store.announcements(),
             "public_url": base + "/public", "public_qr": public.qr_svg(base + "/public")}
@@ -554,20 +564,24 @@ TASK_WAIT = 10.0
 
 
 def _task_message(day: Day, about: tuple) -> dict:
-    """What a page says of the latest heavy work about ``about`` (a pack of
-    its round, a re-plan): running (the page then refreshes every 2 s),
-    done (its message) or failed (its reason, as a problem); nothing when
-    there was none in the last minutes."""
+    """What a page says, in the event's language, of the latest heavy work
+    about ``about`` (a pack of its round, a re-plan): running (the page then
+    refreshes every 2 s), done (its message) or failed (its reason, as a
+    problem); nothing when there was none in the last minutes. The reasons
+    and a re-plan's quality lines are the library's (English)."""
     task = day.tasks.latest(about)
     if task is None:
         return {}
+    words, kind, facts = director_words(day), about[0], task.facts
+    name = str(words(f"director.task_{kind}", n=facts.get("round", "")))
     if task.state == "running":
-        return {"message": f"{task.label[:1].upper()}{task.label[1:]}: running (since "
-                           f"{time.strftime('%H:%M:%S', time.localtime(task.started))}); this page refreshes "
-                           f"by itself", "refresh": 2}
+        since = time.strftime("%H:%M:%S", time.localtime(task.started))
+        return {"message": str(words("director.task_running", task=name, since=since)), "refresh": 2}
     if task.state == "done":
-        return {"message": f"{task.message[:1].upper()}{task.message[1:]}."}
-    return {"problems": [f"{task.label}: {task.message}"]}
+        return {"message": str(words(f"director.task_{kind}_done", n=facts.get("round", ""),
+                                     pdf=facts.get("pdf", ""), tables=facts.get("tables", ""),
+                                     quality=facts.get("quality", "")))}
+    return {"problems": [f"{name}: {task.message}"]}
 
 
 async def download(request: Request) -> Response:
@@ -593,7 +607,7 @@ async def table_page(request: Request) -> Response:
     posted = _Posted()
     changed = None
     if request.method == "POST":
-        done = await posted.enter(request, len(players), lambda *got: dayday.enter(day, game, *got), _back(game)[0],
+        done = await posted.enter(request, len(players), lambda *got: dayday.enter(day, game, *got), game_list_path(game),
                                   lambda: _next_table(day, game))
         if done is not None:
             return done
@@ -606,15 +620,17 @@ def _table_page(request: Request, day: Day, game: Game, players: tuple[str, ...]
     """A game's page (status ``posted.status``; with ``changed``, the
     version the page had shown beside the result now)."""
     result = day.store.result(game)
-    back, back_name = _back(game)
-    return render(request, "table.html", posted.status, title=_heading(game), heading=_heading(game),
-                  finals=game.is_finals, path=game_path(game), back=back, back_name=back_name,
+    words = director_words(day)
+    back, back_link = _back(game, words)
+    heading, title = game_headings(game, words)
+    return render(request, "table.html", posted.status, title=title, heading=heading,
+                  finals=game.is_finals, path=game_path(game), back=back, back_link=back_link,
                   state=day.state(game), problems=posted.problems,
-                  at=local_time(result.at, day.t.timezone, director_words().tx) if result else "",
+                  at=local_time(result.at, day.t.timezone, words.tx) if result else "",
                   players=form_rows(day, players, posted.vp, posted.winner, result, posted.marks),
                   threshold=day.threshold(game), audit=_audit_lines(day, game=game), url=day.table_url(game),
                   statuses=STATUS_CHOICES, version=result.version if result else 0, autofocus=True,
-                  next_button="Save & next table",
+                  next_button=words("director.save_next"),
                   changed=None if changed is None else _changed_rows(day, players, changed))
 
 
@@ -642,7 +658,7 @@ def _next_table(day: Day, game: Game) -> str:
         other = Game.finals(game.stage, t) if game.is_finals else Game.preliminary(game.round, t)
         if day.state(other) != dayday.CONFIRMED:
             return game_path(other)
-    return _back(game)[0]
+    return game_list_path(game)
 
 
 def _changed_rows(day: Day, players: tuple[str, ...], changed: "dayday.ResultChanged") -> dict:
@@ -666,7 +682,7 @@ async def confirm(request: Request) -> Response:
     """Confirm any game's reported result, at the version the page showed
     (409 with the result now beside the one shown when it changed)."""
     return await _at_version(request, lambda day, game, form, version: dayday.confirm(day, game, version),
-                             lambda game: _back(game)[0])
+                             game_list_path)
 
 
 async def undo_result(request: Request) -> Response:
@@ -832,7 +848,7 @@ def _audit_filter(request: Request) -> auditlog.Filter:
 
 
 def _audit_lines(day: Day, keep: auditlog.Filter = auditlog.Filter(), game: Game | None = None) -> list:
-    return auditlog.lines(day.store.audit(game), day.names(), day.t.timezone, director_words(), keep)
+    return auditlog.lines(day.store.audit(game), day.names(), day.t.timezone, director_words(day), keep)
 
 
 async def audit_page(request: Request) -> Response:

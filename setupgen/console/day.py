@@ -714,13 +714,14 @@ def start_pack(day: Day, round_number: int) -> Task:
     request = jobs.round_request(day.t, day.schedule, round_number, console=console)
     roundpack.check_console(day.pack_folder(round_number), request.console_url)
 
-    def made(manifest: dict) -> str:
+    def made(manifest: dict) -> tuple[str, dict]:
         day.changed()
-        return f"the pack of round {round_number} is made: {manifest['pdf']} ({request.tables} tables)"
+        return (f"the pack of round {round_number} is made: {manifest['pdf']} ({request.tables} tables)",
+                {"pdf": manifest["pdf"], "tables": request.tables})
 
     write = functools.partial(roundpack.write_round, lock=day.folder)
     return day.tasks.start(f"pack of round {round_number}", write, (request, day.pack_folder(round_number)), made,
-                           about=("pack", round_number))
+                           about=("pack", round_number), facts={"round": round_number})
 
 
 def make_pack(day: Day, round_number: int) -> dict:
@@ -886,7 +887,7 @@ def start_replan(day: Day, round_number: int) -> Task:
         standings = day.t.round(round_number).seating == "standings"
         day.replanning = round_number
 
-    def done(result: tuple[Schedule, Any]) -> str:
+    def done(result: tuple[Schedule, Any]) -> tuple[str, dict]:
         with day.store.lock:
             day.replanning = None
             day.schedule, day.known, day.tables = result[0], None, None
@@ -894,7 +895,8 @@ def start_replan(day: Day, round_number: int) -> Task:
             day.changed()
             day.store.note("director", round_number, "replan", json.dumps({"from_round": round_number}))
             note_planned(day)
-        return f"re-planned from round {round_number}: " + "; ".join(result[1].lines())
+        quality = "; ".join(result[1].lines())
+        return f"re-planned from round {round_number}: {quality}", {"quality": quality}
 
     def failed(_why: str) -> None:
         with day.store.lock:
@@ -902,7 +904,7 @@ def start_replan(day: Day, round_number: int) -> Task:
 
     args = (day.t, day.folder, round_number, day.folder / RESULTS_FILE if standings else None)
     return day.tasks.start(f"re-plan from round {round_number}", jobs.schedule_job, args, done, failed,
-                           about=("replan",))
+                           about=("replan",), facts={"round": round_number})
 
 
 #: the meta key of how many changes of entries.csv the schedule was last planned with (:func:`planned_entries`)

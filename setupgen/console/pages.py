@@ -30,7 +30,7 @@ from .words import Words
 
 __all__: Sequence[str] = ("TEMPLATES", "LoginNeeded", "day_of", "render", "director_words", "is_director",
                           "require_director", "read_form", "game_of", "form_rows", "posted_result", "client_host",
-                          "standings_context", "placings_context", "scenario_name", "MAX_FIELDS", "is_player_path")
+                          "standings_context", "placings_context", "scenario_name", "MAX_FIELDS", "is_player_path", "game_headings")
 
 TEMPLATES = Path(__file__).with_name("templates")
 MAX_FIELDS = 40  # fields a form may have
@@ -58,9 +58,9 @@ def render(request: Request, name: str, code: int = 200, **context: Any) -> HTML
     session = request.scope.get("session")
     words = context.pop("words", None)
     if words is None:
-        words = director_words()
+        words = director_words(day)
     base = {"tournament": day.t.name, "csrf": security.csrf_token(session) if session is not None else "",
-            "w": words, "lang": words.lang,
+            "w": words, "lang": words.lang, "code": _code,
             "director_nav": is_director(request),
             "logged_in": request.app.state.password is not None and is_director(request),
             "message": None, "problems": None, "refresh": None, "public_nav": False, "status_url": None,
@@ -70,9 +70,14 @@ def render(request: Request, name: str, code: int = 200, **context: Any) -> HTML
     return HTMLResponse(html, status_code=code)
 
 
-def director_words() -> Words:
-    """The words of the director's pages: English."""
-    return Words("en")
+def director_words(day: Day) -> Words:
+    """The words of the director's pages: the event's language (the tournament file's ``language``)."""
+    return Words(day.t.language)
+
+
+def _code(text: object) -> Markup:
+    """``text`` as code in a page (a file's or a key's name in a sentence), escaped."""
+    return Markup("<code>{}</code>").format(text)
 
 
 def is_director(request: Request) -> bool:
@@ -175,7 +180,7 @@ def standings_context(day: Day, words: Words | None = None) -> dict:
              "pp": st.format_points(s.placing_points), "vp": s.victory_points, "share": f"{s.vp_share:.2f}",
              "games": s.games, "lot": "" if s.lots is None else s.lots} for s in live.ranked]
     return {"standings": rows, "rounds": rounds, "progress": sorted(live.progress.items()),
-            "ranking": ranking_lines(day, director_words() if words is None else words)}
+            "ranking": ranking_lines(day, director_words(day) if words is None else words)}
 
 
 def ranking_lines(day: Day, words: Words) -> list[Markup]:
@@ -193,7 +198,7 @@ def placings_context(day: Day, words: Words | None = None) -> dict:
     and why not yet; ``words`` the page's (the director's when not given)."""
     from ..render.sheet import stage_word
 
-    w = director_words() if words is None else words
+    w = director_words(day) if words is None else words
     placed, why = dayday.final_placings(day)
     names = day.names()
     rows = [{"place": p.place, "player": p.player, "name": names.get(p.player, p.player),
@@ -206,3 +211,15 @@ def scenario_name(day: Day, n: int) -> str:
     from ..core import templates
 
     return jobs.scenario_name(day.t.round(n).scenario, templates.texts(day.t.language))
+
+
+def game_headings(game: Game, words: Words) -> tuple[str, str]:
+    """A table page's heading (``Runde 2 · Tisch 3``) and title (``Tisch 3 · Runde 2``) in the event's language."""
+    from ..render.sheet import stage_word
+
+    if game.is_finals:
+        stage = stage_word(game.stage, words.tx)
+        return (str(words("stage_table", stage=stage, table=game.table)),
+                str(words("table_stage", stage=stage, table=game.table)))
+    return (str(words("round_table", n=game.round, table=game.table)),
+            str(words("table_round", n=game.round, table=game.table)))

@@ -41,8 +41,8 @@ from . import day as dayday
 from . import hall, security
 from .day import Day
 from .hall import Stage
-from .pages import (TEMPLATES, client_host, day_of, form_rows, game_of, placings_context, posted_result, read_form,
-                    render, scenario_name, standings_context)
+from .pages import (TEMPLATES, client_host, day_of, form_rows, game_headings, game_of, placings_context, posted_result,
+                    read_form, render, scenario_name, standings_context)
 from .clock import format_left
 from .words import Words, local_clock, local_time
 
@@ -272,7 +272,7 @@ async def table_report(request: Request) -> Response:
             confirmed = day.state(game) == dayday.CONFIRMED
             problems, status = [str(words("refused_confirmed")) if confirmed else str(exc)], 409
     result = day.store.result(game)
-    heading, title = _player_headings(game, words)
+    heading, title = game_headings(game, words)
     at = local_time(result.at, day.t.timezone, words.tx) if result else ""
     stage = Stage(game.stage, game.round)
     return render(request, "tablepage.html", status, title=title, heading=heading, state=day.state(game),
@@ -300,18 +300,6 @@ def _linked_or_refused(request: Request, day: Day) -> Game:
         limit.fail(client)
         raise refuse(request, 404, "bad_link")
     return game
-
-
-def _player_headings(game: Game, words: Words) -> tuple[str, str]:
-    """A table page's heading (``Runde 2 · Tisch 3``) and title (``Tisch 3 · Runde 2``) in the event's language."""
-    from ..render.sheet import stage_word
-
-    if game.is_finals:
-        stage = stage_word(game.stage, words.tx)
-        return (str(words("stage_table", stage=stage, table=game.table)),
-                str(words("table_stage", stage=stage, table=game.table)))
-    return (str(words("round_table", n=game.round, table=game.table)),
-            str(words("table_round", n=game.round, table=game.table)))
 
 
 def _linked_game(request: Request, day: Day, token: str) -> Game | None:

@@ -50,7 +50,9 @@ def _lower_priority() -> None:
 class Task:
     """One piece of heavy work: ``label`` (``re-plan from round 3``),
     ``state`` (``running``, ``done``, ``failed``), the ``message`` the page
-    shows when it ended, and when it started and ended (Unix times)."""
+    shows when it ended (English), the ``facts`` a page words it from in the
+    event's language (e.g. ``{"pdf": …, "tables": 12}``), and when it
+    started and ended (Unix times)."""
 
     id: int
     label: str
@@ -58,6 +60,7 @@ class Task:
     about: tuple = ()
     state: str = "running"
     message: str = ""
+    facts: dict = field(default_factory=dict)
     started: float = field(default_factory=time.time)
     ended: float | None = None
     done: threading.Event = field(default_factory=threading.Event, repr=False)
@@ -99,14 +102,15 @@ class Tasks:
             return self._executor
 
     def start(self, label: str, fn: Callable[..., Any], args: tuple,
-              then: Callable[[Any], str], failed: Callable[[str], None] = lambda _why: None,
-              about: tuple = ()) -> Task:
+              then: Callable[[Any], str | tuple[str, dict]], failed: Callable[[str], None] = lambda _why: None,
+              about: tuple = (), facts: dict | None = None) -> Task:
         """Run ``fn(*args)`` in the worker; when it returns, ``then(result)``
         runs here (in a thread of this process) and its text is the task's
-        message; when it is refused or fails, ``failed(why)`` runs and the
+        message (or its ``(text, facts)``: :attr:`Task.facts`); when it is refused or fails, ``failed(why)`` runs and the
         task fails with the reason. ``about``: what it is about
-        (:meth:`latest`). Returns the task (running)."""
-        task = Task(next(self._ids), label, about)
+        (:meth:`latest`); ``facts``: what a page may word before it ends
+        (:attr:`Task.facts`, the done ones added). Returns the task (running)."""
+        task = Task(next(self._ids), label, about, facts={} if facts is None else dict(facts))
         with self._lock:
             self.tasks[task.id] = task
             for old in sorted(self.tasks)[:-self.keep]:
@@ -116,12 +120,16 @@ class Tasks:
         future.add_done_callback(lambda f: self._ended(task, f, then, failed))
         return task
 
-    def _ended(self, task: Task, future: concurrent.futures.Future, then: Callable[[Any], str],
+    def _ended(self, task: Task, future: concurrent.futures.Future, then: Callable[[Any], str | tuple[str, dict]],
                failed: Callable[[str], None]) -> None:
         try:
             kind, value = future.result()
             if kind == "ok":
-                task.finish("done", then(value))
+                said = then(value)
+                if isinstance(said, tuple):
+                    said, more = said
+                    task.facts = {**task.facts, **more}
+                task.finish("done", said)
                 return
             why = str(value)
         except SetupgenError as exc:  # refused by then()
