@@ -198,3 +198,66 @@ def test_player_pages_speak_only_the_new_language(xx, tmp_path):
             assert leaks(page_words(page.text), data_words) == [], path
     finally:
         day.store.close()
+
+
+def test_director_pages_speak_only_the_new_language(xx, tmp_path):
+    """Every page of the director's console (issue 28) in the event's
+    language: home with a message, the rounds (all and filtered), a
+    reported and a confirmed table, a refused result, the standings, the
+    finals, the entries, the audit log (all, filtered, empty), an error
+    page and the login page. The data words are the players', the event's
+    and the reasons the library gives (English by design: docs/console.md)."""
+    pytest.importorskip("starlette")
+    from starlette.testclient import TestClient
+
+    from setupgen.console import app as consoleapp
+    from setupgen.console import day as consoleday
+    from setupgen.console import security
+    from setupgen.tournament.games import Game
+
+    players = [("p1", "Anna"), ("p2", "Beat"), ("p3", "Carla"), ("p4", "Dario"), ("p5", "Eva"), ("p6", "Fritz"),
+               ("p7", "Gina"), ("p8", "Hans")]
+    (tmp_path / "players.csv").write_text("id,name\n" + "".join(f"{i},{n}\n" for i, n in players))
+    tour = tmp_path / "t.toml"
+    tour.write_text('name = "Club"\nseed = "club"\nlanguage = "xx"\nplayers = "players.csv"\ntable_size = 4\n'
+                    + '[[rounds]]\nscenario = "base-3-4"\nminutes = 60\n' * 3
+                    + '[final]\nplayers = 8\nscenario = "base-3-4"\n')
+    day = consoleday.open_day(tour, tmp_path / "out", console_url="http://testserver")
+    try:
+        for t in (1, 2):
+            consoleday.enter(day, Game.preliminary(1, t), ["10", "5", "4", "3"], "1")
+        consoleday.report(day, Game.preliminary(2, 1), ["10", "7", "5", "3"], "1")
+        day.store.announce("Lunch", "director")
+        c = TestClient(consoleapp.create_app(day), raise_server_exceptions=False)
+        token = re.search(r'name="csrf" value="([0-9a-f]+)"', c.get("/entries").text).group(1)
+        joined = c.post("/entries/change", data={"csrf": token, "change": "joined", "player": "", "name": "Lea",
+                                                 "from_round": "3"}, follow_redirects=False)
+        assert joined.status_code == 303
+        refused = c.post("/rounds/2/tables/2", data={"csrf": token, "vp1": "-5", "vp2": "x", "vp3": "", "vp4": "3",
+                                                     "winner": "1"})
+        assert refused.status_code == 400
+        finals = consoleday.finals(day)
+        reasons = [finals.problem] if finals is not None and finals.problem else []
+        data_words = ["Club", "Lunch", "Lea", "late01", "Europe", "UTC", "entries.csv", "results.csv",
+                      "standings.csv", "standings.pdf", "players.pdf", "round.pdf", "audit.csv", "setupgen",
+                      "schedule", "standings", "finals", "from-round", "T.toml", "[final]", "http://testserver/public",
+                      "http://testserver"] + reasons \
+            + [n for _, n in players] + [p for p, _ in players] \
+            + [day.table_url(Game.preliminary(r, t)) for r in (1, 2, 3) for t in (1, 2)]
+        pages = {path: c.get(path) for path in (
+            "/", "/?confirmed=2&changed=3,4", "/rounds/1", "/rounds/2", "/rounds/2?state=reported",
+            "/rounds/2/tables/1", "/rounds/1/tables/1", "/standings", "/finals", "/entries", "/audit",
+            "/audit?kind=report", "/audit?round=3")}
+        pages["refused"] = refused
+        for path, page in pages.items():
+            assert page.status_code in (200, 400), path
+            assert '<html lang="xx">' in page.text, path
+            assert leaks(page_words(page.text), data_words) == [], path
+        missing = c.get("/rounds/2/tables/9")
+        assert missing.status_code == 404 and '<html lang="xx">' in missing.text
+        assert "«Error 404»" in missing.text
+        login = TestClient(consoleapp.create_app(day, password=security.hash_password("pw")),
+                           raise_server_exceptions=False).get("/login")
+        assert login.status_code == 200 and leaks(page_words(login.text), data_words) == []
+    finally:
+        day.store.close()

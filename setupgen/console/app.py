@@ -211,7 +211,7 @@ def _back(game: Game, words: Words) -> tuple[str, str]:
 def _game_rows(day: Day, games: list[Game]) -> list[dict]:
     """Per game: its table, players (VP, winner, status), state, who made
     the last change and the path of its page."""
-    names = day.names()
+    names, words = day.names(), director_words(day)
     rows = []
     for game in games:
         result = day.store.result(game)
@@ -221,7 +221,7 @@ def _game_rows(day: Day, games: list[Game]) -> list[dict]:
                     "winner": bool(result and result.winner == k + 1),
                     "status": "" if marks[k] == "played" else marks[k]} for k, p in enumerate(seats)]
         rows.append({"table": game.table, "players": players, "state": dayday.WAITING if result is None else
-                     result.state, "vp": result is not None, "by": result.by if result else "",
+                     result.state, "vp": result is not None, "by": auditlog.who(result.by, words) if result else "",
                      "path": game_path(game), "version": result.version if result else 0})
     return rows
 
@@ -625,13 +625,23 @@ def _table_page(request: Request, day: Day, game: Game, players: tuple[str, ...]
     heading, title = game_headings(game, words)
     return render(request, "table.html", posted.status, title=title, heading=heading,
                   finals=game.is_finals, path=game_path(game), back=back, back_link=back_link,
-                  state=day.state(game), problems=posted.problems,
+                  state=day.state(game), problems=_problems_in(words, posted, changed),
                   at=local_time(result.at, day.t.timezone, words.tx) if result else "",
                   players=form_rows(day, players, posted.vp, posted.winner, result, posted.marks),
                   threshold=day.threshold(game), audit=_audit_lines(day, game=game), url=day.table_url(game),
                   statuses=STATUS_CHOICES, version=result.version if result else 0, autofocus=True,
                   next_button=words("director.save_next"),
                   changed=None if changed is None else _changed_rows(day, players, changed))
+
+
+def _problems_in(words: Words, posted: "_Posted", changed: "dayday.ResultChanged | None") -> list[str] | None:
+    """A refused result's problems in the event's language (the results
+    checks' as :meth:`Words.problem` words them; other refusals, the
+    library's, as they are); none beside the changed result's card, which
+    says it."""
+    if changed is not None or posted.problems is None:
+        return None
+    return [words.problem(p) for p in posted.problems] if posted.status == 400 else posted.problems
 
 
 #: the round page's order: what waits for the director first
@@ -857,11 +867,23 @@ async def audit_page(request: Request) -> Response:
     day = day_of(request)
     keep = _audit_filter(request)
     shown = await run_in_threadpool(_audit_lines, day, keep)
-    kinds = sorted({e.action for e in day.store.audit()})
+    kinds = _kind_labels(director_words(day), {e.action for e in day.store.audit()})
     players = sorted(day.names().items(), key=lambda kv: kv[1].casefold())
     query = str(request.url.query)
     return render(request, "audit.html", audit=shown, kinds=kinds, players=players, keep=keep,
                   rounds=day.rounds, csv_link="/audit.csv" + (f"?{query}" if query else ""), zone=day.t.timezone)
+
+
+def _kind_labels(words: Words, kinds: set[str]) -> list[tuple[str, str]]:
+    """The audit filter's choices: each kind of change and its name in the
+    event's language (a kind of a newer setupgen: as it is), by kind."""
+    def label(kind: str) -> str:
+        try:
+            return str(words(f"director.kind_{kind}"))
+        except SetupgenError:
+            return kind
+
+    return [(k, label(k)) for k in sorted(kinds)]
 
 
 async def audit_csv(request: Request) -> Response:

@@ -24,7 +24,7 @@ from .clock import format_left
 from .store import AuditEntry
 from .words import Words, local_time
 
-__all__: Sequence[str] = ("Line", "Filter", "lines", "to_csv", "CSV_COLUMNS")
+__all__: Sequence[str] = ("Line", "Filter", "lines", "to_csv", "who", "CSV_COLUMNS")
 
 CSV_COLUMNS = ("when", "by", "stage", "round", "table", "what", "before", "after", "players")
 
@@ -46,6 +46,8 @@ class Line:
     before: str
     after: str
     players: frozenset[str]
+    #: the game in words (``Round 2 · table 3``, ``Final · table 1``; empty for the day's notes)
+    game: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,6 +108,30 @@ def _what(entry: AuditEntry, old: dict, new: dict, names: Mapping[str, str], w: 
         return kind
 
 
+def who(by: str, w: Words) -> str:
+    """Who made a change, in words (``director``, ``table``, ``import``;
+    an unknown one as it is)."""
+    try:
+        return str(w.tx.get(f"console.audit.{by}"))
+    except SetupgenError:
+        return by
+
+
+def _game(entry: AuditEntry, w: Words) -> str:
+    """The game an entry is about, in words: ``Round 2 · table 3``,
+    ``Final · table 1``, ``Round 2`` (a note of a round), or empty."""
+    from ..render.sheet import stage_word
+
+    if entry.stage == PRELIMINARY:
+        game = str(w("director.round_n", n=entry.round)) if entry.round else ""
+    else:
+        try:
+            game = stage_word(entry.stage, w.tx)
+        except SetupgenError:  # a stage of a newer setupgen: as it is
+            game = entry.stage
+    return str(w("director.game_table", game=game, n=entry.table)) if entry.table else game
+
+
 def lines(entries: Sequence[AuditEntry], names: Mapping[str, str], zone: str | None, w: Words,
           keep: Filter = Filter()) -> list[Line]:
     """The entries (newest first, as stored) as :class:`Line`, those ``keep`` passes."""
@@ -118,12 +144,8 @@ def lines(entries: Sequence[AuditEntry], names: Mapping[str, str], zone: str | N
         none = str(w.tx.get("console.audit.none"))
         before = _result(old, names) or ("" if e.table == 0 else none)
         after = _result(new, names) or ("" if e.table == 0 else none)
-        try:
-            by = str(w.tx.get(f"console.audit.{e.by}"))
-        except SetupgenError:
-            by = e.by
-        line = Line(local_time(e.at, zone, w.tx), by, e.stage, e.round, e.table, e.action,
-                    _what(e, old, new, names, w), before, after, frozenset(ids))
+        line = Line(local_time(e.at, zone, w.tx), who(e.by, w), e.stage, e.round, e.table, e.action,
+                    _what(e, old, new, names, w), before, after, frozenset(ids), _game(e, w))
         if keep.keeps(line):
             out.append(line)
     return out
