@@ -132,7 +132,7 @@ def play_round(page, ctx, base: str, folder: Path, n: int, top: int, shots: Path
     from setupgen.tournament import tokens
 
     page.goto(base + "/")
-    page.click(f"tr:has-text('Round {n}') >> button:has-text('Make pack')")
+    page.click(f"tr:has-text('Runde {n}') >> button:has-text('Paket machen')")
     page.wait_for_url(f"{base}/rounds/{n}", timeout=180_000)
     assert (folder / f"round-{n}" / "round.pdf").is_file()
     tables = page.locator("tbody tr").count()
@@ -147,17 +147,17 @@ def play_round(page, ctx, base: str, folder: Path, n: int, top: int, shots: Path
         for t in range(1, tables + 1):
             assert page.url == f"{base}/rounds/{n}/tables/{t}"
             fill_result(page, *result_of(n, t, top))
-            page.click("button:has-text('Save & next table')")
+            page.click("button:has-text('Speichern & nächster Tisch')")
             page.wait_for_load_state()
         assert page.url == f"{base}/rounds/{n}"
     if n == 2:  # a confirmed table undone: back to reported, then confirmed again from the round page
         page.goto(f"{base}/rounds/2/tables/5")
-        page.click("button:has-text('Back to reported')")
+        page.click("button:has-text('Zurück auf gemeldet')")
         page.wait_for_url(f"{base}/rounds/2/tables/5")
-        assert page.is_visible("h1 >> text=reported")
+        assert page.is_visible("h1 >> text=gemeldet")
         page.goto(f"{base}/rounds/2?state=reported")
         assert page.locator("tbody tr").count() == 1
-        page.click("tr.reported >> button:has-text('Confirm')")
+        page.click("tr.reported >> button:has-text('Bestätigen')")
         page.wait_for_url(f"{base}/rounds/2")
     for t in range(1, tables + 1 if n == 1 else 1):
         vps, winner = result_of(n, t, top)
@@ -168,22 +168,22 @@ def play_round(page, ctx, base: str, folder: Path, n: int, top: int, shots: Path
         page.goto(f"{base}/rounds/{n}/tables/{t}")
         if n == 1 and t == 1:  # first a typing error, then the correction
             fill_result(page, (vps[0], vps[1] - 1) + vps[2:], winner)
-            page.click("button:has-text('Save (confirmed)')")
+            page.click("button:has-text('Speichern (bestätigt)')")
             page.wait_for_url(f"{base}/rounds/{n}")
             page.goto(f"{base}/rounds/{n}/tables/{t}")
             assert page.is_visible(f"code:text-is('{tokens.table_url(base, tokens.read_key(folder), 1, 1)}')")
         fill_result(page, vps, winner)
-        page.click("button:has-text('Save (confirmed)')")
+        page.click("button:has-text('Speichern (bestätigt)')")
         page.wait_for_url(f"{base}/rounds/{n}")
     if n == 1:
         page.goto(base + "/rounds/1/tables/1")
-        assert page.locator("table.audit tbody tr").count() == 2 and page.is_visible("td:text-is('corrected')")
+        assert page.locator("table.audit tbody tr").count() == 2 and page.is_visible("td:text-is('korrigiert')")
         page.goto(base + "/")  # mid-round: one table waits for the director
         page.screenshot(path=str(shots / "console-director.png"), full_page=True)
         page.goto(base + "/rounds/1")
         assert page.locator("tr.reported").count() == 1
         page.screenshot(path=str(shots / "console-round.png"), full_page=True)
-        page.click("tr.reported >> button:has-text('Confirm')")
+        page.click("tr.reported >> button:has-text('Bestätigen')")
         page.wait_for_url(base + "/rounds/1")
         # the table's page follows by itself (console.js asks the update channel every 5 s)
         phone.wait_for_selector("text=Von der Turnierleitung bestätigt", timeout=20_000)
@@ -200,6 +200,15 @@ def fits_the_width(page) -> bool:
     return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
 
 
+WIDEST = """() => [...document.querySelectorAll('body *')].filter(e => e.getBoundingClientRect().right > window.innerWidth)
+  .slice(-3).map(e => e.tagName + '.' + e.className + ': ' + (e.textContent || '').trim().slice(0, 40))"""
+
+
+def too_wide(page) -> list[str]:
+    """The last elements reaching past the window's right edge (what to fix when a page does not fit)."""
+    return page.evaluate(WIDEST)
+
+
 def look_at_player_pages(ctx, urls: dict[str, str], shots: Path, prefix: str) -> None:
     """Every player page at a phone's and a laptop's size: nothing wider than the window; screenshots."""
     page = ctx.new_page()
@@ -207,7 +216,7 @@ def look_at_player_pages(ctx, urls: dict[str, str], shots: Path, prefix: str) ->
         page.set_viewport_size(size)
         for name, url in urls.items():
             page.goto(url)
-            assert fits_the_width(page), (name, size)
+            assert fits_the_width(page), (name, size, too_wide(page))
             page.screenshot(path=str(shots / f"{prefix}-{name}-{size['width']}.png"), full_page=True)
     page.close()
 
@@ -222,7 +231,7 @@ def look_at_director_pages(page, base: str, shots: Path) -> None:
         page.set_viewport_size(size)
         for path in DIRECTOR_PAGES:
             page.goto(base + path)
-            assert fits_the_width(page), (path, size)
+            assert fits_the_width(page), (path, size, too_wide(page))
             page.screenshot(path=str(shots / f"director{path.replace('/', '-')}-{size['width']}.png"), full_page=True)
     page.set_viewport_size({"width": 1100, "height": 800})
 
@@ -243,9 +252,9 @@ def players_side(page, ctx, console: "Console", shots: Path) -> None:
     base, folder = console.base, console.folder
     page.goto(base + "/")
     page.fill("input[name=minutes]", "90")
-    page.click("button:has-text('Start the clock')")
+    page.click("button:has-text('Uhr starten')")
     page.fill("input[name=text]", "Mittagessen ab 12:30 im Foyer")
-    page.click("button:has-text('Post')")
+    page.click("button:has-text('Anzeigen')")
     assert page.is_visible("text=Mittagessen ab 12:30 im Foyer") and page.is_visible("svg.qr")
     phone = ctx.new_page()
     phone.set_viewport_size(SIZES[0])
@@ -272,7 +281,7 @@ def players_side(page, ctx, console: "Console", shots: Path) -> None:
                                "player": player_url, "table": table_url, "screen": base + "/public?screen=1"},
                          shots, "de")
     page.goto(base + "/")
-    page.click("button:has-text('Pause')")
+    page.click("button:has-text('Anhalten')")
     page.goto(base + "/public")
     paused = clock_text(page)
     assert paused.startswith("Uhr angehalten: noch")
@@ -280,7 +289,7 @@ def players_side(page, ctx, console: "Console", shots: Path) -> None:
     page.goto(base + "/public")
     assert clock_text(page) == paused
     page.goto(base + "/")  # the director's session is kept in the database too
-    page.click("button:has-text('Resume')")
+    page.click("button:text-is('Weiter')")
     page.goto(base + "/public")
     assert clock_text(page).startswith("Verbleibende Zeit")
     page.set_viewport_size(SIZES[1])
@@ -295,28 +304,28 @@ def change_entries(page, base: str, shots: Path) -> str:
     page.goto(base + "/entries")
     gone = page.locator("#leave-player option").first.inner_text().rpartition(" (")[0]
     page.fill("#leave-round", "3")
-    page.click("button:has-text('Record drop-out')")
+    page.click("button:has-text('Abmeldung festhalten')")
     page.wait_for_url(base + "/entries")
     page.fill("#join-id", "late01")
     page.fill("#join-name", "Lea Spät")
     page.fill("#join-round", "3")
-    page.click("button:has-text('Record late entry')")
+    page.click("button:has-text('Nachmeldung festhalten')")
     page.wait_for_url(base + "/entries")
     page.fill("#join-name", "Max Irrtum")  # a late entry recorded by mistake, its id left empty: taken back
     page.fill("#join-round", "3")
-    page.click("button:has-text('Record late entry')")
+    page.click("button:has-text('Nachmeldung festhalten')")
     page.wait_for_url(base + "/entries")
     assert page.is_visible("td:has-text('Max Irrtum (late02)')")
-    page.click("tr:has-text('Max Irrtum') >> button:has-text('Remove')")
+    page.click("tr:has-text('Max Irrtum') >> button:has-text('Entfernen')")
     page.wait_for_url(base + "/entries")
     assert not page.is_visible("text=Max Irrtum")
-    assert page.is_visible("text=The schedule does not follow the changes from round 3 yet")
+    assert page.is_visible("text=Der Spielplan folgt den Änderungen ab Runde 3 noch nicht")
     page.screenshot(path=str(shots / "console-entries.png"), full_page=True)
     page.fill("#replan-round", "3")
-    page.click("button:has-text('Re-plan from this round')")
+    page.click("button:has-text('Ab dieser Runde neu planen')")
     page.wait_for_url(base + "/", timeout=60_000)  # back to the rounds
     page.goto(base + "/entries")
-    assert not page.is_visible("text=The schedule does not follow the changes")
+    assert not page.is_visible("text=Der Spielplan folgt den Änderungen")
     assert page.locator("table.grid tbody tr").count() == 2
     return gone
 
@@ -338,8 +347,8 @@ def test_the_swiss_day_in_chromium(chromium, served, tmp_path):
             page.goto(base + "/")
             assert page.url == base + "/login"
             page.fill("input[name=password]", PASSWORD)
-            page.click("button:has-text('Log in')")
-            assert page.url == base + "/" and page.is_visible("text=Rounds")
+            page.click("button:has-text('Anmelden')")
+            assert page.url == base + "/" and page.is_visible("text=Runden")
             play_round(page, ctx, base, folder, 1, 10, shots)
             look_at_director_pages(page, base, shots)
             players_side(page, ctx, console, shots)
@@ -350,20 +359,20 @@ def test_the_swiss_day_in_chromium(chromium, served, tmp_path):
             assert page.is_visible("text=Lea Spät") and not page.is_visible(f"text={gone}")
             page.goto(base + "/standings")
             for n in (1, 2, 3):
-                assert page.is_visible(f"text=Round {n}: 12 of 12 tables confirmed")
+                assert page.is_visible(f"text=Runde {n}: 12 von 12 Tischen bestätigt")
             key = page.request.get(base + "/rounds/3/key.pdf")
             assert key.ok and key.body() == (folder / "round-3" / "key.pdf").read_bytes()
             page.goto(base + "/finals")
-            page.click("button:has-text('Make the final pack')")
+            page.click("button:has-text('Paket machen: Finale')")
             page.wait_for_url(base + "/finals", timeout=180_000)
             assert page.is_visible("a:has-text('round.pdf')") and (folder / "final" / "round.pdf").is_file()
             first_pack = (folder / "final" / "round.pdf").read_bytes()
-            page.click("button:has-text('Withdraw this pack')")  # made too early: withdrawn, kept, made again
+            page.click("button:has-text('Dieses Paket zurückziehen')")  # made too early: withdrawn, kept, made again
             page.wait_for_url(base + "/finals?withdrawn=*")
             kept = [p for p in folder.iterdir() if p.name.startswith("final.withdrawn-")]
             assert len(kept) == 1 and (kept[0] / "round.pdf").read_bytes() == first_pack
             assert page.is_visible(f"text={kept[0].name}/") and not (folder / "final").exists()
-            page.click("button:has-text('Make the final pack')")
+            page.click("button:has-text('Paket machen: Finale')")
             page.wait_for_url(base + "/finals", timeout=180_000)
             assert (folder / "final" / "round.pdf").read_bytes() == first_pack
             hall = ctx.new_page()  # the public page turns to the final once its pack is made
@@ -378,7 +387,7 @@ def test_the_swiss_day_in_chromium(chromium, served, tmp_path):
             for t, (vps, winner) in ((1, ((13, 9, 11, 6), 1)), (2, ((8, 13, 7, 12), 2))):
                 page.goto(f"{base}/finals/final/tables/{t}")
                 fill_result(page, vps, winner)
-                page.click("button:has-text('Save (confirmed)')")
+                page.click("button:has-text('Speichern (bestätigt)')")
                 page.wait_for_url(base + "/finals")
             shown = page.locator("table.placings tbody tr").all_inner_texts()
             page.screenshot(path=str(shots / "console-finals.png"), full_page=True)
@@ -408,10 +417,10 @@ def test_the_swiss_day_in_chromium(chromium, served, tmp_path):
     assert "Lea Spät" in placed.stdout  # the command names the late entry, as the console does
     rows = (cli_folder / "placings.csv").read_text().splitlines()[1:]
     assert len(shown) == len(rows) == 49  # 48, a drop-out (his results count), a late entry
-    # the public page says the same in the event's language ("Vorrunden" for "Preliminary rounds")
+    # the director's page and the public page both speak the event's language ("Vorrunden", issue 28)
     assert [r.split("\t")[:2] + r.split("\t")[3:] for r in on_public] == [
         r.split("\t")[:2] + r.split("\t")[3:] for r in shown]
-    assert sum("Vorrunden" in r for r in on_public) == 41 == sum("Preliminary rounds" in r for r in shown)
+    assert sum("Vorrunden" in r for r in on_public) == 41 == sum("Vorrunden" in r for r in shown)
     from setupgen.tournament import jobs, model
 
     names = jobs.display_names(jobs.with_entries(model.load(tour), folder))

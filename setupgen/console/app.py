@@ -37,7 +37,7 @@ from . import auditlog, hall, prints, public, security, undo
 from .day import Day
 from .store import StoreError
 from .words import Words, local_time
-from .pages import (TEMPLATES, LoginNeeded, client_host, day_of, director_words, form_rows, game_headings, game_of,
+from .pages import (TEMPLATES, LoginNeeded, Refusal, client_host, day_of, director_words, form_rows, game_headings, game_of,
                     is_director,
                     is_player_path,
                     placings_context, posted_result, read_form, render, require_director, scenario_name,
@@ -233,8 +233,7 @@ def _version(form: Any, name: str = "version", required: bool = True) -> int | N
     if not text and not required:
         return None
     if not (text.isascii() and text.isdigit()):
-        raise HTTPException(400, "the form does not say which version of the result it showed: reload the page "
-                                 "and send it again")
+        raise Refusal(400, "director.no_version")
     return int(text)
 
 
@@ -263,7 +262,7 @@ def _done_message(request: Request) -> str | None:
 
 def _round_or_404(day: Day, n: int) -> None:
     if n not in day.rounds:
-        raise HTTPException(404, f"there is no round {n} (rounds {', '.join(map(str, day.rounds))})")
+        raise Refusal(404, "director.no_round", n=n, rounds=", ".join(map(str, day.rounds)))
 
 
 class _Posted:
@@ -312,6 +311,8 @@ def _posted_statuses(form: Any, seats: int) -> list[str]:
 async def _http_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, HTTPException)
     status = exc.status_code
+    if isinstance(exc, Refusal):  # worded in the event's language
+        return _error(request, status, exc.key, exc)
     detail = exc.detail if isinstance(exc.detail, str) and exc.detail != _phrase(status) else ""
     return _error(request, status, detail)
 
@@ -331,11 +332,16 @@ PLAYER_ERRORS = {400: "bad_request", 403: "stale_form", 404: "no_page", 405: "no
                  413: "too_large", 429: "too_many"}
 
 
-def _error(request: Request, status: int, detail: str) -> Response:
+def _error(request: Request, status: int, detail: str, refusal: Refusal | None = None) -> Response:
+    """The error page of ``status``: ``detail`` as given, or ``refusal``
+    worded in the event's language; on a player's path only the event's
+    own words (a generic one by status when the detail is not)."""
     try:
-        if is_player_path(request.url.path):  # in the event's language, its own words
+        if refusal is not None:
+            detail = refusal.words(director_words(day_of(request)))
+        if is_player_path(request.url.path):  # in the event's language, its own words, never the director's
             words = public.words_of(day_of(request))
-            if not request.scope.get(public.LOCALIZED):
+            if not request.scope.get(public.LOCALIZED) and (refusal is None or refusal.key.startswith("director.")):
                 detail = str(words(PLAYER_ERRORS.get(status, "bad_request")))
             return render(request, "error.html", status, title=str(words("error", status=status)), detail=detail,
                           back="/public", words=words, director_nav=False, public_nav=True, logged_in=False)
@@ -348,7 +354,7 @@ def _error(request: Request, status: int, detail: str) -> Response:
 
 
 async def _too_large(request: Request, _exc: Exception) -> Response:
-    return _error(request, 413, f"the request is larger than {security.MAX_BODY} bytes")
+    return _error(request, 413, "", Refusal(413, "director.too_large", limit=security.MAX_BODY))
 
 
 async def _to_login(request: Request, _exc: Exception) -> Response:
@@ -392,7 +398,7 @@ async def login(request: Request) -> Response:
         return render(request, "login.html")
     form = await read_form(request)
     if not request.app.state.logins.attempt(client_host(request)):
-        raise HTTPException(429, "too many wrong passwords; wait a minute")
+        raise Refusal(429, "director.too_many_passwords")
     given = str(form.get("password", ""))
     if not await run_in_threadpool(_check_password, request.app.state.password, given):
         return render(request, "login.html", 403, problems=["wrong password"])
@@ -473,7 +479,7 @@ async def clock_page(request: Request) -> Response:
     day = day_of(request)
     stage = hall.current_stage(day)
     if (str(form.get("stage", "")), str(form.get("round", ""))) != (stage.stage, str(stage.round)):
-        raise HTTPException(409, "the hall plays another stage now than the page showed: reload it")
+        raise Refusal(409, "director.other_stage")
     action = str(form.get("action", ""))[:10]
     minutes = _minutes(form.get("minutes", "")) if action == "start" else None
     try:
@@ -487,7 +493,7 @@ def _minutes(text: object) -> int:
     """The start form's minutes: whole, ASCII digits (the range is the clock's own check)."""
     digits = str(text).strip()
     if not (digits.isascii() and digits.isdigit() and len(digits) <= 4):
-        raise HTTPException(400, f"minutes: expected a whole number of minutes, not {digits[:20]!r}")
+        raise Refusal(400, "director.bad_minutes", text=digits[:20])
     return int(digits)
 
 
@@ -542,20 +548,22 @@ async def make_pack(request: Request) -> Response:
     await read_form(request)
     day, n = day_of(request), request.path_params["n"]
     _round_or_404(day, n)
-    return await _heavy(lambda: dayday.start_pack(day, n), "the pack was not made", f"/rounds/{n}")
+    task = str(director_words(day)("director.task_pack", n=n))
+    return await _heavy(lambda: dayday.start_pack(day, n), task, f"/rounds/{n}")
 
 
-async def _heavy(start: Callable[[], Any], refused: str, back: str) -> Response:
-    """Start heavy work (``start()`` returns its task), wait up to
-    :data:`TASK_WAIT` for it, then back to ``back`` (which shows it running
-    or done); 409 with ``refused`` and the reason when it was refused."""
+async def _heavy(start: Callable[[], Any], name: str, back: str) -> Response:
+    """Start heavy work (``start()`` returns its task; ``name`` says what it
+    is, in the event's language), wait up to :data:`TASK_WAIT` for it, then
+    back to ``back`` (which shows it running or done); 409 naming it and the
+    reason when it was refused."""
     try:
         task = await run_in_threadpool(start)
     except SetupgenError as exc:
-        raise HTTPException(409, f"{refused}: {exc}") from None
+        raise Refusal(409, "director.task_refused", task=name, reason=str(exc)) from None
     await run_in_threadpool(task.done.wait, TASK_WAIT)
     if task.state == "failed":
-        raise HTTPException(409, f"{refused}: {task.message}")
+        raise Refusal(409, "director.task_refused", task=name, reason=task.message)
     return RedirectResponse(back, status_code=303)
 
 
@@ -591,7 +599,7 @@ async def download(request: Request) -> Response:
     _round_or_404(day, n)
     path = day.pack_folder(n) / name
     if name not in DOWNLOADS or not day.has_pack(n) or not path.is_file():
-        raise HTTPException(404, f"round {n} has no {name[:40]!r} (make the pack first)")
+        raise Refusal(404, "director.no_download", n=n, name=name[:40])
     from ..render import export
 
     return FileResponse(path, media_type="application/pdf", filename=f"{export.slug(day.t.name)}-round-{n}-{name}")
@@ -748,7 +756,7 @@ async def remove_change(request: Request) -> Response:
     day = day_of(request)
     text = str(form.get("index", ""))[:6]
     if not text.isascii() or not text.isdigit():
-        raise HTTPException(400, "index: expected the change's number")
+        raise Refusal(400, "director.no_index")
     index = int(text)
     try:
         shown = jobs.read_entries(day.t, day.folder).items
@@ -801,7 +809,7 @@ async def standings_csv(request: Request) -> Response:
     try:
         live = dayday.live_standings(day_of(request))
     except SetupgenError as exc:
-        raise HTTPException(409, f"the standings cannot be computed: {exc}") from None
+        raise Refusal(409, "director.no_standings", reason=str(exc)) from None
     return Response(live.csv.encode("utf-8"), media_type="text/csv; charset=utf-8",
                     headers={"content-disposition": 'attachment; filename="standings.csv"'})
 
@@ -930,7 +938,7 @@ def _round_number(text: str) -> int:
     """A round number typed in a form (400 when it is not one)."""
     text = text.strip()
     if not (text.isascii() and text.isdigit() and len(text) <= 4):
-        raise HTTPException(400, f"from round: {text[:20]!r} is not a round number")
+        raise Refusal(400, "director.bad_round", text=text[:20])
     return int(text)
 
 
@@ -979,7 +987,8 @@ async def replan(request: Request) -> Response:
     form = await read_form(request)
     day = day_of(request)
     number = _round_number(str(form.get("from_round", ""))[:20])
-    return await _heavy(lambda: dayday.start_replan(day, number), "the schedule was not re-planned", "/")
+    task = str(director_words(day)("director.task_replan", n=number))
+    return await _heavy(lambda: dayday.start_replan(day, number), task, "/")
 
 
 async def finals_page(request: Request) -> Response:
@@ -1028,7 +1037,7 @@ async def make_finals_pack(request: Request) -> Response:
     try:
         await run_in_threadpool(dayday.make_finals_pack, day_of(request), winners)
     except SetupgenError as exc:
-        raise HTTPException(409, f"the finals' pack was not made: {exc}") from None
+        raise Refusal(409, "director.finals_not_made", reason=str(exc)) from None
     return RedirectResponse("/finals", status_code=303)
 
 
@@ -1038,7 +1047,7 @@ async def finals_download(request: Request) -> Response:
     day, stage = day_of(request), request.path_params["stage"]
     path = day.folder / stage / "round.pdf"
     if stage not in dayday.FINAL_STAGES or not path.is_file():
-        raise HTTPException(404, f"no pack of the {stage[:20]!r} yet")
+        raise Refusal(404, "director.no_stage_pack", stage=stage[:20])
     from ..render import export
 
     return FileResponse(path, media_type="application/pdf", filename=f"{export.slug(day.t.name)}-{stage}.pdf")

@@ -46,6 +46,7 @@ from ..tournament import standings as st
 from ..tournament.schedule import Schedule
 from .store import DB_FILE, AuditEntry, StoreError, Store, TableResult
 from .worker import Task, Tasks
+from .words import Reason
 
 RESULTS_FILE = "results.csv"
 KEPT_RESULTS = "results.before-console.csv"
@@ -774,7 +775,7 @@ class Finals:
     tables: tuple[tuple[str, ...], ...]
     rank: dict[str, int]
     made: tuple[str, ...]
-    problem: str | None = None
+    problem: Reason | str | None = None
 
     @property
     def ranking(self) -> list[str]:
@@ -802,7 +803,10 @@ def _finals(day: Day) -> Finals | None:
     except SetupgenError as exc:
         confirmed = len(day.store.results(state=CONFIRMED))
         waiting = sum(day.schedule.tables(r) for r in day.rounds) - confirmed
-        why = f"{waiting} preliminary tables are not confirmed yet" if waiting > 0 else str(exc)
+        why: Reason | str = str(exc)
+        if waiting > 0:
+            why = Reason(f"director.tables_waiting_{'one' if waiting == 1 else 'n'}",
+                         f"{waiting} preliminary tables are not confirmed yet", (("n", waiting),))
         return Finals(n, stage, (), {}, made, why)
     return Finals(n, stage, tables, {s.player: s.rank for s in ranked}, made)
 
@@ -994,7 +998,7 @@ def stage_rows(day: Day, stage: str) -> tuple[st.GameResult, ...]:
                            thresholds={st.STAGE_ROUND: day.t.final.victory_points}, stage=stage)
 
 
-def final_placings(day: Day) -> tuple[tuple[pl.Placing, ...], str | None]:
+def final_placings(day: Day) -> tuple[tuple[pl.Placing, ...], Reason | str | None]:
     """The final placings once every finals table is in, computed as
     ``setupgen placings T.toml results.csv`` computes them from the
     console's files; else no placings and why not (kept until a confirmed
@@ -1002,11 +1006,11 @@ def final_placings(day: Day) -> tuple[tuple[pl.Placing, ...], str | None]:
     return day.view("placings", lambda: _final_placings(day), packs=True)
 
 
-def _final_placings(day: Day) -> tuple[tuple[pl.Placing, ...], str | None]:
+def _final_placings(day: Day) -> tuple[tuple[pl.Placing, ...], Reason | str | None]:
     if day.t.final is None:
         return (), None
     if not day.store.results(pl.FINAL, CONFIRMED):
-        return (), "no result of the final yet"
+        return (), Reason("director.no_final_result", "no result of the final yet")
     found = finals(day)
     if found is None or found.problem is not None:
         return (), None if found is None else found.problem
@@ -1015,7 +1019,9 @@ def _final_placings(day: Day) -> tuple[tuple[pl.Placing, ...], str | None]:
         for stage in needed:
             missing = len(stage_seating(day, stage)) - len(day.store.results(stage, CONFIRMED))
             if missing:
-                return (), f"{missing} {stage} table{'s' if missing > 1 else ''} without a confirmed result"
+                return (), Reason(f"director.{stage.replace('-', '_')}_waiting_{'one' if missing == 1 else 'n'}",
+                                  f"{missing} {stage} table{'s' if missing > 1 else ''} without a confirmed result",
+                                  (("n", missing),))
         semis = day.folder / jobs.STAGE_RESULTS[pl.SEMI_FINAL] if found.players == 16 else None
         placed, _, _ = jobs.make_placings(day.t, day.schedule, day.folder / RESULTS_FILE,
                                           day.folder / jobs.STAGE_RESULTS[pl.FINAL], semis)

@@ -30,10 +30,27 @@ from .words import Words
 
 __all__: Sequence[str] = ("TEMPLATES", "LoginNeeded", "day_of", "render", "director_words", "is_director",
                           "require_director", "read_form", "game_of", "form_rows", "posted_result", "client_host",
-                          "standings_context", "placings_context", "scenario_name", "MAX_FIELDS", "is_player_path", "game_headings")
+                          "standings_context", "placings_context", "scenario_name", "MAX_FIELDS", "is_player_path", "game_headings",
+                          "Refusal")
 
 TEMPLATES = Path(__file__).with_name("templates")
 MAX_FIELDS = 40  # fields a form may have
+
+
+class Refusal(HTTPException):
+    """An HTTP error worded in the event's language: ``key`` names the
+    words in ``templates/<lang>.toml`` table ``[console]`` (``director.no_round``),
+    ``fields`` fill their placeholders (a library's reason is passed as
+    ``reason``, in its own words). The error page words it (docs/console.md,
+    "The director's language")."""
+
+    def __init__(self, status: int, key: str, **fields: object) -> None:
+        super().__init__(status, key)
+        self.key, self.fields = key, fields
+
+    def words(self, words: Words) -> Markup:
+        """The detail line in ``words``' language (HTML, its fields escaped)."""
+        return words(self.key, **self.fields)
 
 
 class LoginNeeded(Exception):
@@ -48,7 +65,7 @@ def day_of(request: Request) -> Day:
         try:
             day.refresh()
         except SetupgenError as exc:
-            raise HTTPException(409, f"a file of the tournament folder changed and no longer reads: {exc}") from None
+            raise Refusal(409, "director.folder_changed", reason=str(exc)) from None
     return day
 
 
@@ -118,12 +135,11 @@ async def read_form(request: Request, expected: str | None = None) -> Any:
     except security.BodyTooLarge:
         raise
     except Exception:  # a malformed body of any kind
-        raise HTTPException(400, "the form could not be read") from None
+        raise Refusal(400, "bad_request") from None
     given = form.get("csrf")
     if not (security.csrf_ok(request.session, given) if expected is None else
             isinstance(given, str) and hmac.compare_digest(expected.encode(), given.encode())):
-        raise HTTPException(403, "the form's security token is missing or out of date: reload the page and "
-                                 "send it again")
+        raise Refusal(403, "stale_form")
     return form
 
 
@@ -171,7 +187,7 @@ def standings_context(day: Day, words: Words | None = None) -> dict:
     try:
         live = dayday.live_standings(day)
     except SetupgenError as exc:  # e.g. the schedule was re-planned under confirmed tables
-        raise HTTPException(409, f"the standings cannot be computed: {exc}") from None
+        raise Refusal(409, "director.no_standings", reason=str(exc)) from None
     names = day.names()
     rounds = sorted({r for points in live.per_round.values() for r in points})
     rows = [{"rank": s.rank, "player": s.player, "name": names.get(s.player, s.player),

@@ -11,6 +11,7 @@ time follows the language's ``console.time`` pattern.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import functools
 import re
@@ -23,7 +24,22 @@ from ..core import templates
 from ..core.errors import SetupgenError
 from ..core.templates import Texts
 
-__all__: Sequence[str] = ("Words", "local_time", "local_clock")
+__all__: Sequence[str] = ("Words", "Reason", "local_time", "local_clock")
+
+
+@dataclasses.dataclass(frozen=True)
+class Reason:
+    """Why the console cannot do something yet, in its own words: the
+    word ``key`` of table ``[console]`` (``director.tables_waiting``) filled
+    with ``values``; ``str()`` is the English line ``text`` (for an error
+    message). A page words it with :meth:`Words.reason`."""
+
+    key: str
+    text: str
+    values: tuple[tuple[str, object], ...] = ()
+
+    def __str__(self) -> str:
+        return self.text
 
 
 class Words:
@@ -58,6 +74,11 @@ class Words:
                     own = self.tx.data["console"]["problems"][key]
                     return prefix + own.format(**found.groupdict())
         return text
+
+    def reason(self, why: "Reason | str") -> Markup | str:
+        """``why`` in this language: a :class:`Reason` worded, any other
+        reason (the library's own words) as it is."""
+        return self(why.key, **dict(why.values)) if isinstance(why, Reason) else why
 
     @property
     def lang(self) -> str:
