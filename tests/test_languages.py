@@ -271,8 +271,13 @@ def test_director_pages_speak_only_the_new_language(xx, tmp_path):
         missing = c.get("/rounds/2/tables/9")
         assert missing.status_code == 404 and '<html lang="xx">' in missing.text
         assert "«Error 404»" in missing.text
-        login = TestClient(consoleapp.create_app(day, password=security.hash_password("pw")),
-                           raise_server_exceptions=False).get("/login")
+        guarded = TestClient(consoleapp.create_app(day, password=security.hash_password("pw")),
+                             raise_server_exceptions=False)
+        login = guarded.get("/login")
         assert login.status_code == 200 and leaks(page_words(login.text), data_words) == []
+        token = re.search(r'name="csrf" value="([0-9a-f]+)"', login.text).group(1)
+        wrong = guarded.post("/login", data={"csrf": token, "password": "nope"})
+        assert wrong.status_code == 403 and "«Wrong password.»" in wrong.text
+        assert leaks(page_words(wrong.text), data_words) == []
     finally:
         day.store.close()

@@ -401,7 +401,8 @@ async def login(request: Request) -> Response:
         raise Refusal(429, "director.too_many_passwords")
     given = str(form.get("password", ""))
     if not await run_in_threadpool(_check_password, request.app.state.password, given):
-        return render(request, "login.html", 403, problems=["wrong password"])
+        wrong = director_words(day_of(request))("director.wrong_password")
+        return render(request, "login.html", 403, problems=[str(wrong)])
     day = day_of(request)
     sid = await run_in_threadpool(day.store.start_session, request.app.state.fingerprint, time.time(),
                                   request.app.state.idle)
