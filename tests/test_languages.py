@@ -158,6 +158,22 @@ def page_words(html: str) -> list[str]:
     return parser.out
 
 
+CLUB = [("p1", "Anna"), ("p2", "Beat"), ("p3", "Carla"), ("p4", "Dario"), ("p5", "Eva"), ("p6", "Fritz"),
+        ("p7", "Gina"), ("p8", "Hans")]
+
+
+def club_day(tmp_path, rounds: int, final: str = ""):
+    """The console's day of an 8-player club event in the made-up language
+    (``rounds`` base rounds of 60 minutes, ``final`` a TOML section)."""
+    from setupgen.console import day as consoleday
+
+    (tmp_path / "players.csv").write_text("id,name\n" + "".join(f"{i},{n}\n" for i, n in CLUB))
+    tour = tmp_path / "t.toml"
+    tour.write_text('name = "Club"\nseed = "club"\nlanguage = "xx"\nplayers = "players.csv"\ntable_size = 4\n'
+                    + '[[rounds]]\nscenario = "base-3-4"\nminutes = 60\n' * rounds + final)
+    return consoleday.open_day(tour, tmp_path / "out", console_url="http://testserver")
+
+
 def test_player_pages_speak_only_the_new_language(xx, tmp_path):
     """Every page a player sees in the console (issue 27, point 3): the
     public page and its projector view, the player list and a player's
@@ -175,13 +191,7 @@ def test_player_pages_speak_only_the_new_language(xx, tmp_path):
     from setupgen.tournament import tokens
     from setupgen.tournament.games import Game
 
-    players = [("p1", "Anna"), ("p2", "Beat"), ("p3", "Carla"), ("p4", "Dario"), ("p5", "Eva"), ("p6", "Fritz"),
-               ("p7", "Gina"), ("p8", "Hans")]
-    (tmp_path / "players.csv").write_text("id,name\n" + "".join(f"{i},{n}\n" for i, n in players))
-    tour = tmp_path / "t.toml"
-    tour.write_text('name = "Club"\nseed = "club"\nlanguage = "xx"\nplayers = "players.csv"\ntable_size = 4\n'
-                    '[[rounds]]\nscenario = "base-3-4"\nminutes = 60\n')
-    day = consoleday.open_day(tour, tmp_path / "out", console_url="http://testserver")
+    day = club_day(tmp_path, rounds=1)
     try:
         c = TestClient(consoleapp.create_app(day), raise_server_exceptions=False)
         hall.clock_action(day, hall.Stage("preliminary", 1), "start", 60, 1e12)  # far ahead: "running"
@@ -189,7 +199,7 @@ def test_player_pages_speak_only_the_new_language(xx, tmp_path):
         consoleday.enter(day, Game.preliminary(1, 1), ["10", "5", "4", "3"], "1")
         seated = day.players_of(Game.preliminary(1, 2))
         table = tokens.table_url("http://testserver", day.key, 1, 2).removeprefix("http://testserver")
-        data_words = ["Club", "Lunch"] + [n for _, n in players] + [f"p{k}" for k in range(1, 9)]
+        data_words = ["Club", "Lunch"] + [n for _, n in CLUB] + [f"p{k}" for k in range(1, 9)]
         for path in ("/public", "/public?screen=1", "/public/players", "/public/players?q=an", "/public/players/p1",
                      f"/public/players/{seated[0]}", table, "/t/1/1/" + "0" * 32, "/public/players/nobody",
                      "/public/nowhere"):
@@ -215,14 +225,7 @@ def test_director_pages_speak_only_the_new_language(xx, tmp_path):
     from setupgen.console import security
     from setupgen.tournament.games import Game
 
-    players = [("p1", "Anna"), ("p2", "Beat"), ("p3", "Carla"), ("p4", "Dario"), ("p5", "Eva"), ("p6", "Fritz"),
-               ("p7", "Gina"), ("p8", "Hans")]
-    (tmp_path / "players.csv").write_text("id,name\n" + "".join(f"{i},{n}\n" for i, n in players))
-    tour = tmp_path / "t.toml"
-    tour.write_text('name = "Club"\nseed = "club"\nlanguage = "xx"\nplayers = "players.csv"\ntable_size = 4\n'
-                    + '[[rounds]]\nscenario = "base-3-4"\nminutes = 60\n' * 3
-                    + '[final]\nplayers = 8\nscenario = "base-3-4"\n')
-    day = consoleday.open_day(tour, tmp_path / "out", console_url="http://testserver")
+    day = club_day(tmp_path, rounds=3, final='[final]\nplayers = 8\nscenario = "base-3-4"\n')
     try:
         for t in (1, 2):
             consoleday.enter(day, Game.preliminary(1, t), ["10", "5", "4", "3"], "1")
@@ -242,7 +245,7 @@ def test_director_pages_speak_only_the_new_language(xx, tmp_path):
                       "standings.csv", "standings.pdf", "players.pdf", "round.pdf", "audit.csv", "setupgen",
                       "schedule", "standings", "finals", "from-round", "T.toml", "[final]", "http://testserver/public",
                       "http://testserver"] \
-            + [n for _, n in players] + [p for p, _ in players] \
+            + [n for _, n in CLUB] + [p for p, _ in CLUB] \
             + [day.table_url(Game.preliminary(r, t)) for r in (1, 2, 3) for t in (1, 2)]
         pages = {path: c.get(path) for path in (
             "/", "/?confirmed=2&changed=3,4", "/rounds/1", "/rounds/2", "/rounds/2?state=reported",
