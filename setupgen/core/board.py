@@ -7,11 +7,13 @@ row from the top, left to right), harbors sorted by hex.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from dataclasses import dataclass, field
+from json.encoder import encode_basestring_ascii as _encode  # what json.dumps(ensure_ascii=True) writes
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from . import atomic
 from .data import read_text
@@ -20,6 +22,7 @@ from .fields import JSON_NAMES, Fields
 from .balance import Limits
 from .hexgrid import Hex, row_order
 from .rules import HARBOR_METHODS, HARBOR_TYPES, KINDS, NUMBER_METHODS, NUMBERS, TERRAINS
+from .setupid import SetupId
 
 FORMAT = "setupgen.board/1"
 
@@ -67,7 +70,12 @@ class Board:
     """A complete board. ``seed`` is None when the board was regenerated from
     its setup ID alone (the seed text is not recoverable from the ID).
     ``balance``: how a board made under balance limits was found (None:
-    made without limits)."""
+    made without limits).
+
+    A generator builds its boards with :meth:`from_generated`: the hex
+    index is then made on the first :meth:`tile` call and the setup ID text
+    on the first read of ``setup_id``; the board is the same value either
+    way (equality, ``repr``, JSON)."""
 
     scenario: str
     seed: str | None
@@ -79,21 +87,80 @@ class Board:
     robber: Hex | None = None
     pirate: Hex | None = None
     balance: BalanceRecord | None = None
-    _index: Mapping[Hex, Tile] = field(init=False, compare=False, repr=False)
+    _index: Mapping[Hex, Tile] | None = field(default=None, init=False, compare=False, repr=False)
+    #: a generated board's setup ID before its text is made
+    _sid: SetupId | None = field(default=None, init=False, compare=False, repr=False)
+    #: a generated board's tiles as codes of its layout's :class:`TileTable`
+    _codes: tuple[int, ...] | None = field(default=None, init=False, compare=False, repr=False)
+    _table: "TileTable | None" = field(default=None, init=False, compare=False, repr=False)
+    #: a generated board's harbors as one-line JSON (the ``harbors`` array's items)
+    _harbors_json: str | None = field(default=None, init=False, compare=False, repr=False)
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "_index", MappingProxyType({t.hex: t for t in self.tiles}))
+    @classmethod
+    def from_generated(cls, scenario: str, seed: str | None, setup_id: SetupId | str, number_method: str,
+                       harbor_method: str, table: "TileTable", codes: Sequence[int], harbors: tuple[Harbor, ...],
+                       harbors_json: str, robber: Hex | None, pirate: Hex | None,
+                       balance: BalanceRecord | None = None) -> "Board":
+        """A board as a generator made it, without checking it again: tile
+        ``i`` is ``table.tile(i, codes[i])``; ``harbors`` are sorted by hex
+        (row, then column, then facing) and ``harbors_json`` is their
+        one-line JSON items joined by commas (what :meth:`to_json` would
+        write). A :class:`SetupId`'s text is made when first read."""
+        board = object.__new__(cls)
+        put = object.__setattr__
+        codes = tuple(codes)
+        if isinstance(setup_id, str):
+            put(board, "setup_id", setup_id)
+            put(board, "_sid", None)
+        else:
+            put(board, "_sid", setup_id)
+        put(board, "scenario", scenario)
+        put(board, "seed", seed)
+        put(board, "number_method", number_method)
+        put(board, "harbor_method", harbor_method)
+        put(board, "tiles", table.tiles(codes))
+        put(board, "harbors", harbors)
+        put(board, "robber", robber)
+        put(board, "pirate", pirate)
+        put(board, "balance", balance)
+        put(board, "_index", None)
+        put(board, "_codes", codes)
+        put(board, "_table", table)
+        put(board, "_harbors_json", harbors_json)
+        return board
+
+    def __getattr__(self, name: str) -> Any:
+        # only reached for a slot not yet set: a generated board's setup_id
+        if name != "setup_id":
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        text = str(object.__getattribute__(self, "_sid"))
+        object.__setattr__(self, "setup_id", text)
+        return text
 
     def __repr__(self) -> str:
         return f"setupgen.Board.from_json({self.to_json(indent=None)!r})"
 
     def tile(self, h: Hex) -> Tile | None:
         """The tile at ``h`` or None."""
-        return self._index.get(h)
+        index = self._index
+        if index is None:
+            index = MappingProxyType({t.hex: t for t in self.tiles})
+            object.__setattr__(self, "_index", index)
+        return index.get(h)
 
     def numbers(self) -> dict[Hex, int]:
         """Hex -> number token for every tile that has one."""
         return {t.hex: t.number for t in self.tiles if t.number is not None}
+
+    def with_balance(self, record: BalanceRecord) -> "Board":
+        """This board with ``balance`` set to ``record`` (a generated board
+        stays one: its JSON is written as fast)."""
+        if self._table is None or self._codes is None or self._harbors_json is None:
+            return dataclasses.replace(self, balance=record)
+        sid = self.setup_id if self._sid is None else self._sid
+        return Board.from_generated(self.scenario, self.seed, sid, self.number_method, self.harbor_method,
+                                    self._table, self._codes, self.harbors, self._harbors_json, self.robber,
+                                    self.pirate, record)
 
     # -- JSON ------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
@@ -106,15 +173,8 @@ class Board:
             "setup_id": self.setup_id,
             "number_method": self.number_method,
             "harbor_method": self.harbor_method,
-            "hexes": [
-                {"q": t.hex[0], "r": t.hex[1], "kind": t.kind, "terrain": t.terrain,
-                 "number": t.number, "hidden": t.hidden, "oil_spring": t.oil_spring}
-                for t in self.tiles
-            ],
-            "harbors": [
-                {"q": h.hex[0], "r": h.hex[1], "facing": h.facing, "type": h.type}
-                for h in self.harbors
-            ],
+            "hexes": [_tile_dict(t) for t in self.tiles],
+            "harbors": [_harbor_dict(h) for h in self.harbors],
             "robber": None if self.robber is None else {"q": self.robber[0], "r": self.robber[1]},
             "pirate": None if self.pirate is None else {"q": self.pirate[0], "r": self.pirate[1]},
             **({} if self.balance is None else {"balance": self.balance.to_dict()}),
@@ -122,9 +182,29 @@ class Board:
 
     def to_json(self, indent: int | None = 2) -> str:
         """docs/format.md JSON text: fixed key order, ASCII only, ``\\n`` line ends,
-        no trailing newline. ``indent=None`` gives one line (for JSONL)."""
+        no trailing newline. ``indent=None`` gives one line (for JSONL); a
+        generated board's line is put together from its layout's
+        precomputed pieces (:class:`TileTable`), the same text as
+        ``json.dumps`` of :meth:`to_dict` gives."""
+        if indent is None and self._table is not None and self._codes is not None and self._harbors_json is not None:
+            return self._line()
         seps = (",", ":") if indent is None else (",", ": ")
         return json.dumps(self.to_dict(), indent=indent, ensure_ascii=True, separators=seps)
+
+    def _line(self) -> str:
+        """The one-line JSON of a generated board (see :meth:`to_json`)."""
+        assert self._table is not None and self._codes is not None and self._harbors_json is not None
+        enc = _encode
+        return "".join((
+            '{"format":"', FORMAT, '","scenario":', enc(self.scenario),
+            ',"seed":', "null" if self.seed is None else enc(self.seed),
+            ',"setup_id":', enc(self.setup_id), ',"number_method":', enc(self.number_method),
+            ',"harbor_method":', enc(self.harbor_method), ',"hexes":[', self._table.json(self._codes),
+            '],"harbors":[', self._harbors_json, '],"robber":', _hex_json(self.robber),
+            ',"pirate":', _hex_json(self.pirate),
+            "}" if self.balance is None else
+            ',"balance":' + json.dumps(self.balance.to_dict(), ensure_ascii=True, separators=(",", ":")) + "}",
+        ))
 
     @classmethod
     def from_json(cls, text: str) -> "Board":
@@ -180,6 +260,94 @@ class Board:
             harbors=tuple(sorted(harbors, key=lambda x: (x.hex[1], x.hex[0], x.facing))),
             robber=robber, pirate=pirate, balance=record,
         )
+
+
+def _tile_dict(t: Tile) -> dict[str, Any]:
+    """A hex entry of the board JSON."""
+    return {"q": t.hex[0], "r": t.hex[1], "kind": t.kind, "terrain": t.terrain, "number": t.number,
+            "hidden": t.hidden, "oil_spring": t.oil_spring}
+
+
+def _harbor_dict(h: Harbor) -> dict[str, Any]:
+    """A harbor entry of the board JSON."""
+    return {"q": h.hex[0], "r": h.hex[1], "facing": h.facing, "type": h.type}
+
+
+def _one_line(value: Any) -> str:
+    """``value`` as one-line board JSON (the separators of ``to_json(indent=None)``)."""
+    return json.dumps(value, ensure_ascii=True, separators=(",", ":"))
+
+
+def harbor_json(h: Harbor) -> str:
+    """A harbor's item in the one-line board JSON (``{"q":..,"r":..,"facing":..,"type":..}``)."""
+    return _one_line(_harbor_dict(h))
+
+
+def _hex_json(h: Hex | None) -> str:
+    """The robber's or pirate's one-line JSON (``null`` or ``{"q":..,"r":..}``)."""
+    if h is None:
+        return "null"
+    if type(h[0]) is int and type(h[1]) is int:  # json writes an int as its repr
+        return f'{{"q":{h[0]!r},"r":{h[1]!r}}}'
+    return _one_line({"q": h[0], "r": h[1]})
+
+
+#: a tile's code in a :class:`TileTable`: its terrain's code (the index in
+#: ``TERRAINS`` times ``CODE_TERRAIN``, :data:`TERRAIN_CODES`) plus its
+#: number token (0: none) plus ``CODE_OIL`` for an oil spring
+CODE_TERRAIN = 26
+CODE_OIL = 13
+TERRAIN_CODES: Mapping[str, int] = MappingProxyType({t: i * CODE_TERRAIN for i, t in enumerate(TERRAINS)})
+
+
+class TileTable:
+    """The tiles one layout's boards can hold, shared by every board made
+    from it: tile ``(cell, code)`` is the tile at the layout's ``cell``-th
+    hex (``hexes[cell]``, axial ``(q, r)``; its kind and face-down flag are
+    the cell's) with the terrain, number token and oil spring of ``code``
+    (:data:`CODE_TERRAIN`), made on first use with its one-line JSON.
+    Tiles are immutable, so sharing them is safe; a table holds at most
+    ``len(hexes) * 208`` of them."""
+
+    __slots__ = ("hexes", "kinds", "hidden", "_tiles", "_json")
+
+    def __init__(self, hexes: Sequence[Hex], kinds: Sequence[str], hidden: Sequence[bool]) -> None:
+        self.hexes = tuple(hexes)
+        self.kinds = tuple(kinds)
+        self.hidden = tuple(hidden)
+        size = len(TERRAINS) * CODE_TERRAIN
+        self._tiles: list[list[Tile | None]] = [[None] * size for _ in self.hexes]
+        self._json: list[list[str | None]] = [[None] * size for _ in self.hexes]
+
+    def tile(self, cell: int, code: int) -> Tile:
+        """The tile of ``cell`` with ``code``. Raises ``IndexError`` for a
+        cell or code out of range."""
+        tile = self._tiles[cell][code]
+        if tile is None:
+            terrain, rest = divmod(code, CODE_TERRAIN)
+            oil, number = divmod(rest, CODE_OIL)
+            tile = self._tiles[cell][code] = Tile(self.hexes[cell], self.kinds[cell], TERRAINS[terrain],
+                                                  number or None, self.hidden[cell], oil == 1)
+        return tile
+
+    def tiles(self, codes: Sequence[int]) -> tuple[Tile, ...]:
+        """The tiles of ``codes`` (one per cell, in cell order)."""
+        tiles = tuple(map(list.__getitem__, self._tiles, codes))
+        if all(tiles):  # a Tile is never false: None marks one not yet made
+            return tiles  # type: ignore[return-value]
+        return tuple(self.tile(i, c) for i, c in enumerate(codes))
+
+    def json(self, codes: Sequence[int]) -> str:
+        """The ``hexes`` array's items of one-line board JSON for ``codes``,
+        joined by commas."""
+        items = list(map(list.__getitem__, self._json, codes))
+        if not all(items):  # an item is never empty: None marks one not yet made
+            items = [self._json[i][c] or self._item(i, c) for i, c in enumerate(codes)]
+        return ",".join(items)  # type: ignore[arg-type]
+
+    def _item(self, cell: int, code: int) -> str:
+        item = self._json[cell][code] = _one_line(_tile_dict(self.tile(cell, code)))
+        return item
 
 
 _KIND_SET = frozenset(KINDS)

@@ -22,17 +22,29 @@ ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 NUMBER_CODES = {"swap": "S", "spiral": "P", "uniform": "U"}
 HARBOR_CODES = {"shuffled": "S", "free": "F", "players": "P", "fixed": "X"}
 _DIGITS = DIGEST_BITS // 5  # 11 digest characters, then 1 check character
+_SHIFTS = tuple(range(5 * (_DIGITS - 1), -1, -5))  # the digest's 5-bit groups, highest first
+
+
+#: a character's value in the Luhn sum (a header letter outside the
+#: alphabet counts as its code point mod 32)
+_VALUE = {c: i for i, c in enumerate(ALPHABET)}
+#: a value's Luhn addend when doubled: the base-32 digits of 2v summed
+_DOUBLED = tuple(2 * v // 32 + 2 * v % 32 for v in range(32))
 
 
 def check_char(head: str, body: str) -> str:
     """Luhn mod 32 check character over the header (scenario code and method
-    letters) and the digest characters."""
-    values = [ALPHABET.find(c) if c in ALPHABET else ord(c) % 32 for c in head + body]
-    total, factor = 0, 2
-    for v in reversed(values):
-        addend = factor * v
-        total += addend // 32 + addend % 32
-        factor = 1 if factor == 2 else 2
+    letters) and the digest characters: from the right, every first value
+    is doubled (its base-32 digits summed)."""
+    total = 0
+    double = True
+    value = _VALUE.get
+    for c in reversed(head + body):
+        v = value(c)
+        if v is None:
+            v = ord(c) % 32
+        total += _DOUBLED[v] if double else v
+        double = not double
     return ALPHABET[(32 - total % 32) % 32]
 
 
@@ -59,11 +71,7 @@ def encode(code: str, number_method: str, harbor_method: str, digest: int) -> st
         raise SetupIdError(f"no setup-id code for methods {number_method!r}/{harbor_method!r}")
     if not 0 <= digest < (1 << DIGEST_BITS):
         raise SetupIdError("digest out of range")
-    chars = []
-    for _ in range(_DIGITS):
-        chars.append(ALPHABET[digest & 31])
-        digest >>= 5
-    body = "".join(reversed(chars))
+    body = "".join([ALPHABET[(digest >> shift) & 31] for shift in _SHIFTS])
     head = f"{code}{NUMBER_CODES[number_method]}{HARBOR_CODES[harbor_method]}"
     body += check_char(head, body)
     return "-".join([head, body[0:4], body[4:8], body[8:12]])

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import functools
 import random
-from typing import Sequence
+from typing import Sequence, TypeVar
 
 from ..core import rng as rngmod
 from ..core.board import Harbor
@@ -18,6 +18,8 @@ from ..core.rules import RULE_CORNERS, RULE_ONE_PER_SEA, harbor_conflict
 
 #: restarts of the free harbor step before giving up
 FREE_RESTARTS = 1000
+
+T = TypeVar("T")
 
 
 def shuffled(places: Sequence[tuple[Hex, int]], pool: Sequence[str], rng: random.Random) -> tuple[Harbor, ...]:
@@ -41,33 +43,44 @@ def free(edges: Sequence[tuple[Hex, int]], pool: Sequence[str], rng: random.Rand
     Raises :class:`GenerationError` naming the rule after ``restarts``.
     """
     edges = tuple(edges)
-    conflicts, sea_hexes = _conflicts(edges)
+    blocks, sea_hexes = conflicts(edges)
     if len(pool) > sea_hexes:  # at most one harbor per sea hex
         raise GenerationError(f"{layout_name}: {len(pool)} harbors but only {sea_hexes} sea hexes "
                               f"touch land (rule {RULE_ONE_PER_SEA})")
+    laid = free_draw(blocks, list(pool), rng, layout_name=layout_name, restarts=restarts)
+    return tuple(sorted((Harbor(*edges[k], htype) for k, htype in laid),
+                        key=lambda x: (x.hex[1], x.hex[0], x.facing)))
+
+
+def free_draw(blocks: Sequence[frozenset[int]], pool: list[T], rng: random.Random, *,
+              layout_name: str = "layout", restarts: int = FREE_RESTARTS) -> list[tuple[int, T]]:
+    """The draws of :func:`free` over edge indices: ``blocks[k]`` the edges
+    edge ``k`` rules out (:func:`conflicts`), ``pool`` the harbors (any
+    values; shuffled as a copy). Returns (edge index, harbor) in the order
+    laid. Raises :class:`GenerationError` naming the rule after
+    ``restarts``."""
     random_ = rng.random
     for _ in range(restarts + 1):
-        order = list(pool)
+        order = pool[:]
         rngmod.shuffle(rng, order)
-        legal: Sequence[int] = range(len(edges))
-        out: list[Harbor] = []
+        legal: Sequence[int] = range(len(blocks))
+        out: list[tuple[int, T]] = []
         for htype in order:
             if not legal:
                 break
             k = legal[int(random_() * len(legal))]  # rngmod.randbelow, inlined
-            h, d = edges[k]
-            out.append(Harbor(h, d, htype))
-            blocked = conflicts[k]
+            out.append((k, htype))
+            blocked = blocks[k]
             legal = [x for x in legal if x not in blocked]
         else:
-            return tuple(sorted(out, key=lambda x: (x.hex[1], x.hex[0], x.facing)))
+            return out
     raise GenerationError(
         f"{layout_name}: cannot lay {len(pool)} harbors after {restarts} restarts: "
         f"rules {RULE_ONE_PER_SEA} and {RULE_CORNERS} leave too few coast edges")
 
 
 @functools.lru_cache(maxsize=64)
-def _conflicts(edges: tuple[tuple[Hex, int], ...]) -> tuple[tuple[frozenset[int], ...], int]:
+def conflicts(edges: tuple[tuple[Hex, int], ...]) -> tuple[tuple[frozenset[int], ...], int]:
     """For each edge (by index), the edges it rules out once it holds a
     harbor: itself, every edge of the same sea hex, every edge sharing an
     intersection with it (:func:`setupgen.core.rules.harbor_conflict`);

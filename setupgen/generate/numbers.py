@@ -33,13 +33,11 @@ def swap(order: Sequence[Hex], tokens: Sequence[int], fixed: Mapping[Hex, int],
          rng: random.Random, *, layout_name: str = "layout",
          adjacency: Adjacency | None = None) -> dict[Hex, int]:
     """The tournament swap rule, drawing from ``rng``. See :func:`swap_with`."""
-    random_ = rng.random
-    return swap_with(order, tokens, fixed, lambda bag: int(random_() * len(bag)),  # rng.randbelow
-                     layout_name=layout_name, adjacency=adjacency)
+    return swap_with(order, tokens, fixed, rng, layout_name=layout_name, adjacency=adjacency)
 
 
 def swap_with(order: Sequence[Hex], tokens: Sequence[int], fixed: Mapping[Hex, int],
-              pick: Pick, *, trace: list | None = None, layout_name: str = "layout",
+              pick: Pick | random.Random, *, trace: list | None = None, layout_name: str = "layout",
               restarts: int = SWAP_RESTARTS, adjacency: Adjacency | None = None) -> dict[Hex, int]:
     """The tournament swap rule exactly as docs/rules.md section 2, steps 1-5.
 
@@ -62,77 +60,103 @@ def swap_with(order: Sequence[Hex], tokens: Sequence[int], fixed: Mapping[Hex, i
     if len(tokens) != n:
         raise GenerationError(f"{layout_name}: {len(tokens)} number tokens for {n} hexes")
     # Indices instead of hexes on the hot path: hexes of the order are
-    # 0..n-1, fixed hexes follow; 0 marks an empty hex.
+    # cells 0..n-1, fixed hexes follow; 0 marks an empty hex.
     cells, near = _frame(tuple(order), tuple(fixed), adjacency)
     start = [0] * n + [fixed[h] for h in cells[n:]]
+    placed = swap_cells(start, range(n), tokens, near, pick, cells=cells, trace=trace, restarts=restarts,
+                        feasible=lambda: check_feasible(order, tokens, adjacency, layout_name),
+                        layout_name=layout_name)
+    return dict(zip(order, placed))
+
+
+def swap_cells(start: list[int], walk: Sequence[int], tokens: Sequence[int], near: Sequence[Sequence[int]],
+               pick: Pick | random.Random, *, feasible: Callable[[], None], layout_name: str = "layout",
+               restarts: int = SWAP_RESTARTS, cells: Sequence[Hex] = (), trace: list | None = None) -> list[int]:
+    """The swap rule over integer cells: ``start`` the token per cell (0:
+    none; cells outside ``walk`` keep theirs), ``walk`` the cells to fill in
+    placement order, ``near[cell]`` the cells next to it. ``pick``: as in
+    :func:`swap_with`, or a ``random.Random`` to draw a chip uniformly
+    from (``int(rng.random() * len(bag))``, as :func:`swap` does). Returns
+    the tokens of ``walk``'s cells, in walk order. ``feasible()`` runs
+    once the first pass has failed (it raises for an impossible layout);
+    ``cells`` names each cell's hex for ``trace`` (:func:`swap_with`).
+
+    Raises :class:`GenerationError` after ``restarts`` restarts.
+    """
+    random_, chooser = (pick.random, None) if isinstance(pick, random.Random) else (None, pick)
     for attempt in range(restarts + 1):
         if attempt == 1:  # the first pass failed: an impossible layout fails here, not after all restarts
-            check_feasible(order, tokens, adjacency, layout_name)
+            feasible()
         if attempt and trace is not None:
             trace.append(("restart", attempt))
         placed = start[:]
-        if _swap_pass(placed, list(tokens), near, pick, order, trace):
-            return dict(zip(order, placed))
+        if _swap_pass(placed, list(tokens), near, walk, chooser, random_, cells, trace):
+            return [placed[c] for c in walk]
     raise GenerationError(
         f"{layout_name}: number placement failed after {restarts} restarts: "
         f"the rules {RULE_EQUAL} and {RULE_RED} cannot be met")
 
 
-def _swap_pass(placed: list[int], bag: list[int], near: tuple[tuple[int, ...], ...], pick: Pick,
-               order: Sequence[Hex], trace: list | None) -> bool:
-    """One placement pass of the swap rule over hexes ``0..len(near)-1``
-    (``placed``: token per cell, 0 empty; filled in place). False when the
-    bag runs dry (the caller restarts)."""
+def _swap_pass(placed: list[int], bag: list[int], near: Sequence[Sequence[int]], walk: Sequence[int],
+               pick: Pick | None, random_: Callable[[], float] | None, cells: Sequence[Hex],
+               trace: list | None) -> bool:
+    """One placement pass of the swap rule over the cells of ``walk``
+    (``placed``: token per cell, 0 empty; filled in place), each chip
+    drawn by ``pick(bag)``, or with ``pick`` None as
+    ``int(random_() * len(bag))``. False when the bag runs dry (the caller
+    restarts)."""
     bad = _clash_rows()  # bad[c][o]: the number rule forbids c beside o (0: empty)
-    for k in range(len(near)):
+    for k, cell in enumerate(walk):
         aside: list[int] = []
-        nk = near[k]
+        nk = near[cell]
         while True:
             if not bag:
                 return False
-            c = bag.pop(pick(bag))
+            c = bag.pop(int(random_() * len(bag)) if pick is None else pick(bag))  # type: ignore[misc]
             row = bad[c]
             for x in nk:
                 if row[placed[x]]:
                     break
             else:
-                placed[k] = c
+                placed[cell] = c
                 if trace is not None:
-                    trace.append(("place", order[k], c))
+                    trace.append(("place", cells[cell], c))
                 break
-            if _walk_back(placed, c, k, near, bad, order, trace):
+            if _walk_back(placed, c, k, walk, near, bad, cells, trace):
                 break
             aside.append(c)
             if trace is not None:
-                trace.append(("aside", order[k], c))
+                trace.append(("aside", cells[cell], c))
         bag.extend(aside)
     return True
 
 
-def _walk_back(placed: list[int], c: int, k: int, near: tuple[tuple[int, ...], ...],
-               bad: tuple[tuple[bool, ...], ...], order: Sequence[Hex], trace: list | None) -> bool:
-    """Trade chip ``c`` (which breaks a rule on hex ``k``) with the chip on
-    the nearest earlier hex along the placement path for which the trade
-    breaks nothing; False when there is none."""
+def _walk_back(placed: list[int], c: int, k: int, walk: Sequence[int], near: Sequence[Sequence[int]],
+               bad: tuple[tuple[bool, ...], ...], cells: Sequence[Hex], trace: list | None) -> bool:
+    """Trade chip ``c`` (which breaks a rule on the ``k``-th cell of the
+    walk) with the chip on the nearest earlier cell along the placement
+    path for which the trade breaks nothing; False when there is none."""
     row_c = bad[c]
-    near_k = near[k]
+    cell = walk[k]
+    near_k = near[cell]
     for j in range(k - 1, -1, -1):
-        d = placed[j]
-        placed[j] = c
-        for x in near[j]:  # c on j
+        other = walk[j]
+        d = placed[other]
+        placed[other] = c
+        for x in near[other]:  # c on the earlier cell
             if row_c[placed[x]]:
                 break
         else:
             row_d = bad[d]
-            for x in near_k:  # d on k
+            for x in near_k:  # d on this cell
                 if row_d[placed[x]]:
                     break
             else:
-                placed[k] = d
+                placed[cell] = d
                 if trace is not None:
-                    trace.append(("swap", order[k], order[j], c, d))
+                    trace.append(("swap", cells[cell], cells[other], c, d))
                 return True
-        placed[j] = d
+        placed[other] = d
     return False
 
 
@@ -193,8 +217,8 @@ _FRAMES: dict = {}
 
 def _frame(order: tuple[Hex, ...], fixed: tuple[Hex, ...], adjacency: Adjacency | None
            ) -> tuple[tuple[Hex, ...], tuple[tuple[int, ...], ...]]:
-    """The cells (order, then fixed hexes) and, per hex of the order, the
-    indices of its neighbours among the cells. Cached per (order, fixed
+    """The cells (order, then fixed hexes) and, per cell, the indices of
+    its neighbours among the cells (none for a fixed cell). Cached per (order, fixed
     hexes, adjacency): a layout has few desert positions."""
     key = (order, fixed, id(adjacency))
     hit = _FRAMES.get(key)
@@ -205,6 +229,7 @@ def _frame(order: tuple[Hex, ...], fixed: tuple[Hex, ...], adjacency: Adjacency 
     cells = order + tuple(h for h in fixed if h not in in_order)
     index = {h: k for k, h in enumerate(cells)}
     near = tuple(tuple(index[x] for x in neighbors_of(h) if x in index) for h in order)
+    near += ((),) * (len(cells) - len(order))  # fixed cells are never filled
     if len(_FRAMES) > 4096:
         _FRAMES.clear()
     _FRAMES[key] = (adjacency, cells, near)
@@ -223,27 +248,39 @@ def uniform(order: Sequence[Hex], tokens: Sequence[int], fixed: Mapping[Hex, int
     n = len(order)
     if len(tokens) != n:
         raise GenerationError(f"{layout_name}: {len(tokens)} number tokens for {n} hexes")
-    random_ = rng.random
     cells, near = _frame(tuple(order), tuple(fixed), adjacency)
     start = [0] * n + [fixed[h] for h in cells[n:]]
+    placed = uniform_cells(start, range(n), tokens, near, rng, attempts=attempts, layout_name=layout_name,
+                           feasible=lambda: check_feasible(order, tokens, adjacency, layout_name))
+    return dict(zip(order, placed))
+
+
+def uniform_cells(start: list[int], walk: Sequence[int], tokens: Sequence[int], near: Sequence[Sequence[int]],
+                  rng: random.Random, *, feasible: Callable[[], None], layout_name: str = "layout",
+                  attempts: int = UNIFORM_ATTEMPTS) -> list[int]:
+    """:func:`uniform` over integer cells (the arguments of
+    :func:`swap_cells`). Returns the tokens of ``walk``'s cells, in walk
+    order. Raises :class:`GenerationError` after ``attempts`` attempts."""
+    random_ = rng.random
+    n = len(walk)
     bad = _clash_rows()
     for attempt in range(attempts):
         if attempt == 1:
-            check_feasible(order, tokens, adjacency, layout_name)
+            feasible()
         placed = start[:]
         bag = list(tokens)
-        for i in range(n):
+        for i, cell in enumerate(walk):
             c = bag.pop(int(random_() * (n - i)))  # rngmod.randbelow, inlined
             row = bad[c]
-            for x in near[i]:  # the number rule (setupgen.core.rules.clashes, as a table)
+            for x in near[cell]:  # the number rule (setupgen.core.rules.clashes, as a table)
                 if row[placed[x]]:
                     break
             else:
-                placed[i] = c
+                placed[cell] = c
                 continue
             break
         else:
-            return dict(zip(order, placed))
+            return [placed[c] for c in walk]
     raise GenerationError(
         f"{layout_name}: no legal number arrangement found in {attempts} attempts "
         f"(rules {RULE_EQUAL}, {RULE_RED})")

@@ -10,22 +10,26 @@ scenarios; may redo numbers or terrain), harbors.
 
 from __future__ import annotations
 
-import dataclasses
+import functools
+import operator
 import random
 
 from ..core import layout as layoutmod
 from ..core import rng as rngmod
 from ..core import balance, setupid
 from ..core.balance import Limits
-from ..core.board import BalanceRecord, Board, Harbor, Tile
+from ..core.board import CODE_OIL, CODE_TERRAIN, BalanceRecord, Board, Harbor
 from ..core.errors import GenerationError, SetupgenError, SetupIdError
 from ..core.hexgrid import Hex
 from ..core.layout import Layout
 from ..core.limits import check_text
-from ..core.rules import HARBOR_METHODS, NUMBER_METHODS
+from ..core.rules import HARBOR_METHODS, HARBOR_TYPES, NUMBER_METHODS, RULE_ONE_PER_SEA, TERRAINS
+from ..core.setupid import SetupId
 from . import harbors as harbormod
 from . import numbers as numbermod
 from . import oil as oilmod
+from . import plan as planmod
+from .plan import DESERT
 
 
 def generate(layout: Layout, rng: random.Random, numbers: str | None = None,
@@ -40,57 +44,52 @@ def generate(layout: Layout, rng: random.Random, numbers: str | None = None,
     Raises :class:`SetupgenError` for an unknown method and
     :class:`GenerationError` when bounded retries run out.
     """
-    return _generate(layout, rng, numbers, harbors, None, "")
-
-
-# Tiles are immutable and few distinct ones exist per layout: share them
-# (layout name -> (hex, terrain, number, hidden, oil spring) -> Tile).
-_TILES: dict[str, dict[tuple, Tile]] = {}
-
-
-def _generate(layout: Layout, rng: random.Random, numbers: str | None,
-              harbors: str | None, seed: str | None, setup_id: str) -> Board:
-    """:func:`generate`, stamping ``seed`` and ``setup_id`` on the board."""
     number_method, harbor_method = resolve_methods(layout, numbers, harbors)
-    terrain, hidden, numbers_on, oil_springs = _land(layout, number_method, rng)
+    return _generate(layout, rng, number_method, harbor_method, None, "")
 
-    # harbors
-    if harbor_method == "fixed":
-        placed = tuple(Harbor(pl.hex, pl.facing, pl.type or "") for pl in layout.harbor_places)  # all typed
-    elif harbor_method == "shuffled":
-        placed = harbormod.shuffled([(p.hex, p.facing) for p in layout.harbor_places], layout.harbor_pool, rng)
-    elif harbor_method == "free":
-        placed = harbormod.free(layout.coast_edges, layout.harbor_pool, rng, layout_name=layout.name)
-    else:
-        placed = ()
 
+def _generate(layout: Layout, rng: random.Random, number_method: str, harbor_method: str, seed: str | None,
+              setup_id: SetupId | str) -> Board:
+    """:func:`generate` with resolved methods, stamping ``seed`` and
+    ``setup_id`` (its text made when first read) on the board. The draws
+    run over the layout's integer tables (:mod:`.plan`)."""
+    pl = planmod.plan(layout)
+    terrain, placed, oil_springs = _land(pl, number_method, rng)
+    harbors, harbors_json = _harbors(pl, harbor_method, rng)
     robber: Hex | None
-    if isinstance(layout.robber, str):  # "desert"
-        deserts = [s.hex for s in layout.hexes if terrain.get(s.hex) == "desert"]
-        robber = deserts[0] if deserts else None
+    if isinstance(layout.robber, str):  # "desert": the first desert in the layout's order
+        robber = pl.table.hexes[terrain.index(DESERT)] if DESERT in terrain else None
     else:
         robber = layout.robber  # a fixed hex or None (off the board)
+    codes = list(map(operator.add, terrain, placed))  # the tile codes of the TileTable
+    for c in oil_springs:
+        codes[c] += CODE_OIL
+    return Board.from_generated(layout.name, seed, setup_id, number_method, harbor_method, pl.table, codes,
+                                harbors, harbors_json, robber, layout.pirate)
 
-    get_number = numbers_on.get
-    known = _TILES.setdefault(layout.name, {})
-    if len(known) > 1 << 16:
-        known.clear()
-    tiles: list[Tile] = []
-    for s in layout.hexes:
-        h = s.hex
-        key = (h, terrain[h], get_number(h), h in hidden, h in oil_springs)
-        tile = known.get(key)
-        if tile is None or tile.kind != s.kind:
-            tile = known[key] = Tile(h, s.kind, *key[1:])
-        tiles.append(tile)
-    return Board(
-        scenario=layout.name, seed=seed,
-        setup_id=setup_id,
-        number_method=number_method,
-        harbor_method=harbor_method, tiles=tuple(tiles),
-        harbors=tuple(sorted(placed, key=lambda x: (x.hex[1], x.hex[0], x.facing))),
-        robber=robber, pirate=layout.pirate,
-    )
+
+def _harbors(pl: planmod.Plan, method: str, rng: random.Random) -> tuple[tuple[Harbor, ...], str]:
+    """The harbors by ``method`` (docs/rules.md sections 1 and 3) in board
+    order, and their one-line JSON items joined by commas."""
+    layout = pl.layout
+    if method == "fixed":  # every place typed (resolve_methods)
+        laid = [pl.place_harbors[k][HARBOR_TYPES.index(layout.harbor_places[k].type or "")] for k in pl.place_order]
+    elif method == "shuffled":
+        if len(layout.harbor_places) != len(pl.pool_types):
+            raise GenerationError(f"{len(pl.pool_types)} harbors for {len(layout.harbor_places)} harbor places")
+        types = list(pl.pool_types)
+        rngmod.shuffle(rng, types)
+        laid = [pl.place_harbors[k][types[k]] for k in pl.place_order]
+    elif method == "free":
+        if len(pl.pool_types) > pl.sea_hexes:  # at most one harbor per sea hex
+            raise GenerationError(f"{layout.name}: {len(pl.pool_types)} harbors but only {pl.sea_hexes} sea hexes "
+                                  f"touch land (rule {RULE_ONE_PER_SEA})")
+        drawn = harbormod.free_draw(pl.conflicts, list(pl.pool_types), rng, layout_name=layout.name)
+        rank = pl.edge_rank
+        laid = [pl.edge_harbors[k][t] for _, k, t in sorted([(rank[k], k, t) for k, t in drawn])]
+    else:
+        return (), ""
+    return tuple([h for h, _ in laid]), ",".join([j for _, j in laid])
 
 
 #: number placements tried per terrain before the terrain is redone (Oil Springs)
@@ -99,65 +98,96 @@ OIL_NUMBER_REDOS = 100
 OIL_TERRAIN_REDOS = 100
 
 
-def _land(layout: Layout, number_method: str, rng: random.Random
-          ) -> tuple[dict[Hex, str], set[Hex], dict[Hex, int], frozenset[Hex]]:
-    """Terrain, face-down hexes, number tokens and oil springs. Without oil
-    springs: one pass. With them (docs/rules.md section 5): the oil step may ask
-    to redo the numbers (at most :data:`OIL_NUMBER_REDOS` times per
-    terrain) or the terrain (at most :data:`OIL_TERRAIN_REDOS` times), all
-    continuing the same stream."""
-    for _ in range(OIL_TERRAIN_REDOS + 1 if layout.oil is not None else 1):
-        terrain, hidden = _terrain(layout, rng)
-        for _ in range(OIL_NUMBER_REDOS + 1 if layout.oil is not None else 1):
-            numbers_on = _numbers(layout, terrain, number_method, rng)
-            if layout.oil is None:
-                return terrain, hidden, numbers_on, frozenset()
-            result = oilmod.place(layout.land(), terrain, numbers_on, layout.oil, layout.adjacency, rng)
+def _land(pl: planmod.Plan, number_method: str, rng: random.Random
+          ) -> tuple[list[int], list[int], frozenset[int] | tuple[()]]:
+    """Terrain (code per cell), number tokens (per cell, 0 none) and the
+    cells with an oil spring. Without oil springs: one pass. With them
+    (docs/rules.md section 5): the oil step may ask to redo the numbers (at
+    most :data:`OIL_NUMBER_REDOS` times per terrain) or the terrain (at
+    most :data:`OIL_TERRAIN_REDOS` times), all continuing the same stream."""
+    layout = pl.layout
+    if layout.oil is None:
+        terrain = _terrain(pl, rng)
+        return terrain, _numbers(pl, terrain, number_method, rng), ()
+    for _ in range(OIL_TERRAIN_REDOS + 1):
+        terrain = _terrain(pl, rng)
+        for _ in range(OIL_NUMBER_REDOS + 1):
+            placed = _numbers(pl, terrain, number_method, rng)
+            result = _oil(pl, terrain, placed, rng)
             if result == oilmod.REDO_TERRAIN:
                 break
-            if isinstance(result, oilmod.OilResult):
-                return terrain, hidden, dict(result.numbers), result.oil_springs
+            if isinstance(result, tuple):
+                return terrain, *result
     raise GenerationError(f"{layout.name}: no oil-spring placement found after {OIL_TERRAIN_REDOS} terrain "
                           f"and {OIL_NUMBER_REDOS} number redos each (rule: no two oil springs adjacent)")
 
 
-def _terrain(layout: Layout, rng: random.Random) -> tuple[dict[Hex, str], set[Hex]]:
-    """Each region's pool shuffled onto its hexes (regions sorted by name),
-    fixed terrain elsewhere; and the face-down hexes."""
-    terrain: dict[Hex, str] = {}
-    hidden: set[Hex] = set()
-    for region in layout.regions:
-        pool = list(region.terrain_pool)
-        rngmod.shuffle(rng, pool)
-        members = layout.region_hexes(region.name)
-        terrain.update(zip(members, pool))
-        if region.hidden:
-            hidden.update(members)
-    for spec in layout.hexes:
-        if spec.region is None and spec.terrain is not None:
-            terrain[spec.hex] = spec.terrain
-    return terrain, hidden
+def _oil(pl: planmod.Plan, terrain: list[int], placed: list[int], rng: random.Random
+         ) -> tuple[list[int], frozenset[int]] | str:
+    """The oil step (:func:`.oil.place`) over the cells: the numbers after
+    it and the oil-spring cells, or what it asks to redo."""
+    hexes = pl.table.hexes
+    land = [hexes[c] for c in pl.land]
+    assert pl.layout.oil is not None  # only an Oil Springs layout comes here
+    result = oilmod.place(land, {hexes[c]: TERRAINS[terrain[c] // CODE_TERRAIN] for c in pl.land},
+                          {hexes[c]: placed[c] for c in pl.land if placed[c]}, pl.layout.oil, pl.layout.adjacency,
+                          rng)
+    if not isinstance(result, oilmod.OilResult):
+        return result
+    numbers = [0] * len(placed)
+    for h, v in result.numbers.items():
+        numbers[pl.cell_of[h]] = v
+    return numbers, frozenset(pl.cell_of[h] for h in result.oil_springs)
 
 
-def _numbers(layout: Layout, terrain: dict[Hex, str], number_method: str, rng: random.Random) -> dict[Hex, int]:
-    """Fixed tokens, then each region's tokens by the number method."""
-    numbers_on: dict[Hex, int] = {s.hex: s.number for s in layout.hexes if s.number is not None}
-    for region in layout.regions:
-        if not region.number_tokens:
+def _terrain(pl: planmod.Plan, rng: random.Random) -> list[int]:
+    """Each region's pool shuffled onto its cells (regions sorted by name),
+    fixed terrain elsewhere: the terrain code per cell."""
+    terrain = list(pl.terrain)
+    shuffle = rngmod.shuffle
+    for region in pl.regions:
+        pool = list(region.pool)
+        shuffle(rng, pool)
+        for c, t in zip(region.cells, pool):
+            terrain[c] = t
+    return terrain
+
+
+def _numbers(pl: planmod.Plan, terrain: list[int], number_method: str, rng: random.Random) -> list[int]:
+    """Fixed tokens, then each region's tokens by the number method: the
+    token per cell (0: none)."""
+    layout = pl.layout
+    placed = list(pl.numbers)
+    for region in pl.regions:
+        if not region.tokens:
             continue
-        members = layout.region_hexes(region.name)
-        order = [h for h in members if terrain[h] != "desert" and h not in numbers_on]
+        walk = [c for c in region.cells if terrain[c] != DESERT and not placed[c]]
+        if number_method == "spiral":
+            _spiral(pl, region, terrain, placed, rng)
+            continue
+        feasible = functools.partial(numbermod.check_feasible, [pl.table.hexes[c] for c in walk], region.tokens,
+                                     layout.adjacency, layout.name)
         if number_method == "swap":
-            numbers_on.update(numbermod.swap(order, region.number_tokens, numbers_on, rng,
-                                             layout_name=layout.name, adjacency=layout.adjacency))
-        elif number_method == "uniform":
-            numbers_on.update(numbermod.uniform(order, region.number_tokens, numbers_on, rng,
-                                                layout_name=layout.name, adjacency=layout.adjacency))
+            got = numbermod.swap_cells(placed, walk, region.tokens, pl.near, rng, feasible=feasible,
+                                       layout_name=layout.name)
         else:
-            skip = frozenset(h for h in members if terrain[h] == "desert" or h in numbers_on)
-            numbers_on.update(numbermod.spiral(members, skip, layout.spiral, rng, layout_name=layout.name,
-                                               fixed=numbers_on))
-    return numbers_on
+            got = numbermod.uniform_cells(placed, walk, region.tokens, pl.near, rng, feasible=feasible,
+                                          layout_name=layout.name)
+        for c, v in zip(walk, got):
+            placed[c] = v
+    return placed
+
+
+def _spiral(pl: planmod.Plan, region: planmod.RegionPlan, terrain: list[int], placed: list[int],
+            rng: random.Random) -> None:
+    """The spiral method (:func:`.numbers.spiral`) on one region, into ``placed``."""
+    hexes = pl.table.hexes
+    members = [hexes[c] for c in region.cells]
+    skip = frozenset(hexes[c] for c in region.cells if terrain[c] == DESERT or placed[c])
+    fixed = {hexes[c]: v for c, v in enumerate(placed) if v}
+    laid = numbermod.spiral(members, skip, pl.layout.spiral, rng, layout_name=pl.layout.name, fixed=fixed)
+    for h, v in laid.items():
+        placed[pl.cell_of[h]] = v
 
 
 def resolve_methods(layout: Layout, numbers: str | None, harbors: str | None) -> tuple[str, str]:
@@ -199,8 +229,8 @@ def from_seed(scenario: str | Layout, seed: str, numbers: str | None = None,
     number_method, harbor_method = resolve_methods(layout, numbers, harbors)
     check_text(seed, "the seed", field="seed")
     digest = rngmod.digest(seed)
-    sid = setupid.encode(layout.code, number_method, harbor_method, digest)
-    return _generate(layout, rngmod.stream(digest), number_method, harbor_method, seed, sid)
+    return _generate(layout, rngmod.stream(digest), number_method, harbor_method, seed,
+                     SetupId(layout.code, number_method, harbor_method, digest))
 
 
 #: attempts a board under balance limits may take, per number method, so that
@@ -237,7 +267,7 @@ def from_seed_within(scenario: str | Layout, seed: str, limits: Limits, numbers:
     failed: dict[str, int] = {}
     for attempt in range(budget):
         d = rngmod.attempt_digest(first, attempt)
-        sid = setupid.encode(layout.code, number_method, harbor_method, d)
+        sid = SetupId(layout.code, number_method, harbor_method, d)
         try:
             board = _generate(layout, rngmod.stream(d), number_method, harbor_method, seed, sid)
         except GenerationError:  # this attempt's stream found no legal board (Oil Springs redos): the next
@@ -245,7 +275,7 @@ def from_seed_within(scenario: str | Layout, seed: str, limits: Limits, numbers:
             continue
         failing = balance.first_failure(board, limits, start_barred=layout.start_barred)
         if failing is None:
-            return dataclasses.replace(board, balance=BalanceRecord(limits, attempt))
+            return board.with_balance(BalanceRecord(limits, attempt))
         failed[failing] = failed.get(failing, 0) + 1
     worst = max(failed, key=lambda k: (failed[k], k))
     raise GenerationError(f"no {layout.name} board met the balance limits in {budget} attempts (none accepted); "
@@ -266,4 +296,5 @@ def from_setup_id(text: str, layout: Layout | None = None) -> Board:
         layout = layoutmod.by_code(sid.code)
     elif layout.code != sid.code:
         raise SetupIdError(f"setup id {text!r} is for scenario code {sid.code}, not {layout.code} ({layout.name})")
-    return _generate(layout, rngmod.stream(sid.digest), sid.number_method, sid.harbor_method, None, str(sid))
+    number_method, harbor_method = resolve_methods(layout, sid.number_method, sid.harbor_method)
+    return _generate(layout, rngmod.stream(sid.digest), number_method, harbor_method, None, sid)
