@@ -140,6 +140,11 @@ class Board:
     def __repr__(self) -> str:
         return f"setupgen.Board.from_json({self.to_json(indent=None)!r})"
 
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # pickle and copy the board's value, not its layout's shared tables
+        return (Board, (self.scenario, self.seed, self.setup_id, self.number_method, self.harbor_method, self.tiles,
+                        self.harbors, self.robber, self.pirate, self.balance))
+
     def tile(self, h: Hex) -> Tile | None:
         """The tile at ``h`` or None."""
         index = self._index

@@ -42,7 +42,7 @@ def swap_with(order: Sequence[Hex], tokens: Sequence[int], fixed: Mapping[Hex, i
     """The tournament swap rule exactly as docs/rules.md section 2, steps 1-5.
 
     ``pick(bag)`` returns the index of the chip drawn from the list ``bag``
-    (the bag's list order is part of the reproducible stream: a drawn chip is
+    (a ``random.Random`` stands for ``int(rng.random() * len(bag))``; the bag's list order is part of the reproducible stream: a drawn chip is
     removed with ``pop``; chips put aside return to the end of the bag once
     the hex is filled). ``trace``, if given, receives events as tuples:
     ``("place", p, c)``, ``("swap", p, j, c, d)`` (``c`` now on ``j``, ``d`` on
@@ -77,12 +77,15 @@ def swap_cells(start: list[int], walk: Sequence[int], tokens: Sequence[int], nea
     placement order, ``near[cell]`` the cells next to it. ``pick``: as in
     :func:`swap_with`, or a ``random.Random`` to draw a chip uniformly
     from (``int(rng.random() * len(bag))``, as :func:`swap` does). Returns
-    the tokens of ``walk``'s cells, in walk order. ``feasible()`` runs
+    the token per cell (``start`` with ``walk`` filled). ``feasible()`` runs
     once the first pass has failed (it raises for an impossible layout);
     ``cells`` names each cell's hex for ``trace`` (:func:`swap_with`).
 
-    Raises :class:`GenerationError` after ``restarts`` restarts.
+    Raises :class:`GenerationError` for a count of tokens other than
+    ``walk``'s and after ``restarts`` restarts.
     """
+    if len(tokens) != len(walk):
+        raise GenerationError(f"{layout_name}: {len(tokens)} number tokens for {len(walk)} hexes")
     random_, chooser = (pick.random, None) if isinstance(pick, random.Random) else (None, pick)
     for attempt in range(restarts + 1):
         if attempt == 1:  # the first pass failed: an impossible layout fails here, not after all restarts
@@ -91,7 +94,7 @@ def swap_cells(start: list[int], walk: Sequence[int], tokens: Sequence[int], nea
             trace.append(("restart", attempt))
         placed = start[:]
         if _swap_pass(placed, list(tokens), near, walk, chooser, random_, cells, trace):
-            return [placed[c] for c in walk]
+            return placed
     raise GenerationError(
         f"{layout_name}: number placement failed after {restarts} restarts: "
         f"the rules {RULE_EQUAL} and {RULE_RED} cannot be met")
@@ -106,8 +109,8 @@ def _swap_pass(placed: list[int], bag: list[int], near: Sequence[Sequence[int]],
     ``int(random_() * len(bag))``. False when the bag runs dry (the caller
     restarts)."""
     bad = _clash_rows()  # bad[c][o]: the number rule forbids c beside o (0: empty)
+    aside: list[int] = []  # chips put aside for the current hex
     for k, cell in enumerate(walk):
-        aside: list[int] = []
         nk = near[cell]
         while True:
             if not bag:
@@ -127,7 +130,9 @@ def _swap_pass(placed: list[int], bag: list[int], near: Sequence[Sequence[int]],
             aside.append(c)
             if trace is not None:
                 trace.append(("aside", cells[cell], c))
-        bag.extend(aside)
+        if aside:
+            bag += aside
+            aside.clear()
     return True
 
 
@@ -259,10 +264,13 @@ def uniform_cells(start: list[int], walk: Sequence[int], tokens: Sequence[int], 
                   rng: random.Random, *, feasible: Callable[[], None], layout_name: str = "layout",
                   attempts: int = UNIFORM_ATTEMPTS) -> list[int]:
     """:func:`uniform` over integer cells (the arguments of
-    :func:`swap_cells`). Returns the tokens of ``walk``'s cells, in walk
-    order. Raises :class:`GenerationError` after ``attempts`` attempts."""
+    :func:`swap_cells`). Returns the token per cell (``start`` with
+    ``walk`` filled). Raises :class:`GenerationError` for a count of tokens
+    other than ``walk``'s and after ``attempts`` attempts."""
     random_ = rng.random
     n = len(walk)
+    if len(tokens) != n:
+        raise GenerationError(f"{layout_name}: {len(tokens)} number tokens for {n} hexes")
     bad = _clash_rows()
     for attempt in range(attempts):
         if attempt == 1:
@@ -280,7 +288,7 @@ def uniform_cells(start: list[int], walk: Sequence[int], tokens: Sequence[int], 
                 continue
             break
         else:
-            return [placed[c] for c in walk]
+            return placed
     raise GenerationError(
         f"{layout_name}: no legal number arrangement found in {attempts} attempts "
         f"(rules {RULE_EQUAL}, {RULE_RED})")

@@ -79,7 +79,7 @@ def _harbors(pl: planmod.Plan, method: str, rng: random.Random) -> tuple[tuple[H
             raise GenerationError(f"{len(pl.pool_types)} harbors for {len(layout.harbor_places)} harbor places")
         types = list(pl.pool_types)
         rngmod.shuffle(rng, types)
-        laid = [pl.place_harbors[k][types[k]] for k in pl.place_order]
+        laid = [pl.place_harbors[k][types[k]] for k in pl.place_order]  # board order
     elif method == "free":
         if len(pl.pool_types) > pl.sea_hexes:  # at most one harbor per sea hex
             raise GenerationError(f"{layout.name}: {len(pl.pool_types)} harbors but only {pl.sea_hexes} sea hexes "
@@ -89,7 +89,10 @@ def _harbors(pl: planmod.Plan, method: str, rng: random.Random) -> tuple[tuple[H
         laid = [pl.edge_harbors[k][t] for _, k, t in sorted([(rank[k], k, t) for k, t in drawn])]
     else:
         return (), ""
-    return tuple([h for h, _ in laid]), ",".join([j for _, j in laid])
+    if not laid:
+        return (), ""
+    harbors, items = zip(*laid)
+    return harbors, ",".join(items)
 
 
 #: number placements tried per terrain before the terrain is redone (Oil Springs)
@@ -165,17 +168,20 @@ def _numbers(pl: planmod.Plan, terrain: list[int], number_method: str, rng: rand
         if number_method == "spiral":
             _spiral(pl, region, terrain, placed, rng)
             continue
-        feasible = functools.partial(numbermod.check_feasible, [pl.table.hexes[c] for c in walk], region.tokens,
-                                     layout.adjacency, layout.name)
+        feasible = functools.partial(_feasible, pl, walk, region)
         if number_method == "swap":
-            got = numbermod.swap_cells(placed, walk, region.tokens, pl.near, rng, feasible=feasible,
-                                       layout_name=layout.name)
-        else:
-            got = numbermod.uniform_cells(placed, walk, region.tokens, pl.near, rng, feasible=feasible,
+            placed = numbermod.swap_cells(placed, walk, region.tokens, pl.near, rng, feasible=feasible,
                                           layout_name=layout.name)
-        for c, v in zip(walk, got):
-            placed[c] = v
+        else:
+            placed = numbermod.uniform_cells(placed, walk, region.tokens, pl.near, rng, feasible=feasible,
+                                             layout_name=layout.name)
     return placed
+
+
+def _feasible(pl: planmod.Plan, walk: list[int], region: planmod.RegionPlan) -> None:
+    """:func:`.numbers.check_feasible` of one region's walk (raises when its
+    tokens cannot meet the number rules)."""
+    numbermod.check_feasible([pl.table.hexes[c] for c in walk], region.tokens, pl.layout.adjacency, pl.layout.name)
 
 
 def _spiral(pl: planmod.Plan, region: planmod.RegionPlan, terrain: list[int], placed: list[int],
