@@ -1,7 +1,7 @@
 """Board generation and JSON Lines speed against a pinned commit, and
 catanatron's (a script, not a test; issue 29):
 
-    python benchmarks/generate_bench.py [--against COMMIT] [--runs 5] [--seconds 1.0]
+    python benchmarks/generate_bench.py [--against COMMIT] [--runs 5] [--seconds 2.0] [--slices 20]
                                         [--count 20000] [--catanatron auto|skip|DIR]
 
 What it does:
@@ -12,18 +12,23 @@ What it does:
    and this environment's site-packages after it, so both trees run on the
    same interpreter and the same library versions and only setupgen's code
    differs. Both trees are byte-compiled first, as an installed package is.
-2. runs, ``--runs`` times and alternating (this tree, then the pinned one,
-   each in fresh processes, so the machine's changing load hits both
-   alike): the calibration loop (``s = 0; for i in range(6_000_000): s +=
+2. runs ``--runs`` rounds. A round measures the calibration loop, then
+   each rate with one worker process per tree, the two taking turns in
+   ``--slices`` short slices (0.1 s of CPU by default), so both see the
+   same machine from moment to moment (its speed drifts by half within
+   minutes), then the JSON Lines command for both trees back to back,
+   in fresh processes (which tree goes first alternates by round): the
+   calibration loop (``s = 0; for i in range(6_000_000): s +=
    (i * i) % 7``), ``setupgen.from_seed`` per case and ``Board.to_json(indent=
-   None)`` in a process of their own (CPU time, ``time.process_time``),
+   None)`` (CPU time, ``time.process_time``),
    the JSON Lines command ``setupgen board --scenario base-3-4 --seed bench
    --format jsonl --count N -o FILE`` (the child's CPU time and peak
    resident memory from ``os.wait4``), and catanatron's ``build_map("BASE")``;
 3. checks that both trees' JSON Lines files are the same bytes;
-4. prints the best run of each figure, this tree's speed-up over the pinned
-   one, and every figure as a share of the calibration loop's CPU time
-   (best loop of the same runs) beside the absolute one.
+4. prints each figure's median over the rounds, the median (and range)
+   of the rounds' speed-ups over the pinned tree, and this tree's figures
+   as a share of the same round's calibration loop (CPU time) beside the
+   absolute ones.
 
 Goals (issue 29): ``from_seed`` >= 2.5x and the JSON Lines command >= 2.5x
 the pinned commit; the JSON Lines command (end to end: start-up, boards,
@@ -46,6 +51,7 @@ import sysconfig
 import tempfile
 import time
 from pathlib import Path
+from statistics import median
 
 ROOT = Path(__file__).resolve().parent.parent
 #: the commit before issue 29 (what "today's code" meant when it was filed)
@@ -53,6 +59,7 @@ PINNED = "ae444993bc372505880c814934d74b871421966c"
 
 CASES = [
     ("base-3-4", "swap", "shuffled"),
+    ("base-3-4", "to_json", "-"),
     ("base-3-4", "uniform", "shuffled"),
     ("base-3-4", "swap", "free"),
     ("base-5-6", "swap", "shuffled"),
@@ -64,37 +71,51 @@ MAIN_CASE = "base-3-4 swap shuffled"
 
 LOOP = "s = 0\nfor i in range(6_000_000):\n    s += (i * i) % 7\n"
 
-MEASURE = r"""
+#: a worker serving slices: each input line is a case (JSON) and a slice
+#: length in CPU seconds; it answers how many calls it made and their CPU
+#: time. Seeds continue across slices, so no board is made twice.
+WORKER = r"""
 import json, sys, time
 sys.path.insert(0, sys.argv[1])
 from setupgen.generate import from_seed
 from setupgen.core.layout import load
-seconds = float(sys.argv[2])
-out = {}
 clock = time.process_time
-for scenario, numbers, harbors in json.loads(sys.argv[3]):
-    lay = load(scenario)
-    for i in range(200):
-        from_seed(lay, f"warm/{i}", numbers, harbors)
-    n, start = 0, clock()
-    while True:
-        from_seed(lay, f"bench/{n}", numbers, harbors)
-        n += 1
-        if n % 16 == 0 and clock() - start >= seconds:
-            break
-    out[f"{scenario} {numbers} {harbors}"] = n / (clock() - start)
-lay = load("base-3-4")
-boards = [from_seed(lay, f"json/{i}") for i in range(2000)]
-for b in boards[:200]:
-    b.to_json(indent=None)
-boards = [from_seed(lay, f"json/{i}") for i in range(2000, 4000)]  # fresh boards, as a caller has them
-n, start = 0, clock()
-while clock() - start < seconds:
-    for b in boards[n % 2000:n % 2000 + 100]:
+made = {}
+
+
+def boards(lay):  # fresh boards with their setup ID made (as from_seed made it before issue 29)
+    out = [from_seed(lay, f"json/{i}") for i in range(2000)]
+    for b in out:
+        b.setup_id
         b.to_json(indent=None)
-    n += 100
-out["to_json base-3-4"] = n / (clock() - start)
-print(json.dumps(out))
+    return out
+
+
+for line in sys.stdin:
+    (scenario, numbers, harbors), seconds = json.loads(line)
+    lay = load(scenario)
+    key = (scenario, numbers, harbors)
+    if key not in made:
+        made[key] = boards(lay) if numbers == "to_json" else 0
+        if numbers != "to_json":
+            for i in range(200):
+                from_seed(lay, f"warm/{i}", numbers, harbors)
+    n, start = 0, clock()
+    if numbers == "to_json":
+        todo = made[key]
+        while clock() - start < seconds:
+            for b in todo:
+                b.to_json(indent=None)
+            n += len(todo)
+    else:
+        first = made[key]
+        while True:
+            from_seed(lay, f"bench/{first + n}", numbers, harbors)
+            n += 1
+            if n % 16 == 0 and clock() - start >= seconds:
+                break
+        made[key] = first + n
+    print(json.dumps([n, clock() - start]), flush=True)
 """
 
 CATANATRON = r"""
@@ -162,64 +183,103 @@ def find_catanatron(how: str, tmp: Path) -> str | None:
     return str(target)
 
 
+def rates(trees: list[tuple[str, Path, str]], args, tmp: Path, env: dict[str, str]) -> dict[str, dict[str, float]]:
+    """Calls per CPU second of every case for each tree: one worker
+    process per tree, served ``--slices`` slices of ``--seconds /
+    --slices`` each, the trees taking turns slice by slice, so that both
+    see the same machine from moment to moment."""
+    workers = {name: subprocess.Popen([python, "-c", WORKER, str(tree)], stdin=subprocess.PIPE,
+                                      stdout=subprocess.PIPE, text=True, env=env, cwd=tmp)
+               for name, tree, python in trees}
+    out: dict[str, dict[str, float]] = {name: {} for name in workers}
+    try:
+        for case in CASES:
+            key = "to_json base-3-4" if case[1] == "to_json" else " ".join(case)
+            done = {name: [0, 0.0] for name in workers}
+            for k in range(args.slices):
+                for name in (list(workers) if k % 2 == 0 else list(workers)[::-1]):
+                    proc = workers[name]
+                    assert proc.stdin is not None and proc.stdout is not None
+                    proc.stdin.write(json.dumps([case, args.seconds / args.slices]) + "\n")
+                    proc.stdin.flush()
+                    n, cpu = json.loads(proc.stdout.readline())
+                    done[name][0] += n
+                    done[name][1] += cpu
+            for name, (n, cpu) in done.items():
+                out[name][key] = n / cpu
+    finally:
+        for proc in workers.values():
+            if proc.stdin:
+                proc.stdin.close()
+            proc.wait()
+    return out
+
+
 def run_once(trees: list[tuple[str, Path, str]], args, tmp: Path, cat: str | None,
-             best: dict[str, dict[str, float]], files: dict[str, Path]) -> None:
-    """One round of every measurement, alternating the trees."""
+             runs: dict[str, list[dict[str, float]]], files: dict[str, Path]) -> None:
+    """One round of every measurement: the calibration loop, the rates
+    (:func:`rates`), then the JSON Lines command for both trees back to
+    back (in ``trees``' order)."""
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     loop, _ = child_cpu([sys.executable, "-c", LOOP], env=env, cwd=tmp)
-    _keep_min(best["loop"], "cpu", loop)
+    got = rates(trees, args, tmp, env)
     for name, tree, python in trees:
-        out = subprocess.run([python, "-c", MEASURE, str(tree), str(args.seconds), json.dumps(CASES)],
-                             capture_output=True, text=True, check=True, env=env, cwd=tmp).stdout
-        for case, rate in json.loads(out).items():
-            best[name][case] = max(best[name].get(case, 0.0), rate)
-        target = files[name]
         cpu, rss = child_cpu([python, "-m", "setupgen", "board", "--scenario", "base-3-4", "--seed", "bench",
-                              "--format", "jsonl", "--count", str(args.count), "-o", str(target)],
+                              "--format", "jsonl", "--count", str(args.count), "-o", str(files[name])],
                              cwd=tmp, env=env)
-        _keep_min(best[name], "jsonl cpu", cpu)
-        _keep_min(best[name], "jsonl rss", rss)
+        got[name]["jsonl cpu"], got[name]["jsonl rss"] = cpu, rss
     if cat is not None:
         out = subprocess.run([sys.executable, "-c", CATANATRON, cat, str(args.seconds)], capture_output=True,
                              text=True, env=env, cwd=tmp)
         if out.returncode == 0:
-            best["catanatron"]["build_map"] = max(best["catanatron"].get("build_map", 0.0), json.loads(out.stdout))
+            got["catanatron"] = {"build_map": json.loads(out.stdout)}
+    got["loop"] = {"cpu": loop}
+    for name, figures in got.items():
+        runs.setdefault(name, []).append(figures)
 
 
-def _keep_min(into: dict[str, float], key: str, value: float) -> None:
-    into[key] = min(into.get(key, value), value)
-
-
-def report(best: dict[str, dict[str, float]], args) -> None:
-    """The table of figures (see the module doc)."""
-    new, old, loop = best["this"], best["pinned"], best["loop"]["cpu"]
-    print(f"best of {args.runs} alternating runs; calibration loop {loop:.3f} s CPU (best)")
-    print(f"{'case':<34} {'this/s':>9} {'pinned/s':>9} {'speed-up':>8}  {'this: loops per board':>22}")
-    for case in [c for c in new if c not in ("jsonl cpu", "jsonl rss")]:
-        print(f"{case:<34} {new[case]:>9.0f} {old[case]:>9.0f} {new[case] / old[case]:>7.2f}x  1/{new[case] * loop:>20,.0f}")
+def report(runs: dict[str, list[dict[str, float]]], args) -> None:
+    """The table of figures (see the module doc): medians over the rounds,
+    each round's speed-up from figures taken back to back."""
+    new, old, loops = runs["this"], runs["pinned"], [r["cpu"] for r in runs["loop"]]
+    print(f"{len(loops)} rounds; calibration loop median {median(loops):.3f} s CPU "
+          f"({min(loops):.3f}-{max(loops):.3f})")
+    print(f"{'case':<34} {'this/s':>9} {'pinned/s':>9} {'speed-up (range)':>19}  {'this: loop share':>16}")
+    for case in [c for c in new[0] if c not in ("jsonl cpu", "jsonl rss")]:
+        ups = [a[case] / b[case] for a, b in zip(new, old)]
+        share = median([1 / (a[case] * lp) for a, lp in zip(new, loops)])
+        print(f"{case:<34} {median([a[case] for a in new]):>9.0f} {median([b[case] for b in old]):>9.0f} "
+              f"{median(ups):>6.2f}x ({min(ups):.2f}-{max(ups):.2f})  1/{1 / share:>14,.0f}")
     n = args.count
     print(f"\nJSON Lines: setupgen board --format jsonl --count {n} (whole command, CPU)")
-    for name, fig in (("this", new), ("pinned", old)):
-        print(f"  {name:<7} {fig['jsonl cpu']:6.2f} s = {fig['jsonl cpu'] / loop:5.2f} loops, "
-              f"{n / fig['jsonl cpu']:7.0f} boards/s, peak {fig['jsonl rss']:.0f} MiB")
-    print(f"  speed-up {old['jsonl cpu'] / new['jsonl cpu']:.2f}x (goal >= 2.5x)")
-    print(f"from_seed {MAIN_CASE}: speed-up {new[MAIN_CASE] / old[MAIN_CASE]:.2f}x (goal >= 2.5x); "
-          f"to_json: {new['to_json base-3-4'] / old['to_json base-3-4']:.2f}x (goal >= 2x)")
-    cat = best["catanatron"].get("build_map")
-    if cat is None:
+    for name, figs in (("this", new), ("pinned", old)):
+        cpu = median([f["jsonl cpu"] for f in figs])
+        share = median([f["jsonl cpu"] / lp for f, lp in zip(figs, loops)])
+        print(f"  {name:<7} {cpu:6.2f} s = {share:5.2f} loops, {n / cpu:7.0f} boards/s, "
+              f"peak {max(f['jsonl rss'] for f in figs):.0f} MiB")
+    ups = [b["jsonl cpu"] / a["jsonl cpu"] for a, b in zip(new, old)]
+    print(f"  speed-up {median(ups):.2f}x ({min(ups):.2f}-{max(ups):.2f}; goal >= 2.5x)")
+    ups = [a[MAIN_CASE] / b[MAIN_CASE] for a, b in zip(new, old)]
+    print(f"from_seed {MAIN_CASE}: speed-up {median(ups):.2f}x ({min(ups):.2f}-{max(ups):.2f}; goal >= 2.5x)")
+    cats = runs.get("catanatron")
+    if not cats:
         print("catanatron: not measured")
         return
-    print(f"catanatron build_map('BASE'): {cat:.0f} maps/s (1/{cat * loop:,.0f} loop per map)")
-    for name, fig in (("this", new), ("pinned", old)):
-        print(f"  {name:<7} from_seed {MAIN_CASE}: {fig[MAIN_CASE] / cat:5.1f}x catanatron; JSON Lines end to end: "
-              f"{n / fig['jsonl cpu'] / cat:5.1f}x (goal >= 5x)")
+    cat = median([c["build_map"] for c in cats])
+    print(f"catanatron build_map('BASE'): {cat:.0f} maps/s")
+    for name, figs in (("this", new), ("pinned", old)):
+        boards = [a[MAIN_CASE] / c["build_map"] for a, c in zip(figs, cats)]
+        lines = [n / a["jsonl cpu"] / c["build_map"] for a, c in zip(figs, cats)]
+        print(f"  {name:<7} from_seed {MAIN_CASE}: {median(boards):5.1f}x catanatron; "
+              f"JSON Lines end to end: {median(lines):5.1f}x ({min(lines):.1f}-{max(lines):.1f}; goal >= 5x)")
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--against", default=PINNED, help="the commit to compare with (default: the pinned one)")
     ap.add_argument("--runs", type=int, default=5)
-    ap.add_argument("--seconds", type=float, default=1.0, help="CPU seconds per rate measured")
+    ap.add_argument("--seconds", type=float, default=2.0, help="CPU seconds per rate and tree in a round")
+    ap.add_argument("--slices", type=int, default=20, help="turns the trees take within each rate")
     ap.add_argument("--count", type=int, default=20000, help="boards of the JSON Lines command")
     ap.add_argument("--catanatron", default="auto", help="auto, skip, or a folder holding catanatron")
     args = ap.parse_args()
@@ -232,16 +292,16 @@ def main() -> None:
             python = make_pinned(tmp, tree)
             cat = find_catanatron(args.catanatron, tmp)
             trees = [("this", ROOT, sys.executable), ("pinned", tree, python)]
-            best: dict[str, dict[str, float]] = {"this": {}, "pinned": {}, "loop": {}, "catanatron": {}}
+            runs: dict[str, list[dict[str, float]]] = {}
             files = {"this": tmp / "this.jsonl", "pinned": tmp / "pinned.jsonl"}
             started = time.perf_counter()
             for k in range(args.runs):
-                run_once(trees if k % 2 == 0 else trees[::-1], args, tmp, cat, best, files)
+                run_once(trees if k % 2 == 0 else trees[::-1], args, tmp, cat, runs, files)
             digests = {k: hashlib.sha256(p.read_bytes()).hexdigest() for k, p in files.items()}
             if digests["this"] != digests["pinned"]:
                 raise SystemExit(f"the JSON Lines files differ: {digests}")
             print(f"JSON Lines files identical (sha256 {digests['this'][:16]}...); {time.perf_counter() - started:.0f} s")
-            report(best, args)
+            report(runs, args)
         finally:
             subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(tree)], check=False)
 

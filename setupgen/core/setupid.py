@@ -13,6 +13,7 @@ giving another board. Reading is case-insensitive and forgives
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 from .errors import SetupIdError, quoted
@@ -22,7 +23,6 @@ ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 NUMBER_CODES = {"swap": "S", "spiral": "P", "uniform": "U"}
 HARBOR_CODES = {"shuffled": "S", "free": "F", "players": "P", "fixed": "X"}
 _DIGITS = DIGEST_BITS // 5  # 11 digest characters, then 1 check character
-_SHIFTS = tuple(range(5 * (_DIGITS - 1), -1, -5))  # the digest's 5-bit groups, highest first
 
 
 #: a character's value in the Luhn sum (a header letter outside the
@@ -36,16 +36,21 @@ def check_char(head: str, body: str) -> str:
     """Luhn mod 32 check character over the header (scenario code and method
     letters) and the digest characters: from the right, every first value
     is doubled (its base-32 digits summed)."""
-    total = 0
-    double = True
-    value = _VALUE.get
-    for c in reversed(head + body):
-        v = value(c)
-        if v is None:
-            v = ord(c) % 32
-        total += _DOUBLED[v] if double else v
-        double = not double
-    return ALPHABET[(32 - total % 32) % 32]
+    return _check_of([_VALUE[c] if c in _VALUE else ord(c) % 32 for c in head + body])
+
+
+@functools.cache
+def _pairs() -> tuple[tuple[str, int], ...]:
+    """For each 10-bit value: its two digest characters and their Luhn
+    addends (the first doubled, the second as it is)."""
+    return tuple((ALPHABET[v >> 5] + ALPHABET[v & 31], _DOUBLED[v >> 5] + (v & 31)) for v in range(1024))
+
+
+def _check_of(values: list[int]) -> str:
+    """The Luhn mod 32 check character of ``values`` (0-31, left to right)."""
+    back = values[::-1]
+    total = sum(map(_DOUBLED.__getitem__, back[0::2])) + sum(back[1::2])
+    return ALPHABET[-total % 32]
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,10 +76,17 @@ def encode(code: str, number_method: str, harbor_method: str, digest: int) -> st
         raise SetupIdError(f"no setup-id code for methods {number_method!r}/{harbor_method!r}")
     if not 0 <= digest < (1 << DIGEST_BITS):
         raise SetupIdError("digest out of range")
-    body = "".join([ALPHABET[(digest >> shift) & 31] for shift in _SHIFTS])
     head = f"{code}{NUMBER_CODES[number_method]}{HARBOR_CODES[harbor_method]}"
-    body += check_char(head, body)
-    return "-".join([head, body[0:4], body[4:8], body[8:12]])
+    # the Luhn sum of check_char, with the digest's characters read two at
+    # a time (positions from the right: the last digest character and every
+    # second one before it are doubled; the header's first and third too)
+    h = [_VALUE[c] if c in _VALUE else ord(c) % 32 for c in head]
+    pairs = _pairs()
+    a, b, c = pairs[digest >> 45 & 1023], pairs[digest >> 35 & 1023], pairs[digest >> 25 & 1023]
+    d, e, last = pairs[digest >> 15 & 1023], pairs[digest >> 5 & 1023], digest & 31
+    total = (_DOUBLED[h[0]] + h[1] + _DOUBLED[h[2]] + h[3] + a[1] + b[1] + c[1] + d[1] + e[1]
+             + _DOUBLED[last])
+    return f"{head}-{a[0]}{b[0]}-{c[0]}{d[0]}-{e[0]}{ALPHABET[last]}{ALPHABET[-total % 32]}"
 
 
 def decode(text: str) -> SetupId:

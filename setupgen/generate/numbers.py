@@ -71,7 +71,8 @@ def swap_with(order: Sequence[Hex], tokens: Sequence[int], fixed: Mapping[Hex, i
 
 def swap_cells(start: list[int], walk: Sequence[int], tokens: Sequence[int], near: Sequence[Sequence[int]],
                pick: Pick | random.Random, *, feasible: Callable[[], None], layout_name: str = "layout",
-               restarts: int = SWAP_RESTARTS, cells: Sequence[Hex] = (), trace: list | None = None) -> list[int]:
+               restarts: int = SWAP_RESTARTS, cells: Sequence[Hex] = (), trace: list | None = None,
+               before: Sequence[Sequence[int]] | None = None) -> list[int]:
     """The swap rule over integer cells: ``start`` the token per cell (0:
     none; cells outside ``walk`` keep theirs), ``walk`` the cells to fill in
     placement order, ``near[cell]`` the cells next to it. ``pick``: as in
@@ -80,6 +81,10 @@ def swap_cells(start: list[int], walk: Sequence[int], tokens: Sequence[int], nea
     the token per cell (``start`` with ``walk`` filled). ``feasible()`` runs
     once the first pass has failed (it raises for an impossible layout);
     ``cells`` names each cell's hex for ``trace`` (:func:`swap_with`).
+    ``before[cell]`` (default ``near``) may leave out neighbours that are
+    certainly empty when ``cell`` is reached in a pass: cells later in
+    ``walk`` (a pass fills the walk in order and trades only with cells
+    already filled); a chip is first tried against those alone.
 
     Raises :class:`GenerationError` for a count of tokens other than
     ``walk``'s and after ``restarts`` restarts.
@@ -93,25 +98,27 @@ def swap_cells(start: list[int], walk: Sequence[int], tokens: Sequence[int], nea
         if attempt and trace is not None:
             trace.append(("restart", attempt))
         placed = start[:]
-        if _swap_pass(placed, list(tokens), near, walk, chooser, random_, cells, trace):
+        if _swap_pass(placed, list(tokens), near, near if before is None else before, walk, chooser, random_, cells,
+                      trace):
             return placed
     raise GenerationError(
         f"{layout_name}: number placement failed after {restarts} restarts: "
         f"the rules {RULE_EQUAL} and {RULE_RED} cannot be met")
 
 
-def _swap_pass(placed: list[int], bag: list[int], near: Sequence[Sequence[int]], walk: Sequence[int],
-               pick: Pick | None, random_: Callable[[], float] | None, cells: Sequence[Hex],
+def _swap_pass(placed: list[int], bag: list[int], near: Sequence[Sequence[int]], before: Sequence[Sequence[int]],
+               walk: Sequence[int], pick: Pick | None, random_: Callable[[], float] | None, cells: Sequence[Hex],
                trace: list | None) -> bool:
     """One placement pass of the swap rule over the cells of ``walk``
     (``placed``: token per cell, 0 empty; filled in place), each chip
     drawn by ``pick(bag)``, or with ``pick`` None as
-    ``int(random_() * len(bag))``. False when the bag runs dry (the caller
-    restarts)."""
+    ``int(random_() * len(bag))``, and checked against the neighbours in
+    ``before`` (see :func:`swap_cells`). False when the bag runs dry (the
+    caller restarts)."""
     bad = _clash_rows()  # bad[c][o]: the number rule forbids c beside o (0: empty)
     aside: list[int] = []  # chips put aside for the current hex
     for k, cell in enumerate(walk):
-        nk = near[cell]
+        nk = before[cell]
         while True:
             if not bag:
                 return False
@@ -262,15 +269,18 @@ def uniform(order: Sequence[Hex], tokens: Sequence[int], fixed: Mapping[Hex, int
 
 def uniform_cells(start: list[int], walk: Sequence[int], tokens: Sequence[int], near: Sequence[Sequence[int]],
                   rng: random.Random, *, feasible: Callable[[], None], layout_name: str = "layout",
-                  attempts: int = UNIFORM_ATTEMPTS) -> list[int]:
+                  attempts: int = UNIFORM_ATTEMPTS, before: Sequence[Sequence[int]] | None = None) -> list[int]:
     """:func:`uniform` over integer cells (the arguments of
-    :func:`swap_cells`). Returns the token per cell (``start`` with
+    :func:`swap_cells`; chips are checked against ``before``, default
+    ``near``: an attempt fills the walk in order and never trades). Returns the token per cell (``start`` with
     ``walk`` filled). Raises :class:`GenerationError` for a count of tokens
     other than ``walk``'s and after ``attempts`` attempts."""
     random_ = rng.random
     n = len(walk)
     if len(tokens) != n:
         raise GenerationError(f"{layout_name}: {len(tokens)} number tokens for {n} hexes")
+    if before is not None:
+        near = before
     bad = _clash_rows()
     for attempt in range(attempts):
         if attempt == 1:

@@ -171,10 +171,10 @@ def _numbers(pl: planmod.Plan, terrain: list[int], number_method: str, rng: rand
         feasible = functools.partial(_feasible, pl, walk, region)
         if number_method == "swap":
             placed = numbermod.swap_cells(placed, walk, region.tokens, pl.near, rng, feasible=feasible,
-                                          layout_name=layout.name)
+                                          layout_name=layout.name, before=pl.before)
         else:
             placed = numbermod.uniform_cells(placed, walk, region.tokens, pl.near, rng, feasible=feasible,
-                                             layout_name=layout.name)
+                                             layout_name=layout.name, before=pl.before)
     return placed
 
 

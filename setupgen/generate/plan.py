@@ -48,6 +48,10 @@ class Plan:
     - ``numbers``: per cell its fixed number token, 0 for none;
     - ``near``: per cell the cells of its land neighbours (empty for sea
       and frame cells), the adjacency the number rules compare;
+    - ``before``: per cell the neighbours that may hold a token when a
+      number pass reaches the cell (``before`` of
+      :func:`.numbers.swap_cells`): all but the later cells of its own
+      region that carry no fixed token, which are still empty then;
     - ``land``: the land cells, reading order;
     - ``place_order``: shuffled harbors: the harbor places (layout order)
       in board order (sorted by sea hex row, column, facing);
@@ -65,6 +69,7 @@ class Plan:
     terrain: tuple[int, ...]
     numbers: tuple[int, ...]
     near: tuple[tuple[int, ...], ...]
+    before: tuple[tuple[int, ...], ...]
     land: tuple[int, ...]
     regions: tuple[RegionPlan, ...]
     cell_of: dict[Hex, int]
@@ -88,6 +93,7 @@ def _build(layout: Layout) -> Plan:
     numbers = tuple(0 if s.number is None else s.number for s in layout.hexes)
     adjacency = layout.adjacency
     near = tuple(tuple(cell_of[n] for n in adjacency[h]) if h in adjacency else () for h in hexes)
+    before = _before(layout, near, cell_of)
     regions = tuple(RegionPlan(r.name, tuple(cell_of[h] for h in layout.region_hexes(r.name)),
                                tuple(TERRAIN_CODES[t] for t in r.terrain_pool), r.number_tokens, r.hidden)
                     for r in layout.regions)
@@ -99,9 +105,28 @@ def _build(layout: Layout) -> Plan:
     for rank, k in enumerate(sorted(range(len(edges)), key=lambda k: (edges[k][0][1], edges[k][0][0], edges[k][1]))):
         edge_rank[k] = rank
     conflicts, sea_hexes = harbormod.conflicts(tuple(edges))
-    return Plan(layout, table, terrain, numbers, near, tuple(cell_of[h] for h in layout.land()), regions,
+    return Plan(layout, table, terrain, numbers, near, before, tuple(cell_of[h] for h in layout.land()), regions,
                 cell_of, pool_types, tuple(place_order), _harbor_table(places), _harbor_table(edges),
                 conflicts, sea_hexes, tuple(edge_rank))
+
+
+def _before(layout: Layout, near: tuple[tuple[int, ...], ...], cell_of: dict[Hex, int]
+            ) -> tuple[tuple[int, ...], ...]:
+    """``Plan.before``: per cell its neighbours without the later cells of
+    the same region (reading order) that carry no fixed token. A region's
+    pass fills its cells in reading order (deserts and fixed tokens left
+    out), so those are empty whenever the cell is being filled."""
+    rank: dict[int, tuple[str, int]] = {}
+    for region in layout.regions:
+        for k, h in enumerate(layout.region_hexes(region.name)):
+            if layout.spec(h).number is None:
+                rank[cell_of[h]] = (region.name, k)
+    out = []
+    for cell, ns in enumerate(near):
+        mine = rank.get(cell)
+        out.append(tuple(n for n in ns if mine is None or n not in rank or rank[n][0] != mine[0]
+                         or rank[n][1] < mine[1]))
+    return tuple(out)
 
 
 def _harbor_table(spots: list[tuple[Hex, int]]) -> tuple[tuple[tuple[Harbor, str], ...], ...]:
