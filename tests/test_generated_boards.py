@@ -85,6 +85,9 @@ def test_setup_id_text_is_made_on_first_read_and_kept():
 
 def test_tile_index_is_made_on_first_use():
     board = generate.from_seed("seafarers-sm2010", "index")
+    with pytest.raises(AttributeError):
+        object.__getattribute__(board, "tiles")  # not made yet
+    assert len(board.tiles) == 52 and object.__getattribute__(board, "tiles") is board.tiles
     for t in board.tiles:
         assert board.tile(t.hex) is t
     assert board.tile((99, 99)) is None

@@ -22,7 +22,7 @@ from .fields import JSON_NAMES, Fields
 from .balance import Limits
 from .hexgrid import Hex, row_order
 from .rules import HARBOR_METHODS, HARBOR_TYPES, KINDS, NUMBER_METHODS, NUMBERS, TERRAINS
-from .setupid import SetupId
+from .setupid import SetupId, encode
 
 FORMAT = "setupgen.board/1"
 
@@ -73,9 +73,9 @@ class Board:
     made without limits).
 
     A generator builds its boards with :meth:`from_generated`: the hex
-    index is then made on the first :meth:`tile` call and the setup ID text
-    on the first read of ``setup_id``; the board is the same value either
-    way (equality, ``repr``, JSON)."""
+    index is then made on the first :meth:`tile` call, the setup ID text
+    and the tiles on the first read of ``setup_id`` and ``tiles``; the
+    board is the same value either way (equality, ``repr``, JSON)."""
 
     scenario: str
     seed: str | None
@@ -89,7 +89,7 @@ class Board:
     balance: BalanceRecord | None = None
     _index: Mapping[Hex, Tile] | None = field(default=None, init=False, compare=False, repr=False)
     #: a generated board's setup ID before its text is made
-    _sid: SetupId | None = field(default=None, init=False, compare=False, repr=False)
+    _sid: SetupId | tuple[str, str, str, int] | None = field(default=None, init=False, compare=False, repr=False)
     #: a generated board's tiles as codes of its layout's :class:`TileTable`
     _codes: tuple[int, ...] | None = field(default=None, init=False, compare=False, repr=False)
     _table: "TileTable | None" = field(default=None, init=False, compare=False, repr=False)
@@ -97,7 +97,8 @@ class Board:
     _harbors_json: str | None = field(default=None, init=False, compare=False, repr=False)
 
     @classmethod
-    def from_generated(cls, scenario: str, seed: str | None, setup_id: SetupId | str, number_method: str,
+    def from_generated(cls, scenario: str, seed: str | None, setup_id: SetupId | tuple[str, str, str, int] | str,
+                       number_method: str,
                        harbor_method: str, table: "TileTable", codes: Sequence[int], harbors: tuple[Harbor, ...],
                        harbors_json: str, robber: Hex | None, pirate: Hex | None,
                        balance: BalanceRecord | None = None) -> "Board":
@@ -105,7 +106,11 @@ class Board:
         ``i`` is ``table.tile(i, codes[i])``; ``harbors`` are sorted by hex
         (row, then column, then facing) and ``harbors_json`` is their
         one-line JSON items joined by commas (what :meth:`to_json` would
-        write). A :class:`SetupId`'s text is made when first read."""
+        write). ``setup_id``: its text, or a :class:`SetupId` or the
+        ``(code, number method, harbor method, digest)`` of one, whose text
+        is made when first read (:func:`setupgen.core.setupid.encode`), as
+        the ``tiles`` tuple is (a JSON line needs neither the tiles nor the
+        index)."""
         board = object.__new__(cls)
         put = object.__setattr__
         codes = tuple(codes)
@@ -118,7 +123,6 @@ class Board:
         put(board, "seed", seed)
         put(board, "number_method", number_method)
         put(board, "harbor_method", harbor_method)
-        put(board, "tiles", table.tiles(codes))
         put(board, "harbors", harbors)
         put(board, "robber", robber)
         put(board, "pirate", pirate)
@@ -130,12 +134,16 @@ class Board:
         return board
 
     def __getattr__(self, name: str) -> Any:
-        # only reached for a slot not yet set: a generated board's setup_id
-        if name != "setup_id":
+        # only reached for a slot not yet set: a generated board's setup_id or tiles
+        if name == "setup_id":
+            sid = object.__getattribute__(self, "_sid")
+            value: Any = encode(*sid) if type(sid) is tuple else str(sid)
+        elif name == "tiles":
+            value = object.__getattribute__(self, "_table").tiles(object.__getattribute__(self, "_codes"))
+        else:
             raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
-        text = str(object.__getattribute__(self, "_sid"))
-        object.__setattr__(self, "setup_id", text)
-        return text
+        object.__setattr__(self, name, value)
+        return value
 
     def __repr__(self) -> str:
         return f"setupgen.Board.from_json({self.to_json(indent=None)!r})"

@@ -69,7 +69,7 @@ def swap_with(order: Sequence[Hex], tokens: Sequence[int], fixed: Mapping[Hex, i
     return dict(zip(order, placed))
 
 
-def swap_cells(start: list[int], walk: Sequence[int], tokens: Sequence[int], near: Sequence[Sequence[int]],
+def swap_cells(start: Sequence[int], walk: Sequence[int], tokens: Sequence[int], near: Sequence[Sequence[int]],
                pick: Pick | random.Random, *, feasible: Callable[[], None], layout_name: str = "layout",
                restarts: int = SWAP_RESTARTS, cells: Sequence[Hex] = (), trace: list | None = None,
                before: Sequence[Sequence[int]] | None = None) -> list[int]:
@@ -97,7 +97,7 @@ def swap_cells(start: list[int], walk: Sequence[int], tokens: Sequence[int], nea
             feasible()
         if attempt and trace is not None:
             trace.append(("restart", attempt))
-        placed = start[:]
+        placed = list(start)
         if _swap_pass(placed, list(tokens), near, near if before is None else before, walk, chooser, random_, cells,
                       trace):
             return placed
@@ -267,7 +267,7 @@ def uniform(order: Sequence[Hex], tokens: Sequence[int], fixed: Mapping[Hex, int
     return dict(zip(order, placed))
 
 
-def uniform_cells(start: list[int], walk: Sequence[int], tokens: Sequence[int], near: Sequence[Sequence[int]],
+def uniform_cells(start: Sequence[int], walk: Sequence[int], tokens: Sequence[int], near: Sequence[Sequence[int]],
                   rng: random.Random, *, feasible: Callable[[], None], layout_name: str = "layout",
                   attempts: int = UNIFORM_ATTEMPTS, before: Sequence[Sequence[int]] | None = None) -> list[int]:
     """:func:`uniform` over integer cells (the arguments of
@@ -285,7 +285,7 @@ def uniform_cells(start: list[int], walk: Sequence[int], tokens: Sequence[int], 
     for attempt in range(attempts):
         if attempt == 1:
             feasible()
-        placed = start[:]
+        placed = list(start)
         bag = list(tokens)
         for i, cell in enumerate(walk):
             c = bag.pop(int(random_() * (n - i)))  # rngmod.randbelow, inlined

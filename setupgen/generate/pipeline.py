@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 import operator
 import random
+from typing import Sequence
 
 from ..core import layout as layoutmod
 from ..core import rng as rngmod
@@ -49,7 +50,7 @@ def generate(layout: Layout, rng: random.Random, numbers: str | None = None,
 
 
 def _generate(layout: Layout, rng: random.Random, number_method: str, harbor_method: str, seed: str | None,
-              setup_id: SetupId | str) -> Board:
+              setup_id: SetupId | tuple[str, str, str, int] | str) -> Board:
     """:func:`generate` with resolved methods, stamping ``seed`` and
     ``setup_id`` (its text made when first read) on the board. The draws
     run over the layout's integer tables (:mod:`.plan`)."""
@@ -58,7 +59,10 @@ def _generate(layout: Layout, rng: random.Random, number_method: str, harbor_met
     harbors, harbors_json = _harbors(pl, harbor_method, rng)
     robber: Hex | None
     if isinstance(layout.robber, str):  # "desert": the first desert in the layout's order
-        robber = pl.table.hexes[terrain.index(DESERT)] if DESERT in terrain else None
+        try:
+            robber = pl.table.hexes[terrain.index(DESERT)]
+        except ValueError:  # no desert
+            robber = None
     else:
         robber = layout.robber  # a fixed hex or None (off the board)
     codes = list(map(operator.add, terrain, placed))  # the tile codes of the TileTable
@@ -160,12 +164,13 @@ def _numbers(pl: planmod.Plan, terrain: list[int], number_method: str, rng: rand
     """Fixed tokens, then each region's tokens by the number method: the
     token per cell (0: none)."""
     layout = pl.layout
-    placed = list(pl.numbers)
+    placed: Sequence[int] = pl.numbers  # copied by the first number method
     for region in pl.regions:
         if not region.tokens:
             continue
         walk = [c for c in region.cells if terrain[c] != DESERT and not placed[c]]
         if number_method == "spiral":
+            placed = list(placed)
             _spiral(pl, region, terrain, placed, rng)
             continue
         feasible = functools.partial(_feasible, pl, walk, region)
@@ -175,6 +180,8 @@ def _numbers(pl: planmod.Plan, terrain: list[int], number_method: str, rng: rand
         else:
             placed = numbermod.uniform_cells(placed, walk, region.tokens, pl.near, rng, feasible=feasible,
                                              layout_name=layout.name, before=pl.before)
+    if type(placed) is not list:  # no region has tokens
+        placed = list(placed)
     return placed
 
 
@@ -236,7 +243,7 @@ def from_seed(scenario: str | Layout, seed: str, numbers: str | None = None,
     check_text(seed, "the seed", field="seed")
     digest = rngmod.digest(seed)
     return _generate(layout, rngmod.stream(digest), number_method, harbor_method, seed,
-                     SetupId(layout.code, number_method, harbor_method, digest))
+                     (layout.code, number_method, harbor_method, digest))
 
 
 #: attempts a board under balance limits may take, per number method, so that
@@ -273,7 +280,7 @@ def from_seed_within(scenario: str | Layout, seed: str, limits: Limits, numbers:
     failed: dict[str, int] = {}
     for attempt in range(budget):
         d = rngmod.attempt_digest(first, attempt)
-        sid = SetupId(layout.code, number_method, harbor_method, d)
+        sid = (layout.code, number_method, harbor_method, d)
         try:
             board = _generate(layout, rngmod.stream(d), number_method, harbor_method, seed, sid)
         except GenerationError:  # this attempt's stream found no legal board (Oil Springs redos): the next
