@@ -83,7 +83,8 @@ def _harbors(pl: planmod.Plan, method: str, rng: random.Random) -> tuple[tuple[H
             raise GenerationError(f"{len(pl.pool_types)} harbors for {len(layout.harbor_places)} harbor places")
         types = list(pl.pool_types)
         rngmod.shuffle(rng, types)
-        laid = [pl.place_harbors[k][types[k]] for k in pl.place_order]  # board order
+        table = pl.place_harbors
+        laid = [table[k][types[k]] for k in pl.place_order]  # board order
     elif method == "free":
         if len(pl.pool_types) > pl.sea_hexes:  # at most one harbor per sea hex
             raise GenerationError(f"{layout.name}: {len(pl.pool_types)} harbors but only {pl.sea_hexes} sea hexes "
