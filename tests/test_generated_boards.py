@@ -41,8 +41,12 @@ def dumps_line(board: Board) -> str:
 def sha_id(code: str, numbers: str, harbors: str, seed: str) -> str:
     """The setup ID of docs/format.md worked out here, independently of
     setupgen.core.setupid: the digest, Crockford base 32, Luhn mod 32."""
+    return id_of(code, numbers, harbors, int.from_bytes(hashlib.sha256(seed.encode()).digest()[:8], "big") >> 9)
+
+
+def id_of(code: str, numbers: str, harbors: str, digest: int) -> str:
+    """The setup ID text of a digest, character by character."""
     alphabet = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
-    digest = int.from_bytes(hashlib.sha256(seed.encode()).digest()[:8], "big") >> 9
     body = "".join(alphabet[(digest >> (5 * k)) & 31] for k in range(10, -1, -1))
     head = code + {"swap": "S", "spiral": "P", "uniform": "U"}[numbers] + \
         {"shuffled": "S", "free": "F", "players": "P", "fixed": "X"}[harbors]
@@ -177,3 +181,17 @@ def test_any_seed_gives_the_standard_json(seed, combo):
     assert line == dumps_line(board)
     assert line.isascii()
     assert Board.from_json(line) == board
+
+
+@settings(max_examples=300, deadline=None)
+@given(digest=st.integers(0, 2 ** 55 - 1),
+       code=st.text(alphabet="0123456789ABCDEFGHJKMNPQRSTVWXYZ!x", min_size=2, max_size=2),
+       numbers=st.sampled_from(["swap", "spiral", "uniform"]),
+       harbors=st.sampled_from(["shuffled", "free", "players", "fixed"]))
+def test_setup_id_text_matches_an_encoder_written_char_by_char(digest, code, numbers, harbors):
+    from setupgen.core import setupid
+
+    text = setupid.encode(code, numbers, harbors, digest)
+    assert text == id_of(code, numbers, harbors, digest)
+    if code.isalnum() and code.upper() == code:
+        assert setupid.decode(text).digest == digest
