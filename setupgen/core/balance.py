@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any, Iterable, Mapping
+from typing import Any, Collection, Iterable, Mapping, Sequence
 
 from . import hexgrid
 from .data import data_dir, read_toml
@@ -156,31 +156,7 @@ class _Facts:
     def clusters(self) -> tuple[int, int]:
         """The largest connected group of one terrain (desert and unknown
         terrain not counted) and the count of adjacent equal-terrain pairs."""
-        terrain = self.terrain
-        parent = list(range(len(terrain)))
-
-        def root(k: int) -> int:
-            while parent[k] != k:
-                parent[k] = parent[parent[k]]
-                k = parent[k]
-            return k
-
-        same = 0
-        for a, b in self.geo.pairs:
-            t = terrain[a]
-            if t and t != "desert" and t == terrain[b]:
-                same += 1
-                ra, rb = root(a), root(b)
-                if ra != rb:
-                    parent[max(ra, rb)] = min(ra, rb)
-        if not same:
-            return (1 if any(t and t != "desert" for t in terrain) else 0), 0
-        sizes: dict[int, int] = {}
-        for k, t in enumerate(terrain):
-            if t and t != "desert":
-                r = root(k)
-                sizes[r] = sizes.get(r, 0) + 1
-        return max(sizes.values()), same
+        return terrain_groups(self.terrain, self.geo.pairs, _NOT_GROUPED)
 
     def resources(self) -> tuple[dict[str, int], dict[str, float], int]:
         """Pips per resource (gold too when there is gold), mean pips per
@@ -221,6 +197,52 @@ class _Facts:
         p = [pp if t else 0 for pp, t in zip(self.pips, self.terrain)]
         total = sum(p) or 1
         return round(sum(abs(sum(p[k] for k in a) - sum(p[k] for k in b)) for a, b in self.geo.halves) / (3 * total), 4)
+
+
+#: terrains no group counts (docs/balance.md, max_terrain_cluster): the
+#: desert, and "" (a face-down hex as the table sees it)
+_NOT_GROUPED = frozenset({"", "desert"})
+
+
+def terrain_groups(terrain: Sequence[Any], pairs: Sequence[tuple[int, int]], skip: Collection[Any]
+                   ) -> tuple[int, int]:
+    """The largest connected group of land hexes of one terrain and the
+    count of adjacent pairs of equal terrain (docs/balance.md,
+    ``max_terrain_cluster`` and ``same_terrain_pairs``): ``terrain`` per
+    land index (names, or any values equal for equal terrain), ``pairs``
+    the adjacent land indices (:func:`land_pairs`), ``skip`` the values no
+    group counts (the desert). A board with counted land but no equal pair
+    has groups of 1; one with none, 0."""
+    parent = list(range(len(terrain)))
+
+    def root(k: int) -> int:
+        while parent[k] != k:
+            parent[k] = parent[parent[k]]
+            k = parent[k]
+        return k
+
+    same = 0
+    for a, b in pairs:
+        t = terrain[a]
+        if t == terrain[b] and t not in skip:
+            same += 1
+            ra, rb = root(a), root(b)
+            if ra != rb:
+                parent[max(ra, rb)] = min(ra, rb)
+    if not same:
+        return (1 if any(t not in skip for t in terrain) else 0), 0
+    sizes: dict[int, int] = {}
+    for k, t in enumerate(terrain):
+        if t not in skip:
+            r = root(k)
+            sizes[r] = sizes.get(r, 0) + 1
+    return max(sizes.values()), same
+
+
+def land_pairs(land: Sequence[Hex]) -> tuple[tuple[int, int], ...]:
+    """The adjacent pairs ``(i, j)``, ``i < j``, of indices into ``land``
+    (axial hexes, reading order): the pairs :func:`terrain_groups` joins."""
+    return _geometry(tuple(land)).pairs
 
 
 def _barred(start_barred: Iterable[str]) -> frozenset[str]:
@@ -521,4 +543,4 @@ def survey_interval(scenario: str, method: str) -> tuple[float, float]:
 
 __all__ = ["FORMAT", "BARRABLE", "Balance", "measure", "ScoreSpec", "SCORE_MEASURES", "load_score", "read_score",
            "LIMIT_NAMES", "LIMIT_RESOURCES", "Limits", "parse_resource_pips", "first_failure", "presets",
-           "load_preset", "options", "survey_interval"]
+           "load_preset", "options", "survey_interval", "terrain_groups", "land_pairs"]

@@ -54,8 +54,21 @@ def _generate(layout: Layout, rng: random.Random, number_method: str, harbor_met
     """:func:`generate` with resolved methods, stamping ``seed`` and
     ``setup_id`` (its text made when first read) on the board. The draws
     run over the layout's integer tables (:mod:`.plan`)."""
+    board = _draw(layout, rng, number_method, harbor_method, seed, setup_id)
+    assert board is not None  # only a cluster limit abandons a board
+    return board
+
+
+def _draw(layout: Layout, rng: random.Random, number_method: str, harbor_method: str, seed: str | None,
+          setup_id: SetupId | tuple[str, str, str, int] | str, cluster_limit: int | None = None) -> Board | None:
+    """:func:`_generate`; with ``cluster_limit`` (layouts without oil
+    springs only) None, without drawing numbers or harbors, when the
+    terrain's largest group of one terrain is larger."""
     pl = planmod.plan(layout)
-    terrain, placed, oil_springs = _land(pl, number_method, rng)
+    land = _land(pl, number_method, rng, cluster_limit)
+    if land is None:
+        return None
+    terrain, placed, oil_springs = land
     harbors, harbors_json = _harbors(pl, harbor_method, rng)
     robber: Hex | None
     if isinstance(layout.robber, str):  # "desert": the first desert in the layout's order
@@ -106,17 +119,23 @@ OIL_NUMBER_REDOS = 100
 OIL_TERRAIN_REDOS = 100
 
 
-def _land(pl: planmod.Plan, number_method: str, rng: random.Random
-          ) -> tuple[list[int], list[int], frozenset[int] | tuple[()]]:
+def _land(pl: planmod.Plan, number_method: str, rng: random.Random, cluster_limit: int | None = None
+          ) -> tuple[list[int], list[int], frozenset[int] | tuple[()]] | None:
     """Terrain (code per cell), number tokens (per cell, 0 none) and the
-    cells with an oil spring. Without oil springs: one pass. With them
-    (docs/rules.md section 5): the oil step may ask to redo the numbers (at
-    most :data:`OIL_NUMBER_REDOS` times per terrain) or the terrain (at
-    most :data:`OIL_TERRAIN_REDOS` times), all continuing the same stream."""
+    cells with an oil spring. Without oil springs: one pass (None, before
+    any number is drawn, when the terrain's largest group exceeds
+    ``cluster_limit``). With them (docs/rules.md section 5): the oil step
+    may ask to redo the numbers (at most :data:`OIL_NUMBER_REDOS` times per
+    terrain) or the terrain (at most :data:`OIL_TERRAIN_REDOS` times), all
+    continuing the same stream, so a terrain is not final when drawn and
+    ``cluster_limit`` must be None."""
     layout = pl.layout
     if layout.oil is None:
         terrain = _terrain(pl, rng)
+        if cluster_limit is not None and largest_group(pl, terrain) > cluster_limit:
+            return None
         return terrain, _numbers(pl, terrain, number_method, rng), ()
+    assert cluster_limit is None, "an Oil Springs terrain may be redrawn: no early rejection"
     for _ in range(OIL_TERRAIN_REDOS + 1):
         terrain = _terrain(pl, rng)
         for _ in range(OIL_NUMBER_REDOS + 1):
@@ -128,6 +147,17 @@ def _land(pl: planmod.Plan, number_method: str, rng: random.Random
                 return terrain, *result
     raise GenerationError(f"{layout.name}: no oil-spring placement found after {OIL_TERRAIN_REDOS} terrain "
                           f"and {OIL_NUMBER_REDOS} number redos each (rule: no two oil springs adjacent)")
+
+
+#: the terrain codes no group of one terrain counts (docs/balance.md): the desert
+_UNGROUPED = frozenset({DESERT})
+
+
+def largest_group(pl: planmod.Plan, terrain: list[int]) -> int:
+    """The largest connected group of one terrain (desert not counted) of a
+    drawn terrain (code per cell): the ``max_terrain_cluster`` measure of
+    :func:`setupgen.core.balance.terrain_groups`, on the board to be."""
+    return balance.terrain_groups([terrain[c] for c in pl.land], pl.land_pairs, _UNGROUPED)[0]
 
 
 def _oil(pl: planmod.Plan, terrain: list[int], placed: list[int], rng: random.Random
@@ -262,7 +292,11 @@ def from_seed_within(scenario: str | Layout, seed: str, limits: Limits, numbers:
     drawn whole by the number and harbor method, so an accepted board is
     one the table procedure could have produced (its odds are those of
     the procedure given the limits). The board records the limits and the
-    attempt (``Board.balance``); its setup ID regenerates it alone.
+    attempt (``Board.balance``); its setup ID regenerates it alone. An
+    attempt whose terrain already breaks ``max_terrain_cluster`` is
+    abandoned before its numbers and harbors are drawn (not on Oil
+    Springs layouts, whose oil step may redraw the terrain): every attempt
+    has a stream of its own, so the outcome is the same.
 
     A layout's own ``[balance]`` limits hold too (``limits`` taking their
     place where both set one). Without limits this is :func:`from_seed`.
@@ -278,17 +312,23 @@ def from_seed_within(scenario: str | Layout, seed: str, limits: Limits, numbers:
     check_text(seed, "the seed", field="seed")
     first = rngmod.digest(seed)
     budget = ATTEMPTS[number_method]
+    # an attempt whose terrain breaks the cluster limit is abandoned before
+    # its numbers and harbors: each attempt has a stream of its own, so the
+    # accepted attempt and its board are those of drawing every attempt whole
+    early = limits.max_terrain_cluster if layout.oil is None else None
     failed: dict[str, int] = {}
     for attempt in range(budget):
         d = rngmod.attempt_digest(first, attempt)
         sid = (layout.code, number_method, harbor_method, d)
         try:
-            board = _generate(layout, rngmod.stream(d), number_method, harbor_method, seed, sid)
+            board = _draw(layout, rngmod.stream(d), number_method, harbor_method, seed, sid, early)
         except GenerationError:  # this attempt's stream found no legal board (Oil Springs redos): the next
             failed["generation"] = failed.get("generation", 0) + 1
             continue
-        failing = balance.first_failure(board, limits, start_barred=layout.start_barred)
+        failing = "max_terrain_cluster" if board is None else \
+            balance.first_failure(board, limits, start_barred=layout.start_barred)
         if failing is None:
+            assert board is not None
             return board.with_balance(BalanceRecord(limits, attempt))
         failed[failing] = failed.get(failing, 0) + 1
     worst = max(failed, key=lambda k: (failed[k], k))

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..core import balance
 from ..core.board import TERRAIN_CODES, Harbor, TileTable, harbor_json
 from ..core.hexgrid import Hex
 from ..core.layout import Layout
@@ -52,7 +53,9 @@ class Plan:
       number pass reaches the cell (``before`` of
       :func:`.numbers.swap_cells`): all but the later cells of its own
       region that carry no fixed token, which are still empty then;
-    - ``land``: the land cells, reading order;
+    - ``land``: the land cells, reading order; ``land_pairs``: adjacent
+      land hexes as pairs of indices into ``land``
+      (:func:`setupgen.core.balance.land_pairs`);
     - ``place_order``: shuffled harbors: the harbor places (layout order)
       in board order (sorted by sea hex row, column, facing);
     - ``pool_types``: the harbor pool as indices into ``HARBOR_TYPES``;
@@ -71,6 +74,7 @@ class Plan:
     near: tuple[tuple[int, ...], ...]
     before: tuple[tuple[int, ...], ...]
     land: tuple[int, ...]
+    land_pairs: tuple[tuple[int, int], ...]
     regions: tuple[RegionPlan, ...]
     cell_of: dict[Hex, int]
     pool_types: tuple[int, ...]
@@ -94,6 +98,7 @@ def _build(layout: Layout) -> Plan:
     adjacency = layout.adjacency
     near = tuple(tuple(cell_of[n] for n in adjacency[h]) if h in adjacency else () for h in hexes)
     before = _before(layout, near, cell_of)
+    land = tuple(cell_of[h] for h in layout.land())
     regions = tuple(RegionPlan(r.name, tuple(cell_of[h] for h in layout.region_hexes(r.name)),
                                tuple(TERRAIN_CODES[t] for t in r.terrain_pool), r.number_tokens, r.hidden)
                     for r in layout.regions)
@@ -105,7 +110,7 @@ def _build(layout: Layout) -> Plan:
     for rank, k in enumerate(sorted(range(len(edges)), key=lambda k: (edges[k][0][1], edges[k][0][0], edges[k][1]))):
         edge_rank[k] = rank
     conflicts, sea_hexes = harbormod.conflicts(tuple(edges))
-    return Plan(layout, table, terrain, numbers, near, before, tuple(cell_of[h] for h in layout.land()), regions,
+    return Plan(layout, table, terrain, numbers, near, before, land, balance.land_pairs(layout.land()), regions,
                 cell_of, pool_types, tuple(place_order), _harbor_table(places), _harbor_table(edges),
                 conflicts, sea_hexes, tuple(edge_rank))
 
