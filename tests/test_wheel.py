@@ -33,6 +33,9 @@ def test_wheel_ships_layouts_and_templates(wheel):
     assert len(almanac) >= 5
     for name in almanac:
         assert f"setupgen/_data/{name}" in names
+    for design in (ROOT / "designs").glob("*.toml"):  # known seating designs (issue 30)
+        assert f"setupgen/_data/designs/{design.name}" in names
+    assert "setupgen/_data/designs/golfer-8-4-10.toml" in names
     pages = list((ROOT / "setupgen" / "console" / "templates").iterdir())  # the console's pages
     assert len(pages) >= 10 and all(f"setupgen/console/templates/{p.name}" in names for p in pages)
 

@@ -1,5 +1,6 @@
-"""Where the shipped data lives: the ``layouts/``, ``templates/`` and
-``almanac/`` folders (layouts, words, sheet style, rule sets) a director can
+"""Where the shipped data lives: the ``layouts/``, ``templates/``,
+``almanac/``, ``balance/`` and ``designs/`` folders (layouts, words, sheet
+style, rule sets, balance presets, known seating designs) a director can
 read and edit."""
 
 from __future__ import annotations

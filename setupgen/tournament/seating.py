@@ -18,7 +18,7 @@ import random
 from typing import Sequence
 
 from ..core import rng as rngmod
-from . import designs, positions
+from . import designs, known, positions
 
 Tabs = list[list[list[int]]]  # per planned round: its tables, each a list of players
 _GIVE_UP = 2_000  # iterations without a new best the search waits at least before it stops
@@ -181,7 +181,8 @@ def column_start(n: int, sizes: list[int], rounds: int, groups: list[int], strea
     if rounds > clean:  # Z_T's multiples stop short: a searched set of shift vectors may go further
         design = designs.shift_rounds(tables, k, rounds) or design
     if rounds > len(design):
-        resolved = resolvable_start(n, sizes, rounds, len(design), groups, stream)
+        resolved = resolvable_start(n, sizes, rounds, len(design), groups, stream) or \
+            packing_start(n, sizes, rounds, len(design), groups, stream)
         if resolved is not None:
             return resolved
     dummies = tables * k - n
@@ -230,6 +231,29 @@ def resolvable_start(n: int, sizes: list[int], rounds: int, beat: int, groups: l
     point = dict(zip(slots, (p for _, members in _grouped(n, groups, stream) for p in members)))
     out: Tabs = [sorted(([point[x] for x in t if x in point] for t in rnd), key=len, reverse=True)
                  for rnd in design[:rounds]]
+    return out + [[] for _ in range(rounds - len(out))]
+
+
+def packing_start(n: int, sizes: list[int], rounds: int, beat: int, groups: list[int],
+                  stream: random.Random) -> Tabs | None:
+    """The rounds of a known design (:func:`.known.packing_for`, shipped as
+    data: the social golfer 8-4-10) with the players on its points, when
+    the field fills its tables exactly and it gives more than ``beat``
+    rounds without a repeat; else None. Groups go onto blocks whose points
+    never meet in the rounds played: a round to spare, else the design's
+    unmet pairs (8-4-10: each player's twin), the largest group first;
+    the other players follow in a seeded order. Rounds past the design's
+    are left empty for the greedy deal."""
+    tables, k = len(sizes), max(sizes)
+    if tables * k != n or min(sizes) != k:
+        return None
+    design = known.packing_for(tables, k)
+    if design is None or min(rounds, len(design.rounds)) <= beat:
+        return None
+    spare = design.rounds[rounds] if len(design.rounds) > rounds else design.leave()
+    slots = [x for block in spare for x in block]
+    point = dict(zip(slots, (p for _, members in _grouped(n, groups, stream) for p in members)))
+    out: Tabs = [[[point[x] for x in t] for t in rnd] for rnd in design.rounds[:rounds]]
     return out + [[] for _ in range(rounds - len(out))]
 
 
