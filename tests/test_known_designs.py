@@ -98,6 +98,8 @@ def test_the_shipped_design_checks_out_by_an_independent_count():
     (lambda t: t.replace('"ABCD EFGH', '"ABCD EEGH'), "does not seat each"),
     (lambda t: t.replace('"ABCD EFGH', '"ABCD EFG!'), "not among the players"),
     (lambda t: t.replace("table_size = 4", "table_size = 5"), "players must name 40"),
+    (lambda t: t.replace("tables = 8", "seats = 8"), "it has no 'tables'"),
+    (lambda t: t.replace("tables = 8", "tables = \"eight\""), "not a design file"),
 ])
 def test_a_broken_design_file_is_refused(tmp_path, change, problem):
     broken = tmp_path / "broken.toml"

@@ -72,8 +72,10 @@ def read(path: str | Path) -> Packing:
     data = read_data_toml(path, "design file")
     try:
         return _parse(data, str(path))
-    except (KeyError, TypeError, ValueError) as exc:
-        raise SetupgenError(f"{path}: not a design file ({exc})") from None
+    except KeyError as exc:
+        raise SetupgenError(f"{path}: not a design file (it has no {exc.args[0]!r})") from None
+    except (TypeError, ValueError) as exc:
+        raise SetupgenError(f"{path}: not a design file ({str(exc).lower()})") from None
 
 
 def _parse(data: dict[str, Any], where: str) -> Packing:
