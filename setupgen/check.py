@@ -18,7 +18,7 @@ from pathlib import Path
 
 from .core import hexgrid, setupid
 from .core import layout as layoutmod
-from .core.board import Board, read_board
+from .core.board import Board, read_board, spot_order
 from .core.errors import IllegalBoardError, SetupgenError
 from .core.frames import frame_problems, layout_for
 from .core.hexgrid import Hex
@@ -212,9 +212,9 @@ def _check_harbors(board: Board, layout: Layout) -> list[Violation]:
     if method == "fixed" and all(pl.type for pl in layout.harbor_places):
         want = Counter((pl.hex, pl.facing, pl.type or "") for pl in layout.harbor_places)
         got = Counter((h.hex, h.facing, h.type) for h in board.harbors)
-        for (where, facing, htype), n in sorted((got - want).items(), key=lambda kv: (kv[0][0][1], kv[0][0][0], kv[0][1])):
+        for (where, facing, htype), n in sorted((got - want).items(), key=lambda kv: spot_order(kv[0][0], kv[0][1])):
             out.append(Violation(RULE_HARBOR_PLACE, f"{htype} harbor at {_fmt(where)} facing {facing} is not in the fixed layout", (where,)))
-        for (where, facing, htype), n in sorted((want - got).items(), key=lambda kv: (kv[0][0][1], kv[0][0][0], kv[0][1])):
+        for (where, facing, htype), n in sorted((want - got).items(), key=lambda kv: spot_order(kv[0][0], kv[0][1])):
             out.append(Violation(RULE_HARBOR_PLACE, f"the fixed {htype} harbor at {_fmt(where)} facing {facing} is missing", (where,)))
         return out
     if method in ("shuffled", "fixed") and layout.harbor_places:
@@ -223,7 +223,7 @@ def _check_harbors(board: Board, layout: Layout) -> list[Violation]:
         for h in board.harbors:
             if (h.hex, h.facing) not in places:
                 out.append(Violation(RULE_HARBOR_PLACE, f"harbor at {_fmt(h.hex)} facing {h.facing} is not a harbor place of the layout", (h.hex,)))
-        for (where, facing), n in sorted(used.items(), key=lambda kv: (kv[0][0][1], kv[0][0][0], kv[0][1])):
+        for (where, facing), n in sorted(used.items(), key=lambda kv: spot_order(kv[0][0], kv[0][1])):
             if n > 1:
                 out.append(Violation(RULE_ONE_PER_SEA, f"harbor place {_fmt(where)} facing {facing} holds {n} harbors", (where,)))
         for p in layout.harbor_places:

@@ -201,8 +201,9 @@ class Board:
         ``json.dumps`` of :meth:`to_dict` gives."""
         if indent is None and self._table is not None and self._codes is not None and self._harbors_json is not None:
             return self._line()
-        seps = (",", ":") if indent is None else (",", ": ")
-        return json.dumps(self.to_dict(), indent=indent, ensure_ascii=True, separators=seps)
+        if indent is None:
+            return _one_line(self.to_dict())
+        return json.dumps(self.to_dict(), indent=indent, ensure_ascii=True, separators=(",", ": "))
 
     def _line(self) -> str:
         """The one-line JSON of a generated board (see :meth:`to_json`)."""
@@ -216,7 +217,7 @@ class Board:
             '],"harbors":[', self._harbors_json, '],"robber":', _hex_json(self.robber),
             ',"pirate":', _hex_json(self.pirate),
             "}" if self.balance is None else
-            ',"balance":' + json.dumps(self.balance.to_dict(), ensure_ascii=True, separators=(",", ":")) + "}",
+            ',"balance":' + _one_line(self.balance.to_dict()) + "}",
         ))
 
     @classmethod
@@ -270,9 +271,15 @@ class Board:
             scenario=scenario, seed=seed, setup_id=setup_id,
             number_method=number_method, harbor_method=harbor_method,
             tiles=tuple(tiles[h] for h in row_order(tiles)),
-            harbors=tuple(sorted(harbors, key=lambda x: (x.hex[1], x.hex[0], x.facing))),
+            harbors=tuple(sorted(harbors, key=lambda x: spot_order(x.hex, x.facing))),
             robber=robber, pirate=pirate, balance=record,
         )
+
+
+def spot_order(h: Hex, facing: int) -> tuple[int, int, int]:
+    """Where a harbor on sea hex ``h`` (axial) facing ``facing`` comes in a
+    board's harbors (docs/format.md): by row, then column, then facing."""
+    return (h[1], h[0], facing)
 
 
 def _tile_dict(t: Tile) -> dict[str, Any]:

@@ -36,7 +36,14 @@ def check_char(head: str, body: str) -> str:
     """Luhn mod 32 check character over the header (scenario code and method
     letters) and the digest characters: from the right, every first value
     is doubled (its base-32 digits summed)."""
-    return _check_of([_VALUE[c] if c in _VALUE else ord(c) % 32 for c in head + body])
+    back = _values(head + body)[::-1]
+    total = sum(map(_DOUBLED.__getitem__, back[0::2])) + sum(back[1::2])
+    return ALPHABET[-total % 32]
+
+
+def _values(text: str) -> list[int]:
+    """Each character's value in the Luhn sum (:data:`_VALUE`)."""
+    return [_VALUE[c] if c in _VALUE else ord(c) % 32 for c in text]
 
 
 @functools.cache
@@ -44,13 +51,6 @@ def _pairs() -> tuple[tuple[str, int], ...]:
     """For each 10-bit value: its two digest characters and their Luhn
     addends (the first doubled, the second as it is)."""
     return tuple((ALPHABET[v >> 5] + ALPHABET[v & 31], _DOUBLED[v >> 5] + (v & 31)) for v in range(1024))
-
-
-def _check_of(values: list[int]) -> str:
-    """The Luhn mod 32 check character of ``values`` (0-31, left to right)."""
-    back = values[::-1]
-    total = sum(map(_DOUBLED.__getitem__, back[0::2])) + sum(back[1::2])
-    return ALPHABET[-total % 32]
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,7 +80,7 @@ def encode(code: str, number_method: str, harbor_method: str, digest: int) -> st
     # the Luhn sum of check_char, with the digest's characters read two at
     # a time (positions from the right: the last digest character and every
     # second one before it are doubled; the header's first and third too)
-    h = [_VALUE[c] if c in _VALUE else ord(c) % 32 for c in head]
+    h = _values(head)
     pairs = _pairs()
     a, b, c = pairs[digest >> 45 & 1023], pairs[digest >> 35 & 1023], pairs[digest >> 25 & 1023]
     d, e, last = pairs[digest >> 15 & 1023], pairs[digest >> 5 & 1023], digest & 31

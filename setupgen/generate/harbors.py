@@ -11,7 +11,7 @@ import random
 from typing import Sequence, TypeVar
 
 from ..core import rng as rngmod
-from ..core.board import Harbor
+from ..core.board import Harbor, spot_order
 from ..core.errors import GenerationError
 from ..core.hexgrid import Hex
 from ..core.rules import RULE_CORNERS, RULE_ONE_PER_SEA, harbor_conflict
@@ -25,11 +25,19 @@ T = TypeVar("T")
 def shuffled(places: Sequence[tuple[Hex, int]], pool: Sequence[str], rng: random.Random) -> tuple[Harbor, ...]:
     """The harbor pool shuffled onto the layout's fixed places (in the
     layout's order). Raises :class:`GenerationError` when the counts differ."""
-    if len(places) != len(pool):
-        raise GenerationError(f"{len(pool)} harbors for {len(places)} harbor places")
+    types = shuffled_pool(len(places), pool, rng)
+    return tuple(Harbor(h, facing, t) for (h, facing), t in zip(places, types))
+
+
+def shuffled_pool(places: int, pool: Sequence[T], rng: random.Random) -> list[T]:
+    """The draw of :func:`shuffled`: the pool (any values) shuffled, one
+    for each of ``places`` places in the layout's order. Raises
+    :class:`GenerationError` when the counts differ."""
+    if places != len(pool):
+        raise GenerationError(f"{len(pool)} harbors for {places} harbor places")
     types = list(pool)
     rngmod.shuffle(rng, types)
-    return tuple(Harbor(h, facing, t) for (h, facing), t in zip(places, types))
+    return types
 
 
 def free(edges: Sequence[tuple[Hex, int]], pool: Sequence[str], rng: random.Random, *,
@@ -44,21 +52,21 @@ def free(edges: Sequence[tuple[Hex, int]], pool: Sequence[str], rng: random.Rand
     """
     edges = tuple(edges)
     blocks, sea_hexes = conflicts(edges)
+    laid = free_draw(blocks, sea_hexes, list(pool), rng, layout_name=layout_name, restarts=restarts)
+    return tuple(sorted((Harbor(*edges[k], htype) for k, htype in laid), key=lambda x: spot_order(x.hex, x.facing)))
+
+
+def free_draw(blocks: Sequence[frozenset[int]], sea_hexes: int, pool: list[T], rng: random.Random, *,
+              layout_name: str = "layout", restarts: int = FREE_RESTARTS) -> list[tuple[int, T]]:
+    """The draws of :func:`free` over edge indices: ``blocks[k]`` the edges
+    edge ``k`` rules out and ``sea_hexes`` the sea hexes the edges touch
+    (:func:`conflicts`), ``pool`` the harbors (any values; shuffled as a
+    copy). Returns (edge index, harbor) in the order laid. Raises
+    :class:`GenerationError` naming the rule for more harbors than sea
+    hexes (before any draw) and after ``restarts``."""
     if len(pool) > sea_hexes:  # at most one harbor per sea hex
         raise GenerationError(f"{layout_name}: {len(pool)} harbors but only {sea_hexes} sea hexes "
                               f"touch land (rule {RULE_ONE_PER_SEA})")
-    laid = free_draw(blocks, list(pool), rng, layout_name=layout_name, restarts=restarts)
-    return tuple(sorted((Harbor(*edges[k], htype) for k, htype in laid),
-                        key=lambda x: (x.hex[1], x.hex[0], x.facing)))
-
-
-def free_draw(blocks: Sequence[frozenset[int]], pool: list[T], rng: random.Random, *,
-              layout_name: str = "layout", restarts: int = FREE_RESTARTS) -> list[tuple[int, T]]:
-    """The draws of :func:`free` over edge indices: ``blocks[k]`` the edges
-    edge ``k`` rules out (:func:`conflicts`), ``pool`` the harbors (any
-    values; shuffled as a copy). Returns (edge index, harbor) in the order
-    laid. Raises :class:`GenerationError` naming the rule after
-    ``restarts``."""
     random_ = rng.random
     for _ in range(restarts + 1):
         order = pool[:]

@@ -42,7 +42,8 @@ def swap_with(order: Sequence[Hex], tokens: Sequence[int], fixed: Mapping[Hex, i
     """The tournament swap rule exactly as docs/rules.md section 2, steps 1-5.
 
     ``pick(bag)`` returns the index of the chip drawn from the list ``bag``
-    (a ``random.Random`` stands for ``int(rng.random() * len(bag))``; the bag's list order is part of the reproducible stream: a drawn chip is
+    (a ``random.Random`` stands for ``int(rng.random() * len(bag))``; the
+    bag's list order is part of the reproducible stream: a drawn chip is
     removed with ``pop``; chips put aside return to the end of the bag once
     the hex is filled). ``trace``, if given, receives events as tuples:
     ``("place", p, c)``, ``("swap", p, j, c, d)`` (``c`` now on ``j``, ``d`` on
@@ -56,9 +57,7 @@ def swap_with(order: Sequence[Hex], tokens: Sequence[int], fixed: Mapping[Hex, i
     Raises :class:`GenerationError` after ``restarts`` restarts (rule
     ``equal-adjacent``/``red-adjacent`` cannot be met on ``layout_name``).
     """
-    n = len(order)
-    if len(tokens) != n:
-        raise GenerationError(f"{layout_name}: {len(tokens)} number tokens for {n} hexes")
+    n = len(order)  # a count of tokens other than n is refused by the cells' version
     # Indices instead of hexes on the hot path: hexes of the order are
     # cells 0..n-1, fixed hexes follow; 0 marks an empty hex.
     cells, near = _frame(tuple(order), tuple(fixed), adjacency)
@@ -257,9 +256,7 @@ def uniform(order: Sequence[Hex], tokens: Sequence[int], fixed: Mapping[Hex, int
 
     Raises :class:`GenerationError` after ``attempts`` attempts.
     """
-    n = len(order)
-    if len(tokens) != n:
-        raise GenerationError(f"{layout_name}: {len(tokens)} number tokens for {n} hexes")
+    n = len(order)  # a count of tokens other than n is refused by the cells' version
     cells, near = _frame(tuple(order), tuple(fixed), adjacency)
     start = [0] * n + [fixed[h] for h in cells[n:]]
     placed = uniform_cells(start, range(n), tokens, near, rng, attempts=attempts, layout_name=layout_name,
@@ -269,18 +266,17 @@ def uniform(order: Sequence[Hex], tokens: Sequence[int], fixed: Mapping[Hex, int
 
 def uniform_cells(start: Sequence[int], walk: Sequence[int], tokens: Sequence[int], near: Sequence[Sequence[int]],
                   rng: random.Random, *, feasible: Callable[[], None], layout_name: str = "layout",
-                  attempts: int = UNIFORM_ATTEMPTS, before: Sequence[Sequence[int]] | None = None) -> list[int]:
+                  attempts: int = UNIFORM_ATTEMPTS) -> list[int]:
     """:func:`uniform` over integer cells (the arguments of
-    :func:`swap_cells`; chips are checked against ``before``, default
-    ``near``: an attempt fills the walk in order and never trades). Returns the token per cell (``start`` with
-    ``walk`` filled). Raises :class:`GenerationError` for a count of tokens
-    other than ``walk``'s and after ``attempts`` attempts."""
+    :func:`swap_cells`). An attempt fills the walk in order and never
+    trades, so ``near`` may be :func:`swap_cells`' ``before``. Returns the
+    token per cell (``start`` with ``walk`` filled). Raises
+    :class:`GenerationError` for a count of tokens other than ``walk``'s
+    and after ``attempts`` attempts."""
     random_ = rng.random
     n = len(walk)
     if len(tokens) != n:
         raise GenerationError(f"{layout_name}: {len(tokens)} number tokens for {n} hexes")
-    if before is not None:
-        near = before
     bad = _clash_rows()
     for attempt in range(attempts):
         if attempt == 1:

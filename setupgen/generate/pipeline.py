@@ -24,7 +24,7 @@ from ..core.errors import GenerationError, SetupgenError, SetupIdError
 from ..core.hexgrid import Hex
 from ..core.layout import Layout
 from ..core.limits import check_text
-from ..core.rules import HARBOR_METHODS, HARBOR_TYPES, NUMBER_METHODS, RULE_ONE_PER_SEA, TERRAINS
+from ..core.rules import HARBOR_METHODS, HARBOR_TYPES, NUMBER_METHODS, TERRAINS
 from ..core.setupid import SetupId
 from . import harbors as harbormod
 from . import numbers as numbermod
@@ -92,17 +92,11 @@ def _harbors(pl: planmod.Plan, method: str, rng: random.Random) -> tuple[tuple[H
     if method == "fixed":  # every place typed (resolve_methods)
         laid = [pl.place_harbors[k][HARBOR_TYPES.index(layout.harbor_places[k].type or "")] for k in pl.place_order]
     elif method == "shuffled":
-        if len(layout.harbor_places) != len(pl.pool_types):
-            raise GenerationError(f"{len(pl.pool_types)} harbors for {len(layout.harbor_places)} harbor places")
-        types = list(pl.pool_types)
-        rngmod.shuffle(rng, types)
+        types = harbormod.shuffled_pool(len(layout.harbor_places), pl.pool_types, rng)
         table = pl.place_harbors
         laid = [table[k][types[k]] for k in pl.place_order]  # board order
     elif method == "free":
-        if len(pl.pool_types) > pl.sea_hexes:  # at most one harbor per sea hex
-            raise GenerationError(f"{layout.name}: {len(pl.pool_types)} harbors but only {pl.sea_hexes} sea hexes "
-                                  f"touch land (rule {RULE_ONE_PER_SEA})")
-        drawn = harbormod.free_draw(pl.conflicts, list(pl.pool_types), rng, layout_name=layout.name)
+        drawn = harbormod.free_draw(pl.conflicts, pl.sea_hexes, list(pl.pool_types), rng, layout_name=layout.name)
         rank = pl.edge_rank
         laid = [pl.edge_harbors[k][t] for _, k, t in sorted([(rank[k], k, t) for k, t in drawn])]
     else:
@@ -199,18 +193,18 @@ def _numbers(pl: planmod.Plan, terrain: list[int], number_method: str, rng: rand
     for region in pl.regions:
         if not region.tokens:
             continue
-        walk = [c for c in region.cells if terrain[c] != DESERT and not placed[c]]
         if number_method == "spiral":
             placed = list(placed)
             _spiral(pl, region, terrain, placed, rng)
             continue
+        walk = [c for c in region.cells if terrain[c] != DESERT and not placed[c]]
         feasible = functools.partial(_feasible, pl, walk, region)
         if number_method == "swap":
             placed = numbermod.swap_cells(placed, walk, region.tokens, pl.near, rng, feasible=feasible,
                                           layout_name=layout.name, before=pl.before)
         else:
-            placed = numbermod.uniform_cells(placed, walk, region.tokens, pl.near, rng, feasible=feasible,
-                                             layout_name=layout.name, before=pl.before)
+            placed = numbermod.uniform_cells(placed, walk, region.tokens, pl.before, rng, feasible=feasible,
+                                             layout_name=layout.name)
     if type(placed) is not list:  # no region has tokens
         placed = list(placed)
     return placed

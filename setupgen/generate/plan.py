@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..core import balance
-from ..core.board import TERRAIN_CODES, Harbor, TileTable, harbor_json
+from ..core.board import TERRAIN_CODES, Harbor, TileTable, harbor_json, spot_order
 from ..core.hexgrid import Hex
 from ..core.layout import Layout
 from ..core.rules import HARBOR_TYPES, TERRAINS
@@ -105,9 +105,9 @@ def _build(layout: Layout) -> Plan:
     pool_types = tuple(HARBOR_TYPES.index(t) for t in layout.harbor_pool)
     places = [(p.hex, p.facing) for p in layout.harbor_places]
     edges = list(layout.coast_edges)
-    place_order = sorted(range(len(places)), key=lambda k: (places[k][0][1], places[k][0][0], places[k][1]))
+    place_order = sorted(range(len(places)), key=lambda k: spot_order(*places[k]))
     edge_rank = [0] * len(edges)
-    for rank, k in enumerate(sorted(range(len(edges)), key=lambda k: (edges[k][0][1], edges[k][0][0], edges[k][1]))):
+    for rank, k in enumerate(sorted(range(len(edges)), key=lambda k: spot_order(*edges[k]))):
         edge_rank[k] = rank
     conflicts, sea_hexes = harbormod.conflicts(tuple(edges))
     return Plan(layout, table, terrain, numbers, near, before, land, balance.land_pairs(layout.land()), regions,

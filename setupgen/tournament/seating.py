@@ -227,11 +227,7 @@ def resolvable_start(n: int, sizes: list[int], rounds: int, beat: int, groups: l
     if len(design) <= beat:
         return None
     spare = design[rounds] if len(design) > rounds else [list(range(tables * k))]
-    slots = [x for block in spare for x in block if x not in missing]
-    point = dict(zip(slots, (p for _, members in _grouped(n, groups, stream) for p in members)))
-    out: Tabs = [sorted(([point[x] for x in t if x in point] for t in rnd), key=len, reverse=True)
-                 for rnd in design[:rounds]]
-    return out + [[] for _ in range(rounds - len(out))]
+    return _seated(design, spare, missing, n, rounds, groups, stream)
 
 
 def packing_start(n: int, sizes: list[int], rounds: int, beat: int, groups: list[int],
@@ -251,9 +247,20 @@ def packing_start(n: int, sizes: list[int], rounds: int, beat: int, groups: list
     if design is None or min(rounds, len(design.rounds)) <= beat:
         return None
     spare = design.rounds[rounds] if len(design.rounds) > rounds else design.leave()
-    slots = [x for block in spare for x in block]
+    return _seated(design.rounds, spare, set(), n, rounds, groups, stream)
+
+
+def _seated(design: Sequence[Sequence[Sequence[int]]], spare: Sequence[Sequence[int]], missing: set[int], n: int,
+            rounds: int, groups: list[int], stream: random.Random) -> Tabs:
+    """The first ``rounds`` rounds of ``design`` with the players on its
+    points: the points of ``spare``'s blocks in order (``missing`` ones
+    left out) take the players group by group (:func:`_grouped`), so a
+    group on one spare block never meets itself; each round's tables
+    largest first, rounds past the design's left empty."""
+    slots = [x for block in spare for x in block if x not in missing]
     point = dict(zip(slots, (p for _, members in _grouped(n, groups, stream) for p in members)))
-    out: Tabs = [[[point[x] for x in t] for t in rnd] for rnd in design.rounds[:rounds]]
+    out: Tabs = [sorted(([point[x] for x in t if x in point] for t in rnd), key=len, reverse=True)
+                 for rnd in design[:rounds]]
     return out + [[] for _ in range(rounds - len(out))]
 
 
