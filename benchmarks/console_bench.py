@@ -195,14 +195,17 @@ def tables(urls: list[str], bursts: int, first_at: float, out) -> None:
     clients = []
     for url in urls:
         c = httpx.Client(timeout=30)
-        csrf = re.search(r'name="csrf" value="([0-9a-f]+)"', c.get(url).text).group(1)
-        clients.append((c, url, csrf))
+        page = c.get(url).text
+        csrf = re.search(r'name="csrf" value="([0-9a-f]+)"', page).group(1)
+        seating = re.search(r'name="seating" value="([0-9a-f]+)"', page).group(1)
+        clients.append((c, url, csrf, seating))
     for burst in range(bursts):
         at = first_at + 2.0 * burst
         time.sleep(max(0.0, at - time.time()))
 
-        def report(c: httpx.Client, url: str, csrf: str, burst: int = burst) -> None:
-            form = {"csrf": csrf, "vp1": "10", "vp2": str(burst), "vp3": "3", "vp4": "2", "winner": "1"}
+        def report(c: httpx.Client, url: str, csrf: str, seating: str, burst: int = burst) -> None:
+            form = {"csrf": csrf, "seating": seating, "vp1": "10", "vp2": str(burst), "vp3": "3", "vp4": "2",
+                    "winner": "1"}
             began = time.perf_counter()
             try:
                 status = c.post(url, data=form).status_code
@@ -215,7 +218,7 @@ def tables(urls: list[str], bursts: int, first_at: float, out) -> None:
             th.start()
         for th in threads:
             th.join()
-    for c, _, _ in clients:
+    for c, *_ in clients:
         c.close()
 
 

@@ -25,6 +25,7 @@ from setupgen.console import day as consoleday  # noqa: E402
 from setupgen.console import security, store  # noqa: E402
 from setupgen.core.errors import SetupgenError  # noqa: E402
 from setupgen.tournament import jobs, tokens  # noqa: E402
+from console_forms import form_token, result_form  # noqa: E402
 
 G = Game.preliminary
 
@@ -70,16 +71,8 @@ def client_of(day, **kw) -> TestClient:
 
 
 def csrf(client: TestClient, path: str = "/") -> str:
-    page = client.get(path)
-    found = re.search(r'name="csrf" value="([0-9a-f]+)"', page.text)
-    assert found, page.text[:500]
-    return found.group(1)
-
-
-def result_form(token: str, vps, winner) -> dict:
-    form = {"csrf": token, "winner": str(winner)}
-    form.update({f"vp{k}": str(v) for k, v in enumerate(vps, start=1)})
-    return form
+    """The page's CSRF token (with its result form's seating stamp, :mod:`console_forms`)."""
+    return form_token(client.get(path).text)
 
 
 # ------------------------------------------------------------------ database
@@ -223,8 +216,8 @@ def test_a_same_size_edit_of_results_csv_is_seen(day):
 
 def test_urlencoded_forms_read_like_starlettes(day):
     c = client_of(day)
-    token = csrf(c)
-    body = (f"csrf={token}&vp1=1&vp1=10&vp2=7&vp3=5&vp4=3&winner=1").encode()  # the last of a repeated field counts
+    token = csrf(c, "/rounds/1/tables/1")
+    body = (f"csrf={token}&seating={token.seating}&vp1=1&vp1=10&vp2=7&vp3=5&vp4=3&winner=1").encode()  # the last of a repeated field counts
     answer = c.post("/rounds/1/tables/1", content=body, follow_redirects=False,
                     headers={"content-type": "application/x-www-form-urlencoded; charset=utf-8"})
     assert answer.status_code == 303 and day.store.result(G(1, 1)).vp == (10, 7, 5, 3)
@@ -297,9 +290,10 @@ def test_director_pages_and_a_whole_round(day):
     assert c.get("/rounds/1/manifest.json").status_code == 404
     page = c.get("/rounds/1")
     assert page.status_code == 200 and "&lt;script&gt;alert(1)&lt;/script&gt;" in page.text and "<script>" not in page.text
-    ok = c.post("/rounds/1/tables/1", data=result_form(token, (10, 7, 5, 3), 1), follow_redirects=False)
+    token = csrf(c, "/rounds/1/tables/1")
+    ok = c.post("/rounds/1/tables/1", data=table_form(c, "/rounds/1/tables/1", (10, 7, 5, 3), 1), follow_redirects=False)
     assert ok.status_code == 303 and day.state(G(1, 1)) == "confirmed"
-    fixed = c.post("/rounds/1/tables/1", data=result_form(token, (10, 8, 5, 3), 1), follow_redirects=False)
+    fixed = c.post("/rounds/1/tables/1", data=table_form(c, "/rounds/1/tables/1", (10, 8, 5, 3), 1), follow_redirects=False)
     assert fixed.status_code == 303
     entries = day.store.audit(G(1, 1))
     assert [e.action for e in entries] == ["correct", "enter"] and entries[0].by == "director"
@@ -346,7 +340,8 @@ def test_a_table_page_carries_no_session_and_checks_its_own_form_token(day):
         answer = fresh.post(f"/t/1/2/{good}", data={**result_form("x", (4, 10, 6, 2), 2), **bad} if bad else
                             {k: v for k, v in result_form("x", (4, 10, 6, 2), 2).items() if k != "csrf"})
         assert answer.status_code == 403 and day.store.result(G(1, 2)) is None
-    sent = fresh.post(f"/t/1/2/{good}", data=result_form(want, (4, 10, 6, 2), 2), follow_redirects=False)
+    sent = fresh.post(f"/t/1/2/{good}", data=result_form(form_token(page.text), (4, 10, 6, 2), 2),
+                      follow_redirects=False)
     assert sent.status_code == 303 and "set-cookie" not in sent.headers and day.state(G(1, 2)) == "reported"
 
 
@@ -373,14 +368,18 @@ def test_wrong_tokens_are_rate_limited(day):
     ("/rounds/1/tables/1/confirm", {"csrf": None, "version": "0"}, 409),  # nothing to confirm
     ("/rounds/1/tables/1/confirm", {"csrf": None}, 400),  # which version the page showed is missing
     ("/rounds/1/tables/1/confirm", {"csrf": None, "version": "-1"}, 400),
-    ("/rounds/1/confirm-all", {"csrf": None, "v1": "x"}, 400),
-    ("/rounds/1/confirm-all", {"csrf": None, "v99": "1"}, 404),
+    ("/rounds/1/confirm-all", {"csrf": None, "versions": "1:x"}, 400),
+    ("/rounds/1/confirm-all", {"csrf": None, "versions": "1"}, 400),
+    ("/rounds/1/confirm-all", {"csrf": None, "versions": "x:1"}, 400),
+    ("/rounds/1/confirm-all", {"csrf": None, "versions": "99:1"}, 404),
+    ("/rounds/1/confirm-all", {"csrf": None, "versions": "0:1"}, 404),
     ("/logout", {}, 403),
 ])
 def test_bad_input_gets_a_clear_4xx_page(day, path, form, status):
     c = client_of(day)
-    if "csrf" in form and form["csrf"] is None:
-        form = dict(form, csrf=csrf(c))
+    if "csrf" in form and form["csrf"] is None:  # the token and seating of the page the form is on
+        token = csrf(c, path if path == "/rounds/1/tables/1" else "/")
+        form = dict(form, csrf=token, **({"seating": token.seating} if token.seating else {}))
     answer = c.post(path, data=form)
     assert answer.status_code == status, answer.text[:300]
     assert "Traceback" not in answer.text and "<h1>" in answer.text
@@ -671,7 +670,7 @@ def test_a_no_show_and_a_disqualification_entered_by_the_director(day, tour):
 
     c = client_of(day)
     token = csrf(c)
-    form = dict(result_form(token, (10, 0, 5, 3), 1), status2="no-show", status4="disqualified")
+    form = dict(table_form(c, "/rounds/1/tables/1", (10, 0, 5, 3), 1), status2="no-show", status4="disqualified")
     assert c.post("/rounds/1/tables/1", data=form, follow_redirects=False).status_code == 303
     seats = day.players_of(G(1, 1))
     text = (day.folder / "results.csv").read_text()
@@ -728,7 +727,7 @@ def test_the_swiss_example_run_from_the_console_alone(tmp_path):
             seats = len(day.players_of(G(n, t)))
             winner = 1 + (t + n) % seats
             vps = [top if k == winner else 3 + (k * t + n) % (top - 3) for k in range(1, seats + 1)]
-            assert c.post(f"/rounds/{n}/tables/{t}", data=result_form(token, vps, winner),
+            assert c.post(f"/rounds/{n}/tables/{t}", data=table_form(c, f"/rounds/{n}/tables/{t}", vps, winner),
                           follow_redirects=False).status_code == 303
     assert c.get("/rounds/3/key.pdf").content == (day.folder / "round-3" / "key.pdf").read_bytes()
     exported = c.get("/standings.csv").content
@@ -749,8 +748,10 @@ def test_the_swiss_example_run_from_the_console_alone(tmp_path):
 
 # ------------------------------------------------------------------ the finals' results and the final placings
 
-def finals_form(token: str, vps, winner) -> dict:
-    return result_form(token, vps, winner)
+def table_form(c, path: str, vps, winner) -> dict:
+    """The result form of the director's page ``path``, filled in as a
+    browser would (its CSRF token and seating stamp from the page)."""
+    return result_form(csrf(c, path), vps, winner)
 
 
 def placed_names(page_text: str) -> list[str]:
@@ -772,7 +773,7 @@ def test_finals_results_of_8_and_the_placings_on_both_pages(tmp_path):
     tour, day = final_of_8_day(tmp_path, played=True)
     c = client_of(day)
     token = csrf(c)
-    early = c.post("/finals/final/tables/1", data=finals_form(token, (7, 10, 8, 8), 2))
+    early = c.post("/finals/final/tables/1", data=table_form(c, "/finals/final/tables/1", (7, 10, 8, 8), 2))
     assert early.status_code == 409 and "make the final&#39;s pack first" in early.text
     assert c.post("/finals/pack", data={"csrf": token}, follow_redirects=False).status_code == 303
     found = consoleday.finals(day)
@@ -780,24 +781,24 @@ def test_finals_results_of_8_and_the_placings_on_both_pages(tmp_path):
     page = c.get("/finals")
     assert page.text.count("Enter result") == 2 and "Once every finals table has its result" in page.text
     names = day.names()
-    bad = c.post("/finals/final/tables/1", data=finals_form(token, ("x", 10, 8, 8), 2))
+    bad = c.post("/finals/final/tables/1", data=table_form(c, "/finals/final/tables/1", ("x", 10, 8, 8), 2))
     shown = names[rank[0]].replace("<", "&lt;").replace(">", "&gt;")
     assert bad.status_code == 400 and f"{shown}: vp &#39;x&#39; is not a whole number" in bad.text
-    high = c.post("/finals/final/tables/1", data=finals_form(token, (7, 10, 11, 8), 2))
+    high = c.post("/finals/final/tables/1", data=table_form(c, "/finals/final/tables/1", (7, 10, 11, 8), 2))
     assert high.status_code == 400 and "has 10 vp but" in high.text
     assert c.post("/finals/final/tables/1", data={"winner": "2", "vp1": "7"}).status_code == 403
     assert c.get("/finals/final/tables/3").status_code == 404
     assert c.get("/finals/quarter/tables/1").status_code == 404
-    assert c.post("/finals/semi-final/tables/1", data=finals_form(token, (1, 2, 3, 4), 4)).status_code == 404
+    assert c.post("/finals/semi-final/tables/1", data=result_form(token, (1, 2, 3, 4), 4)).status_code == 404
     # a first entry of table 1, then its correction: 7, 10, 8, 8 (winner seat 2)
-    assert c.post("/finals/final/tables/1", data=finals_form(token, (6, 10, 8, 8), 2),
+    assert c.post("/finals/final/tables/1", data=table_form(c, "/finals/final/tables/1", (6, 10, 8, 8), 2),
                   follow_redirects=False).status_code == 303
-    assert c.post("/finals/final/tables/1", data=finals_form(token, (7, 10, 8, 8), 2),
+    assert c.post("/finals/final/tables/1", data=table_form(c, "/finals/final/tables/1", (7, 10, 8, 8), 2),
                   follow_redirects=False).status_code == 303
     assert [e.action for e in day.store.audit(Game.finals("final", 1))] == ["correct", "enter"]
     assert ("Once every finals table has its result (now: 1 final table without a confirmed result)"
             in c.get("/finals").text)
-    assert c.post("/finals/final/tables/2", data=finals_form(token, (10, 9, 4, 6), 1),
+    assert c.post("/finals/final/tables/2", data=table_form(c, "/finals/final/tables/2", (10, 9, 4, 6), 1),
                   follow_redirects=False).status_code == 303
     # table 1: rank 4 wins (4 points, 10 of 33 VP = 30.30), ranks 5 and 8 share 2.5 (8 VP each), rank 1 has 1;
     # table 2: rank 2 wins (10 of 29 = 34.48: champion), rank 3 has 3, rank 7 2, rank 6 1
@@ -818,7 +819,7 @@ def test_finals_results_of_8_and_the_placings_on_both_pages(tmp_path):
     rows = list(csv.reader(io.StringIO((tmp_path / "cli" / "placings.csv").read_text())))
     assert [names[r[1]] for r in rows[1:]] == want
     # table 2 corrected: rank 6 (seat 3) disqualified; he leaves the placings, the places close up
-    form = dict(finals_form(token, (10, 9, 4, 6), 1), status1="played", status2="played", status3="disqualified",
+    form = dict(table_form(c, "/finals/final/tables/2", (10, 9, 4, 6), 1), status1="played", status2="played", status3="disqualified",
                 status4="played")
     assert c.post("/finals/final/tables/2", data=form, follow_redirects=False).status_code == 303
     assert "disqualified" in c.get("/finals/final/tables/2").text
@@ -861,9 +862,9 @@ def test_semi_final_results_name_the_winners_then_the_final(tmp_path):
     # seats by rank: 1-8-9-16 / 2-7-10-15 / 3-6-11-14 / 4-5-12-13
     semis = {1: ((6, 10, 7, 7), 2), 2: ((10, 9, 3, 5), 1), 3: ((8, 8, 10, 2), 3), 4: ((10, 10, 4, 9), 1)}
     for k, (vps, winner) in semis.items():
-        assert c.post(f"/finals/semi-final/tables/{k}", data=finals_form(token, vps, winner),
+        assert c.post(f"/finals/semi-final/tables/{k}", data=table_form(c, f"/finals/semi-final/tables/{k}", vps, winner),
                       follow_redirects=False).status_code == 303
-    early = c.post("/finals/final/tables/1", data=finals_form(token, (7, 9, 10, 9), 3))  # seated, not packed yet
+    early = c.post("/finals/final/tables/1", data=table_form(c, "/finals/final/tables/1", (7, 9, 10, 9), 3))  # seated, not packed yet
     assert early.status_code == 409 and "make the final&#39;s pack first" in early.text
     page = c.get("/finals")
     winners = [rank[k - 1] for k in (8, 2, 11, 4)]
@@ -875,7 +876,7 @@ def test_semi_final_results_name_the_winners_then_the_final(tmp_path):
     chosen = {f"w{k}": w for k, w in enumerate(winners, start=1)}
     assert c.post("/finals/pack", data={"csrf": token, **chosen}, follow_redirects=False).status_code == 303
     # the final seats ranks 2, 4, 8, 11 in that order
-    assert c.post("/finals/final/tables/1", data=finals_form(token, (7, 9, 10, 9), 3),
+    assert c.post("/finals/final/tables/1", data=table_form(c, "/finals/final/tables/1", (7, 9, 10, 9), 3),
                   follow_redirects=False).status_code == 303
     names = day.names()
     want = [names[rank[k - 1]] for k in (8, 4, 11, 2, 5, 7, 3, 6, 9, 16, 13, 15, 1, 12, 10, 14)]
@@ -922,13 +923,13 @@ def test_once_a_finals_pack_is_made_the_preliminary_results_stay(tmp_path):
     c = client_of(day)
     token = csrf(c)
     assert c.post("/finals/pack", data={"csrf": token}, follow_redirects=False).status_code == 303
-    late = c.post("/rounds/1/tables/1", data=result_form(token, (10, 0, 0, 0), 1))
+    late = c.post("/rounds/1/tables/1", data=table_form(c, "/rounds/1/tables/1", (10, 0, 0, 0), 1))
     assert late.status_code == 409 and "a preliminary result no longer changes" in late.text
     with pytest.raises(store.StoreError, match="final&#39;s pack is made|final's pack is made"):
         consoleday.enter(day, G(2, 1), ["10", "0", "0", "0"], "1")
     assert day.store.result(G(1, 1)).vp == (10, 8, 6, 4)
     (day.folder / "results.csv").write_text((day.folder / "results.csv").read_text() + "\n")
-    refused = c.post("/finals/final/tables/1", data=finals_form(token, (7, 10, 8, 8), 2))
+    refused = c.post("/finals/final/tables/1", data=table_form(c, "/finals/final/tables/1", (7, 10, 8, 8), 2))
     assert refused.status_code == 400 and "changed outside the console" in refused.text
     assert day.store.results("final") == []
     day.store.close()
@@ -1044,9 +1045,9 @@ def test_confirm_all_reported_confirms_what_was_seen_and_names_the_rest(day):
     for t, (vps, w) in {1: ((10, 7, 5, 3), 1), 2: ((4, 10, 6, 2), 2)}.items():
         report_by_link(c, day, t, vps, w)
     page = c.get("/rounds/1").text
-    assert "Confirm all reported (2)" in page and 'name="v1" value="1"' in page and 'name="v2" value="1"' in page
+    assert "Confirm all reported (2)" in page and 'name="versions" value="1:1 2:1"' in page
     report_by_link(c, day, 2, (4, 10, 6, 3), 2)  # table 2 again, after the page was opened
-    done = c.post("/rounds/1/confirm-all", data={"csrf": csrf(c), "v1": "1", "v2": "1"}, follow_redirects=False)
+    done = c.post("/rounds/1/confirm-all", data={"csrf": csrf(c), "versions": "1:1 2:1"}, follow_redirects=False)
     assert done.status_code == 303 and done.headers["location"] == "/rounds/1?confirmed=1&changed=2"
     assert (day.state(G(1, 1)), day.state(G(1, 2))) == ("confirmed", "reported")
     shown = c.get(done.headers["location"]).text
@@ -1054,7 +1055,7 @@ def test_confirm_all_reported_confirms_what_was_seen_and_names_the_rest(day):
     assert "Confirm all reported (1)" in shown
     rows = (day.folder / "results.csv").read_text().splitlines()
     assert len(rows) == 5 and all(r.startswith("1,1,") for r in rows[1:])
-    again = c.post("/rounds/1/confirm-all", data={"csrf": csrf(c), "v2": "2"}, follow_redirects=False)
+    again = c.post("/rounds/1/confirm-all", data={"csrf": csrf(c), "versions": "2:2"}, follow_redirects=False)
     assert again.headers["location"] == "/rounds/1?confirmed=1" and day.state(G(1, 2)) == "confirmed"
     assert [(e.action, e.table) for e in day.store.audit()][:3] == [("confirm", 2), ("confirm", 1), ("report", 2)]
 
@@ -1087,17 +1088,17 @@ def test_a_correction_from_a_page_opened_before_a_change_is_refused(tmp_path):
     c = client_of(day)
     token = csrf(c)
     assert c.post("/finals/pack", data={"csrf": token}, follow_redirects=False).status_code == 303
-    first = dict(finals_form(token, (7, 10, 8, 8), 2), version="0")
+    first = dict(table_form(c, "/finals/final/tables/1", (7, 10, 8, 8), 2), version="0")
     assert c.post("/finals/final/tables/1", data=first, follow_redirects=False).status_code == 303
     page = c.get("/finals/final/tables/1").text
     assert 'name="version" value="1"' in page
-    second = dict(finals_form(token, (7, 10, 9, 8), 2), version="1")
+    second = dict(table_form(c, "/finals/final/tables/1", (7, 10, 9, 8), 2), version="1")
     assert c.post("/finals/final/tables/1", data=second, follow_redirects=False).status_code == 303
-    stale = c.post("/finals/final/tables/1", data=dict(finals_form(token, (6, 10, 8, 8), 2), version="1"))
+    stale = c.post("/finals/final/tables/1", data=dict(table_form(c, "/finals/final/tables/1", (6, 10, 8, 8), 2), version="1"))
     assert stale.status_code == 409 and "This result changed after you opened the page" in stale.text
     assert day.store.result(Game.finals("final", 1)).vp == (7, 10, 9, 8)
     assert 'value="6"' in stale.text  # the director's own input is kept in the form
-    late = c.post("/rounds/1/tables/1", data=dict(result_form(token, (10, 0, 0, 0), 1), version="9"))
+    late = c.post("/rounds/1/tables/1", data=dict(table_form(c, "/rounds/1/tables/1", (10, 0, 0, 0), 1), version="9"))
     assert late.status_code == 409
     day.store.close()
 

@@ -12,6 +12,7 @@ equal to ``setupgen placings``'.
 
 ``SETUPGEN_SCREENSHOTS=1`` also copies the screenshots into ``docs/``."""
 
+import contextlib
 import os
 import shutil
 import socket
@@ -97,6 +98,29 @@ def served(tmp_path):
         yield console
     finally:
         console.stop()
+
+
+@contextlib.contextmanager
+def desktop(chromium: str, tmp_path: Path):
+    """A Chromium context of a 1100x800 desktop with a profile of its own, closed afterwards."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        ctx = pw.chromium.launch_persistent_context(tempfile.mkdtemp(dir=tmp_path), executable_path=chromium,
+                                                    headless=True, args=ARGS, viewport={"width": 1100, "height": 800})
+        try:
+            yield ctx
+        finally:
+            ctx.close()
+
+
+def logged_in(ctx, base: str, button: str):
+    """A new page of ``ctx``, logged in as the director (``button``: the login button's words)."""
+    page = ctx.new_page()
+    page.goto(base + "/login")
+    page.fill("input[name=password]", PASSWORD)
+    page.click(f"button:has-text('{button}')")
+    return page
 
 
 def fill_result(page, vps, winner) -> None:
@@ -448,7 +472,6 @@ def test_the_australian_hall_in_english(chromium, tmp_path):
     clock and an announcement, the public page during the semi-finals, a
     player finding her semi-final table, its board, every player page at
     390 and 1366 px."""
-    from playwright.sync_api import sync_playwright
 
     from setupgen.console import day as consoleday
     from setupgen.tournament import tokens
@@ -467,50 +490,75 @@ def test_the_australian_hall_in_english(chromium, tmp_path):
     shots.mkdir()
     console.start()
     try:
-        with sync_playwright() as pw:
-            ctx = pw.chromium.launch_persistent_context(tempfile.mkdtemp(dir=tmp_path), executable_path=chromium,
-                                                        headless=True, args=ARGS,
-                                                        viewport={"width": 1100, "height": 800})
-            try:
-                page = ctx.new_page()
-                page.goto(console.base + "/login")
-                page.fill("input[name=password]", PASSWORD)
-                page.click("button:has-text('Log in')")
-                page.goto(console.base + "/finals")
-                page.click("button:has-text('Make the semi-final pack')")
-                page.wait_for_url(console.base + "/finals", timeout=180_000)
-                page.goto(console.base + "/")
-                assert page.is_visible("text=The hall: Semi-finals")
-                page.fill("input[name=minutes]", "75")
-                page.click("button:has-text('Start the clock')")
-                page.fill("input[name=text]", "Semi-finals: four tables, best of each goes through")
-                page.click("button:has-text('Post')")
-                page.fill("input[name=text]", "Donaudampfschifffahrtsgesellschaftskapitänswitwenrentenversicherung" * 4)
-                page.click("button:has-text('Post')")  # one long word: the pages still fit a phone
-                phone = ctx.new_page()
-                phone.set_viewport_size(SIZES[0])
-                phone.goto(console.base + "/public")
-                assert phone.locator("h1").first.inner_text().startswith("Semi-final")
-                assert phone.locator("td[data-label='Choice 1']").count() == 4
-                assert clock_text(phone).startswith("Time left: 1:1")
-                assert phone.is_visible("text=Semi-finals: four tables, best of each goes through")
-                name = phone.locator("table.seating tbody tr").nth(1).locator("td").nth(2).inner_text().strip()
-                phone.goto(console.base + "/public/players")
-                phone.fill("#q", name.split()[0])
-                phone.click("button:has-text('Search')")
-                phone.click(f"a:text-is('{name}')")
-                assert phone.is_visible("text=Semi-final: table 2, choice 3")
-                assert phone.locator("table.grid tbody tr").count() == 4  # her four rounds' games
-                player_url = phone.url
-                table_url = tokens.table_url(console.base, tokens.read_key(console.folder), 1, 2, "semi-final")
-                phone.goto(table_url)
-                assert phone.is_visible("svg.board") and phone.is_visible("text=Your table's board")
-                phone.close()
-                look_at_player_pages(ctx, {"public": console.base + "/public",
-                                           "players": console.base + "/public/players", "player": player_url,
-                                           "table": table_url, "screen": console.base + "/public?screen=1"},
-                                     shots, "en")
-            finally:
-                ctx.close()
+        with desktop(chromium, tmp_path) as ctx:
+            page = logged_in(ctx, console.base, "Log in")
+            page.goto(console.base + "/finals")
+            page.click("button:has-text('Make the semi-final pack')")
+            page.wait_for_url(console.base + "/finals", timeout=180_000)
+            page.goto(console.base + "/")
+            assert page.is_visible("text=The hall: Semi-finals")
+            page.fill("input[name=minutes]", "75")
+            page.click("button:has-text('Start the clock')")
+            page.fill("input[name=text]", "Semi-finals: four tables, best of each goes through")
+            page.click("button:has-text('Post')")
+            page.fill("input[name=text]", "Donaudampfschifffahrtsgesellschaftskapitänswitwenrentenversicherung" * 4)
+            page.click("button:has-text('Post')")  # one long word: the pages still fit a phone
+            phone = ctx.new_page()
+            phone.set_viewport_size(SIZES[0])
+            phone.goto(console.base + "/public")
+            assert phone.locator("h1").first.inner_text().startswith("Semi-final")
+            assert phone.locator("td[data-label='Choice 1']").count() == 4
+            assert clock_text(phone).startswith("Time left: 1:1")
+            assert phone.is_visible("text=Semi-finals: four tables, best of each goes through")
+            name = phone.locator("table.seating tbody tr").nth(1).locator("td").nth(2).inner_text().strip()
+            phone.goto(console.base + "/public/players")
+            phone.fill("#q", name.split()[0])
+            phone.click("button:has-text('Search')")
+            phone.click(f"a:text-is('{name}')")
+            assert phone.is_visible("text=Semi-final: table 2, choice 3")
+            assert phone.locator("table.grid tbody tr").count() == 4  # her four rounds' games
+            player_url = phone.url
+            table_url = tokens.table_url(console.base, tokens.read_key(console.folder), 1, 2, "semi-final")
+            phone.goto(table_url)
+            assert phone.is_visible("svg.board") and phone.is_visible("text=Your table's board")
+            phone.close()
+            look_at_player_pages(ctx, {"public": console.base + "/public",
+                                       "players": console.base + "/public/players", "player": player_url,
+                                       "table": table_url, "screen": console.base + "/public?screen=1"},
+                                 shots, "en")
     finally:
         console.stop()
+
+
+def test_confirm_all_of_a_hall_of_100_tables_in_one_click(chromium, tmp_path):
+    """Issue 40: 400 players at 100 tables, every table reported before the
+    console starts; in Chromium the director confirms all 100 with one
+    click of *Confirm all reported* (once 41 fields, over the form limit)."""
+
+    from setupgen.console import day as consoleday
+    from setupgen.tournament.games import Game
+
+    (tmp_path / "players.csv").write_text("id,name\n" + "".join(f"h{k:03d},Player {k}\n" for k in range(1, 401)))
+    tour = tmp_path / "hall.toml"
+    tour.write_text('name = "Hall of 100"\nseed = "hall"\nplayers = "players.csv"\ntable_size = 4\n\n'
+                    '[[rounds]]\nscenario = "base-3-4"\nvictory_points = 10\n')
+    (tmp_path / "password.txt").write_text(PASSWORD + "\n")
+    console = Console(tour, tmp_path / "out", tmp_path / "password.txt")
+    day = consoleday.open_day(tour, console.folder, console_url=console.base)
+    assert day.schedule.tables(1) == 100
+    for t in range(1, 101):
+        consoleday.report(day, Game.preliminary(1, t), ["10", str(2 + t % 7), "3", "2"], "1")
+    day.store.close()
+    console.start()
+    try:
+        with desktop(chromium, tmp_path) as ctx:
+            page = logged_in(ctx, console.base, "Log in")
+            page.goto(console.base + "/rounds/1")
+            page.click("button:has-text('Confirm all reported (100)')")
+            page.wait_for_url(console.base + "/rounds/1?confirmed=100")
+            assert page.is_visible("text=Confirmed 100 tables.")
+            assert page.locator("tr.confirmed").count() == 100 and page.locator("tr.reported").count() == 0
+    finally:
+        console.stop()
+    rows = (console.folder / "results.csv").read_text().splitlines()
+    assert len(rows) == 1 + 400 and rows[0] == "round,table,player,vp,winner"

@@ -140,14 +140,18 @@ def test_save_and_next_table_goes_to_the_next_unconfirmed_table(tmp_path):
         assert "autofocus" in c.get("/rounds/1/tables/1").text
         consoleday.enter(day, G(1, 3), ["10", "5", "4", "3"], "1")  # table 3 is confirmed already
         form = {"csrf": token, "vp1": "10", "vp2": "5", "vp3": "4", "vp4": "3", "winner": "1", "then": "next"}
-        first = c.post("/rounds/1/tables/2", data=dict(form, version="0"), follow_redirects=False)
+
+        def at(t: int, **extra) -> dict:  # the form of table t's page: its seating stamp
+            return dict(form, seating=stamp(day.players_of(G(1, t))), **extra)
+
+        first = c.post("/rounds/1/tables/2", data=at(2, version="0"), follow_redirects=False)
         assert first.status_code == 303 and first.headers["location"] == "/rounds/1/tables/4"  # 3 skipped
-        last = c.post("/rounds/1/tables/4", data=dict(form, version="0"), follow_redirects=False)
+        last = c.post("/rounds/1/tables/4", data=at(4, version="0"), follow_redirects=False)
         assert last.headers["location"] == "/rounds/1/tables/1"  # round the end
-        plain = dict(form, version="0")
+        plain = at(1, version="0")
         del plain["then"]
         assert c.post("/rounds/1/tables/1", data=plain, follow_redirects=False).headers["location"] == "/rounds/1"
-        again = c.post("/rounds/1/tables/1", data=dict(form, version="1"), follow_redirects=False)
+        again = c.post("/rounds/1/tables/1", data=at(1, version="1"), follow_redirects=False)
         assert again.headers["location"] == "/rounds/1"  # every table confirmed: back to the round
     finally:
         day.store.close()
@@ -181,6 +185,7 @@ def test_a_late_entry_without_an_id_gets_the_next_free_one(day):
 # ------------------------------------------------------------------ undo
 
 from setupgen.console import undo  # noqa: E402
+from console_forms import stamp  # noqa: E402
 
 
 def test_a_confirmed_table_back_to_reported_then_to_waiting(day):
@@ -202,7 +207,8 @@ def test_a_confirmed_table_back_to_reported_then_to_waiting(day):
     assert (entry.action, entry.new, entry.version) == ("remove", "", 3) and '"vp": [10, 5, 4, 3]' in entry.old
     # a page that still shows the removed result is refused; a fresh one (version 0) enters it again
     assert c.post("/rounds/1/tables/1", data={"csrf": token, "vp1": "10", "vp2": "5", "vp3": "4", "vp4": "3",
-                                              "winner": "1", "version": "2"}).status_code == 409
+                                              "winner": "1", "version": "2",
+                                              "seating": stamp(day.players_of(G(1, 1)))}).status_code == 409
     consoleday.enter(day, G(1, 1), ["10", "6", "4", "3"], "1", version=0)
     assert day.store.result(G(1, 1)).version == 4
     assert c.post("/rounds/1/tables/2/undo", data={"csrf": token, "to": "waiting", "version": "0"}).status_code == 409

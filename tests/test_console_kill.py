@@ -57,9 +57,12 @@ def correct_until_gone(base: str, t: int, acknowledged) -> None:
     = the step); ``acknowledged(step)`` for each answered 303, until the
     server is gone or refuses."""
     with httpx.Client(base_url=base, timeout=10) as c:
-        token = re.search(r'name="csrf" value="([0-9a-f]+)"', c.get("/").text).group(1)
+        page = c.get(f"/rounds/1/tables/{t}").text
+        token = re.search(r'name="csrf" value="([0-9a-f]+)"', page).group(1)
+        seating = re.search(r'name="seating" value="([0-9a-f]+)"', page).group(1)
         for step in range(STEPS):
-            form = {"csrf": token, "vp1": "10", "vp2": str(step), "vp3": "2", "vp4": "1", "winner": "1"}
+            form = {"csrf": token, "seating": seating, "vp1": "10", "vp2": str(step), "vp3": "2", "vp4": "1",
+                    "winner": "1"}
             try:
                 answer = c.post(f"/rounds/1/tables/{t}", data=form)
             except httpx.HTTPError:

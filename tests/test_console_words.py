@@ -100,7 +100,9 @@ def test_a_table_page_speaks_the_event_language(swiss):
     assert "Report result" not in page.text and "Threshold" not in page.text
     assert "&lt;b&gt;Dario&lt;/b&gt; hat gewonnen" in page.text and "<b>Dario" not in page.text
     token = re.search(r'name="csrf" value="([0-9a-f]+)"', page.text).group(1)
-    sent = c.post(url, data={"csrf": token, "winner": "1", "vp1": "10", "vp2": "7", "vp3": "5", "vp4": "3"},
+    seating = re.search(r'name="seating" value="([0-9a-f]+)"', page.text).group(1)
+    sent = c.post(url, data={"csrf": token, "seating": seating, "winner": "1", "vp1": "10", "vp2": "7", "vp3": "5",
+                             "vp4": "3"},
                   follow_redirects=False)
     assert sent.status_code == 303
     shown = c.get(url).text
@@ -109,7 +111,8 @@ def test_a_table_page_speaks_the_event_language(swiss):
     assert "2026-12-01T17:51:07Z" not in shown
     consoleday.confirm(swiss, Game.preliminary(1, 1))
     assert f"Von der Turnierleitung bestätigt: {seats[0]} 10 (Sieger)" in c.get(url).text
-    again = c.post(url, data={"csrf": token, "winner": "2", "vp1": "7", "vp2": "10", "vp3": "5", "vp4": "3"})
+    again = c.post(url, data={"csrf": token, "seating": seating, "winner": "2", "vp1": "7", "vp2": "10", "vp3": "5",
+                              "vp4": "3"})
     assert again.status_code == 409 and "Nicht gespeichert:" in again.text
     assert "die Turnierleitung hat das Ergebnis dieses Tisches bestätigt" in again.text
     assert "ask the director" not in again.text

@@ -236,8 +236,9 @@ def test_director_pages_speak_only_the_new_language(xx, tmp_path):
         joined = c.post("/entries/change", data={"csrf": token, "change": "joined", "player": "", "name": "Lea",
                                                  "from_round": "3"}, follow_redirects=False)
         assert joined.status_code == 303
-        refused = c.post("/rounds/2/tables/2", data={"csrf": token, "vp1": "-5", "vp2": "x", "vp3": "", "vp4": "3",
-                                                     "winner": "1"})
+        seating = re.search(r'name="seating" value="([0-9a-f]+)"', c.get("/rounds/2/tables/2").text).group(1)
+        refused = c.post("/rounds/2/tables/2", data={"csrf": token, "seating": seating, "vp1": "-5", "vp2": "x",
+                                                     "vp3": "", "vp4": "3", "winner": "1"})
         assert refused.status_code == 400
         finals = consoleday.finals(day)
         assert finals is not None and str(finals.problem) == "4 preliminary tables are not confirmed yet"

@@ -31,7 +31,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from ..core.errors import SetupgenError
 from ..tournament import jobs
-from ..tournament.games import Game, GameError
+from ..tournament.games import Game, GameError, seating_stamp
 from . import day as dayday
 from . import auditlog, hall, prints, public, security, undo
 from .day import Day
@@ -40,8 +40,8 @@ from .words import Words, local_time
 from .pages import (TEMPLATES, LoginNeeded, Refusal, client_host, day_of, director_words, form_rows, game_headings, game_of,
                     is_director,
                     is_player_path,
-                    placings_context, posted_result, read_form, render, require_director, scenario_name,
-                    standings_context, MAX_FIELDS)
+                    placings_context, posted_result, posted_seating, read_form, render, require_director,
+                    scenario_name, seating_refusal, standings_context)
 
 #: the files of a pack the director may download
 DOWNLOADS = ("round.pdf", "key.pdf")
@@ -268,7 +268,8 @@ def _round_or_404(day: Day, n: int) -> None:
 class _Posted:
     """A director's result form as posted: VP, winner and statuses per
     seat, and, when it was refused, the problems and the page's status
-    (400 a rule broken, 409 the state forbids it)."""
+    (400 a rule broken, 409 the state forbids it); ``seated`` the players
+    the table seats now when the form was drawn for others."""
 
     def __init__(self) -> None:
         self.vp: list[str] | None = None
@@ -277,26 +278,30 @@ class _Posted:
         self.problems: list[str] | None = None
         self.status = 200
         self.changed: dayday.ResultChanged | None = None
+        self.seated: tuple[str, ...] | None = None
 
     async def enter(self, request: Request, seats: int, enter: Callable[..., object], done: str,
                     then: Callable[[], str] | None = None) -> Response | None:
         """Read the form (CSRF checked) and hand (VP, winner, statuses,
-        the version the form showed or None) to ``enter`` in a worker
-        thread; a redirect to ``done`` when it takes them (to ``then()``,
-        the next table, when the form's ``then`` is ``next``), else None
-        with the problems kept here."""
+        the version the form showed or None, the seating it was drawn for)
+        to ``enter`` in a worker thread; a redirect to ``done`` when it
+        takes them (to ``then()``, the next table, when the form's
+        ``then`` is ``next``), else None with the problems kept here."""
         form = await read_form(request)
         self.vp, self.winner = posted_result(form, seats)
         self.marks = _posted_statuses(form, seats)
         version = _version(form, required=False)
         try:
-            await run_in_threadpool(enter, self.vp, self.winner, self.marks, version)
+            await run_in_threadpool(enter, self.vp, self.winner, self.marks, version, posted_seating(form))
             target = then() if then is not None and form.get("then") == "next" else done
             return RedirectResponse(target, status_code=303)
         except dayday.ResultRefused as exc:
             self.problems, self.status = exc.problems, 400
         except dayday.ResultChanged as exc:
             self.problems, self.status, self.changed = [str(exc)], 409, exc
+        except dayday.SeatingChanged as exc:  # typed for other players: the form starts again, empty
+            self.problems, self.status, self.seated = [str(exc)], 409, exc.players
+            self.vp = self.winner = self.marks = None
         except SetupgenError as exc:
             self.problems, self.status = [str(exc)], 409
         return None
@@ -621,6 +626,7 @@ async def table_page(request: Request) -> Response:
         if done is not None:
             return done
         changed = posted.changed
+        players = players if posted.seated is None else posted.seated
     return _table_page(request, day, game, players, posted, changed)
 
 
@@ -634,12 +640,13 @@ def _table_page(request: Request, day: Day, game: Game, players: tuple[str, ...]
     heading, title = game_headings(game, words)
     return render(request, "table.html", posted.status, title=title, heading=heading,
                   finals=game.is_finals, path=game_path(game), back=back, back_link=back_link,
-                  state=day.state(game), problems=_problems_in(words, posted, changed),
+                  state=day.state(game), problems=(_problems_in(words, posted, changed) if posted.seated is None
+                                                   else [seating_refusal(day, posted.seated, words)]),
                   at=local_time(result.at, day.t.timezone, words.tx) if result else "",
                   players=form_rows(day, players, posted.vp, posted.winner, result, posted.marks),
                   threshold=day.threshold(game), audit=_audit_lines(day, game=game), url=day.table_url(game),
                   statuses=STATUS_CHOICES, version=result.version if result else 0, autofocus=True,
-                  next_button=words("director.save_next"),
+                  next_button=words("director.save_next"), seating=seating_stamp(players),
                   changed=None if changed is None else _changed_rows(day, players, changed))
 
 
@@ -730,6 +737,8 @@ async def _at_version(request: Request, act: Callable[[Day, Game, Any, int | Non
         posted = _Posted()
         posted.problems, posted.status = [str(exc)], 409
         return _table_page(request, day, game, players, posted, exc)
+    except dayday.SeatingChanged as exc:
+        raise HTTPException(409, seating_refusal(day, exc.players, director_words(day))) from None
     except SetupgenError as exc:
         raise HTTPException(409, str(exc)) from None
     return RedirectResponse(then(game), status_code=303)
@@ -773,22 +782,27 @@ async def remove_change(request: Request) -> Response:
 
 async def confirm_all(request: Request) -> Response:
     """*Confirm all reported* of a round or a finals stage, in one
-    transaction: every table whose version on the page (``v<table>``) is
-    still current; the others are named as changed."""
+    transaction: every table whose version on the page is still current
+    (one field ``versions``: ``table:version`` pairs separated by spaces,
+    so a hall of any size is one field); the others are named as changed."""
     require_director(request)
     form = await read_form(request)
     day, params = day_of(request), request.path_params
     seen: dict[Game, int | None] = {}
-    for name in list(form.keys())[:MAX_FIELDS]:
-        if name.startswith("v") and name[1:].isdigit() and len(name) <= 6:
-            try:
-                seen[game_of(params, int(name[1:]))] = _version(form, name)
-            except GameError as exc:
-                raise HTTPException(404, str(exc)) from None
+    for pair in str(form.get("versions", "")).split():
+        table, sep, version = pair.partition(":")
+        if not (sep and table.isascii() and table.isdigit() and len(table) <= 5):
+            raise Refusal(400, "director.no_version")
+        try:
+            seen[game_of(params, int(table))] = _version({"version": version}, "version")
+        except GameError as exc:
+            raise HTTPException(404, str(exc)) from None
     for game in seen:
         await run_in_threadpool(_players_or_404, day, game)
     try:
         done, changed = await run_in_threadpool(dayday.confirm_all, day, seen)
+    except dayday.SeatingChanged as exc:
+        raise HTTPException(409, seating_refusal(day, exc.players, director_words(day))) from None
     except SetupgenError as exc:
         raise HTTPException(409, str(exc)) from None
     back = "/finals" if "stage" in params else f"/rounds/{params['n']}"

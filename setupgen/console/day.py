@@ -39,7 +39,7 @@ from ..core import atomic
 from ..core.data import read_text
 from ..core.errors import SetupgenError
 from ..tournament import entries, jobs, roundpack, tokens
-from ..tournament.games import FINAL, FINALS_STAGES, PRELIMINARY, SEMI_FINAL, STAGES, Game
+from ..tournament.games import FINAL, FINALS_STAGES, PRELIMINARY, SEMI_FINAL, STAGES, Game, seating_stamp
 from ..tournament import model as tournament
 from ..tournament import placings as pl
 from ..tournament import standings as st
@@ -582,35 +582,64 @@ def same_version(day: Day, game: Game, version: int | None) -> Callable[[TableRe
     return allowed
 
 
+class SeatingChanged(StoreError):
+    """A result form drawn for other players than the game's table seats
+    now (a re-plan, or a finals stage seated again, since the page was
+    opened): ``players`` the ids the table seats now, in seat order.
+    Nothing is stored."""
+
+    def __init__(self, game: Game, players: tuple[str, ...]) -> None:
+        super().__init__(f"the players at {game.label()} changed since the page was opened (now "
+                         f"{', '.join(players)}): nothing was recorded; check the players and send again")
+        self.game, self.players = game, players
+
+
+def check_seating(day: Day, game: Game, seating: str | None, players: tuple[str, ...] | None = None) -> None:
+    """Refuse with :class:`SeatingChanged` a form whose ``seating`` (the
+    :func:`~setupgen.tournament.games.seating_stamp` it was drawn for;
+    None: not checked) is not the game's seating now, or a result whose
+    ``players`` are not. Raises :class:`SetupgenError` for a game that is
+    not scheduled."""
+    now = day.players_of(game)
+    if (seating is not None and seating != seating_stamp(now)) or (players is not None and players != now):
+        raise SeatingChanged(game, now)
+
+
 def enter(day: Day, game: Game, vp: list[str], winner: str, statuses: list[str] | None = None,
-          version: int | None = None) -> TableResult:
+          version: int | None = None, seating: str | None = None) -> TableResult:
     """The director enters or corrects a game's result, preliminary or
     finals (with each seat's status: no-shows and disqualifications are
     the director's): it is confirmed, and the stage's results file is
     written (:func:`write_stage`). ``version``: the version of the result
     the director's form showed (0: none); a result changed since is
-    refused with :class:`ResultChanged`. Raises :class:`ResultRefused` or
-    :class:`SetupgenError`."""
-    return _change(day, game, vp, winner, CONFIRMED, "director", statuses, same_version(day, game, version))
+    refused with :class:`ResultChanged`. ``seating``: the seating stamp
+    the form was drawn for (None: not checked); another seating is
+    refused with :class:`SeatingChanged`. Raises :class:`ResultRefused`
+    or :class:`SetupgenError`."""
+    return _change(day, game, vp, winner, CONFIRMED, "director", statuses, same_version(day, game, version), seating)
 
 
-def report(day: Day, game: Game, vp: list[str], winner: str) -> TableResult:
+def report(day: Day, game: Game, vp: list[str], winner: str, seating: str | None = None) -> TableResult:
     """A table reports its game's result, everyone played (refused once
-    the director has confirmed it). Raises :class:`ResultRefused` or
+    the director has confirmed it); ``seating`` as for :func:`enter`.
+    Raises :class:`ResultRefused`, :class:`SeatingChanged` or
     :class:`SetupgenError`."""
     def allowed(old: TableResult | None) -> None:
         if old is not None and old.state == CONFIRMED:
             raise StoreError("the director has confirmed this table's result; ask the director to correct it")
 
-    return _change(day, game, vp, winner, REPORTED, "table", None, allowed)
+    return _change(day, game, vp, winner, REPORTED, "table", None, allowed, seating)
 
 
 def _change(day: Day, game: Game, vp: list[str], winner: str, state: str, by: str,
-            statuses: list[str] | None, allowed: Callable[[TableResult | None], None]) -> TableResult:
+            statuses: list[str] | None, allowed: Callable[[TableResult | None], None],
+            seating: str | None = None) -> TableResult:
+    check_seating(day, game, seating)  # before the rules: VP typed for other players are no result
     values, seat, marks = check_result(day, game, vp, winner, statuses)
     new = TableResult(game, day.players_of(game), values, seat, state, by, day.store.clock(), marks)
     with day.store.lock:
         check_change(day, game)
+        check_seating(day, game, seating, new.players)  # a re-plan taken in meanwhile
         before = day.store.result(game)
         action = "report" if by == "table" else "enter" if before is None else "correct"
         day.store.record(new, action, allowed)
@@ -636,7 +665,9 @@ def confirm_all(day: Day, seen: Mapping[Game, int | None]) -> tuple[list[TableRe
     confirmed (a game confirmed already counts as confirmed, unchanged)
     and the games changed since (left as they are). Raises
     :class:`StoreError` for a game with no result at all (when its
-    version is not checked), :class:`SetupgenError` for one not scheduled."""
+    version is not checked), :class:`SeatingChanged` for a result of
+    players the table no longer seats (nothing confirmed),
+    :class:`SetupgenError` for one not scheduled."""
     for game in seen:
         day.players_of(game)
     done: list[TableResult] = []
@@ -654,6 +685,7 @@ def confirm_all(day: Day, seen: Mapping[Game, int | None]) -> tuple[list[TableRe
                 continue
             if old is None:
                 raise StoreError(f"{game.label()} has no result to confirm")
+            check_seating(day, game, None, old.players)  # a result of players no longer at that table
             if old.state == CONFIRMED:
                 done.append(old)
                 continue

@@ -31,7 +31,7 @@ from .words import Words
 __all__: Sequence[str] = ("TEMPLATES", "LoginNeeded", "day_of", "render", "director_words", "is_director",
                           "require_director", "read_form", "game_of", "form_rows", "posted_result", "client_host",
                           "standings_context", "placings_context", "scenario_name", "MAX_FIELDS", "is_player_path", "game_headings",
-                          "Refusal")
+                          "Refusal", "posted_seating", "seating_refusal")
 
 TEMPLATES = Path(__file__).with_name("templates")
 MAX_FIELDS = 40  # fields a form may have
@@ -169,6 +169,20 @@ def form_rows(day: Day, players: tuple[str, ...], vp: list[str] | None = None, w
 def posted_result(form: Any, seats: int) -> tuple[list[str], str]:
     vp = [str(form.get(f"vp{k}", ""))[:50] for k in range(1, seats + 1)]
     return vp, str(form.get("winner", ""))[:10]
+
+
+def posted_seating(form: Any) -> str:
+    """The seating stamp a result form says it was drawn for (``seating``,
+    :func:`~setupgen.tournament.games.seating_stamp`); empty when missing,
+    which no seating matches (a form from before this field is out of date)."""
+    return str(form.get("seating", ""))[:32]
+
+
+def seating_refusal(day: Day, players: Sequence[str], words: Words) -> Markup:
+    """The refusal of a result form drawn for other players, in ``words``'
+    language (HTML), naming the players the table seats now in seat order."""
+    names = day.names()
+    return words("seating_changed", players=", ".join(names.get(p, p) for p in players))
 
 
 def is_player_path(path: str) -> bool:

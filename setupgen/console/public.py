@@ -36,12 +36,13 @@ from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Re
 from ..core.board import Board
 from ..core.errors import SetupgenError
 from ..tournament import tokens
-from ..tournament.games import Game, GameError
+from ..tournament.games import Game, GameError, seating_stamp
 from . import day as dayday
 from . import hall, security
 from .day import Day
 from .hall import Stage
 from .pages import (TEMPLATES, client_host, day_of, form_rows, game_headings, game_of, placings_context, posted_result,
+                    posted_seating, seating_refusal,
                     read_form, render, scenario_name, standings_context)
 from .clock import format_left
 from .words import Words, local_clock, local_time
@@ -264,10 +265,13 @@ async def table_report(request: Request) -> Response:
         form = await read_form(request, csrf)
         vp, winner = posted_result(form, len(players))
         try:
-            dayday.report(day, game, vp, winner)  # about 1 ms: no thread hop
+            dayday.report(day, game, vp, winner, posted_seating(form))  # about 1 ms: no thread hop
             return RedirectResponse(request.url.path, status_code=303)
         except dayday.ResultRefused as exc:
             problems, status = [words.problem(p) for p in exc.problems], 400
+        except dayday.SeatingChanged as exc:  # the form was for other players: shown again, empty, for these
+            players, vp, winner = exc.players, None, None
+            problems, status = [seating_refusal(day, players, words)], 409
         except SetupgenError as exc:
             confirmed = day.state(game) == dayday.CONFIRMED
             problems, status = [str(words("refused_confirmed")) if confirmed else str(exc)], 409
@@ -279,6 +283,7 @@ async def table_report(request: Request) -> Response:
                   problems=problems, message=None, players=form_rows(day, players, vp, winner, result),
                   reported=form_rows(day, players, None, None, result), at=at, threshold=day.threshold(game),
                   path=request.url.path, director_nav=False, public_nav=True, statuses=(), csrf=csrf, words=words,
+                  seating=seating_stamp(players),
                   board=await _board_svg(day, game), status_url=request.url.path + "/status.json",
                   **_hall_context(day, stage, words, time.time(), game))
 

@@ -18,12 +18,15 @@ Pure values: no files, no I/O.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
+from typing import Sequence
 
 from ..core.errors import SetupgenError
 from ..core.rules import FINAL, FINALS_STAGES, PRELIMINARY, SEMI_FINAL
 
-__all__ = ["PRELIMINARY", "SEMI_FINAL", "FINAL", "FINALS_STAGES", "STAGES", "FINALS_ROUND", "Game", "GameError"]
+__all__ = ["PRELIMINARY", "SEMI_FINAL", "FINAL", "FINALS_STAGES", "STAGES", "FINALS_ROUND", "Game", "GameError",
+           "seating_stamp"]
 
 #: every stage, in the order they are played
 STAGES = (PRELIMINARY, *FINALS_STAGES)
@@ -87,3 +90,12 @@ class Game:
 
     def __repr__(self) -> str:
         return f"Game({self.stage!r}, {self.round!r}, {self.table!r})"
+
+
+def seating_stamp(players: Sequence[str]) -> str:
+    """The stamp of a table's seating that a result form carries
+    (``docs/console.md``, "Results"): the first 16 hex digits of SHA-256 of
+    the player ids in seat order (a finals table: choosing order), joined
+    by line feeds (an id holds no control character). Two seatings have
+    the same stamp only when they seat the same ids in the same order."""
+    return hashlib.sha256("\n".join(players).encode("utf-8")).hexdigest()[:16]
