@@ -457,6 +457,24 @@ def test_demo_board_worked_by_hand():
     assert metrics(balance.measure(pinned("demo"))) == demo
 
 
+def test_a_board_exactly_on_a_limits_edge_meets_it():
+    # Issue 41 (balance.py: a limit's edges are inclusive). The demo board worked by hand above: brick 8,
+    # lumber 16 pips, highest intersection 12, largest cluster 3, score 56.5.
+    demo = pinned("demo")
+    on_edge = [Limits(resource_pips=(("brick", 8, 13),)), Limits(resource_pips=(("lumber", 8, 16),)),
+               Limits(resource_pips=(("brick", 8, 8), ("lumber", 16, 16))), Limits(max_intersection_pips=12),
+               Limits(max_terrain_cluster=3), Limits(min_score=56.5, max_score=56.5)]
+    for limits in on_edge:
+        assert balance.first_failure(demo, limits) is None, limits
+    beyond = [(Limits(resource_pips=(("brick", 9, 13),)), "resource_pips"),
+              (Limits(resource_pips=(("lumber", 8, 15),)), "resource_pips"),
+              (Limits(max_intersection_pips=11), "max_intersection_pips"),
+              (Limits(max_terrain_cluster=2), "max_terrain_cluster"),
+              (Limits(min_score=56.6), "min_score"), (Limits(max_score=56.4), "max_score")]
+    for limits, name in beyond:
+        assert balance.first_failure(demo, limits) == name, limits
+
+
 def test_club_board_counted_by_hand():
     # tests/golden/base-5-6-club.json, numbers by terrain:
     #   forest 12, 8, 11, 11, 6, 4 -> 1+5+2+2+5+3 = 18 (3.0 a hex; 11 twice: 1 repeated)

@@ -203,3 +203,22 @@ def test_a_single_forced_repeat_worked_by_hand():
     q = measures.measure([[["c", "a"], ["b"]], [["a", "b"]], [["a", "c"], ["b"]]])
     assert (q.repeat_pairs, q.pairs_repeated, q.max_meetings) == (1, 1, 2)
     assert (q.repeat_bound, q.pairs_bound, q.meetings_bound) == (1, 1, 2)
+
+
+def test_the_seat_off_bound_when_players_play_more_rounds_than_there_are_seats():
+    # Issue 41 (measures.py: the seat-off bound rounds up). 7 players p0-p6, 9 rounds at tables of 4:
+    # round r seats p(r), p(r+1), p(r+2), p(r+3) (mod 7) at the full table, the other three at a table of 3.
+    # Seats at position 4 exist only at full tables: 9 in all. Every player sits at the full table 4 to 6
+    # times, so its optimum is spread 1 (9 rounds over 4 positions: 9 mod 4 != 0; the short tables force
+    # nothing: ceil((9 - full) / 3) - full < 1): each position 2 or 3 times. At position 4 the 7 players
+    # need at least 2 seats each = 14 > 9 available; a player off its optimum can give up at most 2 of its
+    # seats there (2 -> 0), so ceil((14 - 9) / 2) = 3 players must be off their optimum (not 2).
+    rounds = []
+    for r in range(9):
+        full = [f"p{(r + k) % 7}" for k in range(4)]
+        rounds.append([full, [p for p in (f"p{k}" for k in range(7)) if p not in full]])
+    fulls = {f"p{k}": sum(f"p{k}" in tables[0] for tables in rounds) for k in range(7)}
+    assert sorted(fulls.values()) == [4, 4, 5, 5, 6, 6, 6]
+    q = measures.measure(rounds)
+    assert q.seat_off_bound == 3
+    assert q.seat_off >= 3  # a bound: no schedule does better

@@ -77,6 +77,33 @@ def test_vp_above_the_threshold_count_only_up_to_it():
     assert [p.player for p in pl.placings(RANK8, 8, low, scoring=AUSTRALIAN, threshold=10)][:2] == ["q4", "q2"]
 
 
+def test_a_winner_above_the_threshold_is_ranked_by_the_capped_vp_and_share():
+    # Issue 41 (placings.py: the finals' VP key). Table 1: q4 wins with 11 VP (threshold 10), q1 q5 q8 have 9
+    # each; table 2: q2 wins with 10, q3 5, q6 4, q7 3. Both winners have 4 placing points and, capped, 10 VP:
+    # the VP share decides. Capped: q4 10 of 10 + 9 + 9 + 9 = 37 = 27.03 %, q2 10 of 22 = 45.45 %: q2 is
+    # champion. (Counting q4's 11 VP uncapped would make q4 champion on VP alone.)
+    final = stage([(1, "q1", 9, False), (1, "q4", 11, True), (1, "q5", 9, False), (1, "q8", 9, False),
+                   (2, "q2", 10, True), (2, "q3", 5, False), (2, "q6", 4, False), (2, "q7", 3, False)])
+    placed = pl.placings(RANK8, 8, final, scoring=AUSTRALIAN, threshold=10)
+    assert [p.player for p in placed][:2] == ["q2", "q4"]
+    assert [p.decided_by for p in placed][:1] == ["vp_share"]
+    assert (placed[1].vp, placed[1].placing_points) == (11, 4)  # the VP as entered are shown
+
+
+def test_the_finals_vp_share_counts_the_table_with_capped_vp():
+    # Issue 41 (placings.py: the finals' share). Table 1: q4 wins with 20 VP (threshold 10 + 10), q5 8,
+    # q1 3, q8 2; table 2: q2 wins with 10, q3 8, q6 5, q7 4. The two seconds, q5 and q3, have 3 placing
+    # points and 8 VP each: the share decides. With the winner capped at 10, table 1 totals 23 and q5 has
+    # 8/23 = 34.78 %; table 2 totals 27 and q3 has 8/27 = 29.63 %: q5 3rd, q3 4th. (Uncapped, table 1
+    # totals 33 and q5's 8/33 = 24.24 % would put q3 ahead.)
+    final = stage([(1, "q1", 3, False), (1, "q4", 20, True), (1, "q5", 8, False), (1, "q8", 2, False),
+                   (2, "q2", 10, True), (2, "q3", 8, False), (2, "q6", 5, False), (2, "q7", 4, False)])
+    placed = pl.placings(RANK8, 8, final, scoring=AUSTRALIAN, threshold=10)
+    # winners: q4 10 of 23 = 43.48 % ahead of q2 10 of 27 = 37.04 %
+    assert [p.player for p in placed][:4] == ["q4", "q2", "q5", "q3"]
+    assert [p.decided_by for p in placed][:3] == ["vp_share", "placing_points", "vp_share"]
+
+
 def test_placings_csv_and_lines():
     placed = pl.placings(RANK8, 8, FINAL8, scoring=AUSTRALIAN, threshold=10)
     rows = list(csv.reader(io.StringIO(pl.placings_csv(placed))))

@@ -88,17 +88,35 @@ def swap_cells(start: Sequence[int], walk: Sequence[int], tokens: Sequence[int],
     Raises :class:`GenerationError` for a count of tokens other than
     ``walk``'s and after ``restarts`` restarts.
     """
-    if len(tokens) != len(walk):
-        raise GenerationError(f"{layout_name}: {len(tokens)} number tokens for {len(walk)} hexes")
+    return swap_joint(start, (walk,), (tokens,), near, pick, feasible=feasible, layout_name=layout_name,
+                      restarts=restarts, cells=cells, trace=trace, before=before)
+
+
+def swap_joint(start: Sequence[int], walks: Sequence[Sequence[int]], tokens: Sequence[Sequence[int]],
+               near: Sequence[Sequence[int]], pick: Pick | random.Random, *, feasible: Callable[[], None],
+               layout_name: str = "layout", restarts: int = SWAP_RESTARTS, cells: Sequence[Hex] = (),
+               trace: list | None = None, before: Sequence[Sequence[int]] | None = None) -> list[int]:
+    """:func:`swap_cells` over several walks, each with its own tokens
+    (token regions that touch, docs/rules.md section 2): a pass lays every
+    walk in turn (a walk trades only within itself, each chip checked
+    against every filled neighbour, the earlier walks' included), and a
+    restart takes up the chips of all of them, so an earlier walk's
+    arrangement that leaves a later one no room is not kept for good. One
+    walk is exactly :func:`swap_cells`. Raises :class:`GenerationError` for
+    a walk whose count of tokens differs and after ``restarts`` restarts."""
+    for walk, toks in zip(walks, tokens, strict=True):
+        if len(toks) != len(walk):
+            raise GenerationError(f"{layout_name}: {len(toks)} number tokens for {len(walk)} hexes")
     random_, chooser = (pick.random, None) if isinstance(pick, random.Random) else (None, pick)
+    ahead = near if before is None else before
     for attempt in range(restarts + 1):
         if attempt == 1:  # the first pass failed: an impossible layout fails here, not after all restarts
             feasible()
         if attempt and trace is not None:
             trace.append(("restart", attempt))
         placed = list(start)
-        if _swap_pass(placed, list(tokens), near, near if before is None else before, walk, chooser, random_, cells,
-                      trace):
+        if all(_swap_pass(placed, list(toks), near, ahead, walk, chooser, random_, cells, trace)
+               for walk, toks in zip(walks, tokens)):
             return placed
     raise GenerationError(
         f"{layout_name}: number placement failed after {restarts} restarts: "
@@ -273,31 +291,52 @@ def uniform_cells(start: Sequence[int], walk: Sequence[int], tokens: Sequence[in
     token per cell (``start`` with ``walk`` filled). Raises
     :class:`GenerationError` for a count of tokens other than ``walk``'s
     and after ``attempts`` attempts."""
+    return uniform_joint(start, (walk,), (tokens,), near, rng, feasible=feasible, layout_name=layout_name,
+                         attempts=attempts)
+
+
+def uniform_joint(start: Sequence[int], walks: Sequence[Sequence[int]], tokens: Sequence[Sequence[int]],
+                  near: Sequence[Sequence[int]], rng: random.Random, *, feasible: Callable[[], None],
+                  layout_name: str = "layout", attempts: int = UNIFORM_ATTEMPTS) -> list[int]:
+    """:func:`uniform_cells` over several walks at once, each with its own
+    tokens (token regions that touch, docs/rules.md section 2): an attempt
+    draws a uniform arrangement of every walk in turn, each chip checked
+    against the cells filled before it (its own walk's and the earlier
+    walks'), and is abandoned at its first violation; so every legal
+    arrangement of the whole board is equally likely (not only of each
+    walk given the ones before). One walk draws exactly as
+    :func:`uniform_cells`. Raises :class:`GenerationError` for a walk
+    whose count of tokens differs and after ``attempts`` attempts."""
     random_ = rng.random
-    n = len(walk)
-    if len(tokens) != n:
-        raise GenerationError(f"{layout_name}: {len(tokens)} number tokens for {n} hexes")
+    for walk, toks in zip(walks, tokens, strict=True):
+        if len(toks) != len(walk):
+            raise GenerationError(f"{layout_name}: {len(toks)} number tokens for {len(walk)} hexes")
     bad = _clash_rows()
     for attempt in range(attempts):
         if attempt == 1:
             feasible()
         placed = list(start)
-        bag = list(tokens)
-        for i, cell in enumerate(walk):
-            c = bag.pop(int(random_() * (n - i)))  # rngmod.randbelow, inlined
-            row = bad[c]
-            for x in near[cell]:  # the number rule (setupgen.core.rules.clashes, as a table)
-                if row[placed[x]]:
-                    break
-            else:
-                placed[cell] = c
-                continue
-            break
-        else:
+        if all(_uniform_fill(placed, walk, toks, near, random_, bad) for walk, toks in zip(walks, tokens)):
             return placed
     raise GenerationError(
         f"{layout_name}: no legal number arrangement found in {attempts} attempts "
         f"(rules {RULE_EQUAL}, {RULE_RED})")
+
+
+def _uniform_fill(placed: list[int], walk: Sequence[int], tokens: Sequence[int], near: Sequence[Sequence[int]],
+                  random_: Callable[[], float], bad: tuple[tuple[bool, ...], ...]) -> bool:
+    """One uniform draw of ``tokens`` along ``walk`` into ``placed``;
+    False at the first chip that breaks a number rule beside a filled cell."""
+    n = len(walk)
+    bag = list(tokens)
+    for i, cell in enumerate(walk):
+        c = bag.pop(int(random_() * (n - i)))  # rngmod.randbelow, inlined
+        row = bad[c]
+        for x in near[cell]:  # the number rule (setupgen.core.rules.clashes, as a table)
+            if row[placed[x]]:
+                return False
+        placed[cell] = c
+    return True
 
 
 def spiral_path(hexes: Sequence[Hex], start: int) -> list[Hex]:

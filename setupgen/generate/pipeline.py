@@ -187,17 +187,21 @@ def _terrain(pl: planmod.Plan, rng: random.Random) -> list[int]:
 
 def _numbers(pl: planmod.Plan, terrain: list[int], number_method: str, rng: random.Random) -> list[int]:
     """Fixed tokens, then each region's tokens by the number method: the
-    token per cell (0: none)."""
+    token per cell (0: none). Regions whose tokens touch are laid together
+    (:func:`.numbers.swap_joint`, :func:`.numbers.uniform_joint`): a
+    restart takes up all their chips, and ``uniform`` is uniform over the
+    whole board's legal arrangements."""
     layout = pl.layout
     placed: Sequence[int] = pl.numbers  # copied by the first number method
-    for region in pl.regions:
-        if not region.tokens:
-            continue
+    walks = [(region, [c for c in region.cells if terrain[c] != DESERT and not pl.numbers[c]])
+             for region in pl.regions if region.tokens]
+    if number_method != "spiral" and pl.regions_touch:
+        return _numbers_together(pl, walks, number_method, rng)
+    for region, walk in walks:
         if number_method == "spiral":
             placed = list(placed)
             _spiral(pl, region, terrain, placed, rng)
             continue
-        walk = [c for c in region.cells if terrain[c] != DESERT and not placed[c]]
         feasible = functools.partial(_feasible, pl, walk, region)
         if number_method == "swap":
             placed = numbermod.swap_cells(placed, walk, region.tokens, pl.near, rng, feasible=feasible,
@@ -208,6 +212,23 @@ def _numbers(pl: planmod.Plan, terrain: list[int], number_method: str, rng: rand
     if type(placed) is not list:  # no region has tokens
         placed = list(placed)
     return placed
+
+
+def _numbers_together(pl: planmod.Plan, walks: list[tuple[planmod.RegionPlan, list[int]]], number_method: str,
+                      rng: random.Random) -> list[int]:
+    """Swap or uniform over every region's walk at once, for regions whose
+    tokens touch (:func:`.numbers.swap_joint`, :func:`.numbers.uniform_joint`)."""
+    cells, tokens = [w for _r, w in walks], [r.tokens for r, _w in walks]
+
+    def feasible() -> None:
+        for region, walk in walks:
+            _feasible(pl, walk, region)
+
+    if number_method == "uniform":
+        return numbermod.uniform_joint(pl.numbers, cells, tokens, pl.before, rng, feasible=feasible,
+                                       layout_name=pl.layout.name)
+    return numbermod.swap_joint(pl.numbers, cells, tokens, pl.near, rng, feasible=feasible,
+                                layout_name=pl.layout.name, before=pl.before)
 
 
 def _feasible(pl: planmod.Plan, walk: list[int], region: planmod.RegionPlan) -> None:

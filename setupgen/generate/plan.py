@@ -64,7 +64,10 @@ class Plan:
       the :class:`Harbor` and its one-line JSON;
     - ``conflicts`` / ``sea_hexes`` / ``edge_rank``: free harbors: per
       coast edge the edges it rules out, how many sea hexes the edges
-      touch, and each edge's rank in board order.
+      touch, and each edge's rank in board order;
+    - ``regions_touch``: whether a cell of one region with number tokens
+      lies next to a cell of another (swap and uniform then lay those
+      regions' tokens together, docs/rules.md section 2).
     """
 
     layout: Layout
@@ -84,6 +87,7 @@ class Plan:
     conflicts: tuple[frozenset[int], ...]
     sea_hexes: int
     edge_rank: tuple[int, ...]
+    regions_touch: bool
 
 
 def _build(layout: Layout) -> Plan:
@@ -112,7 +116,14 @@ def _build(layout: Layout) -> Plan:
     conflicts, sea_hexes = harbormod.conflicts(tuple(edges))
     return Plan(layout, table, terrain, numbers, near, before, land, balance.land_pairs(layout.land()), regions,
                 cell_of, pool_types, tuple(place_order), _harbor_table(places), _harbor_table(edges),
-                conflicts, sea_hexes, tuple(edge_rank))
+                conflicts, sea_hexes, tuple(edge_rank), _regions_touch(regions, near))
+
+
+def _regions_touch(regions: tuple[RegionPlan, ...], near: tuple[tuple[int, ...], ...]) -> bool:
+    """Whether a cell of a region with number tokens is next to a cell of
+    another such region."""
+    owner = {c: k for k, r in enumerate(regions) if r.tokens for c in r.cells}
+    return any(owner.get(n, k) != k for c, k in owner.items() for n in near[c])
 
 
 def _before(layout: Layout, near: tuple[tuple[int, ...], ...], cell_of: dict[Hex, int]
