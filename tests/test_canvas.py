@@ -83,8 +83,39 @@ def test_bad_worker_count_is_one_clear_error(monkeypatch, tmp_path, value):
 
 
 def test_default_worker_count_leaves_a_cpu_for_drawing(monkeypatch):
+    # the machine's load is set here, not read: the count must not depend on what else runs (issue 41)
+    from setupgen.core import parallel
+
     monkeypatch.delenv("SETUPGEN_WORKERS", raising=False)
-    assert batch.workers() == len(os.sched_getaffinity(0)) - 1
+    monkeypatch.setattr(parallel, "cpus", lambda: 4)
+    monkeypatch.setattr(parallel, "load_average", lambda: 0.5)
+    assert batch.workers() == 3
+    monkeypatch.setattr(parallel, "load_average", lambda: None)  # a system without a load average
+    assert batch.workers() == 3
+    monkeypatch.setattr(parallel, "load_average", lambda: 4.0)  # no core spare
+    assert batch.workers() == 0
+
+
+def test_the_worker_count_test_holds_whatever_the_machines_load(monkeypatch):
+    # a test of the test above: the real load average forced high or low changes nothing
+    from setupgen.core import parallel
+
+    for load in (0.0, 64.0):
+        monkeypatch.setattr(parallel.os, "getloadavg", lambda load=load: (load, load, load))
+        test_default_worker_count_leaves_a_cpu_for_drawing(monkeypatch)
+
+
+def test_the_load_average_is_the_last_minutes(monkeypatch):
+    from setupgen.core import parallel
+
+    monkeypatch.setattr(parallel.os, "getloadavg", lambda: (2.5, 9.0, 9.0))
+    assert parallel.load_average() == 2.5
+
+    def missing():
+        raise OSError("no load average")
+
+    monkeypatch.setattr(parallel.os, "getloadavg", missing)
+    assert parallel.load_average() is None
 
 
 def test_pdf_pages_follow_page_sizes():
@@ -134,7 +165,7 @@ def test_no_worker_without_a_spare_core(monkeypatch, cpus, load, expected):
 
     monkeypatch.delenv("SETUPGEN_WORKERS", raising=False)
     monkeypatch.setattr(parallel, "cpus", lambda: cpus)
-    monkeypatch.setattr(parallel.os, "getloadavg", lambda: (load, 0.0, 0.0))
+    monkeypatch.setattr(parallel, "load_average", lambda: load)
     assert batch.workers() == expected
     assert parallel.workers() == (cpus if expected else 0)
     monkeypatch.setenv("SETUPGEN_WORKERS", "3")
@@ -148,7 +179,7 @@ def test_a_small_pack_forks_no_worker(monkeypatch):
 
     monkeypatch.delenv("SETUPGEN_WORKERS", raising=False)
     monkeypatch.setattr(parallel, "cpus", lambda: 8)
-    monkeypatch.setattr(parallel.os, "getloadavg", lambda: (0.0, 0.0, 0.0))
+    monkeypatch.setattr(parallel, "load_average", lambda: 0.0)
     jobs = list(range(batch.MIN_PARALLEL - 1))
     assert isinstance(batch._map(lambda j: j * 2, jobs), map)
     assert batch.Background(lambda j: j + 1, 41, size=batch.MIN_PARALLEL - 1).result() == 42

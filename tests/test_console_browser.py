@@ -285,8 +285,10 @@ def players_side(page, ctx, console: "Console", shots: Path) -> None:
     phone.goto(base + "/public")
     assert phone.is_visible("text=Mittagessen ab 12:30 im Foyer") and "Verbleibende Zeit" in clock_text(phone)
     before = clock_text(phone)
-    time.sleep(2.5)
-    assert clock_text(phone) != before  # console.js counts down between answers
+    deadline = time.monotonic() + 20  # console.js counts down between answers, once a second: wait for a tick
+    while clock_text(phone) == before and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert clock_text(phone) != before
     name = phone.locator("table.seating tbody tr").nth(2).locator("td").first.inner_text().strip()
     phone.goto(base + "/public/players")
     phone.fill("#q", name.split()[-1][:4].lower())

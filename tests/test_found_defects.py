@@ -116,13 +116,17 @@ def test_concurrent_entries_lose_no_change(tmp_path):
 def test_sighup_ends_a_survey_with_one_line_and_no_traceback(tmp_path):
     """The terminal closed during a survey: one line, exit 129, the
     workers shut down quietly (they printed tracebacks)."""
+    import os
     import signal
     import subprocess
     import sys
-    import time
+
+    from processes import wait_for_workers
+
     proc = subprocess.Popen([sys.executable, "-m", "setupgen", "survey", "--count", "100000", "--no-plot"],
-                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    time.sleep(2.5)
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, "SETUPGEN_WORKERS": "2"})
+    wait_for_workers(proc)  # the survey's workers run (issue 41: no fixed sleep)
     proc.send_signal(signal.SIGHUP)
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 129, err

@@ -19,6 +19,7 @@ from typer.testing import CliRunner
 from setupgen.cli import app
 
 from cli_helpers import one_error
+from processes import wait_for_workers
 
 ROOT = Path(__file__).resolve().parent.parent
 SWISS = ROOT / "examples" / "swiss-2010"
@@ -255,10 +256,12 @@ def test_a_failed_rename_puts_the_old_files_back(tmp_path, monkeypatch):
 @pytest.mark.parametrize("sig,code,word", [(signal.SIGTERM, 143, "terminated"), (signal.SIGINT, 130, "interrupted"),
                                            (signal.SIGHUP, 129, "hung up")])
 def test_a_signal_during_a_pack_leaves_nothing(tmp_path, sig, code, word):
+    # the signal comes once the pack has provably started: its sheet worker runs (SETUPGEN_WORKERS=1
+    # makes one whatever the machine's load); 400 tables take many seconds more to lay out
     proc = subprocess.Popen([sys.executable, "-m", "setupgen", "round", "--tables", "400", "--seed", "sig",
                              "-o", str(tmp_path / "pack")], cwd=ROOT, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
-    time.sleep(2.5)
+                            stderr=subprocess.PIPE, text=True, env={**os.environ, "SETUPGEN_WORKERS": "1"})
+    wait_for_workers(proc)
     proc.send_signal(sig)
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == code, err

@@ -119,6 +119,68 @@ def test_stuck_pass_restarts_with_a_full_bag_and_can_succeed():
     assert list(rest) == []
 
 
+def by_index(indices):
+    """A pick that takes the chip at each of ``indices`` in turn (the bag's
+    order matters, unlike :func:`scripted`)."""
+    it = iter(indices)
+    return lambda bag: next(it), it
+
+
+def test_chips_put_aside_go_back_to_the_end_of_the_bag():
+    # path A-B-C-D-E, bag 6 8 2 3 4, always the first chip of the bag:
+    # A takes 6; B draws 8 (red beside 6; trading with A puts 6 beside 8 again): aside; B takes 2;
+    # the 8 goes back to the END of the bag: 3 4 8. C takes 3 (the front of the bag), D 4, E 8.
+    path = PATH[:5]
+    adj = {h: tuple(x for x in ADJ[h] if x in path) for h in path}
+    pick, rest = by_index([0] * 6)
+    trace = []
+    result = numbers.swap_with(path, [6, 8, 2, 3, 4], {}, pick, trace=trace, adjacency=adj)
+    assert trace == [("place", A, 6), ("aside", B, 8), ("place", B, 2), ("place", C, 3), ("place", D, 4),
+                     ("place", E, 8)]
+    assert [result[h] for h in path] == [6, 2, 3, 4, 8]
+    assert list(rest) == []
+
+
+def test_the_drawn_chip_leaves_the_bag_and_the_rest_keep_their_order():
+    # bag 2 3 4 5 on a path of four: indices 2, 0, 1, 0 take 4, then 2 (bag 2 3 5), then 5 (bag 3 5), then 3
+    path = PATH[:4]
+    adj = {h: tuple(x for x in ADJ[h] if x in path) for h in path}
+    pick, _ = by_index([2, 0, 1, 0])
+    assert numbers.swap_with(path, [2, 3, 4, 5], {}, pick, adjacency=adj) == {A: 4, B: 2, C: 5, D: 3}
+
+
+def test_a_random_stream_draws_index_floor_of_random_times_the_bag():
+    # docs/rules.md section 2: index floor(random() * n) of the bag as it stands
+    import random
+
+    class Scripted(random.Random):
+        def __init__(self, values):
+            super().__init__(0)
+            self.values = iter(values)
+
+        def random(self):
+            return next(self.values)
+
+    path = PATH[:4]
+    adj = {h: tuple(x for x in ADJ[h] if x in path) for h in path}
+    # bag 2 3 4 5: 0.99 * 4 -> 3 (5); bag 2 3 4: 0.5 * 3 -> 1 (3); bag 2 4: 0.49 * 2 -> 0 (2); bag 4
+    got = numbers.swap_with(path, [2, 3, 4, 5], {}, Scripted([0.99, 0.5, 0.49, 0.0]), adjacency=adj)
+    assert got == {A: 5, B: 3, C: 2, D: 4}
+
+
+def test_the_walk_back_reaches_the_first_hex_of_the_path():
+    # path A-B-C-D, draws 5 9 4 4. D draws 4, equal to C's. Walk back: C (4 for 4: still equal), B (4 on B
+    # beside C's 4), A: 4 on A beside B's 9 fits and 5 on D beside C's 4 fits -> A and D trade.
+    path = PATH[:4]
+    adj = {h: tuple(x for x in ADJ[h] if x in path) for h in path}
+    pick, rest = scripted([5, 9, 4, 4])
+    trace = []
+    result = numbers.swap_with(path, [5, 9, 4, 4], {}, pick, trace=trace, adjacency=adj)
+    assert trace == [("place", A, 5), ("place", B, 9), ("place", C, 4), ("swap", D, A, 4, 5)]
+    assert [result[h] for h in path] == [4, 9, 4, 5]
+    assert list(rest) == []
+
+
 @pytest.mark.parametrize("seed", range(200))
 def test_swap_on_base_layout_is_always_legal(seed):
     import random

@@ -20,7 +20,7 @@ from typing import Any, Callable, Iterable, Iterator
 
 from .errors import SetupgenError
 
-__all__ = ["spare_cores", "workers", "configured", "cpus", "quiet_worker", "ordered", "AHEAD"]
+__all__ = ["spare_cores", "load_average", "workers", "configured", "cpus", "quiet_worker", "fork_pool", "ordered", "AHEAD"]
 
 #: jobs handed out per worker ahead of the results taken
 AHEAD = 4
@@ -46,18 +46,26 @@ def cpus() -> int:
         return os.cpu_count() or 1
 
 
+def load_average() -> float | None:
+    """The machine's load average over the last minute (runnable
+    processes), None where the system has none."""
+    try:
+        return os.getloadavg()[0]
+    except (AttributeError, OSError):  # no load average on this system
+        return None
+
+
 def spare_cores() -> bool:
     """Whether a worker process would find a core of its own: more than
-    one CPU this process may run on, and a load average (last minute)
-    below their count. When none is spare a worker only adds its start
-    and the hand-over of its results to the same CPU time."""
+    one CPU this process may run on, and a load average (last minute,
+    :func:`load_average`) below their count. When none is spare a worker
+    only adds its start and the hand-over of its results to the same CPU
+    time."""
     n = cpus()
     if n < 2:
         return False
-    try:
-        return os.getloadavg()[0] < n
-    except (AttributeError, OSError):  # no load average on this system
-        return True
+    load = load_average()
+    return load is None or load < n
 
 
 def workers() -> int:
@@ -76,12 +84,79 @@ def workers() -> int:
 _CONTEXT: list[tuple[Callable[[Any, Any], Any], Any]] = []
 
 
-def quiet_worker() -> None:
-    """Worker start: the calling process handles interrupts and ends the workers."""
+def quiet_worker(parent: int | None = None) -> None:
+    """Worker start: the calling process handles interrupts and ends the
+    workers. With ``parent`` (the id of the process that started the
+    pool) the worker also ends itself once that process is gone, however
+    it ended (a signal landing while the pool was still starting, a kill
+    -9): a thread looks at the worker's parent every
+    :data:`WATCH_SECONDS`, so no worker outlives its caller holding the
+    caller's output open."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if hasattr(signal, "SIGHUP"):
         signal.signal(signal.SIGHUP, signal.SIG_IGN)  # the terminal closed: the caller ends the workers
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    _release(_ENDING)  # held while the pool was forked (:func:`fork_pool`)
+    if parent is not None:
+        import threading
+
+        threading.Thread(target=_watch_parent, args=(parent,), name="setupgen-parent-watch", daemon=True).start()
+
+
+#: the signals that end a command (its handlers raise; docs: README, "Exit codes")
+_ENDING = frozenset(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
+
+
+def _hold(signals: frozenset[int]) -> frozenset[int] | None:
+    """Block ``signals`` for this thread (they wait, pending); the mask
+    before, or None where the platform has no signal masks."""
+    if not hasattr(signal, "pthread_sigmask"):
+        return None
+    return frozenset(signal.pthread_sigmask(signal.SIG_BLOCK, signals))
+
+
+def _release(signals: frozenset[int] | None) -> None:
+    """Unblock ``signals`` (None: nothing): one that came meanwhile is handled now."""
+    if signals and hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, signals)
+
+
+def fork_pool(workers: int) -> Any:
+    """A ``multiprocessing`` pool of ``workers`` forked processes
+    (:func:`quiet_worker` each, watching this process). The signals that
+    end a command are held while the workers are forked, so none lands
+    half-way (a worker forked with the caller's pending handler would run
+    it, and a pool half made would be left running): one that came
+    meanwhile is handled once the pool is whole, after ending it. The
+    caller ends the pool (``terminate``, ``join``) when done."""
+    import multiprocessing
+
+    held = _ENDING - (_hold(_ENDING) or frozenset())  # the ones this call blocked (others were already)
+    try:
+        pool = multiprocessing.get_context("fork").Pool(workers, initializer=quiet_worker, initargs=(os.getpid(),))
+    except BaseException:
+        _release(held)
+        raise
+    try:
+        _release(held)
+    except BaseException:  # a signal came while the workers were forked
+        pool.terminate()
+        pool.join()
+        raise
+    return pool
+
+
+#: how often a worker looks whether the process that started it is still there (seconds)
+WATCH_SECONDS = 0.2
+
+
+def _watch_parent(parent: int) -> None:
+    """End this worker process at once when its parent is no longer ``parent``."""
+    import time
+
+    while os.getppid() == parent:
+        time.sleep(WATCH_SECONDS)
+    os._exit(1)
 
 
 def _run(job: Any) -> Any:
@@ -115,7 +190,7 @@ def _pooled(fn: Callable[[Any, Any], Any], context: Any, jobs: Iterator[Any], n:
 
     _CONTEXT.append((fn, context))
     try:
-        pool = multiprocessing.get_context("fork").Pool(n, initializer=quiet_worker)  # forks now
+        pool = fork_pool(n)  # forks now
     finally:
         _CONTEXT.pop()
     pending: deque = deque()

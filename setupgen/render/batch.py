@@ -90,11 +90,10 @@ def _map(fn: Callable[[Any], Any], jobs: Sequence[Any]) -> Iterator[Any]:
 
     if n < 1 or len(jobs) < MIN_PARALLEL or "fork" not in multiprocessing.get_all_start_methods():
         return map(fn, jobs)
-    ctx = multiprocessing.get_context("fork")
     _warm()
     _JOBS.append((fn, jobs))
     try:
-        pool = ctx.Pool(n, initializer=parallel.quiet_worker)  # forks now: the workers see _JOBS as it is
+        pool = parallel.fork_pool(n)  # forks now: the workers see _JOBS as it is
     finally:
         _JOBS.pop()
     results = pool.imap(_run, range(len(jobs)), chunksize=max(1, min(4, len(jobs) // (4 * n))))
@@ -169,7 +168,7 @@ class Background:
         _warm()
         _JOBS.append((fn, [job]))
         try:
-            self._pool = multiprocessing.get_context("fork").Pool(1, initializer=parallel.quiet_worker)
+            self._pool = parallel.fork_pool(1)
         finally:
             _JOBS.pop()
         self._async = self._pool.apply_async(_run, (0,))
