@@ -3,14 +3,17 @@ board's legality, a standing or a schedule's bound, one small change at a
 time, run the fast tests that guard it, and report the changes no test
 notices.
 
-    python scripts/mutate_rules.py            every mutant (about 15 minutes on 2 cores)
+    python scripts/mutate_rules.py            every mutant (about 40 minutes on 2 cores)
     python scripts/mutate_rules.py --sample N  N mutants drawn with a fixed seed
     python scripts/mutate_rules.py --list      the mutants, not run
+    python scripts/mutate_rules.py --stale     EQUIVALENT entries that no longer name a mutant
 
 Mutants:
 - deletions: every statement of setupgen/check.py that appends or returns a
   Violation, and the rule branches of setupgen/core/rules.py (RULE_MUTATIONS);
-- operators, in the verdict functions of TARGETS: a comparison flipped
+- operators, in the verdict functions of TARGETS (the checker, the
+  schedule's bounds, the lots, the final placings, the balance limits,
+  the number placement and its plan): a comparison flipped
   (== and !=, < and <=, > and >=, in and not in), a whole-number constant
   moved by one, a member left out of a tuple of constants, two neighbours
   of a tuple of names swapped (the official order), ``and`` and ``or``
@@ -43,9 +46,20 @@ COPY = ("setupgen", "tests", "layouts", "templates", "almanac", "examples", "bal
 TARGETS = {
     "setupgen/check.py": (("_number_rules", "_check_harbors", "_free_harbor_rules", "_check_hexes"),
                           ["tests/test_check_rules.py", "tests/test_rules.py"]),
-    "setupgen/tournament/measures.py": (("key", "_pair_bounds", "_clashes", "pigeonhole"),
+    "setupgen/tournament/measures.py": (("key", "_pair_bounds", "_clashes", "pigeonhole", "seat_optimum",
+                                         "_position_measures", "seat_off_bound", "_short_measures"),
                                         ["tests/test_bounds.py", "tests/test_schedule_optimum.py"]),
     "setupgen/tournament/standings.py": (("_draw_lots",), ["tests/test_standings.py"]),
+    "setupgen/tournament/placings.py": (("stage_tables", "semi_final_winners", "_check_stage", "_order", "_decided",
+                                         "placings"), ["tests/test_placings.py"]),
+    "setupgen/core/balance.py": (("first_failure", "terrain_groups", "land_pairs"), ["tests/test_balance.py"]),
+    "setupgen/generate/numbers.py": (("_swap_pass", "_walk_back", "swap_joint", "uniform_joint", "_uniform_fill",
+                                      "check_feasible", "_clique_cover"),
+                                     ["tests/test_swap_rule.py", "tests/test_generate.py",
+                                      "tests/test_touching_regions.py"]),
+    "setupgen/generate/plan.py": (("_before", "_regions_touch"),
+                                  ["tests/test_touching_regions.py", "tests/test_generate.py",
+                                   "tests/test_generated_boards.py"]),
 }
 #: (old text, new text, what) in setupgen/core/rules.py
 RULE_MUTATIONS = [
@@ -80,23 +94,21 @@ EQUIVALENT: dict[str, str] = {
     "setupgen/check.py:_free_harbor_rules line 18 col 52: members 1 and 2 swapped in "
     "stacked.setdefault(a.hex, set()).update((i, j))":
         "(j, i) adds the same two members to a set",
-    "setupgen/check.py:_check_harbors line 16 col 118: 1 -> 2 in for (where, facing, htype), n in "
-    "sorted((want - got).items(), key=lambda kv: (kv":
+    "setupgen/check.py:_check_harbors line 16 col 112: 1 -> 2 in for (where, facing, htype), n in "
+    "sorted((want - got).items(), key=lambda kv: spo":
         "orders missing fixed harbors of one sea hex only; a layout holds one harbor per sea hex "
         "(docs/rules.md section 3), so no two of them share one",
-    "setupgen/check.py:_check_harbors line 16 col 118: 1 -> 0 in for (where, facing, htype), n in "
-    "sorted((want - got).items(), key=lambda kv: (kv":
+    "setupgen/check.py:_check_harbors line 16 col 112: 1 -> 0 in for (where, facing, htype), n in "
+    "sorted((want - got).items(), key=lambda kv: spo":
         "the same: ties only between missing fixed harbors of one sea hex",
-    "setupgen/check.py:_check_harbors line 14 col 118: 1 -> 2 in for (where, facing, htype), n in "
-    "sorted((got - want).items(), key=lambda kv: (kv":
-        "ties within one sea hex keep the board's order, and a Board keeps its harbors sorted by "
-        "(row, column, facing), so the facing key changes nothing",
-    "setupgen/check.py:_check_harbors line 14 col 118: 1 -> 0 in for (where, facing, htype), n in "
-    "sorted((got - want).items(), key=lambda kv: (kv":
+    "setupgen/check.py:_check_harbors line 14 col 112: 1 -> 0 in for (where, facing, htype), n in "
+    "sorted((got - want).items(), key=lambda kv: spo":
+        "the key (row, column, the hex itself) ties exactly where spot_order ties short of the facing; "
+        "sorted() is stable and the Counter keeps the board's order, which is already by facing within a "
+        "sea hex (a Board sorts its harbors by spot_order)",
+    "setupgen/check.py:_check_harbors line 25 col 97: 1 -> 0 in for (where, facing), n in "
+    "sorted(used.items(), key=lambda kv: spot_order(kv[0][0":
         "the same: the board's harbors already come by facing within a sea hex",
-    "setupgen/check.py:_check_harbors line 25 col 103: 1 -> 0 in for (where, facing), n in "
-    "sorted(used.items(), key=lambda kv: (kv[0][0][1], kv[0":
-        "the same: the board's harbors already come by facing within a sea hex"
 }
 
 _FLIP = {ast.Eq: ast.NotEq, ast.NotEq: ast.Eq, ast.Lt: ast.LtE, ast.LtE: ast.Lt, ast.Gt: ast.GtE, ast.GtE: ast.Gt,
@@ -254,10 +266,17 @@ def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sample", type=int, default=0, help="run N mutants drawn with a fixed seed")
     ap.add_argument("--list", action="store_true", help="list the mutants, run none")
+    ap.add_argument("--stale", action="store_true", help="list the EQUIVALENT entries that name no mutant, run none")
     ap.add_argument("--only", default="", help="run only the mutants whose description holds this text")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="mutants run at once (default: the cores)")
     args = ap.parse_args(argv)
     mutants = all_mutants()
+    stale = sorted(set(EQUIVALENT) - {m[0] for m in mutants})
+    if args.stale:
+        for what in stale:
+            print(f"STALE      {what}")
+        print(f"{len(stale)} stale equivalent mutants" if stale else "no stale equivalent mutants")
+        return 1 if stale else 0
     if args.list:
         for what, *_ in mutants:
             print(what)
@@ -289,7 +308,9 @@ def main(argv: list[str]) -> int:
                 missed += not killed and why is None
                 print(f"{state} {m[0]}" + (f"  ({why})" if why and not killed else ""), flush=True)
     print(f"{len(mutants) - missed} of {len(mutants)} mutants killed or listed as equivalent")
-    return 1 if missed else 0
+    for what in stale:  # listed as equivalent, but no such mutant: its reason must be looked at again
+        print(f"STALE      {what}")
+    return 1 if missed or stale else 0
 
 
 if __name__ == "__main__":

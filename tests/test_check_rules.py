@@ -250,6 +250,22 @@ def test_harbor_place_of_a_fixed_layout():
     ]
 
 
+def test_harbors_off_a_fixed_layout_are_listed_in_board_order():
+    # two harbors moved onto the sea hex (3, -1): the 3:1 there turned to facing 4, the wool from (-1, -2) put
+    # on facing 3. Board order is (row, column, facing): the wool at facing 3 is named before the 3:1 at
+    # facing 4, although "3:1" sorts before "wool" (mutate_rules: the facing in the sort key)
+    board, layout = fixed.read_board_file(FIXTURE)
+    doc = json.loads(board.to_json())
+    next(h for h in doc["harbors"] if (h["q"], h["r"]) == (3, -1))["facing"] = 4
+    next(h for h in doc["harbors"] if (h["q"], h["r"]) == (-1, -2)).update(q=3, r=-1, facing=3)
+    assert found(doc, layout) == [
+        ("harbor-place", "wool harbor at (3, -1) facing 3 is not in the fixed layout", ((3, -1),), E),
+        ("harbor-place", "3:1 harbor at (3, -1) facing 4 is not in the fixed layout", ((3, -1),), E),
+        ("harbor-place", "the fixed wool harbor at (-1, -2) facing 0 is missing", ((-1, -2),), E),
+        ("harbor-place", "the fixed 3:1 harbor at (3, -1) facing 3 is missing", ((3, -1),), E),
+    ]
+
+
 def test_harbor_one_per_sea_hex():
     doc = free(base())
     moved = next(h for h in doc["harbors"] if (h["q"], h["r"]) == (-1, -2))

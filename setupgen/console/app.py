@@ -406,8 +406,9 @@ async def login(request: Request) -> Response:
         raise Refusal(429, "director.too_many_passwords")
     given = str(form.get("password", ""))
     if not await run_in_threadpool(_check_password, request.app.state.password, given):
-        wrong = director_words(day_of(request))("director.wrong_password")
-        return render(request, "login.html", 403, problems=[str(wrong)])
+        words = director_words(day_of(request))
+        return render(request, "login.html", 403, problems=[str(words("director.wrong_password"))],
+                      problems_heading=words("director.not_logged_in"))
     day = day_of(request)
     sid = await run_in_threadpool(day.store.start_session, request.app.state.fingerprint, time.time(),
                                   request.app.state.idle)
@@ -508,7 +509,8 @@ async def announce(request: Request) -> Response:
     require_director(request)
     form = await read_form(request)
     try:
-        await run_in_threadpool(day_of(request).store.announce, str(form.get("text", ""))[:2000], "director")
+        await run_in_threadpool(day_of(request).store.announce, str(form.get("text", "")), "director")  # the
+        # body's limit bounds it; the refusal counts what was typed
     except StoreError as exc:
         raise HTTPException(400, str(exc)) from None
     return RedirectResponse("/#hall", status_code=303)
@@ -647,6 +649,7 @@ def _table_page(request: Request, day: Day, game: Game, players: tuple[str, ...]
                   threshold=day.threshold(game), audit=_audit_lines(day, game=game), url=day.table_url(game),
                   statuses=STATUS_CHOICES, version=result.version if result else 0, autofocus=True,
                   next_button=words("director.save_next"), seating=seating_stamp(players),
+                  by=result.by if result else "",
                   changed=None if changed is None else _changed_rows(day, players, changed))
 
 

@@ -80,7 +80,7 @@ def render(request: Request, name: str, code: int = 200, **context: Any) -> HTML
             "w": words, "lang": words.lang, "code": _code,
             "director_nav": is_director(request),
             "logged_in": request.app.state.password is not None and is_director(request),
-            "message": None, "problems": None, "refresh": None, "public_nav": False, "status_url": None,
+            "message": None, "problems": None, "problems_heading": None, "refresh": None, "public_nav": False, "status_url": None,
             "stamp": "", "clock": None, "announcements": (), "autofocus": False, "next_button": None}
     base.update(context)
     html = request.app.state.env.get_template(name).render(**base)

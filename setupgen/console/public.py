@@ -38,7 +38,7 @@ from ..core.errors import SetupgenError
 from ..tournament import tokens
 from ..tournament.games import Game, GameError, seating_stamp
 from . import day as dayday
-from . import hall, security
+from . import hall, security, store
 from .day import Day
 from .hall import Stage
 from .pages import (TEMPLATES, client_host, day_of, form_rows, game_headings, game_of, placings_context, posted_result,
@@ -95,7 +95,8 @@ def _left_span(left: int) -> Markup:
 
 def _hall_context(day: Day, stage: Stage, words: Words, now: float, game: Game | None = None) -> dict:
     """What every hall page shows: the clock, the announcements, the update channel's stamp."""
-    return {"clock": clock_context(day, stage, words, now), "announcements": day.store.announcements(),
+    return {"clock": clock_context(day, stage, words, now),
+            "announcements": day.store.announcements(store.SHOWN_ANNOUNCEMENTS),
             "stamp": hall.stamp(day, game, now)}
 
 
@@ -163,7 +164,7 @@ def _public_context(day: Day, stage: Stage, words: Words, now: float) -> dict:
 
 def _public_html(request: Request, day: Day, stage: Stage, now: float) -> str:
     words = words_of(day)
-    page = render(request, "public.html", refresh=30, **_public_context(day, stage, words, now))
+    page = render(request, "public.html", **_public_context(day, stage, words, now))  # console.js follows it
     return bytes(page.body).decode("utf-8")
 
 
@@ -237,7 +238,7 @@ async def player_page(request: Request) -> Response:
     now = time.time()
     return render(request, "player.html", words=words, view=view, heading=_stage_heading(day, stage, words),
                   stage=stage, games=_game_rows(view, words), ranked=len(dayday.live_standings(day).ranked),
-                  director_nav=False, public_nav=True, logged_in=False, csrf="", refresh=60,
+                  director_nav=False, public_nav=True, logged_in=False, csrf="",
                   status_url="/public/status.json", **_hall_context(day, stage, words, now))
 
 
@@ -283,7 +284,7 @@ async def table_report(request: Request) -> Response:
                   problems=problems, message=None, players=form_rows(day, players, vp, winner, result),
                   reported=form_rows(day, players, None, None, result), at=at, threshold=day.threshold(game),
                   path=request.url.path, director_nav=False, public_nav=True, statuses=(), csrf=csrf, words=words,
-                  seating=seating_stamp(players),
+                  seating=seating_stamp(players), finals=game.is_finals,
                   board=await _board_svg(day, game), status_url=request.url.path + "/status.json",
                   **_hall_context(day, stage, words, time.time(), game))
 

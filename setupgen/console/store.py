@@ -169,6 +169,8 @@ class Announcement:
 
 #: the longest announcement (characters)
 MAX_ANNOUNCEMENT = 300
+#: announcements the hall's pages show at most, the newest (the director's home page lists them all)
+SHOWN_ANNOUNCEMENTS = 5
 
 
 def now() -> str:
@@ -349,11 +351,12 @@ class Store:
             self.hall += 1
         return clock
 
-    def announcements(self) -> list[Announcement]:
-        """The announcements shown now (posted, not removed), newest first."""
+    def announcements(self, most: int | None = None) -> list[Announcement]:
+        """The announcements posted and not removed, newest first; at most
+        ``most`` of them (None: all)."""
         with self.lock:
             rows = self.db.execute("SELECT id, text, at FROM announcements WHERE removed IS NULL "
-                                   "ORDER BY id DESC").fetchall()
+                                   "ORDER BY id DESC LIMIT ?", (-1 if most is None else most,)).fetchall()
         return [Announcement(*row) for row in rows]
 
     def announce(self, text: str, by: str) -> Announcement:
