@@ -47,14 +47,13 @@ TARGETS = {
     "setupgen/check.py": (("_number_rules", "_check_harbors", "_free_harbor_rules", "_check_hexes"),
                           ["tests/test_check_rules.py", "tests/test_rules.py"]),
     "setupgen/tournament/measures.py": (("key", "_pair_bounds", "_clashes", "pigeonhole", "seat_optimum",
-                                         "_position_measures", "seat_off_bound", "_short_measures"),
+                                         "seat_off_bound"),
                                         ["tests/test_bounds.py", "tests/test_schedule_optimum.py"]),
     "setupgen/tournament/standings.py": (("_draw_lots",), ["tests/test_standings.py"]),
     "setupgen/tournament/placings.py": (("stage_tables", "semi_final_winners", "_check_stage", "_order", "_decided",
                                          "placings"), ["tests/test_placings.py"]),
     "setupgen/core/balance.py": (("first_failure", "terrain_groups", "land_pairs"), ["tests/test_balance.py"]),
-    "setupgen/generate/numbers.py": (("_swap_pass", "_walk_back", "swap_joint", "uniform_joint", "_uniform_fill",
-                                      "check_feasible", "_clique_cover"),
+    "setupgen/generate/numbers.py": (("_swap_pass", "_walk_back", "swap_joint", "uniform_joint", "_uniform_fill"),
                                      ["tests/test_swap_rule.py", "tests/test_generate.py",
                                       "tests/test_touching_regions.py"]),
     "setupgen/generate/plan.py": (("_before", "_regions_touch"),
@@ -91,6 +90,64 @@ EQUIVALENT: dict[str, str] = {
         "max(0, rounds - 1) differs only for one round, where nobody meets twice and extra is 0",
     "setupgen/tournament/measures.py:_pair_bounds line 6 col 11: 2 -> 1 in if n < 2 or total == 0:":
         "one player meets nobody, so total == 0 returns the same",
+    "setupgen/tournament/measures.py:seat_off_bound line 21 col 11: and -> or in if lo_sum > avail[s] and lo_max:":
+        "lo_max == 0 means every lo is 0, so lo_sum > avail never holds; and with lo_max > 0 but lo_sum <= avail "
+        "the ceiling of a shortfall <= 0 leaves best as it is",
+    "setupgen/tournament/measures.py:seat_off_bound line 23 col 11: and -> or in if avail[s] > hi_sum and room_max:":
+        "room_max == 0 means hi >= played for every player, so hi_sum >= the seats they fill >= avail; and with "
+        "room_max > 0 but avail <= hi_sum the ceiling of an excess <= 0 leaves best as it is",
+    "setupgen/tournament/measures.py:seat_off_bound line 21 col 11: > -> >= in if lo_sum > avail[s] and lo_max:":
+        "at equality the shortfall is 0 and its ceiling 0 leaves best as it is",
+    "setupgen/tournament/measures.py:seat_off_bound line 23 col 11: > -> >= in if avail[s] > hi_sum and room_max:":
+        "at equality the excess is 0 and its ceiling 0 leaves best as it is",
+    "setupgen/tournament/measures.py:seat_off_bound line 14 col 35: 0 -> 1 in short_bind = opt[p] > (0 if played "
+    "% size == 0 else 1)":
+        "differs only for a player with S | R and optimum 1 above the ideal 0, i.e. ceil((R - f) / (S - 1)) - f = 1, "
+        "which puts R in (S f, S f + S - 1]: never a multiple of S",
+    "setupgen/tournament/measures.py:seat_off_bound line 14 col 64: 1 -> 2 in short_bind = opt[p] > (0 if played "
+    "% size == 0 else 1)":
+        "differs only for a player with optimum 2, R mod S != 0 (then R // S = f + 1), and only in lo and hi at "
+        "positions s < S (at S both give lo = hi = f); there neither branch ever fires: every lo <= R / S, so the "
+        "lo summed <= (S F + (S - 1) H) / S <= F + H, the seats at s; every hi >= (R - f) / (S - 1), so the hi "
+        "summed >= the (S - 1)(F + H) seats off position S over S - 1 = F + H",
+    "setupgen/tournament/measures.py:seat_off_bound line 17 col 49: 1 -> 0 in hi = min(hi, full[p]) if s == size - "
+    "1 else hi":
+        "the cap at position S never changes the bound: short tables binding, hi there is f already; not binding, "
+        "f >= R // S = lo, so lo is unchanged, and hi summed at S stays >= the F seats there (each player's "
+        "min(hi, f) >= f / S)",
+    "setupgen/tournament/measures.py:seat_off_bound line 16 col 41: 1 -> 0 in hi = (full[p] if s == size - 1 else "
+    "full[p] + opt[p]) if short_bind else lo + op":
+        "at position S the next line caps hi at f again: min(f + opt, f) = f",
+    "setupgen/tournament/placings.py:_check_stage line 5 col 46: 1 -> 0 in strays = sorted(set(by_table) - set(range(1, len(tables) + 1)))":
+        "a table number comes from a results file, read as a positive whole number (standings.read_results refuses 0), so no table 0 is ever there to be called a stray",
+    "setupgen/tournament/placings.py:_check_stage line 17 col 37: 0 -> 1 in st.placing_points(rows, [0] * len(rows)) # one winner, nobody above the winner":
+        "placing_points is called here only for its checks (one winner, nobody above the winner); the points it is given are not used",
+    "setupgen/tournament/placings.py:_order line 20 col 34: 0 -> 1 in Placing(0, r.player, stage, rank[r.player], k, pp[r.player], r.vp)))":
+        "a placeholder: placings() gives every placing its place at the end (dataclasses.replace(p, place=n))",
+    "setupgen/tournament/placings.py:_decided line 8 col 31: members 2 and 3 swapped in by = next(name for name, a, b in zip(ORDER_KEYS, key, group[i + 1][0]) if a != b":
+        "the keys of two neighbours are compared with !=, which does not care which is first",
+    "setupgen/tournament/placings.py:placings line 39 col 20: 0 -> 1 in rest = [Placing(0, p, PRELIMINARY, rank[p], decided_by=\"preliminary_rank\") for p":
+        "a placeholder: every placing gets its place at the end (dataclasses.replace(p, place=n))",
+    "setupgen/core/balance.py:terrain_groups line 19 col 8: members 1 and 2 swapped in for a, b in pairs:":
+        "a pair joins two hexes of equal terrain whichever comes first: the test is symmetric and the union keeps the smaller root either way",
+    "setupgen/core/balance.py:terrain_groups line 23 col 12: members 1 and 2 swapped in ra, rb = root(a), root(b)":
+        "the union links the larger root to the smaller whichever is computed first",
+    "setupgen/core/balance.py:first_failure line 10 col 87: 0 -> 1 in if limits.max_intersection_pips is not None and max(facts.intersections(), defau":
+        "only a board with no intersection a start may take uses the default, and a limit is at least 1 (Limits refuses 0): 1 > limit holds as little as 0 > limit",
+    "setupgen/generate/numbers.py:swap_joint line 13 col 8: members 1 and 2 swapped in for walk, toks in zip(walks, tokens, strict=True):":
+        "the check compares the counts of a walk and its tokens, which does not care which is named first",
+    "setupgen/generate/numbers.py:uniform_joint line 14 col 8: members 1 and 2 swapped in for walk, toks in zip(walks, tokens, strict=True):":
+        "the same check of counts, symmetric",
+    "setupgen/generate/numbers.py:uniform_joint line 19 col 11: == -> != in if attempt == 1:":
+        "feasible() draws nothing and raises the same error for an impossible layout whenever it runs (and returns for a possible one); when it runs changes only the time",
+    "setupgen/generate/numbers.py:uniform_joint line 19 col 22: 1 -> 2 in if attempt == 1:":
+        "the same: the feasibility check one attempt later",
+    "setupgen/generate/numbers.py:uniform_joint line 19 col 22: 1 -> 0 in if attempt == 1:":
+        "the same: the feasibility check before the first attempt",
+    "setupgen/generate/numbers.py:_walk_back line 9 col 23: 1 -> 0 in for j in range(k - 1, -1, -1):":
+        "the walk then first tries the hex itself: putting c there breaks the rule it broke already, so the walk goes on to the hexes before, as before",
+    "setupgen/generate/plan.py:_before line 11 col 35: members 1 and 2 swapped in rank[cell_of[h]] = (region.name, k)":
+        "compared as (index, region) a neighbour is left out only when it has the hex's own index in a region sorted after it (or is the hex): such a hex is still empty when this one is filled, as every hex the original leaves out; hexes the original leaves out and this one keeps are empty too, so the checks find nothing more",
     "setupgen/check.py:_free_harbor_rules line 18 col 52: members 1 and 2 swapped in "
     "stacked.setdefault(a.hex, set()).update((i, j))":
         "(j, i) adds the same two members to a set",

@@ -475,6 +475,13 @@ def test_a_board_exactly_on_a_limits_edge_meets_it():
         assert balance.first_failure(demo, limits) == name, limits
 
 
+def test_a_gold_limit_on_a_board_without_gold_counts_no_pips():
+    # the demo board has no gold field: its gold pips are 0, so gold = 0..0 is met and 1..5 is not
+    demo = pinned("demo")
+    assert balance.first_failure(demo, Limits(resource_pips=(("gold", 0, 0),))) is None
+    assert balance.first_failure(demo, Limits(resource_pips=(("gold", 1, 5),))) == "resource_pips"
+
+
 def test_club_board_counted_by_hand():
     # tests/golden/base-5-6-club.json, numbers by terrain:
     #   forest 12, 8, 11, 11, 6, 4 -> 1+5+2+2+5+3 = 18 (3.0 a hex; 11 twice: 1 repeated)

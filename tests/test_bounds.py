@@ -8,6 +8,7 @@ one; a draw of lots is pinned by its order."""
 from __future__ import annotations
 
 import itertools
+import math
 import random
 from functools import lru_cache
 
@@ -222,3 +223,88 @@ def test_the_seat_off_bound_when_players_play_more_rounds_than_there_are_seats()
     q = measures.measure(rounds)
     assert q.seat_off_bound == 3
     assert q.seat_off >= 3  # a bound: no schedule does better
+
+
+@pytest.mark.parametrize("full,short,size,want", [
+    # docs/schedule.md, "Per-player optimum of the spread": max(ideal, ceil((R - f) / (S - 1)) - f),
+    # ideal 0 when S divides R, else 1; below two positions there is nothing to spread
+    (0, 3, 1, 0), (2, 0, 1, 0), (1, 1, 2, 0), (1, 2, 2, 1),  # S = 2: R = 2 even, R = 3 odd
+    (4, 0, 4, 0), (5, 0, 4, 1), (8, 0, 4, 0),  # only full tables: 0 or 1
+    (2, 2, 4, 0),  # R = 4, f = 2: ceil(2 / 3) - 2 < 0
+    (0, 4, 4, 2),  # R = 4, never at a full table: ceil(4 / 3) - 0 = 2 (position 4 stays at 0)
+    (1, 7, 4, 2),  # R = 8, f = 1: ceil(7 / 3) - 1 = 2
+    (0, 5, 4, 2),  # R = 5: ceil(5 / 3) = 2
+    (1, 4, 4, 1),  # R = 5, f = 1: ceil(4 / 3) - 1 = 1 = ideal
+    (0, 2, 3, 1),  # R = 2, S = 3: ceil(2 / 2) - 0 = 1 (= ideal)
+    (0, 6, 3, 3),  # R = 6, S = 3, never full: ceil(6 / 2) = 3
+])
+def test_the_per_player_optimum_worked_by_hand(full, short, size, want):
+    assert measures.seat_optimum(full, short, size) == want
+
+
+def oracle_seat_off_bound(rounds) -> int:
+    """The players who must be off their optimum, written here from
+    docs/schedule.md ("Per-player optimum", "Players who must be off"),
+    not from setupgen's code: per player R rounds, f at full tables, its
+    optimum; at the optimum it takes each position between lo and hi times
+    (lo = floor(R / S), hi = lo + optimum, position S at most f; when short
+    tables bind, i.e. the optimum is above the ideal 0 or 1, lo = f
+    everywhere and hi = f at position S); a position with fewer seats than
+    the players' lo summed needs ceil(shortfall / max lo) players off (each
+    gives up at most its lo), one with more seats than their hi summed
+    ceil(excess / max(R - hi)) (each takes at most R - hi more)."""
+    size = max(len(t) for tables in rounds for t in tables)
+    played: dict = {}
+    full: dict = {}
+    for tables in rounds:
+        for t in tables:
+            for p in t:
+                played[p] = played.get(p, 0) + 1
+                full[p] = full.get(p, 0) + (len(t) == size)
+    seats = [sum(1 for tables in rounds for t in tables if len(t) > s) for s in range(size)]
+    best = 0
+    for s in range(size):
+        lows, highs = [], []
+        for p, r in played.items():
+            f = full[p]
+            ideal = 0 if r % size == 0 else 1
+            optimum = ideal if size < 2 else max(ideal, math.ceil((r - f) / (size - 1)) - f)
+            if optimum > ideal:  # the short tables bind
+                lo, hi = f, (f if s == size - 1 else f + optimum)
+            else:
+                lo = r // size
+                hi = min(lo + optimum, f) if s == size - 1 else lo + optimum
+            lows.append((min(lo, hi), r - hi))
+            highs.append(hi)
+        need, have = sum(lo for lo, _ in lows), seats[s]
+        if need > have and max(lo for lo, _ in lows):
+            best = max(best, math.ceil((need - have) / max(lo for lo, _ in lows)))
+        if have > sum(highs) and max(room for _, room in lows):
+            best = max(best, math.ceil((have - sum(highs)) / max(room for _, room in lows)))
+    return best
+
+
+@settings(max_examples=400, deadline=None, derandomize=True)
+@given(st.integers(5, 16), st.integers(2, 10), st.randoms(use_true_random=False), st.data())
+def test_the_seat_off_bound_is_the_documented_argument(n, rounds_n, rnd, data):
+    # random schedules of tables of 4 and 3 (at least one table of 4), every player every round
+    players = [f"p{k}" for k in range(n)]
+    rounds = []
+    for _ in range(rounds_n):
+        fours = data.draw(st.integers(0, n // 4))
+        if (n - 4 * fours) % 3:
+            fours = next((k for k in range(n // 4, -1, -1) if (n - 4 * k) % 3 == 0), None)
+        if fours is None:
+            return
+        order = players[:]
+        rnd.shuffle(order)
+        sizes = [4] * fours + [3] * ((n - 4 * fours) // 3)
+        rnd.shuffle(sizes)
+        tables, i = [], 0
+        for size in sizes:
+            tables.append(order[i:i + size])
+            i += size
+        rounds.append(tables)
+    if not any(len(t) == 4 for tables in rounds for t in tables):
+        return
+    assert measures.measure(rounds).seat_off_bound == oracle_seat_off_bound(rounds)

@@ -104,6 +104,19 @@ def test_the_finals_vp_share_counts_the_table_with_capped_vp():
     assert [p.decided_by for p in placed][:3] == ["vp_share", "placing_points", "vp_share"]
 
 
+def test_the_last_finalist_is_decided_by_the_stage_only_when_others_follow():
+    # a field of exactly 8: nobody below the final, so its last place names no decider; a field of 12 (the
+    # example above): the final's last is ahead of q9 by the stage
+    only8 = pl.placings(RANK8[:8], 8, FINAL8, scoring=AUSTRALIAN, threshold=10)
+    assert [p.player for p in only8][-1] == "q6" and only8[-1].decided_by == ""
+    twelve = pl.placings(RANK8, 8, FINAL8, scoring=AUSTRALIAN, threshold=10)
+    assert twelve[7].player == "q6" and twelve[7].decided_by == "stage"
+    # 16 finalists and a field of exactly 16: the final's last is ahead of the semi-finals by the stage,
+    # the semi-finals' last is the last of all
+    placed = pl.placings(RANK16[:16], 16, FINAL16, SEMIS, scoring=AUSTRALIAN, threshold=10)
+    assert len(placed) == 16 and placed[3].decided_by == "stage" and placed[-1].decided_by == ""
+
+
 def test_placings_csv_and_lines():
     placed = pl.placings(RANK8, 8, FINAL8, scoring=AUSTRALIAN, threshold=10)
     rows = list(csv.reader(io.StringIO(pl.placings_csv(placed))))

@@ -100,6 +100,8 @@ def test_impossible_placement_gives_up_after_one_pass():
     with pytest.raises(GenerationError, match=r"tiny: 2 red tokens cannot lie apart on 3 hexes \(rule red-adjacent\)"):
         numbers.swap_with(tri, [6, 8, 5], {}, lambda bag: 0, trace=trace, layout_name="tiny", restarts=5)
     assert [e for e in trace if e[0] == "restart"] == []
+    # the check comes once the first pass is stuck (it costs nothing on a layout that works): that pass ran
+    assert trace[:2] == [("place", tri[0], 6), ("aside", tri[1], 8)]
 
 
 def test_stuck_pass_restarts_with_a_full_bag_and_can_succeed():
@@ -179,6 +181,31 @@ def test_the_walk_back_reaches_the_first_hex_of_the_path():
     assert trace == [("place", A, 5), ("place", B, 9), ("place", C, 4), ("swap", D, A, 4, 5)]
     assert [result[h] for h in path] == [4, 9, 4, 5]
     assert list(rest) == []
+
+
+def test_the_walk_back_trades_with_the_nearest_hex_that_allows_it():
+    # hexes A, B, C in placement order; C touches A and B, A and B do not touch. A takes 6, B 5, C draws 8
+    # (red beside A's 6). Walk back: B first (nearest): 8 on B (beside the empty C) fits, 5 on C (beside A's
+    # 6 and B's 8) fits -> B and C trade. (Starting at A instead: 6 on C beside A's 8 breaks the red rule.)
+    adj = {A: (C,), B: (C,), C: (A, B)}
+    pick, rest = scripted([6, 5, 8])
+    trace = []
+    result = numbers.swap_with([A, B, C], [6, 5, 8], {}, pick, trace=trace, adjacency=adj)
+    assert trace == [("place", A, 6), ("place", B, 5), ("swap", C, B, 8, 5)]
+    assert result == {A: 6, B: 8, C: 5} and list(rest) == []
+
+
+def test_the_walk_back_goes_hex_by_hex():
+    # A-B, C-D and D beside a fixed 6 (X); A takes 3, B 9, C 6, D draws 8 (red beside C's 6 and X's 6).
+    # Walk back from D: C: 6 on D beside X's 6 breaks the rules; B (two back): 8 on B beside A's 3 fits, 9 on
+    # D beside the 6s fits -> B and D trade. (Skipping every other hex would reach A instead.)
+    x = (-2, 0)
+    adj = {A: (B,), B: (A,), C: (D,), D: (C, x), x: (D,)}
+    pick, rest = scripted([3, 9, 6, 8])
+    trace = []
+    result = numbers.swap_with([A, B, C, D], [3, 9, 6, 8], {x: 6}, pick, trace=trace, adjacency=adj)
+    assert trace == [("place", A, 3), ("place", B, 9), ("place", C, 6), ("swap", D, B, 8, 9)]
+    assert result == {A: 3, B: 8, C: 6, D: 9} and list(rest) == []
 
 
 @pytest.mark.parametrize("seed", range(200))

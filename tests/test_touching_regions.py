@@ -87,3 +87,21 @@ def test_the_swap_rule_keeps_every_legal_arrangement_within_reach():
         numbers = numbers_of(generate.from_seed(layout, f"pair/{k}", numbers="swap"))
         seen.add((tuple(numbers[h] for h in ROW_A), tuple(numbers[h] for h in ROW_B)))
     assert seen == set(legal_arrangements())
+
+
+def test_only_token_regions_that_touch_are_laid_together(tmp_path):
+    from setupgen.core import layout as layoutmod
+    from setupgen.generate import plan
+
+    assert plan.plan(Layout.from_file(FIXTURES / "touching-pair.toml")).regions_touch
+    assert plan.plan(Layout.from_file(FIXTURES / "touching-regions.toml")).regions_touch
+    # the two islands of layouts/README.md do not touch: region by region, as before
+    readme = (Path(__file__).resolve().parent.parent / "layouts" / "README.md").read_text(encoding="utf-8")
+    example = readme.split("```toml\n", 1)[1].split("```", 1)[0]
+    path = tmp_path / "two-islands.toml"
+    path.write_text(example, encoding="utf-8")
+    assert not plan.plan(Layout.from_file(path)).regions_touch
+    # the Seafarers scenario: its face-down hexes carry fixed tokens (no region tokens) beside the island's
+    assert not plan.plan(layoutmod.load("seafarers-sm2010")).regions_touch
+    board = generate.from_seed("seafarers-sm2010", "touch/sf")
+    assert number_clashes(numbers_of(board)) == []
