@@ -153,3 +153,27 @@ def test_the_audit_log_wraps_at_word_boundaries_and_stacks_on_a_phone():
     assert "break-all" not in audit and "overflow-wrap: break-word" in audit
     template = (ROOT / "setupgen" / "console" / "templates" / "_audit.html").read_text()
     assert 'class="grid audit stack"' in template and template.count("data-label=") == 5
+
+
+@pytest.mark.parametrize("language, mark", [("de-CH", "."), ("de", ","), ("en", ".")])
+def test_the_console_and_the_standings_pdf_write_the_same_figures_the_same_way(open_day, language, mark):
+    # issue 42, point 2: CLDR's decimal mark (de-CH writes 10.5, de 10,5) on the page and in the PDF alike.
+    # Table 1: seats 2 and 3 level on 5 VP share 2nd and 3rd place: (3 + 2) / 2 = 2.5 placing points each
+    import io
+
+    from pypdf import PdfReader
+
+    day = open_day(language)
+    consoleday.enter(day, G(1, 1), ["10", "5", "5", "3"], "1")
+    consoleday.enter(day, G(1, 2), ["10", "7", "4", "3"], "1")
+    c = client(day)
+    page = text_of(c.get("/standings").text)
+    pdf = c.get("/standings.pdf")
+    assert pdf.status_code == 200
+    printed = " ".join(p.extract_text() for p in PdfReader(io.BytesIO(pdf.content)).pages)
+    half = f"2{mark}5"
+    other = "2,5" if mark == "." else "2.5"
+    assert half in page and half in printed
+    assert other not in page and other not in printed
+    share = f"43{mark}48"  # 10 of 23 VP at table 1
+    assert share in page and share in printed

@@ -90,14 +90,17 @@ def test_each_table_shows_its_figures_and_the_page_the_rounds_range():
     assert "Balance" in words[words.index("Setup ID"):words.index("Entered")]  # the column's head
 
 
-@pytest.mark.parametrize("lang", ["de", "de-CH"])
-def test_german_uses_the_decimal_comma(lang):
+@pytest.mark.parametrize("lang, mark", [("de", ","), ("de-CH", ".")])
+def test_german_uses_its_decimal_mark_from_cldr(lang, mark):
+    # CLDR (issue 42): German writes 48,5; Swiss German 48.5 (the figures as the standings print them)
     (page,) = director.render_director_pages(rows(THREE), title="Cup", round=2, lang=lang)
-    assert figures_of(page) == {1: ["48,5", "12", "8"], 2: ["61,0", "11", "4"], 3: ["55,3", "13", "9"]}
+    want = {1: ["48,5", "12", "8"], 2: ["61,0", "11", "4"], 3: ["55,3", "13", "9"]}
+    assert figures_of(page) == {k: [f.replace(",", mark) for f in v] for k, v in want.items()}
     label, ranges, legend = balance_box(page, lang)
-    assert (label, ranges) == ("Balance der Runde:", "Wertung 48,5–61,0 · Kreuzung max. 11–13 · Spanne 4–9")
+    assert (label, ranges) == ("Balance der Runde:",
+                               "Wertung 48,5–61,0 · Kreuzung max. 11–13 · Spanne 4–9".replace(",", mark))
     assert legend.startswith("Je Tisch: Wertung 0–100 (höher: ausgewogener)") and "ß" not in legend
-    assert "." not in "".join(sum(figures_of(page).values(), []))
+    assert ("." if mark == "," else ",") not in "".join(sum(figures_of(page).values(), []))
 
 
 def test_figures_stand_right_aligned_in_three_cells_of_the_balance_column():
@@ -192,7 +195,7 @@ def test_balance_line_words():
     b = bal(56.5, 12, 8)
     assert sheet.balance_line(b, "en") == "Balance 56.5/100 · best start 12 pips · resource spread 8"
     assert sheet.balance_line(b, "de") == "Balance 56,5/100 · bester Start 12 Punkte · Rohstoffspanne 8"
-    assert sheet.balance_line(b, "de-CH") == sheet.balance_line(b, "de")
+    assert sheet.balance_line(b, "de-CH") == "Balance 56.5/100 · bester Start 12 Punkte · Rohstoffspanne 8"  # CLDR
     assert sheet.balance_line(bal(61.0, 13, 14), "en") == "Balance 61.0/100 · best start 13 pips · resource spread 14"
 
 

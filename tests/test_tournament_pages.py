@@ -339,7 +339,8 @@ def test_swiss_german_is_german_with_ss():
     assert ch.pop("lang") == "de-CH" and de.pop("lang") == "de"
     assert set(ch) == set(de)
     # Swiss usage of its own: "Halbfinal", "Final" (templates/de-CH.toml)
-    own = {"tournament.final": "Final", "tournament.semi_final": "Halbfinal", "almanac.final": "Final"}
+    own = {"tournament.final": "Final", "tournament.semi_final": "Halbfinal", "almanac.final": "Final",
+           **{f"console.director.{k}": v for k, v in SWISS_CONSOLE.items()}}
     for key, text in ch.items():
         assert "ß" not in str(text), key
         expected = own.get(key, de[key].replace("ß", "ss") if isinstance(de[key], str) else de[key])
@@ -353,7 +354,16 @@ def test_swiss_german_file_is_german_respelt():
 
     own = tomllib.loads((ROOT / "templates" / "de-CH.toml").read_text(encoding="utf-8"))
     assert own == {"inherits": "de", "lang": "de-CH", "spelling": {"ß": "ss"},
-                   "tournament": {"final": "Final", "semi_final": "Halbfinal"}, "almanac": {"final": "Final"}}
+                   "tournament": {"final": "Final", "semi_final": "Halbfinal"}, "almanac": {"final": "Final"},
+                   "console": {"director": SWISS_CONSOLE}}
+
+
+#: the console's own words for the finals in Swiss usage (issue 42: one word per term, as the sheets say it)
+SWISS_CONSOLE = {"semi_finals": "Halbfinal", "final": "Final", "semi_finals_lower": "den Halbfinal",
+                 "final_lower": "den Final",
+                 "winners_hint": "Die Sieger kommen aus den Resultaten des Halbfinals, sobald sie eingetragen sind.",
+                 "seat_final": "Den Final dieser Sieger setzen und sein Paket machen", "stage_semi_final": "Halbfinal",
+                 "stage_final": "Final", "no_final_result": "noch kein Resultat des Finals"}
 
 
 def test_swiss_example_speaks_swiss_german():

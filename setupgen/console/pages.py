@@ -19,6 +19,7 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import HTMLResponse
 
+from ..core import cldr
 from ..core.errors import SetupgenError
 from ..tournament import jobs
 from ..tournament.games import Game
@@ -203,21 +204,28 @@ def standings_context(day: Day, words: Words | None = None) -> dict:
     except SetupgenError as exc:  # e.g. the schedule was re-planned under confirmed tables
         raise Refusal(409, "director.no_standings", reason=str(exc)) from None
     names = day.names()
+    words = director_words(day) if words is None else words
+
+    def number(text: str) -> str:  # as the standings PDF writes it (CLDR's decimal mark)
+        return cldr.decimal(text, words.tx)
+
     rounds = sorted({r for points in live.per_round.values() for r in points})
     rows = [{"rank": s.rank, "player": s.player, "name": names.get(s.player, s.player),
-             "rounds": [st.format_points(live.per_round[s.player][r]) if r in live.per_round.get(s.player, {})
-                        else "-" for r in rounds],
-             "pp": st.format_points(s.placing_points), "vp": s.victory_points, "share": f"{s.vp_share:.2f}",
-             "games": s.games, "lot": "" if s.lots is None else s.lots} for s in live.ranked]
+             "rounds": [number(st.format_points(live.per_round[s.player][r]))
+                        if r in live.per_round.get(s.player, {}) else "-" for r in rounds],
+             "pp": number(st.format_points(s.placing_points)), "vp": s.victory_points,
+             "share": number(f"{s.vp_share:.2f}"), "games": s.games, "lot": "" if s.lots is None else s.lots}
+            for s in live.ranked]
     return {"standings": rows, "rounds": rounds, "progress": sorted(live.progress.items()),
-            "ranking": ranking_lines(day, director_words(day) if words is None else words)}
+            "ranking": ranking_lines(day, words)}
 
 
 def ranking_lines(day: Day, words: Words) -> list[Markup]:
     """How the standings rank, key by key in the tournament file's order
     (``scoring.tie_breakers``; docs/rules.md, "Ranking"), with its placing
     points per table size."""
-    sizes = ", ".join(str(words("points_per_size", size=size, points="/".join(st.format_points(p) for p in points)))
+    sizes = ", ".join(str(words("points_per_size", size=size,
+                                points="/".join(cldr.decimal(st.format_points(p), words.tx) for p in points)))
                       for size, points in sorted(day.t.placing_points, reverse=True))
     return [words(f"tie_{key}", points=sizes) if key == "placing_points" else words(f"tie_{key}")
             for key in day.t.tie_breakers]

@@ -33,6 +33,7 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
+from ..core import cldr
 from ..core.board import Board
 from ..core.errors import SetupgenError
 from ..tournament import tokens
@@ -247,7 +248,7 @@ def _game_rows(view: hall.PlayerView, words: Words) -> list[dict]:
 
     return [{"game": stage_word(g.game.stage, words.tx) if g.game.is_finals else words("round", n=g.game.round),
              "table": g.game.table, "seat": g.seat, "vp": g.vp, "won": g.won,
-             "points": "" if g.points is None else g.points} for g in view.games]
+             "points": "" if g.points is None else cldr.decimal(g.points, words.tx)} for g in view.games]
 
 
 # ---------------------------------------------------------------- a table's own page

@@ -43,7 +43,7 @@ import tomllib
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
-from ..core import templates
+from ..core import cldr, templates
 from ..core.almanac import Material, material_text
 from ..core.balance import Balance
 from ..core.errors import SetupgenError
@@ -270,7 +270,7 @@ def _figure_widths(rows: Sequence[DirectorRow], tx: Texts, g: Sizes) -> tuple[fl
     """The widths (mm) of the balance column's three cells: each its widest
     figure at the ID size (the size of the setup ID and seed); () without
     balance."""
-    mark = tx.get("tournament.decimal_mark")
+    mark = cldr.decimal_mark(tx)
     figs = [_figures(r.balance, mark) for r in rows if r.balance is not None]
     if not figs:
         return ()
@@ -616,7 +616,7 @@ def _balance_summary(rows: Sequence[DirectorRow], tx: Texts) -> tuple[str, tuple
     found = [r.balance for r in rows if r.balance is not None]
     if not found:
         return None
-    mark = tx.get("tournament.decimal_mark")
+    mark = cldr.decimal_mark(tx)
     score = [b.score for b in found]
     pips = [b.intersection_max for b in found]
     spread = [b.resource_spread for b in found]
@@ -771,7 +771,7 @@ def _balance_figures(dwg: Any, plan: _Plan, balance: Balance, base: float) -> No
     x, cw = plan.col("balance")
     gap = _figure_gap(g)
     right = x + (cw - sum(plan.figures) - gap * (len(plan.figures) - 1)) / 2
-    for text, width in zip(_figures(balance, plan.tx.get("tournament.decimal_mark")), plan.figures):
+    for text, width in zip(_figures(balance, cldr.decimal_mark(plan.tx)), plan.figures):
         right += width
         add_text(dwg, dwg, text, right, base, g("id"), st, anchor="end")
         right += gap

@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
-from ..core import templates
+from ..core import cldr, templates
 from ..core.balance import Balance
 from ..core.board import Board, Tile
 from ..core.errors import SetupgenError
@@ -740,7 +740,7 @@ def balance_line(metrics: Balance, lang: str) -> str:
     nothing on the sheet depends on a face-down hex. Raises
     :class:`SetupgenError` for an unknown language."""
     tx = templates.texts(lang)
-    score = f"{metrics.score:.1f}".replace(".", tx.get("tournament.decimal_mark"))
+    score = cldr.decimal(f"{metrics.score:.1f}", tx)
     return tx.get("sheet.balance_line", score=score, pips=metrics.intersection_max, spread=metrics.resource_spread)
 
 

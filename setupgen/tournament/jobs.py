@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Sequence
 
 from .. import generate as gen
-from ..core import atomic, templates
+from ..core import atomic, cldr, templates
 from ..core import cells as csvcells
 from ..core import layout as layoutmod
 from ..core.board import Board
@@ -628,12 +628,12 @@ def standings_listing(t: Tournament, ranked, per_round: dict) -> listing.Listing
     R2, ...; "-" for a round not played), then the totals and tie-breakers,
     a rule under the last finalist (the tournament file's ``[final]
     players``) when others follow. Numbers are right-aligned and written with the language's decimal
-    mark (10,5 in German); ``per_round`` is
+    mark from CLDR (10,5 in ``de``, 10.5 in ``de-CH``, :mod:`setupgen.core.cldr`); ``per_round`` is
     :func:`~setupgen.tournament.standings.round_points`."""
     from . import standings as st
 
     tx = templates.texts(t.language)
-    mark = tx.get("tournament.decimal_mark")
+    mark = cldr.decimal_mark(tx)
     rounds = sorted({r for points in per_round.values() for r in points})
     names = display_names(t)
 
