@@ -20,7 +20,7 @@ from typing import Sequence
 
 from markupsafe import Markup, escape
 
-from ..core import templates
+from ..core import cldr, templates
 from ..core.errors import SetupgenError
 from ..core.templates import Texts
 
@@ -107,7 +107,7 @@ def local_time(at: str, zone: str | None, tx: Texts) -> str:
     """``at`` (UTC, ``2026-12-01T17:51:07Z``) in time zone ``zone`` (an IANA
     name; None: the machine's) as the language's ``console.time`` pattern
     says, from the fields ``day`` (``1``), ``dd`` (``01``), ``month`` (its
-    name in ``console.months``), ``mm`` (``12``), ``year``, ``hour`` and
+    abbreviated name in CLDR, :func:`setupgen.core.cldr.month_names`), ``mm`` (``12``), ``year``, ``hour`` and
     ``minute`` (two digits each). A text that is not such a time comes
     back unchanged (an older database's entry)."""
     try:
@@ -115,7 +115,7 @@ def local_time(at: str, zone: str | None, tx: Texts) -> str:
     except (TypeError, ValueError):
         return at
     local = when.astimezone(_zone(zone))
-    month = tx.data["console"]["months"][local.month - 1]
+    month = cldr.month_names(tx)[local.month - 1]
     return tx.get("console.time", day=local.day, dd=f"{local.day:02d}", month=month, mm=f"{local.month:02d}",
                   year=local.year, hour=f"{local.hour:02d}", minute=f"{local.minute:02d}")
 

@@ -1,43 +1,62 @@
 """Locale data from the Unicode CLDR, through Babel (a well-kept library,
 instead of our own tables; issue 42): the decimal mark a language writes
-numbers with. The words themselves stay in ``templates/<lang>.toml``.
+numbers with and its abbreviated month names. The words themselves stay
+in ``templates/<lang>.toml``.
 
 A language is named as the tournament file and the templates name it
 (``en``, ``de``, ``de-CH``). One CLDR does not know (a made-up ``xx``)
-takes its ``inherits`` parent's, else CLDR's root (``.``). Lazy: Babel is
-imported on first use.
+takes its ``inherits`` parent's, else CLDR's root (``.``; months ``M01``
+to ``M12``). Lazy: Babel is imported on first use.
 """
 
 from __future__ import annotations
 
 import functools
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 from .templates import Texts
 
-__all__: Sequence[str] = ("decimal_mark", "decimal")
+if TYPE_CHECKING:
+    from babel import Locale
+
+__all__: Sequence[str] = ("decimal_mark", "decimal", "month_names")
 
 
 @functools.lru_cache(maxsize=32)
-def _mark(lang: str, parent: str | None) -> str:
+def _locale(lang: str, parent: str | None) -> "Locale":
+    """The Babel locale of ``lang``, else of ``parent``, else CLDR's root."""
     from babel import Locale, UnknownLocaleError
-    from babel.numbers import get_decimal_symbol
 
     for name in (lang, parent):
         if name is None:
             continue
         try:
-            return str(get_decimal_symbol(Locale.parse(name, sep="-")))
+            return Locale.parse(name, sep="-")
         except (UnknownLocaleError, ValueError):
             continue
-    return "."
+    return Locale("root")
+
+
+def _of(tx: Texts) -> "Locale":
+    parent = tx.data.get("inherits")
+    return _locale(tx.lang, parent if isinstance(parent, str) else None)
 
 
 def decimal_mark(tx: Texts) -> str:
     """The decimal mark of ``tx``'s language in CLDR: ``.`` in ``en`` and
     ``de-CH``, ``,`` in ``de`` (one character)."""
-    parent = tx.data.get("inherits")
-    return _mark(tx.lang, parent if isinstance(parent, str) else None)
+    from babel.numbers import get_decimal_symbol
+
+    return str(get_decimal_symbol(_of(tx)))
+
+
+def month_names(tx: Texts) -> tuple[str, ...]:
+    """The twelve abbreviated month names of ``tx``'s language in CLDR, as
+    a date writes them (``Dec`` in ``en``, ``Dez.`` in ``de``)."""
+    from babel.dates import get_month_names
+
+    names = get_month_names("abbreviated", context="format", locale=_of(tx))
+    return tuple(str(names[k]) for k in range(1, 13))
 
 
 def decimal(text: str, tx: Texts) -> str:
