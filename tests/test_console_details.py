@@ -29,12 +29,12 @@ ROOT = Path(__file__).resolve().parent.parent
 G = Game.preliminary
 
 
-def club(tmp_path: Path, language: str = "en", final: bool = False) -> Path:
+def club(tmp_path: Path, language: str = "en", final: bool = False, rounds: int = 1) -> Path:
     (tmp_path / "players.csv").write_text("id,name\n" + "".join(f"p{k},Player {k}\n" for k in range(1, 9)),
                                           encoding="utf-8")
     path = tmp_path / "t.toml"
     path.write_text(f'name = "Club"\nseed = "club"\nplayers = "players.csv"\ntable_size = 4\nlanguage = "{language}"\n'
-                    '\n[[rounds]]\nscenario = "base-3-4"\nvictory_points = 10\n'
+                    + '\n[[rounds]]\nscenario = "base-3-4"\nvictory_points = 10\n' * rounds
                     + ('\n[final]\nplayers = 8\nscenario = "base-3-4"\nvictory_points = 10\n' if final else ""),
                     encoding="utf-8")
     return path
@@ -44,8 +44,8 @@ def club(tmp_path: Path, language: str = "en", final: bool = False) -> Path:
 def open_day(tmp_path):
     days = []
 
-    def make(language: str = "en", final: bool = False):
-        day = consoleday.open_day(club(tmp_path, language, final), tmp_path / f"out-{len(days)}")
+    def make(language: str = "en", final: bool = False, rounds: int = 1):
+        day = consoleday.open_day(club(tmp_path, language, final, rounds), tmp_path / f"out-{len(days)}")
         days.append(day)
         return day
 
@@ -177,3 +177,14 @@ def test_the_console_and_the_standings_pdf_write_the_same_figures_the_same_way(o
     assert other not in page and other not in printed
     share = f"43{mark}48"  # 10 of 23 VP at table 1
     assert share in page and share in printed
+
+
+def test_the_re_plans_message_is_escaped_once(open_day):
+    # the quality lines hold "others' turn": escaped once by the words, never again by the page
+    day = open_day(rounds=2)
+    c = client(day)
+    token = form_token(c.get("/entries").text)
+    done = c.post("/entries/replan", data={"csrf": token, "from_round": "2"}, follow_redirects=False)
+    assert done.status_code == 303
+    home = c.get("/").text
+    assert "others&#39; turn" in home and "&amp;#39;" not in home and "&amp;amp;" not in home

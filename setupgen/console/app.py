@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, Callable, Literal
 
 import jinja2
+from markupsafe import Markup
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
@@ -589,15 +590,15 @@ def _task_message(day: Day, about: tuple) -> dict:
     if task is None:
         return {}
     words, kind, facts = director_words(day), about[0], task.facts
-    name = str(words(f"director.task_{kind}", n=facts.get("round", "")))
+    name = words(f"director.task_{kind}", n=facts.get("round", ""))  # markup: escaped once, by the words
     if task.state == "running":
         since = time.strftime("%H:%M:%S", time.localtime(task.started))
-        return {"message": str(words("director.task_running", task=name, since=since)), "refresh": 2}
+        return {"message": words("director.task_running", task=name, since=since), "refresh": 2}
     if task.state == "done":
-        return {"message": str(words(f"director.task_{kind}_done", n=facts.get("round", ""),
-                                     pdf=facts.get("pdf", ""), tables=facts.get("tables", ""),
-                                     quality=facts.get("quality", "")))}
-    return {"problems": [f"{name}: {task.message}"]}
+        return {"message": words(f"director.task_{kind}_done", n=facts.get("round", ""),
+                                 pdf=facts.get("pdf", ""), tables=facts.get("tables", ""),
+                                 quality=facts.get("quality", ""))}
+    return {"problems": [Markup("{}: {}").format(name, task.message)]}
 
 
 async def download(request: Request) -> Response:
