@@ -148,6 +148,12 @@ EQUIVALENT: dict[str, str] = {
         "the walk then first tries the hex itself: putting c there breaks the rule it broke already, so the walk goes on to the hexes before, as before",
     "setupgen/generate/plan.py:_before line 11 col 35: members 1 and 2 swapped in rank[cell_of[h]] = (region.name, k)":
         "compared as (index, region) a neighbour is left out only when it has the hex's own index in a region sorted after it (or is the hex): such a hex is still empty when this one is filled, as every hex the original leaves out; hexes the original leaves out and this one keeps are empty too, so the checks find nothing more",
+    "setupgen/generate/plan.py:_before line 16 col 28: < -> <= in or rank[n][1] < mine[1]))":
+        "an equal index in the same region is the hex itself, and no hex is its own neighbour",
+    "setupgen/generate/plan.py:_before line 15 col 83: 0 -> 1 in out.append(tuple(n for n in ns if mine is None or n not in rank or rank[n][0] !=":
+        "compares a neighbour's index with the hex's region name: never equal, so every neighbour is kept; the ones the original leaves out are still empty when the hex is filled, so the checks find nothing more",
+    "setupgen/generate/plan.py:_before line 15 col 94: 0 -> 1 in out.append(tuple(n for n in ns if mine is None or n not in rank or rank[n][0] !=":
+        "the same: a region name against an index, never equal, every neighbour kept",
     "setupgen/check.py:_free_harbor_rules line 18 col 52: members 1 and 2 swapped in "
     "stacked.setdefault(a.hex, set()).update((i, j))":
         "(j, i) adds the same two members to a set",

@@ -105,3 +105,14 @@ def test_only_token_regions_that_touch_are_laid_together(tmp_path):
     assert not plan.plan(layoutmod.load("seafarers-sm2010")).regions_touch
     board = generate.from_seed("seafarers-sm2010", "touch/sf")
     assert number_clashes(numbers_of(board)) == []
+
+
+@pytest.mark.parametrize("method", ["swap", "uniform"])
+def test_a_fixed_token_beside_a_region_counts_against_its_tokens(method):
+    # tests/fixtures/fixed-beside-region.toml: a fixed 6 beside three of the region's six hexes; the region's
+    # 6 and 8 must go to the other three (issue 41: the forward check's neighbours outside every region)
+    layout = Layout.from_file(FIXTURES / "fixed-beside-region.toml")
+    for k in range(500):
+        numbers = numbers_of(generate.from_seed(layout, f"fixed/{k}", numbers=method))
+        assert numbers[(0, 2)] == 6 and len(numbers) == 7
+        assert number_clashes(numbers) == [], (k, numbers)
