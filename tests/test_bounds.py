@@ -98,17 +98,22 @@ def test_the_official_order_is_the_documented_one():
     assert better.key() < q.key()  # one extra meeting fewer beats everything after it
 
 
+def cut(order, sizes):
+    """``order`` cut into consecutive tables of ``sizes``."""
+    out, i = [], 0
+    for s in sizes:
+        out.append(order[i:i + s])
+        i += s
+    return out
+
+
 def tables_from(n, sizes, groups, rounds, seed):
     rng = random.Random(seed)
     tabs = []
     for _ in range(rounds):
         order = list(range(n))
         rng.shuffle(order)
-        out, i = [], 0
-        for s in sizes:
-            out.append(order[i:i + s])
-            i += s
-        tabs.append(out)
+        tabs.append(cut(order, sizes))
     return Tables(n, n, list(sizes), list(groups), [], tabs, [0] * n)
 
 
@@ -300,11 +305,7 @@ def test_the_seat_off_bound_is_the_documented_argument(n, rounds_n, rnd, data):
         rnd.shuffle(order)
         sizes = [4] * fours + [3] * ((n - 4 * fours) // 3)
         rnd.shuffle(sizes)
-        tables, i = [], 0
-        for size in sizes:
-            tables.append(order[i:i + size])
-            i += size
-        rounds.append(tables)
+        rounds.append(cut(order, sizes))
     if not any(len(t) == 4 for tables in rounds for t in tables):
         return
     assert measures.measure(rounds).seat_off_bound == oracle_seat_off_bound(rounds)
