@@ -389,7 +389,7 @@ def test_the_swiss_day_in_chromium(chromium, served, tmp_path):
             key = page.request.get(base + "/rounds/3/key.pdf")
             assert key.ok and key.body() == (folder / "round-3" / "key.pdf").read_bytes()
             page.goto(base + "/finals")
-            page.click("button:has-text('Paket machen: Finale')")
+            page.click("button:has-text('Paket machen: Final')")
             page.wait_for_url(base + "/finals", timeout=180_000)
             assert page.is_visible("a:has-text('round.pdf')") and (folder / "final" / "round.pdf").is_file()
             first_pack = (folder / "final" / "round.pdf").read_bytes()
@@ -398,7 +398,7 @@ def test_the_swiss_day_in_chromium(chromium, served, tmp_path):
             kept = [p for p in folder.iterdir() if p.name.startswith("final.withdrawn-")]
             assert len(kept) == 1 and (kept[0] / "round.pdf").read_bytes() == first_pack
             assert page.is_visible(f"text={kept[0].name}/") and not (folder / "final").exists()
-            page.click("button:has-text('Paket machen: Finale')")
+            page.click("button:has-text('Paket machen: Final')")
             page.wait_for_url(base + "/finals", timeout=180_000)
             assert (folder / "final" / "round.pdf").read_bytes() == first_pack
             hall = ctx.new_page()  # the public page turns to the final once its pack is made
