@@ -182,7 +182,7 @@ def _game(request: Request) -> Game:
     try:
         return game_of(request.path_params)
     except GameError as exc:
-        raise HTTPException(404, str(exc)) from None
+        raise HTTPException(404, _said(day_of(request), exc)) from None
 
 
 def _players_or_404(day: Day, game: Game) -> tuple[str, ...]:
@@ -190,7 +190,7 @@ def _players_or_404(day: Day, game: Game) -> tuple[str, ...]:
     try:
         return day.players_of(game)
     except SetupgenError as exc:
-        raise HTTPException(404, str(exc)) from None
+        raise HTTPException(404, _said(day, exc)) from None
 
 
 def game_path(game: Game) -> str:
@@ -236,6 +236,11 @@ def _version(form: Any, name: str = "version", required: bool = True) -> int | N
     if not (text.isascii() and text.isdigit()):
         raise Refusal(400, "director.no_version")
     return int(text)
+
+
+def _said(day: Day, exc: BaseException) -> Any:
+    """A refusal in the event's language (:meth:`Words.said`): keyed errors worded, others as they are."""
+    return director_words(day).said(exc)
 
 
 def _round_messages(request: Request, day: Day, n: int) -> dict:
@@ -304,7 +309,7 @@ class _Posted:
             self.problems, self.status, self.seated = [str(exc)], 409, exc.players
             self.vp = self.winner = self.marks = None
         except SetupgenError as exc:
-            self.problems, self.status = [str(exc)], 409
+            self.problems, self.status = [_said(day_of(request), exc)], 409
         return None
 
 
@@ -493,7 +498,7 @@ async def clock_page(request: Request) -> Response:
     try:
         await run_in_threadpool(hall.clock_action, day, stage, action, minutes, time.time())
     except SetupgenError as exc:
-        raise HTTPException(409, str(exc)) from None
+        raise HTTPException(409, _said(day_of(request), exc)) from None
     return RedirectResponse("/#hall", status_code=303)
 
 
@@ -513,7 +518,7 @@ async def announce(request: Request) -> Response:
         await run_in_threadpool(day_of(request).store.announce, str(form.get("text", "")), "director")  # the
         # body's limit bounds it; the refusal counts what was typed
     except StoreError as exc:
-        raise HTTPException(400, str(exc)) from None
+        raise HTTPException(400, _said(day_of(request), exc)) from None
     return RedirectResponse("/#hall", status_code=303)
 
 
@@ -524,7 +529,7 @@ async def remove_announcement(request: Request) -> Response:
     try:
         await run_in_threadpool(day_of(request).store.remove_announcement, request.path_params["id"], "director")
     except StoreError as exc:
-        raise HTTPException(404, str(exc)) from None
+        raise HTTPException(404, _said(day_of(request), exc)) from None
     return RedirectResponse("/#hall", status_code=303)
 
 
@@ -532,7 +537,7 @@ def _unplanned(day: Day) -> int | None:
     try:
         return dayday.unplanned_round(day)
     except SetupgenError as exc:  # entries.csv spoilt by hand since
-        raise HTTPException(409, str(exc)) from None
+        raise HTTPException(409, _said(day, exc)) from None
 
 
 async def round_page(request: Request) -> Response:
@@ -558,10 +563,10 @@ async def make_pack(request: Request) -> Response:
     day, n = day_of(request), request.path_params["n"]
     _round_or_404(day, n)
     task = str(director_words(day)("director.task_pack", n=n))
-    return await _heavy(lambda: dayday.start_pack(day, n), task, f"/rounds/{n}")
+    return await _heavy(day, lambda: dayday.start_pack(day, n), task, f"/rounds/{n}")
 
 
-async def _heavy(start: Callable[[], Any], name: str, back: str) -> Response:
+async def _heavy(day: Day, start: Callable[[], Any], name: str, back: str) -> Response:
     """Start heavy work (``start()`` returns its task; ``name`` says what it
     is, in the event's language), wait up to :data:`TASK_WAIT` for it, then
     back to ``back`` (which shows it running or done); 409 naming it and the
@@ -569,7 +574,7 @@ async def _heavy(start: Callable[[], Any], name: str, back: str) -> Response:
     try:
         task = await run_in_threadpool(start)
     except SetupgenError as exc:
-        raise Refusal(409, "director.task_refused", task=name, reason=str(exc)) from None
+        raise Refusal(409, "director.task_refused", task=name, reason=_said(day, exc)) from None
     await run_in_threadpool(task.done.wait, TASK_WAIT)
     if task.state == "failed":
         raise Refusal(409, "director.task_refused", task=name, reason=task.message)
@@ -744,7 +749,7 @@ async def _at_version(request: Request, act: Callable[[Day, Game, Any, int | Non
     except dayday.SeatingChanged as exc:
         raise HTTPException(409, seating_refusal(day, exc.players, director_words(day))) from None
     except SetupgenError as exc:
-        raise HTTPException(409, str(exc)) from None
+        raise HTTPException(409, _said(day_of(request), exc)) from None
     return RedirectResponse(then(game), status_code=303)
 
 
@@ -756,7 +761,7 @@ async def withdraw_pack(request: Request) -> Response:
     try:
         kept = await run_in_threadpool(undo.withdraw_pack, day, request.path_params["stage"])
     except SetupgenError as exc:
-        raise HTTPException(409, str(exc)) from None
+        raise HTTPException(409, _said(day_of(request), exc)) from None
     return RedirectResponse(f"/finals?withdrawn={kept}", status_code=303)
 
 
@@ -780,7 +785,7 @@ async def remove_change(request: Request) -> Response:
             raise StoreError(f"{entries.ENTRIES_FILE} changed since the page was shown: reload it")
         await run_in_threadpool(undo.remove_change, day, index, change)
     except SetupgenError as exc:
-        return render(request, "entries.html", 409, problems=[str(exc)], **_entries_context(day))
+        return render(request, "entries.html", 409, problems=[_said(day, exc)], **_entries_context(day))
     return RedirectResponse("/entries", status_code=303)
 
 
@@ -800,7 +805,7 @@ async def confirm_all(request: Request) -> Response:
         try:
             seen[game_of(params, int(table))] = _version({"version": version}, "version")
         except GameError as exc:
-            raise HTTPException(404, str(exc)) from None
+            raise HTTPException(404, _said(day_of(request), exc)) from None
     for game in seen:
         await run_in_threadpool(_players_or_404, day, game)
     try:
@@ -808,7 +813,7 @@ async def confirm_all(request: Request) -> Response:
     except dayday.SeatingChanged as exc:
         raise HTTPException(409, seating_refusal(day, exc.players, director_words(day))) from None
     except SetupgenError as exc:
-        raise HTTPException(409, str(exc)) from None
+        raise HTTPException(409, _said(day_of(request), exc)) from None
     back = "/finals" if "stage" in params else f"/rounds/{params['n']}"
     tables = ",".join(str(c.game.table) for c in sorted(changed, key=lambda c: c.game.table))
     return RedirectResponse(f"{back}?confirmed={len(done)}" + (f"&changed={tables}" if tables else ""),
@@ -828,7 +833,7 @@ async def standings_csv(request: Request) -> Response:
     try:
         live = dayday.live_standings(day_of(request))
     except SetupgenError as exc:
-        raise Refusal(409, "director.no_standings", reason=str(exc)) from None
+        raise Refusal(409, "director.no_standings", reason=_said(day_of(request), exc)) from None
     return Response(live.csv.encode("utf-8"), media_type="text/csv; charset=utf-8",
                     headers={"content-disposition": 'attachment; filename="standings.csv"'})
 
@@ -844,7 +849,7 @@ async def _print(request: Request, make: Callable[[], bytes], name: str) -> Resp
     try:
         return _pdf_answer(await run_in_threadpool(make), name)
     except SetupgenError as exc:
-        raise HTTPException(409, str(exc)) from None
+        raise HTTPException(409, _said(day_of(request), exc)) from None
 
 
 async def standings_pdf(request: Request) -> Response:
@@ -930,7 +935,7 @@ def _entries_context(day: Day, **form: str) -> dict:
     try:
         changes = jobs.read_entries(day.t, day.folder)
     except SetupgenError as exc:
-        raise HTTPException(409, str(exc)) from None
+        raise HTTPException(409, _said(day, exc)) from None
     names = day.names()
     planned = dayday.planned_entries(day)
     still = entries.roster(day.t.players, changes, max(day.rounds) if day.rounds else 1)
@@ -983,9 +988,9 @@ async def record_change(request: Request) -> Response:
         change = entries.Entry(kind, number, player, name, group)
         await run_in_threadpool(dayday.record_change, day, change)
     except StoreError as exc:
-        return render(request, "entries.html", 409, problems=[str(exc)], **_entries_context(day, **given))
+        return render(request, "entries.html", 409, problems=[_said(day, exc)], **_entries_context(day, **given))
     except SetupgenError as exc:
-        return render(request, "entries.html", 400, problems=[str(exc)], **_entries_context(day, **given))
+        return render(request, "entries.html", 400, problems=[_said(day, exc)], **_entries_context(day, **given))
     return RedirectResponse("/entries", status_code=303)
 
 
@@ -1007,7 +1012,7 @@ async def replan(request: Request) -> Response:
     day = day_of(request)
     number = _round_number(str(form.get("from_round", ""))[:20])
     task = str(director_words(day)("director.task_replan", n=number))
-    return await _heavy(lambda: dayday.start_replan(day, number), task, "/")
+    return await _heavy(day, lambda: dayday.start_replan(day, number), task, "/")
 
 
 async def finals_page(request: Request) -> Response:
@@ -1040,7 +1045,7 @@ def _stage_states(day: Day, made: tuple[str, ...]) -> list[dict]:
         try:
             seating = dayday.stage_seating(day, stage)
         except SetupgenError as exc:
-            out.append({"stage": stage, "games": [], "problem": str(exc)})
+            out.append({"stage": stage, "games": [], "problem": _said(day, exc)})
             continue
         games = [Game.finals(stage, k) for k in range(1, len(seating) + 1)]
         out.append({"stage": stage, "games": _game_rows(day, games), "problem": None,
@@ -1056,7 +1061,7 @@ async def make_finals_pack(request: Request) -> Response:
     try:
         await run_in_threadpool(dayday.make_finals_pack, day_of(request), winners)
     except SetupgenError as exc:
-        raise Refusal(409, "director.finals_not_made", reason=str(exc)) from None
+        raise Refusal(409, "director.finals_not_made", reason=_said(day_of(request), exc)) from None
     return RedirectResponse("/finals", status_code=303)
 
 

@@ -18,6 +18,7 @@ import math
 from dataclasses import dataclass, replace
 from typing import Sequence
 
+from ..core.messages import keyed
 from ..core.errors import SetupgenError
 from ..tournament.model import MAX_MINUTES
 
@@ -48,7 +49,7 @@ class Clock:
         :class:`ClockError` unless 1 <= minutes <= :data:`~setupgen.tournament.model.MAX_MINUTES`
         (the tournament file's limit)."""
         if not isinstance(minutes, int) or isinstance(minutes, bool) or not 1 <= minutes <= MAX_MINUTES:
-            raise ClockError(f"a round clock runs 1 to {MAX_MINUTES} minutes, not {minutes!r}")
+            raise keyed(ClockError, "clock_minutes", most=MAX_MINUTES, minutes=repr(minutes)[:20])
         return cls(minutes * 60, 0.0, now)
 
     @property
@@ -76,19 +77,19 @@ class Clock:
     def pause(self, now: float) -> "Clock":
         """The clock stopped at ``now``. Raises :class:`ClockError` unless it runs."""
         if self.since is None or self.ended:
-            raise ClockError("the clock is not running")
+            raise keyed(ClockError, "clock_not_running")
         return replace(self, used=self.elapsed(now), since=None)
 
     def resume(self, now: float) -> "Clock":
         """The paused clock running again from ``now``. Raises :class:`ClockError` unless it is paused."""
         if self.since is not None or self.ended:
-            raise ClockError("the clock is not paused")
+            raise keyed(ClockError, "clock_not_paused")
         return replace(self, since=now)
 
     def end(self, now: float) -> "Clock":
         """The clock ended (the round's time over). Raises :class:`ClockError` when it ended already."""
         if self.ended:
-            raise ClockError("the clock has ended already")
+            raise keyed(ClockError, "clock_ended")
         return replace(self, used=self.elapsed(now), since=None, ended=True)
 
     def state(self, now: float) -> str:
@@ -107,19 +108,19 @@ def apply(clock: Clock | None, action: str, now: float, minutes: int | None) -> 
     for an action that does not follow."""
     if action == "start":
         if clock is not None and not clock.ended:
-            raise ClockError("the clock has started already: pause, resume or end it")
+            raise keyed(ClockError, "clock_started")
         if minutes is None:
-            raise ClockError("give the round's minutes to start its clock")
+            raise keyed(ClockError, "clock_needs_minutes")
         return Clock.started(minutes, now)
     if clock is None:
-        raise ClockError("the clock has not started")
+        raise keyed(ClockError, "clock_not_started")
     if action == "pause":
         return clock.pause(now)
     if action == "resume":
         return clock.resume(now)
     if action == "end":
         return clock.end(now)
-    raise ClockError(f"unknown clock action {action!r} (known: {', '.join(ACTIONS)})")
+    raise keyed(ClockError, "clock_unknown_action", action=repr(action)[:30], known=", ".join(ACTIONS))
 
 
 def format_left(seconds: int) -> str:

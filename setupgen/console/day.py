@@ -35,6 +35,7 @@ from typing import Any, Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..core.messages import keyed
 from ..core import atomic
 from ..core.data import read_text
 from ..core.errors import SetupgenError
@@ -172,13 +173,14 @@ class Day:
         if game.is_finals:
             seating = stage_seating(self, game.stage)
             if not game.table <= len(seating):
-                raise SetupgenError(f"the {game.stage} has tables 1-{len(seating)}, not {game.table}", field="table")
+                raise keyed(SetupgenError, f"{game.stage.replace('-', '_')}_tables", tables=len(seating), table=game.table,
+                                          field="table")
             return seating[game.table - 1]
         n = game.round
         if n not in self.rounds:
-            raise SetupgenError(f"there is no round {n}", field="round")
+            raise keyed(SetupgenError, "no_round", n=n, field="round")
         if not game.table <= self.schedule.tables(n):
-            raise SetupgenError(f"round {n} has tables 1-{self.schedule.tables(n)}, not {game.table}", field="table")
+            raise keyed(SetupgenError, "round_tables", n=n, tables=self.schedule.tables(n), table=game.table, field="table")
         return tuple(self.schedule.table(n, game.table))
 
     def state(self, game: Game) -> str:
@@ -437,9 +439,7 @@ def _refuse_after_finals(day: Day) -> None:
     (docs/console.md)."""
     made = finals_made(day)
     if made:
-        raise StoreError(f"the finals are seated from the preliminary results and the {made[0]}'s pack is made: "
-                         f"a preliminary result no longer changes (to seat the finals again, move the folder "
-                         f"{made[0]}/ out of the tournament folder first)")
+        raise keyed(StoreError, "finals_made", stage=made[0], folder=f"{made[0]}/")
 
 
 def _check_file_is_ours(day: Day) -> None:

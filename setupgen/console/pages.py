@@ -202,7 +202,7 @@ def standings_context(day: Day, words: Words | None = None) -> dict:
     try:
         live = dayday.live_standings(day)
     except SetupgenError as exc:  # e.g. the schedule was re-planned under confirmed tables
-        raise Refusal(409, "director.no_standings", reason=str(exc)) from None
+        raise Refusal(409, "director.no_standings", reason=director_words(day).said(exc)) from None
     names = day.names()
     words = director_words(day) if words is None else words
 

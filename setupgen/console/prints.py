@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
+from ..core.messages import keyed
 from ..core.errors import SetupgenError
 from ..tournament import jobs
 from ..tournament import placings as pl
@@ -27,7 +28,7 @@ __all__: Sequence[str] = ("standings_pdf", "placings_pdf", "round_tables_pdf", "
 def standings_pdf(day: Day) -> bytes:
     """``standings.pdf`` as ``setupgen standings T.toml DIR/results.csv -o DIR`` writes it."""
     if not day.store.results(state=dayday.CONFIRMED):
-        raise SetupgenError("there are no confirmed results to rank yet")
+        raise keyed(SetupgenError, "no_results_to_rank")
     return day.view("standings.pdf", lambda: _pdf(jobs.make_standings(day.t, day.schedule,
                                                                       day.folder / RESULTS_FILE)[2]))
 
@@ -37,7 +38,9 @@ def placings_pdf(day: Day) -> bytes:
     table is in."""
     placed, why = dayday.final_placings(day)
     if not placed:
-        raise SetupgenError(f"the final placings are not complete yet: {why or 'the tournament has no final'}")
+        if why is None:
+            raise keyed(SetupgenError, "placings_no_final")
+        raise keyed(SetupgenError, "placings_not_complete", why=why)
     sixteen = day.t.final is not None and day.t.final.players == 16
     semi = day.folder / jobs.STAGE_RESULTS[pl.SEMI_FINAL] if sixteen else None
 

@@ -276,7 +276,7 @@ async def table_report(request: Request) -> Response:
             problems, status = [seating_refusal(day, players, words)], 409
         except SetupgenError as exc:
             confirmed = day.state(game) == dayday.CONFIRMED
-            problems, status = [str(words("refused_confirmed")) if confirmed else str(exc)], 409
+            problems, status = [str(words("refused_confirmed")) if confirmed else words.said(exc)], 409
     result = day.store.result(game)
     heading, title = game_headings(game, words)
     at = local_time(result.at, day.t.timezone, words.tx) if result else ""

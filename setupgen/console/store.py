@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Sequence
 
+from ..core.messages import keyed
 from ..core.errors import SetupgenError, quoted
 from ..tournament.games import PRELIMINARY, Game
 from .clock import Clock
@@ -365,9 +366,9 @@ class Store:
         empty or too long text."""
         line = " ".join("".join(c if c.isprintable() else " " for c in str(text)).split())  # no control characters
         if not line:
-            raise StoreError("an announcement needs a text")
+            raise keyed(StoreError, "announcement_empty")
         if len(line) > MAX_ANNOUNCEMENT:
-            raise StoreError(f"an announcement has at most {MAX_ANNOUNCEMENT} characters, not {len(line)}")
+            raise keyed(StoreError, "announcement_too_long", most=MAX_ANNOUNCEMENT, count=len(line))
         at = self.clock()
         with self.lock:
             with _transaction(self.db):
@@ -385,14 +386,14 @@ class Store:
         and the audit log). Raises :class:`StoreError` when no such
         announcement is shown."""
         if not 0 < ident < 2 ** 63:
-            raise StoreError(f"no announcement {str(ident)[:20]} is shown")
+            raise keyed(StoreError, "announcement_unknown", id=str(ident)[:20])
         at = self.clock()
         with self.lock:
             with _transaction(self.db):
                 row = self.db.execute("SELECT text FROM announcements WHERE id = ? AND removed IS NULL",
                                       (ident,)).fetchone()
                 if row is None:
-                    raise StoreError(f"no announcement {ident} is shown")
+                    raise keyed(StoreError, "announcement_unknown", id=ident)
                 self.db.execute("UPDATE announcements SET removed = ? WHERE id = ?", (at, ident))
                 self.db.execute(_INSERT_AUDIT, (at, by, 0, 0, "unannounce",
                                                 json.dumps({"id": ident, "text": row[0]}, ensure_ascii=False),

@@ -17,6 +17,7 @@ import json
 import time
 from typing import Sequence
 
+from ..core.messages import keyed
 from ..core.errors import SetupgenError
 from ..tournament import entries, jobs
 from ..tournament.games import FINAL, SEMI_FINAL, Game
@@ -37,12 +38,11 @@ def undo_result(day: Day, game: Game, to: str, version: int | None) -> TableResu
     page showed (another is refused, as a correction is). Writes the
     stage's results file. Returns the result now (None: waiting)."""
     if to not in (REPORTED, WAITING):
-        raise SetupgenError(f"a table goes back to reported or waiting, not {to[:20]!r}", field="to")
+        raise keyed(SetupgenError, "undo_target", to=repr(to[:20]), field="to")
     with day.store.lock:
         dayday.check_change(day, game)
         if game.stage == SEMI_FINAL and FINAL in dayday.finals_made(day):
-            raise StoreError("the final is seated from the semi-finals and its pack is made: withdraw the final's "
-                             "pack first")
+            raise keyed(StoreError, "undo_final_made")
         seen = dayday.same_version(day, game, version)
         if to == WAITING:
             day.store.remove(game, "director", seen)
@@ -52,10 +52,10 @@ def undo_result(day: Day, game: Game, to: str, version: int | None) -> TableResu
             def allowed(found: TableResult | None) -> None:
                 seen(found)
                 if found is None or found.state != dayday.CONFIRMED:
-                    raise StoreError("only a confirmed result goes back to reported")
+                    raise keyed(StoreError, "undo_not_confirmed")
 
             if old is None:
-                raise StoreError("this table has no result")
+                raise keyed(StoreError, "undo_no_result")
             back = dataclasses.replace(old, state=REPORTED, by="director", at=day.store.clock())
             day.store.record(back, "unconfirm", allowed)
         dayday.write_stage(day, game.stage)
@@ -69,10 +69,9 @@ def remove_change(day: Day, index: int, change: entries.Entry) -> entries.Entrie
     audit-logged (``remove-change``). Returns the changes left."""
     with day.store.lock:
         if day.replanning is not None:
-            raise StoreError(f"a re-plan from round {day.replanning} is running; wait until it is done")
+            raise keyed(StoreError, "undo_replanning", n=day.replanning)
         if index < dayday.planned_entries(day):
-            raise StoreError("a re-plan has used this change already (the schedule follows it): record the "
-                             "opposite change and re-plan instead")
+            raise keyed(StoreError, "undo_change_used")
         rest = jobs.remove_entry(day.t, day.folder, index, change)
         day.t = jobs.with_entries(day.t, day.folder)
         day.changed()
@@ -90,16 +89,16 @@ def withdraw_pack(day: Day, stage: str, now: float | None = None) -> str:
     while the final's pack is made. Audit-logged (``withdraw-pack``).
     Returns the folder's new name."""
     if stage not in dayday.FINAL_STAGES:
-        raise SetupgenError(f"there is no finals stage {stage[:20]!r}", field="stage")
+        raise keyed(SetupgenError, "no_finals_stage", stage=repr(stage[:20]), field="stage")
     with day.store.lock, day.pack_lock:
         if stage not in dayday.finals_made(day):
-            raise StoreError(f"the {stage}'s pack is not made")
+            raise keyed(StoreError, "pack_not_made", stage=stage)
         if stage == SEMI_FINAL and FINAL in dayday.finals_made(day):
-            raise StoreError("the final is seated from the semi-finals: withdraw the final's pack first")
+            raise keyed(StoreError, "withdraw_final_first")
         results = day.store.results(stage)
         if results:
-            raise StoreError(f"the {stage} has {len(results)} result{'s' if len(results) > 1 else ''}: take "
-                             f"{'them' if len(results) > 1 else 'it'} back to waiting first")
+            raise keyed(StoreError, "stage_has_results" if len(results) > 1 else "stage_has_result", stage=stage,
+                                   n=len(results))
         stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(time.time() if now is None else now))
         target = day.folder / f"{stage}.withdrawn-{stamp}"
         k = 1

@@ -75,6 +75,28 @@ class Words:
                     return prefix + own.format(**found.groupdict())
         return text
 
+    def said(self, exc: BaseException) -> Markup | str:
+        """A refusal in this language: an error with a key
+        (:meth:`~setupgen.core.errors.SetupgenError.keyed`) worded by this
+        language's ``messages`` text of that key, its values escaped (a
+        ``stage`` as the stage's word, a :class:`Reason` in this language);
+        any other error as its own (English) line."""
+        key = getattr(exc, "key", None)
+        if not key or not self.tx.has(f"messages.{key}"):
+            return str(exc)
+        values = {name: self._value(name, value) for name, value in getattr(exc, "values", {}).items()}
+        return escape(self.tx.get(f"messages.{key}")).format(**values)
+
+    def _value(self, name: str, value: object) -> object:
+        from ..render.sheet import stage_word
+        from ..tournament.games import FINALS_STAGES
+
+        if isinstance(value, Reason):
+            return self.reason(value)
+        if name == "stage" and value in FINALS_STAGES:
+            return stage_word(str(value), self.tx)
+        return value
+
     def reason(self, why: "Reason | str") -> Markup | str:
         """``why`` in this language: a :class:`Reason` worded, any other
         reason (the library's own words) as it is."""

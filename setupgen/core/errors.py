@@ -3,6 +3,8 @@ and name what is wrong, so the CLI can print them as one line."""
 
 from __future__ import annotations
 
+from typing import Mapping
+
 
 class SetupgenError(ValueError):
     """Base of every error setupgen raises for bad input or impossible
@@ -10,12 +12,18 @@ class SetupgenError(ValueError):
     parameter name such as ``"count"``), so a front end can point at its own
     option for it; ``remedy``, when set, names the request value that would
     make the request go through (``"replace"``: replace what is there). The
-    message never names command-line flags."""
+    message never names command-line flags. ``key`` and ``values``, when
+    set (:func:`setupgen.core.messages.keyed`), name the message's words: a
+    front end words it in its own language from ``templates/<lang>.toml``
+    ``[messages]``."""
 
-    def __init__(self, message: str = "", *, field: str | None = None, remedy: str | None = None) -> None:
+    def __init__(self, message: str = "", *, field: str | None = None, remedy: str | None = None,
+                 key: str | None = None, values: Mapping[str, object] | None = None) -> None:
         super().__init__(message)
         self.field = field
         self.remedy = remedy
+        self.key = key
+        self.values: dict[str, object] = dict(values or {})
 
 
 def quoted(value: object, limit: int = 60) -> str:
