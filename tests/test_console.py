@@ -1480,7 +1480,7 @@ def test_a_report_is_answered_while_a_re_plan_is_held_in_progress(day, monkeypat
     poster.join(30)
     assert answers[0].status_code == 303 and answers[0].headers["location"] == "/"
     done = c.get("/").text
-    assert "Re-planned from round 2: repeated opponents:" in done and day.replanning is None
+    assert "Re-planned from round 2: Pairs of opponents meeting more than once:" in done and day.replanning is None
     assert [e.action for e in day.store.audit(round_number=2)][:1] == ["replan"]
 
 

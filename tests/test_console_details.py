@@ -187,4 +187,16 @@ def test_the_re_plans_message_is_escaped_once(open_day):
     done = c.post("/entries/replan", data={"csrf": token, "from_round": "2"}, follow_redirects=False)
     assert done.status_code == 303
     home = c.get("/").text
-    assert "others&#39; turn" in home and "&amp;#39;" not in home and "&amp;amp;" not in home
+    # 8 players over 2 rounds at tables of 4: 4 pairs must meet twice, and do (the bound is reached)
+    assert "Re-planned from round 2: Pairs of opponents meeting more than once: 4 (bound 4: optimal)" in home
+    assert "&amp;" not in home.split("<main", 1)[1]  # nothing escaped twice
+
+
+def test_the_re_plans_quality_in_german(open_day):
+    day = open_day("de", rounds=2)
+    c = client(day)
+    token = form_token(c.get("/entries").text)
+    assert c.post("/entries/replan", data={"csrf": token, "from_round": "2"}, follow_redirects=False).status_code == 303
+    home = text_of(c.get("/").text)
+    assert "Neu geplant ab Runde 2:" in home and "(Schranke 4: optimal)" in home
+    assert "repeated opponents" not in home and "bound" not in home

@@ -379,4 +379,11 @@ def test_a_replan_says_its_quality_measures(day3):
     c.post("/entries/change", data={"csrf": token, "change": "left", "player": "p8", "from_round": "2"})
     consoleday.replan(day3, 2)
     home = c.get("/").text
-    assert "Re-planned from round 2: repeated opponents:" in home and "optimal" in home
+    # the measures of schedule.pdf's first page, in the event's language (issue 42), each with its bound
+    q = day3.schedule.quality(day3.t.everyone())
+    rows = {key: (value, bound) for key, value, bound, _kind in q.rows()}
+    value, bound = rows["pairs_repeated"]
+    assert (f"Re-planned from round 2: Pairs of opponents meeting more than once: {value} (bound {bound}: "
+            in home)
+    value, bound = rows["seat_off"]
+    assert f"Players off their start-position optimum: {value} (bound {bound}: " in home

@@ -585,12 +585,24 @@ async def _heavy(day: Day, start: Callable[[], Any], name: str, back: str) -> Re
 TASK_WAIT = 10.0
 
 
+def _quality(words: Words, measures: Any) -> Markup:
+    """A re-plan's quality in the event's language: each measure of
+    ``Quality.rows()`` (key, value, bound, kind) as ``schedule.pdf``'s first
+    page words it, with its bound and the verdict, joined by semicolons."""
+    tx = words.tx
+    lines = [words("director.quality_line", measure=tx.get(f"tournament.quality.{key}"), value=value, bound=bound,
+                   verdict=tx.get("tournament.quality_optimal" if value <= bound else f"tournament.quality_{kind}"))
+             for key, value, bound, kind in measures]
+    return Markup("; ").join(lines)
+
+
 def _task_message(day: Day, about: tuple) -> dict:
     """What a page says, in the event's language, of the latest heavy work
     about ``about`` (a pack of its round, a re-plan): running (the page then
     refreshes every 2 s), done (its message) or failed (its reason, as a
-    problem); nothing when there was none in the last minutes. The reasons
-    and a re-plan's quality lines are the library's (English)."""
+    problem); nothing when there was none in the last minutes. A re-plan's
+    quality is worded from its measures (:func:`_quality`); a failed task's
+    reason is the library's."""
     task = day.tasks.latest(about)
     if task is None:
         return {}
@@ -602,7 +614,7 @@ def _task_message(day: Day, about: tuple) -> dict:
     if task.state == "done":
         return {"message": words(f"director.task_{kind}_done", n=facts.get("round", ""),
                                  pdf=facts.get("pdf", ""), tables=facts.get("tables", ""),
-                                 quality=facts.get("quality", ""))}
+                                 quality=_quality(words, facts.get("measures", ())))}
     return {"problems": [Markup("{}: {}").format(name, task.message)]}
 
 

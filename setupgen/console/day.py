@@ -932,7 +932,7 @@ def start_replan(day: Day, round_number: int) -> Task:
             day.store.note("director", round_number, "replan", json.dumps({"from_round": round_number}))
             note_planned(day)
         quality = "; ".join(result[1].lines())
-        return f"re-planned from round {round_number}: {quality}", {"quality": quality}
+        return f"re-planned from round {round_number}: {quality}", {"quality": quality, "measures": result[1].rows()}
 
     def failed(_why: str) -> None:
         with day.store.lock:
