@@ -129,3 +129,30 @@ def test_the_refusals_of_the_issue_reach_a_swiss_page_in_german(tmp_path):
             assert not [m for m in english if len(m.split()) >= 3 and m.split("{")[0].strip()], (name, english)
     finally:
         day.store.close()
+
+
+def test_a_late_entrys_refusals_reach_a_swiss_page_in_german(tmp_path):
+    # the issue's: control characters, over 100 characters, an id starting with "="; the players file's
+    # refusal on the command line stays the same English line (model.player_problem's str)
+    day = consoleday.open_day(club(tmp_path), tmp_path / "out")
+    try:
+        c = TestClient(consoleapp.create_app(day), raise_server_exceptions=False)
+        token = form_token(c.get("/entries").text)
+        cases = {"Lea\x07": "Steuerzeichen in Id, Name oder Gruppe",
+                 "L" * 101: "eine Id, ein Name oder eine Gruppe mit mehr als 100 Zeichen"}
+        for name, want in cases.items():
+            r = c.post("/entries/change", data={"csrf": token, "change": "joined", "player": "late9", "name": name,
+                                                "from_round": "2"})
+            assert r.status_code == 400 and want in german(r.text), german(r.text)[-300:]
+        r = c.post("/entries/change", data={"csrf": token, "change": "joined", "player": "=cmd", "name": "Lea",
+                                            "from_round": "2"})
+        assert r.status_code == 400
+        assert "die Spieler-Id &#39;=cmd&#39; beginnt mit &#39;=&#39;, was eine Tabellenkalkulation als Formel liest" \
+            in r.text
+        assert "spreadsheet" not in r.text and "control characters" not in r.text
+    finally:
+        day.store.close()
+    from setupgen.tournament import model
+
+    assert str(model.player_problem("=x", "Lea", None)) == \
+        "player id '=x' starts with '=', which a spreadsheet reads as a formula"

@@ -5,12 +5,13 @@ front end in another language words the same key from its own file
 
 from __future__ import annotations
 
-from typing import Sequence, TypeVar
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Sequence, TypeVar
 
 from .errors import SetupgenError
 from .templates import texts
 
-__all__: Sequence[str] = ("keyed",)
+__all__: Sequence[str] = ("keyed", "Problem")
 
 E = TypeVar("E", bound=SetupgenError)
 
@@ -22,3 +23,20 @@ def keyed(cls: type[E], key: str, *, field: str | None = None, remedy: str | Non
     its language. Raises :class:`SetupgenError` for a missing text or
     value."""
     return cls(texts("en").get(f"messages.{key}", **values), field=field, remedy=remedy, key=key, values=values)
+
+
+@dataclass(frozen=True)
+class Problem:
+    """A problem found before it becomes an error (a players-file line's,
+    a late entry's): text ``key`` of ``[messages]`` and its ``values``;
+    ``str()`` is the English line."""
+
+    key: str
+    values: Mapping[str, Any] = field(default_factory=dict)
+
+    def __str__(self) -> str:
+        return texts("en").get(f"messages.{self.key}", **self.values)
+
+    def error(self, cls: type[E], *, field: str | None = None) -> E:
+        """The problem as error ``cls`` with its key (:func:`keyed`)."""
+        return keyed(cls, self.key, field=field, **self.values)

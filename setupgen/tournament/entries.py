@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from typing import Collection, Mapping, Sequence
 
 from ..core import cells as csvcells
+from ..core.messages import Problem
 from ..core.limits import MAX_ROUND
 from .model import MAX_PLAYERS, Player, TournamentError, player_problem
 
@@ -65,6 +66,8 @@ class Entry:
 
     def __post_init__(self) -> None:
         problem = _entry_problem(self)
+        if isinstance(problem, Problem):
+            raise problem.error(EntriesError)
         if problem is not None:
             raise EntriesError(problem, field="from_round" if problem.startswith("from_round") else None)
 
@@ -79,7 +82,7 @@ class Entry:
         return f"{self.player} ({self.name}) joins from round {self.from_round}"
 
 
-def _entry_problem(e: Entry) -> str | None:
+def _entry_problem(e: Entry) -> str | Problem | None:
     if e.change not in CHANGES:
         return f"change {e.change!r} is not one of {', '.join(CHANGES)}"
     if type(e.from_round) is not int or not 2 <= e.from_round <= MAX_ROUND:

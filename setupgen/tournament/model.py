@@ -70,6 +70,7 @@ from ..core.data import read_text, read_toml
 from ..core.limits import MAX_ROUNDS, check_text
 from ..core.errors import SetupgenError
 from ..core.fields import Fields
+from ..core.messages import Problem
 
 SETUPS = ("per-table", "shared")
 SEATINGS = ("schedule", "standings")
@@ -622,21 +623,22 @@ MAX_PLAYERS = 2000
 MAX_PLAYER_TEXT = 100
 
 
-def player_problem(pid: str, name: str, group: str | None) -> str | None:
+def player_problem(pid: str, name: str, group: str | None) -> Problem | None:
     """What is wrong with a player's (stripped) id, name and group, in the
-    words of a players-file line (None: nothing). The one check of a
-    player's fields: :func:`read_players` and the late entries of
+    words of a players-file line (None: nothing; ``str()`` the English
+    line, its key a ``[messages]`` text). The one check of a player's
+    fields: :func:`read_players` and the late entries of
     :mod:`setupgen.tournament.entries` both use it."""
     if not pid or not name:
-        return "id and name must not be empty"
+        return Problem("player_empty")
     if any(not ch.isprintable() for ch in pid + name + (group or "")):
-        return "control characters in id, name or group"
+        return Problem("player_control")
     if max(len(pid), len(name), len(group or "")) > MAX_PLAYER_TEXT:
-        return f"an id, name or group longer than {MAX_PLAYER_TEXT} characters"
+        return Problem("player_too_long", {"most": MAX_PLAYER_TEXT})
     if set(pid) & set(',"'):
-        return f"player id {pid!r} holds a comma or a quote"
+        return Problem("player_comma", {"id": repr(pid)})
     if pid.startswith(csvcells.FORMULA_START):
-        return f"player id {pid!r} starts with {pid[0]!r}, which a spreadsheet reads as a formula"
+        return Problem("player_formula", {"id": repr(pid), "first": repr(pid[0])})
     return None
 
 
