@@ -233,14 +233,52 @@ def too_wide(page) -> list[str]:
     return page.evaluate(WIDEST)
 
 
+def english_runs() -> set[tuple[str, str, str]]:
+    """Every run of three words of an English text the console may show
+    (templates/en.toml: the console's words, the director's, the refusals'
+    messages), placeholders cut out (issue 42)."""
+    import re
+    import tomllib
+
+    en = tomllib.loads((ROOT / "templates" / "en.toml").read_text(encoding="utf-8"))
+    texts: list[str] = []
+
+    def walk(value) -> None:
+        if isinstance(value, dict):
+            for v in value.values():
+                walk(v)
+        elif isinstance(value, str):
+            texts.append(value)
+
+    walk(en["console"])
+    walk(en.get("messages", {}))
+    runs = set()
+    for text in texts:
+        for part in re.split(r"\{\w+\}", text):
+            words = re.findall(r"[A-Za-z']+", part.lower())
+            runs.update(zip(words, words[1:], words[2:]))
+    return runs
+
+
+def english_on(page, runs) -> list[tuple[str, str, str]]:
+    """The English three-word runs in the page's text (a German page: none)."""
+    import re
+
+    words = re.findall(r"[A-Za-zÄÖÜäöüß']+", page.inner_text("body").lower())
+    return sorted(set(zip(words, words[1:], words[2:])) & runs)
+
+
 def look_at_player_pages(ctx, urls: dict[str, str], shots: Path, prefix: str) -> None:
-    """Every player page at a phone's and a laptop's size: nothing wider than the window; screenshots."""
+    """Every player page at a phone's and a laptop's size: nothing wider than the window; screenshots; on a
+    German day no English run of three words of the console's texts."""
     page = ctx.new_page()
+    runs = english_runs() if prefix == "de" else set()
     for size in SIZES:
         page.set_viewport_size(size)
         for name, url in urls.items():
             page.goto(url)
             assert fits_the_width(page), (name, size, too_wide(page))
+            assert not english_on(page, runs), (name, english_on(page, runs))
             page.screenshot(path=str(shots / f"{prefix}-{name}-{size['width']}.png"), full_page=True)
     page.close()
 
@@ -250,12 +288,15 @@ DIRECTOR_PAGES = ("/", "/rounds/1", "/rounds/1?state=confirmed", "/rounds/1/tabl
 
 
 def look_at_director_pages(page, base: str, shots: Path) -> None:
-    """Every director page at a phone's and a laptop's size: nothing wider than the window (issue 28)."""
+    """Every director page at a phone's and a laptop's size: nothing wider than the window (issue 28); the
+    Swiss day's pages with no English run of three words of the console's texts (issue 42)."""
+    runs = english_runs()
     for size in SIZES:
         page.set_viewport_size(size)
         for path in DIRECTOR_PAGES:
             page.goto(base + path)
             assert fits_the_width(page), (path, size, too_wide(page))
+            assert not english_on(page, runs), (path, english_on(page, runs))
             page.screenshot(path=str(shots / f"director{path.replace('/', '-')}-{size['width']}.png"), full_page=True)
     page.set_viewport_size({"width": 1100, "height": 800})
 
