@@ -114,6 +114,18 @@ def desktop(chromium: str, tmp_path: Path):
             ctx.close()
 
 
+@contextlib.contextmanager
+def director_session(console: "Console", chromium: str, tmp_path: Path):
+    """``console`` started, a desktop Chromium context and its director's page
+    logged in (English); yields (context, page); the console stopped after."""
+    console.start()
+    try:
+        with desktop(chromium, tmp_path) as ctx:
+            yield ctx, logged_in(ctx, console.base, "Log in")
+    finally:
+        console.stop()
+
+
 def logged_in(ctx, base: str, button: str):
     """A new page of ``ctx``, logged in as the director (``button``: the login button's words)."""
     page = ctx.new_page()
@@ -531,46 +543,41 @@ def test_the_australian_hall_in_english(chromium, tmp_path):
     day.store.close()
     shots = tmp_path / "shots"
     shots.mkdir()
-    console.start()
-    try:
-        with desktop(chromium, tmp_path) as ctx:
-            page = logged_in(ctx, console.base, "Log in")
-            page.goto(console.base + "/finals")
-            page.click("button:has-text('Make the semi-final pack')")
-            page.wait_for_url(console.base + "/finals", timeout=180_000)
-            page.goto(console.base + "/")
-            assert page.is_visible("text=The hall: Semi-finals")
-            page.fill("input[name=minutes]", "75")
-            page.click("button:has-text('Start the clock')")
-            page.fill("input[name=text]", "Semi-finals: four tables, best of each goes through")
-            page.click("button:has-text('Post')")
-            page.fill("input[name=text]", "Donaudampfschifffahrtsgesellschaftskapitänswitwenrentenversicherung" * 4)
-            page.click("button:has-text('Post')")  # one long word: the pages still fit a phone
-            phone = ctx.new_page()
-            phone.set_viewport_size(SIZES[0])
-            phone.goto(console.base + "/public")
-            assert phone.locator("h1").first.inner_text().startswith("Semi-final")
-            assert phone.locator("td[data-label='Choice 1']").count() == 4
-            assert clock_text(phone).startswith("Time left: 1:1")
-            assert phone.is_visible("text=Semi-finals: four tables, best of each goes through")
-            name = phone.locator("table.seating tbody tr").nth(1).locator("td").nth(2).inner_text().strip()
-            phone.goto(console.base + "/public/players")
-            phone.fill("#q", name.split()[0])
-            phone.click("button:has-text('Search')")
-            phone.click(f"a:text-is('{name}')")
-            assert phone.is_visible("text=Semi-final: table 2, choice 3")
-            assert phone.locator("table.grid tbody tr").count() == 4  # her four rounds' games
-            player_url = phone.url
-            table_url = tokens.table_url(console.base, tokens.read_key(console.folder), 1, 2, "semi-final")
-            phone.goto(table_url)
-            assert phone.is_visible("svg.board") and phone.is_visible("text=Your table's board")
-            phone.close()
-            look_at_player_pages(ctx, {"public": console.base + "/public",
-                                       "players": console.base + "/public/players", "player": player_url,
-                                       "table": table_url, "screen": console.base + "/public?screen=1"},
-                                 shots, "en")
-    finally:
-        console.stop()
+    with director_session(console, chromium, tmp_path) as (ctx, page):
+        page.goto(console.base + "/finals")
+        page.click("button:has-text('Make the semi-final pack')")
+        page.wait_for_url(console.base + "/finals", timeout=180_000)
+        page.goto(console.base + "/")
+        assert page.is_visible("text=The hall: Semi-finals")
+        page.fill("input[name=minutes]", "75")
+        page.click("button:has-text('Start the clock')")
+        page.fill("input[name=text]", "Semi-finals: four tables, best of each goes through")
+        page.click("button:has-text('Post')")
+        page.fill("input[name=text]", "Donaudampfschifffahrtsgesellschaftskapitänswitwenrentenversicherung" * 4)
+        page.click("button:has-text('Post')")  # one long word: the pages still fit a phone
+        phone = ctx.new_page()
+        phone.set_viewport_size(SIZES[0])
+        phone.goto(console.base + "/public")
+        assert phone.locator("h1").first.inner_text().startswith("Semi-final")
+        assert phone.locator("td[data-label='Choice 1']").count() == 4
+        assert clock_text(phone).startswith("Time left: 1:1")
+        assert phone.is_visible("text=Semi-finals: four tables, best of each goes through")
+        name = phone.locator("table.seating tbody tr").nth(1).locator("td").nth(2).inner_text().strip()
+        phone.goto(console.base + "/public/players")
+        phone.fill("#q", name.split()[0])
+        phone.click("button:has-text('Search')")
+        phone.click(f"a:text-is('{name}')")
+        assert phone.is_visible("text=Semi-final: table 2, choice 3")
+        assert phone.locator("table.grid tbody tr").count() == 4  # her four rounds' games
+        player_url = phone.url
+        table_url = tokens.table_url(console.base, tokens.read_key(console.folder), 1, 2, "semi-final")
+        phone.goto(table_url)
+        assert phone.is_visible("svg.board") and phone.is_visible("text=Your table's board")
+        phone.close()
+        look_at_player_pages(ctx, {"public": console.base + "/public",
+                                   "players": console.base + "/public/players", "player": player_url,
+                                   "table": table_url, "screen": console.base + "/public?screen=1"},
+                             shots, "en")
 
 
 def test_confirm_all_of_a_hall_of_100_tables_in_one_click(chromium, tmp_path):
@@ -592,16 +599,11 @@ def test_confirm_all_of_a_hall_of_100_tables_in_one_click(chromium, tmp_path):
     for t in range(1, 101):
         consoleday.report(day, Game.preliminary(1, t), ["10", str(2 + t % 7), "3", "2"], "1")
     day.store.close()
-    console.start()
-    try:
-        with desktop(chromium, tmp_path) as ctx:
-            page = logged_in(ctx, console.base, "Log in")
-            page.goto(console.base + "/rounds/1")
-            page.click("button:has-text('Confirm all reported (100)')")
-            page.wait_for_url(console.base + "/rounds/1?confirmed=100")
-            assert page.is_visible("text=Confirmed 100 tables.")
-            assert page.locator("tr.confirmed").count() == 100 and page.locator("tr.reported").count() == 0
-    finally:
-        console.stop()
+    with director_session(console, chromium, tmp_path) as (_ctx, page):
+        page.goto(console.base + "/rounds/1")
+        page.click("button:has-text('Confirm all reported (100)')")
+        page.wait_for_url(console.base + "/rounds/1?confirmed=100")
+        assert page.is_visible("text=Confirmed 100 tables.")
+        assert page.locator("tr.confirmed").count() == 100 and page.locator("tr.reported").count() == 0
     rows = (console.folder / "results.csv").read_text().splitlines()
     assert len(rows) == 1 + 400 and rows[0] == "round,table,player,vp,winner"

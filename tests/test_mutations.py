@@ -31,7 +31,7 @@ def test_the_mutants_cover_the_verdicts():
                   "setupgen/core/rules.py", "setupgen/tournament/measures.py:seat_off_bound",
                   "setupgen/tournament/placings.py:_order", "setupgen/tournament/placings.py:_decided",
                   "setupgen/core/balance.py:first_failure", "setupgen/generate/numbers.py:_swap_pass",
-                  "setupgen/generate/numbers.py:_walk_back", "setupgen/generate/numbers.py:_uniform_fill",
+                  "setupgen/generate/numbers.py:_walk_back", "setupgen/generate/numbers.py:uniform_joint",
                   "setupgen/generate/plan.py:_before"):
         assert any(line.startswith(where) for line in lines), where
     assert "for d in (0, 4, 5)" not in res.stdout or any("left out" in line for line in lines)

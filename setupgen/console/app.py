@@ -239,7 +239,10 @@ def _version(form: Any, name: str = "version", required: bool = True) -> int | N
 
 
 def _said(day: Day, exc: BaseException) -> Any:
-    """A refusal in the event's language (:meth:`Words.said`): keyed errors worded, others as they are."""
+    """A refusal in the event's language (:meth:`Words.said`): keyed errors worded, others as they are; a
+    form drawn for another seating names the players seated now."""
+    if isinstance(exc, dayday.SeatingChanged):
+        return seating_refusal(day, exc.players, director_words(day))
     return director_words(day).said(exc)
 
 
@@ -306,7 +309,7 @@ class _Posted:
         except dayday.ResultChanged as exc:
             self.problems, self.status, self.changed = [str(exc)], 409, exc
         except dayday.SeatingChanged as exc:  # typed for other players: the form starts again, empty
-            self.problems, self.status, self.seated = [str(exc)], 409, exc.players
+            self.problems, self.status, self.seated = [_said(day_of(request), exc)], 409, exc.players
             self.vp = self.winner = self.marks = None
         except SetupgenError as exc:
             self.problems, self.status = [_said(day_of(request), exc)], 409
@@ -660,8 +663,7 @@ def _table_page(request: Request, day: Day, game: Game, players: tuple[str, ...]
     heading, title = game_headings(game, words)
     return render(request, "table.html", posted.status, title=title, heading=heading,
                   finals=game.is_finals, path=game_path(game), back=back, back_link=back_link,
-                  state=day.state(game), problems=(_problems_in(words, posted, changed) if posted.seated is None
-                                                   else [seating_refusal(day, posted.seated, words)]),
+                  state=day.state(game), problems=_problems_in(words, posted, changed),
                   at=local_time(result.at, day.t.timezone, words.tx) if result else "",
                   players=form_rows(day, players, posted.vp, posted.winner, result, posted.marks),
                   threshold=day.threshold(game), audit=_audit_lines(day, game=game), url=day.table_url(game),
@@ -758,8 +760,6 @@ async def _at_version(request: Request, act: Callable[[Day, Game, Any, int | Non
         posted = _Posted()
         posted.problems, posted.status = [str(exc)], 409
         return _table_page(request, day, game, players, posted, exc)
-    except dayday.SeatingChanged as exc:
-        raise HTTPException(409, seating_refusal(day, exc.players, director_words(day))) from None
     except SetupgenError as exc:
         raise HTTPException(409, _said(day_of(request), exc)) from None
     return RedirectResponse(then(game), status_code=303)
@@ -822,8 +822,6 @@ async def confirm_all(request: Request) -> Response:
         await run_in_threadpool(_players_or_404, day, game)
     try:
         done, changed = await run_in_threadpool(dayday.confirm_all, day, seen)
-    except dayday.SeatingChanged as exc:
-        raise HTTPException(409, seating_refusal(day, exc.players, director_words(day))) from None
     except SetupgenError as exc:
         raise HTTPException(409, _said(day_of(request), exc)) from None
     back = "/finals" if "stage" in params else f"/rounds/{params['n']}"

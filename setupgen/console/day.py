@@ -35,10 +35,10 @@ from typing import Any, Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..core.messages import keyed
 from ..core import atomic
 from ..core.data import read_text
 from ..core.errors import SetupgenError
+from ..core.messages import keyed
 from ..tournament import entries, jobs, roundpack, tokens
 from ..tournament.games import FINAL, FINALS_STAGES, PRELIMINARY, SEMI_FINAL, STAGES, Game, seating_stamp
 from ..tournament import model as tournament

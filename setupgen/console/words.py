@@ -77,7 +77,7 @@ class Words:
 
     def said(self, exc: BaseException) -> Markup | str:
         """A refusal in this language: an error with a key
-        (:meth:`~setupgen.core.errors.SetupgenError.keyed`) worded by this
+        (:func:`setupgen.core.messages.keyed`) worded by this
         language's ``messages`` text of that key, its values escaped (a
         ``stage`` as the stage's word, a :class:`Reason` in this language);
         any other error as its own (English) line."""

@@ -42,21 +42,27 @@ def _of(tx: Texts) -> "Locale":
     return _locale(tx.lang, parent if isinstance(parent, str) else None)
 
 
+@functools.lru_cache(maxsize=32)
+def _symbols(locale: "Locale") -> tuple[str, tuple[str, ...]]:
+    """The decimal mark and the twelve abbreviated month names of ``locale``,
+    looked up once (a standings page writes hundreds of figures)."""
+    from babel.dates import get_month_names
+    from babel.numbers import get_decimal_symbol
+
+    names = get_month_names("abbreviated", context="format", locale=locale)
+    return str(get_decimal_symbol(locale)), tuple(str(names[k]) for k in range(1, 13))
+
+
 def decimal_mark(tx: Texts) -> str:
     """The decimal mark of ``tx``'s language in CLDR: ``.`` in ``en`` and
     ``de-CH``, ``,`` in ``de`` (one character)."""
-    from babel.numbers import get_decimal_symbol
-
-    return str(get_decimal_symbol(_of(tx)))
+    return _symbols(_of(tx))[0]
 
 
 def month_names(tx: Texts) -> tuple[str, ...]:
     """The twelve abbreviated month names of ``tx``'s language in CLDR, as
     a date writes them (``Dec`` in ``en``, ``Dez.`` in ``de``)."""
-    from babel.dates import get_month_names
-
-    names = get_month_names("abbreviated", context="format", locale=_of(tx))
-    return tuple(str(names[k]) for k in range(1, 13))
+    return _symbols(_of(tx))[1]
 
 
 def decimal(text: str, tx: Texts) -> str:

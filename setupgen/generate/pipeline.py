@@ -204,8 +204,8 @@ def _numbers(pl: planmod.Plan, terrain: list[int], number_method: str, rng: rand
             continue
         feasible = functools.partial(_feasible, pl, walk, region)
         if number_method == "swap":
-            placed = numbermod.swap_cells(placed, walk, region.tokens, pl.near, rng, feasible=feasible,
-                                          layout_name=layout.name, before=pl.before)
+            placed = numbermod.swap_joint(placed, (walk,), (region.tokens,), pl.near, rng, feasible=feasible,
+                                          layout_name=layout.name, before=pl.before)  # one walk: swap_cells
         else:
             placed = numbermod.uniform_cells(placed, walk, region.tokens, pl.before, rng, feasible=feasible,
                                              layout_name=layout.name)
