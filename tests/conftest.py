@@ -33,3 +33,34 @@ def chromium() -> str:
         if not os.path.exists(CHROMIUM):
             pytest.skip(f"apt-get installed chromium but {CHROMIUM} is still missing")
     return CHROMIUM
+
+
+#: the fallback fonts of templates/style.toml [[fonts.fallback]] and their Debian packages
+FALLBACK_FONTS = {"Droid Sans Fallback": "fonts-droid-fallback", "NanumGothic": "fonts-nanum", "Symbola": "fonts-symbola"}
+
+
+@pytest.fixture(scope="session")
+def fallback_fonts() -> None:
+    """The fallback fonts for names in any script (issue 42): installed with
+    apt-get when fontconfig does not find them (CI runs as root); the test
+    is skipped, saying why, only when that fails."""
+    def missing() -> list[str]:
+        found = subprocess.run(["fc-list", ":", "family"], capture_output=True, text=True).stdout
+        return [p for f, p in FALLBACK_FONTS.items() if f not in found]
+
+    if shutil.which("fc-list") is None:
+        pytest.skip("fontconfig (fc-list) is missing")
+    if missing():
+        if shutil.which("apt-get") is None:
+            pytest.skip(f"fonts {missing()} are missing and there is no apt-get to install them")
+        try:
+            for cmd in (["apt-get", "update"], ["apt-get", "install", "-y", "--no-install-recommends", *missing()]):
+                subprocess.run(cmd, check=True, capture_output=True, timeout=900,
+                               env={**os.environ, "DEBIAN_FRONTEND": "noninteractive"})
+        except (OSError, subprocess.SubprocessError) as exc:
+            pytest.skip(f"apt-get could not install the fallback fonts: {exc}")
+        from setupgen.render import fonts
+
+        fonts.forget()
+        if missing():
+            pytest.skip(f"apt-get ran but fontconfig still misses {missing()}")

@@ -251,7 +251,7 @@ def test_results_are_validated_as_standings_validates_them(day):
     def problems(vp, winner):
         with pytest.raises(consoleday.ResultRefused) as exc:
             consoleday.check_result(day, G(1, 1), vp, winner)
-        return exc.value.problems
+        return exc.value.lines
 
     names = day.names()
     first, second = (names[p] for p in day.players_of(G(1, 1))[:2])

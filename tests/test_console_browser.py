@@ -313,6 +313,138 @@ def look_at_director_pages(page, base: str, shots: Path) -> None:
     page.set_viewport_size({"width": 1100, "height": 800})
 
 
+def text_of(html: str) -> str:
+    """A page's HTML as the words it shows (tags cut, entities as they are)."""
+    import re
+
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html))
+
+
+def english_in(text: str, runs) -> list[tuple[str, str, str]]:
+    """:func:`english_on` of a page's text."""
+    import re
+
+    words = re.findall(r"[A-Za-zÄÖÜäöüß']+", text.lower())
+    return sorted(set(zip(words, words[1:], words[2:])) & runs)
+
+
+def refused_in_german(page, base: str, cases: dict) -> None:
+    """Each case (path, form data or None for a GET, the German words
+    expected) asked for with the director's session: refused (4xx), its
+    page saying the expected words and no run of three English words of
+    the console's texts (issue 42)."""
+    import re
+
+    runs = english_runs()
+    for name, (path, data, want) in cases.items():
+        if data is None:
+            answer = page.request.get(base + path)
+        else:
+            token = re.search(r'name="csrf" value="([0-9a-f]+)"', page.content()).group(1)
+            answer = page.request.post(base + path, form={"csrf": token, **data}, max_redirects=0)
+        text = text_of(answer.text())
+        assert answer.status in (400, 404, 409), (name, answer.status, text[-300:])
+        assert want in text, (name, text[-400:])
+        assert not english_in(text, runs), (name, english_in(text, runs))
+
+
+def refusals_before_results(page, base: str) -> None:
+    """The issue's refusals a director meets before any result: prints
+    not ready, a table out of range, the clock's, the announcements'."""
+    page.goto(base + "/")
+    clock = {"stage": "preliminary", "round": "1"}
+    refused_in_german(page, base, {
+        "standings.pdf": ("/standings.pdf", None, "es gibt noch keine bestätigten Resultate für eine Rangliste"),
+        "placings.pdf": ("/placings.pdf", None, "die Schlussrangliste ist noch nicht vollständig"),
+        "table 99": ("/rounds/1/tables/99", None, "Runde 1 hat die Tische 1-12, nicht 99"),
+        "not seated": ("/finals/final/tables/1", None, "die Finalrunden sind noch nicht gesetzt: 36 Vorrundentische"),
+        "clock 0": ("/clock", {**clock, "action": "start", "minutes": "0"},
+                    "eine Rundenuhr läuft 1 bis 600 Minuten, nicht 0"),
+        "clock pause": ("/clock", {**clock, "action": "pause", "minutes": ""}, "die Uhr ist nicht gestartet"),
+        "announcement": ("/announcements", {"text": "x" * 12_000}, "höchstens 300 Zeichen, nicht 12000"),
+        "no text": ("/announcements", {"text": "  "}, "eine Durchsage braucht einen Text"),
+        "remove 5": ("/announcements/5/remove", {}, "keine Durchsage 5 wird gezeigt"),
+        "undo": ("/rounds/1/tables/1/undo", {"to": "confirmed", "version": "1"},
+                 "ein Tisch geht zurück auf gemeldet oder wartend, nicht &#39;confirmed&#39;"),
+    })
+
+
+def a_refused_result_in_german(page, base: str, shots: Path) -> None:
+    """Round 1 table 1's form sent wrong in the browser (no winner, a
+    negative, a word, an empty and a too high VP; then a no-show who won
+    and a status the form does not offer): every problem in German."""
+    runs = english_runs()
+    page.goto(base + "/rounds/1/tables/1")
+    page.evaluate("""() => {  // what the browser's own checks would stop, as an old phone would send it
+        for (const form of document.forms) form.noValidate = true;
+        for (const radio of document.querySelectorAll('input[name=winner]')) radio.checked = false;
+        ['-5', 'x', '', '99'].forEach((v, k) => { const input = document.querySelector('#vp' + (k + 1));
+                                                  input.type = 'text'; input.value = v; });
+    }""")
+    page.click("button:has-text('Speichern (bestätigt)')")
+    text = page.inner_text("main")
+    for want in ("Wählt den Sieger", "SP -5: nicht negativ", "SP 'x': keine ganze Zahl", "SP fehlen",
+                 "SP 99: mehr als 20 (Runde 1: Ziel 10 + 10)"):
+        assert want in text, (want, text[:600])
+    assert not english_on(page, runs), english_on(page, runs)
+    page.screenshot(path=str(shots / "console-refused-result.png"), full_page=True)
+    page.goto(base + "/rounds/1/tables/1")
+    page.evaluate("() => { for (const form of document.forms) form.noValidate = true; }")
+    fill_result(page, (3, 10, 5, 4), 1)
+    page.select_option("select[name=status1]", "no-show")
+    page.evaluate("""() => { const s = document.querySelector('select[name=status4]');
+                             s.add(new Option('banned', 'banned')); s.value = 'banned'; }""")
+    page.click("button:has-text('Speichern (bestätigt)')")
+    text = page.inner_text("main")
+    assert "wer nicht erschienen ist, hat 0 SP und ist nicht Sieger" in text, text[:600]
+    assert "Status 'banned' ist unbekannt (gespielt, nicht erschienen, disqualifiziert)" in text, text[:600]
+    assert not english_on(page, runs), english_on(page, runs)
+
+
+def finals_refusals_in_german(page, base: str) -> None:
+    """After the final's results: a preliminary result taken back, the
+    final's pack withdrawn, a semi-final of a final of 8 and the clock
+    asked twice, all refused in German."""
+    import re
+
+    runs = english_runs()
+    for path, button, want in (
+            ("/rounds/1/tables/1", "Zurück auf gemeldet", "die Finalrunden sind nach den Vorrunden gesetzt"),
+            ("/finals", "Dieses Paket zurückziehen", "die Finalrunde (Final) hat 2 Resultate")):
+        page.goto(base + path)
+        page.click(f"button:has-text('{button}')")
+        text = page.inner_text("body")
+        assert want in text, (want, text[:600])
+        assert not english_on(page, runs), english_on(page, runs)
+    clock = {"stage": "preliminary", "round": "3"}
+    token = re.search(r'name="csrf" value="([0-9a-f]+)"', page.content()).group(1)
+    started = page.request.post(base + "/clock", form={"csrf": token, **clock, "action": "start", "minutes": "90"},
+                                max_redirects=0)
+    assert started.status == 303, started.status
+    refused_in_german(page, base, {
+        "semi-final": ("/finals/semi-final/tables/1", None, "bei 8 Finalisten gibt es keine Halbfinalrunde"),
+        "clock dance": ("/clock", {**clock, "action": "dance", "minutes": ""}, "unbekannte Aktion der Uhr"),
+        "clock again": ("/clock", {**clock, "action": "start", "minutes": "90"},
+                        "die Uhr läuft schon: anhalten, weiterlaufen lassen oder beenden")})
+
+
+def late_entries_refused_in_german(page, base: str) -> None:
+    """The issue's late-entry refusals, typed into the entries page."""
+    runs = english_runs()
+    for ident, name, want in (("late9", "Lea\x07", "Steuerzeichen in der Id, im Namen oder in der Gruppe"),
+                              ("late9", "L" * 101, "mehr als 100 Zeichen"),
+                              ("=cmd", "Lea", "beginnt mit '=', was eine Tabellenkalkulation als Formel liest"),
+                              ("late9", "مريم", "'مريم' enthält م (U+0645) einer Schrift, deren Zeichen sich verbinden")):
+        page.goto(base + "/entries")
+        page.fill("#join-id", ident)
+        page.evaluate("([v]) => { document.querySelector('#join-name').value = v; }", [name])
+        page.fill("#join-round", "3")
+        page.click("button:has-text('Nachmeldung festhalten')")
+        text = page.inner_text("main")
+        assert want in text, (want, text[:600])
+        assert not english_on(page, runs), english_on(page, runs)
+
+
 def clock_text(page) -> str:
     return page.locator("p.clock").inner_text()
 
@@ -428,10 +560,13 @@ def test_the_swiss_day_in_chromium(chromium, served, tmp_path):
             page.fill("input[name=password]", PASSWORD)
             page.click("button:has-text('Anmelden')")
             assert page.url == base + "/" and page.is_visible("text=Runden")
+            refusals_before_results(page, base)
             play_round(page, ctx, base, folder, 1, 10, shots)
+            a_refused_result_in_german(page, base, shots)
             look_at_director_pages(page, base, shots)
             players_side(page, ctx, console, shots)
             play_round(page, ctx, base, folder, 2, 10, shots)
+            late_entries_refused_in_german(page, base)
             gone = change_entries(page, base, shots)
             play_round(page, ctx, base, folder, 3, 12, shots)
             page.goto(base + "/rounds/3")
@@ -474,6 +609,7 @@ def test_the_swiss_day_in_chromium(chromium, served, tmp_path):
             public.goto(base + "/public")
             on_public = public.locator("table.placings tbody tr").all_inner_texts()
             placings_pdf = page.request.get(base + "/placings.pdf").body()
+            finals_refusals_in_german(page, base)
         finally:
             ctx.close()
     assert alerts == []

@@ -370,12 +370,12 @@ def test_player_pages_and_their_errors_in_the_events_language(tmp_path):
         bad = c.post(url, data={"csrf": form_token, "seating": seating, "vp1": "-5", "vp2": "x", "vp3": "",
                                 "vp4": "99"})
         found = re.findall(r"<li>(.*?)</li>", bad.text)
-        assert bad.status_code == 400 and found[0] == "Wählt den Sieger." and len(found) == 5, found
-        assert f"{names[0]}: SP -5: nicht negativ." in found and f"{names[1]}: SP &#39;x&#39;: keine ganze Zahl." in found
-        assert f"{names[2]}: SP fehlen." in found and f"{names[3]}: SP 99: mehr als 20 (Ziel 10 + 10)." in found
+        assert bad.status_code == 400 and found[0] == "Wählt den Sieger" and len(found) == 5, found
+        assert f"{names[0]}: SP -5: nicht negativ" in found and f"{names[1]}: SP &#39;x&#39;: keine ganze Zahl" in found
+        assert f"{names[2]}: SP fehlen" in found and f"{names[3]}: SP 99: mehr als 20 (Runde 1: Ziel 10 + 10)" in found
         low = c.post(url, data={"csrf": form_token, "seating": seating, "vp1": "8", "vp2": "9", "vp3": "3",
                                 "vp4": "2", "winner": "1"})
-        assert f"Sieger {names[0]} hat 8 SP, aber {names[1]} hat 9." in low.text
+        assert f"Sieger {names[0]} hat 8 SP, aber {names[1]} hat 9" in low.text
         stale = c.post(url, data={"csrf": "wrong", "vp1": "10", "winner": "1"})
         assert stale.status_code == 403 and "Das Formular ist veraltet" in stale.text
         for _ in range(40):

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 pytest.importorskip("starlette")
+from markupsafe import escape  # noqa: E402
 from starlette.testclient import TestClient  # noqa: E402
 
 from setupgen.console import app as consoleapp  # noqa: E402
@@ -16,6 +17,7 @@ from setupgen.console import day as consoleday  # noqa: E402
 from setupgen.console.words import Words, local_time  # noqa: E402
 from setupgen.core import templates  # noqa: E402
 from setupgen.tournament import model, tokens  # noqa: E402
+from setupgen.tournament import standings as st  # noqa: E402
 from setupgen.tournament.games import Game  # noqa: E402
 
 PLAYERS = [("p1", "Anna"), ("p2", "Beat"), ("p3", "Carla"), ("p4", "<b>Dario</b>")]
@@ -126,16 +128,55 @@ def test_the_director_sees_the_same_time_in_the_event_zone(swiss):
     assert "<h1>Runde 1 · Tisch 1 " in page and "Zurück zu Runde 1" in page
 
 
-@pytest.mark.parametrize("english, german", [
-    ("choose the winner", "Wählt den Sieger."),
-    ("Anna: vp -5 is negative", "Anna: SP -5: nicht negativ."),
-    ("Anna: vp 'x' is not a whole number", "Anna: SP 'x': keine ganze Zahl."),
-    ("Anna: vp 99 is above 22 (round 3 threshold 12 + 10)", "Anna: SP 99: mehr als 22 (Ziel 12 + 10)."),
-    ("winner Beat Meier has 8 vp but Anna: X has 9", "Sieger Beat Meier hat 8 SP, aber Anna: X hat 9."),
-    ("Anna: empty vp", "Anna: SP fehlen."),
-    ("give the VP of all 4 players", "Gebt die SP aller 4 Spieler an."),
-    ("a problem nobody translated", "a problem nobody translated"),
+SEATS = ("a", "b", "c", "d")
+NAMES = {"a": "Anna", "b": "Beat Meier", "c": "Anna: X", "d": "Dora"}
+
+
+def refused(vp, winner, statuses=None, threshold=12, stage=None):
+    """The problems of a form's result (st.check_game) as (who, Problem)."""
+    with pytest.raises(st.GameRefused) as exc:
+        st.check_game(st.RoundName(3, stage), 2, SEATS, vp, winner, statuses, threshold, shown=NAMES.get)
+    return exc.value.problems
+
+
+@pytest.mark.parametrize("vp, winner, statuses, english, german", [
+    (["10", "7", "5", "3"], None, None, ["choose the winner"], ["Wählt den Sieger"]),
+    (["10", "-5", "5", "3"], 0, None, ["Beat Meier: vp -5 is negative"], ["Beat Meier: SP -5: nicht negativ"]),
+    (["x", "7", "", "3"], 0, None, ["Anna: vp 'x' is not a whole number", "Anna: X: empty vp"],
+     ["Anna: SP &#39;x&#39;: keine ganze Zahl", "Anna: X: SP fehlen"]),
+    (["10", "99", "5", "3"], 0, None, ["Beat Meier: vp 99 is above 22 (round 3 threshold 12 + 10)"],
+     ["Beat Meier: SP 99: mehr als 22 (Runde 3: Ziel 12 + 10)"]),
+    (["8", "9", "5", "3"], 0, None, ["winner Anna has 8 vp but Beat Meier has 9"],
+     ["Sieger Anna hat 8 SP, aber Beat Meier hat 9"]),
+    (["10", "+7", "1234567", "3"], None, None,
+     ["choose the winner", "Beat Meier: vp '+7' has a sign: write the digits alone (7)",
+      "Anna: X: vp '1234567' has more than 6 digits"],
+     ["Wählt den Sieger", "Beat Meier: SP &#39;+7&#39;: ohne Vorzeichen schreiben (7)",
+      "Anna: X: SP &#39;1234567&#39;: mehr als 6 Ziffern"]),
+    (["10", "0", "0", "0"], 0, ["", "no-show", "no-show", "no-show"], ["only one player at the table played"],
+     ["am Tisch hat nur ein Spieler gespielt"]),
+    (["10", "3", "0", "0"], 2, ["", "", "no-show", "banned"],
+     ["Anna: X: a no-show has 0 vp and is not the winner",
+      "Dora: status 'banned' is not one of played, no-show, disqualified"],
+     ["Anna: X: wer nicht erschienen ist, hat 0 SP und ist nicht Sieger",
+      "Dora: Status &#39;banned&#39; ist unbekannt (gespielt, nicht erschienen, disqualifiziert)"]),
+    (["10", "3"], 0, None, ["give the VP of all 4 players"], ["Gebt die SP aller 4 Spieler an"]),
 ])
-def test_a_refused_results_problems_in_the_events_language(english, german):
-    assert Words("de").problem(english) == german
-    assert Words("en").problem(english) == english  # English: the checks' own words
+def test_a_refused_results_problems_in_the_events_language(vp, winner, statuses, english, german):
+    problems = refused(vp, winner, statuses)
+    assert st.GameRefused(problems).lines == english
+    assert [Words("de").problem(p, who) for who, p in problems] == german
+    assert [Words("en").problem(p, who) for who, p in problems] == [str(escape(e)) for e in english]
+
+
+def test_a_finals_tables_problem_names_the_stage_in_the_events_language():
+    (who, problem), = refused(["10", "40", "5", "3"], 0, threshold=13, stage="final")
+    assert str(problem) == "vp 40 is above 23 (final threshold 13 + 10)"
+    assert Words("de-CH").problem(problem, who) == "Beat Meier: SP 40: mehr als 23 (Final: Ziel 13 + 10)"
+    assert Words("de").problem(problem) == "SP 40: mehr als 23 (Finale: Ziel 13 + 10)"
+
+
+def test_a_form_that_is_fine_gives_its_rows():
+    rows = st.check_game(st.RoundName(3), 2, SEATS, [" 10", "10 ", "0", "3"], 1, ["", "played", "no-show", ""], 12)
+    assert [(r.player, r.vp, r.winner, r.status) for r in rows] == [
+        ("a", 10, False, "played"), ("b", 10, True, "played"), ("c", 0, False, "no-show"), ("d", 3, False, "played")]

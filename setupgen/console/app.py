@@ -31,6 +31,7 @@ from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from ..core.errors import SetupgenError
+from ..core.messages import keyed
 from ..tournament import jobs
 from ..tournament.games import Game, GameError, seating_stamp
 from . import day as dayday
@@ -284,7 +285,7 @@ class _Posted:
         self.vp: list[str] | None = None
         self.winner: str | None = None
         self.marks: list[str] | None = None
-        self.problems: list[str] | None = None
+        self.problems: list[Markup | str] | None = None
         self.status = 200
         self.changed: dayday.ResultChanged | None = None
         self.seated: tuple[str, ...] | None = None
@@ -305,7 +306,8 @@ class _Posted:
             target = then() if then is not None and form.get("then") == "next" else done
             return RedirectResponse(target, status_code=303)
         except dayday.ResultRefused as exc:
-            self.problems, self.status = exc.problems, 400
+            words = director_words(day_of(request))
+            self.problems, self.status = [words.problem(p, who) for who, p in exc.problems], 400
         except dayday.ResultChanged as exc:
             self.problems, self.status, self.changed = [str(exc)], 409, exc
         except dayday.SeatingChanged as exc:  # typed for other players: the form starts again, empty
@@ -674,13 +676,11 @@ def _table_page(request: Request, day: Day, game: Game, players: tuple[str, ...]
 
 
 def _problems_in(words: Words, posted: "_Posted", changed: "dayday.ResultChanged | None") -> list[str] | None:
-    """A refused result's problems in the event's language (the results
-    checks' as :meth:`Words.problem` words them; other refusals, the
-    library's, as they are); none beside the changed result's card, which
-    says it."""
+    """A refused result's problems in the event's language (worded when
+    refused); none beside the changed result's card, which says it."""
     if changed is not None or posted.problems is None:
         return None
-    return [words.problem(p) for p in posted.problems] if posted.status == 400 else posted.problems
+    return posted.problems
 
 
 #: the round page's order: what waits for the director first
@@ -794,7 +794,7 @@ async def remove_change(request: Request) -> Response:
         change = shown[index] if index < len(shown) else None
         if change is None or (change.change, change.player, str(change.from_round)) != (
                 str(form.get("change", "")), str(form.get("player", "")), str(form.get("from_round", ""))):
-            raise StoreError(f"{entries.ENTRIES_FILE} changed since the page was shown: reload it")
+            raise keyed(StoreError, "entries_changed", file=entries.ENTRIES_FILE)
         await run_in_threadpool(undo.remove_change, day, index, change)
     except SetupgenError as exc:
         return render(request, "entries.html", 409, problems=[_said(day, exc)], **_entries_context(day))

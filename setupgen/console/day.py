@@ -38,7 +38,7 @@ from pathlib import Path
 from ..core import atomic
 from ..core.data import read_text
 from ..core.errors import SetupgenError
-from ..core.messages import keyed
+from ..core.messages import Problem, keyed
 from ..tournament import entries, jobs, roundpack, tokens
 from ..tournament.games import FINAL, FINALS_STAGES, PRELIMINARY, SEMI_FINAL, STAGES, Game, seating_stamp
 from ..tournament import model as tournament
@@ -59,14 +59,12 @@ WAITING, REPORTED, CONFIRMED = "waiting", "reported", "confirmed"
 NO_VIEW = _NONE = object()
 
 
-class ResultRefused(SetupgenError):
+class ResultRefused(st.GameRefused):
     """A result that breaks the rules of a results file (``problems``: each
-    problem as ``setupgen standings`` words it, without line numbers), or a
-    change the table's state does not allow."""
-
-    def __init__(self, problems: list[str]) -> None:
-        super().__init__("; ".join(problems))
-        self.problems = problems
+    as (the player at fault or None, its
+    :class:`~setupgen.core.messages.Problem`), as
+    :func:`~setupgen.tournament.standings.check_game` finds them), or a
+    results file the console cannot write."""
 
 
 @dataclass
@@ -446,20 +444,18 @@ def _check_file_is_ours(day: Day) -> None:
     """Refuse a change while ``results.csv`` holds what the console did not write."""
     digest = _results_digest(day)
     if digest is not None and digest not in _owned(day):
-        raise ResultRefused([f"{RESULTS_FILE} was changed outside the console; nothing was recorded. Move it "
-                             f"away (the console writes it again) and retry"])
+        raise ResultRefused([(None, Problem("results_file_changed", {"file": RESULTS_FILE}))])
 
 
 def _check_stage_file(day: Day, stage: str) -> None:
     """Refuse a change of a finals game while its pack is not made, or
     while the stage's results file holds what the console did not write."""
     if stage not in finals_made(day):
-        raise SetupgenError(f"make the {stage}'s pack first")
+        raise keyed(SetupgenError, "stage_pack_first", stage=stage)
     name, keys = jobs.STAGE_RESULTS[stage], _stage_keys(stage)
     path = day.folder / name
     if path.exists() and atomic.digest_of(path) not in _owned(day, keys):
-        raise ResultRefused([f"{name} was changed outside the console, or the console did not write it; "
-                             f"nothing was recorded. Move it away and retry"])
+        raise ResultRefused([(None, Problem("stage_file_changed", {"file": name}))])
 
 
 def check_change(day: Day, game: Game) -> None:
@@ -473,8 +469,7 @@ def check_change(day: Day, game: Game) -> None:
     else:
         _refuse_after_finals(day)
         if day.replanning is not None and game.round >= day.replanning:
-            raise StoreError(f"the schedule is being re-planned from round {day.replanning}: send this result "
-                             f"again in a moment")
+            raise keyed(StoreError, "result_while_replanning", n=day.replanning)
 
 
 def write_stage(day: Day, stage: str) -> None:
@@ -500,61 +495,16 @@ def check_result(day: Day, game: Game, vp: list[str], winner: str,
     Raises :class:`ResultRefused` with every problem, :class:`SetupgenError`
     for a game that is not scheduled."""
     seats = day.players_of(game)
-    if game.is_finals:
-        rows = _read_form(day, seats, game.stage, game.table, vp, winner, statuses,
-                          thresholds={st.STAGE_ROUND: day.threshold(game)}, key=st.STAGE_ROUND, stage=game.stage)
-    else:
-        rows = _read_form(day, seats, str(game.round), game.table, vp, winner, statuses,
-                          thresholds=day.t.thresholds(), key=game.round)
+    name = st.RoundName(game.round, game.stage if game.is_finals else None)
+    chosen = {str(k): k - 1 for k in range(1, len(seats) + 1)}.get(winner.strip())
+    names = day.names()
+    try:
+        rows = st.check_game(name, game.table, seats, vp, chosen, statuses, day.threshold(game),
+                             shown=lambda p: names.get(p, p))
+    except st.GameRefused as exc:
+        raise ResultRefused(exc.problems) from None
     kept = tuple(r.status for r in rows)
     return tuple(r.vp for r in rows), int(winner), kept if any(m != st.PLAYED for m in kept) else ()
-
-
-def _read_form(day: Day, seats: tuple[str, ...], round_cell: str, table: int, vp: list[str], winner: str,
-               statuses: list[str] | None, *, thresholds: dict[int, int], key: int,
-               stage: str | None = None) -> tuple[st.GameResult, ...]:
-    """A form's table as the rows of a results file (round column
-    ``round_cell``), read by :func:`~setupgen.tournament.standings.
-    read_results` (rows of round ``key``; ``stage`` for a finals table).
-    Raises :class:`ResultRefused` with every problem."""
-    if len(vp) != len(seats) or (statuses is not None and len(statuses) != len(seats)):
-        raise ResultRefused([f"give the VP of all {len(seats)} players"])
-    chosen = winner in {str(k) for k in range(1, len(seats) + 1)}
-    marks = [x.strip().lower() or st.PLAYED for x in statuses] if statuses is not None else [st.PLAYED] * len(seats)
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
-    w.writerow((*st.COLUMNS, st.STATUS_COLUMN))
-    for k, (player, value, mark) in enumerate(zip(seats, vp, marks), start=1):
-        w.writerow((round_cell, table, player, value.strip(), "yes" if chosen and str(k) == winner else "no", mark))
-    problems: list[str] = []
-    try:
-        source = f"round {round_cell}" if stage is None else stage
-        rows = st.read_results(buf.getvalue(), source=f"{source} table {table}",
-                               players=_known(day), thresholds=thresholds, tables={(key, table): frozenset(seats)},
-                               stage=stage)
-    except st.ResultsError as exc:
-        names = day.names()
-        problems = [_without_line(p, seats, names) for p in exc.problems]
-    if not chosen:  # every other problem too, the table's winner problems said once
-        problems = ["choose the winner"] + [p for p in problems if "winner" not in p]
-    if problems:
-        raise ResultRefused(problems)
-    return rows
-
-
-def _without_line(problem: str, seats: tuple[str, ...], names: dict[str, str]) -> str:
-    """A results-file problem for a form: the line number becomes the
-    player of that row (line 2 is seat 1)."""
-    head, sep, rest = problem.partition(": ")
-    if not (sep and head.startswith("line ") and head[5:].isdigit()):
-        return problem
-    for p in seats:
-        rest = rest.replace(repr(p), names.get(p, p))
-    seat = int(head[5:]) - 2
-    tables = ("round ", "final ", "semi-final ")
-    if rest.startswith((*tables, "player ")) or not 0 <= seat < len(seats):  # the table's problem, not a row's
-        return rest.partition(": ")[2] if rest.startswith(tables) and ": " in rest else rest
-    return f"{names.get(seats[seat], seats[seat])}: {rest}"
 
 
 class ResultChanged(StoreError):
@@ -626,7 +576,7 @@ def report(day: Day, game: Game, vp: list[str], winner: str, seating: str | None
     :class:`SetupgenError`."""
     def allowed(old: TableResult | None) -> None:
         if old is not None and old.state == CONFIRMED:
-            raise StoreError("the director has confirmed this table's result; ask the director to correct it")
+            raise keyed(StoreError, "result_confirmed_by_director")
 
     return _change(day, game, vp, winner, REPORTED, "table", None, allowed, seating)
 
@@ -684,7 +634,7 @@ def confirm_all(day: Day, seen: Mapping[Game, int | None]) -> tuple[list[TableRe
                 changed.append(exc)
                 continue
             if old is None:
-                raise StoreError(f"{game.label()} has no result to confirm")
+                raise keyed(StoreError, "nothing_to_confirm", table=game.name)
             check_seating(day, game, None, old.players)  # a result of players no longer at that table
             if old.state == CONFIRMED:
                 done.append(old)
@@ -742,8 +692,7 @@ def start_pack(day: Day, round_number: int) -> Task:
     console = None if day.console_url is None else (day.console_url, day.key)
     bad = unplanned_round(day)
     if bad is not None and bad <= round_number:
-        raise SetupgenError(f"the schedule does not follow {entries.ENTRIES_FILE} from round {bad}: re-plan "
-                            f"from round {bad} first")
+        raise keyed(SetupgenError, "schedule_behind_entries", file=entries.ENTRIES_FILE, n=bad)
     request = jobs.round_request(day.t, day.schedule, round_number, console=console)
     roundpack.check_console(day.pack_folder(round_number), request.console_url)
 
@@ -853,8 +802,7 @@ def make_finals_pack(day: Day, winners: tuple[str, ...] = ()) -> str:
     n = day.t.final.players
     entered = entered_winners(day)
     if winners and entered and set(winners) != set(entered):
-        raise SetupgenError(f"the semi-finals' results name the winners {', '.join(entered)}; correct a "
-                            f"semi-final's result to change them", field="winners")
+        raise keyed(SetupgenError, "winners_entered", field="winners", names=", ".join(entered))
     request, _ = jobs.finals_request(day.t, day.schedule, day.folder / RESULTS_FILE, n, winners)
     stage = FINAL if (winners or n == 8) else SEMI_FINAL
     with day.pack_lock:
@@ -883,10 +831,10 @@ def record_change(day: Day, change: entries.Entry) -> entries.Entries:
 
     with day.store.lock:
         if day.replanning is not None:
-            raise StoreError(f"a re-plan from round {day.replanning} is running; record the change when it is done")
+            raise keyed(StoreError, "change_while_replanning", n=day.replanning)
         played = played_from(day, change.from_round)
         if played is not None:
-            raise StoreError(f"round {played} has results already; a change applies from a round not yet played")
+            raise keyed(StoreError, "change_round_played", n=played)
         found = jobs.record_entry(day.t, day.folder, change)
         day.t = jobs.with_entries(day.t, day.folder)
         day.changed()
@@ -911,13 +859,12 @@ def start_replan(day: Day, round_number: int) -> Task:
     ``round_number`` on has results or another re-plan runs."""
     with day.store.lock:
         if day.replanning is not None:
-            raise StoreError(f"a re-plan from round {day.replanning} is running; wait for it")
+            raise keyed(StoreError, "replan_running", n=day.replanning)
         played = played_from(day, round_number)
         if played is not None:
-            raise StoreError(f"round {played} has results already: the rounds from {round_number} on cannot be "
-                             f"re-planned")
+            raise keyed(StoreError, "replan_round_played", n=played, start=round_number)
         if round_number not in day.rounds:
-            raise SetupgenError(f"there is no round {round_number} to re-plan from", field="from_round")
+            raise keyed(SetupgenError, "replan_no_round", field="from_round", n=round_number)
         if jobs.read_schedule(day.folder) is None:  # planned at the start, never saved: the rounds played so far
             jobs.write_schedule(day.t, day.schedule, day.folder)
         standings = day.t.round(round_number).seating == "standings"
@@ -985,7 +932,7 @@ def stage_seating(day: Day, stage: str) -> tuple[tuple[str, ...], ...]:
     Raises :class:`SetupgenError` (no ``[final]``, not seated yet, a stage
     the format does not play, semi-finals missing)."""
     if stage not in FINAL_STAGES:
-        raise SetupgenError(f"there is no finals stage {stage[:20]!r} (stages: {', '.join(FINAL_STAGES)})")
+        raise keyed(SetupgenError, "unknown_finals_stage", stage=repr(stage[:20]), known=", ".join(FINAL_STAGES))
     found = day.view(f"seating-{stage}", lambda: _seating_or_error(day, stage), packs=True)
     if isinstance(found, SetupgenError):
         raise found
@@ -1001,12 +948,12 @@ def _seating_or_error(day: Day, stage: str) -> tuple[tuple[str, ...], ...] | Set
 
 def _stage_seating(day: Day, stage: str) -> tuple[tuple[str, ...], ...]:
     if stage not in FINAL_STAGES:
-        raise SetupgenError(f"there is no finals stage {stage[:20]!r} (stages: {', '.join(FINAL_STAGES)})")
+        raise keyed(SetupgenError, "unknown_finals_stage", stage=repr(stage[:20]), known=", ".join(FINAL_STAGES))
     found = finals(day)
     if found is None:
         raise SetupgenError("the tournament file has no [final] section")
     if found.problem is not None:
-        raise SetupgenError(f"the finals are not seated yet: {found.problem}")
+        raise keyed(SetupgenError, "finals_not_seated", why=found.problem)
     semis = stage_rows(day, pl.SEMI_FINAL) if stage == pl.FINAL and found.players == 16 else ()
     return pl.stage_tables(found.ranking, found.players, stage, semis)
 

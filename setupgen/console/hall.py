@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Sequence
 
 from ..core.errors import SetupgenError
+from ..core.messages import keyed
 from ..tournament import jobs
 from ..tournament.games import FINAL, PRELIMINARY, SEMI_FINAL, Game
 from ..tournament import standings as st
@@ -131,7 +132,7 @@ def player_view(day: Day, player: str, stage: Stage) -> PlayerView:
     Raises :class:`SetupgenError` for an unknown player."""
     names = day.names()
     if player not in names:
-        raise SetupgenError("there is no such player", field="player")
+        raise keyed(SetupgenError, "no_such_player", field="player")
     table, seat = seats(day, stage).get(player, (None, None))
     live = dayday.live_standings(day)
     rank = next((s.rank for s in live.ranked if s.player == player), None)

@@ -261,7 +261,8 @@ async def table_report(request: Request) -> Response:
     game = _linked_or_refused(request, day)
     players = day.players_of(game)
     words = words_of(day)
-    problems, vp, winner, status = None, None, None, 200
+    problems: list[Markup | str] | None = None
+    vp, winner, status = None, None, 200
     csrf = security.table_csrf(day.key, game.round, game.table, game.stage)
     if request.method == "POST":
         form = await read_form(request, csrf)
@@ -270,7 +271,7 @@ async def table_report(request: Request) -> Response:
             dayday.report(day, game, vp, winner, posted_seating(form))  # about 1 ms: no thread hop
             return RedirectResponse(request.url.path, status_code=303)
         except dayday.ResultRefused as exc:
-            problems, status = [words.problem(p) for p in exc.problems], 400
+            problems, status = [words.problem(p, who) for who, p in exc.problems], 400
         except dayday.SeatingChanged as exc:  # the form was for other players: shown again, empty, for these
             players, vp, winner = exc.players, None, None
             problems, status = [seating_refusal(day, players, words)], 409

@@ -275,7 +275,7 @@ class Store:
                 old = self._result(game)
                 allowed(old)
                 if old is None:
-                    raise StoreError("this table has no result to remove")
+                    raise keyed(StoreError, "no_result_to_remove")
                 self.db.execute("DELETE FROM games WHERE stage = ? AND round = ? AND table_no = ?",
                                 (game.stage, game.round, game.table))
                 self.db.execute(_INSERT_AUDIT, (self.clock(), by, game.round, game.table, "remove", old.as_json(),

@@ -13,15 +13,14 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
-import functools
-import re
 import zoneinfo
-from typing import Sequence
+from typing import Any, Mapping, Sequence
 
 from markupsafe import Markup, escape
 
 from ..core import cldr, templates
 from ..core.errors import SetupgenError
+from ..core.messages import Problem
 from ..core.templates import Texts
 
 __all__: Sequence[str] = ("Words", "Reason", "local_time", "local_clock")
@@ -61,19 +60,20 @@ class Words:
         except (KeyError, IndexError, ValueError) as exc:
             raise SetupgenError(f"templates/{self.tx.lang}.toml: text 'console.{key}' cannot be filled: {exc}") from None
 
-    def problem(self, text: str) -> str:
-        """A refused result's problem (as the results checks word it, in
-        English, optionally after ``Name: ``) in this language: the first
-        pattern of ``console.problems`` (``templates/en.toml``) it matches,
-        filled into this language's text of the same key; else unchanged."""
-        head, sep, rest = text.partition(": ")
-        for candidate, prefix in [(text, "")] + ([(rest, head + sep)] if sep else []):
-            for key, pattern in _problem_patterns():
-                found = pattern.fullmatch(candidate)
-                if found:
-                    own = self.tx.data["console"]["problems"][key]
-                    return prefix + own.format(**found.groupdict())
-        return text
+    def problem(self, problem: Problem, who: str | None = None) -> Markup:
+        """A problem (:class:`~setupgen.core.messages.Problem`, a result
+        form's: :class:`~setupgen.tournament.standings.GameRefused`) in
+        this language, after ``who: `` (the player at fault) when given;
+        escaped once."""
+        said = self.worded(problem.key, problem.values)
+        return said if who is None else escape(who) + Markup(": ") + said
+
+    def worded(self, key: str, values: Mapping[str, object]) -> Markup:
+        """Text ``key`` of this language's ``[messages]`` filled with
+        ``values`` (escaped; a stage, round or table named in this
+        language, a :class:`Reason` worded)."""
+        own = {name: self._value(name, value) for name, value in values.items()}
+        return escape(self.tx.get(f"messages.{key}")).format(**own)
 
     def said(self, exc: BaseException) -> Markup | str:
         """A refusal in this language: an error with a key
@@ -84,18 +84,28 @@ class Words:
         key = getattr(exc, "key", None)
         if not key or not self.tx.has(f"messages.{key}"):
             return str(exc)
-        values = {name: self._value(name, value) for name, value in getattr(exc, "values", {}).items()}
-        return escape(self.tx.get(f"messages.{key}")).format(**values)
+        return self.worded(key, getattr(exc, "values", {}))
 
     def _value(self, name: str, value: object) -> object:
-        from ..render.sheet import stage_word
         from ..tournament.games import FINALS_STAGES
+        from ..tournament.games import RoundName, TableName
 
         if isinstance(value, Reason):
             return self.reason(value)
+        if isinstance(value, RoundName):
+            return self._round(value)
+        if isinstance(value, TableName):
+            return self.tx.get("messages.table_name", round=self._round(value.round), table=value.table)
         if name == "stage" and value in FINALS_STAGES:
-            return stage_word(str(value), self.tx)
+            return self.tx.get(f"messages.stage_{str(value).replace('-', '_')}")
         return value
+
+    def _round(self, name: Any) -> str:
+        """A :class:`~setupgen.tournament.standings.RoundName` in this
+        language ("Runde 3", "Halbfinal")."""
+        if name.stage is not None:
+            return self.tx.get(f"messages.stage_{name.stage.replace('-', '_')}")
+        return self.tx.get("messages.round_name", n=name.round)
 
     def reason(self, why: "Reason | str") -> Markup | str:
         """``why`` in this language: a :class:`Reason` worded, any other
@@ -106,18 +116,6 @@ class Words:
     def lang(self) -> str:
         """The language's code (``de-CH``), for a page's ``lang`` attribute."""
         return self.tx.lang
-
-
-@functools.lru_cache(maxsize=1)
-def _problem_patterns() -> tuple[tuple[str, "re.Pattern[str]"], ...]:
-    """``console.problems`` of English, each as a regular expression whose
-    fields (``{value}``) are named groups."""
-    out = []
-    for key, text in templates.texts("en").data["console"]["problems"].items():
-        parts = re.split(r"\{(\w+)\}", text)
-        regex = "".join(re.escape(p) if k % 2 == 0 else f"(?P<{p}>.+?)" for k, p in enumerate(parts))
-        out.append((key, re.compile(regex)))
-    return tuple(out)
 
 
 def _zone(name: str | None) -> dt.tzinfo | None:

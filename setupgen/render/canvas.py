@@ -22,6 +22,8 @@ from __future__ import annotations
 import re
 from typing import Any, Iterable, Sequence
 
+from . import fonts
+
 __all__ = ["Canvas", "MeasureCanvas", "SvgPage", "draw_cairo", "SVG_START"]
 
 #: how every SVG page setupgen writes begins
@@ -174,6 +176,9 @@ def _paint(fill: str, stroke: str | None, width: float) -> str:
 
 def _svg_text(op: tuple) -> str:
     _, text, x, y, size, family, bold, anchor, fill, _mono, _width = op
+    fallbacks = [f for _, f in fonts.runs(text) if f is not None]
+    if fallbacks:  # a viewer falls back glyph by glyph along the list
+        family = ", ".join([family.split(",")[0], *dict.fromkeys(fallbacks), *(f.strip() for f in family.split(",")[1:])])
     attrs = f' font-size="{size:.2f}" font-family="{_escape(family)}" fill="{fill}"'
     if bold:
         attrs += ' font-weight="bold"'
@@ -324,6 +329,17 @@ class _Painter:
     def text(self, op: tuple) -> None:
         _, text, x, y, size, family, bold, anchor, fill, _mono, w = op
         c, p = self.c, self.p
+        if anchor != "start":
+            x -= w / 2 if anchor == "middle" else w
+        self.source(fill)
+        c.cairo_move_to(p, x, y)
+        for run, fallback in fonts.runs(text):  # each run in its font; cairo moves the point along
+            self.face(fallback or family, bold, size)
+            c.cairo_show_text(p, run.encode("utf-8"))
+
+    def face(self, family: str, bold: bool, size: float) -> None:
+        """Set the font (family, weight) and size unless they are set."""
+        c, p = self.c, self.p
         if self.font != (family, bold):
             c.cairo_set_font_face(p, _font_face(c, family, bold))
             self.font = (family, bold)
@@ -331,11 +347,6 @@ class _Painter:
         if self.size != size:
             c.cairo_set_font_size(p, size)
             self.size = size
-        if anchor != "start":
-            x -= w / 2 if anchor == "middle" else w
-        self.source(fill)
-        c.cairo_move_to(p, x, y)
-        c.cairo_show_text(p, text.encode("utf-8"))
 
     def rect(self, op: tuple) -> None:
         _, x, y, w, h, fill, stroke, width, rx = op

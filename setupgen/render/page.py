@@ -17,6 +17,7 @@ from typing import Any, Iterable
 from ..core.errors import SetupgenError
 from ..core.rules import PIPS, RED_NUMBERS
 from ..core.templates import MIN_FONT_MM, Style
+from . import fonts
 
 SQRT3 = math.sqrt(3.0)
 #: corner offsets of a pointy-top hex of size 1, corner 0 first (as
@@ -71,11 +72,18 @@ def text_width(text: str, size: float, *, bold: bool = False, mono: bool = False
         if table is None:
             raw = _W_BOLD if bold else _W_REGULAR
             table = _WIDTHS[bold] = dict(zip(_CHARS, (int(v) for v in raw.split())))
-        units = sum(table.get(c, 1000) for c in text)
+        units = sum(table[c] if c in table else _other_units(c) for c in text)
         if len(_UNITS) > 20000:
             _UNITS.clear()
         _UNITS[key] = units
     return units * size / 1000.0
+
+
+def _other_units(char: str) -> int:
+    """A character outside the width table: its fallback font's width
+    (:mod:`setupgen.render.fonts`), else as wide as a wide letter."""
+    units = fonts.fallback_units(char)
+    return 1000 if units is None else units
 
 
 def fit(text: str, width: float, size: float, *, bold: bool = False, mono: bool = False) -> tuple[str, float]:

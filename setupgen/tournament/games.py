@@ -23,10 +23,11 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from ..core.errors import SetupgenError
+from ..core.templates import texts
 from ..core.rules import FINAL, FINALS_STAGES, PRELIMINARY, SEMI_FINAL
 
 __all__ = ["PRELIMINARY", "SEMI_FINAL", "FINAL", "FINALS_STAGES", "STAGES", "FINALS_ROUND", "Game", "GameError",
-           "seating_stamp"]
+           "seating_stamp", "RoundName", "TableName"]
 
 #: every stage, in the order they are played
 STAGES = (PRELIMINARY, *FINALS_STAGES)
@@ -34,6 +35,32 @@ STAGES = (PRELIMINARY, *FINALS_STAGES)
 FINALS_ROUND = 1
 #: largest round and table number a key may hold (a typo, not a tournament, goes past them)
 _MAX = 10_000
+
+
+@dataclass(frozen=True, slots=True)
+class RoundName:
+    """How a problem names a game's round: ``round 3`` (``stage`` None) or
+    the finals stage (``final``, ``semi-final``); ``str()`` is the English
+    name, a front end words it in its language."""
+
+    round: int
+    stage: str | None = None
+
+    def __str__(self) -> str:
+        if self.stage is not None:
+            return texts("en").get(f"messages.stage_{self.stage.replace('-', '_')}")
+        return texts("en").get("messages.round_name", n=self.round)
+
+
+@dataclass(frozen=True, slots=True)
+class TableName:
+    """How a problem names a table: ``round 3 table 2``, ``final table 1``."""
+
+    round: RoundName
+    table: int
+
+    def __str__(self) -> str:
+        return texts("en").get("messages.table_name", round=self.round, table=self.table)
 
 
 class GameError(SetupgenError):
@@ -86,7 +113,12 @@ class Game:
 
     def label(self) -> str:
         """``round 2 table 3``, ``semi-final table 4``, ``final table 1``."""
-        return f"{self.stage} table {self.table}" if self.is_finals else f"round {self.round} table {self.table}"
+        return str(self.name)
+
+    @property
+    def name(self) -> TableName:
+        """How a message names this game's table (worded per language)."""
+        return TableName(RoundName(self.round, self.stage if self.is_finals else None), self.table)
 
     def __repr__(self) -> str:
         return f"Game({self.stage!r}, {self.round!r}, {self.table!r})"

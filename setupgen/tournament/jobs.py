@@ -26,6 +26,7 @@ from ..core import layout as layoutmod
 from ..core.board import Board
 from ..core.data import read_text
 from ..core.errors import SetupgenError
+from ..core.messages import keyed
 from ..render import listing
 from ..render.page import text_width
 from . import entries, roundpack, tokens
@@ -785,7 +786,7 @@ def make_placings(t: Tournament, sched: Schedule, results_path: str | Path, fina
             raise SetupgenError("the placings of 16 finalists need the semi-finals' results", field="semi_finals")
         semis = stage_results_of(t, ranking, pl.SEMI_FINAL, semi_path)
     elif semi_path is not None:
-        raise SetupgenError("a final of 8 has no semi-finals", field="semi_finals")
+        raise keyed(SetupgenError, "final_of_8_no_semis", field="semi_finals")
     final = stage_results_of(t, ranking, pl.FINAL, final_path, semis)
     scoring = st.Scoring(dict(t.placing_points), t.tie_breakers)
     placed = pl.placings(ranking, t.final.players, final, semis, scoring=scoring, threshold=t.final.victory_points)

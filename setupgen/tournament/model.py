@@ -639,6 +639,24 @@ def player_problem(pid: str, name: str, group: str | None) -> Problem | None:
         return Problem("player_comma", {"id": repr(pid)})
     if pid.startswith(csvcells.FORMULA_START):
         return Problem("player_formula", {"id": repr(pid), "first": repr(pid[0])})
+    return _unprintable(pid, name, group)
+
+
+def _unprintable(pid: str, name: str, group: str | None) -> Problem | None:
+    """A field the sheets cannot print as written (:func:`setupgen.render.
+    fonts.unprintable`): its first such character named."""
+    from ..render import fonts
+
+    for field, text in (("name", name), ("id", pid), ("group", group or "")):
+        bad = fonts.unprintable(text)
+        if bad is None:
+            continue
+        values = {"field": field, "value": repr(text), "char": bad.char, "code": bad.code}
+        if bad.script is not None:
+            return Problem("player_script", {**values, "script": bad.script})
+        if bad.packages:
+            return Problem("player_no_font_here", {**values, "packages": ", ".join(bad.packages)})
+        return Problem("player_no_font", values)
     return None
 
 

@@ -27,6 +27,7 @@ from fractions import Fraction
 from typing import Mapping, Sequence
 
 from ..core.errors import SetupgenError
+from ..core.messages import keyed
 from . import standings as st
 from .games import FINAL, FINALS_STAGES, PRELIMINARY, SEMI_FINAL
 from .model import Scoring
@@ -85,7 +86,7 @@ def stage_tables(ranking: Sequence[str], players: int, stage: str,
         raise PlacingsError(f"unknown finals stage {stage!r} (known: {', '.join(STAGES)})")
     if players == 8:
         if stage == SEMI_FINAL:
-            raise PlacingsError("a final of 8 has no semi-finals")
+            raise keyed(PlacingsError, "final_of_8_no_semis")
         return st.finals_tables(ranking, 8)
     semis = st.finals_tables(ranking, 16)
     if stage == SEMI_FINAL:
@@ -197,7 +198,7 @@ def placings(ranking: Sequence[str], players: int, final: Sequence[st.GameResult
     if players not in st.FINALS_CHARTS:
         raise PlacingsError(f"no finals chart for {players} players (known: 16, 8)")
     if players == 8 and semi_finals:
-        raise PlacingsError("a final of 8 has no semi-finals")
+        raise keyed(PlacingsError, "final_of_8_no_semis")
     if not final:
         raise PlacingsError("the placings need the final's results")
     _check_stage(FINAL, final, stage_tables(ranking, players, FINAL, semi_finals))

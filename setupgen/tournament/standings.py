@@ -26,11 +26,12 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
 from types import MappingProxyType
-from typing import Any, Collection, Iterable, Mapping, Sequence
+from typing import Any, Callable, Collection, Iterable, Mapping, Sequence
 
 from ..core import rng
 from ..core.errors import SetupgenError, quoted
-from .games import FINALS_ROUND
+from ..core.messages import Problem
+from .games import FINALS_ROUND, RoundName, TableName
 from .model import TIE_BREAKERS, Scoring
 
 #: columns a results CSV must have (any order, header required)
@@ -86,6 +87,23 @@ class ResultsError(SetupgenError):
         n = len(self.problems)
         first = self.problems[0] if self.problems else "no details"
         super().__init__(f"{source}: {n} problem{'s' if n != 1 else ''}; first: {first}")
+
+
+class GameRefused(SetupgenError):
+    """One game's result breaks the rules of a results file
+    (:func:`check_game`). ``problems``: every problem at once, each as
+    (the player of the seat at fault, or None for the game's) and a
+    :class:`~setupgen.core.messages.Problem`; ``str()`` the English lines
+    joined by ``; ``."""
+
+    def __init__(self, problems: Sequence[tuple[str | None, Problem]]) -> None:
+        self.problems = tuple(problems)
+        super().__init__("; ".join(self.lines))
+
+    @property
+    def lines(self) -> list[str]:
+        """Each problem as its English line (``Anna: vp -5 is negative``)."""
+        return [str(p) if who is None else f"{who}: {p}" for who, p in self.problems]
 
 
 def _names(players: Iterable[str]) -> str:
@@ -162,11 +180,11 @@ class _Problems:
         self.stage = stage
         self.found: list[tuple[int, str]] = []
 
-    def round_name(self, rnd: int) -> str:
+    def round_name(self, rnd: int) -> RoundName:
         """``round 3``, or the stage's name in a finals file."""
-        return self.stage if self.stage is not None else f"round {rnd}"
+        return RoundName(rnd, self.stage)
 
-    def add(self, line: int, what: str) -> None:
+    def add(self, line: int, what: str | Problem) -> None:
         self.found.append((line, f"line {line}: {what}"))
 
     def __bool__(self) -> bool:
@@ -273,14 +291,23 @@ def _read_row(line: int, row: list[str], header: list[str], index: dict[str, int
 
 
 def _status_cell(line: int, text: str, vp: int | None, win: bool | None, problems: _Problems) -> str | None:
-    """The row's status (empty: played); a no-show has 0 VP and did not win."""
+    """The row's status (empty: played), or None after adding its problem."""
+    status = status_value(text, vp, win)
+    if isinstance(status, Problem):
+        problems.add(line, status)
+        return None
+    return status
+
+
+def status_value(text: str, vp: int | None, win: bool | None) -> str | Problem:
+    """A player's status in a game (``text`` stripped; empty: played), or
+    its problem: not one of :data:`STATUSES`, or a no-show with VP other
+    than 0 or marked the winner (docs/console.md, "Statuses")."""
     status = text.lower() or PLAYED
     if status not in STATUSES:
-        problems.add(line, f"status {quoted(text, 30)} is not one of {', '.join(STATUSES)}")
-        return None
+        return Problem("result_status", {"value": quoted(text, 30), "known": ", ".join(STATUSES)})
     if status == NO_SHOW and (vp not in (0, None) or win):
-        problems.add(line, "a no-show has 0 vp and is not the winner")
-        return None
+        return Problem("result_no_show")
     return status
 
 
@@ -302,30 +329,34 @@ def _round_cell(line: int, text: str, thresholds: Mapping[int, int], problems: _
 
 def _vp_cell(line: int, text: str, rnd: int | None, thresholds: Mapping[int, int],
              problems: _Problems) -> int | None:
-    """A VP cell: plain digits (no sign, no space
-    inside), at most 6 of them."""
+    """A VP cell's value (None: empty, or bad after adding its problem)."""
     if not text:
         return None
+    value = vp_value(text, None if rnd is None else problems.round_name(rnd),
+                     None if rnd is None else thresholds[rnd])
+    if isinstance(value, Problem):
+        problems.add(line, value)
+        return None
+    return value
+
+
+def vp_value(text: str, rnd: RoundName | None, threshold: int | None) -> int | Problem:
+    """A player's VP in a game (``text`` stripped, not empty): plain digits
+    (no sign, no space inside), at most 6 of them, at most the game's win
+    ``threshold`` + :data:`VP_MARGIN` (None: the round is not known, no
+    bound); else its problem (``rnd`` names the round in it)."""
     if not _INT.fullmatch(text):
         if re.fullmatch(r"-[0-9]{1,6}", text):
-            problems.add(line, f"vp {text} is negative")
-        elif re.fullmatch(r"\+[0-9]{1,6}", text):
-            problems.add(line, f"vp {quoted(text, 30)} has a sign: write the digits alone ({text[1:]})")
-        else:
-            long = re.fullmatch(r"[+-]?[0-9]+", text) is not None
-            problems.add(line, f"vp {quoted(text, 30)} " + ("has more than 6 digits" if long else
-                                                            "is not a whole number"))
-        return None
+            return Problem("result_vp_negative", {"value": text})
+        if re.fullmatch(r"\+[0-9]{1,6}", text):
+            return Problem("result_vp_sign", {"value": quoted(text, 30), "digits": text[1:]})
+        long = re.fullmatch(r"[+-]?[0-9]+", text) is not None
+        return Problem("result_vp_long" if long else "result_vp_not_whole", {"value": quoted(text, 30)})
     value = int(text)
-    if value < 0:
-        problems.add(line, f"vp {value} is negative")
-    elif rnd is not None and value > thresholds[rnd] + VP_MARGIN:
-        top = thresholds[rnd] + VP_MARGIN
-        problems.add(line, f"vp {value} is above {top} ({problems.round_name(rnd)} threshold {thresholds[rnd]} "
-                           f"+ {VP_MARGIN})")
-    else:
-        return value
-    return None
+    if threshold is not None and value > threshold + VP_MARGIN:
+        return Problem("result_vp_above", {"value": value, "top": threshold + VP_MARGIN, "round": rnd,
+                                           "threshold": threshold, "margin": VP_MARGIN})
+    return value
 
 
 def _missing_tables(rows: list[tuple[int, list[str]]], header: list[str], index: dict[str, int],
@@ -357,13 +388,12 @@ def _table_problems(
     key: tuple[int, int],
     rows: Sequence[GameResult],
     tables: Mapping[tuple[int, int], frozenset[str]] | None,
-    round_name: str | None = None,
-) -> list[tuple[int, str]]:
-    """Problems of one table's rows: membership, size, winner
-    (``round_name``: how problems name the round, default ``round N``)."""
-    out: list[tuple[int, str]] = []
+    round_name: RoundName,
+) -> list[tuple[int, str | Problem]]:
+    """Problems of one table's rows: membership (``tables``), then the
+    game's (:func:`game_problems`), each with its line."""
     line = min(r.line for r in rows)
-    name = f"{round_name if round_name is not None else f'round {key[0]}'} table {key[1]}"
+    name = TableName(round_name, key[1])
     present = {r.player for r in rows}
     if tables is not None:
         if key not in tables:
@@ -376,20 +406,68 @@ def _table_problems(
             if present - expected:
                 parts.append(f"not seated there {_names(present - expected)}")
             return [(line, f"{name}: {'; '.join(parts)}")]
-    rows = [r for r in rows if r.status != NO_SHOW]  # the others play the table out
-    if len(rows) < 2:
-        return [(line, f"{name} has only one player" + (" who played" if len(present) > 1 else ""))]
-    winners = [r for r in rows if r.winner]
+    return [(line if at is None else at.line, problem) for at, problem in game_problems(rows, name)]
+
+
+def game_problems(rows: Sequence[GameResult], table: TableName | None = None,
+                  shown: Callable[[str], str] = repr) -> list[tuple[GameResult | None, Problem]]:
+    """The problems of one game's rows whose cells are each fine: fewer
+    than two players who played (no-shows apart), not exactly one
+    winner, a winner with fewer VP than another player (the winner
+    reached the threshold on their own turn, so others may be level with
+    but never above the winner; a timed game may end below it). Each
+    with the row at fault (None: the game's). ``table`` names the table
+    in the problem (``table_…`` texts; None: a form of that one table,
+    ``game_…`` texts); ``shown`` words a player."""
+    kind, where = ("table_", {"table": table}) if table is not None else ("game_", {})
+    played = [r for r in rows if r.status != NO_SHOW]  # the others play the table out
+    if len(played) < 2:
+        alone = "one_played" if len({r.player for r in rows}) > 1 else "one_player"
+        return [(None, Problem(kind + alone, where))]
+    winners = [r for r in played if r.winner]
     if not winners:
-        out.append((line, f"{name} has no winner"))
-    elif len(winners) > 1:
-        out.append((line, f"{name} has {len(winners)} winners ({_names(r.player for r in winners)})"))
-    else:
-        w = winners[0]
-        top = max(rows, key=lambda r: r.vp)
-        if top.vp > w.vp:
-            out.append((w.line, f"{name}: winner {w.player!r} has {w.vp} vp but {top.player!r} has {top.vp}"))
-    return out
+        return [(None, Problem(kind + "no_winner", where))]
+    if len(winners) > 1:
+        return [(None, Problem(kind + "winners", {**where, "n": len(winners),
+                                                   "names": ", ".join(shown(p) for p in sorted(r.player for r in winners))}))]
+    w = winners[0]
+    top = max(played, key=lambda r: r.vp)
+    if top.vp > w.vp:
+        return [(w, Problem(kind + "fewer", {**where, "winner": shown(w.player), "vp": w.vp,
+                                             "other": shown(top.player), "top": top.vp}))]
+    return []
+
+
+def check_game(rnd: RoundName, table: int, seats: Sequence[str], vp: Sequence[str], winner: int | None,
+               statuses: Sequence[str] | None, threshold: int,
+               shown: Callable[[str], str] = repr) -> tuple[GameResult, ...]:
+    """One game's result as a form gives it, checked by the rules of a
+    results file (:func:`read_results`): ``seats`` the players in seat
+    order, ``vp`` their VP as typed, ``winner`` the winner's seat
+    (0-based; None: not chosen), ``statuses`` each seat's status (None:
+    all played), ``threshold`` the game's win threshold. Returns the
+    rows (``line`` 0). Raises :class:`GameRefused` with every problem at
+    once, each naming its player (as ``shown`` words a player id) or
+    the game."""
+    if len(vp) != len(seats) or (statuses is not None and len(statuses) != len(seats)):
+        raise GameRefused([(None, Problem("game_all_vp", {"n": len(seats)}))])
+    found: list[tuple[str | None, Problem]] = [] if winner is not None else [(None, Problem("game_choose_winner"))]
+    rows: list[GameResult] = []
+    for k, player in enumerate(seats):
+        text, win = vp[k].strip(), k == winner
+        value = vp_value(text, rnd, threshold) if text else Problem("game_empty_vp")
+        status = status_value(statuses[k].strip() if statuses is not None else "",
+                              value if isinstance(value, int) else None, win)
+        for bad in (value, status):
+            if isinstance(bad, Problem):
+                found.append((shown(player), bad))
+        if isinstance(value, int) and isinstance(status, str):
+            rows.append(GameResult(rnd.round, table, player, value, win, 0, status))
+    if not found:
+        found = [(None, problem) for _, problem in game_problems(rows, None, shown)]
+    if found:
+        raise GameRefused(found)
+    return tuple(rows)
 
 
 # --------------------------------------------------------------------------
@@ -560,7 +638,8 @@ def _check_tables(rows: list[GameResult], groups: Mapping[tuple[int, int], list[
         if seen.setdefault((r.round, r.player), r) is not r:
             problems.append((r.line, f"line {r.line}: player {r.player!r} recorded twice in round {r.round}"))
     for key in sorted(groups):
-        problems += [(n, f"line {n}: {what}") for n, what in _table_problems(key, groups[key], None)]
+        found = _table_problems(key, groups[key], None, RoundName(key[0]))
+        problems += [(n, f"line {n}: {what}") for n, what in found]
     if problems:
         raise ResultsError("results", [p for _, p in sorted(problems, key=lambda p: p[0])])
 
