@@ -416,7 +416,7 @@ def finals_refusals_in_german(page, base: str) -> None:
         text = page.inner_text("body")
         assert want in text, (want, text[:600])
         assert not english_on(page, runs), english_on(page, runs)
-    clock = {"stage": "preliminary", "round": "3"}
+    clock = {"stage": "final", "round": "1"}  # the stage the hall plays now
     token = re.search(r'name="csrf" value="([0-9a-f]+)"', page.content()).group(1)
     started = page.request.post(base + "/clock", form={"csrf": token, **clock, "action": "start", "minutes": "90"},
                                 max_redirects=0)

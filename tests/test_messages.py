@@ -43,8 +43,8 @@ def keys_in_the_code() -> set[str]:
 
 
 #: fields a German text words itself instead (the statuses known, as the form's choices name them)
-WORDED_IN_GERMAN = {"result_status": {"known"}, "unknown_finals_stage": {"known"}, "player_script": {"field", "script"},
-                    "player_no_font": {"field"}, "player_no_font_here": {"field"}}
+WORDED_IN_GERMAN = {"result_status": {"known"}, "unknown_finals_stage": {"known"}, "player_script": {"part", "script"},
+                    "player_no_font": {"part"}, "player_no_font_here": {"part"}}
 
 
 def test_every_message_key_has_a_german_text_and_the_same_fields():
@@ -145,6 +145,7 @@ def test_a_late_entrys_refusals_reach_a_swiss_page_in_german(tmp_path):
         c = TestClient(consoleapp.create_app(day), raise_server_exceptions=False)
         token = form_token(c.get("/entries").text)
         cases = {"Lea\x07": "Steuerzeichen in der Id, im Namen oder in der Gruppe",
+                 "مريم": "&#39;مريم&#39; enthält م (U+0645) einer Schrift, deren Zeichen sich verbinden",
                  "L" * 101: "eine Id, ein Name oder eine Gruppe mit mehr als 100 Zeichen"}
         for name, want in cases.items():
             r = c.post("/entries/change", data={"csrf": token, "change": "joined", "player": "late9", "name": name,

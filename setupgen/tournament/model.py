@@ -647,11 +647,11 @@ def _unprintable(pid: str, name: str, group: str | None) -> Problem | None:
     fonts.unprintable`): its first such character named."""
     from ..render import fonts
 
-    for field, text in (("name", name), ("id", pid), ("group", group or "")):
+    for part, text in (("name", name), ("id", pid), ("group", group or "")):
         bad = fonts.unprintable(text)
         if bad is None:
             continue
-        values = {"field": field, "value": repr(text), "char": bad.char, "code": bad.code}
+        values = {"part": part, "value": repr(text), "char": bad.char, "code": bad.code}
         if bad.script is not None:
             return Problem("player_script", {**values, "script": bad.script})
         if bad.packages:
