@@ -59,7 +59,7 @@ def fallback_fonts() -> None:
                                env={**os.environ, "DEBIAN_FRONTEND": "noninteractive"})
         except (OSError, subprocess.SubprocessError) as exc:
             pytest.skip(f"apt-get could not install the fallback fonts: {exc}")
-        from setupgen.render import fonts
+        from setupgen.core import fonts
 
         fonts.forget()
         if missing():

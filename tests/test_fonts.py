@@ -11,7 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from setupgen.cli import app
-from setupgen.render import fonts
+from setupgen.core import fonts
 from setupgen.render.page import text_width
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from typing import Any, Iterable, Sequence
 
-from . import fonts
+from ..core import fonts
 
 __all__ = ["Canvas", "MeasureCanvas", "SvgPage", "draw_cairo", "SVG_START"]
 

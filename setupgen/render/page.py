@@ -17,7 +17,7 @@ from typing import Any, Iterable
 from ..core.errors import SetupgenError
 from ..core.rules import PIPS, RED_NUMBERS
 from ..core.templates import MIN_FONT_MM, Style
-from . import fonts
+from ..core import fonts
 
 SQRT3 = math.sqrt(3.0)
 #: corner offsets of a pointy-top hex of size 1, corner 0 first (as
@@ -81,7 +81,7 @@ def text_width(text: str, size: float, *, bold: bool = False, mono: bool = False
 
 def _other_units(char: str) -> int:
     """A character outside the width table: its fallback font's width
-    (:mod:`setupgen.render.fonts`), else as wide as a wide letter."""
+    (:mod:`setupgen.core.fonts`), else as wide as a wide letter."""
     units = fonts.fallback_units(char)
     return 1000 if units is None else units
 

@@ -645,7 +645,7 @@ def player_problem(pid: str, name: str, group: str | None) -> Problem | None:
 def _unprintable(pid: str, name: str, group: str | None) -> Problem | None:
     """A field the sheets cannot print as written (:func:`setupgen.render.
     fonts.unprintable`): its first such character named."""
-    from ..render import fonts
+    from ..core import fonts
 
     for part, text in (("name", name), ("id", pid), ("group", group or "")):
         bad = fonts.unprintable(text)

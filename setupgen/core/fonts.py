@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
-from ..core import templates
+from . import templates
 
 __all__: Sequence[str] = ("Unprintable", "runs", "fallback_units", "unprintable", "fallback_families", "family_of",
                           "forget")
