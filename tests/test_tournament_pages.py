@@ -340,12 +340,14 @@ def test_swiss_german_is_german_with_ss():
     assert set(ch) == set(de)
     # Swiss usage of its own: "Halbfinal", "Final" (templates/de-CH.toml)
     own = {"tournament.final": "Final", "tournament.semi_final": "Halbfinal", "almanac.final": "Final",
+           "messages.stage_final": "Final", "messages.stage_semi_final": "Halbfinal",
            **{f"console.director.{k}": v for k, v in SWISS_CONSOLE.items()}}
     for key, text in ch.items():
         assert "ß" not in str(text), key
         expected = own.get(key, de[key].replace("ß", "ss") if isinstance(de[key], str) else de[key])
         assert text == expected, key
     assert (de["tournament.final"], de["tournament.semi_final"]) == ("Finale", "Halbfinale")
+    assert (de["messages.stage_final"], de["messages.stage_semi_final"]) == ("Finale", "Halbfinale")
     assert "äussersten Feldern der grossen Insel" in ch["note.frame-ships"]
 
 
@@ -355,7 +357,8 @@ def test_swiss_german_file_is_german_respelt():
     own = tomllib.loads((ROOT / "templates" / "de-CH.toml").read_text(encoding="utf-8"))
     assert own == {"inherits": "de", "lang": "de-CH", "spelling": {"ß": "ss"},
                    "tournament": {"final": "Final", "semi_final": "Halbfinal"}, "almanac": {"final": "Final"},
-                   "console": {"director": SWISS_CONSOLE}}
+                   "console": {"director": SWISS_CONSOLE},
+                   "messages": {"stage_final": "Final", "stage_semi_final": "Halbfinal"}}
 
 
 #: the console's own words for the finals in Swiss usage (issue 42: one word per term, as the sheets say it)
