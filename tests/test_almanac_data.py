@@ -29,16 +29,17 @@ def test_swiss_preset_in_page_order():
     the preliminary-round list with its (F) rules, Fiesepeter, disputes."""
     swiss = almanac.load_preset("swiss-2010")
     assert swiss.keys() == (
-        "players-build-board", "banker", "resource-shortage", "material-visible", "new-cards-apart",
+        "house-rules-first", "players-build-board", "banker", "resource-shortage", "material-visible", "new-cards-apart",
         "time-rule-optional",
         "dev-card-before-roll", "no-line-past-settlement", "standard-start", "city-same-turn",
         "vp-cards-win-at-once", "no-new-card-to-win", "trade-build-together", "harbor-same-turn",
-        "win-own-turn", "ck-knights-commit-optional", "referee-call", "disqualify-deliberate")
+        "win-own-turn", "ck-knights-commit-optional", "referees-head", "referee-call", "disqualify-deliberate")
     when = whens(swiss.rules)
     assert {k for k, w in when.items() if w == "rounds"} == {
         "dev-card-before-roll", "standard-start", "vp-cards-win-at-once", "no-new-card-to-win", "win-own-turn"}
     assert {k for k, w in when.items() if w == "final"} == {"ck-knights-commit-optional"}
-    assert {r.key for r in swiss.rules if r.section == "disputes"} == {"referee-call", "disqualify-deliberate"}
+    assert {r.key for r in swiss.rules if r.section == "disputes"} == {"referees-head", "referee-call",
+                                                                        "disqualify-deliberate"}
     assert [r.scenarios for r in swiss.rules if r.scenarios] == [("cities-knights",)]
     assert swiss.aliases == ()
 
@@ -48,7 +49,7 @@ def test_australian_list_is_its_own():
     banker showing cards, no ships, no "progress" cards."""
     aus = almanac.load_preset("australian-2006")
     assert aus.keys() == (
-        "time-rule-until-threshold", "players-build-director-setup", "material-visible", "banker-cards",
+        "house-rules-first", "time-rule-until-threshold", "players-build-director-setup", "material-visible", "banker-cards",
         "new-cards-apart-turn", "dev-card-before-roll", "dice-in-lid", "no-road-past-settlement-or-city",
         "older-road-past-settlement", "city-same-turn-under-five", "vp-card-reaches-threshold",
         "no-new-knight-to-win", "trade-build-together", "harbor-same-turn", "win-own-turn",
@@ -159,7 +160,7 @@ def test_select_rounds_and_final():
     assert "ck-knights-commit-optional" in keys(final)
     assert "ck-knights-commit-optional" not in keys(almanac.select(swiss, final=True, scenario="base-3-4"))
     rounds = almanac.select(swiss, final=False, drop=["time-rule-optional"], add=["Phones off at the table."])
-    assert keys(rounds)[:2] == ["players-build-board", "banker"]
+    assert keys(rounds)[:3] == ["house-rules-first", "players-build-board", "banker"]
     assert "time-rule-optional" not in keys(rounds) and "ck-knights-commit-optional" not in keys(rounds)
     assert rounds[-1] == Rule("own-1", "both", "house", "Phones off at the table.", source="tournament file")
     assert almanac.rule_text(rounds[-1], "de") == "Phones off at the table."
@@ -203,7 +204,7 @@ def test_malformed_preset_names_file_and_entry(folder):
         'key = "banker"\nwhen = "both"', 'key = "banker"\nwhen = "always"'), encoding="utf-8")
     with pytest.raises(SetupgenError) as exc:
         almanac.load_preset("swiss-2010", folder)
-    assert str(exc.value) == (f"{path}: rules[1] (key 'banker').when: expected one of rounds, final, both, "
+    assert str(exc.value) == (f"{path}: rules[2] (key 'banker').when: expected one of rounds, final, both, "
                               f"not 'always'")
     assert exc.value.field is None  # a broken data file is no request value's fault
 

@@ -28,17 +28,17 @@ from setupgen.render import sheet
 ROOT = Path(__file__).resolve().parent.parent
 
 # --- docs/rules.md 7.1: swiss-2010, by hand -------------------------------------------
-SWISS_GENERAL = ["players-build-board", "banker", "resource-shortage", "material-visible", "new-cards-apart",
+SWISS_GENERAL = ["house-rules-first", "players-build-board", "banker", "resource-shortage", "material-visible", "new-cards-apart",
                  "time-rule-optional"]
 SWISS_ROUNDS_LIST = ["dev-card-before-roll", "no-line-past-settlement", "standard-start", "city-same-turn",
                      "vp-cards-win-at-once", "no-new-card-to-win", "trade-build-together", "harbor-same-turn",
                      "win-own-turn"]
 SWISS_F = {"no-line-past-settlement", "city-same-turn", "trade-build-together", "harbor-same-turn"}
 FIESEPETER = "ck-knights-commit-optional"
-SWISS_DISPUTES = ["referee-call", "disqualify-deliberate"]
+SWISS_DISPUTES = ["referees-head", "referee-call", "disqualify-deliberate"]
 
 # --- docs/rules.md 7.2: australian-2006, by hand --------------------------------------
-AUS_HOUSE = ["time-rule-until-threshold", "players-build-director-setup", "material-visible", "banker-cards",
+AUS_HOUSE = ["house-rules-first", "time-rule-until-threshold", "players-build-director-setup", "material-visible", "banker-cards",
              "new-cards-apart-turn", "dev-card-before-roll", "dice-in-lid", "no-road-past-settlement-or-city",
              "older-road-past-settlement", "city-same-turn-under-five", "vp-card-reaches-threshold",
              "no-new-knight-to-win", "trade-build-together", "harbor-same-turn", "win-own-turn",
@@ -69,8 +69,9 @@ DEV_CARD_RULES = {"dev-card-before-roll", "vp-cards-win-at-once", "vp-card-reach
                   "no-new-knight-to-win", "new-cards-apart", "new-cards-apart-turn"}
 CK_LEAVES_OFF = DEV_CARD_RULES | {"standard-start", "win-own-turn"}  # win-own-turn: our addition (docs/rules.md)
 OIL_LEAVES_OFF = {"vp-cards-win-at-once", "vp-card-reaches-threshold", "win-own-turn"}
+FIXED_LEAVES_OFF = OIL_LEAVES_OFF | {"players-build-director-setup"}  # no random set-up drawn (issue 43)
 LEAVES_OFF = {"cities-knights": CK_LEAVES_OFF, "oil-springs": OIL_LEAVES_OFF, "oil-springs-5-6": OIL_LEAVES_OFF,
-              "oil-springs-fixed": OIL_LEAVES_OFF, "oil-springs-5-6-fixed": OIL_LEAVES_OFF}
+              "oil-springs-fixed": FIXED_LEAVES_OFF, "oil-springs-5-6-fixed": FIXED_LEAVES_OFF}
 #: (a key that marks the scenario's page, a key never printed beside it)
 PAIRS = ([("ck-alchemist-before-roll", "dev-card-before-roll"), ("ck-robber-barbarians", "standard-start"),
           ("ck-win-own-turn", "win-own-turn")]
@@ -118,14 +119,14 @@ def test_two_combinations_written_out_in_full():
     """The Swiss final (Cities & Knights) and an Australian Oil Springs round,
     each key by hand."""
     swiss_final = almanac.page_rules(almanac.AlmanacRequest("swiss-2010", final=True), "cities-knights")
-    assert swiss_final.house == tuple(almanac.load_preset("swiss-2010").rules[i] for i in (0, 1, 2, 3, 5, 7, 9, 12, 13, 15))
+    assert swiss_final.house == tuple(almanac.load_preset("swiss-2010").rules[i] for i in (0, 1, 2, 3, 4, 6, 8, 10, 13, 14, 16))
     assert [r.key for r in swiss_final.house] == [
-        "players-build-board", "banker", "resource-shortage", "material-visible", "time-rule-optional",
+        "house-rules-first", "players-build-board", "banker", "resource-shortage", "material-visible", "time-rule-optional",
         "no-line-past-settlement", "city-same-turn", "trade-build-together", "harbor-same-turn", FIESEPETER]
     assert swiss_final.replaced == ("new-cards-apart",)
     aus_oil = almanac.page_rules(almanac.AlmanacRequest("australian-2006"), "oil-springs")
     assert [r.key for r in aus_oil.house] == [
-        "time-rule-until-threshold", "players-build-director-setup", "material-visible", "banker-cards",
+        "house-rules-first", "time-rule-until-threshold", "players-build-director-setup", "material-visible", "banker-cards",
         "new-cards-apart-turn", "dev-card-before-roll", "dice-in-lid", "no-road-past-settlement-or-city",
         "older-road-past-settlement", "city-same-turn-under-five", "no-new-knight-to-win",
         "trade-build-together", "harbor-same-turn", "ranking-counts-threshold", "resource-shortage",
@@ -198,7 +199,7 @@ def test_a_12_point_base_round_under_australian_rules_says_12_everywhere():
     words = page_words("australian-2006", "base-3-4", False, None, "en", vp=12)
     assert "To win: 12 victory points" in words
     assert "if it is the point that reaches 12" in words and "with 12 VP or more" in words
-    assert "at most 12 VP count" in words and "before a player has 12 VP" in words
+    assert "at most 12 VP count" in words and "before a player has reached 12 VP" in words
     assert "vp-card-reaches-threshold" in printed(words, "en", 12)
 
 
@@ -250,7 +251,7 @@ def test_every_rule_entry_names_a_published_source():
     assert docs == ("Schweizer Meisterschaft 2010", "Die Fischer von Catan 2", "Catan Australian Championships 2006",
                     "Catan: Die Ölquellen", "Almanach: Längste Straße & Seehandel")
     seen = almanac.all_rules()
-    assert len(seen) == 119
+    assert len(seen) == 122
     for where, rule in seen:
         assert rule.source != "setupgen" and rule.quote, (where, rule.key)
         assert any(rule.source.startswith(d) for d in docs), (where, rule.key, rule.source)
@@ -282,7 +283,7 @@ def test_a_rule_without_a_faithful_source_is_refused(folder, source, message):
     path.write_text(text.replace(old, "" if source is None else f'source = "{source}"\n'), encoding="utf-8")
     with pytest.raises(SetupgenError) as exc:
         almanac.load_preset("australian-2006", folder)
-    assert str(exc.value).startswith(f"{path}: rules[17] (key 'broken-road-no-count').source: ")
+    assert str(exc.value).startswith(f"{path}: rules[18] (key 'broken-road-no-count').source: ")
     assert message in str(exc.value)
 
 
@@ -314,7 +315,8 @@ def test_replaces_names_house_rules_of_a_preset():
     for scenario in almanac.scenarios():
         assert set(almanac.scenario_replaces(scenario)) <= house, scenario
     assert set(almanac.scenario_replaces("cities-knights")) == CK_LEAVES_OFF
-    assert set(almanac.scenario_replaces("oil-springs-5-6-fixed")) == OIL_LEAVES_OFF
+    assert set(almanac.scenario_replaces("oil-springs-5-6-fixed")) == FIXED_LEAVES_OFF
+    assert set(almanac.scenario_replaces("oil-springs-5-6")) == OIL_LEAVES_OFF
 
 
 # --- docs ---------------------------------------------------------------------------------

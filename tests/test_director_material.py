@@ -181,7 +181,7 @@ def test_material_texts():
     assert [almanac.material_text(m, "de", count=False) for m in BY_HAND["oil-springs-5-6"][:3]] == [
         "Basisspiel", "Ergänzung 5-6 Spieler", "Ölquellen"]
     assert almanac.material_text(CK, "de", count=False) == templates.texts("de").get("scenario.cities-knights")
-    assert almanac.material_text(Material("oil-token", 21), "de-CH") == "21 × Ölplättchen"
+    assert almanac.material_text(Material("oil-token", 21), "de-CH") == "21 × Ölkärtchen"
     assert all("ß" not in templates.texts("de-CH").get(f"almanac.box.{k}") for k in almanac.data_keys()["box"])
 
 
@@ -254,11 +254,11 @@ def test_tables_of_three_and_four_seafarers():
     assert paragraphs(de, "de") == {
         "Jeder Tisch:": ["Basisspiel", "Seefahrer", "1 × Piratenschiff", "3 × Rahmenteile oben: E-F, Doppel-X, F-G",
                          "3 × Rahmenteile unten: C-B, Doppel-X, B-A", "30 × Fischplättchen (1 Plättchen = 2 Fische)"],
-        "Tische 11, 12:": ["3 × Fischerboot-Marker (1 je Spieler)"],
-        "Übrige Tische:": ["4 × Fischerboot-Marker (1 je Spieler)"],
+        "Tische 11, 12:": ["3 × Fischereischiff-Marker (1 je Spieler)"],
+        "Übrige Tische:": ["4 × Fischereischiff-Marker (1 je Spieler)"],
         "Summe der Runde:": ["12 × Basisspiel", "12 × Seefahrer", "12 × Piratenschiff",
                              "36 × Rahmenteile oben: E-F, Doppel-X, F-G", "36 × Rahmenteile unten: C-B, Doppel-X, B-A",
-                             "360 × Fischplättchen (1 Plättchen = 2 Fische)", "46 × Fischerboot-Marker (1 je Spieler)"],
+                             "360 × Fischplättchen (1 Plättchen = 2 Fische)", "46 × Fischereischiff-Marker (1 je Spieler)"],
     }
 
 

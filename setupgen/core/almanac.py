@@ -308,17 +308,23 @@ def scenario_rules(scenario: str, folder: Path | None = None) -> tuple[Rule, ...
 def scenario_replaces(scenario: str, folder: Path | None = None) -> tuple[str, ...]:
     """The house-rule keys (of any preset) that the own rules of
     ``scenario`` replace, so its pages leave them off (docs/rules.md 7.8; the
-    ``replaces`` list of ``scenarios.toml``, from the parent for an entry
-    that inherits). Raises :class:`SetupgenError` for a scenario without
+    ``replaces`` list of ``scenarios.toml``; an entry that inherits: its
+    parent's, then its own). Raises :class:`SetupgenError` for a scenario without
     an entry or a malformed list."""
     path, table = _scenario_table(folder)
     entry = _scenario_entry(path, table, scenario)
-    name = scenario
-    if "inherits" in entry:
-        name = str(entry["inherits"])
-        if "replaces" in entry:
-            _bad(path, f"scenario.{scenario}.replaces", "an entry that inherits takes this from its parent")
-        entry = _scenario_entry(path, table, name)
+    own = _replaces_list(path, scenario, entry)
+    if "inherits" not in entry:
+        return own
+    parent = str(entry["inherits"])
+    inherited = _replaces_list(path, parent, _scenario_entry(path, table, parent))
+    return inherited + tuple(k for k in own if k not in inherited)
+
+
+def _replaces_list(path: Path, name: str, entry: Mapping[str, Any]) -> tuple[str, ...]:
+    """An entry's own ``replaces`` keys (an inheriting entry's: those it
+    replaces beside its parent's, the fixed set-ups' the director's random
+    set-up)."""
     keys = entry.get("replaces", [])
     if not isinstance(keys, list) or len(set(map(str, keys))) != len(keys):
         _bad(path, f"scenario.{name}.replaces", "expected a list of distinct house-rule keys")

@@ -374,5 +374,5 @@ def blank_back(*, lang: str = "en", paper: str = "a4") -> Any:
     unknown language or paper."""
     pg = Page.start(paper, lang)
     text, size = fit(pg.tx.get("almanac.blank_back"), pg.cw, MIN_FONT_MM)
-    add_text(pg.dwg, pg.dwg, text, pg.m, pg.h - pg.m, size, pg.st, fill=pg.st.colour["muted"])
+    add_text(pg.dwg, pg.dwg, text, pg.m, pg.h - pg.m, size, pg.st, fill=pg.st.colour["ink"])
     return finish(pg.dwg)

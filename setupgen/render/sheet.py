@@ -827,7 +827,7 @@ def footer(dwg: Any, board: Board, x: float, bottom: float, w: float, tx: Texts,
             bw = max(bal, w - _runs_width(lines[0], size) - _BALANCE_GAP)
             bx = x + w - bw
         t, sz = fit(balance, bw, size)
-        add_text(dwg, dwg, t, bx + bw, by, sz, st, fill=st.colour["muted"], anchor="end")
+        add_text(dwg, dwg, t, bx + bw, by, sz, st, anchor="end")  # black: no grey to dither in 1-bit
     else:
         dwg.reserve("balance", bx, by - size * 0.9, bw, size * 1.2)
     label_w = max(text_width(t, size) for runs in lines for t, mono in runs if not mono)
@@ -835,8 +835,7 @@ def footer(dwg: Any, board: Board, x: float, bottom: float, w: float, tx: Texts,
         cx = x
         for text, mono in runs:
             if text:
-                add_text(dwg, dwg, text, cx, y, size, st, mono=mono, bold=mono,
-                         fill=None if mono else st.colour["muted"])
+                add_text(dwg, dwg, text, cx, y, size, st, mono=mono, bold=mono)  # black text (issue 43)
             if not mono and len(lines) > 1:
                 cx += label_w + _RUN_GAP
             else:
