@@ -6,9 +6,9 @@ marks a gap the seed really has (the parts either side found in order).
 A source naming a numbered item (``additional rule 5``, ``Seefahrer-Szenario,
 Regel 8``) must have the quote in that item.
 
-    python scripts/check_quotes.py ../shared/seeds/
+    python scripts/check_quotes.py SEEDS_FOLDER
 
-The repository does not carry the seeds: the folder is an argument. Exit 0
+The repository does not carry the seeds: their folder is the argument. Exit 0
 when every quote is found, 1 when one is not (each listed: the key, where
 it is listed, the document), 2 for a folder without the seeds."""
 

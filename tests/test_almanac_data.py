@@ -62,7 +62,7 @@ def test_australian_list_is_its_own():
     for absent in ("Standard start", "show the cards", "ship", "progress", "tenth"):
         assert absent not in en, absent
     assert texts("en").get("almanac.rule.broken-road-no-count") == (
-        "Additional rule 10: \u201cA road broken by an opponents settlement/city does not count towards longest road.\u201d")
+        "In the source's words (additional rule 10):\n\u201cA road broken by an opponents settlement/city does not count towards longest road.\u201d")
     assert "(or city)" in texts("en").get("almanac.rule.no-road-past-settlement-or-city")
     assert "resource and development cards" in texts("en").get("almanac.rule.banker-cards")
 
@@ -116,7 +116,7 @@ def test_fishermen_forms_and_material():
     count = lambda players, scenario: {m.key: m.count for m in fish.material(players, scenario)}  # noqa: E731
     assert count(4, "seafarers-sm2010") == {"fish-token": 30, "fishing-ship-marker": 4}
     assert count(4, "base-3-4") == {"fish-token": 30, "fishing-ship-marker": 4, "matchstick": 4}
-    assert count(6, "base-5-6") == {"fish-token": 40, "fishing-ship-marker": 6, "matchstick": 6}
+    assert count(6, "base-5-6") == {"fish-token": 30, "fishing-ship-marker": 6, "matchstick": 6}
     assert count(3, "cities-knights") == {"fish-token": 30, "fishing-ship-marker": 3, "matchstick": 3}
     with pytest.raises(SetupgenError, match="no count for a table of 7 players"):
         fish.material(7, "base-5-6")
@@ -136,13 +136,18 @@ def test_no_text_without_a_rule():
         assert set(texts(lang).data["almanac"]["rule"]) == used
 
 
+#: the fields a rule text may have: the threshold and the page numbers of the rules it cites
+#: (render.almanac.rule_numbers), here two-digit numbers, the widest a page prints
+FIELDS = {"vp": 13, **{"rule_" + key.replace("-", "_"): 10 for key in almanac.data_keys()["rule"]}}
+
+
 @pytest.mark.parametrize("lang", ["en", "de"])
 def test_texts_are_short(lang):
     for key, text in texts(lang).data["almanac"]["rule"].items():
-        lines = text.format(vp=13).split("\n")
+        lines = text.format(**FIELDS).split("\n")
         assert len(lines) <= almanac.MAX_LINES, key
         assert all(0 < len(line) <= almanac.MAX_LINE_CHARS for line in lines), (key, lines)
-        assert almanac.rule_text(Rule(key), lang, vp=13) == text.format(vp=13)
+        assert almanac.rule_text(Rule(key), lang, **FIELDS) == text.format(**FIELDS)
 
 
 def test_german_spelling():

@@ -23,6 +23,7 @@ from setupgen.render import almanac as A
 from setupgen.render import sheet
 from setupgen.render.board import harbor_order
 
+from test_almanac_data import FIELDS
 from test_almanac_sources import FIXED, ROOT
 
 SCENARIOS = ["base-3-4", "base-5-6", "cities-knights", "seafarers-sm2010", "oil-springs", "oil-springs-5-6",
@@ -123,7 +124,7 @@ def test_short_texts_only_where_the_page_needs_them():
         assert set(short) <= set(tx.data["almanac"]["rule"])
         for key, text in short.items():
             assert len(text) < len(tx.data["almanac"]["rule"][key]), key
-            assert all(len(line) <= almanac.MAX_LINE_CHARS for line in text.split("\n")), key
+            assert all(len(line) <= almanac.MAX_LINE_CHARS for line in text.format(**FIELDS).split("\n")), key
     b, lay = board_of("oil-springs")
     full = " ".join(t.text for t in S.parse(A.render_almanac(b, lay, request=almanac.AlmanacRequest("swiss-2010")))[1])
     assert " ".join(en.get("almanac.rule.oil-disaster-track").split("\n")) in full  # fits: the full texts
@@ -212,10 +213,13 @@ def test_harbors_at_the_pirates_start_are_flagged(seed):
     b = generate.from_seed("seafarers-sm2010", seed)
     expected = [n for n, h in enumerate(harbor_order(b), start=1) if touches_pirate(b, h)]
     assert A.pirate_blocked(b) == expected
-    lines = A.harbor_summary(b, layout.load("seafarers-sm2010"), texts("en"))
+    page = almanac.page_rules(almanac.AlmanacRequest(), "seafarers-sm2010")
+    lines = A.harbor_summary(b, layout.load("seafarers-sm2010"), texts("en"), page.numbers())
     flagged = [x for x in lines if "Pirate on its start hex" in x]
     if expected:
-        assert flagged == [texts("en").get("almanac.pirate_blocks", numbers=", ".join(map(str, expected)))]
+        # the pirate's harbors are the scenario's rule 10 on the page, as in the source (issue 43)
+        assert flagged == [f"Pirate on its start hex: no trade at harbor {', '.join(map(str, expected))} while it "
+                           "stays there (scenario rule 10)."]
     else:
         assert flagged == []
 

@@ -109,17 +109,16 @@ def director_pages(pages: list[str], tables: int) -> int:
 
 def scenario_lines(svg: str) -> list[tuple[float, float]]:
     """The rules under the scenario-rules heading and its continuation in
-    the next column, one per bullet (a filled circle just left of a rule's
-    first line), as bullet centres (mm)."""
-    _, words, _, root = S.parse(svg)
-    bullets = [(float(c.get("cx")), float(c.get("cy")), float(c.get("r"))) for c in root.iter(S.NS + "circle")
-               if 0.5 <= float(c.get("r")) <= 0.65]  # 0.5 mm at 8 pt, scaled with the body size (up to 10 pt)
+    the next column, one per number ("1." right-aligned just left of a
+    rule's first line, issue 43), as the numbers' anchor points (mm)."""
+    _, words, _, _ = S.parse(svg)
     heads = [t for t in words if t.bold and t.y > 30]
+    numbers = [t for t in words if re.fullmatch(r"\d+\.", t.text) and t.anchor == "end" and not t.bold]
     out = []
     for start in (h for h in heads if h.text.startswith(("Szenarioregeln", "Scenario rules"))):  # and "(cont.)"
         later = [h.y for h in heads if abs(h.x - start.x) < 1 and h.y > start.y]
         end = min(later, default=1e9)
-        out += [(x, y) for x, y, r in bullets if abs(x - start.x - 2.2 * r) < 0.2 and start.y < y < end]
+        out += [(t.x, t.y) for t in numbers if 0 < t.x - start.x < 8 and start.y < t.y < end]
     return out
 
 

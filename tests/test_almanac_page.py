@@ -96,4 +96,5 @@ def test_fishermen_material_for_this_table():
     text = " ".join(t.text for t in S.parse(A.render_almanac(
         b, layout.load("base-5-6"), context=sheet.SheetContext(players=tuple("ABCDEF")),
         request=A.AlmanacRequest(variant="fishermen")))[1])
-    assert "40 × fish tokens" in text and "6 × fishing-ship markers" in text and "6 × matchsticks" in text
+    # the source: at least 30, by the number of players, no count of its own for 5-6 (issue 43)
+    assert "30 × fish tokens (1 token = 2 fish; at least 30 a table" in text and "40 ×" not in text and "6 × fishing-ship markers" in text and "6 × matchsticks" in text

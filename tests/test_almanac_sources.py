@@ -87,6 +87,10 @@ FISH = {"seafarers": ["fish-fishing-ship", "fish-before-roll", "fish-route-ends"
 FISH_FORM = {"seafarers-sm2010": "seafarers", "cities-knights": "cities-knights"}
 
 PRESETS = ("none", "swiss-2010", "australian-2006")
+#: the house rules about when and how a game ends, printed together right after the win line
+#: (issue 43, docs/rules.md 7.8), each preset's in its order
+END_OF_GAME = {"time-rule-optional", "time-rule-until-threshold", "vp-cards-win-at-once", "vp-card-reaches-threshold",
+               "no-new-card-to-win", "no-new-knight-to-win", "win-own-turn", "ranking-counts-threshold"}
 
 
 def expected(preset: str, scenario: str, final: bool) -> tuple[list[str], list[str]]:
@@ -100,6 +104,8 @@ def expected(preset: str, scenario: str, final: bool) -> tuple[list[str], list[s
         disputes = AUS_DISPUTES
     else:
         house, disputes = [], []
+    house = ([k for k in house if k == "house-rules-first"] + [k for k in house if k in END_OF_GAME]
+             + [k for k in house if k not in END_OF_GAME and k != "house-rules-first"])
     off = LEAVES_OFF.get(scenario, set())
     scen, longest = SCENARIO[scenario]
     return [k for k in house if k not in off] + scen + TRADE + longest + disputes, [k for k in house if k in off]
@@ -119,19 +125,30 @@ def test_two_combinations_written_out_in_full():
     """The Swiss final (Cities & Knights) and an Australian Oil Springs round,
     each key by hand."""
     swiss_final = almanac.page_rules(almanac.AlmanacRequest("swiss-2010", final=True), "cities-knights")
-    assert swiss_final.house == tuple(almanac.load_preset("swiss-2010").rules[i] for i in (0, 1, 2, 3, 4, 6, 8, 10, 13, 14, 16))
+    # the precedence as the preamble; the end of a game first (the time rule: no game is stopped early), then the
+    # preset's order (issue 43)
+    assert swiss_final.preamble == almanac.load_preset("swiss-2010").rules[:1]
+    assert swiss_final.house == tuple(almanac.load_preset("swiss-2010").rules[i] for i in (6, 1, 2, 3, 4, 8, 10, 13, 14, 16))
     assert [r.key for r in swiss_final.house] == [
-        "house-rules-first", "players-build-board", "banker", "resource-shortage", "material-visible", "time-rule-optional",
+        "time-rule-optional", "players-build-board", "banker", "resource-shortage", "material-visible",
         "no-line-past-settlement", "city-same-turn", "trade-build-together", "harbor-same-turn", FIESEPETER]
     assert swiss_final.replaced == ("new-cards-apart",)
     aus_oil = almanac.page_rules(almanac.AlmanacRequest("australian-2006"), "oil-springs")
+    assert [r.key for r in aus_oil.preamble] == ["house-rules-first"]
     assert [r.key for r in aus_oil.house] == [
-        "house-rules-first", "time-rule-until-threshold", "players-build-director-setup", "material-visible", "banker-cards",
+        "time-rule-until-threshold", "no-new-knight-to-win", "ranking-counts-threshold",
+        "players-build-director-setup", "material-visible", "banker-cards",
         "new-cards-apart-turn", "dev-card-before-roll", "dice-in-lid", "no-road-past-settlement-or-city",
-        "older-road-past-settlement", "city-same-turn-under-five", "no-new-knight-to-win",
-        "trade-build-together", "harbor-same-turn", "ranking-counts-threshold", "resource-shortage",
+        "older-road-past-settlement", "city-same-turn-under-five",
+        "trade-build-together", "harbor-same-turn", "resource-shortage",
         "broken-road-no-count"]
     assert aus_oil.replaced == ("vp-card-reaches-threshold", "win-own-turn")
+    # the page's numbers: the win line is house rule 1; Oil Springs' end of a game are its rules 13 and 14
+    numbers = aus_oil.numbers()
+    assert (numbers["time-rule-until-threshold"], numbers["broken-road-no-count"]) == (2, 17)
+    assert "house-rules-first" not in numbers  # the preamble has no number
+    assert (numbers["oil-win"], numbers["oil-flooded-5"], numbers["rule_oil_win"]) == (13, 14, 13)
+    assert (numbers["trade-4-1"], numbers["longest-set-aside"]) == (1, 4)
 
 
 @pytest.mark.parametrize("scenario", sorted(SCENARIO))
@@ -141,7 +158,7 @@ def test_fishermen_forms(scenario):
         assert [r.key for r in page.variant] == FISH[FISH_FORM.get(scenario, "base")]
         plain = almanac.page_rules(almanac.AlmanacRequest(preset, final), scenario)
         assert page == plain.__class__(plain.house, plain.scenario, page.variant, plain.trade, plain.longest,
-                                       plain.disputes, plain.replaced)
+                                       plain.disputes, plain.replaced, plain.preamble)
 
 
 def test_the_tournament_stages_map_to_rounds_and_final():
@@ -164,11 +181,22 @@ def page_words(preset, scenario, final, variant, lang, vp=None) -> str:
     return " ".join(t.text for t in S.parse(A.render_almanac(b, lay, lang=lang, context=ctx, request=req))[1])
 
 
-def printed(words: str, lang: str, vp: int) -> set[str]:
-    """The rule keys whose whole text (its two lines as one, filled with
-    the page's threshold ``vp``) is on the page."""
+def printed(words: str, lang: str, vp: int, numbers: dict[str, int]) -> set[str]:
+    """The rule keys whose whole text or short text (its two lines as
+    one, filled with the page's threshold ``vp`` and the page's rule
+    ``numbers``, which a text citing another rule needs) is on the page."""
     tx = texts(lang)
-    return {k for k in tx.data["almanac"]["rule"] if " ".join(tx.get(f"almanac.rule.{k}", vp=vp).split("\n")) in words}
+    out = set()
+    for k in tx.data["almanac"]["rule"]:
+        forms = [f"almanac.rule.{k}"] + ([f"almanac.rule_short.{k}"] if tx.has(f"almanac.rule_short.{k}") else [])
+        for form in forms:  # a page that does not fit with the full texts prints the short ones
+            try:
+                text = tx.get(form, vp=vp, **numbers)
+            except SetupgenError:  # it cites a rule this page does not print: not on this page
+                continue
+            if " ".join(text.split("\n")) in words:
+                out.add(k)
+    return out
 
 
 @pytest.mark.parametrize("scenario", sorted(SCENARIO))
@@ -180,7 +208,8 @@ def test_no_pair_of_rules_md_7_8_is_printed_together(scenario):
     for preset, variant, final, lang in itertools.product(PRESETS, (None, "fishermen"), (False, True),
                                                           ("en", "de", "de-CH")):
         words = page_words(preset, scenario, final, variant, lang)
-        keys = printed(words, lang, vp)
+        numbers = almanac.page_rules(almanac.AlmanacRequest(preset, final, variant=variant), scenario).numbers()
+        keys = printed(words, lang, vp, numbers)
         where = (preset, scenario, variant, final, lang)
         for marker, never in PAIRS:
             assert not (marker in keys and never in keys), (where, marker, never)
@@ -200,17 +229,18 @@ def test_a_12_point_base_round_under_australian_rules_says_12_everywhere():
     assert "To win: 12 victory points" in words
     assert "if it is the point that reaches 12" in words and "with 12 VP or more" in words
     assert "at most 12 VP count" in words and "before a player has reached 12 VP" in words
-    assert "vp-card-reaches-threshold" in printed(words, "en", 12)
+    numbers = almanac.page_rules(almanac.AlmanacRequest("australian-2006"), "base-3-4").numbers()
+    assert "vp-card-reaches-threshold" in printed(words, "en", 12, numbers)
 
 
 def test_the_footnote_names_what_the_scenario_replaced():
     words = page_words("swiss-2010", "cities-knights", False, None, "en")
-    assert ("Replaced by the rules of Cities & Knights, so not printed here: victory-point cards revealed to win, "
-            "new cards not played to win, new cards kept apart, development card before the roll, standard start, "
-            "winning on your own turn.") not in words  # page order, not this order
     assert ("Replaced by the rules of Cities & Knights, so not printed here: new cards kept apart, development card "
             "before the roll, standard start, victory-point cards revealed to win, new cards not played to win, "
-            "winning on your own turn.") in words
+            "winning on your own turn.") not in words  # page order, not the preset's order
+    assert ("Replaced by the rules of Cities & Knights, so not printed here: victory-point cards revealed to win, "
+            "new cards not played to win, winning on your own turn, new cards kept apart, development card before "
+            "the roll, standard start.") in words  # the end-of-game rules first, as the page orders them
     assert "Replaced by" not in page_words("swiss-2010", "base-3-4", False, None, "en")
     oil = page_words("australian-2006", "oil-springs", True, None, "de")
     assert "Durch die Regeln von" in oil and "Siegpunktkarten zum Sieg aufdecken, Sieg im eigenen Zug." in oil

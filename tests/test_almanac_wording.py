@@ -18,6 +18,7 @@ import pytest
 
 from setupgen.core import almanac
 from setupgen.core.templates import texts
+from test_almanac_data import FIELDS
 
 SCENARIOS = ("base-3-4", "base-5-6", "seafarers-sm2010", "cities-knights", "oil-springs", "oil-springs-5-6",
              "oil-springs-fixed", "oil-springs-5-6-fixed")
@@ -77,9 +78,9 @@ def test_the_line_says_what_its_source_says(key, lang):
 
 def page_text(preset: str, scenario: str, final: bool, lang: str, vp: int) -> dict[str, str]:
     rules = almanac.page_rules(almanac.AlmanacRequest(preset, final=final), scenario)
-    every = [r for part in (rules.house, rules.scenario, rules.variant, rules.trade, rules.longest, rules.disputes)
-             for r in part]
-    return {r.key: almanac.rule_text(r, lang, vp=vp).replace("\n", " ") for r in every}
+    every = [r for part in (rules.preamble, rules.house, rules.scenario, rules.variant, rules.trade, rules.longest,
+                            rules.disputes) for r in part]
+    return {r.key: almanac.rule_text(r, lang, vp=vp, **rules.numbers()).replace("\n", " ") for r in every}
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
@@ -101,6 +102,8 @@ def test_every_page_with_a_preset_says_its_house_rules_come_first():
     for preset, scenario, final in itertools.product(PRESETS[1:], SCENARIOS, (False, True)):
         page = page_text(preset, scenario, final, "en", 10)
         assert list(page)[0] == "house-rules-first", (preset, scenario, final)
+        rules = almanac.page_rules(almanac.AlmanacRequest(preset, final=final), scenario)
+        assert rules.preamble[0].key == "house-rules-first"  # printed above the win line, unnumbered
         assert "take precedence over the standard rules" in page["house-rules-first"]
     assert "house-rules-first" not in page_text("none", "base-3-4", False, "en", 10)
 
@@ -135,7 +138,7 @@ def test_the_less_severe_lines_keep_their_sources_scope(key, en, de):
 
 
 def test_german_pages_use_the_seeds_terms():
-    de = " ".join(texts("de").get(f"almanac.rule.{k}", vp=10) for k in texts("de").data["almanac"]["rule"])
+    de = " ".join(texts("de").get(f"almanac.rule.{k}", **FIELDS) for k in texts("de").data["almanac"]["rule"])
     de += " " + " ".join(str(v) for v in texts("de").data["almanac"]["material"].values())
     for ours in ("Längste Handelsstraße (2 SP): wer zuerst 5+ zusammenhängende Straßen hat", "Fischerboot",
                  "Fischroute", "Meerkreuzung", "Alchemist", " Kran ", "Meerfeld", "Ölplättchen",

@@ -78,15 +78,15 @@ def test_fishermen_counts_worked_by_hand():
     # base game, table of 4: 30 fish tokens (2-4 players), a marker and a matchstick each
     assert tm("base-3-4", 4, "fishermen") == (BASE, fish(30), ships(4), sticks(4))
     assert tm("base-3-4", 3, "fishermen") == (BASE, fish(30), ships(3), sticks(3))
-    # 5-6: 40 fish tokens
-    assert tm("base-5-6", 6, "fishermen") == (BASE, EXT56, fish(40), ships(6), sticks(6))
-    assert tm("base-5-6", 5, "fishermen") == (BASE, EXT56, fish(40), ships(5), sticks(5))
+    # 5-6: the source's minimum, 30, as for every table (it gives no count for 5-6: issue 43)
+    assert tm("base-5-6", 6, "fishermen") == (BASE, EXT56, fish(30), ships(6), sticks(6))
+    assert tm("base-5-6", 5, "fishermen") == (BASE, EXT56, fish(30), ships(5), sticks(5))
     # with Seafarers the ships are real: no matchsticks
     assert tm("seafarers-sm2010", 4, "fishermen") == (BASE, SEA, *SEA_PIECES, fish(30), ships(4))
     assert tm("cities-knights", 3, "fishermen") == (BASE, CK, fish(30), ships(3), sticks(3))
     # scenario pieces before the variant's
     assert tm("oil-springs-5-6-fixed", 6, "fishermen") == (
-        BASE, EXT56, OIL, *OIL_56, fish(40), ships(6), sticks(6))
+        BASE, EXT56, OIL, *OIL_56, fish(30), ships(6), sticks(6))
     assert tm("base-3-4", 4, None) == (BASE,)
 
 
@@ -175,7 +175,7 @@ def test_every_box_and_piece_has_a_text(lang):
 
 
 def test_material_texts():
-    assert almanac.material_text(Material("fish-token", 30), "en") == "30 × fish tokens (1 token = 2 fish)"
+    assert almanac.material_text(Material("fish-token", 30), "en") == "30 × fish tokens (1 token = 2 fish; at least 30 a table, more as the players need)"
     assert almanac.material_text(SEA, "en") == "1 × Seafarers"
     assert almanac.material_text(SEA, "en", count=False) == "Seafarers"
     assert [almanac.material_text(m, "de", count=False) for m in BY_HAND["oil-springs-5-6"][:3]] == [
@@ -227,9 +227,9 @@ def test_every_table_alike_shows_once_with_the_totals():
     (page,) = director.render_director_pages(rows([4] * 12), title="Cup", round=2)
     got = paragraphs(page)
     assert got == {
-        "Every table:": ["Base game", "30 × fish tokens (1 token = 2 fish)", "4 × fishing-ship markers (1 per player)",
+        "Every table:": ["Base game", "30 × fish tokens (1 token = 2 fish; at least 30 a table, more as the players need)", "4 × fishing-ship markers (1 per player)",
                          "4 × matchsticks as fishing ships (1 per player)"],
-        "Round total:": ["12 × Base game", "360 × fish tokens (1 token = 2 fish)",
+        "Round total:": ["12 × Base game", "360 × fish tokens (1 token = 2 fish; at least 30 a table, more as the players need)",
                          "48 × fishing-ship markers (1 per player)", "48 × matchsticks as fishing ships (1 per player)"],
     }
 
@@ -241,37 +241,37 @@ def test_tables_of_three_and_four_seafarers():
     (page,) = director.render_director_pages(data, title="Cup", round=3)
     assert paragraphs(page) == {
         "Every table:": ["Base game", "Seafarers", "1 × pirate ship", "3 × frame pieces at the top: E-F, double X, F-G",
-                         "3 × frame pieces at the bottom: C-B, double X, B-A", "30 × fish tokens (1 token = 2 fish)"],
+                         "3 × frame pieces at the bottom: C-B, double X, B-A", "30 × fish tokens (1 token = 2 fish; at least 30 a table, more as the players need)"],
         "Tables 11, 12:": ["3 × fishing-ship markers (1 per player)"],
         "Other tables:": ["4 × fishing-ship markers (1 per player)"],
         "Round total:": ["12 × Base game", "12 × Seafarers", "12 × pirate ship",
                          "36 × frame pieces at the top: E-F, double X, F-G",
-                         "36 × frame pieces at the bottom: C-B, double X, B-A", "360 × fish tokens (1 token = 2 fish)",
+                         "36 × frame pieces at the bottom: C-B, double X, B-A", "360 × fish tokens (1 token = 2 fish; at least 30 a table, more as the players need)",
                          "46 × fishing-ship markers (1 per player)"],
     }
     assert "matchsticks" not in " ".join(texts(page))
     (de,) = director.render_director_pages(data, title="Cup", round=3, lang="de")
     assert paragraphs(de, "de") == {
         "Jeder Tisch:": ["Basisspiel", "Seefahrer", "1 × Piratenschiff", "3 × Rahmenteile oben: E-F, Doppel-X, F-G",
-                         "3 × Rahmenteile unten: C-B, Doppel-X, B-A", "30 × Fischplättchen (1 Plättchen = 2 Fische)"],
+                         "3 × Rahmenteile unten: C-B, Doppel-X, B-A", "30 × Fischplättchen (1 Plättchen = 2 Fische; mindestens 30 je Tisch, mehr nach Bedarf)"],
         "Tische 11, 12:": ["3 × Fischereischiff-Marker (1 je Spieler)"],
         "Übrige Tische:": ["4 × Fischereischiff-Marker (1 je Spieler)"],
         "Summe der Runde:": ["12 × Basisspiel", "12 × Seefahrer", "12 × Piratenschiff",
                              "36 × Rahmenteile oben: E-F, Doppel-X, F-G", "36 × Rahmenteile unten: C-B, Doppel-X, B-A",
-                             "360 × Fischplättchen (1 Plättchen = 2 Fische)", "46 × Fischereischiff-Marker (1 je Spieler)"],
+                             "360 × Fischplättchen (1 Plättchen = 2 Fische; mindestens 30 je Tisch, mehr nach Bedarf)", "46 × Fischereischiff-Marker (1 je Spieler)"],
     }
 
 
 def test_oil_springs_5_6_and_tables_listed_as_runs():
     """Tables 1-3 and 5 of 6 players, 4 and 6-9 of 5: 21 + 6 tokens at
-    every table, 9 x 40 = 360 fish, 4 x 6 + 5 x 5 = 49 markers and sticks."""
+    every table, 9 x 30 = 270 fish (the source: at least 30), 4 x 6 + 5 x 5 = 49 markers and sticks."""
     data = rows([6, 6, 6, 5, 6, 5, 5, 5, 5], "oil-springs-5-6")
     (page,) = director.render_director_pages(data, title=None)
     got = paragraphs(page)
     assert got["Every table:"] == ["Base game", "5-6 player extension", "Oil Springs set", "21 × oil tokens",
                                    "6 × metropolis tokens", "4 × oil-spring tiles (placed as the front shows)",
                                    "1 × Champion of the Environment token", "7 × VP tokens",
-                                   "1 × disaster track with its marker", "40 × fish tokens (1 token = 2 fish)"]
+                                   "1 × disaster track with its marker", "30 × fish tokens (1 token = 2 fish; at least 30 a table, more as the players need)"]
     assert got["Tables 1–3, 5:"] == ["6 × fishing-ship markers (1 per player)",
                                      "6 × matchsticks as fishing ships (1 per player)"]
     assert got["Other tables:"] == ["5 × fishing-ship markers (1 per player)",
@@ -280,7 +280,7 @@ def test_oil_springs_5_6_and_tables_listed_as_runs():
                                    "189 × oil tokens", "54 × metropolis tokens",
                                    "36 × oil-spring tiles (placed as the front shows)",
                                    "9 × Champion of the Environment token", "63 × VP tokens",
-                                   "9 × disaster track with its marker", "360 × fish tokens (1 token = 2 fish)",
+                                   "9 × disaster track with its marker", "270 × fish tokens (1 token = 2 fish; at least 30 a table, more as the players need)",
                                    "49 × fishing-ship markers (1 per player)",
                                    "49 × matchsticks as fishing ships (1 per player)"]
     assert list(got) == ["Every table:", "Tables 1–3, 5:", "Other tables:", "Round total:"]
@@ -292,9 +292,9 @@ def test_tables_without_material_are_named_not_others():
     data = rows([4, 4]) + [director.DirectorRow(3, "base-3-4", "B4SS-0000-0000-0003", "r1/t3")]
     (page,) = director.render_director_pages(data, title=None)
     assert paragraphs(page) == {
-        "Tables 1, 2:": ["Base game", "30 × fish tokens (1 token = 2 fish)", "4 × fishing-ship markers (1 per player)",
+        "Tables 1, 2:": ["Base game", "30 × fish tokens (1 token = 2 fish; at least 30 a table, more as the players need)", "4 × fishing-ship markers (1 per player)",
                          "4 × matchsticks as fishing ships (1 per player)"],
-        "Round total:": ["2 × Base game", "60 × fish tokens (1 token = 2 fish)",
+        "Round total:": ["2 × Base game", "60 × fish tokens (1 token = 2 fish; at least 30 a table, more as the players need)",
                          "8 × fishing-ship markers (1 per player)", "8 × matchsticks as fishing ships (1 per player)"],
     }
     one = rows([4]) + [director.DirectorRow(2, "base-3-4", "B4SS-0000-0000-0002", "r1/t2")]
@@ -362,7 +362,7 @@ def test_many_tables_paginate_with_the_box_on_the_first_page(n, sizes):
     markers = sum(sizes[t % len(sizes)] for t in range(n))
     assert paragraphs(pages[0])["Round total:"] == [
         f"{n} × Base game", f"{n} × Seafarers", f"{n} × pirate ship", f"{3 * n} × frame pieces at the top: E-F, double X, F-G",
-        f"{3 * n} × frame pieces at the bottom: C-B, double X, B-A", f"{30 * n} × fish tokens (1 token = 2 fish)",
+        f"{3 * n} × frame pieces at the bottom: C-B, double X, B-A", f"{30 * n} × fish tokens (1 token = 2 fish; at least 30 a table, more as the players need)",
         f"{markers} × fishing-ship markers (1 per player)"]
 
 

@@ -68,6 +68,9 @@ def test_examples_load():
     ((', 3 = [4, 2, 1]', ''), "no points for tables of 3"),
     (('table_size = 4', 'tabel_size = 4'), "tabel_size: unknown key"),
     (('victory_points = 13', 'victory_points = -4'), "final.victory_points"),
+    # issue 43: no source says which pieces and limits of a 5-6 scenario hold at a final table of four
+    (('scenario = "cities-knights"', 'scenario = "base-5-6"'), "final.scenario: base-5-6 is a 5-6 player scenario"),
+    (('scenario = "cities-knights"', 'scenario = "oil-springs-5-6"'), "choose a 3-4 player scenario"),
 ])
 def test_bad_tournament_files_name_the_key(tmp_path, change, fragment):
     shutil.copy(SWISS.parent / "players.csv", tmp_path / "players.csv")

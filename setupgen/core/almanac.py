@@ -44,7 +44,10 @@ from .templates import texts
 #: when a rule applies: preliminary rounds, the final, or both
 WHEN = ("rounds", "final", "both")
 #: where a rule goes on the page: the house rules or the disputes
-SECTIONS = ("house", "disputes")
+SECTIONS = ("preamble", "house", "disputes")
+#: who decides an optional rule (a rule's ``option``): the director (the
+#: organiser announces it) or the table (every player agrees before the game)
+OPTIONS = ("director", "table")
 #: longest printed line of a rule text (a text may have two lines, "\n")
 MAX_LINE_CHARS = 110
 #: most lines one rule text may have
@@ -73,7 +76,14 @@ class Rule:
     interpretation (empty where it is not); ``scenarios``, where not
     empty, the only scenarios (layout names) the rule is printed for. A
     director's own line has ``text`` set (printed as it is), a key
-    ``own-<n>`` and the source :data:`TOURNAMENT_FILE`."""
+    ``own-<n>`` and the source :data:`TOURNAMENT_FILE`. ``option``, where
+    not empty, marks an optional rule and names who decides it (one of
+    :data:`OPTIONS`); the page prints it under that label, with its
+    default (off). ``end`` marks a rule about when and how a game ends:
+    the page prints those together (the house rules' right after the win
+    line). ``analogy``: the scenarios (layout names) on whose pages a rule
+    written for the base game applies by analogy (the page says so, with
+    the scenario's reading, ``almanac.analogy.<scenario>``)."""
 
     key: str
     when: str = "both"
@@ -83,6 +93,9 @@ class Rule:
     quote: str = ""
     reading: str = ""
     scenarios: tuple[str, ...] = ()
+    option: str = ""
+    end: bool = False
+    analogy: tuple[str, ...] = ()
 
     def applies(self, final: bool, scenario: str | None = None) -> bool:
         """Whether the rule holds in the final (``final=True``) or in the
@@ -124,11 +137,27 @@ class PageRules:
     longest: tuple[Rule, ...]
     disputes: tuple[Rule, ...]
     replaced: tuple[str, ...] = ()
+    preamble: tuple[Rule, ...] = ()
 
     def keys(self) -> tuple[str, ...]:
         """Every printed rule's key, in page order."""
-        return tuple(r.key for part in (self.house, self.scenario, self.variant, self.trade, self.longest,
-                                        self.disputes) for r in part)
+        return tuple(r.key for part in (self.preamble, self.house, self.scenario, self.variant, self.trade,
+                                        self.longest, self.disputes) for r in part)
+
+    def numbers(self) -> dict[str, int]:
+        """The number each printed rule has on the page, numbered from 1 in
+        each section (the house rules from 2: the win line is 1), under
+        its key and under ``rule_<key with _ for ->`` (e.g.
+        ``rule_sea_pirate_harbors``), the field a text citing it fills
+        (:func:`rule_text`): a text citing a rule not on the page cannot
+        be filled, so every cross-reference resolves on its page."""
+        out: dict[str, int] = {}
+        for first, part in ((2, self.house), (1, self.scenario), (1, self.variant), (1, self.trade),
+                            (1, self.longest), (1, self.disputes)):
+            for n, r in enumerate(part, start=first):
+                out[r.key] = n
+                out["rule_" + r.key.replace("-", "_")] = n
+        return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -474,7 +503,9 @@ def page_rules(request: AlmanacRequest, scenario: str | None, folder: Path | Non
       (:func:`scenario_replaces`) left off, their keys in
       :attr:`PageRules.replaced`; a rule that names its scenarios
       (Fiesepeter: the final's Cities & Knights tables) only there;
-    * the dispute rules are the preset's alone.
+    * the dispute rules are the preset's alone;
+    * the house rules about the end of a game (:attr:`Rule.end`) first, in
+      their order, then the others in theirs.
 
     Raises :class:`SetupgenError` as :func:`check_request` and
     :func:`scenario_rules` do."""
@@ -483,6 +514,7 @@ def page_rules(request: AlmanacRequest, scenario: str | None, folder: Path | Non
                     scenario=scenario)
     replaces = set() if scenario is None else set(scenario_replaces(scenario, folder))
     house = [r for r in chosen if r.section == "house"]
+    house = [r for r in house if r.end] + [r for r in house if not r.end]
     own_or_kept = tuple(r for r in house if r.text is not None or r.key not in replaces)
     replaced = tuple(r.key for r in house if r.text is None and r.key in replaces)
     if scenario is None:
@@ -496,7 +528,8 @@ def page_rules(request: AlmanacRequest, scenario: str | None, folder: Path | Non
         var = tuple(r for r in _load_variant(request.variant, folder).rules(scenario or "")
                     if r.applies(request.final, scenario))
     disputes = tuple(r for r in chosen if r.section == "disputes")
-    return PageRules(own_or_kept, scen, var, trade_rules(folder), longest, disputes, replaced)
+    preamble = tuple(r for r in chosen if r.section == "preamble")
+    return PageRules(own_or_kept, scen, var, trade_rules(folder), longest, disputes, replaced, preamble)
 
 
 def rule_text(rule: Rule, lang: str, *, short: bool = False, **values: Any) -> str:
@@ -660,7 +693,7 @@ def _material(path: Path, where: str, entry: Any, forms: tuple[str, ...], folder
     return MaterialSpec(key, per_player, tuple(bands), tuple(only), entry["source"])
 
 
-_RULE_FIELDS = ("key", "when", "section", "source", "quote", "reading", "scenarios")
+_RULE_FIELDS = ("key", "when", "section", "source", "quote", "reading", "scenarios", "option", "end", "analogy")
 
 
 def _rules(path: Path, where: str, entries: Any, folder: Path | None) -> tuple[Rule, ...]:
@@ -684,6 +717,12 @@ def _rules(path: Path, where: str, entries: Any, folder: Path | None) -> tuple[R
             _bad(path, f"{named}.section", f"expected one of {', '.join(SECTIONS)}, not {quoted(section)}")
         if any(r.key == key for r in out):
             _bad(path, named, "the key is listed twice")
+        option = entry.get("option", "")
+        if option != "" and option not in OPTIONS:
+            _bad(path, f"{named}.option", f"expected one of {', '.join(OPTIONS)}, not {quoted(option)}")
+        end = entry.get("end", False)
+        if not isinstance(end, bool):
+            _bad(path, f"{named}.end", f"expected true or false, not {quoted(end)}")
         problem = check_source(entry.get("source"), documents)
         if problem:
             _bad(path, f"{named}.source", problem)
@@ -692,8 +731,10 @@ def _rules(path: Path, where: str, entries: Any, folder: Path | None) -> tuple[R
             _bad(path, named, "quote and reading take one line of text")
         only = fields.texts(entry.get("scenarios", []), f"{named}.scenarios", "expected a list of scenario names",
                             empty="scenarios" not in entry)
+        analogy = fields.texts(entry.get("analogy", []), f"{named}.analogy", "expected a list of scenario names",
+                               empty="analogy" not in entry)
         out.append(Rule(key, when, section, source=entry["source"], quote=words[0], reading=words[1],
-                        scenarios=tuple(only)))
+                        scenarios=tuple(only), option=option, end=end, analogy=tuple(analogy)))
     return tuple(out)
 
 
@@ -768,7 +809,7 @@ def _bad(path: Path, where: str, problem: str) -> NoReturn:
     _fields(path).fail(where, problem)
 
 
-__all__ = ["WHEN", "SECTIONS", "MAX_LINE_CHARS", "MAX_LINES", "MAX_OWN_CHARS", "NO_PRESET", "TOURNAMENT_FILE",
+__all__ = ["WHEN", "SECTIONS", "OPTIONS", "MAX_LINE_CHARS", "MAX_LINES", "MAX_OWN_CHARS", "NO_PRESET", "TOURNAMENT_FILE",
            "SETUPGEN", "Rule", "RuleSet", "PageRules", "page_rules", "scenario_replaces", "source_documents",
            "check_source", "all_rules",
            "AlmanacRequest", "check_request",

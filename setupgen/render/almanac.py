@@ -17,7 +17,8 @@ face-down hex. Lengths in mm.
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple, Sequence
+from types import MappingProxyType
+from typing import Any, Mapping, NamedTuple, Sequence
 
 from ..core import almanac as rules
 from ..core.almanac import AlmanacRequest
@@ -28,11 +29,11 @@ from ..core.layout import Layout
 from ..core.rules import HARBOR_TYPES
 from ..core.templates import MIN_FONT_MM, Texts
 from .board import harbor_order, harbor_words
-from .page import add_circle, add_text, finish, fit, wrap
+from .page import add_circle, add_text, finish, fit, text_width, wrap
 from .sheet import Page, SheetContext, footer, footer_height, round_label, scenario_title, table_box_and_rule
 
 __all__ = ["AlmanacRequest", "table_players", "blank_back", "almanac_sections", "render_almanac", "almanac_page",
-           "harbor_summary", "pirate_blocked", "material_lines", "lay_out", "balance", "Line", "almanac_layout"]
+           "harbor_summary", "pirate_blocked", "numbered", "NUMBERED", "material_lines", "lay_out", "balance", "Line", "almanac_layout"]
 
 
 Section = tuple[str, list[str]]  # heading, lines (a line may hold "\n")
@@ -52,16 +53,21 @@ def almanac_sections(board: Board, layout: Layout, request: AlmanacRequest, tx: 
     Raises :class:`SetupgenError` for an unknown preset, rule key or
     variant."""
     vp = layout.victory_points if vp is None else vp
-    lang = tx.lang
     scenario = layout.name if layout.name in rules.scenarios() else None
     page = rules.page_rules(request, scenario)
+    refs = page.numbers()
 
     def texts_of(part: Sequence[rules.Rule]) -> list[str]:
-        return [rules.rule_text(r, lang, short=short, vp=vp) for r in part]
+        return [numbered(refs[r.key], _option_label(r, tx) + rules.rule_text(r, tx.lang, short=short, vp=vp, **refs))
+                for r in part]
 
     head = (tx.get("almanac.house_rules_of", preset=tx.get(f"almanac.preset.{request.preset}"))
             if request.preset != rules.NO_PRESET else tx.get("almanac.house_rules"))
-    house = [tx.get("almanac.win", vp=vp), *texts_of(page.house)]
+    house = [*(NOTE + rules.rule_text(r, tx.lang, short=short) for r in page.preamble),
+             numbered(1, _win_line(page, refs, vp, tx)), *texts_of(page.house)]
+    analogy = _analogy_note(page, scenario, refs, request, tx)
+    if analogy:
+        house.append(NOTE + analogy)
     if page.replaced:
         names = list(dict.fromkeys(tx.get(f"almanac.rule_name.{k}") for k in page.replaced))
         house.append(NOTE + tx.get("almanac.replaced", scenario=scenario_title(layout, tx), rules=", ".join(names)))
@@ -73,7 +79,7 @@ def almanac_sections(board: Board, layout: Layout, request: AlmanacRequest, tx: 
     material = material_lines(layout, players, request.variant, tx)
     if material:
         out.append((tx.get("almanac.material_title"), material))
-    out.append((tx.get("almanac.maritime_trade"), texts_of(page.trade) + harbor_summary(board, layout, tx)))
+    out.append((tx.get("almanac.maritime_trade"), texts_of(page.trade) + harbor_summary(board, layout, tx, refs)))
     if page.longest:
         key = ("almanac.longest_trade_route" if any("trade-route" in r.key for r in page.longest)
                else "almanac.longest_road")
@@ -83,12 +89,49 @@ def almanac_sections(board: Board, layout: Layout, request: AlmanacRequest, tx: 
     return out
 
 
+def _win_line(page: rules.PageRules, refs: Mapping[str, int], vp: int, tx: Texts) -> str:
+    """The win line (house rule 1), citing the scenario's rules about the
+    end of a game by their numbers where it has any (Oil Springs)."""
+    ends = [str(refs[r.key]) for r in page.scenario if r.end]
+    if not ends:
+        return tx.get("almanac.win", vp=vp)
+    return tx.get("almanac.win_see", vp=vp, rules=", ".join(ends))
+
+
+def numbered(n: int, text: str) -> str:
+    """An item printed with its number ``n`` instead of a bullet (see
+    :data:`NUMBERED`)."""
+    return f"{NUMBERED}{n}\x00{text}"
+
+
+def _analogy_note(page: rules.PageRules, scenario: str | None, refs: Mapping[str, int], request: AlmanacRequest,
+                  tx: Texts) -> str:
+    """The note naming the house rules that apply by analogy on this
+    scenario's page (:attr:`setupgen.core.almanac.Rule.analogy`), by
+    number, with the scenario's reading; empty where none does."""
+    numbers = [str(refs[r.key]) for r in page.house if scenario is not None and scenario in r.analogy]
+    if not numbers:
+        return ""
+    which = tx.get("almanac.analogy.rule" if len(numbers) == 1 else "almanac.analogy.rules", numbers=", ".join(numbers))
+    return tx.get("almanac.analogy.note", preset=tx.get(f"almanac.preset.{request.preset}"), rules=which,
+                  reading=tx.get(f"almanac.analogy.{scenario}"))
+
+
+def _option_label(rule: rules.Rule, tx: Texts) -> str:
+    """The label of an optional rule (who decides it, its default), with
+    a space; empty for a rule that is not an option."""
+    return tx.get(f"almanac.option.{rule.option}") + " " if rule.option else ""
+
+
 #: marks a line of a section printed as a note (no bullet), e.g. the
 #: footnote naming the house rules a scenario replaced
 NOTE = "\x00note\x00"
 #: marks an item that stays in one column with the item after it (the
 #: harbor list)
 KEEP_NEXT = "\x00keep\x00"
+#: marks a numbered rule: ``NUMBERED + "7\x00" + text`` (:func:`numbered`);
+#: other items (material, the harbor list) have a bullet
+NUMBERED = "\x00num\x00"
 
 
 def _variant_heading(name: str, layout: Layout, tx: Texts) -> str:
@@ -113,12 +156,16 @@ def table_players(layout: Layout) -> int:
     return 6 if layout.players == "5-6" else 4
 
 
-def harbor_summary(board: Board, layout: Layout, tx: Texts) -> list[str]:
+def harbor_summary(board: Board, layout: Layout, tx: Texts, refs: Mapping[str, int] = MappingProxyType({})) -> list[str]:
     """This board's harbors by type, with the front's numbers
     (``3:1: 2, 5, 8``; ``2:1 ore: 1``), kept in one column; on a board
     with a pirate, the harbors at the corners of its start hex (blocked
-    while it stays there: Schweizer Meisterschaft 2010, Seafarers rule 10). For ``players``
-    harbors the pool the table lays."""
+    while it stays there: Schweizer Meisterschaft 2010, Seafarers rule 10,
+    cited by its number on the page from ``refs``,
+    :meth:`setupgen.core.almanac.PageRules.numbers`).
+    For ``players`` harbors the pool the table lays. Raises
+    :class:`SetupgenError` where a pirate blocks harbors and ``refs`` has
+    no number for that rule."""
     if board.harbor_method == "players":
         pool = [f"{layout.harbor_pool.count(t)} × {' '.join(harbor_words(t, tx)).strip()}"
                 for t in HARBOR_TYPES if t in layout.harbor_pool]
@@ -133,7 +180,8 @@ def harbor_summary(board: Board, layout: Layout, tx: Texts) -> list[str]:
             lines.append(f"{' '.join(harbor_words(t, tx)).strip()}: {', '.join(str(n) for n in numbers[t])}")
     blocked = pirate_blocked(board)
     if blocked:
-        lines.append(tx.get("almanac.pirate_blocks", numbers=", ".join(str(n) for n in blocked), n=len(blocked)))
+        lines.append(tx.get("almanac.pirate_blocks", numbers=", ".join(str(n) for n in blocked), n=len(blocked),
+                            **refs))
     return [KEEP_NEXT + line for line in lines[:-1]] + lines[-1:]
 
 
@@ -218,17 +266,22 @@ _INDENT = 3.2 / MIN_FONT_MM  # a rule's indent, in units of the body size
 
 class Line(NamedTuple):
     """One printed line: ``kind`` (``head``: a heading line, bold;
-    ``first``: a rule's first line, with a bullet; ``more``: its
-    continuation; ``note``: a line of a :data:`NOTE` item, no bullet, no
-    indent; ``gap``: space before a heading), its ``text``, the ``section``
+    ``first``: a rule's first line, with a bullet or, for a
+    :data:`NUMBERED` item, its ``number``; ``more``: its continuation;
+    ``note``: a line of a :data:`NOTE` item, no bullet, no indent;
+    ``gap``: space before a heading), its ``text``, the ``section``
     (index) and ``group`` (index of the item in the section; a column
     break falls only between groups, so a rule and the harbor list stay
-    whole) it belongs to."""
+    whole) it belongs to, the ``number`` printed before a numbered rule's
+    first line (``"7."``) and the section's ``indent`` in mm (wide enough
+    for its largest number)."""
 
     kind: str
     text: str
     section: int
     group: int
+    number: str = ""
+    indent: float = 0.0
 
 
 #: a page laid out: (body size in mm, [column 1 lines, column 2 lines])
@@ -320,38 +373,57 @@ def _lines(sections: Sequence[Section], w: float, size: float) -> list[Line]:
     paragraph; an item marked :data:`KEEP_NEXT` shares its group with the
     next (the harbor list stays in one column)."""
     out: list[Line] = []
-    indent = _INDENT * size
     for i, (head, items) in enumerate(sections):
         if i:
             out.append(Line("gap", "", i, -2))
         out.extend(Line("head", line, i, -1) for line in wrap(head, w, size, bold=True))
+        parsed = [_item(item) for item in items]
+        indent = _section_indent([n for _, n, _, _ in parsed], size)
         group = 0
-        for item in items:
-            keep = item.startswith(KEEP_NEXT)
-            body = item.removeprefix(KEEP_NEXT)
-            note = body.startswith(NOTE)
-            text = " ".join(body.removeprefix(NOTE).split("\n"))
+        for keep, number, note, text in parsed:
             for k, line in enumerate(wrap(text, w if note else w - indent, size)):
-                out.append(Line("note" if note else "more" if k else "first", line, i, group))
+                kind = "note" if note else "more" if k else "first"
+                out.append(Line(kind, line, i, group, f"{number}." if number and not k else "", indent))
             group += 0 if keep else 1
     return out
 
 
+def _item(item: str) -> tuple[bool, str, bool, str]:
+    """``(keep with next, number or "", note, text on one line)`` of a
+    section's item (the markers :data:`KEEP_NEXT`, :data:`NUMBERED`,
+    :data:`NOTE`)."""
+    keep = item.startswith(KEEP_NEXT)
+    body = item.removeprefix(KEEP_NEXT)
+    number = ""
+    if body.startswith(NUMBERED):
+        number, body = body.removeprefix(NUMBERED).split("\x00", 1)
+    note = body.startswith(NOTE)
+    return keep, number, note, " ".join(body.removeprefix(NOTE).split("\n"))
+
+
+def _section_indent(numbers: Sequence[str], size: float) -> float:
+    """A section's indent in mm at body size ``size``: the bullet's, or
+    wider where its largest number (``"12."``) needs more."""
+    widest = max((text_width(f"{n}.", size) for n in numbers if n), default=0.0)
+    return max(_INDENT * size, widest + 0.35 * size)
+
+
 def _draw_column(dwg: Any, lines: list[Line], x: float, y: float, size: float, leading: float, st: Any) -> None:
-    indent = _INDENT * size
-    for kind, text, _, _ in lines:
+    for line in lines:
         y += size * leading
-        if kind == "gap":
+        if line.kind == "gap":
             continue
-        if kind == "head":
-            add_text(dwg, dwg, text, x, y, size, st, bold=True)
-        elif kind == "note":
-            add_text(dwg, dwg, text, x, y, size, st)
+        if line.kind == "head":
+            add_text(dwg, dwg, line.text, x, y, size, st, bold=True)
+        elif line.kind == "note":
+            add_text(dwg, dwg, line.text, x, y, size, st)
         else:
-            if kind == "first":
+            if line.number:
+                add_text(dwg, dwg, line.number, x + line.indent - 0.35 * size, y, size, st, anchor="end")
+            elif line.kind == "first":
                 k = size / MIN_FONT_MM  # the bullet of 8 pt text: 0.5 mm, 1.1 mm from the column's edge
                 add_circle(dwg, dwg, x + 1.1 * k, y - size * 0.33, 0.5 * k, fill=st.colour["ink"])
-            add_text(dwg, dwg, text, x + indent, y, size, st)
+            add_text(dwg, dwg, line.text, x + line.indent, y, size, st)
 
 
 def _header(dwg: Any, layout: Layout, ctx: SheetContext, m: float, cw: float, tx: Texts, st: Any) -> float:

@@ -821,7 +821,7 @@ def footer(dwg: Any, board: Board, x: float, bottom: float, w: float, tx: Texts,
     bal = st.mm("balance_width")
     bx, by, bw = (x + w - bal, y, bal) if inline else (x, y - size * 1.3, w)
     rule = (y if inline else by) - size * 1.2
-    add_path(dwg, dwg, f"M{num(x)},{num(rule)} L{num(x + w)},{num(rule)}", stroke=st.colour["line"], width=0.2)
+    add_path(dwg, dwg, f"M{num(x)},{num(rule)} L{num(x + w)},{num(rule)}", stroke=st.colour["ink"], width=0.2)
     if balance:
         if inline:  # all the room right of the first ID line
             bw = max(bal, w - _runs_width(lines[0], size) - _BALANCE_GAP)

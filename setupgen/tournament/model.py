@@ -478,6 +478,10 @@ def _parse_final(p: str, data: dict[str, Any]) -> Final:
         raise TournamentError(f"{p}: final.players: expected 8 or 16")
     scenario = _get(p, f, "scenario", str, where="final.")
     lay = _scenario(p, scenario, "final.")
+    if lay.players == "5-6":
+        raise TournamentError(f"{p}: final.scenario: {scenario} is a 5-6 player scenario, but the finals seat four "
+                              "to a table and no source says which of its pieces and limits hold for four; "
+                              "choose a 3-4 player scenario")
     final_vp = _get(p, f, "victory_points", int, lay.victory_points, where="final.")
     if not 3 <= final_vp <= 30:
         raise TournamentError(f"{p}: final.victory_points: {final_vp} is not a plausible threshold")
