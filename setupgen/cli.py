@@ -751,7 +751,7 @@ def standings(
         _files_written()
     except SetupgenError as exc:
         raise _fail_results(exc) from None
-    for line in st.standings_lines(ranked, tj.display_names(t)):
+    for line in st.standings_lines(ranked, tj.display_names(t), t.tie_breakers):
         _out(line)
     typer.echo(f"wrote {folder / 'standings.csv'} and {folder / 'standings.pdf'}", err=True)
 
@@ -761,7 +761,7 @@ def standings(
 def finals(
     tournament_file: Path = typer.Argument(..., metavar="TOURNAMENT.toml", help="The tournament file."),
     results: Path = typer.Argument(..., metavar="RESULTS.csv", help="The preliminary rounds' results."),
-    players: int = typer.Option(..., help="8 (final 1-4-5-8 / 2-3-6-7) or 16 (semi-finals 1-8-9-16 ...)."),
+    players: Optional[int] = typer.Option(None, help="4 (one final table), 8 (final 1-4-5-8 / 2-3-6-7) or 16 (semi-finals 1-8-9-16 ...); default: as the tournament file's [final] players says (by attendance: from the players ranked)."),
     winners: Optional[str] = typer.Option(None, help="Comma-separated ids of the semi-final winners: seat their final."),
     output: Optional[str] = typer.Option(None, "-o", "--output", help="Tournament folder (default output/<tournament name>); the pack goes to its final/ or semi-final/."),
     replace: bool = typer.Option(False, "--replace", help="Replace an earlier pack made before setupgen recorded its files."),
@@ -777,9 +777,10 @@ def finals(
         if winners is not None and not all(chosen):
             raise SetupgenError("--winners: name the semi-final winners by id, comma-separated, none empty")
         request, tables = tj.finals_request(t, sched, results, players, chosen, almanac=almanac)
+        ranked_count = len(tj.finals_ranking(t, sched, results))
         from .tournament import games
 
-        label = games.FINAL if (chosen or players == 8) else games.SEMI_FINAL
+        label = games.FINAL if (chosen or request.stage == games.FINAL) else games.SEMI_FINAL
         target = folder / label
         from .core import atomic
 
@@ -791,6 +792,7 @@ def finals(
     names = tj.display_names(t)
     for k, table in enumerate(tables, start=1):
         _out(f"table {k}: " + ", ".join(names.get(p, p) for p in table))
+    typer.echo(tj.finals_format_line(t, ranked_count), err=True)
     typer.echo(f"wrote {target}/{manifest['pdf']}", err=True)
 
 
@@ -810,9 +812,10 @@ def placings(
 
     try:
         t, folder = _load_tournament(tournament_file, output)  # late entries named too
-        sixteen = t.final is not None and t.final.players == 16
+        sched = tj.current_schedule(t, folder)
+        sixteen = t.final is not None and t.final.finalists(len(tj.finals_ranking(t, sched, results))) == 16
         semi = semi_finals if semi_finals is not None or not sixteen else folder / tj.STAGE_RESULTS[pl.SEMI_FINAL]
-        placed = tj.write_placings(t, tj.current_schedule(t, folder), results, folder,
+        placed = tj.write_placings(t, sched, results, folder,
                                    final if final is not None else folder / tj.STAGE_RESULTS[pl.FINAL], semi)
         _files_written()
     except SetupgenError as exc:

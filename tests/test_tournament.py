@@ -55,7 +55,7 @@ def test_examples_load():
     (('table_size = 4', 'table_size = 5'), "table_size: expected 4"),
     (('scenario = "seafarers-sm2010"', 'scenario = "nope"'), "rounds[2].scenario: unknown scenario 'nope'"),
     (('victory_points = 12', 'victory_points = "x"'), "rounds[2].victory_points: expected int"),
-    (('players = 8\n', 'players = 7\n'), "final.players: expected 8 or 16"),
+    (("players = 8\n", "players = 7\n"), "final.players: expected 4, 8, 16 or \"by-attendance\""),
     (('language = "de-CH"', 'language = "fr"'), "unknown language 'fr'"),
     (('players = "players.csv"', 'players = "missing.csv"'), "cannot read the players file"),
     (('4 = [4, 3, 2, 1]', '4 = [4, 3, 2]'), "scoring.placing_points.4: expected a list of 4 points"),

@@ -672,14 +672,14 @@ def _live_standings(day: Day) -> Live:
     confirmed = day.store.results(state=CONFIRMED)
     progress = {r: (sum(1 for x in confirmed if x.round == r), day.schedule.tables(r)) for r in day.rounds}
     if not confirmed:
-        return Live((), st.standings_csv(()), {}, progress)
+        return Live((), st.standings_csv((), day.t.tie_breakers), {}, progress)
     present = {(r.round, r.table) for r in confirmed}
     rows = st.read_results(_csv_of(confirmed), source=RESULTS_FILE, players=_known(day),
                            thresholds=day.t.thresholds(),
                            tables={k: v for k, v in _tables(day).items() if k in present})
     scoring = st.Scoring(dict(day.t.placing_points), day.t.tie_breakers)
     ranked = st.standings(rows, scoring=scoring, thresholds=day.t.thresholds(), seed=day.t.seed)
-    return Live(ranked, st.standings_csv(ranked), st.round_points(rows, scoring), progress)
+    return Live(ranked, st.standings_csv(ranked, day.t.tie_breakers), st.round_points(rows, scoring), progress)
 
 
 def start_pack(day: Day, round_number: int) -> Task:
@@ -775,12 +775,12 @@ def finals(day: Day) -> Finals | None:
 def _finals(day: Day) -> Finals | None:
     if day.t.final is None:
         return None
-    n = day.t.final.players
-    stage = SEMI_FINAL if n == 16 else FINAL
+    n = jobs.expected_finalists(day.t)
     made = finals_made(day)
     try:
-        _, tables = jobs.finals_request(day.t, day.schedule, day.folder / RESULTS_FILE, n)
         ranked, _, _ = jobs.make_standings(day.t, day.schedule, day.folder / RESULTS_FILE)
+        n = day.t.final.finalists(len(ranked)) if ranked else n
+        _, tables = jobs.finals_request(day.t, day.schedule, day.folder / RESULTS_FILE, None)
     except SetupgenError as exc:
         confirmed = len(day.store.results(state=CONFIRMED))
         waiting = sum(day.schedule.tables(r) for r in day.rounds) - confirmed
@@ -788,8 +788,8 @@ def _finals(day: Day) -> Finals | None:
         if waiting > 0:
             why = Reason(f"director.tables_waiting_{'one' if waiting == 1 else 'n'}",
                          f"{waiting} preliminary tables are not confirmed yet", (("n", waiting),))
-        return Finals(n, stage, (), {}, made, why)
-    return Finals(n, stage, tables, {s.player: s.rank for s in ranked}, made)
+        return Finals(n, SEMI_FINAL if n == 16 else FINAL, (), {}, made, why)
+    return Finals(n, SEMI_FINAL if n == 16 else FINAL, tables, {s.player: s.rank for s in ranked}, made)
 
 
 def make_finals_pack(day: Day, winners: tuple[str, ...] = ()) -> str:
@@ -799,12 +799,11 @@ def make_finals_pack(day: Day, winners: tuple[str, ...] = ()) -> str:
     Raises :class:`SetupgenError`."""
     if day.t.final is None:
         raise SetupgenError("the tournament file has no [final] section")
-    n = day.t.final.players
     entered = entered_winners(day)
     if winners and entered and set(winners) != set(entered):
         raise keyed(SetupgenError, "winners_entered", field="winners", names=", ".join(entered))
-    request, _ = jobs.finals_request(day.t, day.schedule, day.folder / RESULTS_FILE, n, winners)
-    stage = FINAL if (winners or n == 8) else SEMI_FINAL
+    request, _ = jobs.finals_request(day.t, day.schedule, day.folder / RESULTS_FILE, None, winners)
+    stage = FINAL if winners or request.stage == FINAL else SEMI_FINAL
     with day.pack_lock:
         roundpack.write_round(request, day.folder / stage, lock=day.folder)
     day.changed()

@@ -90,7 +90,7 @@ def render(request: Request, name: str, code: int = 200, **context: Any) -> HTML
 
 def director_words(day: Day) -> Words:
     """The words of the director's pages: the event's language (the tournament file's ``language``)."""
-    return Words(day.t.language)
+    return Words(day.t.language, day.t.positions)
 
 
 def _code(text: object) -> Markup:
@@ -209,15 +209,25 @@ def standings_context(day: Day, words: Words | None = None) -> dict:
     def number(text: str) -> str:  # as the standings PDF writes it (CLDR's decimal mark)
         return cldr.decimal(text, words.tx)
 
-    rounds = sorted({r for points in live.per_round.values() for r in points})
+    keys = st.key_columns(day.t.tie_breakers)
+    rounds = sorted({r for points in live.per_round.values() for r in points}) if "placing_points" in keys else []
     rows = [{"rank": s.rank, "player": s.player, "name": names.get(s.player, s.player),
              "rounds": [number(st.format_points(live.per_round[s.player][r]))
                         if r in live.per_round.get(s.player, {}) else "-" for r in rounds],
-             "pp": number(st.format_points(s.placing_points)), "vp": s.victory_points,
-             "share": number(f"{s.vp_share:.2f}"), "games": s.games, "lot": "" if s.lots is None else s.lots}
-            for s in live.ranked]
-    return {"standings": rows, "rounds": rounds, "progress": sorted(live.progress.items()),
+             "keys": [number(st.key_text(s, k)) for k in keys], "games": s.games,
+             "lot": "" if s.lots is None else s.lots}
+            for s in st.trimmed(live.ranked)]
+    columns = [{"head": words(KEY_WORDS[k]), "wide": k in WIDE_KEYS} for k in keys]
+    return {"standings": rows, "rounds": rounds, "columns": columns, "progress": sorted(live.progress.items()),
             "ranking": ranking_lines(day, words)}
+
+
+#: the console's column head of each ranking key (texts of [console])
+KEY_WORDS = {"wins": "wins", "placing_points": "points", "victory_points": "vp_total",
+             "victory_points_total": "vp_all", "vp_share": "vp_share", "vp_share_average": "vp_share_average",
+             "countback": "countback", "best_finish": "best_finish"}
+#: ranking keys whose column a phone leaves out (class "wide")
+WIDE_KEYS = frozenset({"vp_share", "vp_share_average", "countback"})
 
 
 def ranking_lines(day: Day, words: Words) -> list[Markup]:
@@ -248,7 +258,7 @@ def placings_context(day: Day, words: Words | None = None) -> dict:
 def scenario_name(day: Day, n: int) -> str:
     from ..core import templates
 
-    return jobs.scenario_name(day.t.round(n).scenario, templates.texts(day.t.language))
+    return jobs.scenario_name(day.t.round(n).scenario, templates.texts(day.t.language).for_positions(day.t.positions))
 
 
 def game_headings(game: Game, words: Words) -> tuple[str, str]:

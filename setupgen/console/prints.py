@@ -41,7 +41,8 @@ def placings_pdf(day: Day) -> bytes:
         if why is None:
             raise keyed(SetupgenError, "placings_no_final")
         raise keyed(SetupgenError, "placings_not_complete", why=why)
-    sixteen = day.t.final is not None and day.t.final.players == 16
+    found = dayday.finals(day)
+    sixteen = found is not None and found.players == 16
     semi = day.folder / jobs.STAGE_RESULTS[pl.SEMI_FINAL] if sixteen else None
 
     def make() -> bytes:
@@ -68,7 +69,7 @@ def players_pdf(day: Day) -> bytes:
     from ..core import templates
 
     def make() -> bytes:
-        return _pdf(_render([jobs.lookup_listing(day.t, day.schedule, templates.texts(day.t.language))],
+        return _pdf(_render([jobs.lookup_listing(day.t, day.schedule, templates.texts(day.t.language).for_positions(day.t.positions))],
                             day.t.paper))
 
     return day.view("players.pdf", make)

@@ -64,7 +64,7 @@ LOCALIZED = "setupgen.localized"
 
 def words_of(day: Day) -> Words:
     """The event's words (the tournament file's ``language``)."""
-    return Words(day.t.language)
+    return Words(day.t.language, day.t.positions)
 
 
 def refuse(request: Request, status: int, key: str) -> HTTPException:

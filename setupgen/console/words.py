@@ -43,13 +43,15 @@ class Reason:
 
 class Words:
     """The ``[console]`` words of a language for a template: ``w("report")``,
-    ``w("sent", at=..., result=...)``. Raises :class:`~setupgen.core.errors.
+    ``w("sent", at=..., result=...)``; for a tournament whose ``positions``
+    are selection positions, its words for those (:meth:`~setupgen.core.
+    templates.Texts.for_positions`). Raises :class:`~setupgen.core.errors.
     SetupgenError` for an unknown language, a missing word or field."""
 
     __slots__ = ("tx",)
 
-    def __init__(self, lang: str) -> None:
-        self.tx = templates.texts(lang)
+    def __init__(self, lang: str, positions: str = "start") -> None:
+        self.tx = templates.texts(lang).for_positions(positions)
 
     def __call__(self, key: str, **values: object) -> Markup:
         """The word at ``console.<key>``, its fields filled with ``values``

@@ -1,7 +1,7 @@
 """Where the shipped data lives: the ``layouts/``, ``templates/``,
-``almanac/``, ``balance/`` and ``designs/`` folders (layouts, words, sheet
-style, rule sets, balance presets, known seating designs) a director can
-read and edit."""
+``almanac/``, ``balance/``, ``designs/`` and ``scoring/`` folders (layouts,
+words, sheet style, rule sets, balance presets, known seating designs,
+scoring presets) a director can read and edit."""
 
 from __future__ import annotations
 

@@ -31,6 +31,8 @@ from .errors import SetupgenError
 MIN_FONT_MM = 8 * 25.4 / 72
 #: longest chain of ``inherits`` a language file may use
 MAX_INHERITS = 8
+#: (language, kind of positions) -> (the words it was made from, the words for those positions)
+_POSITIONED: dict[tuple[str, str], tuple[Any, "Texts"]] = {}
 
 
 def templates_dir() -> Path:
@@ -54,6 +56,27 @@ class Texts:
     def has(self, key: str) -> bool:
         """Whether ``key`` names a text."""
         return isinstance(self._lookup(key), str)
+
+    def for_positions(self, kind: str) -> "Texts":
+        """These words for a tournament whose positions are ``kind``:
+        ``"start"`` (where a player starts: these words as they are) or
+        ``"selection"`` (the order in which the players choose chair, colour
+        and play order: the texts of ``[positions.selection]`` take the
+        place of the texts at the same keys, e.g.
+        ``[positions.selection.tournament] seat`` of ``tournament.seat``;
+        docs/rules.md section 6, "Selection order"). Raises
+        :class:`SetupgenError` for another kind."""
+        if kind == "start":
+            return self
+        overlay = self._lookup(f"positions.{kind}")
+        if kind != "selection" or not isinstance(overlay, Mapping):
+            raise SetupgenError(f"unknown kind of positions {kind!r} (known: start, selection)")
+        cached = _POSITIONED.get((self.lang, kind))
+        if cached is not None and cached[0] is self.data:
+            return cached[1]
+        out = Texts(self.lang, MappingProxyType(_overlaid(self.data, overlay)))
+        _POSITIONED[(self.lang, kind)] = (self.data, out)
+        return out
 
     def get(self, key: str, **values: Any) -> str:
         """The text at ``key`` with ``{name}`` fields filled from ``values``.
@@ -118,6 +141,18 @@ _TEXTS: dict[str, Texts] = {}
 _EMPTY: Mapping[str, Any] = MappingProxyType({})
 _TABLES = (dict, MappingProxyType)  # fast path of the Mapping test
 _STYLE: list[Style] = []
+
+
+def _overlaid(data: Mapping[str, Any], overlay: Mapping[str, Any]) -> dict[str, Any]:
+    """``data`` with every text of ``overlay`` put in at the same key,
+    tables merged table by table."""
+    out = dict(data)
+    for key, value in overlay.items():
+        if isinstance(value, Mapping) and isinstance(out.get(key), Mapping):
+            out[key] = _overlaid(out[key], value)
+        else:
+            out[key] = value
+    return out
 
 
 def texts(lang: str) -> Texts:

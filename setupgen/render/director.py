@@ -121,10 +121,14 @@ def sizes(table: str) -> Sizes:
     return _SIZES[key]
 
 
-def notes_for(layout: Layout, lang: str = "en") -> tuple[str, ...]:
+def notes_for(layout: Layout, lang: str = "en", positions: str = "start") -> tuple[str, ...]:
     """The director-only notes of ``layout`` in ``lang``: the reconstruction
-    note when the map is a reconstruction."""
-    return (templates.texts(lang).get("note.reconstruction"),) if layout.reconstruction else ()
+    note when the map is a reconstruction; with ``positions``
+    ``"selection"`` the note that the players are listed in selection
+    order (docs/rules.md section 6, "Selection order")."""
+    tx = templates.texts(lang)
+    out = (tx.get("note.reconstruction"),) if layout.reconstruction else ()
+    return out + ((tx.get("director.selection_order"),) if positions == "selection" else ())
 
 
 def player_lines(rows: Sequence[DirectorRow], span: float, size: float) -> tuple[int, int]:

@@ -72,6 +72,9 @@ class SheetContext:
     #: a finals table's stage (``semi-final`` or ``final``), named in the
     #: header instead of a round; None: a preliminary round's table
     stage: str | None = None
+    #: what a position means: ``start``, or ``selection`` (the slip lists the
+    #: players in selection order with a box for the play order each chose)
+    positions: str = "start"
 
     def threshold(self, layout: Layout) -> int:
         """The victory points that win this table's game: the round's
@@ -101,6 +104,8 @@ class SheetContext:
             check_text(p, "a player's name")
         if self.seating not in SEATINGS:
             raise SetupgenError(f"unknown seating {self.seating!r} (known: {', '.join(SEATINGS)})")
+        if self.positions not in ("start", "selection"):
+            raise SetupgenError(f"unknown kind of positions {self.positions!r} (known: start, selection)")
         if self.stage is not None and self.stage not in FINALS_STAGES:
             raise SetupgenError(f"unknown finals stage {str(self.stage)[:30]!r} (known: {', '.join(FINALS_STAGES)})")
         if self.stage is not None and self.round is not None:
@@ -186,7 +191,7 @@ def sheet_page(board: Board, layout: Layout, *, lang: str = "en", paper: str = "
     """The table sheet as a page description (see :func:`render_sheet`)."""
     pg = Page.start(paper, lang)
     ctx = context  # checked when made (SheetContext.__post_init__)
-    h, tx, st, m, cw, gap, dwg = pg.h, pg.tx, pg.st, pg.m, pg.cw, pg.gap, pg.dwg
+    h, tx, st, m, cw, gap, dwg = pg.h, pg.tx.for_positions(ctx.positions), pg.st, pg.m, pg.cw, pg.gap, pg.dwg
     y = _header(dwg, layout, ctx, m, cw, tx, st)
     notes = sheet_notes(board, layout, tx, ctx.threshold(layout))
     n_players = len(ctx.players) or (6 if layout.players == "5-6" else 4)
@@ -677,7 +682,8 @@ def _notes(dwg: Any, notes: list[str], x: float, y: float, w: float, tx: Texts, 
 def _slip_columns(ctx: SheetContext, w: float, st: Style) -> list[tuple[str, float]]:
     """``(template key, width mm)`` of the slip's columns (widths from the
     style's ``slip_*`` sizes); the player column takes what is left."""
-    names = ["seat", "player"] if ctx.seating == "start" else ["rank", "player", "start"]
+    plain = ctx.seating == "start" and ctx.positions == "start"
+    names = ["seat", "player"] if plain else ["rank", "player", "start"]
     names += ["vp", "winner", "signature"]
     cols = [(f"slip.{n}", 0.0 if n == "player" else st.mm(f"slip_{n}")) for n in names]
     fixed = sum(c[1] for c in cols)
@@ -691,7 +697,8 @@ def _slip(dwg: Any, ctx: SheetContext, n: int, rh: float, x: float, y: float, w:
     start position) with boxes for victory points and the winner, the
     signature written on the row's own line; returns the height (mm)."""
     top = y
-    hint_key = "slip.choose_hint" if ctx.seating == "choose" else "slip.hint"
+    hint_key = ("slip.choose_hint" if ctx.seating == "choose" else
+                "slip.select_hint" if ctx.positions == "selection" else "slip.hint")
     hint = tx.get(hint_key, vp=ctx.threshold(layout))
     if ctx.stage is not None:
         hint = f"{stage_word(ctx.stage, tx)}: {hint}"

@@ -31,7 +31,7 @@ from ..render import listing
 from ..render.page import text_width
 from . import entries, roundpack, tokens
 from .games import FINAL, PRELIMINARY, SEMI_FINAL
-from .model import Player, Tournament
+from .model import BY_ATTENDANCE, Player, Tournament
 from .schedule import Quality, Schedule, ScheduleError, Seat, plan
 
 SCHEDULE_FILE = "schedule.csv"
@@ -39,6 +39,9 @@ SCHEDULE_FILE = "schedule.csv"
 RESULTS_FILE = "results.csv"
 #: columns of the standings listing (template keys under ``tournament.standings_head``)
 STANDINGS_COLUMNS = ("rank", "player", "placing_points", "victory_points", "vp_share", "games", "lot")
+#: the standings PDF's column width of each ranking key (thousandths of the text width)
+KEY_WIDTHS = {"wins": 70, "placing_points": 140, "victory_points": 60, "victory_points_total": 80,
+              "vp_share": 120, "vp_share_average": 110, "countback": 120, "best_finish": 70}
 
 
 class ReplanNeeded(SetupgenError):
@@ -366,7 +369,7 @@ def write_schedule(t: Tournament, sched: Schedule, folder: Path, *, replace: boo
 
     text = sched.to_csv()
     _keep_played_schedule(folder / SCHEDULE_FILE, text, replace)
-    tx = templates.texts(t.language)
+    tx = templates.texts(t.language).for_positions(t.positions)
     listings = [quality_listing(t, sched, tx)] + schedule_listings(t, sched)
     pages = listing.listing_pages(listings, paper=t.paper,
                                   footer=tx.get("tournament.schedule_footer", seed=schedule_seed(t)))
@@ -436,7 +439,7 @@ def schedule_listings(t: Tournament, sched: Schedule) -> list[listing.Listing]:
     """The schedule's listings in the tournament's language: each round's
     tables (players in starting order, under the round's scenario name),
     then the player lookup (:func:`lookup_listing`)."""
-    tx = templates.texts(t.language)
+    tx = templates.texts(t.language).for_positions(t.positions)
     names = display_names(t)
     rounds = sched.round_numbers()
     out = []
@@ -543,7 +546,7 @@ def round_request(t: Tournament, sched: Schedule, number: int, *, almanac: bool 
         table_urls=() if console is None else tuple(tokens.table_url(console[0], console[1], number, k)
                                                     for k in range(1, tables + 1)),
         results_template=results_template(t, sched, number),
-        console_url=None if console is None else tokens.check_base_url(console[0]))
+        console_url=None if console is None else tokens.check_base_url(console[0]), positions=t.positions)
 
 
 def results_template(t: Tournament, sched: Schedule, number: int) -> str:
@@ -620,7 +623,7 @@ def make_standings(t: Tournament, sched: Schedule, results_path: str | Path):
     scoring = st.Scoring(dict(t.placing_points), t.tie_breakers)
     ranked = st.standings(results, scoring=scoring, thresholds=t.thresholds(), seed=t.seed)
     table = standings_listing(t, ranked, st.round_points(results, scoring))
-    return ranked, st.standings_csv(ranked), listing.render_listing(table, paper=t.paper)
+    return ranked, st.standings_csv(ranked, t.tie_breakers), listing.render_listing(table, paper=t.paper)
 
 
 def standings_listing(t: Tournament, ranked, per_round: dict) -> listing.Listing:
@@ -633,7 +636,7 @@ def standings_listing(t: Tournament, ranked, per_round: dict) -> listing.Listing
     :func:`~setupgen.tournament.standings.round_points`."""
     from . import standings as st
 
-    tx = templates.texts(t.language)
+    tx = templates.texts(t.language).for_positions(t.positions)
     mark = cldr.decimal_mark(tx)
     rounds = sorted({r for points in per_round.values() for r in points})
     names = display_names(t)
@@ -641,23 +644,77 @@ def standings_listing(t: Tournament, ranked, per_round: dict) -> listing.Listing
     def number(text: str) -> str:
         return text.replace(".", mark)
 
+    keys = st.key_columns(t.tie_breakers)
+    if "placing_points" not in keys:
+        rounds = []  # the round columns are placing points: shown where they rank
     rows = tuple((str(s.rank), names.get(s.player, s.player),
                   *[number(st.format_points(per_round[s.player][r])) if r in per_round.get(s.player, {}) else "-"
                     for r in rounds],
-                  number(st.format_points(s.placing_points)), str(s.victory_points), number(f"{s.vp_share:.2f}"),
-                  str(s.games), "" if s.lots is None else str(s.lots)) for s in ranked)
-    head = tuple(tx.get(f"tournament.standings_head.{k}") for k in STANDINGS_COLUMNS)
+                  *[number(st.key_text(s, k)) for k in keys],
+                  str(s.games), "" if s.lots is None else str(s.lots)) for s in st.trimmed(ranked))
+    head = tuple(tx.get(f"tournament.standings_head.{k}") for k in ("rank", "player", *keys, "games", "lot"))
     round_w = min(0.07, 0.26 / max(1, len(rounds)))
-    widths = (0.05, 0.49 - round_w * len(rounds), *[round_w] * len(rounds), 0.14, 0.06, 0.12, 0.085, 0.055)
+    key_w = [KEY_WIDTHS[k] for k in keys]  # thousandths, so the default's widths are the same floats as ever
+    name_w = (810 - sum(key_w)) / 1000
+    widths = (0.05, name_w - round_w * len(rounds), *[round_w] * len(rounds), *[w / 1000 for w in key_w], 0.085, 0.055)
     title = tx.get("tournament.standings_after", n=rounds[-1]) if rounds else tx.get("tournament.standings")
     subtitle = f"{t.name} · {t.seed}" + (f" · {tx.get('tournament.round_points_hint')}" if rounds else "")
-    cut = t.final.players if t.final is not None and t.final.players < len(rows) else None
+    cut = finals_cut(t, len(rows))
     if cut is not None:
         subtitle += f" · {tx.get('tournament.finals_cut', n=cut)}"
     return listing.Listing(title, subtitle,
                            (head[0], head[1], *[tx.get("tournament.round_points", n=r) for r in rounds], *head[2:]),
-                           widths, rows, align=("r", "l", *["r"] * (len(rounds) + 5)),
+                           widths, rows, align=("r", "l", *["r"] * (len(rounds) + len(keys) + 2)),
                            rules_after=() if cut is None else (cut - 1,))
+
+
+def finals_cut(t: Tournament, ranked: int) -> int | None:
+    """How many of ``ranked`` players reach the finals, where some do not
+    (the rule under the last finalist); None without finals, with too few
+    ranked players for them, or when everyone reaches them."""
+    if t.final is None:
+        return None
+    try:
+        count = t.final.finalists(ranked)
+    except SetupgenError:
+        return None
+    return count if count < ranked else None
+
+
+def expected_finalists(t: Tournament) -> int:
+    """The finalists the tournament file's ``[final]`` expects before the
+    standings are known: its ``players``, or by attendance as many as the
+    entered field (players and late entries) would give (4 for a field
+    the rule would refuse). Raises :class:`SetupgenError` without a
+    ``[final]``."""
+    if t.final is None:
+        raise SetupgenError(f"{t.path}: the tournament file has no [final] section")
+    try:
+        return t.final.finalists(len(t.players) + len(t.late))
+    except SetupgenError:
+        return 4 if t.final.players == BY_ATTENDANCE else int(t.final.players)
+
+
+def finals_format_line(t: Tournament, ranked: int) -> str:
+    """One line saying which finals format the tournament plays with
+    ``ranked`` players and why: ``finals: semi-finals of 16, then a final
+    of 4 (29 ranked players; by attendance)``. Raises :class:`SetupgenError`
+    as :meth:`~setupgen.tournament.model.Final.finalists`."""
+    if t.final is None:
+        raise SetupgenError(f"{t.path}: the tournament file has no [final] section")
+    count = t.final.finalists(ranked)
+    what = {4: "a final of 4", 8: "a final of 8 on two tables", 16: "semi-finals of 16, then a final of 4"}[count]
+    why = "by attendance" if t.final.players == BY_ATTENDANCE else "[final] players"
+    return f"finals: {what} ({ranked} ranked players; {why})"
+
+
+def finals_stage(t: Tournament, ranked: int) -> str:
+    """The stage the finals start with for ``ranked`` players: the
+    semi-finals with 16 finalists, else the final. Raises
+    :class:`SetupgenError` as :meth:`~setupgen.tournament.model.Final.finalists`."""
+    if t.final is None:
+        raise SetupgenError(f"{t.path}: the tournament file has no [final] section")
+    return SEMI_FINAL if t.final.finalists(ranked) == 16 else FINAL
 
 
 def write_standings(t: Tournament, sched: Schedule, results_path: str | Path, folder: Path):
@@ -674,11 +731,13 @@ def write_standings(t: Tournament, sched: Schedule, results_path: str | Path, fo
     return ranked
 
 
-def finals_request(t: Tournament, sched: Schedule, results_path: str | Path, players: int,
+def finals_request(t: Tournament, sched: Schedule, results_path: str | Path, players: int | None,
                    winners: Sequence[str] = (), *, almanac: bool = True
                    ) -> tuple[roundpack.RoundRequest, tuple[tuple[str, ...], ...]]:
     """The finals' tables from the standings (16: semi-finals 1-8-9-16 ...;
-    8: 1-4-5-8 / 2-3-6-7), or with ``winners`` the final of those
+    8: 1-4-5-8 / 2-3-6-7; 4: one table of the top four; ``players`` None:
+    as the tournament file's ``[final] players`` says for the players
+    ranked, :meth:`~setupgen.tournament.model.Final.finalists`), or with ``winners`` the final of those
     semi-final winners; and the round pack of the final's scenario (tables
     seeded ``<seed>/final/t<t>``). Each sheet lists its players in choosing
     order, best rank first (the order they choose their starting positions
@@ -692,7 +751,7 @@ def finals_request(t: Tournament, sched: Schedule, results_path: str | Path, pla
 
     if t.final is None:
         raise SetupgenError(f"{t.path}: the tournament file has no [final] section")
-    if players != t.final.players:
+    if players is not None and t.final.players != BY_ATTENDANCE and players != t.final.players:
         raise SetupgenError(f"the tournament file's [final] seats {t.final.players} finalists, not {players}; "
                             f"change players there to seat {players}", field="players")
     missing = tables_without_results(sched, results_of(t, sched, results_path))
@@ -702,6 +761,11 @@ def finals_request(t: Tournament, sched: Schedule, results_path: str | Path, pla
                             f"table{'s' if len(missing) != 1 else ''} without one in {results_path} ({shown})")
     ranked, _, _ = make_standings(t, sched, results_path)
     ranking = [s.player for s in ranked]
+    count = t.final.finalists(len(ranking))
+    if players is not None and players != count:
+        raise SetupgenError(f"the attendance rule seats {count} finalists for {len(ranking)} ranked players, "
+                            f"not {players}", field="players")
+    players = count
     if winners:
         if players != 16:
             raise SetupgenError("semi-final winners are seated in the final of 16 finalists", field="winners")
@@ -720,7 +784,7 @@ def finals_request(t: Tournament, sched: Schedule, results_path: str | Path, pla
     else:
         tables = st.finals_tables(ranking, players)
         label = SEMI_FINAL if players == 16 else FINAL
-    tx = templates.texts(t.language)
+    tx = templates.texts(t.language).for_positions(t.positions)
     rank = {p: n for n, p in enumerate(ranking, start=1)}
     # a disqualified player has left the standings, so has no rank (and no finals seat)
     names = {p: f"{name} · {tx.get('tournament.rank', n=rank[p])}" for p, name in display_names(t).items() if p in rank}
@@ -731,7 +795,7 @@ def finals_request(t: Tournament, sched: Schedule, results_path: str | Path, pla
         players=tuple(tuple(names.get(p, p) for p in table) for table in tables), seating="choose",
         victory_points=t.final.victory_points, almanac=t.almanac(None, label) if almanac else None,
         limits=t.limits(None), balance_line=t.balance_line(None),
-        results_template=_blank_results(t, label, tables))  # the pack's results-<stage>-blank.csv
+        results_template=_blank_results(t, label, tables), positions=t.positions)  # results-<stage>-blank.csv
     return request, tables
 
 
@@ -763,7 +827,7 @@ def stage_results_of(t: Tournament, ranking: Sequence[str], stage: str, path: st
 
     if t.final is None:
         raise SetupgenError(f"{t.path}: the tournament file has no [final] section")
-    tables = pl.stage_tables(ranking, t.final.players, stage, semi_finals)
+    tables = pl.stage_tables(ranking, t.final.finalists(len(ranking)), stage, semi_finals)
     text = read_text(Path(path), "results file")
     expected = {(st.STAGE_ROUND, k): frozenset(table) for k, table in enumerate(tables, start=1)}
     return st.read_results(text, source=str(path), players=frozenset(ranking),
@@ -780,16 +844,17 @@ def make_placings(t: Tournament, sched: Schedule, results_path: str | Path, fina
 
     ranking = finals_ranking(t, sched, results_path)
     assert t.final is not None  # finals_ranking checked it
+    count = t.final.finalists(len(ranking))
     semis: tuple = ()
-    if t.final.players == 16:
+    if count == 16:
         if semi_path is None:
             raise SetupgenError("the placings of 16 finalists need the semi-finals' results", field="semi_finals")
         semis = stage_results_of(t, ranking, pl.SEMI_FINAL, semi_path)
     elif semi_path is not None:
-        raise keyed(SetupgenError, "final_of_8_no_semis", field="semi_finals")
+        raise keyed(SetupgenError, "final_without_semis", players=count, field="semi_finals")
     final = stage_results_of(t, ranking, pl.FINAL, final_path, semis)
     scoring = st.Scoring(dict(t.placing_points), t.tie_breakers)
-    placed = pl.placings(ranking, t.final.players, final, semis, scoring=scoring, threshold=t.final.victory_points)
+    placed = pl.placings(ranking, count, final, semis, scoring=scoring, threshold=t.final.victory_points)
     return placed, pl.placings_csv(placed), listing.render_listing(placings_listing(t, placed), paper=t.paper)
 
 
@@ -798,7 +863,7 @@ def placings_listing(t: Tournament, placed: Sequence) -> listing.Listing:
     decided (final, semi-final, preliminary rounds), the finals table,
     the VP there, the preliminary rank and what put the place ahead of the
     next (:attr:`~setupgen.tournament.placings.Placing.decided_by`)."""
-    tx = templates.texts(t.language)
+    tx = templates.texts(t.language).for_positions(t.positions)
     names = display_names(t)
     stage = {FINAL: tx.get("tournament.final"), SEMI_FINAL: tx.get("tournament.semi_final"),
              PRELIMINARY: tx.get("tournament.preliminary")}

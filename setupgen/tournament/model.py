@@ -13,9 +13,11 @@ optional)::
     players = "players.csv"      # beside this file: id,name[,group]
     table_size = 4               # 4 (3-player tables fill the gaps) or 6 (5-6 scenarios)
 
-    [scoring]
+    [scoring]                    # a preset (scoring/), then any of its keys overridden
+    preset = "australian-2006"   # australian-2006 (default) | catan-studio-2024 | german-ranking
     placing_points = { 4 = [4, 3, 2, 1], 3 = [4, 2, 1] }
-    tie_breakers = ["placing_points", "victory_points", "vp_share", "lots"]
+    ranking = ["placing_points", "victory_points", "vp_share", "lots"]   # older name: tie_breakers
+    positions = "start"          # or "selection": players choose chair, colour, play order in this order
 
     [rules]                      # the almanac page (docs/sheet.md); default: no house rules
     preset = "swiss-2010"        # swiss-2010 | australian-2006 | none
@@ -32,7 +34,9 @@ optional)::
                                  #   `schedule --from-round N --results FILE` (not round 1)
 
     [final]
-    players = 8                  # 8 (tables 1-4-5-8 / 2-3-6-7) or 16 (semi-finals)
+    players = 8                  # 4 (one table), 8 (tables 1-4-5-8 / 2-3-6-7), 16 (semi-finals,
+                                 #   then a final of four) or "by-attendance" (CATAN Studio)
+    semi_finals = false          # by-attendance only: semi-finals from 16 ranked players up
     scenario = "cities-knights"
     rules = ["…"]                # and variant, as for a round
 
@@ -70,22 +74,23 @@ from ..core.data import read_text, read_toml
 from ..core.limits import MAX_ROUNDS, check_text
 from ..core.errors import SetupgenError
 from ..core.fields import Fields
-from ..core.messages import Problem
+from ..core.messages import Problem, keyed
+from . import scoring as scoringmod
+from .scoring import TIE_BREAKERS, Scoring  # noqa: F401  (re-exported: the public names of earlier versions)
 
 SETUPS = ("per-table", "shared")
 SEATINGS = ("schedule", "standings")
 TOP_KEYS = frozenset({"name", "seed", "language", "paper", "players", "table_size", "scoring", "rules", "rounds",
                       "final", "balance", "schedule", "timezone"})
 ROUND_KEYS = frozenset({"scenario", "victory_points", "setup", "rules", "variant", "balance", "seating", "minutes"})
-FINAL_KEYS = frozenset({"players", "scenario", "victory_points", "rules", "variant", "balance", "minutes"})
+FINAL_KEYS = frozenset({"players", "scenario", "victory_points", "rules", "variant", "balance", "minutes",
+                        "semi_finals"})
 #: the longest round clock a round or finals stage may set (minutes)
 MAX_MINUTES = 600
 #: keys of a [balance] table (besides the limits of docs/balance.md)
 BALANCE_KEYS = frozenset({"preset", "even", "show_on_sheet"})
 RULES_KEYS = frozenset({"preset", "drop", "add"})
 SCHEDULE_KEYS = frozenset({"groups_before_positions"})
-#: names accepted in :attr:`Scoring.tie_breakers` (docs/rules.md section 6)
-TIE_BREAKERS = ("placing_points", "victory_points", "vp_share", "lots")
 
 
 class TournamentError(SetupgenError):
@@ -101,46 +106,6 @@ class Player:
     id: str
     name: str
     group: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Scoring:
-    """How games are scored and ties broken (docs/rules.md section 6).
-
-    ``placing_points`` maps a table size to the points for 1st, 2nd, ...:
-    Australian ``{4: (4, 3, 2, 1), 3: (4, 2, 1)}`` (:data:`AUSTRALIAN`),
-    other federations ``{4: (5, 3, 2, 1), 3: (5, 3, 1)}``
-    (:data:`FIVE_THREE`). ``tie_breakers`` orders the keys of the ranking
-    from :data:`TIE_BREAKERS`; ``"lots"`` must be last and is added when
-    left out, so a ranking is always a total order.
-    """
-
-    placing_points: Mapping[int, tuple[Fraction | int, ...]]
-    tie_breakers: tuple[str, ...] = TIE_BREAKERS
-
-    def __post_init__(self) -> None:
-        pp = {}
-        for size, points in dict(self.placing_points).items():
-            points = tuple(Fraction(p) for p in points)
-            if not isinstance(size, int) or size < 2 or len(points) != size:
-                raise SetupgenError(f"placing points for tables of {size} must list {size} values, got {len(points)}")
-            if any(p < 0 for p in points) or any(a < b for a, b in zip(points, points[1:])):
-                raise SetupgenError(f"placing points for tables of {size} must be non-negative and not increasing")
-            pp[size] = points
-        breakers = tuple(self.tie_breakers)
-        unknown = [b for b in breakers if b not in TIE_BREAKERS]
-        if unknown:
-            raise SetupgenError(f"unknown tie-breaker {unknown[0]!r} (known: {', '.join(TIE_BREAKERS)})")
-        if len(set(breakers)) != len(breakers):
-            raise SetupgenError("a tie-breaker is listed twice")
-        if "lots" in breakers and breakers[-1] != "lots":
-            raise SetupgenError("the 'lots' tie-breaker must come last")
-        if "lots" not in breakers:
-            breakers += ("lots",)
-        object.__setattr__(self, "placing_points", MappingProxyType(pp))
-        object.__setattr__(self, "tie_breakers", breakers)
-
-
 
 
 @dataclass(frozen=True, slots=True)
@@ -191,12 +156,23 @@ class Round:
     minutes: int | None = None
 
 
+#: ``[final] players`` of the CATAN Studio attendance rule (:meth:`Final.finalists`)
+BY_ATTENDANCE = "by-attendance"
+#: the finals a tournament may play: one table of 4, two tables of 8, semi-finals of 16 then a final of 4
+FINAL_SIZES = (4, 8, 16)
+#: the attendance rule's bounds (CATAN Studio, 2024): fewest ranked players, fewest for semi-finals
+#: when the file asks for them, fewest for semi-finals always
+ATTENDANCE_MIN, ATTENDANCE_SEMIS_ASKED, ATTENDANCE_SEMIS = 12, 16, 29
+
+
 @dataclass(frozen=True, slots=True)
 class Final:
-    """The final: how many players reach it, on which scenario and to how
-    many points, with its own almanac lines and variant (as a round's)."""
+    """The final: how many players reach it (4, 8, 16 or
+    :data:`BY_ATTENDANCE`), on which scenario and to how many points,
+    with its own almanac lines and variant (as a round's); ``semi_finals``
+    (by attendance only): semi-finals from 16 ranked players up."""
 
-    players: int
+    players: int | str
     scenario: str
     victory_points: int
     rules: tuple[str, ...] = ()
@@ -204,6 +180,26 @@ class Final:
     balance: BalanceSettings = BalanceSettings()
     #: each finals stage's round clock (minutes); None: no clock
     minutes: int | None = None
+    semi_finals: bool = False
+
+    def finalists(self, ranked: int) -> int:
+        """How many play the finals with ``ranked`` players in the
+        standings: 4 (one final table), 8 (two final tables) or 16
+        (semi-finals, then a final of their four winners). By attendance
+        (CATAN Studio, 2024; docs/rules.md section 6, "Finals"): 12-28
+        ranked players a final of four (with ``semi_finals`` from 16 up
+        semi-finals of 16), 29 or more semi-finals of 16. Raises
+        :class:`SetupgenError` (keyed) for fewer ranked players than the
+        finals seat, or fewer than 12 by attendance."""
+        if self.players == BY_ATTENDANCE:
+            if ranked < ATTENDANCE_MIN:
+                raise keyed(SetupgenError, "attendance_too_few", n=ranked, least=ATTENDANCE_MIN, field="players")
+            semis = ranked >= ATTENDANCE_SEMIS or (self.semi_finals and ranked >= ATTENDANCE_SEMIS_ASKED)
+            return 16 if semis else 4
+        count = int(self.players)
+        if ranked < count:
+            raise keyed(SetupgenError, "finals_too_few", players=count, n=ranked, field="players")
+        return count
 
 
 @dataclass(frozen=True, slots=True)
@@ -231,6 +227,10 @@ class Tournament:
     late: tuple[Player, ...] = ()
     #: the IANA time zone the console shows times in (``timezone``; None: the machine's)
     timezone: str | None = None
+    #: the scoring preset named in ``[scoring] preset`` (scoring/; default australian-2006)
+    scoring_preset: str = scoringmod.DEFAULT_PRESET
+    #: what a position at a table means: ``start`` or ``selection`` (docs/rules.md section 6, "Selection order")
+    positions: str = scoringmod.START
 
     def __repr__(self) -> str:
         return f"setupgen.load_tournament({self.path!r})"
@@ -344,12 +344,13 @@ def load(path: str | Path) -> Tournament:
     players = read_players(path.parent / players_name)
     rounds = _parse_rounds(p, data)
     _check_table_size(p, rounds, table_size)
-    points, tie = _parse_scoring(p, data, table_size)
+    points, tie, preset, positions = _parse_scoring(p, data, table_size)
     final = _parse_final(p, data) if "final" in data else None
     house = _parse_rules(p, data)
     settings = _parse_balance(p, data, "")
     t = Tournament(p, name, seed, language, paper, players, table_size, rounds, points, tie, final, house, settings,
-                   _parse_schedule(p, data), timezone=_parse_timezone(p, data))
+                   _parse_schedule(p, data), timezone=_parse_timezone(p, data), scoring_preset=preset,
+                   positions=positions)
     _check_almanacs(t)
     for number in [r.number for r in rounds] + ([None] if final is not None else []):
         try:
@@ -441,41 +442,58 @@ def _parse_rounds(p: str, data: dict[str, Any]) -> tuple[Round, ...]:
     return tuple(rounds)
 
 
+SCORING_KEYS = frozenset({"preset", "placing_points", "ranking", "tie_breakers", "positions"})
+
+
 def _parse_scoring(p: str, data: dict[str, Any], table_size: int
-                   ) -> tuple[tuple[tuple[int, tuple[Fraction, ...]], ...], tuple[str, ...]]:
-    """``[scoring]``: placing points per table size and the tie-breakers,
-    validated as a :class:`Scoring`."""
+                   ) -> tuple[tuple[tuple[int, tuple[Fraction, ...]], ...], tuple[str, ...], str, str]:
+    """``[scoring]``: a preset (scoring/, default australian-2006) and the
+    keys that override it: ``placing_points`` (the whole table),
+    ``ranking`` (or its older name ``tie_breakers``: the ranking keys),
+    ``positions``. Returns ``(points, ranking, preset name, positions)``."""
     scoring = _get(p, data, "scoring", dict, {})
-    points_t = _get(p, scoring, "placing_points", dict, {"4": [4, 3, 2, 1], "3": [4, 2, 1], "5": [5, 4, 3, 2, 1],
-                                                          "6": [6, 5, 4, 3, 2, 1]}, where="scoring.")
-    points = []
-    _known_keys(p, scoring, frozenset({"placing_points", "tie_breakers"}), "scoring.")
-    for size, values in sorted(points_t.items(), key=lambda kv: kv[0]):
-        if not re.fullmatch(r"[2-9]", size) or not isinstance(values, list) or len(values) != int(size) or not all(
-                isinstance(v, (int, float)) and not isinstance(v, bool) and 0 <= v < 1000 for v in values):
-            raise TournamentError(f"{p}: scoring.placing_points.{size}: expected a list of {size} points (1st first)")
-        points.append((int(size), tuple(Fraction(str(v)) for v in values)))
-    tie = tuple(_get(p, scoring, "tie_breakers", list, list(TIE_BREAKERS), where="scoring."))
-    if not all(isinstance(x, str) for x in tie) or sorted(tie) != sorted(TIE_BREAKERS) or tie[0] != "placing_points":
-        raise TournamentError(f"{p}: scoring.tie_breakers: expected placing_points first, then "
-                              f"victory_points, vp_share and lots in the order you choose")
+    _known_keys(p, scoring, SCORING_KEYS, "scoring.")
+    name = _get(p, scoring, "preset", str, scoringmod.DEFAULT_PRESET, where="scoring.")
     try:
-        Scoring(dict(points), tie)
+        preset = scoringmod.load_preset(name)
     except SetupgenError as exc:
-        raise TournamentError(f"{p}: scoring: {exc}") from None
+        raise TournamentError(f"{p}: scoring.preset: {exc}") from None
+    points = preset.placing_points
+    if "placing_points" in scoring:
+        try:
+            points = scoringmod.placing_points_table(scoring["placing_points"])
+        except SetupgenError as exc:
+            raise TournamentError(f"{p}: scoring.{exc}") from None
+    if "ranking" in scoring and "tie_breakers" in scoring:
+        raise TournamentError(f"{p}: scoring: give the ranking keys once, as ranking (tie_breakers is its older name)")
+    key = "tie_breakers" if "tie_breakers" in scoring else "ranking"
+    ranking = preset.ranking
+    if key in scoring:
+        try:
+            ranking = scoringmod.check_ranking(scoring[key])
+        except SetupgenError as exc:
+            raise TournamentError(f"{p}: scoring.{key}: {exc}") from None
+    try:
+        positions = scoringmod.check_positions(scoring.get("positions", preset.positions))
+    except SetupgenError as exc:
+        raise TournamentError(f"{p}: scoring.{exc}") from None
     missing = sorted({table_size, table_size - 1} - {size for size, _ in points})
     if missing:
         raise TournamentError(f"{p}: scoring.placing_points: no points for tables of {missing[0]}")
-    return tuple(points), tie
+    return points, ranking, preset.name, positions
 
 
 def _parse_final(p: str, data: dict[str, Any]) -> Final:
     """``[final]``: how many players and on which scenario."""
     f = _get(p, data, "final", dict)
     _known_keys(p, f, FINAL_KEYS, "final.")
-    count = _get(p, f, "players", int, where="final.")
-    if count not in (8, 16):
-        raise TournamentError(f"{p}: final.players: expected 8 or 16")
+    count = f.get("players")
+    if count != BY_ATTENDANCE and (type(count) is not int or count not in FINAL_SIZES):
+        raise TournamentError(f"{p}: final.players: expected 4, 8, 16 or \"{BY_ATTENDANCE}\"")
+    semis = _get(p, f, "semi_finals", bool, False, where="final.")
+    if semis and count != BY_ATTENDANCE:
+        raise TournamentError(f"{p}: final.semi_finals: only with players = \"{BY_ATTENDANCE}\" (16 finalists always "
+                              "play semi-finals, 4 and 8 never)")
     scenario = _get(p, f, "scenario", str, where="final.")
     lay = _scenario(p, scenario, "final.")
     if lay.players == "5-6":
@@ -486,7 +504,7 @@ def _parse_final(p: str, data: dict[str, Any]) -> Final:
     if not 3 <= final_vp <= 30:
         raise TournamentError(f"{p}: final.victory_points: {final_vp} is not a plausible threshold")
     return Final(count, scenario, final_vp, _own_lines(p, f, "final."), _variant(p, f, "final."),
-                 _parse_balance(p, f, "final."), _minutes(p, f, "final."))
+                 _parse_balance(p, f, "final."), _minutes(p, f, "final."), semis)
 
 
 def _minutes(p: str, table: dict, where: str) -> int | None:

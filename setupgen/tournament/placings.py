@@ -75,19 +75,20 @@ class Placing:
 def stage_tables(ranking: Sequence[str], players: int, stage: str,
                  semi_finals: Sequence[st.GameResult] = ()) -> tuple[tuple[str, ...], ...]:
     """The tables of finals ``stage`` (ids in choosing order, best rank
-    first): with 8 finalists the final 1-4-5-8 / 2-3-6-7; with 16 the
-    semi-finals 1-8-9-16 / ... and the final of their winners (taken from
+    first): with 4 finalists the one final table, with 8 the final
+    1-4-5-8 / 2-3-6-7; with 16 the semi-finals 1-8-9-16 / ... and the
+    final of their winners (taken from
     ``semi_finals``, the semi-finals' results, checked first). Raises
     :class:`PlacingsError` for a stage the format does not play or
     semi-final results that do not fit their seating."""
     if players not in st.FINALS_CHARTS:
-        raise PlacingsError(f"no finals chart for {players} players (known: 16, 8)")
+        raise PlacingsError(f"no finals chart for {players} players (known: 16, 8, 4)")
     if stage not in STAGES:
         raise PlacingsError(f"unknown finals stage {stage!r} (known: {', '.join(STAGES)})")
-    if players == 8:
+    if players != 16:
         if stage == SEMI_FINAL:
-            raise keyed(PlacingsError, "final_of_8_no_semis")
-        return st.finals_tables(ranking, 8)
+            raise keyed(PlacingsError, "final_without_semis", players=players)
+        return st.finals_tables(ranking, players)
     semis = st.finals_tables(ranking, 16)
     if stage == SEMI_FINAL:
         return semis
@@ -177,10 +178,10 @@ def placings(ranking: Sequence[str], players: int, final: Sequence[st.GameResult
     placings").
 
     ``ranking``: the preliminary standings' players, best first;
-    ``players``: 8 (one final round on two tables, 1-4-5-8 / 2-3-6-7) or
-    16 (semi-finals 1-8-9-16 / 2-7-10-15 / 3-6-11-14 / 4-5-12-13, then the
+    ``players``: 4 (one final table), 8 (one final round on two tables,
+    1-4-5-8 / 2-3-6-7) or 16 (semi-finals 1-8-9-16 / 2-7-10-15 / 3-6-11-14 / 4-5-12-13, then the
     final of the four winners); ``final`` and ``semi_finals`` the stages'
-    results (no semi-finals with 8); ``threshold`` the finals' win
+    results (no semi-finals with 4 or 8); ``threshold`` the finals' win
     threshold, up to which VP count.
 
     Order: the final's players (with 8 finalists both tables together)
@@ -196,9 +197,9 @@ def placings(ranking: Sequence[str], players: int, final: Sequence[st.GameResult
     """
     rank = {p: n for n, p in enumerate(ranking, start=1)}
     if players not in st.FINALS_CHARTS:
-        raise PlacingsError(f"no finals chart for {players} players (known: 16, 8)")
-    if players == 8 and semi_finals:
-        raise keyed(PlacingsError, "final_of_8_no_semis")
+        raise PlacingsError(f"no finals chart for {players} players (known: 16, 8, 4)")
+    if players != 16 and semi_finals:
+        raise keyed(PlacingsError, "final_without_semis", players=players)
     if not final:
         raise PlacingsError("the placings need the final's results")
     _check_stage(FINAL, final, stage_tables(ranking, players, FINAL, semi_finals))

@@ -80,6 +80,10 @@ class RoundRequest:
     #: a finals pack's stage (``semi-final`` or ``final``), named on every
     #: page instead of a round; None: a round's pack
     stage: str | None = None
+    #: what a position means (``start``, or ``selection``: the players listed
+    #: in selection order, the slip with a box for the play order each chose;
+    #: docs/rules.md section 6, "Selection order")
+    positions: str = "start"
 
     def seed_of(self, table: int) -> str:
         """The seed text of table ``table`` (1-based): ``table_seeds`` when
@@ -266,7 +270,7 @@ def _pack_files(request: RoundRequest, layout: Layout, boards: list[Board], tick
     entries: list[dict] = []
     files: dict[str, bytes] = {}
     has_key = any(t.hidden for b in boards for t in b.tiles)
-    notes = director.notes_for(layout, request.lang)
+    notes = director.notes_for(layout, request.lang, request.positions)
     keys = batch.key_document(boards, layout, contexts, lang=request.lang, paper=request.paper, title=request.title,
                               round=request.round, seed=request.seed, notes=notes) if has_key else None
     try:
@@ -414,7 +418,7 @@ def table_context(request: RoundRequest, table: int, board: Board, layout: Layou
     qr = request.table_urls[table - 1] if request.table_urls else None
     return SheetContext(tournament=request.title, round=request.round, table=table, players=players,
                         seating=request.seating, victory_points=request.victory_points, balance=line, qr=qr,
-                        stage=request.stage)
+                        stage=request.stage, positions=request.positions)
 
 
 def steps(request: RoundRequest) -> int:

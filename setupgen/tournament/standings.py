@@ -18,6 +18,7 @@ Pure library: no files, no printing, randomness only through
 from __future__ import annotations
 
 import csv
+import dataclasses
 import io
 import json
 import re
@@ -32,7 +33,7 @@ from ..core import rng
 from ..core.errors import SetupgenError, quoted
 from ..core.messages import Problem
 from .games import FINALS_ROUND, RoundName, TableName
-from .model import TIE_BREAKERS, Scoring
+from .scoring import TIE_BREAKERS, Scoring
 
 #: columns a results CSV must have (any order, header required)
 COLUMNS = ("round", "table", "player", "vp", "winner")
@@ -545,8 +546,31 @@ def vp_share(vp: int, table_total: int) -> Decimal:
     empty table."""
     if table_total <= 0:
         return Decimal("0.00")
-    hundredths = Fraction(10000 * vp, table_total) + Fraction(1, 2)
+    return _hundredths(Fraction(100 * vp, table_total))
+
+
+def _hundredths(value: Fraction) -> Decimal:
+    """``value`` rounded half-up to two decimals (non-negative values)."""
+    hundredths = value * 100 + Fraction(1, 2)
     return Decimal(hundredths.numerator // hundredths.denominator).scaleb(-2)
+
+
+def table_places(table: Sequence[GameResult]) -> dict[str, int]:
+    """Each player's place at one table, 1 the winner (docs/rules.md
+    section 6, "Ranking keys": ``countback``, ``best_finish``): one more
+    than the players ahead, the winner being ahead of everyone and more VP
+    ahead of fewer, so players level on VP share the better place (winner
+    10, B 8, C 8, D 5: places 1, 2, 2, 4). A no-show has no place and
+    counts for nobody. Raises :class:`SetupgenError` unless the table has
+    exactly one winner among those who played."""
+    played = [r for r in table if r.status != NO_SHOW]
+    winners = [r for r in played if r.winner]
+    if len(winners) != 1:
+        raise SetupgenError(f"a table needs exactly one winner, got {len(winners)}")
+    out = {}
+    for r in played:
+        out[r.player] = 1 if r.winner else 2 + sum(1 for o in played if not o.winner and o.vp > r.vp)
+    return out
 
 
 # --------------------------------------------------------------------------
@@ -555,10 +579,16 @@ def vp_share(vp: int, table_total: int) -> Decimal:
 
 @dataclass(frozen=True, slots=True)
 class Standing:
-    """One line of the standings. ``victory_points`` counts each game up to
-    that round's threshold; ``vp_share`` sums each game's share rounded to
-    two decimals (:func:`vp_share`); ``lots`` is the player's lot (1 ranks
-    highest) when lots decided a tie, else None."""
+    """One line of the standings (each key: docs/rules.md section 6,
+    "Ranking keys"). ``victory_points`` counts each game up to that
+    round's threshold, ``victory_points_total`` every point; ``vp_share``
+    sums each game's share rounded to two decimals (:func:`vp_share`),
+    ``vp_share_average`` is that sum over ``games``, rounded to two
+    decimals; ``wins`` the games won; ``places`` how often the player
+    finished 1st, 2nd, ... (:func:`table_places`; a no-show finishes
+    nowhere); ``best_finish`` the best of those places (None: none);
+    ``lots`` the player's lot (1 ranks highest) when lots decided a tie,
+    else None."""
 
     rank: int
     player: str
@@ -567,6 +597,15 @@ class Standing:
     vp_share: Decimal
     games: int
     lots: int | None = None
+    wins: int = 0
+    victory_points_total: int = 0
+    vp_share_average: Decimal = Decimal("0.00")
+    places: tuple[int, ...] = ()
+    best_finish: int | None = None
+
+
+#: the most places a countback compares (the largest table: 6 players)
+MAX_PLACES = 6
 
 
 @dataclass(slots=True)
@@ -575,6 +614,16 @@ class _Tally:
     vp: int = 0
     share: Decimal = field(default_factory=lambda: Decimal("0.00"))
     games: int = 0
+    wins: int = 0
+    vp_total: int = 0
+    places: list[int] = field(default_factory=lambda: [0] * MAX_PLACES)
+
+    def average(self) -> Decimal:
+        """The summed share over the games, rounded half-up to two decimals."""
+        return _hundredths(Fraction(self.share) / self.games) if self.games else Decimal("0.00")
+
+    def best(self) -> int | None:
+        return next((k for k, n in enumerate(self.places, start=1) if n), None)
 
 
 def standings(
@@ -618,15 +667,38 @@ def standings(
 
     def key(player: str) -> tuple:
         t = tally[player]
-        values = {"placing_points": -t.pp, "victory_points": -t.vp, "vp_share": -t.share}
-        return tuple(values[b] for b in scoring.tie_breakers if b != "lots")
+        return tuple(_key_value(t, b) for b in scoring.tie_breakers if b != "lots")
 
     gone = {r.player for r in rows if r.status == DISQUALIFIED}  # they leave the standings
     order, lots = _draw_lots(sorted((p for p in tally if p not in gone), key=lambda p: (key(p), p)), key, seed)
     return tuple(
-        Standing(n, p, tally[p].pp, tally[p].vp, tally[p].share, tally[p].games, lots.get(p))
+        Standing(n, p, tally[p].pp, tally[p].vp, tally[p].share, tally[p].games, lots.get(p), tally[p].wins,
+                 tally[p].vp_total, tally[p].average(), tuple(tally[p].places), tally[p].best())
         for n, p in enumerate(order, 1)
     )
+
+
+def _key_value(t: _Tally, key: str) -> Any:
+    """What a ranking key compares, smaller ranking higher (docs/rules.md
+    section 6, "Ranking keys")."""
+    if key == "wins":
+        return -t.wins
+    if key == "placing_points":
+        return -t.pp
+    if key == "victory_points":
+        return -t.vp
+    if key == "victory_points_total":
+        return -t.vp_total
+    if key == "vp_share":
+        return -t.share
+    if key == "vp_share_average":
+        return -t.average()
+    if key == "countback":
+        return tuple(-n for n in t.places)
+    if key == "best_finish":
+        best = t.best()
+        return MAX_PLACES + 1 if best is None else best
+    raise SetupgenError(f"unknown ranking key {key!r}")
 
 
 def _check_tables(rows: list[GameResult], groups: Mapping[tuple[int, int], list[GameResult]]) -> None:
@@ -646,21 +718,27 @@ def _check_tables(rows: list[GameResult], groups: Mapping[tuple[int, int], list[
 
 def _tally(groups: Mapping[tuple[int, int], list[GameResult]], scoring: Scoring,
            thresholds: Mapping[int, int]) -> dict[str, "_Tally"]:
-    """Placing points, capped VP, VP shares and games per player."""
+    """Placing points, capped and total VP, VP shares, games, wins and
+    places per player."""
     tally: dict[str, _Tally] = defaultdict(_Tally)
     for (rnd, tbl), table in sorted(groups.items()):
         points = scoring.placing_points.get(len(table))
         if points is None:
             raise SetupgenError(f"no placing points for tables of {len(table)} (round {rnd} table {tbl})")
         pp = table_points(table, points)
+        places = table_places(table)
         cap = thresholds[rnd]
         total = sum(min(r.vp, cap) for r in table)
         for r in table:
             t = tally[r.player]
             t.pp += pp[r.player]
             t.vp += min(r.vp, cap)
+            t.vp_total += r.vp
             t.share += vp_share(min(r.vp, cap), total)
             t.games += 1
+            t.wins += 1 if r.winner and r.status != NO_SHOW else 0
+            if r.player in places:
+                t.places[places[r.player] - 1] += 1
     return tally
 
 
@@ -706,37 +784,76 @@ def format_points(value: Fraction | int | Decimal) -> str:
     return s.rstrip("0").rstrip(".") if "." in s else s
 
 
-def standings_csv(st: Sequence[Standing]) -> str:
-    """The standings as CSV: ``rank,player,placing_points,victory_points,
-    vp_share,games``; placing points as decimals (2.5), shares with two
-    places (85.70); ``\\n`` line ends."""
+def key_columns(keys: Sequence[str]) -> tuple[str, ...]:
+    """The standings' columns of a ranking's keys, in its order: every key
+    but ``lots`` (whose lot has a column of its own where shown)."""
+    return tuple(k for k in keys if k != "lots")
+
+
+def key_text(s: Standing, key: str) -> str:
+    """A standing's value of ranking ``key`` as the CSV writes it: points
+    as decimals (2.5), shares with two places (85.70), a countback as the
+    counts of 1st, 2nd, ... places joined by ``/`` up to the last place
+    anyone in the standings took (``1/0/1/0``), a best finish as its place
+    (``-`` for none). Raises :class:`SetupgenError` for an unknown key."""
+    if key == "placing_points":
+        return format_points(s.placing_points)
+    if key in ("victory_points", "victory_points_total", "wins"):
+        return str(getattr(s, key))
+    if key in ("vp_share", "vp_share_average"):
+        return f"{getattr(s, key):.2f}"
+    if key == "countback":
+        return "/".join(str(n) for n in s.places)
+    if key == "best_finish":
+        return "-" if s.best_finish is None else str(s.best_finish)
+    raise SetupgenError(f"unknown ranking key {key!r}")
+
+
+def trimmed(st: Sequence[Standing]) -> tuple[Standing, ...]:
+    """The standings with each countback cut after the last place anyone
+    took (tables of four: 1st-4th), so the column is as wide as the field's
+    tables."""
+    last = max((k for s in st for k, n in enumerate(s.places, start=1) if n), default=0)
+    return tuple(dataclasses.replace(s, places=s.places[:last]) for s in st)
+
+
+def standings_csv(st: Sequence[Standing], keys: Sequence[str] = TIE_BREAKERS) -> str:
+    """The standings as CSV: ``rank,player``, a column per ranking key of
+    ``keys`` but ``lots`` (:func:`key_text`; by default
+    ``placing_points,victory_points,vp_share``), ``games``; ``\n`` line
+    ends."""
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
-    w.writerow(("rank", "player", "placing_points", "victory_points", "vp_share", "games"))
-    for s in st:
-        w.writerow((s.rank, s.player, format_points(s.placing_points), s.victory_points, f"{s.vp_share:.2f}", s.games))
+    columns = key_columns(keys)
+    w.writerow(("rank", "player", *columns, "games"))
+    for s in trimmed(st):
+        w.writerow((s.rank, s.player, *[key_text(s, k) for k in columns], s.games))
     return buf.getvalue()
 
 
-def standings_lines(st: Sequence[Standing], names: Mapping[str, str]) -> list[str]:
+#: the short column heads of the command line's standings, by ranking key
+LINE_HEADS = {"wins": "wins", "placing_points": "pp", "victory_points": "vp", "victory_points_total": "vp total",
+              "vp_share": "share", "vp_share_average": "avg share", "countback": "places", "best_finish": "best"}
+
+
+def standings_lines(st: Sequence[Standing], names: Mapping[str, str], keys: Sequence[str] = TIE_BREAKERS) -> list[str]:
     """Aligned text lines for printing: a header, then one line per player
-    (display name from ``names``, the id when absent; ``lot N`` when lots
-    decided the place)."""
-    head = ("#", "player", "pp", "vp", "share", "games", "")
+    (display name from ``names``, the id when absent; a column per ranking
+    key as :func:`standings_csv`; ``lot N`` when lots decided the place)."""
+    columns = key_columns(keys)
+    head = ("#", "player", *[LINE_HEADS[k] for k in columns], "games", "")
     rows = [
         (
             str(s.rank),
             names.get(s.player, s.player),
-            format_points(s.placing_points),
-            str(s.victory_points),
-            f"{s.vp_share:.2f}",
+            *[key_text(s, k) for k in columns],
             str(s.games),
             f"lot {s.lots}" if s.lots is not None else "",
         )
-        for s in st
+        for s in trimmed(st)
     ]
     widths = [max(len(r[i]) for r in [head, *rows]) for i in range(len(head))]
-    left = {1, 6}
+    left = {1, len(head) - 1}
     out = []
     for r in [head, *rows]:
         cells = [c.ljust(w) if i in left else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths))]
@@ -749,9 +866,11 @@ def standings_lines(st: Sequence[Standing], names: Mapping[str, str]) -> list[st
 
 
 #: seats by 1-based rank: semi-finals of 16 (Catan Australian Championships 2006 chart), final of 8
+#: (Schweizer Meisterschaft 2010), final of 4 (the top four at one table: CATAN Studio, 2024)
 FINALS_CHARTS: Mapping[int, tuple[tuple[int, ...], ...]] = {
     16: ((1, 8, 9, 16), (2, 7, 10, 15), (3, 6, 11, 14), (4, 5, 12, 13)),
     8: ((1, 4, 5, 8), (2, 3, 6, 7)),
+    4: ((1, 2, 3, 4),),
 }
 
 
@@ -764,8 +883,8 @@ def finals_tables(ranking: Sequence[str], players: int) -> tuple[tuple[str, ...]
     """Finals tables from a ranking (best first).
 
     ``players=16``: the Catan Australian Championships 2006 semi-finals 1-8-9-16 / 2-7-10-15 /
-    3-6-11-14 / 4-5-12-13; ``players=8``: the Swiss final 1-4-5-8 / 2-3-6-7
-    (docs/rules.md section 6). Each table is listed in rank order, which is the
+    3-6-11-14 / 4-5-12-13; ``players=8``: the Swiss final 1-4-5-8 / 2-3-6-7;
+    ``players=4``: the top four at one final table (docs/rules.md section 6). Each table is listed in rank order, which is the
     order in which its players choose their starting positions (the best
     ranked chooses first); seats are not assigned here. Raises
     :class:`SetupgenError` for another count, fewer ranked players than
@@ -773,7 +892,7 @@ def finals_tables(ranking: Sequence[str], players: int) -> tuple[tuple[str, ...]
     """
     chart = FINALS_CHARTS.get(players)
     if chart is None:
-        raise SetupgenError(f"no finals chart for {players} players (known: 16, 8)")
+        raise SetupgenError(f"no finals chart for {players} players (known: 16, 8, 4)")
     _check_ranking(ranking)
     if len(ranking) < players:
         raise SetupgenError(f"finals of {players} need {players} ranked players, got {len(ranking)}")
