@@ -769,17 +769,7 @@ def finals_request(t: Tournament, sched: Schedule, results_path: str | Path, pla
     if winners:
         if players != 16:
             raise SetupgenError("semi-final winners are seated in the final of 16 finalists", field="winners")
-        semis = st.finals_tables(ranking, 16)
-        strays = [w for w in winners if not any(w in table for table in semis)]
-        if strays:
-            raise SetupgenError(f"name the {len(semis)} semi-final winners; "
-                                f"{', '.join(strays)} did not play a semi-final", field="winners")
-        for k, table in enumerate(semis, start=1):
-            won = [w for w in winners if w in table]
-            if len(won) != 1:
-                raise SetupgenError(f"give exactly one winner of each semi-final: table {k} "
-                                    f"({', '.join(table)}) has {len(won)} among the winners", field="winners")
-        tables: tuple[tuple[str, ...], ...] = (st.final_of_winners(list(winners), ranking),)
+        tables: tuple[tuple[str, ...], ...] = (_final_of_named_winners(ranking, winners),)
         label = FINAL
     else:
         tables = st.finals_tables(ranking, players)
@@ -797,6 +787,25 @@ def finals_request(t: Tournament, sched: Schedule, results_path: str | Path, pla
         limits=t.limits(None), balance_line=t.balance_line(None),
         results_template=_blank_results(t, label, tables), positions=t.positions)  # results-<stage>-blank.csv
     return request, tables
+
+
+def _final_of_named_winners(ranking: Sequence[str], winners: Sequence[str]) -> tuple[str, ...]:
+    """The final of the semi-final ``winners`` a director names, checked
+    against the semi-finals' seating: one winner of each table. Raises
+    :class:`SetupgenError` (``field="winners"``)."""
+    from . import standings as st
+
+    semis = st.finals_tables(ranking, 16)
+    strays = [w for w in winners if not any(w in table for table in semis)]
+    if strays:
+        raise SetupgenError(f"name the {len(semis)} semi-final winners; "
+                            f"{', '.join(strays)} did not play a semi-final", field="winners")
+    for k, table in enumerate(semis, start=1):
+        won = [w for w in winners if w in table]
+        if len(won) != 1:
+            raise SetupgenError(f"give exactly one winner of each semi-final: table {k} "
+                                f"({', '.join(table)}) has {len(won)} among the winners", field="winners")
+    return st.final_of_winners(list(winners), ranking)
 
 
 #: the finals' results files in the tournament folder, by stage (docs/rules.md section 6, "Final placings")
