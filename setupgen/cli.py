@@ -741,7 +741,7 @@ def standings(
     results: Path = typer.Argument(..., metavar="RESULTS.csv", help="round,table,player,vp,winner: one row per player per game."),
     output: Optional[str] = typer.Option(None, "-o", "--output", help="Tournament folder; default output/<tournament name>."),
 ) -> None:
-    """Rank the players: placing points, then VP, VP share, lots."""
+    """Rank the players by the tournament's ranking keys (default: placing points, VP, VP share, lots)."""
     from .tournament import jobs as tj
     from .tournament import standings as st
 
@@ -823,6 +823,31 @@ def placings(
     for line in pl.placings_lines(placed, tj.display_names(t)):
         _out(line)
     typer.echo(f"wrote {folder / 'placings.csv'} and {folder / 'placings.pdf'}", err=True)
+
+
+@app.command(epilog="Example:  setupgen season examples/season/season.toml   (after the events' placings or "
+                    "standings are written)")
+def season(
+    season_file: Path = typer.Argument(..., metavar="SEASON.toml", help="The season file: its events, point scheme, best N results, tie-breakers."),
+    output: Optional[str] = typer.Option(None, "-o", "--output", help="Folder for season.csv and season.pdf; default output/<season name>."),
+) -> None:
+    """Rank a season across events: each event's final places as points, each player's best results summed."""
+    from .core import atomic
+    from .render import export
+    from .tournament import season as sn
+
+    try:
+        found = sn.load_season(season_file)
+        folder = atomic.check_path(output) if output is not None else DEFAULT_OUTPUT / export.slug(found.name)
+        ranked, events = sn.write_season(found, folder)
+        _files_written()
+    except SetupgenError as exc:
+        raise _fail(exc) from None
+    for line in sn.look_alikes(ranked, events):
+        typer.echo(line, err=True)
+    for line in sn.season_lines(ranked, events):
+        _out(line)
+    typer.echo(f"wrote {folder / 'season.csv'} and {folder / 'season.pdf'}", err=True)
 
 
 @app.command(epilog="Examples:  setupgen serve examples/swiss-2010/tournament.toml"

@@ -670,7 +670,7 @@ def standings(
         return tuple(_key_value(t, b) for b in scoring.tie_breakers if b != "lots")
 
     gone = {r.player for r in rows if r.status == DISQUALIFIED}  # they leave the standings
-    order, lots = _draw_lots(sorted((p for p in tally if p not in gone), key=lambda p: (key(p), p)), key, seed)
+    order, lots = draw_lots(sorted((p for p in tally if p not in gone), key=lambda p: (key(p), p)), key, seed)
     return tuple(
         Standing(n, p, tally[p].pp, tally[p].vp, tally[p].share, tally[p].games, lots.get(p), tally[p].wins,
                  tally[p].vp_total, tally[p].average(), tuple(tally[p].places), tally[p].best())
@@ -758,7 +758,7 @@ def round_points(results: Sequence[GameResult], scoring: Scoring) -> dict[str, d
     return dict(out)
 
 
-def _draw_lots(order: list[str], key, seed: str) -> tuple[list[str], dict[str, int]]:
+def draw_lots(order: list[str], key, seed: str) -> tuple[list[str], dict[str, int]]:
     """Players level on every key (runs of equal ``key`` in ``order``) are
     sorted by id and shuffled by ``rng.from_seed(f"{seed}/lots/{ids}")``;
     the new order and each tied player's lot."""
