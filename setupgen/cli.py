@@ -43,13 +43,33 @@ class _Stop(BaseException):
 
 
 def _on_signal(signum: int, _frame: object) -> None:
+    """A signal ends the command with its exit code and one true line: held
+    while output is being swapped into place (:mod:`setupgen.core.
+    interrupts`), then "the output was written in full" once a swap is
+    done, else "nothing was written". The stop is remembered, so a library
+    that turns it into its own error (an import failing half-way) still
+    ends the command as the signal says."""
     import signal
 
+    from .core import interrupts
+
+    if interrupts.holding():
+        interrupts.hold(signum)
+        return
+    what = ("the output was written in full (the signal came as it was put in place)" if interrupts.written()
+            else "nothing was written")
     if signum == signal.SIGINT:
-        raise _Stop(EXIT_INTERRUPTED, "interrupted; nothing was written")
-    if signum == getattr(signal, "SIGHUP", None):
-        raise _Stop(EXIT_HANGUP, "hung up; nothing was written")
-    raise _Stop(EXIT_TERMINATED, "terminated; nothing was written")
+        stop = _Stop(EXIT_INTERRUPTED, f"interrupted; {what}")
+    elif signum == getattr(signal, "SIGHUP", None):
+        stop = _Stop(EXIT_HANGUP, f"hung up; {what}")
+    else:
+        stop = _Stop(EXIT_TERMINATED, f"terminated; {what}")
+    _SIGNALLED.append(stop)
+    raise stop
+
+
+#: the stop a signal raised during this command (a library may have wrapped it in its own error)
+_SIGNALLED: list[_Stop] = []
 
 
 class _OneLineErrors(TyperGroup):
@@ -78,6 +98,10 @@ class _OneLineErrors(TyperGroup):
                 pass
         _WRITTEN.clear()
         _FRESH.clear()
+        _SIGNALLED.clear()
+        from .core import interrupts
+
+        interrupts.reset()
         try:
             rv = super().main(args=args, prog_name=prog_name or "setupgen", complete_var=complete_var,
                               standalone_mode=False, **extra)
@@ -94,10 +118,20 @@ class _OneLineErrors(TyperGroup):
             typer.echo(f"error: {exc}", err=True)
             code = EXIT_BAD_INPUT
         except Exception:
-            code = _internal_error(args)
+            if _SIGNALLED:  # a signal's stop, turned into another error on its way (e.g. inside an import)
+                with contextlib.suppress(OSError):
+                    typer.echo(f"error: {_SIGNALLED[-1].message}", err=True)
+                code = _SIGNALLED[-1].code
+            else:
+                code = _internal_error(args)
         finally:
             for sig, handler in previous.items():
                 signal.signal(sig, handler)
+            from .core import atomic
+
+            for line in atomic.take_notes():  # swaps a killed process left half-done, finished or undone
+                with contextlib.suppress(OSError):
+                    typer.echo(f"note: {line}", err=True)
         if standalone_mode:
             sys.exit(code)
         return code

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import secrets
 import shutil
 import stat
@@ -31,6 +32,7 @@ import tempfile
 from pathlib import Path
 from typing import Callable, Collection, Iterable, Iterator, Mapping, Union
 
+from . import interrupts
 from .errors import SetupgenError, quoted
 
 #: longest output path accepted, in bytes (Linux PATH_MAX is 4096)
@@ -250,37 +252,61 @@ def write_files(folder: str | Path, files: Mapping[str, Content]) -> None:
 
 
 def _replace_all(folder: Path, files: Mapping[str, Content]) -> None:
-    """:func:`write_files` once the folder and targets are checked."""
+    """:func:`write_files` once the folder and targets are checked: every
+    file staged, then (signals held until the end, so a signal never
+    undoes or interrupts a finished swap) renamed into place and the old
+    versions' copies removed."""
     staged: dict[str, Path] = {}
-    backups: dict[str, Path] = {}
-    done: list[str] = []
-    current = next(iter(files), "")  # the file being staged or renamed (named when that fails)
+    current = next(iter(files), "")  # the file being staged (named when that fails)
     try:
         for current, data in files.items():
             staged[current] = _stage(folder, current, data)
-        for current in files:
-            target = folder / current
-            if target.exists() and len(files) > 1:  # one file alone needs no way back
-                backups[current] = _keep_old(target)
-            os.replace(staged[current], target)
-            del staged[current]
-            done.append(current)
     except BaseException as exc:
-        for name in done:  # put the old versions back (or remove what is new)
-            with contextlib.suppress(OSError):
-                if name in backups:
-                    os.replace(backups.pop(name), folder / name)
-                else:
-                    os.unlink(folder / name)
+        _unlink_all(staged.values())
         if isinstance(exc, _SourceError):
             raise exc.error from None
         if isinstance(exc, OSError):
             raise _fail(folder / current, exc.strerror or str(exc)) from None
         raise
-    finally:
-        for tmp in [*staged.values(), *backups.values()]:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
+    backups: dict[str, Path] = {}
+    done: list[str] = []
+    with interrupts.critical():  # a signal waits until every rename and the clean-up are done
+        try:
+            _rename_all(folder, files, staged, backups, done)
+        except BaseException as exc:
+            for name in done:  # put the old versions back (or remove what is new)
+                with contextlib.suppress(OSError):
+                    if name in backups:
+                        os.replace(backups.pop(name), folder / name)
+                    else:
+                        os.unlink(folder / name)
+            if isinstance(exc, OSError):
+                failed = next((n for n in files if n not in done), current)
+                raise _fail(folder / failed, exc.strerror or str(exc)) from None
+            raise
+        finally:
+            _unlink_all([*staged.values(), *backups.values()])
+
+
+def _unlink_all(paths: Iterable[Path]) -> None:
+    for tmp in list(paths):
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+
+
+def _rename_all(folder: Path, files: Mapping[str, Content], staged: dict[str, Path], backups: dict[str, Path],
+                done: list[str]) -> None:
+    """Rename every staged file over its target, keeping each old version
+    in ``backups`` (several files: a way back if a rename fails), and
+    record the output complete (:func:`setupgen.core.interrupts.completed`)."""
+    for current in files:
+        target = folder / current
+        if target.exists() and len(files) > 1:  # one file alone needs no way back
+            backups[current] = _keep_old(target)
+        os.replace(staged[current], target)
+        del staged[current]
+        done.append(current)
+    interrupts.completed()
 
 
 def _keep_old(target: Path) -> Path:
@@ -449,32 +475,102 @@ def staged_dir(path: str | Path, owned: OwnerCheck | None = None) -> Iterator[Pa
     without error it replaces ``path`` (an existing folder, checked by
     ``owned`` as in :func:`check_dir_target`, is swapped out and removed),
     otherwise it is deleted and ``path`` is left as it was, on every exit
-    path. Raises :class:`OutputError`."""
+    path. The two renames of the swap and the removal of the old copy hold
+    signals back (:func:`setupgen.core.interrupts.critical`); a swap a
+    killed process left half-done is first finished or undone
+    (:func:`recover_swap`). Raises :class:`OutputError`."""
     path = check_dir_target(path, owned)
+    recover_swap(path)
+    tmp: Path | None = None
+    old: Path | None = None
     try:
-        tmp = Path(tempfile.mkdtemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent))
-    except OSError as exc:
-        raise OutputError(f"cannot write to {shown(path)}: {exc.strerror or exc}") from None
-    old = None
-    try:
+        with interrupts.critical():  # no signal between making the folder and knowing its name
+            tmp = Path(tempfile.mkdtemp(prefix=f".{path.name}.{os.getpid()}.", suffix=".tmp", dir=path.parent))
         yield tmp
-        mask = _umask()
-        os.chmod(tmp, 0o777 & ~mask)
-        for child in tmp.iterdir():
-            if child.is_file():
-                os.chmod(child, 0o666 & ~mask)
-        if path.exists():
-            old = _spare_name(path.parent, path.name)
-            os.replace(path, old)
-        os.replace(tmp, path)
+        _open_permissions(tmp)
+        with interrupts.critical():
+            if path.exists():
+                old = _spare_name(path.parent, path.name)
+                os.replace(path, old)
+            os.replace(tmp, path)
+            interrupts.completed()
+            if old is not None:
+                shutil.rmtree(old, ignore_errors=True)
     except BaseException as exc:
-        shutil.rmtree(tmp, ignore_errors=True)
-        if old is not None and not path.exists():
-            with contextlib.suppress(OSError):
-                os.replace(old, path)  # the old folder back
+        with interrupts.critical():
+            if tmp is not None:
+                shutil.rmtree(tmp, ignore_errors=True)
+            if old is not None and not path.exists():
+                with contextlib.suppress(OSError):
+                    os.replace(old, path)  # the old folder back
         if isinstance(exc, OSError) and not isinstance(exc, OutputError):
             raise OutputError(f"cannot write to {shown(path)}: {exc.strerror or exc}") from None
         raise
-    finally:
-        if old is not None and old.exists() and path.exists():
-            shutil.rmtree(old, ignore_errors=True)
+
+
+def _open_permissions(folder: Path) -> None:
+    """The usual permissions (0777 / 0666 less the umask) on a staged folder and its files."""
+    mask = _umask()
+    os.chmod(folder, 0o777 & ~mask)
+    for child in folder.iterdir():
+        if child.is_file():
+            os.chmod(child, 0o666 & ~mask)
+
+
+#: the notes of swaps finished or undone since the last :func:`take_notes` (for the command to print)
+_NOTES: list[str] = []
+
+
+def take_notes() -> list[str]:
+    """The lines saying which half-done swaps were finished or undone, once each."""
+    out = list(_NOTES)
+    _NOTES.clear()
+    return out
+
+
+def _alive(pid: int) -> bool:
+    """Whether process ``pid`` is running (where that cannot be asked
+    safely, as on Windows, it counts as running)."""
+    if os.name == "nt" or pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True
+    return True
+
+
+def recover_swap(path: Path) -> None:
+    """Finish or undo the folder swap of a process that died between its
+    two renames (a kill -9), leaving a complete copy at ``path``: only for
+    hidden copies of ``path``'s name whose process is no longer alive.
+    Without ``path``, the staged new copy (complete: the old one is moved
+    aside only after staging) is put in place and the old removed; with
+    ``path`` present, a dead process's staged copy is removed. A copy that
+    is the only complete one is never deleted. Each step is noted
+    (:func:`take_notes`)."""
+    parent, name = path.parent, path.name
+    if not parent.is_dir():
+        return
+    pattern = re.compile(rf"\.{re.escape(name)}\.(\d+)\.([0-9a-z_]+)(\.old)?\.tmp")
+    found: dict[str, list[Path]] = {"new": [], "old": []}
+    for child in parent.iterdir():
+        m = pattern.fullmatch(child.name)
+        if m and child.is_dir() and not _alive(int(m.group(1))):
+            found["old" if m.group(3) else "new"].append(child)
+    if not found["new"] and not found["old"]:
+        return
+    with interrupts.critical():
+        if not path.exists() and found["old"] and found["new"]:
+            os.replace(found["new"].pop(), path)
+            _NOTES.append(f"{shown(path)}: a write stopped half-way was finished (the new copy is in place)")
+        elif not path.exists() and found["old"]:
+            os.replace(found["old"].pop(), path)
+            _NOTES.append(f"{shown(path)}: a write stopped half-way was undone (the old copy is back)")
+        if path.exists():
+            for leftover in found["new"] + found["old"]:
+                shutil.rmtree(leftover, ignore_errors=True)
+
+
