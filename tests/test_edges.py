@@ -135,3 +135,68 @@ def test_a_live_writers_copies_are_never_touched(tmp_path):
     mine.mkdir()
     atomic.recover_swap(out)
     assert mine.is_dir() and atomic.take_notes() == []
+
+
+# -- one player per name: Unicode NFC ---------------------------------------------------------
+
+E_ONE, E_TWO = "\u00e9", "e\u0301"  # "é" as one code point, and as e + combining acute
+
+
+def test_two_ids_equal_after_nfc_are_one_duplicate(tmp_path):
+    from setupgen.tournament import model
+
+    (tmp_path / "p.csv").write_text(f"id,name\nren{E_ONE},René A\nbob,Bob\nren{E_TWO},René B\n", encoding="utf-8")
+    with pytest.raises(model.TournamentError, match=f"line 4: player id 'ren{E_ONE}' already on line 2"):
+        model.read_players(tmp_path / "p.csv")
+
+
+def test_results_typed_in_another_form_name_the_same_player(tmp_path):
+    from setupgen.tournament import standings as st
+
+    text = f"round,table,player,vp,winner\n1,1,ren{E_TWO},10,yes\n1,1,bob,7,no\n1,1,cy,5,no\n"
+    rows = st.read_results(text, source="r.csv", players={f"ren{E_ONE}", "bob", "cy"}, thresholds={1: 10},
+                           tables={(1, 1): frozenset({f"ren{E_ONE}", "bob", "cy"})})
+    assert rows[0].player == f"ren{E_ONE}"
+
+
+def test_a_late_entry_and_the_players_file_agree_on_the_form(tmp_path):
+    from setupgen.tournament import entries, model
+
+    (tmp_path / "p.csv").write_text(f"id,name\nz{E_TWO},Zo{E_TWO}\na,A\nb,B\n", encoding="utf-8")
+    assert model.read_players(tmp_path / "p.csv")[0].id == f"z{E_ONE}"
+    late = entries.Entry(entries.JOINED, 2, f"l{E_TWO}", f"L{E_TWO}")
+    assert (late.player, late.name) == (f"l{E_ONE}", f"L{E_ONE}")
+
+
+def test_a_final_bigger_than_the_field_is_refused_when_the_schedule_is_made(tmp_path):
+    players = "".join(f"p{i:02d},Player {i}\n" for i in range(1, 13))
+    (tmp_path / "players.csv").write_text("id,name\n" + players)
+    (tmp_path / "t.toml").write_text('name = "Twelve"\nseed = "twelve"\nplayers = "players.csv"\n'
+                                     '[[rounds]]\nscenario = "base-3-4"\n[final]\nplayers = 16\nscenario = "base-3-4"\n')
+    out = tmp_path / "out"
+    res = run("schedule", str(tmp_path / "t.toml"), "-o", str(out))
+    assert res.exit_code == 2 and "final.players: finals of 16 need 16 ranked players, got 12" in res.stderr
+    assert len(res.stderr.strip().splitlines()) == 1 and not out.exists()
+
+
+def test_schedule_replace_on_a_full_disk_keeps_no_copy(tmp_path, monkeypatch):
+    """The copy of the old schedule is kept only when the new one is written."""
+    swiss = ROOT / "examples" / "swiss-2010" / "tournament.toml"
+    out = tmp_path / "out"
+    assert run("schedule", str(swiss), "-o", str(out)).exit_code == 0
+    before = (out / "schedule.csv").read_bytes()
+    real = atomic._stage
+
+    def full(folder, name, data):
+        if name == "schedule.csv":
+            raise OSError(28, "No space left on device")
+        return real(folder, name, data)
+
+    monkeypatch.setattr(atomic, "_stage", full)
+    text = swiss.read_text().replace('seed = "sm2010"', 'seed = "other"')
+    (tmp_path / "t.toml").write_text(text)
+    shutil.copy(swiss.parent / "players.csv", tmp_path / "players.csv")
+    res = run("schedule", str(tmp_path / "t.toml"), "--replace", "-o", str(out))
+    assert res.exit_code == 2 and "No space left on device" in res.stderr
+    assert (out / "schedule.csv").read_bytes() == before
+    assert not list(out.glob("schedule.before-*")) and hidden(out) == []

@@ -266,17 +266,26 @@ def test_a_catan_studio_event_from_the_command_line(tmp_path):
 
 
 def test_a_final_of_four_with_three_ranked_players_is_refused(tmp_path):
-    (tmp_path / "players.csv").write_text("id,name\na,Ann\nb,Bo\nc,Cy\n")
+    """Four entered (the schedule accepts the final of four; three would be
+    refused there already, issue 46), one disqualified: three ranked."""
+    (tmp_path / "players.csv").write_text("id,name\na,Ann\nb,Bo\nc,Cy\nd,Di\n")
     (tmp_path / "t.toml").write_text('name = "Tiny"\nseed = "tiny"\nplayers = "players.csv"\n'
                                      '[[rounds]]\nscenario = "base-3-4"\n[final]\nplayers = 4\nscenario = "base-3-4"\n')
     out = tmp_path / "out"
     runner = CliRunner()
     assert runner.invoke(app, ["schedule", str(tmp_path / "t.toml"), "-o", str(out)]).exit_code == 0
-    (out / "results.csv").write_text("round,table,player,vp,winner\n1,1,a,10,yes\n1,1,b,5,no\n1,1,c,4,no\n")
+    (out / "results.csv").write_text("round,table,player,vp,winner,status\n1,1,a,10,yes,played\n1,1,b,5,no,played\n"
+                                     "1,1,c,4,no,played\n1,1,d,3,no,disqualified\n")
     before = sorted(p.name for p in out.iterdir())
     res = runner.invoke(app, ["finals", str(tmp_path / "t.toml"), str(out / "results.csv"), "-o", str(out)])
     assert res.exit_code == 2 and "finals of 4 need 4 ranked players, got 3" in res.stderr
     assert len(res.stderr.strip().splitlines()) == 1 and sorted(p.name for p in out.iterdir()) == before
+    three = tmp_path / "three"
+    three.mkdir()
+    (three / "players.csv").write_text("id,name\na,Ann\nb,Bo\nc,Cy\n")
+    shutil.copy(tmp_path / "t.toml", three / "t.toml")
+    res = runner.invoke(app, ["schedule", str(three / "t.toml"), "-o", str(three / "out")])
+    assert res.exit_code == 2 and "final.players: finals of 4 need 4 ranked players, got 3" in res.stderr
 
 
 def test_each_key_has_its_name_in_both_languages():

@@ -18,6 +18,15 @@ MIN_VP = 3
 MAX_VP = 30
 
 
+def nfc(text: str) -> str:
+    """``text`` in Unicode normal form C, the one form player ids and names
+    are compared in (issue 46: "é" typed as one code point or as "e" and a
+    combining accent is one player; README, "Interpretations")."""
+    import unicodedata
+
+    return unicodedata.normalize("NFC", text)
+
+
 def check_text(value: str, what: str, *, field: str | None = None, limit: int = MAX_TEXT) -> str:
     """``value`` if it is printable text of at most ``limit`` characters.
     Raises :class:`SetupgenError` naming ``what`` (e.g. "the seed")."""

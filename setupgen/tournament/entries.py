@@ -35,7 +35,7 @@ from typing import Collection, Mapping, Sequence
 
 from ..core import cells as csvcells
 from ..core.messages import Problem
-from ..core.limits import MAX_ROUND
+from ..core.limits import MAX_ROUND, nfc
 from .model import MAX_PLAYERS, Player, TournamentError, player_problem
 
 ENTRIES_FILE = "entries.csv"
@@ -65,6 +65,10 @@ class Entry:
     group: str | None = None
 
     def __post_init__(self) -> None:
+        for name in ("player", "name", "group"):  # one Unicode form for every id and name (issue 46)
+            value = getattr(self, name)
+            if isinstance(value, str):
+                object.__setattr__(self, name, nfc(value))
         problem = _entry_problem(self)
         if isinstance(problem, Problem):
             raise problem.error(EntriesError)

@@ -14,6 +14,7 @@ schedule; otherwise the schedule is planned afresh, identically.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import unicodedata
 from pathlib import Path
@@ -25,6 +26,7 @@ from ..core import cells as csvcells
 from ..core import layout as layoutmod
 from ..core.board import Board
 from ..core.data import read_text
+from ..core.limits import nfc
 from ..core.errors import SetupgenError
 from ..core.messages import keyed
 from ..render import listing
@@ -106,7 +108,7 @@ def rounds_with_results(folder: Path) -> set[int]:
     path = folder / RESULTS_FILE
     if not path.is_file():
         return set()
-    rows = csv.reader(io.StringIO(read_text(path, "results file")))
+    rows = csv.reader(io.StringIO(nfc(read_text(path, "results file"))))
     header = [h.strip().lower() for h in next(rows, [])]
     if "round" not in header:
         return set()
@@ -222,7 +224,7 @@ def read_entries(t: Tournament, folder: Path) -> entries.Entries:
     path = folder / entries.ENTRIES_FILE
     if not path.exists():
         return entries.Entries()
-    text = read_text(path, "entries file")
+    text = nfc(read_text(path, "entries file"))
     try:
         return entries.Entries.from_csv(text, t.players)
     except entries.EntriesError as exc:
@@ -289,6 +291,13 @@ def schedule_job(t: Tournament, folder: Path, from_round: int | None = None, res
             raise SetupgenError(f"round {played[0]} has results in {atomic.shown(folder / RESULTS_FILE)} already: "
                                 f"planning afresh would re-seat it; re-plan from the first round not yet played",
                                 field="replace")
+    if t.final is not None:  # the finals fit the field (a final of 16 with 12 players is refused now, not at finals)
+        field = len({p.id for p in (*t.players, *t.late)})
+        try:
+            t.final.finalists(field)
+        except SetupgenError as exc:
+            raise SetupgenError(f"{t.path}: final.players: {exc} (the field has {field} players)",
+                                field="players") from None
     sched = make_schedule(t, folder, from_round, results)
     check_almanacs(t, sched, from_round or 1)
     quality = write_schedule(t, sched, folder, replace=replace or from_round is not None)
@@ -326,7 +335,7 @@ def read_schedule(folder: Path) -> Schedule | None:
     path = folder / SCHEDULE_FILE
     if not path.exists():
         return None
-    text = read_text(path, "schedule file")
+    text = nfc(read_text(path, "schedule file"))
     try:
         return Schedule.from_csv(text)
     except ScheduleError as exc:
@@ -376,31 +385,38 @@ def write_schedule(t: Tournament, sched: Schedule, folder: Path, *, replace: boo
     document = pdf.svgs_to_pdf(pages)  # rendered before anything is written
     with atomic.folder_for(folder), atomic.folder_lock(folder):
         _keep_played_schedule(folder / SCHEDULE_FILE, text, replace)  # again, under the lock
-        _keep_replaced_schedule(folder / SCHEDULE_FILE, text)
-        atomic.write_files(folder, {"schedule.pdf": document, SCHEDULE_FILE: text.encode("utf-8")})
+        kept = _keep_replaced_schedule(folder / SCHEDULE_FILE, text)
+        try:
+            atomic.write_files(folder, {"schedule.pdf": document, SCHEDULE_FILE: text.encode("utf-8")})
+        except BaseException:
+            if kept is not None:  # the old schedule is still in place: its copy (ours, just made) goes
+                with contextlib.suppress(OSError):
+                    kept.unlink()
+            raise
     return sched.quality(t.everyone())
 
 
-def _keep_replaced_schedule(path: Path, text: str) -> None:
+def _keep_replaced_schedule(path: Path, text: str) -> Path | None:
     """Before ``schedule.csv`` is replaced by another schedule, keep a copy
     of it as ``schedule.before-<UTC time>.csv`` beside it (a new name,
-    never over a file)."""
+    never over a file); returns the copy (None: nothing to keep), which
+    the caller removes when the new schedule is not written."""
     import time
 
     try:
         old = path.read_bytes()
     except FileNotFoundError:
-        return
+        return None
     except OSError as exc:
         raise SetupgenError(f"cannot read {atomic.shown(path)}: {exc.strerror or exc}") from None
     if old == text.encode("utf-8"):
-        return
+        return None
     stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
     for k in range(1, 100):
         kept = path.with_name(f"schedule.before-{stamp}{'' if k == 1 else f'-{k}'}.csv")
         if not kept.exists():
             atomic.write_bytes(kept, old)
-            return
+            return kept
     raise SetupgenError(f"cannot keep the replaced {atomic.shown(path)}: too many copies of this second")
 
 

@@ -71,7 +71,7 @@ from ..core import cells as csvcells
 from ..core import layout as layoutmod
 from ..core import templates
 from ..core.data import read_text, read_toml
-from ..core.limits import MAX_ROUNDS, check_text
+from ..core.limits import MAX_ROUNDS, check_text, nfc
 from ..core.errors import SetupgenError
 from ..core.fields import Fields
 from ..core.messages import Problem, keyed
@@ -613,7 +613,7 @@ def read_players(path: str | Path) -> tuple[Player, ...]:
     ``group`` (header required; UTF-8, a byte-order mark allowed). Raises
     :class:`TournamentError` naming the line."""
     try:
-        text = read_text(path, "players file")
+        text = nfc(read_text(path, "players file"))
     except SetupgenError as exc:
         raise TournamentError(str(exc)) from None
     path = Path(path)

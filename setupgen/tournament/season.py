@@ -43,6 +43,7 @@ from ..core import cldr
 from ..core.data import data_dir, read_text, read_toml
 from ..core.errors import SetupgenError, quoted
 from ..core.fields import Fields
+from ..core.limits import nfc
 from ..render import export, listing
 from .model import load as load_tournament
 from .standings import draw_lots, format_points
@@ -286,7 +287,7 @@ def _read_places(key: str, source: Path, names: Mapping[str, str]) -> tuple[tupl
     ``standings.csv`` (``rank,player,...``), checked complete."""
     where = f"event {key}: {atomic.shown(source)}"
     try:
-        rows = list(csv.reader(io.StringIO(read_text(source, "places file"))))
+        rows = list(csv.reader(io.StringIO(nfc(read_text(source, "places file")))))
     except (SetupgenError, csv.Error) as exc:
         raise SeasonError(f"{where}: {exc}") from None
     if not rows or rows[0][:2] not in (["place", "player"], ["rank", "player"]):
@@ -316,7 +317,7 @@ def read_aliases(season: Season, events: Sequence[EventPlaces]) -> dict[tuple[st
         return {}
     where = atomic.shown(season.aliases)
     try:
-        rows = list(csv.reader(io.StringIO(read_text(season.aliases, "aliases file"))))
+        rows = list(csv.reader(io.StringIO(nfc(read_text(season.aliases, "aliases file")))))
     except (SetupgenError, csv.Error) as exc:
         raise SeasonError(f"{where}: {exc}") from None
     if not rows or rows[0] != ["event", "id", "player"]:

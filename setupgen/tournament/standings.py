@@ -31,6 +31,7 @@ from typing import Any, Callable, Collection, Iterable, Mapping, Sequence
 
 from ..core import rng
 from ..core.errors import SetupgenError, quoted
+from ..core.limits import nfc
 from ..core.messages import Problem
 from .games import FINALS_ROUND, RoundName, TableName
 from .scoring import TIE_BREAKERS, Scoring
@@ -149,6 +150,7 @@ def read_results(
     row (for a missing table, the first row of its round). ``stage``
     (``final``, ``semi-final``): a finals file, see :data:`STAGE_ROUND`.
     """
+    text = nfc(text)  # ids compared in one Unicode form (issue 46)
     problems = _Problems(source, stage)
     text = text[1:] if text.startswith("\ufeff") else text
     reader = csv.reader(io.StringIO(text), strict=True)
