@@ -698,19 +698,22 @@ def schedule(
     output: Optional[str] = typer.Option(None, "-o", "--output", help="Tournament folder; default output/<tournament name>."),
     replace: bool = typer.Option(False, "--replace", help="Plan afresh over an existing schedule.csv that holds another schedule (played or re-planned rounds are lost)."),
     results: Optional[Path] = typer.Option(None, "--results", metavar="RESULTS.csv", help="With --from-round N where round N is marked seating = \"standings\": the results so far; round N is seated by rank (1-4, 5-8, ...)."),
+    move_packs: bool = typer.Option(False, "--move-packs", help="With --replace: move round packs made for the old seating aside (kept as round-N.before-<time>/) instead of refusing; --from-round moves them always."),
 ) -> None:
     """Seat every preliminary round: tables and starting positions."""
     from .tournament import jobs as tj
 
     try:
         t, folder = _load_tournament(tournament_file, output)
-        _, quality = tj.schedule_job(t, folder, from_round, results, replace=replace)
+        _, quality, moved = tj.schedule_job(t, folder, from_round, results, replace=replace, move_packs=move_packs)
         _files_written()
     except SetupgenError as exc:
         raise _fail_results(exc) from None
     for line in quality.lines():
         _out(line)
-    typer.echo(f"wrote {folder / 'schedule.csv'} and {folder / 'schedule.pdf'}", err=True)
+    for line in moved:
+        typer.echo(f"note: {line}", err=True)
+    typer.echo(f"wrote {(folder / 'schedule.csv').resolve()} and {(folder / 'schedule.pdf').resolve()}", err=True)
 
 
 @app.command(epilog="Examples:  setupgen entry T.toml --leave ch07 --from-round 2"

@@ -34,7 +34,7 @@ def test_help_of_every_command_shows_an_example(runner):
     import typer
     assert "Example" in run(runner, "--help").stdout
     commands = sorted(typer.main.get_command(app).commands)
-    assert len(commands) == 12 and {"board", "round", "serve", "placings", "entry"} <= set(commands)
+    assert len(commands) == 13 and {"board", "round", "serve", "placings", "entry", "season"} <= set(commands)
     for cmd in commands:
         res = run(runner, cmd, "--help")
         assert res.exit_code == 0

@@ -200,3 +200,39 @@ def test_schedule_replace_on_a_full_disk_keeps_no_copy(tmp_path, monkeypatch):
     assert res.exit_code == 2 and "No space left on device" in res.stderr
     assert (out / "schedule.csv").read_bytes() == before
     assert not list(out.glob("schedule.before-*")) and hidden(out) == []
+
+
+def test_a_printed_pack_is_never_orphaned_by_a_new_schedule(tmp_path):
+    """round 1's pack, then schedule --replace with another seed: refused
+    without --move-packs (nothing written); with it the pack is moved aside
+    under a dated name (kept, never deleted) and the director told to make
+    it again."""
+    swiss = ROOT / "examples" / "swiss-2010"
+    shutil.copy(swiss / "players.csv", tmp_path / "players.csv")
+    (tmp_path / "t.toml").write_text((swiss / "tournament.toml").read_text())
+    out = tmp_path / "out"
+    assert run("schedule", str(tmp_path / "t.toml"), "-o", str(out)).exit_code == 0
+    assert run("round", str(tmp_path / "t.toml"), "--round", "1", "--no-almanac", "-o", str(out)).exit_code == 0
+    old_pack = (out / "round-1" / "manifest.json").read_bytes()
+    before = (out / "schedule.csv").read_bytes()
+    (tmp_path / "t.toml").write_text((swiss / "tournament.toml").read_text().replace('seed = "sm2010"', 'seed = "x"'))
+    res = run("schedule", str(tmp_path / "t.toml"), "--replace", "-o", str(out))
+    assert res.exit_code == 2 and "round 1's pack" in res.stderr and "was made for the seating" in res.stderr
+    assert (out / "schedule.csv").read_bytes() == before
+    res = run("schedule", str(tmp_path / "t.toml"), "--replace", "--move-packs", "-o", str(out))
+    assert res.exit_code == 0, res.output
+    assert "round 1's pack was made for the old seating: moved to" in res.stderr and "make it again" in res.stderr
+    moved = list(out.glob("round-1.before-*"))
+    assert len(moved) == 1 and (moved[0] / "manifest.json").read_bytes() == old_pack
+    assert not (out / "round-1").exists() and (out / "schedule.csv").read_bytes() != before
+
+
+def test_replanning_with_the_same_seating_leaves_the_pack(tmp_path):
+    swiss = ROOT / "examples" / "swiss-2010"
+    shutil.copy(swiss / "players.csv", tmp_path / "players.csv")
+    (tmp_path / "t.toml").write_text((swiss / "tournament.toml").read_text())
+    out = tmp_path / "out"
+    assert run("schedule", str(tmp_path / "t.toml"), "-o", str(out)).exit_code == 0
+    assert run("round", str(tmp_path / "t.toml"), "--round", "1", "--no-almanac", "-o", str(out)).exit_code == 0
+    res = run("schedule", str(tmp_path / "t.toml"), "--replace", "-o", str(out))
+    assert res.exit_code == 0 and (out / "round-1" / "manifest.json").is_file() and "moved" not in res.stderr

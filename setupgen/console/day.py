@@ -869,7 +869,7 @@ def start_replan(day: Day, round_number: int) -> Task:
         standings = day.t.round(round_number).seating == "standings"
         day.replanning = round_number
 
-    def done(result: tuple[Schedule, Any]) -> tuple[str, dict]:
+    def done(result: tuple[Schedule, Any, list[str]]) -> tuple[str, dict]:
         with day.store.lock:
             day.replanning = None
             day.schedule, day.known, day.tables = result[0], None, None
@@ -878,7 +878,9 @@ def start_replan(day: Day, round_number: int) -> Task:
             day.store.note("director", round_number, "replan", json.dumps({"from_round": round_number}))
             note_planned(day)
         quality = "; ".join(result[1].lines())
-        return f"re-planned from round {round_number}: {quality}", {"quality": quality, "measures": result[1].rows()}
+        moved = "".join(f"; {line}" for line in result[2])  # packs made for the old seating, moved aside
+        return (f"re-planned from round {round_number}: {quality}{moved}",
+                {"quality": quality, "measures": result[1].rows(), "moved": list(result[2])})
 
     def failed(_why: str) -> None:
         with day.store.lock:

@@ -279,11 +279,15 @@ def remove_entry(t: Tournament, folder: Path, index: int, expected: entries.Entr
 
 
 def schedule_job(t: Tournament, folder: Path, from_round: int | None = None, results: str | Path | None = None,
-                 *, replace: bool = False) -> tuple[Schedule, Quality]:
+                 *, replace: bool = False, move_packs: bool = False) -> tuple[Schedule, Quality, list[str]]:
     """What ``setupgen schedule`` does (and the console's re-plan): the
     schedule of :func:`make_schedule` written by :func:`write_schedule`
     (over the saved one when re-planning from a round, or with
-    ``replace``), the late entries named. Returns it and its quality."""
+    ``replace``), the late entries named. A round pack made for a seating
+    the new schedule changes is moved aside (:func:`move_packs_aside`):
+    always when re-planning from a round, with ``replace`` only when
+    ``move_packs`` says so (else :class:`SetupgenError`, nothing written).
+    Returns the schedule, its quality and one line per pack moved."""
     t = with_entries(t, folder)
     if replace and from_round is None:
         played = sorted(rounds_with_results(folder))
@@ -291,17 +295,73 @@ def schedule_job(t: Tournament, folder: Path, from_round: int | None = None, res
             raise SetupgenError(f"round {played[0]} has results in {atomic.shown(folder / RESULTS_FILE)} already: "
                                 f"planning afresh would re-seat it; re-plan from the first round not yet played",
                                 field="replace")
-    if t.final is not None:  # the finals fit the field (a final of 16 with 12 players is refused now, not at finals)
-        field = len({p.id for p in (*t.players, *t.late)})
-        try:
-            t.final.finalists(field)
-        except SetupgenError as exc:
-            raise SetupgenError(f"{t.path}: final.players: {exc} (the field has {field} players)",
-                                field="players") from None
+    _check_final_field(t)
+    before = _seating_before(t, folder)
     sched = make_schedule(t, folder, from_round, results)
+    stale = orphaned_packs(folder, before, sched, from_round or 1)
+    if stale and from_round is None and not move_packs:
+        raise SetupgenError(f"round {stale[0]}'s pack ({atomic.shown(folder / f'round-{stale[0]}')}) was made for "
+                            f"the seating this would change; move the packs aside (they are kept under a dated name) "
+                            f"to plan afresh", field="move_packs")
     check_almanacs(t, sched, from_round or 1)
     quality = write_schedule(t, sched, folder, replace=replace or from_round is not None)
-    return sched, quality
+    return sched, quality, move_packs_aside(folder, stale)
+
+
+def _check_final_field(t: Tournament) -> None:
+    """The finals fit the field (a final of 16 with 12 players is refused
+    when the schedule is made, not at the finals)."""
+    if t.final is None:
+        return
+    field = len({p.id for p in (*t.players, *t.late)})
+    try:
+        t.final.finalists(field)
+    except SetupgenError as exc:
+        raise SetupgenError(f"{t.path}: final.players: {exc} (the field has {field} players)",
+                            field="players") from None
+
+
+def _seating_before(t: Tournament, folder: Path) -> Schedule | None:
+    """The seating the round packs were made from: the saved schedule, or
+    the seed's plan when none was saved; None when it cannot be known."""
+    try:
+        return current_schedule(t, folder)
+    except SetupgenError:
+        return None
+
+
+def orphaned_packs(folder: Path, before: Schedule | None, after: Schedule, first: int) -> list[int]:
+    """The rounds from ``first`` on whose pack (``round-N/`` with its
+    manifest) seats other tables than ``after`` does (every such pack when
+    the seating before is unknown), ascending."""
+    out = []
+    for n in after.round_numbers():
+        if n < first or not (folder / f"round-{n}" / "manifest.json").is_file():
+            continue
+        tables = [after.table(n, k) for k in range(1, after.tables(n) + 1)]
+        if before is None or [before.table(n, k) for k in range(1, before.tables(n) + 1)] != tables:
+            out.append(n)
+    return out
+
+
+def move_packs_aside(folder: Path, rounds: Sequence[int]) -> list[str]:
+    """Move each round's pack ``round-N/`` to ``round-N.before-<UTC time>/``
+    (never over a folder; nothing is deleted), under the folder's lock;
+    one line per pack, saying it must be made again."""
+    import os
+    import time
+
+    stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
+    lines = []
+    with atomic.folder_lock(folder):
+        for n in rounds:
+            pack = folder / f"round-{n}"
+            target = next(folder / f"round-{n}.before-{stamp}{'' if k == 1 else f'-{k}'}" for k in range(1, 1000)
+                          if not (folder / f"round-{n}.before-{stamp}{'' if k == 1 else f'-{k}'}").exists())
+            os.replace(pack, target)
+            lines.append(f"round {n}'s pack was made for the old seating: moved to {atomic.shown(target)}; "
+                         f"make it again")
+    return lines
 
 
 def check_almanacs(t: Tournament, sched: Schedule, first: int = 1) -> None:

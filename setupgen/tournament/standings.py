@@ -150,9 +150,8 @@ def read_results(
     row (for a missing table, the first row of its round). ``stage``
     (``final``, ``semi-final``): a finals file, see :data:`STAGE_ROUND`.
     """
-    text = nfc(text)  # ids compared in one Unicode form (issue 46)
+    text = nfc(text.removeprefix("\ufeff"))  # ids compared in one Unicode form (issue 46)
     problems = _Problems(source, stage)
-    text = text[1:] if text.startswith("\ufeff") else text
     reader = csv.reader(io.StringIO(text), strict=True)
     header, index, header_line = _read_header(reader, problems)
     rows = _read_body(reader, header_line, problems)
