@@ -72,6 +72,21 @@ def _on_signal(signum: int, _frame: object) -> None:
 _SIGNALLED: list[_Stop] = []
 
 
+#: longest error line printed whole; a longer one (a value of thousands of characters echoed back) is cut
+MAX_ERROR_LINE = 300
+
+
+def _readable(line: str) -> str:
+    """``line`` cut to :data:`MAX_ERROR_LINE` characters, its end kept
+    (``… 4,760 characters left out …``), so a huge value given does not
+    flood the terminal."""
+    line = " ".join(line.split())
+    if len(line) <= MAX_ERROR_LINE:
+        return line
+    cut = len(line) - MAX_ERROR_LINE + 40
+    return f"{line[:MAX_ERROR_LINE - 60]} … {cut:,} characters left out … {line[-20:]}"
+
+
 class _OneLineErrors(TyperGroup):
     """Every way a command can end, as one line on stderr and an exit code
     (README, "Exit codes"): usage errors 2, Ctrl-C 130, SIGTERM 143, SIGHUP
@@ -107,7 +122,7 @@ class _OneLineErrors(TyperGroup):
                               standalone_mode=False, **extra)
             code = rv if isinstance(rv, int) else 0
         except ClickException as exc:
-            typer.echo(f"error: {_lower_first(exc.format_message())}", err=True)
+            typer.echo(f"error: {_readable(_lower_first(exc.format_message()))}", err=True)
             code = EXIT_BAD_INPUT
         except _Stop as stop:
             if stop.message:
@@ -115,7 +130,7 @@ class _OneLineErrors(TyperGroup):
                     typer.echo(f"error: {stop.message}", err=True)
             code = stop.code
         except SetupgenError as exc:  # a command let one through: still bad input
-            typer.echo(f"error: {exc}", err=True)
+            typer.echo(f"error: {_readable(str(exc))}", err=True)
             code = EXIT_BAD_INPUT
         except Exception:
             if _SIGNALLED:  # a signal's stop, turned into another error on its way (e.g. inside an import)
@@ -261,7 +276,7 @@ def _fail(problem: SetupgenError | str) -> typer.Exit:
     if remedy:
         how += f" ({remedy} to do it anyway)"
     line = f"{flag + ': ' if flag else ''}{problem}{how}"
-    typer.echo("error: " + "".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in line), err=True)
+    typer.echo("error: " + _readable("".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in line)), err=True)
     return typer.Exit(EXIT_BAD_INPUT)
 
 

@@ -236,3 +236,42 @@ def test_replanning_with_the_same_seating_leaves_the_pack(tmp_path):
     assert run("round", str(tmp_path / "t.toml"), "--round", "1", "--no-almanac", "-o", str(out)).exit_code == 0
     res = run("schedule", str(tmp_path / "t.toml"), "--replace", "-o", str(out))
     assert res.exit_code == 0 and (out / "round-1" / "manifest.json").is_file() and "moved" not in res.stderr
+
+
+def test_a_broken_installation_is_an_environment_error_not_a_bug(monkeypatch, tmp_path):
+    from setupgen.core import data
+    from setupgen.tournament import known
+
+    real = data.data_dir
+    monkeypatch.setattr(known, "data_dir", lambda name: real("designs-gone"))
+    (tmp_path / "players.csv").write_text("id,name\n" + "".join(f"g{i:02d},G {i}\n" for i in range(1, 33)))
+    (tmp_path / "t.toml").write_text('name = "Golfers"\nseed = "golf"\nplayers = "players.csv"\n'
+                                     + '[[rounds]]\nscenario = "base-3-4"\n' * 10)
+    res = run("schedule", str(tmp_path / "t.toml"), "-o", str(tmp_path / "out"))  # 8 tables of 4: a known design
+    assert res.exit_code == 2, res.output
+    assert res.stderr.strip() == ("error: setupgen's data folder 'designs-gone' is missing: the installation is "
+                                  "broken; install setupgen again")
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_refused_serve_leaves_the_folder_as_it_found_it(tmp_path):
+    from setupgen.console import day as consoleday
+    from setupgen.core.errors import SetupgenError
+
+    swiss = ROOT / "examples" / "swiss-2010" / "tournament.toml"
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "tournament.db").write_bytes(b"this is not a database" * 100)
+    before = sorted(p.name for p in out.iterdir())
+    with pytest.raises(SetupgenError):
+        consoleday.open_day(swiss, out)
+    assert sorted(p.name for p in out.iterdir()) == before
+
+
+@pytest.mark.parametrize("args", [["board", "--numbers", "y" * 10000], ["board", "--lang", "z" * 10000],
+                                  ["round", str(ROOT / "examples" / "swiss-2010" / "tournament.toml"), "--round",
+                                   "9" * 4000]])
+def test_a_huge_value_is_not_echoed_whole(tmp_path, args):
+    res = run(*args, "-o", str(tmp_path / "out"))
+    assert res.exit_code == 2 and len(res.stderr) < 400 and "characters left out" in res.stderr, res.stderr[:300]
+    assert len(res.stderr.strip().splitlines()) == 1 and not (tmp_path / "out").exists()

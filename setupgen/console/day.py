@@ -249,17 +249,19 @@ def open_day(tournament_file: str | Path, folder: Path, console_url: str | None 
     sched = jobs.current_schedule(t, folder)
     made = [name for name in _START_FILES if not (folder / name).exists()]
     with atomic.folder_for(folder):  # a folder made here goes again when the start is refused
-        secret = tokens.key(folder)
-        store = Store(folder)
-        day = Day(t, folder, sched, store, secret, base)
+        store: Store | None = None
         try:
+            secret = tokens.key(folder)
+            store = Store(folder)  # a junk database is refused here: the key made above goes again (issue 46)
+            day = Day(t, folder, sched, store, secret, base)
             _check_results_follow_schedule(day)
             _adopt_results_file(day)
             if jobs.read_schedule(folder) is None:  # the command line works from the folder while the console runs
                 jobs.write_schedule(t, sched, folder)
             day.files_stamp = _stamps(folder)
         except BaseException:
-            store.close()
+            if store is not None:
+                store.close()
             for name in made:  # a refused start leaves the folder as it was
                 with contextlib.suppress(OSError):
                     os.unlink(folder / name)

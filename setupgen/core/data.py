@@ -17,12 +17,14 @@ MAX_INPUT_BYTES = 10_000_000
 def data_dir(name: str) -> Path:
     """A shipped data folder (``layouts``, ``templates`` or ``almanac``): the copy inside
     an installed wheel (``setupgen/_data/<name>``), else the top-level folder
-    of a source checkout. Raises ``FileNotFoundError`` when neither exists."""
+    of a source checkout. Raises :class:`SetupgenError` (an environment
+    problem: exit 2, one line) when neither exists."""
     package = Path(__file__).resolve().parent.parent
     for cand in (package / "_data" / name, package.parent / name):
         if cand.is_dir():
             return cand
-    raise FileNotFoundError(f"setupgen data folder {name!r} not found (broken installation)")
+    raise SetupgenError(f"setupgen's data folder {name!r} is missing: the installation is broken; "
+                        "install setupgen again")
 
 
 def read_text(path: str | Path, what: str = "file") -> str:
