@@ -73,7 +73,7 @@ _SIGNALLED: list[_Stop] = []
 
 
 #: longest error line printed whole; a longer one (a value of thousands of characters echoed back) is cut
-MAX_ERROR_LINE = 300
+MAX_ERROR_LINE = 500
 
 
 def _readable(line: str) -> str:
@@ -695,6 +695,11 @@ def _tournament_folder(t, output: Optional[str]) -> Path:
     return atomic.check_path(output) if output is not None else DEFAULT_OUTPUT / export.slug(t.name)
 
 
+def _results_or_packs(tj, t, sched, folder: Path, results: Optional[Path]):
+    """The results file given, else the round packs' filled-in results gathered (an explicit file wins)."""
+    return results if results is not None else tj.gather_results(t, sched, folder)
+
+
 def _load_tournament(tournament_file: Path, output: Optional[str]):
     """The tournament (with the late entries of its folder's ``entries.csv``) and its folder."""
     from .tournament import jobs as tj
@@ -790,7 +795,7 @@ def _entry_of(leave: Optional[str], join: Optional[str], name: Optional[str], gr
 @app.command(epilog="Example:  setupgen standings examples/swiss-2010/tournament.toml results.csv")
 def standings(
     tournament_file: Path = typer.Argument(..., metavar="TOURNAMENT.toml", help="The tournament file."),
-    results: Path = typer.Argument(..., metavar="RESULTS.csv", help="round,table,player,vp,winner: one row per player per game."),
+    results: Optional[Path] = typer.Argument(None, metavar="[RESULTS.csv]", help="round,table,player,vp,winner: one row per player per game; default: the round packs' filled-in results-round-N.csv (and the console's results.csv) in the tournament folder."),
     output: Optional[str] = typer.Option(None, "-o", "--output", help="Tournament folder; default output/<tournament name>."),
 ) -> None:
     """Rank the players by the tournament's ranking keys (default: placing points, VP, VP share, lots)."""
@@ -799,7 +804,8 @@ def standings(
 
     try:
         t, folder = _load_tournament(tournament_file, output)
-        ranked = tj.write_standings(t, tj.current_schedule(t, folder), results, folder)
+        sched = tj.current_schedule(t, folder)
+        ranked = tj.write_standings(t, sched, _results_or_packs(tj, t, sched, folder, results), folder)
         _files_written()
     except SetupgenError as exc:
         raise _fail_results(exc) from None
@@ -812,7 +818,7 @@ def standings(
                     "  |  setupgen finals FILE results.csv --players 16 --winners au03,au11,au07,au01")
 def finals(
     tournament_file: Path = typer.Argument(..., metavar="TOURNAMENT.toml", help="The tournament file."),
-    results: Path = typer.Argument(..., metavar="RESULTS.csv", help="The preliminary rounds' results."),
+    results: Optional[Path] = typer.Argument(None, metavar="[RESULTS.csv]", help="The preliminary rounds' results; default: the round packs' filled-in results-round-N.csv (and the console's results.csv) in the tournament folder."),
     players: Optional[int] = typer.Option(None, help="4 (one final table), 8 (final 1-4-5-8 / 2-3-6-7) or 16 (semi-finals 1-8-9-16 ...); default: as the tournament file's [final] players says (by attendance: from the players ranked)."),
     winners: Optional[str] = typer.Option(None, help="Comma-separated ids of the semi-final winners: seat their final."),
     output: Optional[str] = typer.Option(None, "-o", "--output", help="Tournament folder (default output/<tournament name>); the pack goes to its final/ or semi-final/."),
@@ -828,8 +834,9 @@ def finals(
         chosen = tuple(w.strip() for w in winners.split(",")) if winners is not None else ()
         if winners is not None and not all(chosen):
             raise SetupgenError("--winners: name the semi-final winners by id, comma-separated, none empty")
-        request, tables = tj.finals_request(t, sched, results, players, chosen, almanac=almanac)
-        ranked_count = len(tj.finals_ranking(t, sched, results))
+        results_in = _results_or_packs(tj, t, sched, folder, results)
+        request, tables = tj.finals_request(t, sched, results_in, players, chosen, almanac=almanac)
+        ranked_count = len(tj.finals_ranking(t, sched, results_in))
         from .tournament import games
 
         label = games.FINAL if (chosen or request.stage == games.FINAL) else games.SEMI_FINAL
@@ -853,7 +860,7 @@ def finals(
                     "DIR/results-semi-final.csv and DIR/results-final.csv)")
 def placings(
     tournament_file: Path = typer.Argument(..., metavar="TOURNAMENT.toml", help="The tournament file."),
-    results: Path = typer.Argument(..., metavar="RESULTS.csv", help="The preliminary rounds' results."),
+    results: Optional[Path] = typer.Argument(None, metavar="[RESULTS.csv]", help="The preliminary rounds' results; default: the round packs' filled-in results-round-N.csv (and the console's results.csv) in the tournament folder."),
     final: Optional[Path] = typer.Option(None, "--final", metavar="FINAL.csv", help="The final's results (round column: final); default results-final.csv in the tournament folder."),
     semi_finals: Optional[Path] = typer.Option(None, "--semi-finals", metavar="SEMI.csv", help="With 16 finalists, the semi-finals' results (round column: semi-final); default results-semi-final.csv in the tournament folder."),
     output: Optional[str] = typer.Option(None, "-o", "--output", help="Tournament folder; default output/<tournament name>."),
@@ -865,9 +872,10 @@ def placings(
     try:
         t, folder = _load_tournament(tournament_file, output)  # late entries named too
         sched = tj.current_schedule(t, folder)
-        sixteen = t.final is not None and t.final.finalists(len(tj.finals_ranking(t, sched, results))) == 16
+        results_in = _results_or_packs(tj, t, sched, folder, results)
+        sixteen = t.final is not None and t.final.finalists(len(tj.finals_ranking(t, sched, results_in))) == 16
         semi = semi_finals if semi_finals is not None or not sixteen else folder / tj.STAGE_RESULTS[pl.SEMI_FINAL]
-        placed = tj.write_placings(t, sched, results, folder,
+        placed = tj.write_placings(t, sched, results_in, folder,
                                    final if final is not None else folder / tj.STAGE_RESULTS[pl.FINAL], semi)
         _files_written()
     except SetupgenError as exc:

@@ -673,15 +673,62 @@ def table_sheet(t: Tournament, number: int, table: int, sched: Schedule) -> tupl
     return board, roundpack.table_context(request, table, board, layoutmod.load(request.scenario))
 
 
-def results_of(t: Tournament, sched: Schedule, results_path: str | Path):
-    """Read a results file checked against the players and the schedule."""
+@dataclasses.dataclass(frozen=True, slots=True)
+class Gathered:
+    """The results of the round packs' filled-in files
+    (:func:`gather_results`), standing in for one results file: ``text``
+    (a results CSV) and ``source`` (what they were read from, for messages)."""
+
+    text: str
+    source: str
+
+    def __str__(self) -> str:
+        return self.source
+
+
+def gather_results(t: Tournament, sched: Schedule, folder: Path) -> Gathered:
+    """The results the command line's day has typed into the packs: each
+    round's ``round-N/results-round-N.csv`` (rows with VP filled in) and
+    the tournament folder's ``results.csv`` (the console's), as one
+    results file. A game in two files with different values is refused,
+    naming both; a game in two files alike counts once. Raises
+    :class:`SetupgenError` when none holds a result."""
+    import csv
+    import io
+
+    files = [folder / f"round-{n}" / f"results-round-{n}.csv" for n in sched.round_numbers()] + [folder / RESULTS_FILE]
+    rows: dict[tuple[str, str, str], tuple[tuple[str, ...], Path]] = {}
+    for path in (p for p in files if p.is_file()):
+        reader = csv.DictReader(io.StringIO(nfc(read_text(path, "results file"))))
+        for row in reader:
+            if not (row.get("vp") or "").strip():
+                continue  # a blank row of the pack's template
+            key = (row.get("round") or "", row.get("table") or "", row.get("player") or "")
+            value = tuple((row.get(c) or "").strip() for c in ("vp", "winner", "status"))
+            if key in rows and rows[key][0] != value:
+                raise SetupgenError(f"round {key[0]} table {key[1]} player {key[2]} has other values in "
+                                    f"{atomic.shown(rows[key][1])} than in {atomic.shown(path)}; keep one")
+            rows.setdefault(key, (value, path))
+    if not rows:
+        raise SetupgenError(f"no results yet: fill in the round packs' results-round-N.csv in "
+                            f"{atomic.shown(folder)} (or give a results file)", field="results")
+    lines = ["round,table,player,vp,winner,status"]
+    lines += [",".join((*key, *value)) for key, (value, _) in rows.items()]
+    return Gathered("\n".join(lines) + "\n", f"the results files of the round packs in {atomic.shown(folder)}")
+
+
+def results_of(t: Tournament, sched: Schedule, results_path: "str | Path | Gathered"):
+    """Read a results file (or the packs' results gathered,
+    :func:`gather_results`) checked against the players and the schedule."""
     from . import standings as st
 
-    path = Path(results_path)
-    text = read_text(path, "results file")
+    if isinstance(results_path, Gathered):
+        text, source = results_path.text, results_path.source
+    else:
+        text, source = read_text(Path(results_path), "results file"), str(results_path)
     tables = {(s.round, s.table): frozenset(sched.table(s.round, s.table)) for s in sched.seats}
     known = {p.id for p in t.players} | {s.player for s in sched.seats}
-    return st.read_results(text, source=str(path), players=known, thresholds=t.thresholds(), tables=tables)
+    return st.read_results(text, source=source, players=known, thresholds=t.thresholds(), tables=tables)
 
 
 def tables_without_results(sched: Schedule, results) -> list[tuple[int, int]]:
