@@ -308,3 +308,41 @@ def test_the_cli_day_reads_the_packs_results_files(tmp_path):
         ",".join(c for i, c in enumerate(r.split(",")) if i != 3) for r in other[1:]) + "\n")
     res = run("standings", str(swiss), "-o", str(out))
     assert res.exit_code == 2 and "has other values in" in res.stderr and "results-round-1.csv" in res.stderr
+
+
+def test_the_folder_lock_on_windows_uses_msvcrt_and_waits_on(tmp_path, monkeypatch):
+    """We cannot run Windows here: a stand-in msvcrt that is busy twice (its
+    10-second wait given up) and then grants the lock; the lock is taken on
+    the file's first byte, and the wait goes on until then."""
+    import types
+
+    calls = []
+
+    def locking(fd, mode, nbytes):
+        calls.append((mode, nbytes, os.lseek(fd, 0, os.SEEK_CUR)))
+        if len(calls) < 3:
+            raise OSError(36, "Resource deadlock avoided")
+
+    monkeypatch.setitem(sys.modules, "msvcrt", types.SimpleNamespace(locking=locking, LK_LOCK=1))
+    fd = os.open(tmp_path / "lock", os.O_RDWR | os.O_CREAT)
+    os.write(fd, b"x")
+    try:
+        atomic.lock_fd(fd, system="nt")
+    finally:
+        os.close(fd)
+    assert calls == [(1, 1, 0)] * 3
+
+
+def test_the_folder_lock_excludes_another_process(tmp_path):
+    """POSIX: a second process waits for the lock the first holds."""
+    code = ("import sys, time; from setupgen.core import atomic\n"
+            "with atomic.folder_lock(sys.argv[1]):\n    print('in', flush=True); time.sleep(1.0)\n")
+    first = subprocess.Popen([sys.executable, "-c", code, str(tmp_path)], stdout=subprocess.PIPE, text=True, cwd=ROOT)
+    assert first.stdout.readline().strip() == "in"
+    import time
+
+    start = time.monotonic()
+    with atomic.folder_lock(tmp_path):
+        waited = time.monotonic() - start
+    first.wait(10)
+    assert waited > 0.5

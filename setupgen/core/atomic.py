@@ -402,18 +402,37 @@ def folder_lock(path: str | Path) -> Iterator[Path]:
     that write only, so that no change is lost; it is released when the
     block ends or the process dies. Waits for another holder. Raises
     :class:`OutputError` when the lock file cannot be opened."""
-    import fcntl
-
     path = Path(path)
     try:
         fd = os.open(path / LOCK_FILE, os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o644)
     except OSError as exc:
         raise OutputError(f"cannot lock the folder {shown(path)}: {exc.strerror or exc}", field="output") from None
     try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
+        lock_fd(fd)
         yield path
     finally:
         os.close(fd)  # closing the descriptor releases the lock
+
+
+def lock_fd(fd: int, system: str | None = None) -> None:
+    """Take the exclusive lock of the open file ``fd``, waiting for another
+    holder: ``flock`` on POSIX (Linux, macOS), ``msvcrt.locking`` of the
+    file's first byte on Windows (``system`` ``"nt"``; the default is this
+    machine's ``os.name``), where its 10-second wait is simply taken again.
+    Closing the descriptor releases it on both."""
+    if (os.name if system is None else system) == "nt":
+        import msvcrt
+
+        os.lseek(fd, 0, os.SEEK_SET)
+        while True:
+            try:
+                msvcrt.locking(fd, msvcrt.LK_LOCK, 1)  # type: ignore[attr-defined]
+                return
+            except OSError:  # held for more than its 10 seconds of retries: wait on
+                continue
+    import fcntl
+
+    fcntl.flock(fd, fcntl.LOCK_EX)
 
 
 #: the lock file of a tournament folder (:func:`folder_lock`)
