@@ -346,3 +346,25 @@ def test_the_folder_lock_excludes_another_process(tmp_path):
         waited = time.monotonic() - start
     first.wait(10)
     assert waited > 0.5
+
+
+def test_a_console_worker_ends_when_the_console_is_killed(tmp_path):
+    """kill -9 of the console while its worker runs a long task: the worker
+    sees its parent gone and ends within seconds (it used to run for good)."""
+    import time
+
+    code = ("import time\nfrom setupgen.console import worker\n"
+            "tasks = worker.Tasks()\nex = tasks.executor()\nfut = ex.submit(time.sleep, 120)\n"
+            "time.sleep(1.0)\nprint(*ex._processes, flush=True)\ntime.sleep(120)\n")
+    console = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True, cwd=ROOT)
+    pids = [int(p) for p in console.stdout.readline().split()]
+    assert pids
+    console.kill()
+    console.wait(10)
+    deadline = time.monotonic() + 10
+    alive = pids
+    while alive and time.monotonic() < deadline:
+        time.sleep(0.2)
+        alive = [p for p in pids if Path(f"/proc/{p}").exists()
+                 and "Z" not in Path(f"/proc/{p}/stat").read_text().split(")")[-1].split()[:1]]
+    assert alive == [], "the worker outlived its console"

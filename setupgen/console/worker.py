@@ -35,15 +35,21 @@ def in_worker(fn: Callable[..., Any], *args: Any) -> tuple[str, Any]:
         return "refused", str(exc)
 
 
-def _lower_priority() -> None:
+def _lower_priority(console: int | None = None) -> None:
     """In the worker: give way to the console's own process (``nice`` 10),
-    so that a re-plan on a shared core does not slow the reports."""
+    so that a re-plan on a shared core does not slow the reports; with
+    ``console`` (its process id) end when the console is gone, however it
+    died (issue 46: a kill -9 left the worker running for good)."""
     import os
+
+    from ..core.parallel import watch_parent
 
     try:
         os.nice(10)
     except OSError:
         pass
+    if console is not None:
+        watch_parent(console)
 
 
 @dataclass
@@ -97,8 +103,11 @@ class Tasks:
             if self._executor is None:
                 import multiprocessing
 
+                import os
+
                 self._executor = concurrent.futures.ProcessPoolExecutor(
-                    max_workers=1, mp_context=multiprocessing.get_context("spawn"), initializer=_lower_priority)
+                    max_workers=1, mp_context=multiprocessing.get_context("spawn"), initializer=_lower_priority,
+                    initargs=(os.getpid(),))
             return self._executor
 
     def start(self, label: str, fn: Callable[..., Any], args: tuple,

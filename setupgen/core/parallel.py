@@ -20,7 +20,7 @@ from typing import Any, Callable, Iterable, Iterator
 
 from .errors import SetupgenError
 
-__all__ = ["spare_cores", "load_average", "workers", "configured", "cpus", "quiet_worker", "fork_pool", "ordered", "AHEAD"]
+__all__ = ["spare_cores", "load_average", "workers", "configured", "cpus", "quiet_worker", "watch_parent", "fork_pool", "ordered", "AHEAD"]
 
 #: jobs handed out per worker ahead of the results taken
 AHEAD = 4
@@ -98,9 +98,7 @@ def quiet_worker(parent: int | None = None) -> None:
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     _release(_ENDING)  # held while the pool was forked (:func:`fork_pool`)
     if parent is not None:
-        import threading
-
-        threading.Thread(target=_watch_parent, args=(parent,), name="setupgen-parent-watch", daemon=True).start()
+        watch_parent(parent)
 
 
 #: the signals that end a command (its handlers raise; docs: README, "Exit codes")
@@ -148,6 +146,15 @@ def fork_pool(workers: int) -> Any:
 
 #: how often a worker looks whether the process that started it is still there (seconds)
 WATCH_SECONDS = 0.2
+
+
+def watch_parent(parent: int) -> None:
+    """In a worker process: a daemon thread that ends the process at once
+    when its parent is no longer ``parent`` (the caller died, however:
+    a kill -9 included), so no worker outlives the process that started it."""
+    import threading
+
+    threading.Thread(target=_watch_parent, args=(parent,), name="setupgen-parent-watch", daemon=True).start()
 
 
 def _watch_parent(parent: int) -> None:
