@@ -368,3 +368,19 @@ def test_a_console_worker_ends_when_the_console_is_killed(tmp_path):
         alive = [p for p in pids if Path(f"/proc/{p}").exists()
                  and "Z" not in Path(f"/proc/{p}/stat").read_text().split(")")[-1].split()[:1]]
     assert alive == [], "the worker outlived its console"
+
+
+def test_pools_fork_only_on_linux_and_elsewhere_give_the_same_bytes(monkeypatch, tmp_path):
+    """macOS has fork but forking after cairo or threads is unsafe: there
+    the work runs in the calling process; the pack is byte for byte the
+    one the forked workers make."""
+    from setupgen.core import parallel
+
+    assert parallel.fork_safe() == sys.platform.startswith("linux")
+    args = ("round", "--tables", "6", "--seed", "spawned", "--no-almanac")
+    assert run(*args, "-o", str(tmp_path / "forked")).exit_code == 0
+    monkeypatch.setattr(parallel.sys if hasattr(parallel, "sys") else sys, "platform", "darwin")
+    assert not parallel.fork_safe()
+    assert run(*args, "-o", str(tmp_path / "mac")).exit_code == 0
+    for name in ("round.pdf", "manifest.json"):
+        assert (tmp_path / "forked" / name).read_bytes() == (tmp_path / "mac" / name).read_bytes(), name

@@ -20,7 +20,7 @@ from typing import Any, Callable, Iterable, Iterator
 
 from .errors import SetupgenError
 
-__all__ = ["spare_cores", "load_average", "workers", "configured", "cpus", "quiet_worker", "watch_parent", "fork_pool", "ordered", "AHEAD"]
+__all__ = ["spare_cores", "load_average", "workers", "configured", "cpus", "quiet_worker", "fork_safe", "watch_parent", "fork_pool", "ordered", "AHEAD"]
 
 #: jobs handed out per worker ahead of the results taken
 AHEAD = 4
@@ -148,6 +148,17 @@ def fork_pool(workers: int) -> Any:
 WATCH_SECONDS = 0.2
 
 
+def fork_safe() -> bool:
+    """Whether worker pools may fork here: only on Linux. Where ``fork``
+    exists but is unsafe once cairo is loaded or threads run (macOS), and
+    where it does not exist (Windows), the work runs in the calling process
+    instead: slower, the same bytes (issue 46; README, "Dependencies")."""
+    import multiprocessing
+    import sys
+
+    return sys.platform.startswith("linux") and "fork" in multiprocessing.get_all_start_methods()
+
+
 def watch_parent(parent: int) -> None:
     """In a worker process: a daemon thread that ends the process at once
     when its parent is no longer ``parent`` (the caller died, however:
@@ -181,12 +192,11 @@ def ordered(fn: Callable[[Any, Any], Any], context: Any, jobs: Iterable[Any], *,
     should return problems as values). Ending the iteration early ends
     the workers."""
     import itertools
-    import multiprocessing
 
     it = iter(jobs)
     head = list(itertools.islice(it, max(1, min_jobs)))
     n = workers()
-    if n < 1 or len(head) < min_jobs or "fork" not in multiprocessing.get_all_start_methods():
+    if n < 1 or len(head) < min_jobs or not fork_safe():
         return (fn(context, job) for job in itertools.chain(head, it))
     return _pooled(fn, context, itertools.chain(head, it), n)
 

@@ -86,9 +86,7 @@ def _map(fn: Callable[[Any], Any], jobs: Sequence[Any]) -> Iterator[Any]:
     pays; the workers start at once, so they work while the caller goes
     on (their results wait in order)."""
     n = min(workers(), len(jobs))
-    import multiprocessing
-
-    if n < 1 or len(jobs) < MIN_PARALLEL or "fork" not in multiprocessing.get_all_start_methods():
+    if n < 1 or len(jobs) < MIN_PARALLEL or not parallel.fork_safe():
         return map(fn, jobs)
     _warm()
     _JOBS.append((fn, jobs))
@@ -157,12 +155,10 @@ class Background:
     :meth:`close` ends the worker (also after an error)."""
 
     def __init__(self, fn: Callable[[Any], Any], job: Any, size: int = MIN_PARALLEL) -> None:
-        import multiprocessing
-
         self._value: Any = None
         self._pool: Any = None
         self._async: Any = None
-        if workers() < 1 or size < MIN_PARALLEL or "fork" not in multiprocessing.get_all_start_methods():
+        if workers() < 1 or size < MIN_PARALLEL or not parallel.fork_safe():
             self._value = (fn(job),)
             return
         _warm()
