@@ -49,7 +49,7 @@ TARGETS = {
     "setupgen/tournament/measures.py": (("key", "_pair_bounds", "_clashes", "pigeonhole", "seat_optimum",
                                          "seat_off_bound"),
                                         ["tests/test_bounds.py", "tests/test_schedule_optimum.py"]),
-    "setupgen/tournament/standings.py": (("_draw_lots",), ["tests/test_standings.py"]),
+    "setupgen/tournament/standings.py": (("draw_lots",), ["tests/test_standings.py"]),
     "setupgen/tournament/placings.py": (("stage_tables", "semi_final_winners", "_check_stage", "_order", "_decided",
                                          "placings"), ["tests/test_placings.py"]),
     "setupgen/core/balance.py": (("first_failure", "terrain_groups", "land_pairs"), ["tests/test_balance.py"]),

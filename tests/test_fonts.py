@@ -92,7 +92,8 @@ def test_names_in_chinese_korean_japanese_and_emoji_come_out_of_the_pack_as_writ
     ("مريم", "the name 'مريم' holds م (U+0645), Hebrew, Arabic, Syriac, Thaana, NKo, Samaritan, Mandaic, "
              "which the sheets cannot lay out"),
     ("नमस्ते", "the name 'नमस्ते' holds न (U+0928), an Indic script, which the sheets cannot lay out"),
-    ("e\u0301va", "the name 'e\u0301va' holds \u0301 (U+0301), a combining mark, which the sheets cannot lay out"),
+    # "q" + acute has no precomposed form, so NFC keeps the combining mark (issue 46: e + acute becomes "é")
+    ("q\u0301va", "the name 'q\u0301va' holds \u0301 (U+0301), a combining mark, which the sheets cannot lay out"),
     ("Ana \U0001F97A", "the name 'Ana \U0001F97A' holds \U0001F97A (U+1F97A), which no font of the sheets has"),
 ])
 def test_a_name_the_fonts_cannot_set_is_refused_in_one_line(fallback_fonts, tmp_path, name, said):
