@@ -695,8 +695,10 @@ def _tournament_folder(t, output: Optional[str]) -> Path:
     return atomic.check_path(output) if output is not None else DEFAULT_OUTPUT / export.slug(t.name)
 
 
-def _results_or_packs(tj, t, sched, folder: Path, results: Optional[Path]):
+def _results_or_packs(t, sched, folder: Path, results: Optional[Path]):
     """The results file given, else the round packs' filled-in results gathered (an explicit file wins)."""
+    from .tournament import jobs as tj
+
     return results if results is not None else tj.gather_results(t, sched, folder)
 
 
@@ -805,7 +807,7 @@ def standings(
     try:
         t, folder = _load_tournament(tournament_file, output)
         sched = tj.current_schedule(t, folder)
-        ranked = tj.write_standings(t, sched, _results_or_packs(tj, t, sched, folder, results), folder)
+        ranked = tj.write_standings(t, sched, _results_or_packs(t, sched, folder, results), folder)
         _files_written()
     except SetupgenError as exc:
         raise _fail_results(exc) from None
@@ -834,7 +836,7 @@ def finals(
         chosen = tuple(w.strip() for w in winners.split(",")) if winners is not None else ()
         if winners is not None and not all(chosen):
             raise SetupgenError("--winners: name the semi-final winners by id, comma-separated, none empty")
-        results_in = _results_or_packs(tj, t, sched, folder, results)
+        results_in = _results_or_packs(t, sched, folder, results)
         request, tables = tj.finals_request(t, sched, results_in, players, chosen, almanac=almanac)
         ranked_count = len(tj.finals_ranking(t, sched, results_in))
         from .tournament import games
@@ -872,7 +874,7 @@ def placings(
     try:
         t, folder = _load_tournament(tournament_file, output)  # late entries named too
         sched = tj.current_schedule(t, folder)
-        results_in = _results_or_packs(tj, t, sched, folder, results)
+        results_in = _results_or_packs(t, sched, folder, results)
         sixteen = t.final is not None and t.final.finalists(len(tj.finals_ranking(t, sched, results_in))) == 16
         semi = semi_finals if semi_finals is not None or not sixteen else folder / tj.STAGE_RESULTS[pl.SEMI_FINAL]
         placed = tj.write_placings(t, sched, results_in, folder,

@@ -202,17 +202,24 @@ def test_schedule_replace_on_a_full_disk_keeps_no_copy(tmp_path, monkeypatch):
     assert not list(out.glob("schedule.before-*")) and hidden(out) == []
 
 
-def test_a_printed_pack_is_never_orphaned_by_a_new_schedule(tmp_path):
-    """round 1's pack, then schedule --replace with another seed: refused
-    without --move-packs (nothing written); with it the pack is moved aside
-    under a dated name (kept, never deleted) and the director told to make
-    it again."""
+def scheduled_with_round_1(tmp_path: Path) -> tuple[Path, Path]:
+    """The Swiss example copied to ``tmp_path/t.toml``, scheduled into
+    ``tmp_path/out`` with round 1's pack made: (the example's folder, out)."""
     swiss = ROOT / "examples" / "swiss-2010"
     shutil.copy(swiss / "players.csv", tmp_path / "players.csv")
     (tmp_path / "t.toml").write_text((swiss / "tournament.toml").read_text())
     out = tmp_path / "out"
     assert run("schedule", str(tmp_path / "t.toml"), "-o", str(out)).exit_code == 0
     assert run("round", str(tmp_path / "t.toml"), "--round", "1", "--no-almanac", "-o", str(out)).exit_code == 0
+    return swiss, out
+
+
+def test_a_printed_pack_is_never_orphaned_by_a_new_schedule(tmp_path):
+    """round 1's pack, then schedule --replace with another seed: refused
+    without --move-packs (nothing written); with it the pack is moved aside
+    under a dated name (kept, never deleted) and the director told to make
+    it again."""
+    swiss, out = scheduled_with_round_1(tmp_path)
     old_pack = (out / "round-1" / "manifest.json").read_bytes()
     before = (out / "schedule.csv").read_bytes()
     (tmp_path / "t.toml").write_text((swiss / "tournament.toml").read_text().replace('seed = "sm2010"', 'seed = "x"'))
@@ -228,12 +235,7 @@ def test_a_printed_pack_is_never_orphaned_by_a_new_schedule(tmp_path):
 
 
 def test_replanning_with_the_same_seating_leaves_the_pack(tmp_path):
-    swiss = ROOT / "examples" / "swiss-2010"
-    shutil.copy(swiss / "players.csv", tmp_path / "players.csv")
-    (tmp_path / "t.toml").write_text((swiss / "tournament.toml").read_text())
-    out = tmp_path / "out"
-    assert run("schedule", str(tmp_path / "t.toml"), "-o", str(out)).exit_code == 0
-    assert run("round", str(tmp_path / "t.toml"), "--round", "1", "--no-almanac", "-o", str(out)).exit_code == 0
+    _, out = scheduled_with_round_1(tmp_path)
     res = run("schedule", str(tmp_path / "t.toml"), "--replace", "-o", str(out))
     assert res.exit_code == 0 and (out / "round-1" / "manifest.json").is_file() and "moved" not in res.stderr
 

@@ -780,7 +780,7 @@ def _finals(day: Day) -> Finals | None:
     n = jobs.expected_finalists(day.t)
     made = finals_made(day)
     try:
-        ranked, _, _ = jobs.make_standings(day.t, day.schedule, day.folder / RESULTS_FILE)
+        ranked = jobs.rank_players(day.t, day.schedule, day.folder / RESULTS_FILE)
         n = day.t.final.finalists(len(ranked)) if ranked else n
         _, tables = jobs.finals_request(day.t, day.schedule, day.folder / RESULTS_FILE, None)
     except SetupgenError as exc:

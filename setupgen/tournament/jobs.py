@@ -39,8 +39,6 @@ from .schedule import Quality, Schedule, ScheduleError, Seat, plan
 SCHEDULE_FILE = "schedule.csv"
 #: the preliminary rounds' results in the tournament folder (the console writes it; a director may too)
 RESULTS_FILE = "results.csv"
-#: columns of the standings listing (template keys under ``tournament.standings_head``)
-STANDINGS_COLUMNS = ("rank", "player", "placing_points", "victory_points", "vp_share", "games", "lot")
 #: the standings PDF's column width of each ranking key (thousandths of the text width)
 KEY_WIDTHS = {"wins": 70, "placing_points": 140, "victory_points": 60, "victory_points_total": 80,
               "vp_share": 120, "vp_share_average": 110, "countback": 120, "best_finish": 70}
@@ -200,7 +198,7 @@ def seated(sched: Schedule) -> dict[int, frozenset[str]]:
     return {r: frozenset(ids) for r, ids in out.items()}
 
 
-def rank_order(t: Tournament, sched: Schedule, results_path: str | Path,
+def rank_order(t: Tournament, sched: Schedule, results_path: "str | Path | Gathered",
                players: Sequence[Player] | None = None) -> list[str]:
     """The current players (``players``, default the players file's) best
     first by the standings of ``results_path`` (checked against ``sched``);
@@ -349,16 +347,12 @@ def move_packs_aside(folder: Path, rounds: Sequence[int]) -> list[str]:
     (never over a folder; nothing is deleted), under the folder's lock;
     one line per pack, saying it must be made again."""
     import os
-    import time
 
-    stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
     lines = []
     with atomic.folder_lock(folder):
         for n in rounds:
-            pack = folder / f"round-{n}"
-            target = next(folder / f"round-{n}.before-{stamp}{'' if k == 1 else f'-{k}'}" for k in range(1, 1000)
-                          if not (folder / f"round-{n}.before-{stamp}{'' if k == 1 else f'-{k}'}").exists())
-            os.replace(pack, target)
+            target = _dated_name(folder, f"round-{n}")
+            os.replace(folder / f"round-{n}", target)
             lines.append(f"round {n}'s pack was made for the old seating: moved to {atomic.shown(target)}; "
                          f"make it again")
     return lines
@@ -461,8 +455,6 @@ def _keep_replaced_schedule(path: Path, text: str) -> Path | None:
     of it as ``schedule.before-<UTC time>.csv`` beside it (a new name,
     never over a file); returns the copy (None: nothing to keep), which
     the caller removes when the new schedule is not written."""
-    import time
-
     try:
         old = path.read_bytes()
     except FileNotFoundError:
@@ -471,13 +463,23 @@ def _keep_replaced_schedule(path: Path, text: str) -> Path | None:
         raise SetupgenError(f"cannot read {atomic.shown(path)}: {exc.strerror or exc}") from None
     if old == text.encode("utf-8"):
         return None
+    kept = _dated_name(path.parent, "schedule", ".csv")
+    atomic.write_bytes(kept, old)
+    return kept
+
+
+def _dated_name(folder: Path, stem: str, suffix: str = "") -> Path:
+    """An unused name ``<stem>.before-<UTC time>[-k]<suffix>`` in ``folder``
+    for keeping what a new schedule replaces (a schedule, a round pack).
+    Raises :class:`SetupgenError` when 99 are taken in one second."""
+    import time
+
     stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
     for k in range(1, 100):
-        kept = path.with_name(f"schedule.before-{stamp}{'' if k == 1 else f'-{k}'}.csv")
+        kept = folder / f"{stem}.before-{stamp}{'' if k == 1 else f'-{k}'}{suffix}"
         if not kept.exists():
-            atomic.write_bytes(kept, old)
             return kept
-    raise SetupgenError(f"cannot keep the replaced {atomic.shown(path)}: too many copies of this second")
+    raise SetupgenError(f"cannot keep the replaced {atomic.shown(folder / stem)}: too many copies of this second")
 
 
 def _keep_played_schedule(path: Path, text: str, replace: bool) -> None:
@@ -738,13 +740,25 @@ def tables_without_results(sched: Schedule, results) -> list[tuple[int, int]]:
     return sorted({(s.round, s.table) for s in sched.seats} - have)
 
 
-def make_standings(t: Tournament, sched: Schedule, results_path: str | Path):
-    """The standings from a results file: (standings, CSV text, PDF pages)."""
+def rank_players(t: Tournament, sched: Schedule, results_path: "str | Path | Gathered"):
+    """The standings of a results file alone (nothing rendered): what the
+    finals are seated from. Raises :class:`SetupgenError`."""
+    return _ranked(t, sched, results_path)[0]
+
+
+def _ranked(t: Tournament, sched: Schedule, results_path: "str | Path | Gathered"):
     from . import standings as st
 
     results = results_of(t, sched, results_path)
     scoring = st.Scoring(dict(t.placing_points), t.tie_breakers)
-    ranked = st.standings(results, scoring=scoring, thresholds=t.thresholds(), seed=t.seed)
+    return st.standings(results, scoring=scoring, thresholds=t.thresholds(), seed=t.seed), results, scoring
+
+
+def make_standings(t: Tournament, sched: Schedule, results_path: "str | Path | Gathered"):
+    """The standings from a results file: (standings, CSV text, PDF pages)."""
+    from . import standings as st
+
+    ranked, results, scoring = _ranked(t, sched, results_path)
     table = standings_listing(t, ranked, st.round_points(results, scoring))
     return ranked, st.standings_csv(ranked, t.tie_breakers), listing.render_listing(table, paper=t.paper)
 
@@ -831,16 +845,7 @@ def finals_format_line(t: Tournament, ranked: int) -> str:
     return f"finals: {what} ({ranked} ranked players; {why})"
 
 
-def finals_stage(t: Tournament, ranked: int) -> str:
-    """The stage the finals start with for ``ranked`` players: the
-    semi-finals with 16 finalists, else the final. Raises
-    :class:`SetupgenError` as :meth:`~setupgen.tournament.model.Final.finalists`."""
-    if t.final is None:
-        raise SetupgenError(f"{t.path}: the tournament file has no [final] section")
-    return SEMI_FINAL if t.final.finalists(ranked) == 16 else FINAL
-
-
-def write_standings(t: Tournament, sched: Schedule, results_path: str | Path, folder: Path):
+def write_standings(t: Tournament, sched: Schedule, results_path: "str | Path | Gathered", folder: Path):
     """:func:`make_standings`, written as ``standings.csv`` and
     ``standings.pdf`` into ``folder`` (created if missing; both rendered
     before either is written, then both or neither written). Returns the
@@ -854,7 +859,7 @@ def write_standings(t: Tournament, sched: Schedule, results_path: str | Path, fo
     return ranked
 
 
-def finals_request(t: Tournament, sched: Schedule, results_path: str | Path, players: int | None,
+def finals_request(t: Tournament, sched: Schedule, results_path: "str | Path | Gathered", players: int | None,
                    winners: Sequence[str] = (), *, almanac: bool = True
                    ) -> tuple[roundpack.RoundRequest, tuple[tuple[str, ...], ...]]:
     """The finals' tables from the standings (16: semi-finals 1-8-9-16 ...;
@@ -882,7 +887,7 @@ def finals_request(t: Tournament, sched: Schedule, results_path: str | Path, pla
         shown = ", ".join(f"round {r} table {k}" for r, k in missing[:5]) + (" ..." if len(missing) > 5 else "")
         raise SetupgenError(f"the finals are seated from every preliminary table's result: {len(missing)} "
                             f"table{'s' if len(missing) != 1 else ''} without one in {results_path} ({shown})")
-    ranked, _, _ = make_standings(t, sched, results_path)
+    ranked = rank_players(t, sched, results_path)
     ranking = [s.player for s in ranked]
     count = t.final.finalists(len(ranking))
     if players is not None and players != count:
@@ -937,13 +942,13 @@ STAGE_RESULTS = {SEMI_FINAL: "results-semi-final.csv", FINAL: "results-final.csv
 PLACINGS_COLUMNS = ("place", "player", "stage", "table", "vp", "rank", "decided_by")
 
 
-def finals_ranking(t: Tournament, sched: Schedule, results_path: str | Path) -> list[str]:
+def finals_ranking(t: Tournament, sched: Schedule, results_path: "str | Path | Gathered") -> list[str]:
     """The preliminary standings' players, best first, from the results
     file (the ranking the finals are seated from). Raises
     :class:`SetupgenError` without a ``[final]`` section."""
     if t.final is None:
         raise SetupgenError(f"{t.path}: the tournament file has no [final] section")
-    ranked, _, _ = make_standings(t, sched, results_path)
+    ranked = rank_players(t, sched, results_path)
     return [s.player for s in ranked]
 
 
@@ -966,7 +971,7 @@ def stage_results_of(t: Tournament, ranking: Sequence[str], stage: str, path: st
                            thresholds={st.STAGE_ROUND: t.final.victory_points}, tables=expected, stage=stage)
 
 
-def make_placings(t: Tournament, sched: Schedule, results_path: str | Path, final_path: str | Path,
+def make_placings(t: Tournament, sched: Schedule, results_path: "str | Path | Gathered", final_path: str | Path,
                   semi_path: str | Path | None = None):
     """The final placings from the preliminary results and the finals'
     results files (``semi_path`` with 16 finalists): (placings, CSV text,
@@ -1009,7 +1014,7 @@ def placings_listing(t: Tournament, placed: Sequence) -> listing.Listing:
                            align=("r", "l", "l", "r", "r", "r", "l"))
 
 
-def write_placings(t: Tournament, sched: Schedule, results_path: str | Path, folder: Path,
+def write_placings(t: Tournament, sched: Schedule, results_path: "str | Path | Gathered", folder: Path,
                    final_path: str | Path, semi_path: str | Path | None = None):
     """:func:`make_placings`, written as ``placings.csv`` and
     ``placings.pdf`` into ``folder`` (both rendered first, then both or
