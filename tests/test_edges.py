@@ -386,3 +386,9 @@ def test_pools_fork_only_on_linux_and_elsewhere_give_the_same_bytes(monkeypatch,
     assert run(*args, "-o", str(tmp_path / "mac")).exit_code == 0
     for name in ("round.pdf", "manifest.json"):
         assert (tmp_path / "forked" / name).read_bytes() == (tmp_path / "mac" / name).read_bytes(), name
+
+
+def test_no_results_anywhere_names_no_option_the_user_did_not_give(tmp_path):
+    res = run("finals", str(ROOT / "examples" / "catan-studio" / "tournament.toml"), "-o", str(tmp_path / "out"))
+    assert res.exit_code == 2 and res.stderr.startswith("error: no results yet: fill in the round packs'")
+    assert "--results" not in res.stderr and not (tmp_path / "out").exists()

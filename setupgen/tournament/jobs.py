@@ -713,7 +713,7 @@ def gather_results(t: Tournament, sched: Schedule, folder: Path) -> Gathered:
             rows.setdefault(key, (value, path))
     if not rows:
         raise SetupgenError(f"no results yet: fill in the round packs' results-round-N.csv in "
-                            f"{atomic.shown(folder)} (or give a results file)", field="results")
+                            f"{atomic.shown(folder)} (or give a results file)")
     lines = ["round,table,player,vp,winner,status"]
     lines += [",".join((*key, *value)) for key, (value, _) in rows.items()]
     return Gathered("\n".join(lines) + "\n", f"the results files of the round packs in {atomic.shown(folder)}")
