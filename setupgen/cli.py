@@ -113,6 +113,7 @@ class _OneLineErrors(TyperGroup):
                 pass
         _WRITTEN.clear()
         _FRESH.clear()
+        _ARGS[:] = [args]
         _SIGNALLED.clear()
         from .core import interrupts
 
@@ -140,6 +141,7 @@ class _OneLineErrors(TyperGroup):
             else:
                 code = _internal_error(args)
         finally:
+            _ARGS.clear()
             for sig, handler in previous.items():
                 signal.signal(sig, handler)
             from .core import atomic
@@ -268,16 +270,47 @@ def _fail(problem: SetupgenError | str) -> typer.Exit:
     """One ``error:`` line on stderr (naming the option at fault when the
     library says which value it was) and exit code 2."""
     _FRESH.clear()  # nothing was made from it
-    flag = FLAGS.get(getattr(problem, "field", None) or "")
+    field = getattr(problem, "field", None) or ""
+    flag = FLAGS.get(field) if _given_on_command_line(field) else None
     replan = getattr(problem, "from_round", None)  # tournament.jobs.ReplanNeeded
     how = "" if replan is None else (f" (setupgen schedule TOURNAMENT.toml --from-round {replan})" if replan >= 2
                                      else " (plan afresh: setupgen schedule TOURNAMENT.toml --replace)")
     remedy = FLAGS.get(getattr(problem, "remedy", None) or "")
     if remedy:
         how += f" ({remedy} to do it anyway)"
+    needs = FLAGS.get(getattr(problem, "needs", None) or "")
+    if needs:
+        how += f" (give {needs})"
     line = f"{flag + ': ' if flag else ''}{problem}{how}"
     typer.echo("error: " + _readable("".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in line)), err=True)
     return typer.Exit(EXIT_BAD_INPUT)
+
+
+def _given_on_command_line(field: str) -> bool:
+    """Whether the running command's option for library field ``field``
+    was typed on the command line (an error names only an option the user
+    gave: a default, or a value read from a file, is named by the message
+    itself). Outside :meth:`_OneLineErrors.main` (no arguments recorded):
+    True."""
+    flag = FLAGS.get(field)
+    if flag is None:
+        return False
+    if not _ARGS:
+        return True
+    spellings = {flag, *_SPELLINGS.get(flag, ())}
+    for arg in _ARGS[0]:
+        if arg == "--":
+            break
+        if arg in spellings or any(arg.startswith(s + "=") for s in spellings if s.startswith("--")) or \
+                (flag == "-o" and arg.startswith("-o")):
+            return True
+    return False
+
+
+#: the command line's arguments while a command runs (one list, or none)
+_ARGS: list[list[str]] = []
+#: other spellings of an option in :data:`FLAGS`
+_SPELLINGS = {"-o": ("--output",), "--no-almanac": ("--almanac",)}
 
 
 def _default_target(name: str) -> Path:
@@ -420,13 +453,19 @@ def _write_board(target, made) -> None:
         back = export.almanac_name(str(target))
         folder = Path(target).parent
         atomic.write_files(folder, {Path(target).name: made.data, Path(back).name: made.almanac})
-        typer.echo(f"wrote {target}{about} and {back}", err=True)
+        typer.echo(f"wrote {_abs(target)}{about} and {_abs(back)}", err=True)
         return
     if isinstance(made.data, bytes):
         atomic.write_bytes(target, made.data)
     else:  # JSONL: streamed through the temporary file, never held whole
         atomic.write_stream(target, export.chunked(made.data))
-    typer.echo(f"wrote {target}{about}", err=True)
+    typer.echo(f"wrote {_abs(target)}{about}", err=True)
+
+
+def _abs(path: str | Path) -> Path:
+    """The absolute path a "wrote" line names (docs/cli.md: every command
+    says where its files are, wherever it was run from)."""
+    return Path(path).absolute()
 
 
 def _to_stdout(data) -> None:
@@ -544,7 +583,7 @@ def round_(
     except SetupgenError as exc:
         raise _fail(exc) from None
     _announce_seed()
-    typer.echo(f"wrote {target}/{manifest['pdf']} ({_pack_summary(request, manifest)})", err=True)
+    typer.echo(f"wrote {_abs(Path(target) / manifest['pdf'])} ({_pack_summary(request, manifest)})", err=True)
     for entry in manifest["boards"]:
         _out(f"table {entry['table']}: {entry['setup_id']}")
 
@@ -735,7 +774,7 @@ def schedule(
         _out(line)
     for line in moved:
         typer.echo(f"note: {line}", err=True)
-    typer.echo(f"wrote {(folder / 'schedule.csv').resolve()} and {(folder / 'schedule.pdf').resolve()}", err=True)
+    typer.echo(f"wrote {_abs(folder / 'schedule.csv')} and {_abs(folder / 'schedule.pdf')}", err=True)
 
 
 @app.command(epilog="Examples:  setupgen entry T.toml --leave ch07 --from-round 2"
@@ -769,7 +808,7 @@ def entry(
         _out(change.describe())
     if leave is not None or join is not None:
         where = "" if output is None else f" -o {output}"
-        typer.echo(f"wrote {folder / entries.ENTRIES_FILE}; now re-plan: setupgen schedule {tournament_file} "
+        typer.echo(f"wrote {_abs(folder / entries.ENTRIES_FILE)}; now re-plan: setupgen schedule {tournament_file} "
                    f"--from-round {from_round}{where}", err=True)
     elif not len(changes):
         typer.echo(f"no drop-outs or late entries in {folder / entries.ENTRIES_FILE}", err=True)
@@ -806,14 +845,14 @@ def standings(
 
     try:
         t, folder = _load_tournament(tournament_file, output)
-        sched = tj.current_schedule(t, folder)
+        sched = tj.saved_schedule(t, folder)
         ranked = tj.write_standings(t, sched, _results_or_packs(t, sched, folder, results), folder)
         _files_written()
     except SetupgenError as exc:
         raise _fail_results(exc) from None
     for line in st.standings_lines(ranked, tj.display_names(t), t.tie_breakers):
         _out(line)
-    typer.echo(f"wrote {folder / 'standings.csv'} and {folder / 'standings.pdf'}", err=True)
+    typer.echo(f"wrote {_abs(folder / 'standings.csv')} and {_abs(folder / 'standings.pdf')}", err=True)
 
 
 @app.command(epilog="Examples:  setupgen finals examples/swiss-2010/tournament.toml results.csv --players 8"
@@ -831,11 +870,11 @@ def finals(
     from .tournament import jobs as tj
 
     try:
-        t, folder = _load_tournament(tournament_file, output)
-        sched = tj.current_schedule(t, folder)
         chosen = tuple(w.strip() for w in winners.split(",")) if winners is not None else ()
         if winners is not None and not all(chosen):
             raise SetupgenError("--winners: name the semi-final winners by id, comma-separated, none empty")
+        t, folder = _load_tournament(tournament_file, output)
+        sched = tj.saved_schedule(t, folder)
         results_in = _results_or_packs(t, sched, folder, results)
         request, tables = tj.finals_request(t, sched, results_in, players, chosen, almanac=almanac)
         ranked_count = len(tj.finals_ranking(t, sched, results_in))
@@ -854,17 +893,20 @@ def finals(
     for k, table in enumerate(tables, start=1):
         _out(f"table {k}: " + ", ".join(names.get(p, p) for p in table))
     typer.echo(tj.finals_format_line(t, ranked_count), err=True)
-    typer.echo(f"wrote {target}/{manifest['pdf']}", err=True)
+    typer.echo(f"wrote {_abs(Path(target) / manifest['pdf'])}", err=True)
+    if manifest.get("results_template"):
+        after = ("setupgen finals with --winners" if label == games.SEMI_FINAL else "setupgen placings")
+        typer.echo(f"next: fill in VP and winner in {_abs(Path(target) / manifest['results_template'])}, "
+                   f"then {after} reads them there", err=True)
 
 
-@app.command(epilog="Examples:  setupgen placings examples/swiss-2010/tournament.toml results.csv "
-                    "--final results-final.csv  |  setupgen placings FILE results.csv -o DIR   (16 finalists: "
-                    "DIR/results-semi-final.csv and DIR/results-final.csv)")
+@app.command(epilog="Examples:  setupgen placings examples/swiss-2010/tournament.toml   (after filling in "
+                    "final/results-final-blank.csv)  |  setupgen placings FILE results.csv --final FINAL.csv")
 def placings(
     tournament_file: Path = typer.Argument(..., metavar="TOURNAMENT.toml", help="The tournament file."),
     results: Optional[Path] = typer.Argument(None, metavar="[RESULTS.csv]", help="The preliminary rounds' results; default: the round packs' filled-in results-round-N.csv (and the console's results.csv) in the tournament folder."),
-    final: Optional[Path] = typer.Option(None, "--final", metavar="FINAL.csv", help="The final's results (round column: final); default results-final.csv in the tournament folder."),
-    semi_finals: Optional[Path] = typer.Option(None, "--semi-finals", metavar="SEMI.csv", help="With 16 finalists, the semi-finals' results (round column: semi-final); default results-semi-final.csv in the tournament folder."),
+    final: Optional[Path] = typer.Option(None, "--final", metavar="FINAL.csv", help="The final's results (round column: final); default: the rows filled in of the final pack's final/results-final-blank.csv and the tournament folder's results-final.csv (the console's)."),
+    semi_finals: Optional[Path] = typer.Option(None, "--semi-finals", metavar="SEMI.csv", help="With 16 finalists, the semi-finals' results (round column: semi-final); default: the rows filled in of semi-final/results-semi-final-blank.csv and the tournament folder's results-semi-final.csv."),
     output: Optional[str] = typer.Option(None, "-o", "--output", help="Tournament folder; default output/<tournament name>."),
 ) -> None:
     """The final placings: the final, then the semi-finals, then the preliminary rank."""
@@ -873,18 +915,18 @@ def placings(
 
     try:
         t, folder = _load_tournament(tournament_file, output)  # late entries named too
-        sched = tj.current_schedule(t, folder)
+        sched = tj.saved_schedule(t, folder)
         results_in = _results_or_packs(t, sched, folder, results)
         sixteen = t.final is not None and t.final.finalists(len(tj.finals_ranking(t, sched, results_in))) == 16
-        semi = semi_finals if semi_finals is not None or not sixteen else folder / tj.STAGE_RESULTS[pl.SEMI_FINAL]
+        semi = semi_finals if semi_finals is not None or not sixteen else tj.gather_stage_results(folder, pl.SEMI_FINAL)
         placed = tj.write_placings(t, sched, results_in, folder,
-                                   final if final is not None else folder / tj.STAGE_RESULTS[pl.FINAL], semi)
+                                   final if final is not None else tj.gather_stage_results(folder, pl.FINAL), semi)
         _files_written()
     except SetupgenError as exc:
         raise _fail_results(exc) from None
     for line in pl.placings_lines(placed, tj.display_names(t)):
         _out(line)
-    typer.echo(f"wrote {folder / 'placings.csv'} and {folder / 'placings.pdf'}", err=True)
+    typer.echo(f"wrote {_abs(folder / 'placings.csv')} and {_abs(folder / 'placings.pdf')}", err=True)
 
 
 @app.command(epilog="Example:  setupgen season examples/season/season.toml   (after the events' placings or "
@@ -909,7 +951,7 @@ def season(
         typer.echo(line, err=True)
     for line in sn.season_lines(ranked, events):
         _out(line)
-    typer.echo(f"wrote {folder / 'season.csv'} and {folder / 'season.pdf'}", err=True)
+    typer.echo(f"wrote {_abs(folder / 'season.csv')} and {_abs(folder / 'season.pdf')}", err=True)
 
 
 @app.command(epilog="Examples:  setupgen serve examples/swiss-2010/tournament.toml"
@@ -1076,7 +1118,7 @@ def stats_(
         atomic.write_stream(output, (piece.encode("utf-8") for piece in made))
     except SetupgenError as exc:
         raise _fail(exc) from None
-    typer.echo(f"wrote {output} ({made.boards} board{'' if made.boards == 1 else 's'})", err=True)
+    typer.echo(f"wrote {_abs(output)} ({made.boards} board{'' if made.boards == 1 else 's'})", err=True)
 
 
 def _stats_format(fmt: Optional[str], output: Optional[str]) -> str:
@@ -1124,7 +1166,7 @@ def survey(
     for line in surveymod.summary_lines(result):
         _out(line)
     if paths is not None:
-        typer.echo(f"wrote {paths[0]} and {paths[1]}", err=True)
+        typer.echo(f"wrote {_abs(paths[0])} and {_abs(paths[1])}", err=True)
 
 
 def _plot_targets(paths: tuple[str, str]) -> tuple[str, str]:

@@ -389,6 +389,49 @@ def test_pools_fork_only_on_linux_and_elsewhere_give_the_same_bytes(monkeypatch,
 
 
 def test_no_results_anywhere_names_no_option_the_user_did_not_give(tmp_path):
-    res = run("finals", str(ROOT / "examples" / "catan-studio" / "tournament.toml"), "-o", str(tmp_path / "out"))
+    studio = str(ROOT / "examples" / "catan-studio" / "tournament.toml")
+    assert run("schedule", studio, "-o", str(tmp_path / "out")).exit_code == 0
+    before = sorted(p.name for p in (tmp_path / "out").iterdir())
+    res = run("finals", studio, "-o", str(tmp_path / "out"))
     assert res.exit_code == 2 and res.stderr.startswith("error: no results yet: fill in the round packs'")
-    assert "--results" not in res.stderr and not (tmp_path / "out").exists()
+    assert "--results" not in res.stderr and sorted(p.name for p in (tmp_path / "out").iterdir()) == before
+
+
+@pytest.mark.parametrize("command", ["standings", "finals", "placings"])
+def test_ranking_commands_never_plan_a_schedule_they_were_not_asked_for(tmp_path, command):
+    """standings -o OTHER with no schedule there: refused, nothing written
+    (it used to plan one silently and rank results against it)."""
+    swiss = str(ROOT / "examples" / "swiss-2010" / "tournament.toml")
+    (tmp_path / "results.csv").write_text("round,table,player,vp,winner\n")
+    res = run(command, swiss, str(tmp_path / "results.csv"), "-o", str(tmp_path / "other"))
+    assert res.exit_code == 2 and res.stderr == (
+        f"error: no schedule in '{tmp_path / 'other'}': the rounds are ranked by the saved schedule.csv of the "
+        "tournament folder they were played from; plan it there first\n")
+    assert not (tmp_path / "other").exists()
+
+
+@pytest.mark.parametrize("setup_id,line", [
+    # hand-encoded: Luhn mod 32 check characters from docs/format.md (SF, SS = swap/shuffled ...)
+    ("SFSS-0000-0000-C1S6", "error: --setup-id: setup id 'SFSS-0000-0000-C1S6': its harbor letter S (shuffled) "
+                            "does not fit: scenario 'seafarers-sm2010' has no fixed harbor places"),
+    ("SFUX-0000-0000-C1SA", "error: --setup-id: setup id 'SFUX-0000-0000-C1SA': its harbor letter X (fixed) "
+                            "does not fit: scenario 'seafarers-sm2010' does not fix its harbors"),
+    ("SFPF-0000-0000-C1SP", "error: --setup-id: setup id 'SFPF-0000-0000-C1SP': its number letter P (spiral) "
+                            "does not fit: scenario 'seafarers-sm2010' has no spiral order"),
+    ("ZQSS-0000-0000-C1SJ", "error: --setup-id: setup id 'ZQSS-0000-0000-C1SJ': no scenario has the code 'ZQ'"),
+])
+def test_a_setup_ids_letters_are_named_as_the_id_not_as_options_never_given(tmp_path, setup_id, line):
+    res = run("board", "--setup-id", setup_id, "-o", str(tmp_path / "b.json"))
+    assert res.exit_code == 2 and res.stderr.strip() == line, res.stderr
+    assert "--harbors" not in res.stderr and "--numbers" not in res.stderr and not list(tmp_path.iterdir())
+
+
+def test_the_setup_ids_in_the_table_above_are_well_formed():
+    """The IDs above pass their check character (so the test reaches the
+    method letters): the check is Luhn mod 32, recomputed here by hand."""
+    alphabet = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+    for text in ("SFSS-0000-0000-C1S6", "SFUX-0000-0000-C1SA", "SFPF-0000-0000-C1SP", "ZQSS-0000-0000-C1SJ"):
+        chars = text.replace("-", "")
+        values = [alphabet.index(c) if c in alphabet else ord(c) % 32 for c in chars[:-1]][::-1]
+        doubled = [(2 * v) // 32 + (2 * v) % 32 for v in values[0::2]]
+        assert alphabet[-(sum(doubled) + sum(values[1::2])) % 32] == chars[-1]

@@ -27,6 +27,7 @@ def test_finals_with_a_disqualified_player_seats_the_others(tmp_path):
     without them (was a KeyError in jobs.finals_request: exit 3)."""
     t = tournament.load(SWISS)
     sched = tj.current_schedule(t, tmp_path)
+    tj.write_schedule(t, sched, tmp_path / "out")  # finals rank by the saved schedule
     lines = results_csv(t, sched).splitlines()
     header, rows = lines[0] + ",status", lines[1:]
     out_rows = [r + ("," + ("disqualified" if i == 0 else "")) for i, r in enumerate(rows)]

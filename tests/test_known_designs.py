@@ -94,18 +94,36 @@ def test_the_shipped_design_checks_out_by_an_independent_count():
 
 
 @pytest.mark.parametrize("change,problem", [
-    (lambda t: t.replace('"ABCD EFGH', '"ABCE DFGH'), "sit together in rounds"),
-    (lambda t: t.replace('"ABCD EFGH', '"ABCD EEGH'), "does not seat each"),
-    (lambda t: t.replace('"ABCD EFGH', '"ABCD EFG!'), "not among the players"),
-    (lambda t: t.replace("table_size = 4", "table_size = 5"), "players must name 40"),
-    (lambda t: t.replace("tables = 8", "seats = 8"), "it has no 'tables'"),
-    (lambda t: t.replace("tables = 8", "tables = \"eight\""), "not a design file"),
+    (lambda t: t.replace('"ABCD EFGH', '"ABCE DFGH'), "two players sit together in rounds 1 and 2"),
+    (lambda t: t.replace('"ABCD EFGH', '"ABCD EEGH'), "round 1 does not seat each of the 32 players once"),
+    (lambda t: t.replace('"ABCD EFGH', '"ABCD EFG!'), "round 1 names '!' who is not among the players"),
+    (lambda t: t.replace("table_size = 4", "table_size = 5"),
+     "players must name 40 different players, one character each"),
+    (lambda t: t.replace("tables = 8", "seats = 8"),
+     "it has no tables (a design file gives name, tables, table_size, players and rounds)"),
+    (lambda t: t.replace("tables = 8", "tables = \"eight\""),
+     "tables must be a whole number of at least 1, not 'eight'"),
+    (lambda t: t.replace("tables = 8", "tables = 8.5"), "tables must be a whole number of at least 1, not 8.5"),
+    (lambda t: t.replace("tables = 8", "tables = true"), "tables must be a whole number of at least 1, not True"),
+    (lambda t: t.replace("table_size = 4", "table_size = 0"),
+     "table_size must be a whole number of at least 1, not 0"),
+    (lambda t: t.replace('players = "', 'players = 7 #'), "players must be a text in quotes, not 7"),
+    (lambda t: t[:t.index("rounds = [")] + "rounds = 5\n",
+     "rounds must be a list of texts, one a round, its tables apart by spaces"),
+    (lambda t: t.replace('"ABCD EFGH IJKL MNOP abcd efgh ijkl mnop",', '3,'), "rounds must be a list of texts"),
 ])
 def test_a_broken_design_file_is_refused(tmp_path, change, problem):
+    """The whole line: the file named once, the problem in the project's
+    words (no "invalid literal for int()"), 8.5 tables not truncated."""
     broken = tmp_path / "broken.toml"
-    broken.write_text(change(GOLFER.read_text()))
-    with pytest.raises(SetupgenError, match=problem):
+    text = change(GOLFER.read_text())
+    assert text != GOLFER.read_text()
+    broken.write_text(text)
+    with pytest.raises(SetupgenError) as caught:
         known.read(broken)
+    message = str(caught.value)
+    assert message.startswith(f"{broken}: {problem}") and message.endswith("; the design is not used")
+    assert message.count(str(broken)) == 1 and "int()" not in message and "object" not in message
 
 
 def test_problem_worked_by_hand():

@@ -317,7 +317,14 @@ def club(tmp_path):
 
 
 def run(*args):
-    return CliRunner().invoke(app, [str(a) for a in args])
+    """The command line; a ranking command's -o folder gets its schedule
+    saved first (they rank by a saved schedule, never plan one)."""
+    args = [str(a) for a in args]
+    if args[0] in ("placings", "standings", "finals") and "-o" in args:
+        folder = Path(args[args.index("-o") + 1])
+        if not (folder / "schedule.csv").exists():
+            assert CliRunner().invoke(app, ["schedule", args[1], "-o", str(folder)]).exit_code == 0
+    return CliRunner().invoke(app, args)
 
 
 def test_placings_command_prints_and_writes_placings(club):
@@ -342,7 +349,9 @@ def test_placings_command_prints_and_writes_placings(club):
 def test_placings_command_refuses_bad_input_in_one_line(club):
     out = club / "out"
     missing = run("placings", club / "t.toml", club / "results.csv", "-o", out)
-    assert missing.exit_code == 2 and "results-final.csv" in missing.stderr and "it does not exist" in missing.stderr
+    assert missing.exit_code == 2 and missing.stderr == (
+        f"error: no final results yet: fill in VP and winner in '{out / 'final' / 'results-final-blank.csv'}' "
+        "(or give the final's results file)\n")
     (club / "bad.csv").write_text(FINAL.replace("final,2,p4,6,no", "final,2,p6,6,no").replace("1,p2,10", "1,p2,x"))
     bad = run("placings", club / "t.toml", club / "results.csv", "--final", club / "bad.csv", "-o", out)
     assert bad.exit_code == 2 and bad.stderr.startswith("error: ")

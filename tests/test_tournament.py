@@ -153,10 +153,18 @@ def test_single_table_regenerates_alone(runner, tmp_path):
     assert res.exit_code == 2 and "tables 1-12" in res.stderr
 
 
+def saved(t, folder):
+    """The tournament's schedule, planned and saved in ``folder`` (the
+    ranking commands read a saved schedule, never plan one)."""
+    sched = tj.current_schedule(t, folder)
+    tj.write_schedule(t, sched, folder)
+    return sched
+
+
 def test_australian_semi_finals_and_final(runner, tmp_path):
     out = str(tmp_path)
     t = tournament.load(AUS)
-    sched = tj.current_schedule(t, tmp_path)
+    sched = saved(t, tmp_path)
     assert sched.quality(t.players).repeat_pairs == 0
     (tmp_path / "results.csv").write_text(results_csv(t, sched))
     res = runner.invoke(app, ["finals", str(AUS), str(tmp_path / "results.csv"), "--players", "16", "-o", out])
@@ -191,6 +199,7 @@ def test_drop_out_and_late_entry_replan_from_round_2(runner, tmp_path):
 
 
 def test_bad_inputs_one_line_exit_2(runner, tmp_path):
+    saved(tournament.load(SWISS), tmp_path)
     cases = [
         (["round", str(SWISS), "--round", "1", "--tables", "3"], "not both"),
         (["round", str(SWISS)], "--round N"),
@@ -210,7 +219,7 @@ def test_bad_inputs_one_line_exit_2(runner, tmp_path):
 
 def test_bad_results_are_reported_with_line_numbers(runner, tmp_path):
     t = tournament.load(SWISS)
-    sched = tj.current_schedule(t, tmp_path)
+    sched = saved(t, tmp_path)
     text = results_csv(t, sched, rounds=[1]).splitlines()
     text[3] = text[3].replace(",", ",", 2).rsplit(",", 2)[0] + ",99,no"  # VP out of range
     text.append(text[5])  # a game recorded twice
@@ -244,7 +253,7 @@ def test_shared_setup_gives_every_table_the_same_board(tmp_path):
 def test_finals_winners_must_be_one_per_semi_final(runner, tmp_path):
     out = str(tmp_path)
     t = tournament.load(AUS)
-    sched = tj.current_schedule(t, tmp_path)
+    sched = saved(t, tmp_path)
     (tmp_path / "results.csv").write_text(results_csv(t, sched))
     ranked, _, _ = tj.make_standings(t, sched, tmp_path / "results.csv")
     r = [s.player for s in ranked]
@@ -336,7 +345,7 @@ def test_standings_round_needs_the_results_and_only_it_takes_them(runner, tmp_pa
     toml, out = folder / "tournament.toml", tmp_path / "out"
     assert runner.invoke(app, ["schedule", str(toml), "-o", str(out)]).exit_code == 0
     res = runner.invoke(app, ["schedule", str(toml), "--from-round", "3", "-o", str(out)])
-    assert res.exit_code == 2 and res.stderr.startswith("error: --results: round 3 is seated by standings: the results so far are needed")
+    assert res.exit_code == 2 and res.stderr == ("error: round 3 is seated by standings: the results so far are needed (give --results)\n")
     assert len(res.stderr.splitlines()) == 1
     results = tmp_path / "results.csv"
     results.write_text("round,table,player,vp,winner\n")

@@ -11,17 +11,20 @@ class SetupgenError(ValueError):
     requests. ``field``, when set, names the request value at fault (a
     parameter name such as ``"count"``), so a front end can point at its own
     option for it; ``remedy``, when set, names the request value that would
-    make the request go through (``"replace"``: replace what is there). The
-    message never names command-line flags. ``key`` and ``values``, when
+    make the request go through (``"replace"``: replace what is there);
+    ``needs``, when set, names the request value that is missing and must
+    be given (``"results"``). The message never names command-line flags. ``key`` and ``values``, when
     set (:func:`setupgen.core.messages.keyed`), name the message's words: a
     front end words it in its own language from ``templates/<lang>.toml``
     ``[messages]``."""
 
     def __init__(self, message: str = "", *, field: str | None = None, remedy: str | None = None,
-                 key: str | None = None, values: Mapping[str, object] | None = None) -> None:
+                 key: str | None = None, values: Mapping[str, object] | None = None,
+                 needs: str | None = None) -> None:
         super().__init__(message)
         self.field = field
         self.remedy = remedy
+        self.needs = needs
         self.key = key
         self.values: dict[str, object] = dict(values or {})
 

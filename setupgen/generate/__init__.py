@@ -8,6 +8,6 @@ the rule definitions of :mod:`setupgen.core.rules` and nothing of the later
 stages.
 """
 
-from .pipeline import ATTEMPTS, from_seed, from_seed_within, from_setup_id, generate, resolve_methods
+from .pipeline import ATTEMPTS, from_seed, from_seed_within, from_setup_id, generate, resolve_methods, setup_id_layout
 
-__all__ = ["generate", "from_seed", "from_seed_within", "from_setup_id", "resolve_methods", "ATTEMPTS"]
+__all__ = ["generate", "from_seed", "from_seed_within", "from_setup_id", "resolve_methods", "setup_id_layout", "ATTEMPTS"]

@@ -20,7 +20,7 @@ from ..core import rng as rngmod
 from ..core import balance, setupid
 from ..core.balance import Limits
 from ..core.board import CODE_OIL, CODE_TERRAIN, BalanceRecord, Board, Harbor
-from ..core.errors import GenerationError, SetupgenError, SetupIdError
+from ..core.errors import GenerationError, SetupgenError, SetupIdError, UnknownScenarioError, quoted
 from ..core.hexgrid import Hex
 from ..core.layout import Layout
 from ..core.limits import check_text
@@ -274,6 +274,31 @@ def resolve_methods(layout: Layout, numbers: str | None, harbors: str | None) ->
     return number_method, harbor_method
 
 
+def setup_id_layout(text: str) -> Layout:
+    """The shipped layout a setup ID's scenario code names. Raises
+    :class:`SetupIdError` for an unreadable ID or an unknown code."""
+    sid = setupid.decode(text)
+    try:
+        return layoutmod.by_code(sid.code)
+    except UnknownScenarioError:
+        raise SetupIdError(f"setup id {quoted(text, 40)}: no scenario has the code {sid.code!r}",
+                           field="setup_id") from None
+
+
+def _unusable_methods(shown: str, sid: SetupId, error: SetupgenError) -> str:
+    """The message for a readable setup ID whose method letter (or scenario)
+    its layout cannot use: the letter and what it means, then the layout's
+    reason without the advice meant for a chosen method."""
+    reason = str(error).split("; use ")[0]
+    if error.field == "harbors":
+        return (f"setup id {shown}: its harbor letter {setupid.HARBOR_CODES[sid.harbor_method]} "
+                f"({sid.harbor_method}) does not fit: {reason}")
+    if error.field == "numbers":
+        return (f"setup id {shown}: its number letter {setupid.NUMBER_CODES[sid.number_method]} "
+                f"({sid.number_method}) does not fit: {reason}")
+    return f"setup id {shown} names no board: {reason}"
+
+
 def from_seed(scenario: str | Layout, seed: str, numbers: str | None = None,
               harbors: str | None = None) -> Board:
     """The board of a scenario (name or layout) for seed text ``seed``: the
@@ -361,9 +386,14 @@ def from_setup_id(text: str, layout: Layout | None = None) -> Board:
     layout, and :class:`UnknownScenarioError` for an unknown scenario code.
     """
     sid = setupid.decode(text)
+    shown = quoted(text, 40)
     if layout is None:
-        layout = layoutmod.by_code(sid.code)
+        layout = setup_id_layout(text)
     elif layout.code != sid.code:
-        raise SetupIdError(f"setup id {text!r} is for scenario code {sid.code}, not {layout.code} ({layout.name})")
-    number_method, harbor_method = resolve_methods(layout, sid.number_method, sid.harbor_method)
+        raise SetupIdError(f"setup id {shown} is for scenario code {sid.code}, not {layout.code} ({layout.name})",
+                           field="setup_id")
+    try:
+        number_method, harbor_method = resolve_methods(layout, sid.number_method, sid.harbor_method)
+    except SetupgenError as e:  # the ID's own letters name a method its scenario cannot use
+        raise SetupIdError(_unusable_methods(shown, sid, e), field="setup_id") from None
     return _generate(layout, rngmod.stream(sid.digest), number_method, harbor_method, None, sid)

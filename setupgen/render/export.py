@@ -27,7 +27,7 @@ from typing import Any, Iterable, Iterator
 from .. import generate as gen
 from ..core import layout as layoutmod
 from ..core import almanac as rules
-from ..core import setupid, templates
+from ..core import templates
 from ..core.almanac import AlmanacRequest
 from ..core.balance import Limits
 from ..core.board import Board
@@ -120,7 +120,7 @@ def check_board_request(req: BoardRequest) -> tuple[str, Layout | None]:
     if req.layout_file is not None:
         layout = Layout.from_file(req.layout_file)
     elif req.setup_id is not None:
-        layout = layoutmod.by_code(setupid.decode(req.setup_id).code)
+        layout = gen.setup_id_layout(req.setup_id)
     else:
         layout = layoutmod.load(DEFAULT_SCENARIO if req.scenario is None else req.scenario)
     if req.setup_id is None:

@@ -86,7 +86,7 @@ def make_schedule(t: Tournament, folder: Path, from_round: int | None = None,
         if t.rounds[from_round - 1].seating == "standings":
             if results is None:
                 raise SetupgenError(f"round {from_round} is seated by standings: the results so far are needed",
-                                    field="results")
+                                    needs="results")
             by_rank[from_round] = rank_order(t, played, results, entries.roster(t.players, changes, from_round))
     sched = _plan_from(t, changes, start, played, by_rank)
     for later in changes.rounds():
@@ -419,6 +419,17 @@ def current_schedule(t: Tournament, folder: Path) -> Schedule:
     return saved
 
 
+def saved_schedule(t: Tournament, folder: Path) -> Schedule:
+    """The saved schedule, checked as :func:`current_schedule` checks it;
+    never one planned on the spot (standings, finals and placings rank
+    the games of the schedule the rounds were played by). Raises
+    :class:`SetupgenError` when ``folder`` holds no ``schedule.csv``."""
+    if read_schedule(folder) is None:
+        raise SetupgenError(f"no schedule in {atomic.shown(folder)}: the rounds are ranked by the saved "
+                            f"{SCHEDULE_FILE} of the tournament folder they were played from; plan it there first")
+    return current_schedule(t, folder)
+
+
 def write_schedule(t: Tournament, sched: Schedule, folder: Path, *, replace: bool = False) -> Quality:
     """Write ``schedule.csv`` and ``schedule.pdf`` (first the quality page,
     :func:`quality_listing`; per round the tables with players in starting
@@ -695,10 +706,37 @@ def gather_results(t: Tournament, sched: Schedule, folder: Path) -> Gathered:
     results file. A game in two files with different values is refused,
     naming both; a game in two files alike counts once. Raises
     :class:`SetupgenError` when none holds a result."""
+    files = [folder / f"round-{n}" / f"results-round-{n}.csv" for n in sched.round_numbers()] + [folder / RESULTS_FILE]
+    found = _gather(files, f"the results files of the round packs in {atomic.shown(folder)}")
+    if found is None:
+        raise SetupgenError(f"no results yet: fill in the round packs' results-round-N.csv in "
+                            f"{atomic.shown(folder)} (or give a results file)")
+    return found
+
+
+def gather_stage_results(folder: Path, stage: str) -> Gathered:
+    """A finals stage's results as the command line's day types them: the
+    rows filled in (VP given) in the stage pack's own blank,
+    ``<stage>/results-<stage>-blank.csv``, and the tournament folder's
+    ``results-<stage>.csv`` (the console's, or one typed by hand), as one
+    results file; a game in both with different values is refused, naming
+    both. Raises :class:`SetupgenError` when neither holds a result."""
+    pack_file = folder / stage / f"results-{stage}-blank.csv"
+    found = _gather([pack_file, folder / STAGE_RESULTS[stage]], f"the {stage} results in {atomic.shown(folder)}")
+    if found is None:
+        raise SetupgenError(f"no {stage} results yet: fill in VP and winner in {atomic.shown(pack_file)} "
+                            f"(or give the {stage}'s results file)")
+    return found
+
+
+def _gather(files: Sequence[Path], source: str) -> Gathered | None:
+    """The rows with VP filled in of those ``files`` that exist, as one
+    results file (``round,table,player,vp,winner,status``), or None when
+    none has one. Raises :class:`SetupgenError` for a game with other
+    values in two files, naming both."""
     import csv
     import io
 
-    files = [folder / f"round-{n}" / f"results-round-{n}.csv" for n in sched.round_numbers()] + [folder / RESULTS_FILE]
     rows: dict[tuple[str, str, str], tuple[tuple[str, ...], Path]] = {}
     for path in (p for p in files if p.is_file()):
         reader = csv.DictReader(io.StringIO(nfc(read_text(path, "results file"))))
@@ -712,11 +750,10 @@ def gather_results(t: Tournament, sched: Schedule, folder: Path) -> Gathered:
                                     f"{atomic.shown(rows[key][1])} than in {atomic.shown(path)}; keep one")
             rows.setdefault(key, (value, path))
     if not rows:
-        raise SetupgenError(f"no results yet: fill in the round packs' results-round-N.csv in "
-                            f"{atomic.shown(folder)} (or give a results file)")
+        return None
     lines = ["round,table,player,vp,winner,status"]
     lines += [",".join((*key, *value)) for key, (value, _) in rows.items()]
-    return Gathered("\n".join(lines) + "\n", f"the results files of the round packs in {atomic.shown(folder)}")
+    return Gathered("\n".join(lines) + "\n", source)
 
 
 def results_of(t: Tournament, sched: Schedule, results_path: "str | Path | Gathered"):
@@ -952,7 +989,7 @@ def finals_ranking(t: Tournament, sched: Schedule, results_path: "str | Path | G
     return [s.player for s in ranked]
 
 
-def stage_results_of(t: Tournament, ranking: Sequence[str], stage: str, path: str | Path,
+def stage_results_of(t: Tournament, ranking: Sequence[str], stage: str, path: "str | Path | Gathered",
                      semi_finals: Sequence = ()) -> tuple:
     """A finals stage's results file (``round`` column: the stage's name),
     checked as a preliminary results file is (``read_results``), against
@@ -965,14 +1002,14 @@ def stage_results_of(t: Tournament, ranking: Sequence[str], stage: str, path: st
     if t.final is None:
         raise SetupgenError(f"{t.path}: the tournament file has no [final] section")
     tables = pl.stage_tables(ranking, t.final.finalists(len(ranking)), stage, semi_finals)
-    text = read_text(Path(path), "results file")
+    text = path.text if isinstance(path, Gathered) else read_text(Path(path), "results file")
     expected = {(st.STAGE_ROUND, k): frozenset(table) for k, table in enumerate(tables, start=1)}
     return st.read_results(text, source=str(path), players=frozenset(ranking),
                            thresholds={st.STAGE_ROUND: t.final.victory_points}, tables=expected, stage=stage)
 
 
-def make_placings(t: Tournament, sched: Schedule, results_path: "str | Path | Gathered", final_path: str | Path,
-                  semi_path: str | Path | None = None):
+def make_placings(t: Tournament, sched: Schedule, results_path: "str | Path | Gathered",
+                  final_path: "str | Path | Gathered", semi_path: "str | Path | Gathered | None" = None):
     """The final placings from the preliminary results and the finals'
     results files (``semi_path`` with 16 finalists): (placings, CSV text,
     PDF pages). Raises :class:`SetupgenError`."""
@@ -985,7 +1022,7 @@ def make_placings(t: Tournament, sched: Schedule, results_path: "str | Path | Ga
     semis: tuple = ()
     if count == 16:
         if semi_path is None:
-            raise SetupgenError("the placings of 16 finalists need the semi-finals' results", field="semi_finals")
+            raise SetupgenError("the placings of 16 finalists need the semi-finals' results", needs="semi_finals")
         semis = stage_results_of(t, ranking, pl.SEMI_FINAL, semi_path)
     elif semi_path is not None:
         raise keyed(SetupgenError, "final_without_semis", players=count, field="semi_finals")
@@ -1015,7 +1052,7 @@ def placings_listing(t: Tournament, placed: Sequence) -> listing.Listing:
 
 
 def write_placings(t: Tournament, sched: Schedule, results_path: "str | Path | Gathered", folder: Path,
-                   final_path: str | Path, semi_path: str | Path | None = None):
+                   final_path: "str | Path | Gathered", semi_path: "str | Path | Gathered | None" = None):
     """:func:`make_placings`, written as ``placings.csv`` and
     ``placings.pdf`` into ``folder`` (both rendered first, then both or
     neither written; never over a file setupgen did not write). Returns

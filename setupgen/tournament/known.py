@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from ..core.data import data_dir, read_data_toml
-from ..core.errors import SetupgenError
+from ..core.errors import SetupgenError, quoted
 
 Rounds = tuple[tuple[tuple[int, ...], ...], ...]
 
@@ -68,31 +68,61 @@ def problem(rounds: Sequence[Sequence[Sequence[int]]], v: int, k: int) -> str | 
 
 def read(path: str | Path) -> Packing:
     """The known design in file ``path``, checked. Raises
-    :class:`SetupgenError` naming the file and the problem."""
+    :class:`SetupgenError` naming the file once and the problem in the
+    project's words (a wrong type, a missing key, a failed check)."""
     data = read_data_toml(path, "design file")
+    where = str(path)
     try:
-        return _parse(data, str(path))
-    except KeyError as exc:
-        raise SetupgenError(f"{path}: not a design file (it has no {exc.args[0]!r})") from None
-    except (TypeError, ValueError) as exc:
-        raise SetupgenError(f"{path}: not a design file ({str(exc).lower()})") from None
+        return _parse(data, where)
+    except _DesignProblem as exc:
+        raise SetupgenError(f"{where}: {exc}; the design is not used") from None
+
+
+class _DesignProblem(Exception):
+    """What is wrong with a design file's contents (worded for the user)."""
+
+
+def _whole(data: dict[str, Any], key: str) -> int:
+    """``data[key]`` as a whole number of at least 1, else the problem."""
+    value = _given(data, key)
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise _DesignProblem(f"{key} must be a whole number of at least 1, not {quoted(value, 40)}")
+    return value
+
+
+def _text(data: dict[str, Any], key: str) -> str:
+    """``data[key]`` as a text, else the problem."""
+    value = _given(data, key)
+    if not isinstance(value, str):
+        raise _DesignProblem(f"{key} must be a text in quotes, not {quoted(value, 40)}")
+    return value
+
+
+def _given(data: dict[str, Any], key: str) -> Any:
+    if key not in data:
+        raise _DesignProblem(f"it has no {key} (a design file gives name, tables, table_size, players and rounds)")
+    return data[key]
 
 
 def _parse(data: dict[str, Any], where: str) -> Packing:
-    tables, k, players = int(data["tables"]), int(data["table_size"]), str(data["players"])
+    name, tables, k, players = _text(data, "name"), _whole(data, "tables"), _whole(data, "table_size"), \
+        _text(data, "players")
     if len(set(players)) != len(players) or len(players) != tables * k:
-        raise SetupgenError(f"{where}: players must name {tables * k} different players, one character each")
+        raise _DesignProblem(f"players must name {tables * k} different players, one character each")
+    lines = _given(data, "rounds")
+    if not isinstance(lines, list) or not all(isinstance(line, str) for line in lines):
+        raise _DesignProblem("rounds must be a list of texts, one a round, its tables apart by spaces")
     index = {c: i for i, c in enumerate(players)}
     rounds = []
-    for r, line in enumerate(data["rounds"], start=1):
-        try:
-            rounds.append(tuple(tuple(index[c] for c in table) for table in str(line).split()))
-        except KeyError as exc:
-            raise SetupgenError(f"{where}: round {r} names {exc} who is not among the players") from None
+    for r, line in enumerate(lines, start=1):
+        strangers = sorted({c for c in line if not c.isspace() and c not in index})
+        if strangers:
+            raise _DesignProblem(f"round {r} names {quoted(strangers[0], 20)} who is not among the players")
+        rounds.append(tuple(tuple(index[c] for c in table) for table in line.split()))
     why = problem(rounds, tables * k, k)
     if why is not None:
-        raise SetupgenError(f"{where}: {why}; the design is not used")
-    return Packing(str(data["name"]), tables, k, tuple(rounds), where)
+        raise _DesignProblem(why)
+    return Packing(name, tables, k, tuple(rounds), where)
 
 
 def packing_for(tables: int, k: int) -> Packing | None:
