@@ -583,7 +583,16 @@ def round_(
     except SetupgenError as exc:
         raise _fail(exc) from None
     _announce_seed()
+    _pack_made(request, target, manifest, tournament_file is not None)
+
+
+def _pack_made(request, target: Path, manifest: dict, tournament: bool) -> None:
+    """The lines of a round pack made: where its PDF is, where a
+    tournament round's results are filled in, each table's setup ID."""
     typer.echo(f"wrote {_abs(Path(target) / manifest['pdf'])} ({_pack_summary(request, manifest)})", err=True)
+    if tournament and manifest.get("results_template"):
+        typer.echo(f"next: after the round, fill in VP and winner in "
+                   f"{_abs(Path(target) / manifest['results_template'])}; standings reads them there", err=True)
     for entry in manifest["boards"]:
         _out(f"table {entry['table']}: {entry['setup_id']}")
 
@@ -895,9 +904,14 @@ def finals(
     typer.echo(tj.finals_format_line(t, ranked_count), err=True)
     typer.echo(f"wrote {_abs(Path(target) / manifest['pdf'])}", err=True)
     if manifest.get("results_template"):
-        after = ("setupgen finals with --winners" if label == games.SEMI_FINAL else "setupgen placings")
-        typer.echo(f"next: fill in VP and winner in {_abs(Path(target) / manifest['results_template'])}, "
-                   f"then {after} reads them there", err=True)
+        filled = _abs(Path(target) / manifest["results_template"])
+        if label == games.SEMI_FINAL:
+            typer.echo(f"next: after the semi-finals, fill in VP and winner in {filled} (placings reads them "
+                       f"there) and seat the final: setupgen finals {tournament_file} --winners ID,ID,ID,ID",
+                       err=True)
+        else:
+            typer.echo(f"next: after the final, fill in VP and winner in {filled}; setupgen placings reads them "
+                       f"there", err=True)
 
 
 @app.command(epilog="Examples:  setupgen placings examples/swiss-2010/tournament.toml   (after filling in "

@@ -435,3 +435,96 @@ def test_the_setup_ids_in_the_table_above_are_well_formed():
         values = [alphabet.index(c) if c in alphabet else ord(c) % 32 for c in chars[:-1]][::-1]
         doubled = [(2 * v) // 32 + (2 * v) % 32 for v in values[0::2]]
         assert alphabet[-(sum(doubled) + sum(values[1::2])) % 32] == chars[-1]
+
+
+def _readme_day() -> list[str]:
+    """The lines of the README's "Tournament day on the command line" block."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = text.split("## Tournament day on the command line", 1)[1]
+    return section.split("```sh\n", 1)[1].split("```", 1)[0].splitlines()
+
+
+def _fill_in(path: Path) -> None:
+    """VP and winner typed into a pack's results rows, as a director would:
+    at each table the first player wins with the round's threshold (10 base,
+    12 Seafarers, 13 the final), the others 2 to 9 by seat."""
+    import csv
+
+    rows = list(csv.DictReader(path.open(encoding="utf-8")))
+    threshold = {"3": 12, "final": 13}.get(rows[0]["round"], 10)
+    first: set[str] = set()
+    for k, row in enumerate(rows):
+        won = row["table"] not in first
+        first.add(row["table"])
+        row["vp"], row["winner"] = (str(threshold), "yes") if won else (str(2 + k % 8), "no")
+    with path.open("w", encoding="utf-8", newline="") as out:
+        writer = csv.DictWriter(out, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+
+
+def test_the_readme_cli_day_runs_as_written(tmp_path, monkeypatch):
+    """Every line of the README's command-line day, run from a folder that
+    holds a copy of the examples: each command exits 0 and names the
+    absolute paths it wrote; the placings come out of the final typed into
+    the finals pack, with no results file ever given."""
+    import shlex
+
+    shutil.copytree(ROOT / "examples" / "swiss-2010", tmp_path / "examples" / "swiss-2010")
+    monkeypatch.chdir(tmp_path)
+    folder = tmp_path / "output" / "Schweizer-Catan-Meisterschaft-2010"
+    env: dict[str, str] = {}
+    ran = []
+    for line in _readme_day():
+        if line.startswith("# fill in "):
+            _fill_in(folder / line.removeprefix("# fill in ").strip())
+            continue
+        words = shlex.split(line, comments=True)
+        if len(words) == 1 and "=" in words[0]:
+            key, value = words[0].split("=", 1)
+            env[key] = value
+            continue
+        assert words[0] == ".venv/bin/setupgen", line
+        args = [env.get(w[1:], w) if w.startswith("$") else w for w in words[1:]]
+        res = run(*args)
+        assert res.exit_code == 0, (line, res.stderr)
+        wrote = [ln for ln in res.stderr.splitlines() if ln.startswith("wrote ")]
+        assert wrote and all(ln.split()[1].startswith(str(folder) + os.sep) for ln in wrote), (line, res.stderr)
+        ran.append(args[0])
+    assert ran == ["schedule", "round", "standings", "round", "entry", "schedule", "round", "standings", "finals",
+                   "placings"]
+    placings = (folder / "placings.csv").read_text(encoding="utf-8").splitlines()
+    final = (folder / "final" / "results-final-blank.csv").read_text(encoding="utf-8").splitlines()[1:]
+    winners = [row.split(",")[2] for row in final if row.endswith(",yes")]
+    assert len(placings) == 1 + 48 and sorted(r.split(",")[1] for r in placings[1:3]) == sorted(winners)
+    assert "ch07" not in {r.split(",")[2] for r in (folder / "schedule.csv").read_text().splitlines()[1:]
+                          if r.startswith("3,")}
+    (folder / "results-final.csv").write_text("round,table,player,name,vp,winner\n" + "\n".join(
+        [final[0].rsplit(",", 2)[0] + ",12,no"] + final[1:]) + "\n", encoding="utf-8")
+    res = run("placings", "examples/swiss-2010/tournament.toml")
+    assert res.exit_code == 2 and "has other values in" in res.stderr, res.stderr
+    shown = Path("output") / folder.name  # as the tournament folder was given: relative to where it ran
+    assert res.stderr == (f"error: round final table 1 player {final[0].split(',')[2]} has other values in "
+                          f"'{shown / 'final' / 'results-final-blank.csv'}' than in "
+                          f"'{shown / 'results-final.csv'}'; keep one\n")
+
+
+@pytest.mark.parametrize("args,written", [
+    (["board", "--seed", "x", "-o", "b.pdf"], ["b.pdf", "b-almanac.pdf"]),
+    (["board", "--seed", "x", "--no-almanac", "-o", "b.svg"], ["b.svg"]),
+    (["board", "--seed", "x", "--format", "jsonl", "--count", "2", "-o", "b.jsonl"], ["b.jsonl"]),
+    (["stats", "{board}", "-o", "s.json"], ["s.json"]),
+    (["survey", "--count", "20", "--plot", "plot"], ["plot.svg", "plot.png"]),
+])
+def test_every_wrote_line_names_absolute_paths(tmp_path, monkeypatch, args, written):
+    """Run from the folder the files go to, with relative names: the line
+    names them absolutely (a director runs commands from anywhere)."""
+    (tmp_path / "one.json").write_text((ROOT / "tests" / "golden" / "base-3-4-demo.json").read_text())
+    monkeypatch.chdir(tmp_path)
+    res = run(*[a.replace("{board}", "one.json") for a in args])
+    assert res.exit_code == 0, res.stderr
+    line = next(ln for ln in res.stderr.splitlines() if ln.startswith("wrote "))
+    named = [w for w in line.split() if w.startswith(os.sep)]
+    present = [str(tmp_path / name) for name in written if (tmp_path / name).exists()]
+    assert present and all(p in named for p in present), line
+    assert not any(w in line.split() for w in written)  # never the bare relative name
