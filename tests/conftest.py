@@ -64,3 +64,65 @@ def fallback_fonts() -> None:
         fonts.forget()
         if missing():
             pytest.skip(f"apt-get ran but fontconfig still misses {missing()}")
+
+
+# ------------------------------------------------------- no process left behind (issue 46)
+
+#: set in the environment of this test session: every process a test starts inherits it
+SESSION_MARK = "SETUPGEN_TEST_SESSION"
+
+
+def pytest_sessionstart(session) -> None:
+    import uuid
+
+    os.environ[SESSION_MARK] = uuid.uuid4().hex
+
+
+def _left_behind() -> list[tuple[int, str]]:
+    """Live processes (pid, command line) other than this one that carry
+    this session's mark in their environment (Linux /proc; elsewhere none
+    are found). Zombies and processes of other users cannot be read and
+    are not counted."""
+    mark = f"{SESSION_MARK}={os.environ.get(SESSION_MARK, '')}".encode()
+    found = []
+    for entry in Path("/proc").glob("[0-9]*"):
+        if int(entry.name) == os.getpid():
+            continue
+        try:
+            if mark not in (entry / "environ").read_bytes().split(b"\0"):
+                continue
+            status = (entry / "status").read_text()
+            if "\nState:\tZ" in status:
+                continue
+            found.append((int(entry.name), (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(
+                "utf-8", "replace")[:200]))
+        except OSError:
+            continue
+    return found
+
+
+def pytest_sessionfinish(session, exitstatus) -> None:
+    """The session fails when a process a test started is still running at
+    its end (a console worker whose console was killed, a server never
+    stopped): they are listed, then ended, so CI never leaves one behind."""
+    import signal
+    import time
+
+    if not os.environ.get(SESSION_MARK) or not Path("/proc/self/environ").exists():
+        return
+    deadline = time.monotonic() + 10
+    left = _left_behind()
+    while left and time.monotonic() < deadline:  # a process ending as the last test returns
+        time.sleep(0.2)
+        left = _left_behind()
+    if not left:
+        return
+    for pid, _ in left:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
+    lines = "\n".join(f"  pid {pid}: {cmd}" for pid, cmd in left)
+    sys.stderr.write(f"\nerror: {len(left)} process(es) started by the tests were still running at the "
+                     f"session's end (now killed):\n{lines}\n")
+    session.exitstatus = 1

@@ -79,7 +79,7 @@ def csrf(client: TestClient, path: str = "/") -> str:
 
 def test_store_schema_version_and_one_transaction_per_change(tmp_path):
     s = store.Store(tmp_path)
-    assert s.fresh and store.version(s.db) == store.SCHEMA_VERSION == 7
+    assert s.fresh and store.version(s.db) == store.SCHEMA_VERSION == 8
     assert s.db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     new = store.TableResult(G(1, 2), ("a", "b", "c"), (10, 7, 3), 1, "reported", "table", "2026-01-01T10:00:00Z")
     assert s.record(new, "report") is None
@@ -659,7 +659,7 @@ def test_migration_from_schema_1_keeps_every_result(tmp_path):
     db.execute("INSERT INTO results VALUES (1, 1, '[\"a\", \"b\"]', '[10, 4]', 1, 'confirmed', 'director', 't')")
     db.close()
     s = store.Store(tmp_path)
-    assert not s.fresh and store.version(s.db) == 7
+    assert not s.fresh and store.version(s.db) == 8
     assert s.result(G(1, 1)) == store.TableResult(G(1, 1), ("a", "b"), (10, 4), 1, "confirmed", "director", "t", ())
     s.close()
 
@@ -841,7 +841,7 @@ def test_migration_from_schema_3_gives_the_finals_statuses(tmp_path):
     db.execute("INSERT INTO finals VALUES ('final', 1, '[\"a\", \"b\"]', '[13, 4]', 1, 'director', 't')")
     db.close()
     s = store.Store(tmp_path)
-    assert store.version(s.db) == 7
+    assert store.version(s.db) == 8
     assert s.result(Game.finals("final", 1)) == store.TableResult(Game("final", 1, 1), ("a", "b"), (13, 4), 1,
                                                                   "confirmed", "director", "t")
     s.close()
@@ -899,7 +899,7 @@ def test_migration_from_schema_2_keeps_results_and_adds_the_finals(tmp_path):
                "'enter', '', '{}')")
     db.close()
     s = store.Store(tmp_path)
-    assert not s.fresh and store.version(s.db) == 7
+    assert not s.fresh and store.version(s.db) == 8
     assert s.result(G(1, 1)) == store.TableResult(G(1, 1), ("a", "b"), (10, 4), 1, "confirmed", "director", "t",
                                                   ("played", "no-show"))
     (entry,) = s.audit()
@@ -1500,3 +1500,21 @@ def test_re_plans_and_packs_run_in_another_process(day):
     bug = day.tasks.start("a bug", int, ("x3",), then=str)  # not a domain error: the task fails, nothing else
     assert bug.done.wait(30) and bug.state == "failed" and bug.message.startswith("internal error (ValueError")
     day.tasks.close()
+
+
+def test_migration_to_schema_8_puts_stored_ids_in_nfc(tmp_path):
+    """A version-7 database holding an id typed as e + combining accent:
+    after the migration its result is found under the players file's NFC
+    id, other ids and values untouched."""
+    db = sqlite3.connect(tmp_path / "tournament.db", isolation_level=None)
+    db.create_function("nfc_ids", 1, lambda text: text)
+    store.migrate(db)  # brings it to the newest version; set it back to 7 with the old form stored
+    db.execute("UPDATE schema_version SET version = 7")
+    nfd = "Rene\u0301"
+    db.execute("INSERT INTO games (stage, round, table_no, players, vp, winner, state, by, at) VALUES "
+               "('preliminary', 1, 1, ?, '[10, 4]', 1, 'confirmed', 'director', 't')", (json.dumps([nfd, "b"]),))
+    db.close()
+    s = store.Store(tmp_path)
+    assert store.version(s.db) == 8
+    assert s.result(G(1, 1)).players == ("Ren\u00e9", "b") and s.result(G(1, 1)).vp == (10, 4)
+    s.close()

@@ -387,3 +387,19 @@ def test_a_replan_says_its_quality_measures(day3):
             in home)
     value, bound = rows["seat_off"]
     assert f"Players off their start-position optimum: {value} (bound {bound}: " in home
+
+
+def test_every_form_value_is_read_in_nfc_but_the_password(day):
+    """A typed "e" + combining accent arrives as "é" (one player, one name
+    in every form); the password field is left as typed."""
+    c = client_of(day)
+    token = csrf(c, "/entries")
+    got = c.post("/announcements", data={"csrf": token, "text": "Rene\u0301 to table 1"}, follow_redirects=False)
+    assert got.status_code in (200, 303), got.text[:300]
+    assert [a.text for a in day.store.announcements()] == ["Ren\u00e9 to table 1"]
+    got = c.post("/entries/change", data={"csrf": token, "change": "joined", "player": "Jose\u0301",
+                                          "name": "Jose\u0301 Lo\u0301pez", "from_round": "2"})
+    assert got.status_code == 200, got.text[:300]
+    from setupgen.tournament import jobs
+
+    assert [(e.player, e.name) for e in jobs.read_entries(day.t, day.folder)] == [("Jos\u00e9", "Jos\u00e9 L\u00f3pez")]

@@ -21,6 +21,7 @@ from starlette.responses import HTMLResponse
 
 from ..core import cldr
 from ..core.errors import SetupgenError
+from ..core.limits import nfc
 from ..tournament import jobs
 from ..tournament.games import Game
 from ..tournament import standings as st
@@ -141,7 +142,9 @@ async def read_form(request: Request, expected: str | None = None) -> Any:
     if not (security.csrf_ok(request.session, given) if expected is None else
             isinstance(given, str) and hmac.compare_digest(expected.encode(), given.encode())):
         raise Refusal(403, "stale_form")
-    return form
+    # ids and names typed in any Unicode form are one player (issue 46): every value in NFC, but the password,
+    # which is checked as typed
+    return {k: v if k == "password" or not isinstance(v, str) else nfc(v) for k, v in form.items()}
 
 
 def game_of(params: Mapping[str, Any], table: int | None = None) -> Game:

@@ -31,11 +31,12 @@ from typing import Callable, Sequence
 
 from ..core.messages import keyed
 from ..core.errors import SetupgenError, quoted
+from ..core.limits import nfc
 from ..tournament.games import PRELIMINARY, Game
 from .clock import Clock
 
 DB_FILE = "tournament.db"
-SCHEMA_VERSION = 7
+SCHEMA_VERSION = 8
 STATES = ("reported", "confirmed")
 
 #: version -> the SQL statements that bring a database from version - 1 to it
@@ -89,7 +90,17 @@ MIGRATIONS: dict[int, tuple[str, ...]] = {
         "CREATE TABLE announcements (id INTEGER PRIMARY KEY AUTOINCREMENT, text TEXT NOT NULL, at TEXT NOT NULL, "
         "removed TEXT)",
     ),
+    8: (  # player ids in Unicode normal form C, as every file is read now (issue 46): a database that
+          # stored "e" + combining accent keeps its results under the id the players file gives
+        "UPDATE games SET players = nfc_ids(players) WHERE players != nfc_ids(players)",
+    ),
 }
+
+
+def _nfc_ids(text: str) -> str:
+    """A ``games.players`` JSON list with every id in NFC, written as the
+    store writes it (``json.dumps`` of the list)."""
+    return json.dumps([nfc(p) for p in json.loads(text)])
 
 
 class StoreError(SetupgenError):
@@ -490,6 +501,7 @@ def migrate(db: sqlite3.Connection) -> bool:
     True when it was empty. Raises :class:`StoreError` for a database of a
     newer setupgen (it is left alone)."""
     start = version(db)
+    db.create_function("nfc_ids", 1, _nfc_ids, deterministic=True)
     if start > SCHEMA_VERSION:
         raise StoreError(f"the console database has schema version {start}; this setupgen knows "
                          f"{SCHEMA_VERSION} and leaves it alone (update setupgen)")
