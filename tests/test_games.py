@@ -115,7 +115,7 @@ def _database_of_schema_4(path) -> None:
 def test_a_database_of_schema_4_keeps_every_result_and_audit_row(tmp_path):
     _database_of_schema_4(tmp_path)
     s = store.Store(tmp_path)
-    assert not s.fresh and store.version(s.db) == store.SCHEMA_VERSION == 7
+    assert not s.fresh and store.version(s.db) == store.SCHEMA_VERSION == 8
     R = store.TableResult
     assert s.results() == [
         R(Game.preliminary(1, 1), ("a", "b", "c"), (10, 0, 4), 1, "confirmed", "director", "2026-05-01T10:00:00Z",
