@@ -54,7 +54,7 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "Tournament": ("setupgen.tournament.model", "Tournament"),
     "load_tournament": ("setupgen.tournament.model", "load"),
     "Player": ("setupgen.tournament.model", "Player"),
-    "Scoring": ("setupgen.tournament.model", "Scoring"),
+    "Scoring": ("setupgen.tournament.scoring", "Scoring"),
     "plan_schedule": ("setupgen.tournament.schedule", "plan"),
     "Schedule": ("setupgen.tournament.schedule", "Schedule"),
     "read_results": ("setupgen.tournament.standings", "read_results"),
@@ -88,7 +88,8 @@ if TYPE_CHECKING:  # the same names, for type checkers and editors
     from .render.key import render_key
     from .render.pdf import svgs_to_pdf
     from .render.sheet import render_sheet
-    from .tournament.model import Player, Scoring, Tournament
+    from .tournament.model import Player, Tournament
+    from .tournament.scoring import Scoring
     from .tournament.model import load as load_tournament
     from .tournament.schedule import Schedule
     from .tournament.schedule import plan as plan_schedule

@@ -14,11 +14,12 @@ from __future__ import annotations
 import itertools
 from collections import Counter
 from dataclasses import dataclass
+from typing import Any
 from pathlib import Path
 
 from .core import hexgrid, setupid
 from .core import layout as layoutmod
-from .core.board import Board, read_board, spot_order
+from .core.board import Board, Tile, read_board, spot_order
 from .core.errors import IllegalBoardError, SetupgenError
 from .core.frames import frame_problems, layout_for
 from .core.hexgrid import Hex
@@ -143,7 +144,7 @@ def _check_hexes(board: Board, layout: Layout) -> list[Violation]:
     return out
 
 
-def _counter_diff(want: Counter, got: Counter) -> str:
+def _counter_diff(want: Counter[Any], got: Counter[Any]) -> str:
     parts = []
     for key in sorted(set(want) | set(got), key=str):
         if want[key] != got[key]:
@@ -219,7 +220,7 @@ def _check_harbors(board: Board, layout: Layout) -> list[Violation]:
         return out
     if method in ("shuffled", "fixed") and layout.harbor_places:
         places = {(p.hex, p.facing) for p in layout.harbor_places}
-        used: Counter = Counter((h.hex, h.facing) for h in board.harbors)
+        used: Counter[tuple[Hex, int]] = Counter((h.hex, h.facing) for h in board.harbors)
         for h in board.harbors:
             if (h.hex, h.facing) not in places:
                 out.append(Violation(RULE_HARBOR_PLACE, f"harbor at {_fmt(h.hex)} facing {h.facing} is not a harbor place of the layout", (h.hex,)))
@@ -305,7 +306,7 @@ def check_oil(board: Board, layout: Layout) -> list[Violation]:
     return out + _oil_adjacent({t.hex for t in springs}, layout, ERROR, "")
 
 
-def _oil_deserts(tiles: list, layout: Layout) -> list[Violation]:
+def _oil_deserts(tiles: list[Tile], layout: Layout) -> list[Violation]:
     """Step 1: every desert carries its own numbered tile, the best choice."""
     assert layout.oil is not None
     out = []

@@ -185,7 +185,7 @@ def _batches(lines: Iterable[tuple[int, bytes]]) -> Iterator[list[tuple[int, byt
         yield batch
 
 
-def _measure_batch(context: tuple, batch: list[tuple[int | None, bytes]]) -> tuple[str, int, str | None]:
+def _measure_batch(context: tuple[Any, ...], batch: list[tuple[int | None, bytes]]) -> tuple[str, int, str | None]:
     """One job: the output of a batch of ``(line number, bytes)`` (None:
     the whole source is one document), the boards in it, and the problem
     of the first bad line (then the output stops before it)."""

@@ -249,3 +249,27 @@ def test_library_type_checks_clean():
     res = subprocess.run([sys.executable, "-m", "mypy", "--no-color-output"], cwd=ROOT, capture_output=True, text=True)
     assert res.returncode == 0, res.stdout + res.stderr
     assert "Success: no issues found" in res.stdout
+
+
+def test_mypy_strict_counts_match_the_readme():
+    """``mypy --strict setupgen``, counted per package (``setupgen/cli.py``
+    is ``setupgen/cli``), equals the README's table ("Development",
+    issue 47): core, generate, check and tournament at 0, the others at
+    their figures; a package missing from the table has 0."""
+    import subprocess
+    import sys
+
+    res = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--no-color-output", "setupgen"], cwd=ROOT,
+                         capture_output=True, text=True)
+    found: dict[str, int] = {}
+    for line in res.stdout.splitlines():
+        m = re.match(r"(setupgen/[a-z_]+)(?:\.py|/)\S*:\d+: error:", line)
+        if m:
+            found[m.group(1)] = found.get(m.group(1), 0) + 1
+    table = (ROOT / "README.md").read_text(encoding="utf-8").split("| package | `mypy --strict` errors |", 1)[1]
+    listed = {m.group(1): int(m.group(2)) for m in re.finditer(r"^\s*\| `(setupgen/[a-z_]+)` \| (\d+) \|", table,
+                                                                re.M)}
+    assert {p: listed[p] for p in ("setupgen/core", "setupgen/generate", "setupgen/check",
+                                   "setupgen/tournament")} == dict.fromkeys(
+        ("setupgen/core", "setupgen/generate", "setupgen/check", "setupgen/tournament"), 0)
+    assert found == {p: n for p, n in listed.items() if n}, res.stdout[-3000:]

@@ -40,11 +40,12 @@ from ..core.data import read_text
 from ..core.errors import SetupgenError
 from ..core.messages import Problem, keyed
 from ..tournament import entries, jobs, roundpack, tokens
-from ..tournament.games import FINAL, FINALS_STAGES, PRELIMINARY, SEMI_FINAL, STAGES, Game, seating_stamp
+from ..tournament.games import FINAL, FINALS_STAGES, PRELIMINARY, SEMI_FINAL, STAGES, Game, RoundName, seating_stamp
 from ..tournament import model as tournament
 from ..tournament import placings as pl
 from ..tournament import standings as st
 from ..tournament.schedule import Schedule
+from ..tournament.scoring import Scoring
 from .store import DB_FILE, AuditEntry, StoreError, Store, TableResult
 from .worker import Task, Tasks
 from .words import Reason
@@ -497,7 +498,7 @@ def check_result(day: Day, game: Game, vp: list[str], winner: str,
     Raises :class:`ResultRefused` with every problem, :class:`SetupgenError`
     for a game that is not scheduled."""
     seats = day.players_of(game)
-    name = st.RoundName(game.round, game.stage if game.is_finals else None)
+    name = RoundName(game.round, game.stage if game.is_finals else None)
     chosen = {str(k): k - 1 for k in range(1, len(seats) + 1)}.get(winner.strip())
     names = day.names()
     try:
@@ -679,7 +680,7 @@ def _live_standings(day: Day) -> Live:
     rows = st.read_results(_csv_of(confirmed), source=RESULTS_FILE, players=_known(day),
                            thresholds=day.t.thresholds(),
                            tables={k: v for k, v in _tables(day).items() if k in present})
-    scoring = st.Scoring(dict(day.t.placing_points), day.t.tie_breakers)
+    scoring = Scoring(dict(day.t.placing_points), day.t.tie_breakers)
     ranked = st.standings(rows, scoring=scoring, thresholds=day.t.thresholds(), seed=day.t.seed)
     return Live(ranked, st.standings_csv(ranked, day.t.tie_breakers), st.round_points(rows, scoring), progress)
 

@@ -30,7 +30,7 @@ import shutil
 import stat
 import tempfile
 from pathlib import Path
-from typing import Callable, Collection, Iterable, Iterator, Mapping, Union
+from typing import BinaryIO, Callable, Collection, Iterable, Iterator, Mapping, Union
 
 from . import interrupts
 from .errors import SetupgenError, quoted
@@ -334,7 +334,7 @@ class _SourceError(Exception):
         self.error = error
 
 
-def _copy(data: Content, fh) -> None:
+def _copy(data: Content, fh: BinaryIO) -> None:
     """Write ``data`` (bytes or byte chunks) into the open file ``fh``."""
     if isinstance(data, (bytes, bytearray, memoryview)):
         fh.write(data)

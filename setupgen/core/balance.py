@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any, Collection, Iterable, Mapping, Sequence
+from typing import Any, Callable, Collection, Iterable, Mapping, Sequence
 
 from . import hexgrid
 from .data import data_dir, read_toml
@@ -515,7 +515,7 @@ def options(preset: str | None = None, max_intersection_pips: int | None = None,
     :class:`SetupgenError` whose ``field`` names the value at fault."""
     base = Limits() if preset is None else load_preset(preset)
     pips = () if resource_pips is None else parse_resource_pips(resource_pips)
-    given = (("max_intersection_pips", lambda: Limits(max_intersection_pips=max_intersection_pips)),
+    given: tuple[tuple[str, Callable[[], Limits]], ...] = (("max_intersection_pips", lambda: Limits(max_intersection_pips=max_intersection_pips)),
              ("max_terrain_cluster", lambda: Limits(max_terrain_cluster=max_terrain_cluster)),
              ("resource_pips", lambda: Limits(resource_pips=pips)), ("min_score", lambda: Limits(min_score=min_score)))
     for name, make in given:

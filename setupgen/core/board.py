@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from json.encoder import encode_basestring_ascii as _encode  # what json.dumps(ensure_ascii=True) writes
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Mapping, Sequence
+from typing import Any, Mapping, Sequence, TypeVar
 
 from . import atomic
 from .data import read_text
@@ -377,7 +377,7 @@ _HARBOR_TYPE_SET = frozenset(HARBOR_TYPES)
 #: tiles and harbors already read, by their exactly typed values (they are
 #: immutable, so boards share them; a board file or a JSON Lines stream
 #: repeats a few hundred of them): reading one is a lookup
-_SEEN: dict[tuple, Any] = {}
+_SEEN: dict[tuple[Any, ...], Any] = {}
 #: entries :data:`_SEEN` holds at most (then it starts afresh)
 _SEEN_MAX = 20_000
 
@@ -407,7 +407,10 @@ def _quick_tile(item: Any) -> Tile | None:
     return tile
 
 
-def _remember(key: tuple, value: Any) -> Any:
+T = TypeVar("T")
+
+
+def _remember(key: tuple[Any, ...], value: T) -> T:
     if len(_SEEN) >= _SEEN_MAX:
         _SEEN.clear()
     _SEEN[key] = value
@@ -533,6 +536,6 @@ def _hex(item: Any, where: str) -> Hex:
     return (q, r)
 
 
-def _opt_hex(data: dict, key: str) -> Hex | None:
+def _opt_hex(data: dict[str, Any], key: str) -> Hex | None:
     value = _field(data, key, (dict, type(None)))
     return None if value is None else _hex(value, key)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 from .errors import SetupgenError, quoted
 
@@ -53,7 +54,7 @@ def read_text(path: str | Path, what: str = "file") -> str:
         raise SetupgenError(f"{where}: it is not UTF-8 text (save it as UTF-8)") from None
 
 
-def read_toml(path: str | Path, what: str = "file") -> dict:
+def read_toml(path: str | Path, what: str = "file") -> dict[str, Any]:
     """The TOML document in input file ``path`` (read as :func:`read_text`).
     Raises :class:`SetupgenError` naming ``what`` or, for malformed TOML,
     the file and the parser's lowercase message."""
@@ -65,10 +66,10 @@ def read_toml(path: str | Path, what: str = "file") -> dict:
         raise SetupgenError(f"{path}: {str(exc).lower()}") from None
 
 
-_PARSED: dict[tuple[str, int, int], dict] = {}
+_PARSED: dict[tuple[str, int, int], dict[str, Any]] = {}
 
 
-def read_data_toml(path: str | Path, what: str = "file") -> dict:
+def read_data_toml(path: str | Path, what: str = "file") -> dict[str, Any]:
     """:func:`read_toml` of a shipped data file (``almanac/``, ``layouts/``,
     ``templates/``), parsed once per process: the document is kept by
     path, size and modification time, so an edited file is read again.

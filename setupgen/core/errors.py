@@ -3,7 +3,7 @@ and name what is wrong, so the CLI can print them as one line."""
 
 from __future__ import annotations
 
-from typing import Mapping
+from typing import Iterable, Mapping
 
 
 class SetupgenError(ValueError):
@@ -63,7 +63,7 @@ class SetupIdError(SetupgenError):
 class IllegalBoardError(SetupgenError):
     """Raised by :func:`setupgen.check.validate` for a board breaking rules."""
 
-    def __init__(self, violations) -> None:
+    def __init__(self, violations: Iterable[object]) -> None:
         self.violations = tuple(violations)
         first = self.violations[0] if self.violations else None
         more = f" (and {len(self.violations) - 1} more)" if len(self.violations) > 1 else ""

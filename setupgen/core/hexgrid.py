@@ -22,8 +22,8 @@ import math
 from typing import Iterable
 
 Hex = tuple[int, int]
-Intersection = frozenset  # frozenset of three Hex
-Edge = frozenset  # frozenset of two Hex
+Intersection = frozenset[Hex]  # three Hex
+Edge = frozenset[Hex]  # two Hex
 
 DIRECTIONS: tuple[Hex, ...] = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
 SQRT3 = math.sqrt(3.0)

@@ -265,7 +265,7 @@ def _resolve_inherits(path: Path) -> dict[str, Any]:
     return merged
 
 
-def _get(data: dict, key: str, typ: type | tuple, path: Path, default: Any = ..., where: str = "") -> Any:
+def _get(data: dict[str, Any], key: str, typ: type | tuple[type, ...], path: Path, default: Any = ..., where: str = "") -> Any:
     """``data[key]`` of a layout file checked by the shared reader
     (:meth:`~setupgen.core.fields.Fields.get`). Raises :class:`LayoutError`."""
     return _fields(path).get(data, key, typ, default, where)
@@ -355,7 +355,7 @@ def _parse(data: dict[str, Any], path: Path) -> Layout:
     ))
 
 
-def _start_barred(data: dict, path: Path) -> tuple[str, ...]:
+def _start_barred(data: dict[str, Any], path: Path) -> tuple[str, ...]:
     """``start_barred``: what starting settlements may not touch (docs/balance.md)."""
     items = _get(data, "start_barred", list, path, [])
     if not all(isinstance(x, str) and x in BARRABLE for x in items) or len(set(items)) != len(items):
@@ -363,7 +363,7 @@ def _start_barred(data: dict, path: Path) -> tuple[str, ...]:
     return tuple(items)
 
 
-def _balance(data: dict, path: Path) -> Limits | None:
+def _balance(data: dict[str, Any], path: Path) -> Limits | None:
     """``[balance]``: a preset (``preset = "fair"``) and/or limits every
     board of the layout must meet (docs/balance.md, "Limits")."""
     table = _get(data, "balance", dict, path, None)
@@ -427,10 +427,10 @@ def _parse_regions(data: dict[str, Any], path: Path) -> tuple[Region, ...]:
     return tuple(regions)
 
 
-def _parse_legend(map_t: dict[str, Any], path: Path, region_names: set[str]) -> dict[str, dict]:
+def _parse_legend(map_t: dict[str, Any], path: Path, region_names: set[str]) -> dict[str, dict[str, Any]]:
     """``map.legend``: symbol -> {kind, region or terrain}."""
     p = str(path)
-    symbols: dict[str, dict] = {}
+    symbols: dict[str, dict[str, Any]] = {}
     for sym, spec in _get(map_t, "legend", dict, path, where="map.").items():
         key = f"map.legend.{quoted(sym)}"
         if not isinstance(spec, dict) or not isinstance(spec.get("kind"), str) or spec["kind"] not in KINDS:
@@ -540,7 +540,7 @@ def _parse_harbors(data: dict[str, Any], path: Path, specs: dict[Hex, HexSpec]
         harbor_pool = typed
     if default_harbors == "shuffled" and len(places) != len(harbor_pool):
         raise LayoutError(p, "harbors.places", f"{len(places)} places for {len(harbor_pool)} harbors")
-    seen: set = set()
+    seen: set[Any] = set()
     for place in places:
         cs = set(hexgrid.edge_corners(place.hex, place.facing))
         if cs & seen:

@@ -210,7 +210,7 @@ def _pooled(fn: Callable[[Any, Any], Any], context: Any, jobs: Iterator[Any], n:
         pool = fork_pool(n)  # forks now
     finally:
         _CONTEXT.pop()
-    pending: deque = deque()
+    pending: deque[Any] = deque()
     try:
         for job in jobs:
             pending.append(pool.apply_async(_run, (job,)))

@@ -13,7 +13,7 @@ from __future__ import annotations
 import functools
 import math
 import random
-from typing import Callable, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from ..core import hexgrid, rng as rngmod
 from ..core.errors import GenerationError
@@ -37,7 +37,7 @@ def swap(order: Sequence[Hex], tokens: Sequence[int], fixed: Mapping[Hex, int],
 
 
 def swap_with(order: Sequence[Hex], tokens: Sequence[int], fixed: Mapping[Hex, int],
-              pick: Pick | random.Random, *, trace: list | None = None, layout_name: str = "layout",
+              pick: Pick | random.Random, *, trace: list[tuple[Any, ...]] | None = None, layout_name: str = "layout",
               restarts: int = SWAP_RESTARTS, adjacency: Adjacency | None = None) -> dict[Hex, int]:
     """The tournament swap rule exactly as docs/rules.md section 2, steps 1-5.
 
@@ -70,7 +70,7 @@ def swap_with(order: Sequence[Hex], tokens: Sequence[int], fixed: Mapping[Hex, i
 
 def swap_cells(start: Sequence[int], walk: Sequence[int], tokens: Sequence[int], near: Sequence[Sequence[int]],
                pick: Pick | random.Random, *, feasible: Callable[[], None], layout_name: str = "layout",
-               restarts: int = SWAP_RESTARTS, cells: Sequence[Hex] = (), trace: list | None = None,
+               restarts: int = SWAP_RESTARTS, cells: Sequence[Hex] = (), trace: list[tuple[Any, ...]] | None = None,
                before: Sequence[Sequence[int]] | None = None) -> list[int]:
     """The swap rule over integer cells: ``start`` the token per cell (0:
     none; cells outside ``walk`` keep theirs), ``walk`` the cells to fill in
@@ -95,7 +95,7 @@ def swap_cells(start: Sequence[int], walk: Sequence[int], tokens: Sequence[int],
 def swap_joint(start: Sequence[int], walks: Sequence[Sequence[int]], tokens: Sequence[Sequence[int]],
                near: Sequence[Sequence[int]], pick: Pick | random.Random, *, feasible: Callable[[], None],
                layout_name: str = "layout", restarts: int = SWAP_RESTARTS, cells: Sequence[Hex] = (),
-               trace: list | None = None, before: Sequence[Sequence[int]] | None = None) -> list[int]:
+               trace: list[tuple[Any, ...]] | None = None, before: Sequence[Sequence[int]] | None = None) -> list[int]:
     """:func:`swap_cells` over several walks, each with its own tokens
     (token regions that touch, docs/rules.md section 2): a pass lays every
     walk in turn (a walk trades only within itself, each chip checked
@@ -132,7 +132,7 @@ def _check_counts(walks: Sequence[Sequence[int]], tokens: Sequence[Sequence[int]
 
 def _swap_pass(placed: list[int], bag: list[int], near: Sequence[Sequence[int]], before: Sequence[Sequence[int]],
                walk: Sequence[int], pick: Pick | None, random_: Callable[[], float] | None, cells: Sequence[Hex],
-               trace: list | None) -> bool:
+               trace: list[tuple[Any, ...]] | None) -> bool:
     """One placement pass of the swap rule over the cells of ``walk``
     (``placed``: token per cell, 0 empty; filled in place), each chip
     drawn by ``pick(bag)``, or with ``pick`` None as
@@ -168,7 +168,7 @@ def _swap_pass(placed: list[int], bag: list[int], near: Sequence[Sequence[int]],
 
 
 def _walk_back(placed: list[int], c: int, k: int, walk: Sequence[int], near: Sequence[Sequence[int]],
-               bad: tuple[tuple[bool, ...], ...], cells: Sequence[Hex], trace: list | None) -> bool:
+               bad: tuple[tuple[bool, ...], ...], cells: Sequence[Hex], trace: list[tuple[Any, ...]] | None) -> bool:
     """Trade chip ``c`` (which breaks a rule on the ``k``-th cell of the
     walk) with the chip on the nearest earlier cell along the placement
     path for which the trade breaks nothing; False when there is none."""
@@ -228,7 +228,7 @@ def check_feasible(order: Sequence[Hex], tokens: Sequence[int], adjacency: Adjac
     _FEASIBLE[key] = adjacency
 
 
-_FEASIBLE: dict = {}
+_FEASIBLE: dict[tuple[Any, ...], Any] = {}
 
 
 def _clique_cover(order: tuple[Hex, ...], adjacency: Adjacency | None) -> int:
@@ -248,7 +248,7 @@ def _clique_cover(order: tuple[Hex, ...], adjacency: Adjacency | None) -> int:
     return count
 
 
-_FRAMES: dict = {}
+_FRAMES: dict[tuple[Any, ...], Any] = {}
 
 
 def _frame(order: tuple[Hex, ...], fixed: tuple[Hex, ...], adjacency: Adjacency | None

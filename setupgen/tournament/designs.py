@@ -15,7 +15,7 @@ T with a multiplier difference).
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Sequence
+from typing import Iterator, Sequence
 
 
 def prime_power(q: int) -> tuple[int, int] | None:
@@ -76,7 +76,7 @@ def _irreducible(p: int, e: int) -> list[int]:
     if e == 1:
         return [0, 1]
 
-    def polys(deg: int):
+    def polys(deg: int) -> Iterator[list[int]]:
         for code in range(p ** deg):
             yield [(code // p ** i) % p for i in range(deg)] + [1]
 
@@ -261,7 +261,7 @@ def resolve(blocks: Sequence[Sequence[int]], v: int, classes: int) -> list[list[
     out: list[list[int]] = []
     nodes = [0]
 
-    def grow(cover: frozenset, chosen: list[int]):
+    def grow(cover: frozenset[int], chosen: list[int]) -> Iterator[list[int]]:
         nodes[0] += 1
         if len(cover) == v:
             yield list(chosen)

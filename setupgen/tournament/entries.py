@@ -31,7 +31,7 @@ from __future__ import annotations
 import csv
 import io
 from dataclasses import dataclass
-from typing import Collection, Mapping, Sequence
+from typing import Collection, Iterator, Mapping, Sequence
 
 from ..core import cells as csvcells
 from ..core.messages import Problem
@@ -119,7 +119,7 @@ class Entries:
     def __len__(self) -> int:
         return len(self.items)
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Entry]:
         return iter(self.items)
 
     @classmethod
@@ -186,7 +186,7 @@ class Entries:
         return tuple(sorted({e.from_round for e in self.items}))
 
 
-def _rows(reader: csv.DictReader) -> tuple[list[Entry], list[int]]:
+def _rows(reader: csv.DictReader[str]) -> tuple[list[Entry], list[int]]:
     items: list[Entry] = []
     lines: list[int] = []
     for row in reader:

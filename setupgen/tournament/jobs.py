@@ -18,7 +18,7 @@ import contextlib
 import dataclasses
 import unicodedata
 from pathlib import Path
-from typing import Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from .. import generate as gen
 from ..core import atomic, cldr, templates
@@ -34,7 +34,15 @@ from ..render.page import text_width
 from . import entries, roundpack, tokens
 from .games import FINAL, PRELIMINARY, SEMI_FINAL
 from .model import BY_ATTENDANCE, Player, Tournament
-from .schedule import Quality, Schedule, ScheduleError, Seat, plan
+from .measures import Quality
+from .schedule import Schedule, ScheduleError, Seat, plan
+from .scoring import Scoring
+
+if TYPE_CHECKING:  # annotations only: standings and placings are imported when used
+    from fractions import Fraction
+
+    from .placings import Placing
+    from .standings import GameResult, Standing
 
 SCHEDULE_FILE = "schedule.csv"
 #: the preliminary rounds' results in the tournament folder (the console writes it; a director may too)
@@ -207,7 +215,7 @@ def rank_order(t: Tournament, sched: Schedule, results_path: "str | Path | Gathe
     from . import standings as st
 
     results = results_of(t, sched, results_path)
-    scoring = st.Scoring(dict(t.placing_points), t.tie_breakers)
+    scoring = Scoring(dict(t.placing_points), t.tie_breakers)
     ranked = [s.player for s in st.standings(results, scoring=scoring, thresholds=t.thresholds(), seed=t.seed)]
     current = [p.id for p in (t.players if players is None else players)]
     here = set(current)
@@ -756,7 +764,7 @@ def _gather(files: Sequence[Path], source: str) -> Gathered | None:
     return Gathered("\n".join(lines) + "\n", source)
 
 
-def results_of(t: Tournament, sched: Schedule, results_path: "str | Path | Gathered"):
+def results_of(t: Tournament, sched: Schedule, results_path: "str | Path | Gathered") -> tuple[GameResult, ...]:
     """Read a results file (or the packs' results gathered,
     :func:`gather_results`) checked against the players and the schedule."""
     from . import standings as st
@@ -770,28 +778,30 @@ def results_of(t: Tournament, sched: Schedule, results_path: "str | Path | Gathe
     return st.read_results(text, source=source, players=known, thresholds=t.thresholds(), tables=tables)
 
 
-def tables_without_results(sched: Schedule, results) -> list[tuple[int, int]]:
+def tables_without_results(sched: Schedule, results: Sequence[GameResult]) -> list[tuple[int, int]]:
     """The scheduled ``(round, table)`` pairs with no row in ``results``
     (:func:`results_of`), in order."""
     have = {(r.round, r.table) for r in results}
     return sorted({(s.round, s.table) for s in sched.seats} - have)
 
 
-def rank_players(t: Tournament, sched: Schedule, results_path: "str | Path | Gathered"):
+def rank_players(t: Tournament, sched: Schedule, results_path: "str | Path | Gathered") -> tuple[Standing, ...]:
     """The standings of a results file alone (nothing rendered): what the
     finals are seated from. Raises :class:`SetupgenError`."""
     return _ranked(t, sched, results_path)[0]
 
 
-def _ranked(t: Tournament, sched: Schedule, results_path: "str | Path | Gathered"):
+def _ranked(t: Tournament, sched: Schedule, results_path: "str | Path | Gathered"
+            ) -> tuple[tuple[Standing, ...], tuple[GameResult, ...], Scoring]:
     from . import standings as st
 
     results = results_of(t, sched, results_path)
-    scoring = st.Scoring(dict(t.placing_points), t.tie_breakers)
+    scoring = Scoring(dict(t.placing_points), t.tie_breakers)
     return st.standings(results, scoring=scoring, thresholds=t.thresholds(), seed=t.seed), results, scoring
 
 
-def make_standings(t: Tournament, sched: Schedule, results_path: "str | Path | Gathered"):
+def make_standings(t: Tournament, sched: Schedule, results_path: "str | Path | Gathered"
+                   ) -> tuple[tuple[Standing, ...], str, list[str]]:
     """The standings from a results file: (standings, CSV text, PDF pages)."""
     from . import standings as st
 
@@ -800,7 +810,8 @@ def make_standings(t: Tournament, sched: Schedule, results_path: "str | Path | G
     return ranked, st.standings_csv(ranked, t.tie_breakers), listing.render_listing(table, paper=t.paper)
 
 
-def standings_listing(t: Tournament, ranked, per_round: dict) -> listing.Listing:
+def standings_listing(t: Tournament, ranked: Sequence[Standing], per_round: dict[str, dict[int, Fraction]]
+                      ) -> listing.Listing:
     """The standings as a listing, titled "after round N" (the last round
     with results): rank, player, the placing points of each round (R1,
     R2, ...; "-" for a round not played), then the totals and tie-breakers,
@@ -882,7 +893,8 @@ def finals_format_line(t: Tournament, ranked: int) -> str:
     return f"finals: {what} ({ranked} ranked players; {why})"
 
 
-def write_standings(t: Tournament, sched: Schedule, results_path: "str | Path | Gathered", folder: Path):
+def write_standings(t: Tournament, sched: Schedule, results_path: "str | Path | Gathered", folder: Path
+                    ) -> tuple[Standing, ...]:
     """:func:`make_standings`, written as ``standings.csv`` and
     ``standings.pdf`` into ``folder`` (created if missing; both rendered
     before either is written, then both or neither written). Returns the
@@ -990,7 +1002,7 @@ def finals_ranking(t: Tournament, sched: Schedule, results_path: "str | Path | G
 
 
 def stage_results_of(t: Tournament, ranking: Sequence[str], stage: str, path: "str | Path | Gathered",
-                     semi_finals: Sequence = ()) -> tuple:
+                     semi_finals: Sequence[GameResult] = ()) -> tuple[GameResult, ...]:
     """A finals stage's results file (``round`` column: the stage's name),
     checked as a preliminary results file is (``read_results``), against
     the stage's seating (:func:`~setupgen.tournament.placings.stage_tables`;
@@ -1009,7 +1021,8 @@ def stage_results_of(t: Tournament, ranking: Sequence[str], stage: str, path: "s
 
 
 def make_placings(t: Tournament, sched: Schedule, results_path: "str | Path | Gathered",
-                  final_path: "str | Path | Gathered", semi_path: "str | Path | Gathered | None" = None):
+                  final_path: "str | Path | Gathered", semi_path: "str | Path | Gathered | None" = None
+                  ) -> tuple[tuple[Placing, ...], str, list[str]]:
     """The final placings from the preliminary results and the finals'
     results files (``semi_path`` with 16 finalists): (placings, CSV text,
     PDF pages). Raises :class:`SetupgenError`."""
@@ -1019,7 +1032,7 @@ def make_placings(t: Tournament, sched: Schedule, results_path: "str | Path | Ga
     ranking = finals_ranking(t, sched, results_path)
     assert t.final is not None  # finals_ranking checked it
     count = t.final.finalists(len(ranking))
-    semis: tuple = ()
+    semis: tuple[GameResult, ...] = ()
     if count == 16:
         if semi_path is None:
             raise SetupgenError("the placings of 16 finalists need the semi-finals' results", needs="semi_finals")
@@ -1027,12 +1040,12 @@ def make_placings(t: Tournament, sched: Schedule, results_path: "str | Path | Ga
     elif semi_path is not None:
         raise keyed(SetupgenError, "final_without_semis", players=count, field="semi_finals")
     final = stage_results_of(t, ranking, pl.FINAL, final_path, semis)
-    scoring = st.Scoring(dict(t.placing_points), t.tie_breakers)
+    scoring = Scoring(dict(t.placing_points), t.tie_breakers)
     placed = pl.placings(ranking, count, final, semis, scoring=scoring, threshold=t.final.victory_points)
     return placed, pl.placings_csv(placed), listing.render_listing(placings_listing(t, placed), paper=t.paper)
 
 
-def placings_listing(t: Tournament, placed: Sequence) -> listing.Listing:
+def placings_listing(t: Tournament, placed: Sequence[Placing]) -> listing.Listing:
     """The final placings as a listing: place, player, where it was
     decided (final, semi-final, preliminary rounds), the finals table,
     the VP there, the preliminary rank and what put the place ahead of the
@@ -1052,7 +1065,8 @@ def placings_listing(t: Tournament, placed: Sequence) -> listing.Listing:
 
 
 def write_placings(t: Tournament, sched: Schedule, results_path: "str | Path | Gathered", folder: Path,
-                   final_path: "str | Path | Gathered", semi_path: "str | Path | Gathered | None" = None):
+                   final_path: "str | Path | Gathered", semi_path: "str | Path | Gathered | None" = None
+                   ) -> tuple[Placing, ...]:
     """:func:`make_placings`, written as ``placings.csv`` and
     ``placings.pdf`` into ``folder`` (both rendered first, then both or
     neither written; never over a file setupgen did not write). Returns

@@ -365,7 +365,7 @@ def _parse_timezone(p: str, data: dict[str, Any]) -> str | None:
     """``timezone``: an IANA time zone name the machine knows (``Europe/Zurich``), or None when not given."""
     import zoneinfo
 
-    name = _get(p, data, "timezone", str, None)
+    name: str | None = _get(p, data, "timezone", str, None)
     if name is None:
         return None
     try:
@@ -383,7 +383,7 @@ def _read_toml(path: Path) -> dict[str, Any]:
         raise TournamentError(str(exc)) from None
 
 
-def _get(p: str, table: dict, key: str, typ: type, default: Any = ..., where: str = "") -> Any:
+def _get(p: str, table: dict[str, Any], key: str, typ: type, default: Any = ..., where: str = "") -> Any:
     """``table[key]`` checked to be a ``typ`` (``default`` when missing, or
     an error when there is none) by the shared reader
     (:meth:`~setupgen.core.fields.Fields.get`). Raises :class:`TournamentError`."""
@@ -405,7 +405,7 @@ def _check_table_size(p: str, rounds: tuple[Round, ...], table_size: int) -> Non
                                   f"({players} players, tables of {want})")
 
 
-def _known_keys(p: str, table: dict, keys: frozenset[str], where: str) -> None:
+def _known_keys(p: str, table: dict[str, Any], keys: frozenset[str], where: str) -> None:
     _fields(p).known(table, keys, where)
 
 
@@ -507,15 +507,15 @@ def _parse_final(p: str, data: dict[str, Any]) -> Final:
                  _parse_balance(p, f, "final."), _minutes(p, f, "final."), semis)
 
 
-def _minutes(p: str, table: dict, where: str) -> int | None:
+def _minutes(p: str, table: dict[str, Any], where: str) -> int | None:
     """A round's or the finals' ``minutes`` (the round clock, 1..:data:`MAX_MINUTES`), None when not given."""
-    minutes = _get(p, table, "minutes", int, None, where=where)
+    minutes: int | None = _get(p, table, "minutes", int, None, where=where)
     if minutes is not None and not 1 <= minutes <= MAX_MINUTES:
         raise TournamentError(f"{p}: {where}minutes: {minutes}; expected 1 to {MAX_MINUTES} minutes of play")
     return minutes
 
 
-def _parse_balance(p: str, table: dict, where: str) -> BalanceSettings:
+def _parse_balance(p: str, table: dict[str, Any], where: str) -> BalanceSettings:
     """A ``balance`` table: preset, limits, ``even`` and ``show_on_sheet``."""
     item = _get(p, table, "balance", dict, {}, where=where)
     at = f"{where}balance."
@@ -543,7 +543,7 @@ def _parse_balance(p: str, table: dict, where: str) -> BalanceSettings:
     return BalanceSettings(limits, even, show)
 
 
-def _texts(p: str, table: dict, key: str, where: str) -> tuple[str, ...]:
+def _texts(p: str, table: dict[str, Any], key: str, where: str) -> tuple[str, ...]:
     """``table[key]``, a list of texts (empty when missing)."""
     items = _get(p, table, key, list, [], where=where)
     if not all(isinstance(x, str) for x in items):
@@ -551,14 +551,14 @@ def _texts(p: str, table: dict, key: str, where: str) -> tuple[str, ...]:
     return tuple(items)
 
 
-def _own_lines(p: str, table: dict, where: str) -> tuple[str, ...]:
+def _own_lines(p: str, table: dict[str, Any], where: str) -> tuple[str, ...]:
     """A round's or the final's ``rules``: its own almanac lines."""
     return _texts(p, table, "rules", where)
 
 
-def _variant(p: str, table: dict, where: str) -> str | None:
+def _variant(p: str, table: dict[str, Any], where: str) -> str | None:
     """A round's or the final's ``variant`` (a known variant's name)."""
-    name = _get(p, table, "variant", str, None, where=where)
+    name: str | None = _get(p, table, "variant", str, None, where=where)
     if name is not None and name not in almanac.variants():
         raise TournamentError(f"{p}: {where}variant: unknown variant {name!r} "
                               f"(known: {', '.join(almanac.variants())})")
@@ -569,7 +569,8 @@ def _parse_schedule(p: str, data: dict[str, Any]) -> bool:
     """``[schedule]``: whether groups come before start positions."""
     table = _get(p, data, "schedule", dict, {})
     _known_keys(p, table, SCHEDULE_KEYS, "schedule.")
-    return _get(p, table, "groups_before_positions", bool, False, where="schedule.")
+    first: bool = _get(p, table, "groups_before_positions", bool, False, where="schedule.")
+    return first
 
 
 def _parse_rules(p: str, data: dict[str, Any]) -> HouseRules:
@@ -682,7 +683,7 @@ def _unprintable(pid: str, name: str, group: str | None) -> Problem | None:
     return None
 
 
-def _player_rows(reader: csv.DictReader, path: Path) -> tuple[Player, ...]:
+def _player_rows(reader: csv.DictReader[str], path: Path) -> tuple[Player, ...]:
     players: list[Player] = []
     seen: dict[str, int] = {}
     for row in reader:

@@ -24,13 +24,13 @@ import io
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
-from typing import Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 from ..core.errors import SetupgenError
 from ..core.messages import keyed
 from . import standings as st
 from .games import FINAL, FINALS_STAGES, PRELIMINARY, SEMI_FINAL
-from .model import Scoring
+from .scoring import Scoring
 
 __all__ = ["FINAL", "SEMI_FINAL", "PRELIMINARY", "STAGES", "ORDER_KEYS", "DECIDERS", "Placing", "PlacingsError", "stage_tables",
            "semi_final_winners", "placings", "placings_csv", "placings_lines"]
@@ -135,7 +135,7 @@ def _check_stage(stage: str, results: Sequence[st.GameResult], tables: Sequence[
 
 
 def _order(stage: str, results: Sequence[st.GameResult], rank: Mapping[str, int], scoring: Scoring,
-           threshold: int) -> list[tuple[tuple, Placing]]:
+           threshold: int) -> list[tuple[tuple[Any, ...], Placing]]:
     """A stage's players best first, each with its sort key (one value per
     :data:`ORDER_KEYS`, smaller first): placing points at their table,
     then VP (capped at ``threshold``), then the table's VP share, then
@@ -157,7 +157,7 @@ def _order(stage: str, results: Sequence[st.GameResult], rank: Mapping[str, int]
     return sorted(keyed, key=lambda kp: kp[0])
 
 
-def _decided(group: Sequence[tuple[tuple, Placing]], more_below: bool) -> list[Placing]:
+def _decided(group: Sequence[tuple[tuple[Any, ...], Placing]], more_below: bool) -> list[Placing]:
     """A stage's placings with ``decided_by``: the first of
     :data:`ORDER_KEYS` on which each is ahead of the next; the last
     ``stage`` when players follow from another stage (``more_below``)."""

@@ -21,7 +21,7 @@ import itertools
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence
 
 from .. import generate as gen
 from ..core import almanac as rules
@@ -33,6 +33,9 @@ from ..core.layout import Layout
 from ..core.limits import MAX_ROUND, MAX_TEXT, MAX_VP, MIN_VP, check_text
 from ..core.rules import FINALS_STAGES
 from ..core.errors import SetupgenError
+
+if TYPE_CHECKING:  # annotations only: the sheet is imported when a table is rendered
+    from ..render.sheet import SheetContext
 
 MAX_TABLES = 500
 MANIFEST_FORMAT = "setupgen.round/1"
@@ -144,7 +147,7 @@ def round_boards(request: RoundRequest) -> list[Board]:
 
 def write_round(request: RoundRequest, out_dir: str | Path,
                 progress: Callable[[str], None] | None = None, *, replace: bool = False,
-                lock: Path | None = None) -> dict:
+                lock: Path | None = None) -> dict[str, Any]:
     """Make the round pack of ``request`` in folder ``out_dir`` (replaced as
     a whole, atomically: after an error or interrupt it is left as it was).
 
@@ -189,7 +192,7 @@ def write_round(request: RoundRequest, out_dir: str | Path,
     return manifest
 
 
-def _manifest(request: RoundRequest, boards: Sequence[Board], entries: list, files: dict[str, bytes],
+def _manifest(request: RoundRequest, boards: Sequence[Board], entries: list[dict[str, Any]], files: dict[str, bytes],
               template: str | None) -> dict[str, Any]:
     """The pack's ``manifest.json`` (without itself among its files)."""
     manifest = {
@@ -250,14 +253,14 @@ def results_template_name(request: RoundRequest) -> str | None:
     return f"results-round-{request.round}.csv" if request.round is not None else "results-template.csv"
 
 
-def _almanac_entry(req: rules.AlmanacRequest) -> dict:
+def _almanac_entry(req: rules.AlmanacRequest) -> dict[str, Any]:
     """The manifest's record of what the almanac pages print."""
     return {"preset": req.preset, "final": req.final, "drop": list(req.drop), "add": list(req.add),
             "variant": req.variant}
 
 
 def _pack_files(request: RoundRequest, layout: Layout, boards: list[Board], tick: Callable[[str], None]
-                ) -> tuple[dict[str, bytes], list[dict]]:
+                ) -> tuple[dict[str, bytes], list[dict[str, Any]]]:
     """Every file of the pack but the manifest (name -> bytes), and the
     manifest's board entries. ``key.pdf`` (the director's key: face-down
     hexes revealed, never for the tables) only when a board has them.
@@ -267,7 +270,7 @@ def _pack_files(request: RoundRequest, layout: Layout, boards: list[Board], tick
     from ..render import batch, director  # rendering is imported only when a pack is made
 
     contexts = [table_context(request, t, b, layout) for t, b in enumerate(boards, start=1)]
-    entries: list[dict] = []
+    entries: list[dict[str, Any]] = []
     files: dict[str, bytes] = {}
     has_key = any(t.hidden for b in boards for t in b.tiles)
     notes = director.notes_for(layout, request.lang, request.positions)
@@ -284,7 +287,7 @@ def _pack_files(request: RoundRequest, layout: Layout, boards: list[Board], tick
 
 
 def _round_pdf(request: RoundRequest, layout: Layout, boards: list[Board], contexts: list[Any],
-               files: dict[str, bytes], entries: list[dict], tick: Callable[[str], None], has_key: bool,
+               files: dict[str, bytes], entries: list[dict[str, Any]], tick: Callable[[str], None], has_key: bool,
                notes: Sequence[str]) -> bytes:
     """``round.pdf``: the director's pages (padded to an even count with the
     almanac, for duplex printing), then each sheet and its almanac page as
@@ -380,7 +383,7 @@ def pack_owner(replace: bool) -> atomic.OwnerCheck:
     return check
 
 
-def _read_manifest(folder: Path) -> dict | None:
+def _read_manifest(folder: Path) -> dict[str, Any] | None:
     try:
         data = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
     except (OSError, ValueError):
@@ -388,7 +391,7 @@ def _read_manifest(folder: Path) -> dict | None:
     return data if isinstance(data, dict) and data.get("format") == MANIFEST_FORMAT else None
 
 
-def _foreign(path: Path, files: dict) -> str | None:
+def _foreign(path: Path, files: dict[str, Any]) -> str | None:
     """The name of ``path`` (marked when changed) if it is not a file the
     manifest lists with this digest, else None."""
     if not path.is_file() or path.is_symlink():
@@ -402,7 +405,7 @@ def _foreign(path: Path, files: dict) -> str | None:
     return None if digest == files[path.name] else f"{path.name} (changed since it was written)"
 
 
-def table_context(request: RoundRequest, table: int, board: Board, layout: Layout):
+def table_context(request: RoundRequest, table: int, board: Board, layout: Layout) -> SheetContext:
     """The :class:`~setupgen.render.sheet.SheetContext` of table ``table``
     (1-based) of a round pack: tournament, round, table, its players, the
     round's threshold, and with ``balance_line`` the balance of ``board``

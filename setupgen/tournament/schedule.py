@@ -24,7 +24,7 @@ from __future__ import annotations
 import random
 import re
 from dataclasses import dataclass, field
-from typing import Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 from ..core import rng as rngmod
 from ..core.errors import SetupgenError
@@ -119,7 +119,7 @@ class Schedule:
     1, 2, 3, ... within a round (rounds themselves may have gaps)."""
 
     seats: tuple[Seat, ...]
-    _index: dict = field(default_factory=dict, init=False, repr=False, compare=False, hash=False)
+    _index: dict[int, tuple[tuple[str, ...], ...]] = field(default_factory=dict, init=False, repr=False, compare=False, hash=False)
 
     def __post_init__(self) -> None:
         seats = tuple(self.seats)
@@ -386,7 +386,7 @@ def _search(players: tuple[Player, ...], fixed_sched: Schedule, sizes: list[int]
     short_seats = sum(size for size in sizes if size < max(sizes))
     start = (_previous_start(previous, players, planned, sizes) if previous else None) if by_round else \
         seating.column_start(n, sizes, len(planned), groups, stream)
-    best: tuple | None = None
+    best: tuple[tuple[Any, ...], list[list[list[int]]]] | None = None
     lb = None
     if short_seats:
         shorts = seating.round_robin_short(f.base, short_seats, stream, start)
@@ -430,7 +430,7 @@ def _previous_start(previous: Schedule, players: tuple[Player, ...], planned: li
     return out if any(out) else None
 
 
-def _ordered(key: tuple, groups_first: bool) -> tuple:
+def _ordered(key: tuple[Any, ...], groups_first: bool) -> tuple[Any, ...]:
     """An :func:`_attempt` key, with ``groups_first`` group clashes before
     start positions."""
     return (key[0], key[2], key[1], key[3]) if groups_first else key
@@ -464,7 +464,7 @@ class _Field:
 
 
 def _attempt(f: _Field, state: seating.Tables, lb: tuple[int, int, int, int], budget: int,
-             stream: random.Random) -> tuple[tuple, list[list[list[int]]]]:
+             stream: random.Random) -> tuple[tuple[Any, ...], list[list[list[int]]]]:
     """One search from ``state``: (key, layouts in seat order); the key in
     the official order: extra meetings, (players off their start-position
     optimum beyond those who must be, balance), group clashes, short seats

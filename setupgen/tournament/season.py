@@ -376,7 +376,7 @@ def _ranked(season: Season, results: Mapping[str, list[SeasonResult]], names: Ma
     total = {p: sum((r.points for r in rs.values() if r.counted), Fraction(0)) for p, rs in counted.items()}
     best = {p: max(r.points for r in rs.values()) for p, rs in counted.items()}
 
-    def key(player: str) -> tuple:
+    def key(player: str) -> tuple[Any, ...]:
         values = {"events": -len(counted[player]), "best_result": -best[player]}
         return (-total[player], *[values[k] for k in season.tie_breakers if k != "lots"])
 

@@ -499,7 +499,7 @@ def _touched(state: Tables, ri: int, a: int, b: int) -> list[tuple[int, int]]:
     return out
 
 
-def _best_move(state: Tables, ri: int, a: int, weights: Sequence[int], tabu: dict, it: int,
+def _best_move(state: Tables, ri: int, a: int, weights: Sequence[int], tabu: dict[tuple[int, int, int], int], it: int,
                cur: int, best: int, stream: random.Random) -> tuple[int, tuple[int, int, int, int]] | None:
     """The best admissible trade partner of ``a`` in ``ri`` and the scalar
     change, ties broken by the stream; None if every move is tabu."""

@@ -666,7 +666,7 @@ def standings(
     _check_tables(rows, groups)
     tally = _tally(groups, scoring, thresholds)
 
-    def key(player: str) -> tuple:
+    def key(player: str) -> tuple[Any, ...]:
         t = tally[player]
         return tuple(_key_value(t, b) for b in scoring.tie_breakers if b != "lots")
 
@@ -759,7 +759,7 @@ def round_points(results: Sequence[GameResult], scoring: Scoring) -> dict[str, d
     return dict(out)
 
 
-def draw_lots(order: list[str], key, seed: str) -> tuple[list[str], dict[str, int]]:
+def draw_lots(order: list[str], key: Callable[[str], object], seed: str) -> tuple[list[str], dict[str, int]]:
     """Players level on every key (runs of equal ``key`` in ``order``) are
     sorted by id and shuffled by ``rng.from_seed(f"{seed}/lots/{ids}")``;
     the new order and each tied player's lot."""
