@@ -82,9 +82,11 @@ def main() -> None:
         first = loop_seconds()
         fair, plain, med, p90 = fair_board(scenario, count)
         loop = (first + loop_seconds()) / 2
-        print(f"fair {scenario}: {fair:.2f} ms CPU a board (goal <= {goal:g} ms) = 1/{loop * 1000 / fair:,.0f} "
-              f"of the loop ({loop:.2f} s), {fair / plain:.1f} plain boards ({plain * 1000:.0f} us); "
-              f"wall median {med:.2f} ms, p90 {p90:.2f} ms")
+        print(
+            f"fair {scenario}: {fair:.2f} ms CPU a board (goal <= {goal:g} ms) = 1/{loop * 1000 / fair:,.0f} "
+            f"of the loop ({loop:.2f} s), {fair / plain:.1f} plain boards ({plain * 1000:.0f} us); "
+            f"wall median {med:.2f} ms, p90 {p90:.2f} ms"
+        )
     print(f"100-table --even round adds {even_round_cost():.3f} s to the boards (goal <= 1 s)")
 
 

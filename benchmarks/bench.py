@@ -50,14 +50,21 @@ def main() -> None:
         lay = layout.load(scenario)
         for method in ("swap", "spiral", "uniform"):
             for harbors in ("shuffled", "free", "players"):
-                r = rate(lambda i: generate.from_seed(lay, f"bench/{i}", method, harbors), s)
+                r = rate(
+                    lambda i, lay=lay, method=method, harbors=harbors: generate.from_seed(
+                        lay, f"bench/{i}", method, harbors
+                    ),
+                    s,
+                )
                 results[(scenario, method, harbors)] = r
                 print(f"{scenario:<10} {method:<8} {harbors:<9} {r:>10.0f}")
 
     sf = layout.load("seafarers-sm2010")
     sea = rate(lambda i: generate.from_seed(sf, f"bench/{i}"), s)
     base = results[("base-3-4", "swap", "shuffled")]
-    print(f"seafarers-sm2010 swap free {sea:>9.0f}   ({base / sea:.1f}x slower than base-3-4 swap+shuffled; goal <= 3x)")
+    print(
+        f"seafarers-sm2010 swap free {sea:>9.0f}   ({base / sea:.1f}x slower than base-3-4 swap+shuffled; goal <= 3x)"
+    )
 
     try:
         from catanatron.models.map import build_map
@@ -68,17 +75,17 @@ def main() -> None:
         # (the machine's other load affects both alike)
         ours, peer = 0.0, 0.0
         for k in range(3):
-            ours = max(ours, rate(lambda i: generate.from_seed("base-3-4", f"peer/{k}/{i}", "swap", "shuffled"), s))
+            ours = max(
+                ours, rate(lambda i, k=k: generate.from_seed("base-3-4", f"peer/{k}/{i}", "swap", "shuffled"), s)
+            )
             peer = max(peer, rate(lambda i: build_map("BASE"), s))
         print(f"\nbase-3-4 swap+shuffled {ours:>8.0f} boards/s (best of 3)")
         print(f"catanatron build_map('BASE') {peer:>8.0f} maps/s (best of 3)")
         print(f"ratio {ours / peer:.1f}x (goal >= 10x)")
 
-    from setupgen.render import pdf
-
+    from setupgen.render import pdf, sheet
     from setupgen.tournament import roundpack
 
-    from setupgen.render import sheet
     lay = layout.load("base-3-4")
     boards = [generate.from_seed(lay, f"pdf/{i}") for i in range(12)]
     svgs = [sheet.render_sheet(b, lay) for b in boards]

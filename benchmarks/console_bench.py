@@ -56,16 +56,23 @@ sys.path.insert(0, str(ROOT))
 PLAYERS = 400
 #: phase (d)'s goals: each request at most this share of the loop's CPU (a table's board is drawn once per
 #: table and pack, then kept: its first visit may cost more)
-PLAYERS_SIDE_SHARE = {"player list": 200, "player's page": 200, "table page, board drawn": 50,
-                      "table page, board kept": 200, "public status.json": 1000, "table status.json": 1000}
+PLAYERS_SIDE_SHARE = {
+    "player list": 200,
+    "player's page": 200,
+    "table page, board drawn": 50,
+    "table page, board kept": 200,
+    "public status.json": 1000,
+    "table status.json": 1000,
+}
 LOOP = "s = 0\nfor i in range(6_000_000):\n    s += (i * i) % 7\n"
 
 
 def calibration(cores: set[int] | None) -> float:
     """CPU seconds of the calibration loop in a fresh ``python3`` (on ``cores``)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    subprocess.run(["python3", "-c", LOOP], check=True,
-                   preexec_fn=(lambda: os.sched_setaffinity(0, cores)) if cores else None)
+    subprocess.run(
+        ["python3", "-c", LOOP], check=True, preexec_fn=(lambda: os.sched_setaffinity(0, cores)) if cores else None
+    )
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
@@ -73,8 +80,10 @@ def calibration(cores: set[int] | None) -> float:
 def tournament(folder: Path) -> Path:
     """The tournament file, and round 1's tables 51-100 confirmed in its folder's database."""
     (folder / "players.csv").write_text("id,name\n" + "".join(f"p{k:03d},Player {k}\n" for k in range(PLAYERS)))
-    (folder / "t.toml").write_text('name = "Hall"\nseed = "hall"\nplayers = "players.csv"\ntable_size = 4\n\n'
-                                   '[[rounds]]\nscenario = "base-3-4"\n\n[[rounds]]\nscenario = "base-3-4"\n')
+    (folder / "t.toml").write_text(
+        'name = "Hall"\nseed = "hall"\nplayers = "players.csv"\ntable_size = 4\n\n'
+        '[[rounds]]\nscenario = "base-3-4"\n\n[[rounds]]\nscenario = "base-3-4"\n'
+    )
     from setupgen.console import day as consoleday
     from setupgen.tournament.games import Game
 
@@ -90,9 +99,23 @@ def start(tour: Path, folder: Path, cores: set[int] | None) -> tuple[subprocess.
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     base = f"http://127.0.0.1:{port}"
-    proc = subprocess.Popen([sys.executable, "-m", "setupgen", "serve", str(tour), "-o", str(folder), "--port",
-                             str(port), "--console-url", base], cwd=ROOT,
-                            preexec_fn=(lambda: os.sched_setaffinity(0, cores)) if cores else None)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "setupgen",
+            "serve",
+            str(tour),
+            "-o",
+            str(folder),
+            "--port",
+            str(port),
+            "--console-url",
+            base,
+        ],
+        cwd=ROOT,
+        preexec_fn=(lambda: os.sched_setaffinity(0, cores)) if cores else None,
+    )
     for _ in range(600):
         try:
             socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
@@ -114,8 +137,17 @@ def pct(values: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, round(p / 100 * len(ordered)) - 1))]
 
 
-def askers(base: str, path: str, kind: str, every: float, clients: int, start_at: float, stop_at: float, out,
-           first: bool = False) -> None:
+def askers(
+    base: str,
+    path: str,
+    kind: str,
+    every: float,
+    clients: int,
+    start_at: float,
+    stop_at: float,
+    out,
+    first: bool = False,
+) -> None:
     """``clients`` threads, each with a kept-alive connection, GETting
     ``path`` every ``every`` seconds from ``start_at`` (spread over that
     time) to ``stop_at``; (``kind``, seconds, status) to ``out``. With
@@ -204,8 +236,15 @@ def tables(urls: list[str], bursts: int, first_at: float, out) -> None:
         time.sleep(max(0.0, at - time.time()))
 
         def report(c: httpx.Client, url: str, csrf: str, seating: str, burst: int = burst) -> None:
-            form = {"csrf": csrf, "seating": seating, "vp1": "10", "vp2": str(burst), "vp3": "3", "vp4": "2",
-                    "winner": "1"}
+            form = {
+                "csrf": csrf,
+                "seating": seating,
+                "vp1": "10",
+                "vp2": str(burst),
+                "vp3": "3",
+                "vp4": "2",
+                "winner": "1",
+            }
             began = time.perf_counter()
             try:
                 status = c.post(url, data=form).status_code
@@ -312,22 +351,29 @@ def hall_ready(c: httpx.Client) -> None:
         time.sleep(0.5)
     else:
         raise SystemExit("round 1's pack was not made")
-    assert c.post("/clock", data={"csrf": csrf, "stage": "preliminary", "round": "1", "action": "start",
-                                  "minutes": "90"}).status_code in (200, 303)
+    assert c.post(
+        "/clock", data={"csrf": csrf, "stage": "preliminary", "round": "1", "action": "start", "minutes": "90"}
+    ).status_code in (200, 303)
     assert c.post("/announcements", data={"csrf": csrf, "text": "Round 1 ends at 15:30"}).status_code in (200, 303)
 
 
-def report(per_page: float, b: dict, c: dict, d: dict, loop: float, loops: list[float], server_cores,
-           client_cores) -> None:
+def report(
+    per_page: float, b: dict, c: dict, d: dict, loop: float, loops: list[float], server_cores, client_cores
+) -> None:
     """Print every figure with its ratio to the loop; exit 1 when a goal is missed."""
+
     def times(samples: list) -> list[float]:
         return [t for t, _ in samples]
 
     errors = [s for kind in ("public", "report", "status") for s in b[kind] + c[kind] if s[1] not in (200, 303)]
     sb = pct(times(b["status"]), 99)
     replan_ok = [s for s in c["replan"] if s[1] == 303]
-    rb, pb, rc, pc = (pct(times(b["report"]), 99), pct(times(b["public"]), 99), pct(times(c["report"]), 99),
-                      pct(times(c["public"]), 99))
+    rb, pb, rc, _pc = (
+        pct(times(b["report"]), 99),
+        pct(times(b["public"]), 99),
+        pct(times(c["report"]), 99),
+        pct(times(c["public"]), 99),
+    )
     goals = {
         "(a) server CPU per /public <= loop/500": per_page <= loop / 500,
         "(b) no error": not errors,
@@ -336,19 +382,28 @@ def report(per_page: float, b: dict, c: dict, d: dict, loop: float, loops: list[
         "(c) report p99 <= (b) + 0.2x loop": rc <= rb + 0.2 * loop,
         "(c) the re-plan was made": bool(replan_ok),
         "(b) update channel p99 <= 0.2x loop": sb <= 0.2 * loop,
-        **{f"(d) {name} <= loop/{share}": cpu <= loop / share
-           for name, cpu in d.items() for share in [PLAYERS_SIDE_SHARE[name]]},
+        **{
+            f"(d) {name} <= loop/{share}": cpu <= loop / share
+            for name, cpu in d.items()
+            for share in [PLAYERS_SIDE_SHARE[name]]
+        },
     }
-    print(f"calibration loop: {loop:.3f} s CPU (runs: {', '.join(f'{x:.3f}' for x in loops)}); server on cores "
-          f"{sorted(server_cores) if server_cores else 'any'}, clients on {sorted(client_cores) if client_cores else 'any'}")
+    print(
+        f"calibration loop: {loop:.3f} s CPU (runs: {', '.join(f'{x:.3f}' for x in loops)}); server on cores "
+        f"{sorted(server_cores) if server_cores else 'any'}, clients on {sorted(client_cores) if client_cores else 'any'}"
+    )
     print(f"(a) /public alone: {per_page * 1000:.2f} ms server CPU a page = 1/{loop / per_page:.0f} of the loop")
     for name, got in (("(b)", b), ("(c)", c)):
         r, p = times(got["report"]), times(got["public"])
-        print(f"{name} {len(p)} /public: p50 {pct(p, 50) * 1000:.0f} ms, p99 {pct(p, 99) * 1000:.0f} ms "
-              f"({pct(p, 99) / loop:.3f}x loop); {len(r)} reports: p50 {pct(r, 50) * 1000:.0f} ms, p99 "
-              f"{pct(r, 99) * 1000:.0f} ms ({pct(r, 99) / loop:.3f}x loop)")
-    print(f"(b) {len(b['status'])} update-channel answers: p50 {pct(times(b['status']), 50) * 1000:.0f} ms, "
-          f"p99 {sb * 1000:.0f} ms ({sb / loop:.3f}x loop)")
+        print(
+            f"{name} {len(p)} /public: p50 {pct(p, 50) * 1000:.0f} ms, p99 {pct(p, 99) * 1000:.0f} ms "
+            f"({pct(p, 99) / loop:.3f}x loop); {len(r)} reports: p50 {pct(r, 50) * 1000:.0f} ms, p99 "
+            f"{pct(r, 99) * 1000:.0f} ms ({pct(r, 99) / loop:.3f}x loop)"
+        )
+    print(
+        f"(b) {len(b['status'])} update-channel answers: p50 {pct(times(b['status']), 50) * 1000:.0f} ms, "
+        f"p99 {sb * 1000:.0f} ms ({sb / loop:.3f}x loop)"
+    )
     for name, cpu in d.items():
         print(f"(d) {name}: {cpu * 1000:.2f} ms server CPU a request = 1/{loop / cpu:.0f} of the loop")
     if c["replan"]:

@@ -152,12 +152,18 @@ def make_pinned(tmp: Path, tree: Path) -> str:
     venv = tmp / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
     python = str(venv / "bin" / "python")
-    purelib = subprocess.run([python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-                             capture_output=True, text=True, check=True, cwd=tmp).stdout.strip()
+    purelib = subprocess.run(
+        [python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=tmp,
+    ).stdout.strip()
     here = sysconfig.get_paths()["purelib"]
     Path(purelib, "setupgen-bench.pth").write_text(f"{tree}\n{here}\n")
-    got = subprocess.run([python, "-c", "import setupgen; print(setupgen.__file__)"],
-                         capture_output=True, text=True, check=True, cwd=tmp).stdout.strip()
+    got = subprocess.run(
+        [python, "-c", "import setupgen; print(setupgen.__file__)"], capture_output=True, text=True, check=True, cwd=tmp
+    ).stdout.strip()
     if not got.startswith(str(tree)):
         raise SystemExit(f"the pinned venv imports setupgen from {got}, not the worktree")
     for root in (tree, ROOT):
@@ -175,8 +181,21 @@ def find_catanatron(how: str, tmp: Path) -> str | None:
     if probe.returncode == 0:
         return ""
     target = tmp / "catanatron"
-    res = subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
-                          "--target", str(target), "catanatron"], capture_output=True, text=True)
+    res = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--disable-pip-version-check",
+            "--target",
+            str(target),
+            "catanatron",
+        ],
+        capture_output=True,
+        text=True,
+    )
     if res.returncode != 0:
         print(f"catanatron not available (pip: {res.stderr.strip().splitlines()[-1:] or res.returncode})")
         return None
@@ -188,16 +207,24 @@ def rates(trees: list[tuple[str, Path, str]], args, tmp: Path, env: dict[str, st
     process per tree, served ``--slices`` slices of ``--seconds /
     --slices`` each, the trees taking turns slice by slice, so that both
     see the same machine from moment to moment."""
-    workers = {name: subprocess.Popen([python, "-c", WORKER, str(tree)], stdin=subprocess.PIPE,
-                                      stdout=subprocess.PIPE, text=True, env=env, cwd=tmp)
-               for name, tree, python in trees}
+    workers = {
+        name: subprocess.Popen(
+            [python, "-c", WORKER, str(tree)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            env=env,
+            cwd=tmp,
+        )
+        for name, tree, python in trees
+    }
     out: dict[str, dict[str, float]] = {name: {} for name in workers}
     try:
         for case in CASES:
             key = "to_json base-3-4" if case[1] == "to_json" else " ".join(case)
             done = {name: [0, 0.0] for name in workers}
             for k in range(args.slices):
-                for name in (list(workers) if k % 2 == 0 else list(workers)[::-1]):
+                for name in list(workers) if k % 2 == 0 else list(workers)[::-1]:
                     proc = workers[name]
                     assert proc.stdin is not None and proc.stdout is not None
                     proc.stdin.write(json.dumps([case, args.seconds / args.slices]) + "\n")
@@ -215,22 +242,46 @@ def rates(trees: list[tuple[str, Path, str]], args, tmp: Path, env: dict[str, st
     return out
 
 
-def run_once(trees: list[tuple[str, Path, str]], args, tmp: Path, cat: str | None,
-             runs: dict[str, list[dict[str, float]]], files: dict[str, Path]) -> None:
+def run_once(
+    trees: list[tuple[str, Path, str]],
+    args,
+    tmp: Path,
+    cat: str | None,
+    runs: dict[str, list[dict[str, float]]],
+    files: dict[str, Path],
+) -> None:
     """One round of every measurement: the calibration loop, the rates
     (:func:`rates`), then the JSON Lines command for both trees back to
     back (in ``trees``' order)."""
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     loop, _ = child_cpu([sys.executable, "-c", LOOP], env=env, cwd=tmp)
     got = rates(trees, args, tmp, env)
-    for name, tree, python in trees:
-        cpu, rss = child_cpu([python, "-m", "setupgen", "board", "--scenario", "base-3-4", "--seed", "bench",
-                              "--format", "jsonl", "--count", str(args.count), "-o", str(files[name])],
-                             cwd=tmp, env=env)
+    for name, _tree, python in trees:
+        cpu, rss = child_cpu(
+            [
+                python,
+                "-m",
+                "setupgen",
+                "board",
+                "--scenario",
+                "base-3-4",
+                "--seed",
+                "bench",
+                "--format",
+                "jsonl",
+                "--count",
+                str(args.count),
+                "-o",
+                str(files[name]),
+            ],
+            cwd=tmp,
+            env=env,
+        )
         got[name]["jsonl cpu"], got[name]["jsonl rss"] = cpu, rss
     if cat is not None:
-        out = subprocess.run([sys.executable, "-c", CATANATRON, cat, str(args.seconds)], capture_output=True,
-                             text=True, env=env, cwd=tmp)
+        out = subprocess.run(
+            [sys.executable, "-c", CATANATRON, cat, str(args.seconds)], capture_output=True, text=True, env=env, cwd=tmp
+        )
         if out.returncode == 0:
             got["catanatron"] = {"build_map": json.loads(out.stdout)}
     got["loop"] = {"cpu": loop}
@@ -242,21 +293,24 @@ def report(runs: dict[str, list[dict[str, float]]], args) -> None:
     """The table of figures (see the module doc): medians over the rounds,
     each round's speed-up from figures taken back to back."""
     new, old, loops = runs["this"], runs["pinned"], [r["cpu"] for r in runs["loop"]]
-    print(f"{len(loops)} rounds; calibration loop median {median(loops):.3f} s CPU "
-          f"({min(loops):.3f}-{max(loops):.3f})")
+    print(f"{len(loops)} rounds; calibration loop median {median(loops):.3f} s CPU ({min(loops):.3f}-{max(loops):.3f})")
     print(f"{'case':<34} {'this/s':>9} {'pinned/s':>9} {'speed-up (range)':>19}  {'this: loop share':>16}")
     for case in [c for c in new[0] if c not in ("jsonl cpu", "jsonl rss")]:
         ups = [a[case] / b[case] for a, b in zip(new, old)]
         share = median([1 / (a[case] * lp) for a, lp in zip(new, loops)])
-        print(f"{case:<34} {median([a[case] for a in new]):>9.0f} {median([b[case] for b in old]):>9.0f} "
-              f"{median(ups):>6.2f}x ({min(ups):.2f}-{max(ups):.2f})  1/{1 / share:>14,.0f}")
+        print(
+            f"{case:<34} {median([a[case] for a in new]):>9.0f} {median([b[case] for b in old]):>9.0f} "
+            f"{median(ups):>6.2f}x ({min(ups):.2f}-{max(ups):.2f})  1/{1 / share:>14,.0f}"
+        )
     n = args.count
     print(f"\nJSON Lines: setupgen board --format jsonl --count {n} (whole command, CPU)")
     for name, figs in (("this", new), ("pinned", old)):
         cpu = median([f["jsonl cpu"] for f in figs])
         share = median([f["jsonl cpu"] / lp for f, lp in zip(figs, loops)])
-        print(f"  {name:<7} {cpu:6.2f} s = {share:5.2f} loops, {n / cpu:7.0f} boards/s, "
-              f"peak {max(f['jsonl rss'] for f in figs):.0f} MiB")
+        print(
+            f"  {name:<7} {cpu:6.2f} s = {share:5.2f} loops, {n / cpu:7.0f} boards/s, "
+            f"peak {max(f['jsonl rss'] for f in figs):.0f} MiB"
+        )
     ups = [b["jsonl cpu"] / a["jsonl cpu"] for a, b in zip(new, old)]
     print(f"  speed-up {median(ups):.2f}x ({min(ups):.2f}-{max(ups):.2f}; goal >= 2.5x)")
     ups = [a[MAIN_CASE] / b[MAIN_CASE] for a, b in zip(new, old)]
@@ -270,8 +324,10 @@ def report(runs: dict[str, list[dict[str, float]]], args) -> None:
     for name, figs in (("this", new), ("pinned", old)):
         boards = [a[MAIN_CASE] / c["build_map"] for a, c in zip(figs, cats)]
         lines = [n / a["jsonl cpu"] / c["build_map"] for a, c in zip(figs, cats)]
-        print(f"  {name:<7} from_seed {MAIN_CASE}: {median(boards):5.1f}x catanatron; "
-              f"JSON Lines end to end: {median(lines):5.1f}x ({min(lines):.1f}-{max(lines):.1f}; goal >= 5x)")
+        print(
+            f"  {name:<7} from_seed {MAIN_CASE}: {median(boards):5.1f}x catanatron; "
+            f"JSON Lines end to end: {median(lines):5.1f}x ({min(lines):.1f}-{max(lines):.1f}; goal >= 5x)"
+        )
 
 
 def main() -> None:
@@ -286,8 +342,9 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="setupgen-bench-") as name:
         tmp = Path(name)
         tree = tmp / "tree"
-        subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", "--quiet", str(tree), args.against],
-                       check=True)
+        subprocess.run(
+            ["git", "-C", str(ROOT), "worktree", "add", "--detach", "--quiet", str(tree), args.against], check=True
+        )
         try:
             python = make_pinned(tmp, tree)
             cat = find_catanatron(args.catanatron, tmp)
@@ -300,7 +357,9 @@ def main() -> None:
             digests = {k: hashlib.sha256(p.read_bytes()).hexdigest() for k, p in files.items()}
             if digests["this"] != digests["pinned"]:
                 raise SystemExit(f"the JSON Lines files differ: {digests}")
-            print(f"JSON Lines files identical (sha256 {digests['this'][:16]}...); {time.perf_counter() - started:.0f} s")
+            print(
+                f"JSON Lines files identical (sha256 {digests['this'][:16]}...); {time.perf_counter() - started:.0f} s"
+            )
             report(runs, args)
         finally:
             subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(tree)], check=False)

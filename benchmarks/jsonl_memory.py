@@ -40,8 +40,14 @@ def measure(tree: Path, args: list[str], sink: Path) -> tuple[float, float]:
     from source tree ``tree``, standard output to ``sink``."""
     env = dict(os.environ, PYTHONPATH=str(tree))  # and cwd: `-m` puts the current folder first
     start = time.perf_counter()
-    out = subprocess.run([sys.executable, "-c", CHILD, str(sink), sys.executable, "-m", "setupgen", *args],
-                         env=env, cwd=tree, capture_output=True, text=True, check=True).stdout.split()
+    out = subprocess.run(
+        [sys.executable, "-c", CHILD, str(sink), sys.executable, "-m", "setupgen", *args],
+        env=env,
+        cwd=tree,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split()
     seconds = time.perf_counter() - start
     if out[0] != "0":
         raise SystemExit(f"setupgen {' '.join(args)} failed (exit {out[0]})")
@@ -56,8 +62,11 @@ def run_tree(name: str, tree: Path, count: int, scenario: str, folder: Path) -> 
     rss_file, sec_file = measure(tree, [*base, "-o", str(target)], Path(os.devnull))
     rss_out, sec_out = measure(tree, [*base, "-o", "-"], piped)
     same = filecmp.cmp(target, piped, shallow=False)
-    print(f"{name:>8}: -o FILE {rss_file:7.1f} MiB peak {sec_file:6.1f} s | -o - {rss_out:7.1f} MiB peak "
-          f"{sec_out:6.1f} s | {target.stat().st_size / 1e6:.0f} MB of JSONL, file == stdout: {same}", flush=True)
+    print(
+        f"{name:>8}: -o FILE {rss_file:7.1f} MiB peak {sec_file:6.1f} s | -o - {rss_out:7.1f} MiB peak "
+        f"{sec_out:6.1f} s | {target.stat().st_size / 1e6:.0f} MB of JSONL, file == stdout: {same}",
+        flush=True,
+    )
     if not same:
         raise SystemExit("the file and standard output differ")
     piped.unlink()

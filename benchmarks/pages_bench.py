@@ -47,8 +47,13 @@ sys.path.insert(0, str(ROOT))
 
 def _run(args: list[str], env: dict | None = None) -> float:
     start = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "setupgen", *args], cwd=ROOT, check=True, capture_output=True,
-                   env=dict(os.environ, **(env or {})))
+    subprocess.run(
+        [sys.executable, "-m", "setupgen", *args],
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+        env=dict(os.environ, **(env or {})),
+    )
     return time.perf_counter() - start
 
 
@@ -56,8 +61,23 @@ def pack(scenario: str, tables: int, repeat: int, env: dict | None = None) -> fl
     best = float("inf")
     for i in range(repeat):
         with tempfile.TemporaryDirectory() as tmp:
-            best = min(best, _run(["round", "--scenario", scenario, "--tables", str(tables), "--seed", f"bench{i}",
-                                   "-o", f"{tmp}/pack"], env))
+            best = min(
+                best,
+                _run(
+                    [
+                        "round",
+                        "--scenario",
+                        scenario,
+                        "--tables",
+                        str(tables),
+                        "--seed",
+                        f"bench{i}",
+                        "-o",
+                        f"{tmp}/pack",
+                    ],
+                    env,
+                ),
+            )
     return best
 
 
@@ -70,17 +90,25 @@ def schedule_pdf(repeat: int) -> float:
         rounds = "".join('[[rounds]]\nscenario = "base-3-4"\n\n' for _ in range(7))
         (folder / "t.toml").write_text(
             'name = "Bench"\nseed = "bench"\nlanguage = "en"\npaper = "a4"\nplayers = "players.csv"\n'
-            'table_size = 4\n\n[scoring]\nplacing_points = { 4 = [4, 3, 2, 1], 3 = [4, 2, 1] }\n\n' + rounds,
-            encoding="utf-8")
+            "table_size = 4\n\n[scoring]\nplacing_points = { 4 = [4, 3, 2, 1], 3 = [4, 2, 1] }\n\n" + rounds,
+            encoding="utf-8",
+        )
         _run(["schedule", str(folder / "t.toml"), "-o", str(folder / "out")])
-        code = ("import sys, time, shutil; from pathlib import Path; import setupgen; "
-                "from setupgen.tournament import jobs; t = setupgen.load_tournament(sys.argv[1]); "
-                "s = jobs.read_schedule(Path(sys.argv[2])); t0 = time.perf_counter(); "
-                "jobs.write_schedule(t, s, Path(sys.argv[3])); print(time.perf_counter() - t0)")
+        code = (
+            "import sys, time, shutil; from pathlib import Path; import setupgen; "
+            "from setupgen.tournament import jobs; t = setupgen.load_tournament(sys.argv[1]); "
+            "s = jobs.read_schedule(Path(sys.argv[2])); t0 = time.perf_counter(); "
+            "jobs.write_schedule(t, s, Path(sys.argv[3])); print(time.perf_counter() - t0)"
+        )
         best = float("inf")
         for i in range(repeat):
-            out = subprocess.run([sys.executable, "-c", code, str(folder / "t.toml"), str(folder / "out"),
-                                  str(folder / f"again{i}")], cwd=ROOT, check=True, capture_output=True, text=True)
+            out = subprocess.run(
+                [sys.executable, "-c", code, str(folder / "t.toml"), str(folder / "out"), str(folder / f"again{i}")],
+                cwd=ROOT,
+                check=True,
+                capture_output=True,
+                text=True,
+            )
             best = min(best, float(out.stdout))
         return best
 
@@ -125,23 +153,41 @@ def ratios(repeat: int) -> None:
     """The packs' CPU as ratios to the calibration loop, timed alternately."""
     import statistics
 
-    packs = {"base-3-4 pack, 100 tables with almanac": ("base-3-4", "100", 3.0),
-             "seafarers-sm2010 pack, 12 tables with key": ("seafarers-sm2010", "12", 1.5)}
+    packs = {
+        "base-3-4 pack, 100 tables with almanac": ("base-3-4", "100", 3.0),
+        "seafarers-sm2010 pack, 12 tables with key": ("seafarers-sm2010", "12", 1.5),
+    }
     for name, (scenario, tables, goal) in packs.items():
         rows = []
         before = _cpu(["python3", "-c", LOOP])
         for i in range(repeat):
             with tempfile.TemporaryDirectory() as tmp:
-                cpu = _cpu([sys.executable, "-m", "setupgen", "round", "--scenario", scenario, "--tables", tables,
-                            "--seed", f"ratio{i}", "-o", f"{tmp}/pack"])
+                cpu = _cpu(
+                    [
+                        sys.executable,
+                        "-m",
+                        "setupgen",
+                        "round",
+                        "--scenario",
+                        scenario,
+                        "--tables",
+                        tables,
+                        "--seed",
+                        f"ratio{i}",
+                        "-o",
+                        f"{tmp}/pack",
+                    ]
+                )
             after = _cpu(["python3", "-c", LOOP])
             loop = (before + after) / 2  # the loops either side of the pack: the machine's speed around it
             before = after
             rows.append((cpu / loop, cpu, loop))
             print(f"  {name}: {cpu:.2f} s CPU, loop {loop:.2f} s: {cpu / loop:.2f}x")
-        print(f"{name}: median {statistics.median(r[0] for r in rows):.2f}x the calibration loop "
-              f"(pack {statistics.median(r[1] for r in rows):.2f} s, loop {statistics.median(r[2] for r in rows):.2f} s"
-              f" CPU)   goal <= {goal}x")
+        print(
+            f"{name}: median {statistics.median(r[0] for r in rows):.2f}x the calibration loop "
+            f"(pack {statistics.median(r[1] for r in rows):.2f} s, loop {statistics.median(r[2] for r in rows):.2f} s"
+            f" CPU)   goal <= {goal}x"
+        )
 
 
 def main() -> None:
@@ -157,14 +203,19 @@ def main() -> None:
     print(f"load average: {' '.join(os.getloadavg().__repr__()[1:-1].split(', '))}; CPUs: {os.cpu_count()}")
     wall = pack("base-3-4", args.tables, args.repeat)
     serial = pack("base-3-4", args.tables, 1, {"SETUPGEN_WORKERS": "0"})
-    print(f"base-3-4 pack, {args.tables} tables ({args.tables + 1} pages): {wall:.2f} s wall "
-          f"(one process: {serial:.2f} s)   goal <= 3 s")
-    print(f"seafarers-sm2010 pack, 12 tables with key: {pack('seafarers-sm2010', 12, args.repeat):.2f} s"
-          f"   goal <= 1.5 s")
+    print(
+        f"base-3-4 pack, {args.tables} tables ({args.tables + 1} pages): {wall:.2f} s wall "
+        f"(one process: {serial:.2f} s)   goal <= 3 s"
+    )
+    print(
+        f"seafarers-sm2010 pack, 12 tables with key: {pack('seafarers-sm2010', 12, args.repeat):.2f} s   goal <= 1.5 s"
+    )
     print(f"schedule.pdf, 512 players x 7 rounds: {schedule_pdf(args.repeat):.2f} s   goal <= 1 s")
     gen, lay, svg, draw = per_page()
-    print(f"per page (CPU ms): board {gen:.1f}, layout {lay:.1f}, SVG {svg:.1f}, PDF {draw:.1f}, "
-          f"total {gen + lay + svg + draw:.1f}   goal <= 25")
+    print(
+        f"per page (CPU ms): board {gen:.1f}, layout {lay:.1f}, SVG {svg:.1f}, PDF {draw:.1f}, "
+        f"total {gen + lay + svg + draw:.1f}   goal <= 25"
+    )
 
 
 if __name__ == "__main__":

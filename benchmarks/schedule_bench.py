@@ -38,35 +38,94 @@ from setupgen.tournament.schedule import plan  # noqa: E402
 
 # (players, rounds, table size, club size or 0, goal seconds, realistic)
 CASES = (
-    (32, 8, 4, 0, 10.0, True), (32, 9, 4, 0, 10.0, True), (32, 10, 4, 0, 60.0, True),
-    (32, 10, 4, 2, 60.0, True), (32, 5, 4, 8, 3.0, True),
-    (36, 9, 4, 0, 3.0, True), (36, 10, 4, 0, 60.0, False), (36, 11, 4, 0, 60.0, False),
-    (44, 11, 4, 0, 3.0, True), (44, 12, 4, 0, 60.0, False), (44, 14, 4, 0, 60.0, False),
-    (12, 3, 4, 0, 3.0, True), (12, 6, 4, 0, 3.0, False),
-    (48, 3, 4, 0, 3.0, True), (48, 7, 4, 6, 3.0, True),
-    (60, 5, 4, 0, 3.0, True), (60, 10, 4, 0, 3.0, True), (60, 7, 4, 5, 3.0, True),
-    (62, 5, 4, 0, 3.0, True), (62, 10, 4, 0, 3.0, True), (62, 8, 4, 4, 3.0, True),
-    (17, 5, 4, 0, 3.0, True), (25, 7, 4, 0, 3.0, True), (16, 5, 6, 0, 3.0, True),
-    (28, 9, 4, 0, 3.0, True), (28, 8, 4, 4, 3.0, True), (40, 10, 4, 0, 3.0, True), (40, 13, 4, 0, 3.0, True),
+    (32, 8, 4, 0, 10.0, True),
+    (32, 9, 4, 0, 10.0, True),
+    (32, 10, 4, 0, 60.0, True),
+    (32, 10, 4, 2, 60.0, True),
+    (32, 5, 4, 8, 3.0, True),
+    (36, 9, 4, 0, 3.0, True),
+    (36, 10, 4, 0, 60.0, False),
+    (36, 11, 4, 0, 60.0, False),
+    (44, 11, 4, 0, 3.0, True),
+    (44, 12, 4, 0, 60.0, False),
+    (44, 14, 4, 0, 60.0, False),
+    (12, 3, 4, 0, 3.0, True),
+    (12, 6, 4, 0, 3.0, False),
+    (48, 3, 4, 0, 3.0, True),
+    (48, 7, 4, 6, 3.0, True),
+    (60, 5, 4, 0, 3.0, True),
+    (60, 10, 4, 0, 3.0, True),
+    (60, 7, 4, 5, 3.0, True),
+    (62, 5, 4, 0, 3.0, True),
+    (62, 10, 4, 0, 3.0, True),
+    (62, 8, 4, 4, 3.0, True),
+    (17, 5, 4, 0, 3.0, True),
+    (25, 7, 4, 0, 3.0, True),
+    (16, 5, 6, 0, 3.0, True),
+    (28, 9, 4, 0, 3.0, True),
+    (28, 8, 4, 4, 3.0, True),
+    (40, 10, 4, 0, 3.0, True),
+    (40, 13, 4, 0, 3.0, True),
     (20, 7, 4, 0, 3.0, True),
-    (36, 3, 6, 0, 3.0, True), (66, 7, 6, 0, 3.0, True), (64, 7, 6, 0, 3.0, True),
-    (128, 7, 4, 0, 3.0, True), (128, 10, 4, 8, 3.0, True),
-    (256, 7, 4, 0, 3.0, True), (256, 10, 4, 10, 3.0, True),
-    (512, 7, 4, 0, 3.0, True), (512, 10, 4, 8, 3.0, True),
-    (1000, 7, 4, 0, 5.0, True), (1000, 7, 4, 8, 5.0, True),
+    (36, 3, 6, 0, 3.0, True),
+    (66, 7, 6, 0, 3.0, True),
+    (64, 7, 6, 0, 3.0, True),
+    (128, 7, 4, 0, 3.0, True),
+    (128, 10, 4, 8, 3.0, True),
+    (256, 7, 4, 0, 3.0, True),
+    (256, 10, 4, 10, 3.0, True),
+    (512, 7, 4, 0, 3.0, True),
+    (512, 10, 4, 8, 3.0, True),
+    (1000, 7, 4, 0, 5.0, True),
+    (1000, 7, 4, 8, 5.0, True),
 )
 # the rows the planner has reached every bound on (the 32 x 8, 32 x 9, clubs of 8 among them):
 # a regression guard; the others are reported as they are (docs/schedule.md, Benchmark)
-AT_BOUNDS = {(32, 8, 4, 0), (32, 9, 4, 0), (32, 10, 4, 0), (32, 10, 4, 2), (36, 9, 4, 0), (44, 11, 4, 0),
-             (32, 5, 4, 8), (48, 3, 4, 0), (48, 7, 4, 6), (60, 5, 4, 0),
-             (60, 10, 4, 0), (60, 7, 4, 5), (62, 5, 4, 0), (62, 10, 4, 0), (36, 3, 6, 0), (66, 7, 6, 0),
-             (128, 7, 4, 0), (128, 10, 4, 8), (256, 7, 4, 0), (256, 10, 4, 10), (512, 7, 4, 0), (512, 10, 4, 8),
-             (1000, 7, 4, 0), (1000, 7, 4, 8), (28, 9, 4, 0), (28, 8, 4, 4), (40, 10, 4, 0), (40, 13, 4, 0)}
+AT_BOUNDS = {
+    (32, 8, 4, 0),
+    (32, 9, 4, 0),
+    (32, 10, 4, 0),
+    (32, 10, 4, 2),
+    (36, 9, 4, 0),
+    (44, 11, 4, 0),
+    (32, 5, 4, 8),
+    (48, 3, 4, 0),
+    (48, 7, 4, 6),
+    (60, 5, 4, 0),
+    (60, 10, 4, 0),
+    (60, 7, 4, 5),
+    (62, 5, 4, 0),
+    (62, 10, 4, 0),
+    (36, 3, 6, 0),
+    (66, 7, 6, 0),
+    (128, 7, 4, 0),
+    (128, 10, 4, 8),
+    (256, 7, 4, 0),
+    (256, 10, 4, 10),
+    (512, 7, 4, 0),
+    (512, 10, 4, 8),
+    (1000, 7, 4, 0),
+    (1000, 7, 4, 8),
+    (28, 9, 4, 0),
+    (28, 8, 4, 4),
+    (40, 10, 4, 0),
+    (40, 13, 4, 0),
+}
 QUICK = {(32, 8), (32, 5), (12, 3), (62, 5), (128, 7)}
-MEASURES = ("pairs_repeated", "extra_meetings", "max_meetings", "seat_spread", "seat_off", "group_clashes",
-            "short_unfair", "most_short")
-VERDICTS = {"counting": "counting bound not reached",
-            "alone": "a later measure's own bound not reached (earlier measures first)"}
+MEASURES = (
+    "pairs_repeated",
+    "extra_meetings",
+    "max_meetings",
+    "seat_spread",
+    "seat_off",
+    "group_clashes",
+    "short_unfair",
+    "most_short",
+)
+VERDICTS = {
+    "counting": "counting bound not reached",
+    "alone": "a later measure's own bound not reached (earlier measures first)",
+}
 HEAD = ("pairs", "extra", "most", "spread", "off", "clash", "unfair", "short")
 
 
@@ -100,8 +159,11 @@ def main() -> int:
     ap.add_argument("--budget", type=int, help="search iterations (default: plan's)")
     ap.add_argument("--seed", default="bench", help="seed text")
     args = ap.parse_args()
-    print(f"{'players':>7} {'rnd':>3} {'tbl':>3} {'club':>4} {'sec':>6}  "
-          + " ".join(f"{h:>8}" for h in HEAD) + "  verdict")
+    print(
+        f"{'players':>7} {'rnd':>3} {'tbl':>3} {'club':>4} {'sec':>6}  "
+        + " ".join(f"{h:>8}" for h in HEAD)
+        + "  verdict"
+    )
     failed = False
     tally: dict[str, int] = {}
     for n, rounds, size, club, goal, realistic in CASES:
@@ -112,11 +174,17 @@ def main() -> int:
         if realistic:
             tally[verdict] = tally.get(verdict, 0) + 1
             failed = failed or bad
-        print(f"{n:>7} {rounds:>3} {size:>3} {club or '-':>4} {secs:>6.2f}  "
-              + " ".join(f"{c:>8}" for c in cells) + f"  {verdict}" + ("" if realistic else " (moonshot/forced)"))
+        print(
+            f"{n:>7} {rounds:>3} {size:>3} {club or '-':>4} {secs:>6.2f}  "
+            + " ".join(f"{c:>8}" for c in cells)
+            + f"  {verdict}"
+            + ("" if realistic else " (moonshot/forced)")
+        )
     print("realistic rows:", ", ".join(f"{k}: {v}" for k, v in sorted(tally.items())))
-    print("goals (realistic rows within their seconds; the rows known at their bounds still there):",
-          "missed" if failed else "met")
+    print(
+        "goals (realistic rows within their seconds; the rows known at their bounds still there):",
+        "missed" if failed else "met",
+    )
     return 1 if failed else 0
 
 

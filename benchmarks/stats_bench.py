@@ -35,8 +35,9 @@ def timed(args: list[str], workers: str | None, stdin: Path | None = None) -> tu
         env["SETUPGEN_WORKERS"] = workers
     start = time.perf_counter()
     with open(stdin if stdin is not None else os.devnull, "rb") as feed:
-        res = subprocess.run([sys.executable, "-m", "setupgen", *args], stdin=feed, env=env, cwd=ROOT,
-                             capture_output=True, check=False)
+        res = subprocess.run(
+            [sys.executable, "-m", "setupgen", *args], stdin=feed, env=env, cwd=ROOT, capture_output=True, check=False
+        )
     seconds = time.perf_counter() - start
     if res.returncode:
         raise SystemExit(f"setupgen {' '.join(args)} failed: {res.stderr.decode()[-500:]}")
@@ -51,15 +52,39 @@ def main() -> None:
     opts = ap.parse_args()
     with tempfile.TemporaryDirectory(prefix="setupgen-stats-bench-") as tmp:
         path = Path(tmp) / "boards.jsonl"
-        subprocess.run([sys.executable, "-m", "setupgen", "board", "--scenario", opts.scenario, "--seed", "bench",
-                        "--format", "jsonl", "--count", str(opts.count), "-o", str(path)], cwd=ROOT, check=True,
-                       capture_output=True)
-        print(f"{opts.count:,} {opts.scenario} boards, {path.stat().st_size / 1e6:.0f} MB of JSON Lines; "
-              f"best of {opts.runs} fresh processes", flush=True)
+        subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "setupgen",
+                "board",
+                "--scenario",
+                opts.scenario,
+                "--seed",
+                "bench",
+                "--format",
+                "jsonl",
+                "--count",
+                str(opts.count),
+                "-o",
+                str(path),
+            ],
+            cwd=ROOT,
+            check=True,
+            capture_output=True,
+        )
+        print(
+            f"{opts.count:,} {opts.scenario} boards, {path.stat().st_size / 1e6:.0f} MB of JSON Lines; "
+            f"best of {opts.runs} fresh processes",
+            flush=True,
+        )
         digests: dict[str, set[str]] = {}
         for fmt in ("json", "text"):
-            for label, workers, stdin in (("default workers", None, None), ("SETUPGEN_WORKERS=0", "0", None),
-                                          ("stdin, default workers", None, path)):
+            for label, workers, stdin in (
+                ("default workers", None, None),
+                ("SETUPGEN_WORKERS=0", "0", None),
+                ("stdin, default workers", None, path),
+            ):
                 source = "-" if stdin is not None else str(path)
                 runs = [timed(["stats", source, "--format", fmt], workers, stdin) for _ in range(opts.runs)]
                 best = min(s for s, _ in runs)

@@ -32,13 +32,17 @@ def table() -> str:
     from setupgen.core.templates import texts
 
     en = texts("en")
-    rows = ["| key | listed in | when | source | the source's words | our English text | our reading |",
-            "|---|---|---|---|---|---|---|"]
+    rows = [
+        "| key | listed in | when | source | the source's words | our English text | our reading |",
+        "|---|---|---|---|---|---|---|",
+    ]
     for where, rule in almanac.all_rules():
         text = en.data["almanac"]["rule"][rule.key].replace("\n", " ")
         when = rule.when + (f" ({', '.join(rule.scenarios)} only)" if rule.scenarios else "")
-        rows.append(f"| `{rule.key}` | {where} | {when} | {cell(rule.source)} | "
-                    f"{cell(rule.quote) and '«' + cell(rule.quote) + '»'} | {cell(text)} | {cell(rule.reading)} |")
+        rows.append(
+            f"| `{rule.key}` | {where} | {when} | {cell(rule.source)} | "
+            f"{cell(rule.quote) and '«' + cell(rule.quote) + '»'} | {cell(text)} | {cell(rule.reading)} |"
+        )
     return "\n".join(rows)
 
 

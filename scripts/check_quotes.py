@@ -23,9 +23,13 @@ sys.path.insert(0, str(ROOT))
 
 GAP = "…"
 #: a numbered part as a source names it -> the heading its numbered items follow in the seed
-NUMBERED = {"additional rule": "Additional & Supplementary Rules", "General Rules, Referees": "Referees",
-            "Responsibilities of Players": "Responsibilities of Players", "Tournament Mode": "Tournament Mode",
-            "Seefahrer-Szenario, Regel": "Spielverlauf / Regeln"}
+NUMBERED = {
+    "additional rule": "Additional & Supplementary Rules",
+    "General Rules, Referees": "Referees",
+    "Responsibilities of Players": "Responsibilities of Players",
+    "Tournament Mode": "Tournament Mode",
+    "Seefahrer-Szenario, Regel": "Spielverlauf / Regeln",
+}
 
 
 def squeeze(text: str) -> str:
@@ -65,7 +69,10 @@ def wrong_item(part: str, quote: str, seed: str) -> str | None:
 
 def seeds(folder: Path) -> dict[str, str]:
     """The seed texts of ``folder`` by number (``000``), squeezed."""
-    out = {path.name[:3]: squeeze(path.read_text(encoding="utf-8")) for path in sorted(folder.glob("[0-9][0-9][0-9]_*.txt"))}
+    out = {
+        path.name[:3]: squeeze(path.read_text(encoding="utf-8"))
+        for path in sorted(folder.glob("[0-9][0-9][0-9]_*.txt"))
+    }
     if not out:
         print(f"error: no seed texts (NNN_*.txt) in {folder}", file=sys.stderr)
         raise SystemExit(2)
@@ -92,7 +99,7 @@ def missing(folder: Path) -> list[str]:
         if not found(rule.quote, seed):
             out.append(f"{rule.key} ({where}): not in {document} (seed {seed_of[document]}): {rule.quote!r}")
             continue
-        item = wrong_item(rule.source[len(document) + 2:], rule.quote, seed)
+        item = wrong_item(rule.source[len(document) + 2 :], rule.quote, seed)
         if item is not None:
             out.append(f"{rule.key} ({where}): the source names {rule.source!r}, the quote stands in item {item}")
     return out

@@ -57,8 +57,11 @@ def options(command) -> list[tuple[str, str, str, str]]:
             continue
         flags = " / ".join(", ".join(f"`{f}`" for f in group) for group in (p.opts, p.secondary_opts) if group)
         default = p.default
-        shown = "" if default is None or default is False or default == () or callable(default) else \
-            (("on" if default else "off") if p.is_flag else f"`{default}`")
+        shown = (
+            ""
+            if default is None or default is False or default == () or callable(default)
+            else (("on" if default else "off") if p.is_flag else f"`{default}`")
+        )
         out.append((flags, "flag" if p.is_flag else "option", shown, p.help or ""))
     return out
 
@@ -72,8 +75,9 @@ def reference() -> str:
         rows = options(command)
         if rows:
             parts.append("| parameter | kind | default | what |\n|---|---|---|---|")
-            parts.extend(f"| {cell(flags)} | {kind} | {cell(default)} | {cell(text)} |"
-                         for flags, kind, default, text in rows)
+            parts.extend(
+                f"| {cell(flags)} | {kind} | {cell(default)} | {cell(text)} |" for flags, kind, default, text in rows
+            )
             parts.append("")
     return "\n".join(parts).rstrip("\n") + "\n"
 

@@ -76,7 +76,12 @@ if TYPE_CHECKING:  # the same names, for type checkers and editors
     from .check import check as check_board
     from .core.board import Board, Harbor, Tile, read_board, write_board
     from .core.errors import (
-        BoardFormatError, GenerationError, IllegalBoardError, LayoutError, SetupgenError, SetupIdError,
+        BoardFormatError,
+        GenerationError,
+        IllegalBoardError,
+        LayoutError,
+        SetupgenError,
+        SetupIdError,
         UnknownScenarioError,
     )
     from .core.layout import Layout, scenario_names
@@ -89,10 +94,10 @@ if TYPE_CHECKING:  # the same names, for type checkers and editors
     from .render.pdf import svgs_to_pdf
     from .render.sheet import render_sheet
     from .tournament.model import Player, Tournament
-    from .tournament.scoring import Scoring
     from .tournament.model import load as load_tournament
     from .tournament.schedule import Schedule
     from .tournament.schedule import plan as plan_schedule
+    from .tournament.scoring import Scoring
     from .tournament.standings import read_results, standings
 
 

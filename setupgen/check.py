@@ -14,8 +14,8 @@ from __future__ import annotations
 import itertools
 from collections import Counter
 from dataclasses import dataclass
-from typing import Any
 from pathlib import Path
+from typing import Any
 
 from .core import hexgrid, setupid
 from .core import layout as layoutmod
@@ -26,11 +26,34 @@ from .core.hexgrid import Hex
 from .core.layout import Layout
 from .core.oil import OIL_TERRAINS, FixedSpring, desert_assignments, explain, fixed_spring_hex
 from .core.rules import (
-    RULE_COAST, RULE_CORNERS, RULE_EQUAL, RULE_FIXED_BOARD, RULE_HARBOR_METHOD, RULE_HARBOR_PLACE,
-    RULE_HARBOR_POOL, RULE_HEX_EXTRA, RULE_HEX_HIDDEN, RULE_HEX_KIND, RULE_HEX_MISSING, RULE_HEX_TERRAIN,
-    RULE_NUMBER_FIXED, RULE_NUMBER_MISSING, RULE_NUMBER_ON_DESERT, RULE_NUMBER_ON_SEA, RULE_NUMBER_POOL, RULE_OIL_ADJACENT,
-    RULE_OIL_DESERT, RULE_OIL_LEVELS, RULE_OIL_SPRING, RULE_ONE_PER_SEA, RULE_PIRATE, RULE_RED,
-    RULE_ROBBER, RULE_SETUP_ID, RULE_TERRAIN_POOL, clashes, coast_edge,
+    RULE_COAST,
+    RULE_CORNERS,
+    RULE_EQUAL,
+    RULE_FIXED_BOARD,
+    RULE_HARBOR_METHOD,
+    RULE_HARBOR_PLACE,
+    RULE_HARBOR_POOL,
+    RULE_HEX_EXTRA,
+    RULE_HEX_HIDDEN,
+    RULE_HEX_KIND,
+    RULE_HEX_MISSING,
+    RULE_HEX_TERRAIN,
+    RULE_NUMBER_FIXED,
+    RULE_NUMBER_MISSING,
+    RULE_NUMBER_ON_DESERT,
+    RULE_NUMBER_ON_SEA,
+    RULE_NUMBER_POOL,
+    RULE_OIL_ADJACENT,
+    RULE_OIL_DESERT,
+    RULE_OIL_LEVELS,
+    RULE_OIL_SPRING,
+    RULE_ONE_PER_SEA,
+    RULE_PIRATE,
+    RULE_ROBBER,
+    RULE_SETUP_ID,
+    RULE_TERRAIN_POOL,
+    clashes,
+    coast_edge,
     harbor_conflict,
 )
 
@@ -116,13 +139,23 @@ def _check_hexes(board: Board, layout: Layout) -> list[Violation]:
             continue
         spec = layout.spec(t.hex)
         if t.kind != spec.kind:
-            out.append(Violation(RULE_HEX_KIND, f"hex {_fmt(t.hex)} is {t.kind}, the layout says {spec.kind}", (t.hex,)))
+            out.append(
+                Violation(RULE_HEX_KIND, f"hex {_fmt(t.hex)} is {t.kind}, the layout says {spec.kind}", (t.hex,))
+            )
             continue
         if spec.kind != "land":
             if t.hidden or t.oil_spring:
-                out.append(Violation(RULE_HEX_KIND, f"{spec.kind} hex {_fmt(t.hex)} cannot lie face down or carry an oil spring", (t.hex,)))
+                out.append(
+                    Violation(
+                        RULE_HEX_KIND,
+                        f"{spec.kind} hex {_fmt(t.hex)} cannot lie face down or carry an oil spring",
+                        (t.hex,),
+                    )
+                )
             if t.terrain != "sea":
-                out.append(Violation(RULE_HEX_TERRAIN, f"{spec.kind} hex {_fmt(t.hex)} has terrain {t.terrain}", (t.hex,)))
+                out.append(
+                    Violation(RULE_HEX_TERRAIN, f"{spec.kind} hex {_fmt(t.hex)} has terrain {t.terrain}", (t.hex,))
+                )
             if t.number is not None:
                 out.append(Violation(RULE_NUMBER_ON_SEA, f"{spec.kind} hex {_fmt(t.hex)} has a number token", (t.hex,)))
             continue
@@ -130,12 +163,18 @@ def _check_hexes(board: Board, layout: Layout) -> list[Violation]:
             out.append(Violation(RULE_HEX_TERRAIN, f"land hex {_fmt(t.hex)} has terrain sea", (t.hex,)))
         if spec.region is None:
             if t.terrain != spec.terrain:
-                out.append(Violation(RULE_HEX_TERRAIN, f"hex {_fmt(t.hex)} must be {spec.terrain}, not {t.terrain}", (t.hex,)))
+                out.append(
+                    Violation(RULE_HEX_TERRAIN, f"hex {_fmt(t.hex)} must be {spec.terrain}, not {t.terrain}", (t.hex,))
+                )
         else:
             by_region[spec.region].append(t.terrain)
         want_hidden = spec.region is not None and hidden_of[spec.region]
         if t.hidden != want_hidden:
-            out.append(Violation(RULE_HEX_HIDDEN, f"hex {_fmt(t.hex)} must {'' if want_hidden else 'not '}lie face down", (t.hex,)))
+            out.append(
+                Violation(
+                    RULE_HEX_HIDDEN, f"hex {_fmt(t.hex)} must {'' if want_hidden else 'not '}lie face down", (t.hex,)
+                )
+            )
     for region in layout.regions:
         got, pool = Counter(by_region[region.name]), Counter(region.terrain_pool)
         if got != pool:
@@ -163,7 +202,11 @@ def _check_numbers(board: Board, layout: Layout) -> list[Violation]:
             continue
         if spec.number is not None:
             if t.number != spec.number:
-                out.append(Violation(RULE_NUMBER_FIXED, f"hex {_fmt(t.hex)} must carry the fixed token {spec.number}", (t.hex,)))
+                out.append(
+                    Violation(
+                        RULE_NUMBER_FIXED, f"hex {_fmt(t.hex)} must carry the fixed token {spec.number}", (t.hex,)
+                    )
+                )
             continue
         if t.terrain == "desert":
             if t.number is not None and not (layout.oil is not None and t.oil_spring):
@@ -176,7 +219,9 @@ def _check_numbers(board: Board, layout: Layout) -> list[Violation]:
     for region in layout.regions:
         if region.number_tokens and Counter(per_region[region.name]) != Counter(region.number_tokens):
             diff = _counter_diff(Counter(region.number_tokens), Counter(per_region[region.name]))
-            out.append(Violation(RULE_NUMBER_POOL, f"region {region.name}: number tokens differ from the pool ({diff})"))
+            out.append(
+                Violation(RULE_NUMBER_POOL, f"region {region.name}: number tokens differ from the pool ({diff})")
+            )
     return out + _number_rules(board, layout)
 
 
@@ -194,9 +239,14 @@ def _number_rules(board: Board, layout: Layout) -> list[Violation]:
             what = "equal numbers" if rule == RULE_EQUAL else "red numbers"
             if oil_desert and rule == RULE_EQUAL:
                 what = "the desert's oil-spring number and an equal number (allowed)"
-            out.append(Violation(
-                rule, f"{what} {numbers[h]} at {_fmt(h)} and {numbers[n]} at {_fmt(n)} are adjacent",
-                (h, n), NOTE if note else ERROR))
+            out.append(
+                Violation(
+                    rule,
+                    f"{what} {numbers[h]} at {_fmt(h)} and {numbers[n]} at {_fmt(n)} are adjacent",
+                    (h, n),
+                    NOTE if note else ERROR,
+                )
+            )
     return out
 
 
@@ -209,27 +259,53 @@ def _check_harbors(board: Board, layout: Layout) -> list[Violation]:
         return out
     types = Counter(h.type for h in board.harbors)
     if types != Counter(layout.harbor_pool):
-        out.append(Violation(RULE_HARBOR_POOL, f"harbors differ from the pool ({_counter_diff(Counter(layout.harbor_pool), types)})"))
+        out.append(
+            Violation(
+                RULE_HARBOR_POOL, f"harbors differ from the pool ({_counter_diff(Counter(layout.harbor_pool), types)})"
+            )
+        )
     if method == "fixed" and all(pl.type for pl in layout.harbor_places):
         want = Counter((pl.hex, pl.facing, pl.type or "") for pl in layout.harbor_places)
         got = Counter((h.hex, h.facing, h.type) for h in board.harbors)
-        for (where, facing, htype), n in sorted((got - want).items(), key=lambda kv: spot_order(kv[0][0], kv[0][1])):
-            out.append(Violation(RULE_HARBOR_PLACE, f"{htype} harbor at {_fmt(where)} facing {facing} is not in the fixed layout", (where,)))
-        for (where, facing, htype), n in sorted((want - got).items(), key=lambda kv: spot_order(kv[0][0], kv[0][1])):
-            out.append(Violation(RULE_HARBOR_PLACE, f"the fixed {htype} harbor at {_fmt(where)} facing {facing} is missing", (where,)))
+        for (where, facing, htype), _n in sorted((got - want).items(), key=lambda kv: spot_order(kv[0][0], kv[0][1])):
+            out.append(
+                Violation(
+                    RULE_HARBOR_PLACE,
+                    f"{htype} harbor at {_fmt(where)} facing {facing} is not in the fixed layout",
+                    (where,),
+                )
+            )
+        for (where, facing, htype), _n in sorted((want - got).items(), key=lambda kv: spot_order(kv[0][0], kv[0][1])):
+            out.append(
+                Violation(
+                    RULE_HARBOR_PLACE, f"the fixed {htype} harbor at {_fmt(where)} facing {facing} is missing", (where,)
+                )
+            )
         return out
     if method in ("shuffled", "fixed") and layout.harbor_places:
         places = {(p.hex, p.facing) for p in layout.harbor_places}
         used: Counter[tuple[Hex, int]] = Counter((h.hex, h.facing) for h in board.harbors)
         for h in board.harbors:
             if (h.hex, h.facing) not in places:
-                out.append(Violation(RULE_HARBOR_PLACE, f"harbor at {_fmt(h.hex)} facing {h.facing} is not a harbor place of the layout", (h.hex,)))
+                out.append(
+                    Violation(
+                        RULE_HARBOR_PLACE,
+                        f"harbor at {_fmt(h.hex)} facing {h.facing} is not a harbor place of the layout",
+                        (h.hex,),
+                    )
+                )
         for (where, facing), n in sorted(used.items(), key=lambda kv: spot_order(kv[0][0], kv[0][1])):
             if n > 1:
-                out.append(Violation(RULE_ONE_PER_SEA, f"harbor place {_fmt(where)} facing {facing} holds {n} harbors", (where,)))
+                out.append(
+                    Violation(
+                        RULE_ONE_PER_SEA, f"harbor place {_fmt(where)} facing {facing} holds {n} harbors", (where,)
+                    )
+                )
         for p in layout.harbor_places:
             if (p.hex, p.facing) not in used:
-                out.append(Violation(RULE_HARBOR_PLACE, f"harbor place {_fmt(p.hex)} facing {p.facing} is empty", (p.hex,)))
+                out.append(
+                    Violation(RULE_HARBOR_PLACE, f"harbor place {_fmt(p.hex)} facing {p.facing} is empty", (p.hex,))
+                )
         return out
     return out + _free_harbor_rules(board)
 
@@ -243,17 +319,26 @@ def _free_harbor_rules(board: Board) -> list[Violation]:
         if kinds.get(h.hex) != "sea":
             out.append(Violation(RULE_COAST, f"harbor at {_fmt(h.hex)} is not on a playable sea hex", (h.hex,)))
         elif not coast_edge(kinds, h.hex, h.facing):
-            out.append(Violation(RULE_COAST, f"harbor at {_fmt(h.hex)} facing {h.facing} does not serve a coast edge", (h.hex,)))
+            out.append(
+                Violation(
+                    RULE_COAST, f"harbor at {_fmt(h.hex)} facing {h.facing} does not serve a coast edge", (h.hex,)
+                )
+            )
     stacked: dict[Hex, set[int]] = {}
     for (i, a), (j, b) in itertools.combinations(enumerate(board.harbors), 2):
         rule = harbor_conflict((a.hex, a.facing), (b.hex, b.facing))
         if rule == RULE_CORNERS:
-            out.append(Violation(RULE_CORNERS, f"harbors at {_fmt(a.hex)} and {_fmt(b.hex)} share an intersection",
-                                 (a.hex, b.hex)))
+            out.append(
+                Violation(
+                    RULE_CORNERS, f"harbors at {_fmt(a.hex)} and {_fmt(b.hex)} share an intersection", (a.hex, b.hex)
+                )
+            )
         elif rule == RULE_ONE_PER_SEA:
             stacked.setdefault(a.hex, set()).update((i, j))
     for sea_hex in hexgrid.row_order(stacked):
-        out.append(Violation(RULE_ONE_PER_SEA, f"sea hex {_fmt(sea_hex)} holds {len(stacked[sea_hex])} harbors", (sea_hex,)))
+        out.append(
+            Violation(RULE_ONE_PER_SEA, f"sea hex {_fmt(sea_hex)} holds {len(stacked[sea_hex])} harbors", (sea_hex,))
+        )
     return out
 
 
@@ -281,8 +366,10 @@ def check_oil(board: Board, layout: Layout) -> list[Violation]:
     tiles = [t for t in board.tiles if t.kind == "land"]
     springs = [t for t in tiles if t.oil_spring]
     if layout.oil is None:
-        return [Violation(RULE_OIL_SPRING, f"hex {_fmt(t.hex)} carries an oil spring, the scenario has none", (t.hex,))
-                for t in springs]
+        return [
+            Violation(RULE_OIL_SPRING, f"hex {_fmt(t.hex)} carries an oil spring, the scenario has none", (t.hex,))
+            for t in springs
+        ]
     if layout.oil.fixed:
         return _check_oil_fixed(board, layout)
     out = _oil_deserts(tiles, layout)
@@ -293,13 +380,24 @@ def check_oil(board: Board, layout: Layout) -> list[Violation]:
         mine = [t for t in springs if t.terrain == name]
         pips = ", ".join(map(str, levels))
         chosen = ", ".join(f"{_fmt(t.hex)} ({t.number})" for t in mine) or "none"
-        out.append(Violation(RULE_OIL_LEVELS, f"{name}: pip levels {pips}; the oil spring goes on level {level}; "
-                             f"oil spring on {chosen}", tuple(t.hex for t in mine), NOTE))
+        out.append(
+            Violation(
+                RULE_OIL_LEVELS,
+                f"{name}: pip levels {pips}; the oil spring goes on level {level}; oil spring on {chosen}",
+                tuple(t.hex for t in mine),
+                NOTE,
+            )
+        )
         if len(mine) != 1:
             out.append(Violation(RULE_OIL_SPRING, f"exactly one {name} must carry an oil spring, found {len(mine)}"))
         elif mine[0].hex not in on_level:
-            out.append(Violation(RULE_OIL_SPRING, f"the {name} oil spring at {_fmt(mine[0].hex)} is not on level {level}",
-                                 (mine[0].hex,)))
+            out.append(
+                Violation(
+                    RULE_OIL_SPRING,
+                    f"the {name} oil spring at {_fmt(mine[0].hex)} is not on level {level}",
+                    (mine[0].hex,),
+                )
+            )
     for t in springs:
         if t.terrain not in OIL_TERRAINS:
             out.append(Violation(RULE_OIL_SPRING, f"{t.terrain} {_fmt(t.hex)} may not carry an oil spring", (t.hex,)))
@@ -314,11 +412,18 @@ def _oil_deserts(tiles: list[Tile], layout: Layout) -> list[Violation]:
     deserts = [t for t in tiles if t.terrain == "desert"]
     for t in deserts:
         if not t.oil_spring or t.number not in numbered:
-            out.append(Violation(RULE_OIL_DESERT, f"desert {_fmt(t.hex)} must carry a numbered oil spring "
-                                 f"({' or '.join(map(str, numbered))})", (t.hex,)))
+            out.append(
+                Violation(
+                    RULE_OIL_DESERT,
+                    f"desert {_fmt(t.hex)} must carry a numbered oil spring ({' or '.join(map(str, numbered))})",
+                    (t.hex,),
+                )
+            )
     if not deserts:
         return out
-    if sorted(t.number or 0 for t in deserts) not in [sorted(a) for a in itertools.permutations(numbered, len(deserts))]:
+    if sorted(t.number or 0 for t in deserts) not in [
+        sorted(a) for a in itertools.permutations(numbered, len(deserts))
+    ]:
         out.append(Violation(RULE_OIL_DESERT, "the deserts' oil-spring numbers must be different numbered tiles"))
         return out
     desert_hexes = [d.hex for d in deserts]
@@ -327,15 +432,23 @@ def _oil_deserts(tiles: list[Tile], layout: Layout) -> list[Violation]:
     others = {t.hex: t.number for t in tiles if t.number is not None and t.hex not in desert_hexes}
     best = desert_assignments(desert_hexes, others, numbered, layout.adjacency)
     if best and tuple(d.number for d in deserts) not in best:
-        out.append(Violation(RULE_OIL_DESERT, "a desert's oil-spring number appears next to it although "
-                             "another numbered tile would not", tuple(desert_hexes)))
+        out.append(
+            Violation(
+                RULE_OIL_DESERT,
+                "a desert's oil-spring number appears next to it although another numbered tile would not",
+                tuple(desert_hexes),
+            )
+        )
     return out
 
 
 def _oil_adjacent(springs: set[Hex], layout: Layout, severity: str, why: str) -> list[Violation]:
     """No two oil springs side by side (each pair once, in reading order)."""
-    return [Violation(RULE_OIL_ADJACENT, f"oil springs at {_fmt(h)} and {_fmt(n)} are adjacent{why}", (h, n), severity)
-            for h, n in hexgrid.adjacent_pairs(springs) if h in layout.adjacency and n in layout.adjacency]
+    return [
+        Violation(RULE_OIL_ADJACENT, f"oil springs at {_fmt(h)} and {_fmt(n)} are adjacent{why}", (h, n), severity)
+        for h, n in hexgrid.adjacent_pairs(springs)
+        if h in layout.adjacency and n in layout.adjacency
+    ]
 
 
 def _check_oil_fixed(board: Board, layout: Layout) -> list[Violation]:
@@ -369,7 +482,9 @@ def _check_oil_fixed(board: Board, layout: Layout) -> list[Violation]:
     for h in hexgrid.row_order(want - have):
         out.append(Violation(RULE_OIL_SPRING, f"hex {_fmt(h)} must carry an oil spring", (h,)))
     for h in hexgrid.row_order(have - want):
-        out.append(Violation(RULE_OIL_SPRING, f"hex {_fmt(h)} carries an oil spring the fixed setup does not name", (h,)))
+        out.append(
+            Violation(RULE_OIL_SPRING, f"hex {_fmt(h)} carries an oil spring the fixed setup does not name", (h,))
+        )
     return out + _oil_adjacent(have, layout, NOTE, " (as the fixed map has them)")
 
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import sys
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Optional, Sequence
 
 import typer
 from typer.core import TyperGroup
@@ -56,8 +56,11 @@ def _on_signal(signum: int, _frame: object) -> None:
     if interrupts.holding():
         interrupts.hold(signum)
         return
-    what = ("the output was written in full (the signal came as it was put in place)" if interrupts.written()
-            else "nothing was written")
+    what = (
+        "the output was written in full (the signal came as it was put in place)"
+        if interrupts.written()
+        else "nothing was written"
+    )
     if signum == signal.SIGINT:
         stop = _Stop(EXIT_INTERRUPTED, f"interrupted; {what}")
     elif signum == getattr(signal, "SIGHUP", None):
@@ -84,7 +87,7 @@ def _readable(line: str) -> str:
     if len(line) <= MAX_ERROR_LINE:
         return line
     cut = len(line) - MAX_ERROR_LINE + 40
-    return f"{line[:MAX_ERROR_LINE - 60]} … {cut:,} characters left out … {line[-20:]}"
+    return f"{line[: MAX_ERROR_LINE - 60]} … {cut:,} characters left out … {line[-20:]}"
 
 
 class _OneLineErrors(TyperGroup):
@@ -119,8 +122,9 @@ class _OneLineErrors(TyperGroup):
 
         interrupts.reset()
         try:
-            rv = super().main(args=args, prog_name=prog_name or "setupgen", complete_var=complete_var,
-                              standalone_mode=False, **extra)
+            rv = super().main(
+                args=args, prog_name=prog_name or "setupgen", complete_var=complete_var, standalone_mode=False, **extra
+            )
             code = rv if isinstance(rv, int) else 0
         except ClickException as exc:
             typer.echo(f"error: {_readable(_lower_first(exc.format_message()))}", err=True)
@@ -238,18 +242,47 @@ app = typer.Typer(
 #: library request fields (:attr:`SetupgenError.field`) -> the option that sets them
 FLAGS = {
     "plot": "--plot",
-    "scenario": "--scenario", "seed": "--seed", "setup_id": "--setup-id", "numbers": "--numbers",
-    "harbors": "--harbors", "fmt": "--format", "count": "--count", "output": "-o", "lang": "--lang",
-    "paper": "--paper", "layout_file": "--layout", "key": "--key", "board_file": "--board",
-    "tables": "--tables", "round": "--round", "title": "--title", "from_round": "--from-round", "results": "--results",
-    "winners": "--winners", "players": "--players", "semi_finals": "--semi-finals", "table": "--table",
+    "scenario": "--scenario",
+    "seed": "--seed",
+    "setup_id": "--setup-id",
+    "numbers": "--numbers",
+    "harbors": "--harbors",
+    "fmt": "--format",
+    "count": "--count",
+    "output": "-o",
+    "lang": "--lang",
+    "paper": "--paper",
+    "layout_file": "--layout",
+    "key": "--key",
+    "board_file": "--board",
+    "tables": "--tables",
+    "round": "--round",
+    "title": "--title",
+    "from_round": "--from-round",
+    "results": "--results",
+    "winners": "--winners",
+    "players": "--players",
+    "semi_finals": "--semi-finals",
+    "table": "--table",
     "tournament": "--tournament",
-    "replace": "--replace", "rules": "--rules", "variant": "--variant", "almanac": "--no-almanac",
-    "balance": "--balance", "max_intersection_pips": "--max-intersection-pips",
-    "max_terrain_cluster": "--max-terrain-cluster", "resource_pips": "--resource-pips", "min_score": "--min-score",
-    "even": "--even", "console_url": "--console-url", "host": "--host", "port": "--port",
-    "password_file": "--password-file", "tls_cert": "--tls-cert", "session_hours": "--session-hours",
-    "trust_console_url": "--trust-console-url", "drop_console_url": "--drop-console-url",
+    "replace": "--replace",
+    "rules": "--rules",
+    "variant": "--variant",
+    "almanac": "--no-almanac",
+    "balance": "--balance",
+    "max_intersection_pips": "--max-intersection-pips",
+    "max_terrain_cluster": "--max-terrain-cluster",
+    "resource_pips": "--resource-pips",
+    "min_score": "--min-score",
+    "even": "--even",
+    "console_url": "--console-url",
+    "host": "--host",
+    "port": "--port",
+    "password_file": "--password-file",
+    "tls_cert": "--tls-cert",
+    "session_hours": "--session-hours",
+    "trust_console_url": "--trust-console-url",
+    "drop_console_url": "--drop-console-url",
 }
 
 #: the help texts of the almanac options, shared by board and round
@@ -273,8 +306,15 @@ def _fail(problem: SetupgenError | str) -> typer.Exit:
     field = getattr(problem, "field", None) or ""
     flag = FLAGS.get(field) if _given_on_command_line(field) else None
     replan = getattr(problem, "from_round", None)  # tournament.jobs.ReplanNeeded
-    how = "" if replan is None else (f" (setupgen schedule TOURNAMENT.toml --from-round {replan})" if replan >= 2
-                                     else " (plan afresh: setupgen schedule TOURNAMENT.toml --replace)")
+    how = (
+        ""
+        if replan is None
+        else (
+            f" (setupgen schedule TOURNAMENT.toml --from-round {replan})"
+            if replan >= 2
+            else " (plan afresh: setupgen schedule TOURNAMENT.toml --replace)"
+        )
+    )
     remedy = FLAGS.get(getattr(problem, "remedy", None) or "")
     if remedy:
         how += f" ({remedy} to do it anyway)"
@@ -301,8 +341,11 @@ def _given_on_command_line(field: str) -> bool:
     for arg in _ARGS[0]:
         if arg == "--":
             break
-        if arg in spellings or any(arg.startswith(s + "=") for s in spellings if s.startswith("--")) or \
-                (flag == "-o" and arg.startswith("-o")):
+        if (
+            arg in spellings
+            or any(arg.startswith(s + "=") for s in spellings if s.startswith("--"))
+            or (flag == "-o" and arg.startswith("-o"))
+        ):
             return True
     return False
 
@@ -333,7 +376,7 @@ def _announce_seed() -> None:
         typer.echo(f"seed: {_FRESH.pop()}", err=True)
 
 
-def _seed_or_fresh(seed: Optional[str]) -> str:
+def _seed_or_fresh(seed: str | None) -> str:
     from .core import rng
 
     if seed is None:
@@ -347,34 +390,62 @@ def _seed_or_fresh(seed: Optional[str]) -> str:
     return seed
 
 
-@app.command(epilog="Examples:  setupgen board --scenario base-5-6 --seed club7 --format svg -o board.svg"
-                    "  |  setupgen board --setup-id B4SS-5ABN-2V1N-9DMX --format json -o -"
-                    "  |  setupgen board --seed s --format jsonl --count 1000 -o boards.jsonl")
+@app.command(
+    epilog="Examples:  setupgen board --scenario base-5-6 --seed club7 --format svg -o board.svg"
+    "  |  setupgen board --setup-id B4SS-5ABN-2V1N-9DMX --format json -o -"
+    "  |  setupgen board --seed s --format jsonl --count 1000 -o boards.jsonl"
+)
 def board(
-    scenario: Optional[str] = typer.Option(None, help="Scenario (see 'setupgen scenarios'); default base-3-4."),
-    seed: Optional[str] = typer.Option(None, help="Seed text; default: a fresh random seed, printed."),
-    setup_id: Optional[str] = typer.Option(None, "--setup-id", help="Regenerate the board of this setup ID."),
-    numbers: Optional[str] = typer.Option(None, help="Number method: swap (default), spiral or uniform."),
-    harbors: Optional[str] = typer.Option(None, help="Harbor method: shuffled, free or players (default: the scenario's)."),
-    fmt: Optional[str] = typer.Option(None, "--format", help="pdf, svg, png, json or jsonl; default: from the -o file's extension, else pdf."),
+    scenario: str | None = typer.Option(None, help="Scenario (see 'setupgen scenarios'); default base-3-4."),
+    seed: str | None = typer.Option(None, help="Seed text; default: a fresh random seed, printed."),
+    setup_id: str | None = typer.Option(None, "--setup-id", help="Regenerate the board of this setup ID."),
+    numbers: str | None = typer.Option(None, help="Number method: swap (default), spiral or uniform."),
+    harbors: str | None = typer.Option(
+        None, help="Harbor method: shuffled, free or players (default: the scenario's)."
+    ),
+    fmt: str | None = typer.Option(
+        None, "--format", help="pdf, svg, png, json or jsonl; default: from the -o file's extension, else pdf."
+    ),
     count: int = typer.Option(1, help="With --format jsonl: how many boards (board i is seeded SEED/i)."),
-    output: Optional[str] = typer.Option(None, "-o", "--output", help="File to write, or - for stdout; default output/<scenario>-<setup id>.<format>."),
-    lang: Optional[str] = typer.Option(None, help="Sheet language: en (default), de or de-CH; with --tournament the tournament's."),
-    paper: Optional[str] = typer.Option(None, help="Paper: a4 (default) or letter; with --tournament the tournament's."),
-    layout_file: Optional[str] = typer.Option(None, "--layout", help="A layout TOML file to use instead of a shipped scenario."),
-    key: bool = typer.Option(False, "--key", help="The director's key (face-down hexes revealed) instead of the table sheet."),
-    tournament_file: Optional[str] = typer.Option(None, "--tournament", help="With --round and --table: regenerate one table of a tournament round."),
-    round_number: Optional[int] = typer.Option(None, "--round", help="With --tournament: the round."),
-    table: Optional[int] = typer.Option(None, "--table", help="With --tournament: the table."),
-    board_file: Optional[str] = typer.Option(None, "--board", help="A complete board (board JSON, or a layout TOML with every hex fixed) to render and check; with --scenario oil-springs-fixed the fixed oil springs are added."),
-    rules: Optional[str] = typer.Option(None, "--rules", help=RULES_HELP),
-    variant: Optional[str] = typer.Option(None, "--variant", help=VARIANT_HELP),
-    almanac: bool = typer.Option(True, "--almanac/--no-almanac", help=ALMANAC_HELP + " A pdf gets it as page 2, svg and png as a second file NAME-almanac.svg|png."),
-    balance: Optional[str] = typer.Option(None, "--balance", help=BALANCE_HELP["balance"]),
-    max_intersection_pips: Optional[int] = typer.Option(None, "--max-intersection-pips", help=BALANCE_HELP["max_intersection_pips"]),
-    max_terrain_cluster: Optional[int] = typer.Option(None, "--max-terrain-cluster", help=BALANCE_HELP["max_terrain_cluster"]),
-    resource_pips: Optional[str] = typer.Option(None, "--resource-pips", help=BALANCE_HELP["resource_pips"]),
-    min_score: Optional[float] = typer.Option(None, "--min-score", help=BALANCE_HELP["min_score"]),
+    output: str | None = typer.Option(
+        None, "-o", "--output", help="File to write, or - for stdout; default output/<scenario>-<setup id>.<format>."
+    ),
+    lang: str | None = typer.Option(
+        None, help="Sheet language: en (default), de or de-CH; with --tournament the tournament's."
+    ),
+    paper: str | None = typer.Option(None, help="Paper: a4 (default) or letter; with --tournament the tournament's."),
+    layout_file: str | None = typer.Option(
+        None, "--layout", help="A layout TOML file to use instead of a shipped scenario."
+    ),
+    key: bool = typer.Option(
+        False, "--key", help="The director's key (face-down hexes revealed) instead of the table sheet."
+    ),
+    tournament_file: str | None = typer.Option(
+        None, "--tournament", help="With --round and --table: regenerate one table of a tournament round."
+    ),
+    round_number: int | None = typer.Option(None, "--round", help="With --tournament: the round."),
+    table: int | None = typer.Option(None, "--table", help="With --tournament: the table."),
+    board_file: str | None = typer.Option(
+        None,
+        "--board",
+        help="A complete board (board JSON, or a layout TOML with every hex fixed) to render and check; with --scenario oil-springs-fixed the fixed oil springs are added.",
+    ),
+    rules: str | None = typer.Option(None, "--rules", help=RULES_HELP),
+    variant: str | None = typer.Option(None, "--variant", help=VARIANT_HELP),
+    almanac: bool = typer.Option(
+        True,
+        "--almanac/--no-almanac",
+        help=ALMANAC_HELP + " A pdf gets it as page 2, svg and png as a second file NAME-almanac.svg|png.",
+    ),
+    balance: str | None = typer.Option(None, "--balance", help=BALANCE_HELP["balance"]),
+    max_intersection_pips: int | None = typer.Option(
+        None, "--max-intersection-pips", help=BALANCE_HELP["max_intersection_pips"]
+    ),
+    max_terrain_cluster: int | None = typer.Option(
+        None, "--max-terrain-cluster", help=BALANCE_HELP["max_terrain_cluster"]
+    ),
+    resource_pips: str | None = typer.Option(None, "--resource-pips", help=BALANCE_HELP["resource_pips"]),
+    min_score: float | None = typer.Option(None, "--min-score", help=BALANCE_HELP["min_score"]),
     balance_line: bool = typer.Option(False, "--balance-line", help=BALANCE_HELP["balance_line"]),
 ) -> None:
     """One board (or a JSONL batch) as a sheet or board JSON."""
@@ -384,15 +455,35 @@ def board(
 
     try:
         limits = balancemod.options(balance, max_intersection_pips, max_terrain_cluster, resource_pips, min_score)
-        wanted = _almanac_request(rules, variant, almanac, sheet=not key and export.pick_format(fmt, output)
-                                  not in ("json", "jsonl"), what="the director's key" if key else "board json")
-        request = export.BoardRequest(scenario, seed, setup_id, numbers, harbors, fmt, count, output,
-                                      "en" if lang is None else lang, "a4" if paper is None else paper,
-                                      layout_file, key, board_file, wanted, limits=limits,
-                                      balance_line=balance_line)
+        wanted = _almanac_request(
+            rules,
+            variant,
+            almanac,
+            sheet=not key and export.pick_format(fmt, output) not in ("json", "jsonl"),
+            what="the director's key" if key else "board json",
+        )
+        request = export.BoardRequest(
+            scenario,
+            seed,
+            setup_id,
+            numbers,
+            harbors,
+            fmt,
+            count,
+            output,
+            "en" if lang is None else lang,
+            "a4" if paper is None else paper,
+            layout_file,
+            key,
+            board_file,
+            wanted,
+            limits=limits,
+            balance_line=balance_line,
+        )
         if tournament_file is not None or round_number is not None or table is not None:
-            request = _tournament_table_request(request, tournament_file, round_number, table,
-                                                (lang, paper, rules, variant))
+            request = _tournament_table_request(
+                request, tournament_file, round_number, table, (lang, paper, rules, variant)
+            )
         export.check_board_request(request)
         if output not in (None, "-"):
             atomic.check_file_target(output)  # before a fresh seed is made and printed
@@ -402,8 +493,11 @@ def board(
         if output == "-":
             _to_stdout(made.data)
             if made.almanac is not None:
-                typer.echo("note: the almanac page is a file of its own and was not written to standard output "
-                           "(a pdf holds it as page 2)", err=True)
+                typer.echo(
+                    "note: the almanac page is a file of its own and was not written to standard output "
+                    "(a pdf holds it as page 2)",
+                    err=True,
+                )
         else:
             _write_board(output if output is not None else _default_target(made.default_name), made)
         _announce_seed()
@@ -427,8 +521,7 @@ def _board_job(job):
     return export.board_file_output(job)
 
 
-def _almanac_request(rules: Optional[str], variant: Optional[str], almanac: bool, sheet: bool = True,
-                     what: str = ""):
+def _almanac_request(rules: str | None, variant: str | None, almanac: bool, sheet: bool = True, what: str = ""):
     """The almanac request of ``--rules``/``--variant``, None for
     ``--no-almanac``; ``sheet`` False: the output (``what``) has no
     almanac, so those options are refused."""
@@ -474,14 +567,16 @@ def _to_stdout(data) -> None:
     PNG is not written onto a terminal."""
     if isinstance(data, bytes):
         if not data.lstrip().startswith((b"{", b"<")) and sys.stdout is not None and sys.stdout.isatty():
-            raise SetupgenError("refusing to write a binary file (pdf or png) to the terminal; redirect it to a "
-                                "file or a pipe", field="output")
+            raise SetupgenError(
+                "refusing to write a binary file (pdf or png) to the terminal; redirect it to a file or a pipe",
+                field="output",
+            )
         _write_stdout(lambda stream: stream.write(data), text=False)
         return
     from .render import export
 
     for chunk in export.chunked(data):  # the same bytes as a file gets
-        _write_stdout(lambda stream: stream.write(chunk), text=False)
+        _write_stdout(lambda stream, chunk=chunk: stream.write(chunk), text=False)
 
 
 def _tournament_table_request(request, tournament_file, round_number, table, own):
@@ -494,13 +589,26 @@ def _tournament_table_request(request, tournament_file, round_number, table, own
     if tournament_file is None or round_number is None or table is None:
         raise SetupgenError("--tournament, --round and --table go together")
     if request.limits or request.balance_line:
-        raise SetupgenError("a tournament table's balance limits come from the tournament file ([balance]); "
-                            "drop the balance options")
-    given = [flag for flag, value in (("--scenario", request.scenario), ("--seed", request.seed),
-                                      ("--setup-id", request.setup_id), ("--numbers", request.numbers),
-                                      ("--harbors", request.harbors), ("--layout", request.layout_file),
-                                      ("--board", request.board_file), ("--lang", own[0]), ("--paper", own[1]),
-                                      ("--rules", own[2]), ("--variant", own[3])) if value is not None]
+        raise SetupgenError(
+            "a tournament table's balance limits come from the tournament file ([balance]); drop the balance options"
+        )
+    given = [
+        flag
+        for flag, value in (
+            ("--scenario", request.scenario),
+            ("--seed", request.seed),
+            ("--setup-id", request.setup_id),
+            ("--numbers", request.numbers),
+            ("--harbors", request.harbors),
+            ("--layout", request.layout_file),
+            ("--board", request.board_file),
+            ("--lang", own[0]),
+            ("--paper", own[1]),
+            ("--rules", own[2]),
+            ("--variant", own[3]),
+        )
+        if value is not None
+    ]
     if request.count != 1:
         given.append("--count")
     if given:
@@ -508,9 +616,16 @@ def _tournament_table_request(request, tournament_file, round_number, table, own
     t, folder = _load_tournament(tournament_file, None)
     sched = tj.current_schedule(t, folder)
     board, context = tj.table_sheet(t, round_number, table, sched)
-    return dataclasses.replace(request, scenario=board.scenario, seed=board.seed, lang=t.language, paper=t.paper,
-                               context=context, almanac=None if request.almanac is None else t.almanac(round_number),
-                               limits=t.limits(round_number))
+    return dataclasses.replace(
+        request,
+        scenario=board.scenario,
+        seed=board.seed,
+        lang=t.language,
+        paper=t.paper,
+        context=context,
+        almanac=None if request.almanac is None else t.almanac(round_number),
+        limits=t.limits(round_number),
+    )
 
 
 def _report_violations(found: Sequence) -> None:
@@ -523,35 +638,73 @@ def _report_violations(found: Sequence) -> None:
         raise typer.Exit(EXIT_ILLEGAL)
 
 
-@app.command("round", epilog="Examples:  setupgen round --scenario base-3-4 --tables 12 --seed demo -o output/demo"
-                             "  (table 3 alone: setupgen board --scenario base-3-4 --seed demo/t3)"
-                             "  |  setupgen round examples/swiss-2010/tournament.toml --round 1")
+@app.command(
+    "round",
+    epilog="Examples:  setupgen round --scenario base-3-4 --tables 12 --seed demo -o output/demo"
+    "  (table 3 alone: setupgen board --scenario base-3-4 --seed demo/t3)"
+    "  |  setupgen round examples/swiss-2010/tournament.toml --round 1",
+)
 def round_(
-    tournament_file: Optional[Path] = typer.Argument(None, metavar="[TOURNAMENT.toml]", help="A tournament file: make the pack of --round N for the scheduled tables."),
-    scenario: Optional[str] = typer.Option(None, help="Scenario (see 'setupgen scenarios'); default base-3-4."),
-    tables: Optional[int] = typer.Option(None, help="Number of tables (1-500)."),
-    seed: Optional[str] = typer.Option(None, help="Round seed; table t is seeded SEED/t<t>. Default: fresh, printed."),
-    output: Optional[str] = typer.Option(None, "-o", "--output", help="Folder for the pack (replaced whole); default output/<scenario>-<seed>. With a tournament file: the tournament folder (default output/<name>); the pack goes to its round-N."),
-    numbers: Optional[str] = typer.Option(None, help="Number method: swap (default), spiral or uniform."),
-    harbors: Optional[str] = typer.Option(None, help="Harbor method: shuffled, free or players."),
-    lang: Optional[str] = typer.Option(None, help="Sheet language: en (default), de or de-CH."),
-    paper: Optional[str] = typer.Option(None, help="Paper: a4 or letter."),
-    title: Optional[str] = typer.Option(None, help="Tournament name printed on every sheet."),
-    round_number: Optional[int] = typer.Option(None, "--round", help="Round number (printed on every sheet; with a tournament file: which round)."),
-    replace: bool = typer.Option(False, "--replace", help="Replace an earlier pack made before setupgen recorded its files (it cannot be verified)."),
-    rules: Optional[str] = typer.Option(None, "--rules", help=RULES_HELP + " With a tournament file: its [rules]."),
-    variant: Optional[str] = typer.Option(None, "--variant", help=VARIANT_HELP + " With a tournament file: its rounds'."),
-    almanac: bool = typer.Option(True, "--almanac/--no-almanac", help=ALMANAC_HELP + " The PDF is then laid out for duplex printing."),
-    balance: Optional[str] = typer.Option(None, "--balance", help=BALANCE_HELP["balance"]),
-    max_intersection_pips: Optional[int] = typer.Option(None, "--max-intersection-pips", help=BALANCE_HELP["max_intersection_pips"]),
-    max_terrain_cluster: Optional[int] = typer.Option(None, "--max-terrain-cluster", help=BALANCE_HELP["max_terrain_cluster"]),
-    resource_pips: Optional[str] = typer.Option(None, "--resource-pips", help=BALANCE_HELP["resource_pips"]),
-    min_score: Optional[float] = typer.Option(None, "--min-score", help=BALANCE_HELP["min_score"]),
-    even: bool = typer.Option(False, "--even", help="Keep every table's balance score in one interval: the middle half of the scenario's surveyed scores, or --even-range."),
-    even_range: Optional[str] = typer.Option(None, "--even-range", help="The score interval of --even, e.g. 50..62 (implies --even)."),
+    tournament_file: Path | None = typer.Argument(
+        None,
+        metavar="[TOURNAMENT.toml]",
+        help="A tournament file: make the pack of --round N for the scheduled tables.",
+    ),
+    scenario: str | None = typer.Option(None, help="Scenario (see 'setupgen scenarios'); default base-3-4."),
+    tables: int | None = typer.Option(None, help="Number of tables (1-500)."),
+    seed: str | None = typer.Option(None, help="Round seed; table t is seeded SEED/t<t>. Default: fresh, printed."),
+    output: str | None = typer.Option(
+        None,
+        "-o",
+        "--output",
+        help="Folder for the pack (replaced whole); default output/<scenario>-<seed>. With a tournament file: the tournament folder (default output/<name>); the pack goes to its round-N.",
+    ),
+    numbers: str | None = typer.Option(None, help="Number method: swap (default), spiral or uniform."),
+    harbors: str | None = typer.Option(None, help="Harbor method: shuffled, free or players."),
+    lang: str | None = typer.Option(None, help="Sheet language: en (default), de or de-CH."),
+    paper: str | None = typer.Option(None, help="Paper: a4 or letter."),
+    title: str | None = typer.Option(None, help="Tournament name printed on every sheet."),
+    round_number: int | None = typer.Option(
+        None, "--round", help="Round number (printed on every sheet; with a tournament file: which round)."
+    ),
+    replace: bool = typer.Option(
+        False,
+        "--replace",
+        help="Replace an earlier pack made before setupgen recorded its files (it cannot be verified).",
+    ),
+    rules: str | None = typer.Option(None, "--rules", help=RULES_HELP + " With a tournament file: its [rules]."),
+    variant: str | None = typer.Option(None, "--variant", help=VARIANT_HELP + " With a tournament file: its rounds'."),
+    almanac: bool = typer.Option(
+        True, "--almanac/--no-almanac", help=ALMANAC_HELP + " The PDF is then laid out for duplex printing."
+    ),
+    balance: str | None = typer.Option(None, "--balance", help=BALANCE_HELP["balance"]),
+    max_intersection_pips: int | None = typer.Option(
+        None, "--max-intersection-pips", help=BALANCE_HELP["max_intersection_pips"]
+    ),
+    max_terrain_cluster: int | None = typer.Option(
+        None, "--max-terrain-cluster", help=BALANCE_HELP["max_terrain_cluster"]
+    ),
+    resource_pips: str | None = typer.Option(None, "--resource-pips", help=BALANCE_HELP["resource_pips"]),
+    min_score: float | None = typer.Option(None, "--min-score", help=BALANCE_HELP["min_score"]),
+    even: bool = typer.Option(
+        False,
+        "--even",
+        help="Keep every table's balance score in one interval: the middle half of the scenario's surveyed scores, or --even-range.",
+    ),
+    even_range: str | None = typer.Option(
+        None, "--even-range", help="The score interval of --even, e.g. 50..62 (implies --even)."
+    ),
     balance_line: bool = typer.Option(False, "--balance-line", help=BALANCE_HELP["balance_line"]),
-    console_url: Optional[str] = typer.Option(None, "--console-url", help="With a tournament file: the director's console address (setupgen serve), e.g. http://192.168.1.20:8000; each sheet gets a QR code of its table's result page."),
-    drop_console_url: bool = typer.Option(False, "--drop-console-url", help="With a tournament file: replace a pack made with QR codes to a console by one without them (or to another address)."),
+    console_url: str | None = typer.Option(
+        None,
+        "--console-url",
+        help="With a tournament file: the director's console address (setupgen serve), e.g. http://192.168.1.20:8000; each sheet gets a QR code of its table's result page.",
+    ),
+    drop_console_url: bool = typer.Option(
+        False,
+        "--drop-console-url",
+        help="With a tournament file: replace a pack made with QR codes to a console by one without them (or to another address).",
+    ),
 ) -> None:
     """Make a round pack: a sheet per table, director's page, one PDF."""
     from .core import balance as balancemod
@@ -562,18 +715,45 @@ def round_(
         wanted = _almanac_request(rules, variant, almanac)
         limits = balancemod.options(balance, max_intersection_pips, max_terrain_cluster, resource_pips, min_score)
         if tournament_file is not None:
-            _no_quick_options((("--scenario", scenario), ("--tables", tables), ("--seed", seed),
-                               ("--numbers", numbers), ("--harbors", harbors), ("--lang", lang), ("--paper", paper),
-                               ("--title", title), ("--rules", rules), ("--variant", variant),
-                               ("balance options", limits or None), ("--even", even or even_range or None),
-                               ("--balance-line", balance_line or None)))
-            request, folder, target = _tournament_round(tournament_file, round_number, output, almanac, console_url,
-                                                        drop_console_url)
+            _no_quick_options(
+                (
+                    ("--scenario", scenario),
+                    ("--tables", tables),
+                    ("--seed", seed),
+                    ("--numbers", numbers),
+                    ("--harbors", harbors),
+                    ("--lang", lang),
+                    ("--paper", paper),
+                    ("--title", title),
+                    ("--rules", rules),
+                    ("--variant", variant),
+                    ("balance options", limits or None),
+                    ("--even", even or even_range or None),
+                    ("--balance-line", balance_line or None),
+                )
+            )
+            request, folder, target = _tournament_round(
+                tournament_file, round_number, output, almanac, console_url, drop_console_url
+            )
         else:
             _no_console_url(console_url, drop_console_url)
             limits = _even_limits(scenario, numbers, limits, even, even_range)
-            request, target = _quick_round(scenario, tables, seed, output, numbers, harbors, lang, paper, title,
-                                           round_number, replace, wanted, limits, balance_line)
+            request, target = _quick_round(
+                scenario,
+                tables,
+                seed,
+                output,
+                numbers,
+                harbors,
+                lang,
+                paper,
+                title,
+                round_number,
+                replace,
+                wanted,
+                limits,
+                balance_line,
+            )
             folder = target.parent
         from .core import atomic
 
@@ -591,8 +771,11 @@ def _pack_made(request, target: Path, manifest: dict, tournament: bool) -> None:
     tournament round's results are filled in, each table's setup ID."""
     typer.echo(f"wrote {_abs(Path(target) / manifest['pdf'])} ({_pack_summary(request, manifest)})", err=True)
     if tournament and manifest.get("results_template"):
-        typer.echo(f"next: after the round, fill in VP and winner in "
-                   f"{_abs(Path(target) / manifest['results_template'])}; standings reads them there", err=True)
+        typer.echo(
+            f"next: after the round, fill in VP and winner in "
+            f"{_abs(Path(target) / manifest['results_template'])}; standings reads them there",
+            err=True,
+        )
     for entry in manifest["boards"]:
         _out(f"table {entry['table']}: {entry['setup_id']}")
 
@@ -601,16 +784,20 @@ def _no_quick_options(given) -> None:
     """A tournament file names the round: none of the quick form's options (name, value) may be set."""
     quick = [name for name, value in given if value is not None]
     if quick:
-        raise SetupgenError(f"give either a tournament file with --round, or the quick form; not both ({', '.join(quick)})")
+        raise SetupgenError(
+            f"give either a tournament file with --round, or the quick form; not both ({', '.join(quick)})"
+        )
 
 
-def _no_console_url(console_url: Optional[str], drop_console_url: bool = False) -> None:
+def _no_console_url(console_url: str | None, drop_console_url: bool = False) -> None:
     if console_url is not None:
-        raise SetupgenError("a table's result page belongs to a tournament: give the tournament file",
-                            field="console_url")
+        raise SetupgenError(
+            "a table's result page belongs to a tournament: give the tournament file", field="console_url"
+        )
     if drop_console_url:
-        raise SetupgenError("--drop-console-url: a pack's QR codes belong to a tournament round; give the "
-                            "tournament file and --round")
+        raise SetupgenError(
+            "--drop-console-url: a pack's QR codes belong to a tournament round; give the tournament file and --round"
+        )
 
 
 def _pack_summary(request, manifest: dict) -> str:
@@ -620,8 +807,14 @@ def _pack_summary(request, manifest: dict) -> str:
     return f"{request.tables} tables + director's page"
 
 
-def _tournament_round(tournament_file: Path, round_number: Optional[int], output: Optional[str], almanac: bool,
-                      console_url: Optional[str] = None, drop_console_url: bool = False):
+def _tournament_round(
+    tournament_file: Path,
+    round_number: int | None,
+    output: str | None,
+    almanac: bool,
+    console_url: str | None = None,
+    drop_console_url: bool = False,
+):
     """``round T.toml --round N [--console-url URL]``: the request, the
     tournament folder and the pack folder ``round-N`` in it (with a console
     URL, the folder's console key is made when missing). A pack there made
@@ -649,7 +842,7 @@ def _tournament_round(tournament_file: Path, round_number: Optional[int], output
     return request, folder, folder / f"round-{round_number}"
 
 
-def _even_limits(scenario, numbers, limits, even: bool, even_range: Optional[str]):
+def _even_limits(scenario, numbers, limits, even: bool, even_range: str | None):
     """``--even`` / ``--even-range LO..HI``: the limits with the even
     round's score interval (the survey's middle half unless given)."""
     from .core import balance as balancemod
@@ -664,8 +857,7 @@ def _even_limits(scenario, numbers, limits, even: bool, even_range: Optional[str
         except ValueError:
             interval = None
         if interval is None:
-            raise SetupgenError(f"expected a score interval such as 50..62, got {quoted(even_range, 30)}",
-                                field="even")
+            raise SetupgenError(f"expected a score interval such as 50..62, got {quoted(even_range, 30)}", field="even")
     else:
         lay = layoutmod.load("base-3-4" if scenario is None else scenario)
         interval = balancemod.survey_interval(lay.name, lay.default_numbers if numbers is None else numbers)
@@ -676,8 +868,22 @@ def _even_limits(scenario, numbers, limits, even: bool, even_range: Optional[str
         raise SetupgenError(str(exc), field="even") from None
 
 
-def _quick_round(scenario, tables, seed, output, numbers, harbors, lang, paper, title, round_number, replace, almanac,
-                 limits, balance_line):
+def _quick_round(
+    scenario,
+    tables,
+    seed,
+    output,
+    numbers,
+    harbors,
+    lang,
+    paper,
+    title,
+    round_number,
+    replace,
+    almanac,
+    limits,
+    balance_line,
+):
     """``round --scenario S --tables N --seed SEED``: the request and the
     pack folder, checked before a fresh seed is made."""
     from .render import export
@@ -688,8 +894,20 @@ def _quick_round(scenario, tables, seed, output, numbers, harbors, lang, paper, 
     scenario = "base-3-4" if scenario is None else scenario
     lang = "en" if lang is None else lang
     paper = "a4" if paper is None else paper
-    request = roundpack.RoundRequest(scenario, tables, "", numbers, harbors, lang, paper, title, round_number,
-                                     almanac=almanac, limits=limits, balance_line=balance_line)
+    request = roundpack.RoundRequest(
+        scenario,
+        tables,
+        "",
+        numbers,
+        harbors,
+        lang,
+        paper,
+        title,
+        round_number,
+        almanac=almanac,
+        limits=limits,
+        balance_line=balance_line,
+    )
     roundpack.check_request(request)
     if output is not None:
         roundpack.check_target(output, replace=replace)
@@ -699,7 +917,7 @@ def _quick_round(scenario, tables, seed, output, numbers, harbors, lang, paper, 
     return request, target
 
 
-def _write_pack(request, target: Path, replace: bool = False, lock: Optional[Path] = None) -> dict:
+def _write_pack(request, target: Path, replace: bool = False, lock: Path | None = None) -> dict:
     """A round pack with a progress bar on a terminal (``lock``: the
     tournament folder locked while the pack takes its place)."""
     from .tournament import roundpack
@@ -721,7 +939,7 @@ def _fail_results(exc: SetupgenError) -> typer.Exit:
 
     out = _fail(exc)
     if isinstance(exc, ResultsError):
-        shown = exc.problems[1:MAX_PROBLEMS_SHOWN + 1]
+        shown = exc.problems[1 : MAX_PROBLEMS_SHOWN + 1]
         for problem in shown:
             typer.echo(f"  {problem}", err=True)
         if len(exc.problems) - 1 > len(shown):
@@ -733,7 +951,7 @@ def _fail_results(exc: SetupgenError) -> typer.Exit:
 MAX_PROBLEMS_SHOWN = 20
 
 
-def _tournament_folder(t, output: Optional[str]) -> Path:
+def _tournament_folder(t, output: str | None) -> Path:
     """``-o DIR`` or ``output/<tournament name>``; ``-o DIR`` gets the checks
     of every output path (:func:`setupgen.core.atomic.check_path`: an empty
     one is refused, as ``board`` and ``round`` refuse it)."""
@@ -743,14 +961,14 @@ def _tournament_folder(t, output: Optional[str]) -> Path:
     return atomic.check_path(output) if output is not None else DEFAULT_OUTPUT / export.slug(t.name)
 
 
-def _results_or_packs(t, sched, folder: Path, results: Optional[Path]):
+def _results_or_packs(t, sched, folder: Path, results: Path | None):
     """The results file given, else the round packs' filled-in results gathered (an explicit file wins)."""
     from .tournament import jobs as tj
 
     return results if results is not None else tj.gather_results(t, sched, folder)
 
 
-def _load_tournament(tournament_file: Path, output: Optional[str]):
+def _load_tournament(tournament_file: Path, output: str | None):
     """The tournament (with the late entries of its folder's ``entries.csv``) and its folder."""
     from .tournament import jobs as tj
     from .tournament import model as tournament
@@ -760,15 +978,36 @@ def _load_tournament(tournament_file: Path, output: Optional[str]):
     return tj.with_entries(t, folder), folder
 
 
-@app.command(epilog="Example:  setupgen schedule examples/swiss-2010/tournament.toml   "
-                    "(after drop-outs and late entries recorded with setupgen entry: --from-round 3)")
+@app.command(
+    epilog="Example:  setupgen schedule examples/swiss-2010/tournament.toml   "
+    "(after drop-outs and late entries recorded with setupgen entry: --from-round 3)"
+)
 def schedule(
     tournament_file: Path = typer.Argument(..., metavar="TOURNAMENT.toml", help="The tournament file."),
-    from_round: Optional[int] = typer.Option(None, "--from-round", help="Keep rounds before N as played (from the saved schedule.csv) and re-plan the rest for the current players (the players file with the changes of entries.csv)."),
-    output: Optional[str] = typer.Option(None, "-o", "--output", help="Tournament folder; default output/<tournament name>."),
-    replace: bool = typer.Option(False, "--replace", help="Plan afresh over an existing schedule.csv that holds another schedule (played or re-planned rounds are lost)."),
-    results: Optional[Path] = typer.Option(None, "--results", metavar="RESULTS.csv", help="With --from-round N where round N is marked seating = \"standings\": the results so far; round N is seated by rank (1-4, 5-8, ...)."),
-    move_packs: bool = typer.Option(False, "--move-packs", help="With --replace: move round packs made for the old seating aside (kept as round-N.before-<time>/) instead of refusing; --from-round moves them always."),
+    from_round: int | None = typer.Option(
+        None,
+        "--from-round",
+        help="Keep rounds before N as played (from the saved schedule.csv) and re-plan the rest for the current players (the players file with the changes of entries.csv).",
+    ),
+    output: str | None = typer.Option(
+        None, "-o", "--output", help="Tournament folder; default output/<tournament name>."
+    ),
+    replace: bool = typer.Option(
+        False,
+        "--replace",
+        help="Plan afresh over an existing schedule.csv that holds another schedule (played or re-planned rounds are lost).",
+    ),
+    results: Path | None = typer.Option(
+        None,
+        "--results",
+        metavar="RESULTS.csv",
+        help='With --from-round N where round N is marked seating = "standings": the results so far; round N is seated by rank (1-4, 5-8, ...).',
+    ),
+    move_packs: bool = typer.Option(
+        False,
+        "--move-packs",
+        help="With --replace: move round packs made for the old seating aside (kept as round-N.before-<time>/) instead of refusing; --from-round moves them always.",
+    ),
 ) -> None:
     """Seat every preliminary round: tables and starting positions."""
     from .tournament import jobs as tj
@@ -786,17 +1025,32 @@ def schedule(
     typer.echo(f"wrote {_abs(folder / 'schedule.csv')} and {_abs(folder / 'schedule.pdf')}", err=True)
 
 
-@app.command(epilog="Examples:  setupgen entry T.toml --leave ch07 --from-round 2"
-                    "  |  setupgen entry T.toml --join late1 --name \"Lea Late\" --group Basel --from-round 2"
-                    "  |  setupgen entry T.toml   (lists the changes)")
+@app.command(
+    epilog="Examples:  setupgen entry T.toml --leave ch07 --from-round 2"
+    '  |  setupgen entry T.toml --join late1 --name "Lea Late" --group Basel --from-round 2'
+    "  |  setupgen entry T.toml   (lists the changes)"
+)
 def entry(
     tournament_file: Path = typer.Argument(..., metavar="TOURNAMENT.toml", help="The tournament file."),
-    leave: Optional[str] = typer.Option(None, "--leave", metavar="ID", help="A player who drops out: plays no round from --from-round on."),
-    join: Optional[str] = typer.Option(None, "--join", metavar="ID", help="A late entry's new id: plays every round from --from-round on (with --name)."),
-    name: Optional[str] = typer.Option(None, "--name", help="The late entry's name."),
-    group: Optional[str] = typer.Option(None, "--group", help="The late entry's group (club, family), kept apart like the players file's."),
-    from_round: Optional[int] = typer.Option(None, "--from-round", help="The first round the change applies to (2 or later)."),
-    output: Optional[str] = typer.Option(None, "-o", "--output", help="Tournament folder; default output/<tournament name>."),
+    leave: str | None = typer.Option(
+        None, "--leave", metavar="ID", help="A player who drops out: plays no round from --from-round on."
+    ),
+    join: str | None = typer.Option(
+        None,
+        "--join",
+        metavar="ID",
+        help="A late entry's new id: plays every round from --from-round on (with --name).",
+    ),
+    name: str | None = typer.Option(None, "--name", help="The late entry's name."),
+    group: str | None = typer.Option(
+        None, "--group", help="The late entry's group (club, family), kept apart like the players file's."
+    ),
+    from_round: int | None = typer.Option(
+        None, "--from-round", help="The first round the change applies to (2 or later)."
+    ),
+    output: str | None = typer.Option(
+        None, "-o", "--output", help="Tournament folder; default output/<tournament name>."
+    ),
 ) -> None:
     """Record a drop-out or a late entry in the tournament folder's entries.csv (players.csv is never written)."""
     from .tournament import entries
@@ -817,14 +1071,16 @@ def entry(
         _out(change.describe())
     if leave is not None or join is not None:
         where = "" if output is None else f" -o {output}"
-        typer.echo(f"wrote {_abs(folder / entries.ENTRIES_FILE)}; now re-plan: setupgen schedule {tournament_file} "
-                   f"--from-round {from_round}{where}", err=True)
+        typer.echo(
+            f"wrote {_abs(folder / entries.ENTRIES_FILE)}; now re-plan: setupgen schedule {tournament_file} "
+            f"--from-round {from_round}{where}",
+            err=True,
+        )
     elif not len(changes):
         typer.echo(f"no drop-outs or late entries in {folder / entries.ENTRIES_FILE}", err=True)
 
 
-def _entry_of(leave: Optional[str], join: Optional[str], name: Optional[str], group: Optional[str],
-              from_round: Optional[int]):
+def _entry_of(leave: str | None, join: str | None, name: str | None, group: str | None, from_round: int | None):
     """The change ``entry`` records, from its options."""
     from .tournament import entries
 
@@ -845,8 +1101,14 @@ def _entry_of(leave: Optional[str], join: Optional[str], name: Optional[str], gr
 @app.command(epilog="Example:  setupgen standings examples/swiss-2010/tournament.toml results.csv")
 def standings(
     tournament_file: Path = typer.Argument(..., metavar="TOURNAMENT.toml", help="The tournament file."),
-    results: Optional[Path] = typer.Argument(None, metavar="[RESULTS.csv]", help="round,table,player,vp,winner: one row per player per game; default: the round packs' filled-in results-round-N.csv (and the console's results.csv) in the tournament folder."),
-    output: Optional[str] = typer.Option(None, "-o", "--output", help="Tournament folder; default output/<tournament name>."),
+    results: Path | None = typer.Argument(
+        None,
+        metavar="[RESULTS.csv]",
+        help="round,table,player,vp,winner: one row per player per game; default: the round packs' filled-in results-round-N.csv (and the console's results.csv) in the tournament folder.",
+    ),
+    output: str | None = typer.Option(
+        None, "-o", "--output", help="Tournament folder; default output/<tournament name>."
+    ),
 ) -> None:
     """Rank the players by the tournament's ranking keys (default: placing points, VP, VP share, lots)."""
     from .tournament import jobs as tj
@@ -864,16 +1126,34 @@ def standings(
     typer.echo(f"wrote {_abs(folder / 'standings.csv')} and {_abs(folder / 'standings.pdf')}", err=True)
 
 
-@app.command(epilog="Examples:  setupgen finals examples/swiss-2010/tournament.toml results.csv --players 8"
-                    "  |  setupgen finals FILE results.csv --players 16 --winners au03,au11,au07,au01")
+@app.command(
+    epilog="Examples:  setupgen finals examples/swiss-2010/tournament.toml results.csv --players 8"
+    "  |  setupgen finals FILE results.csv --players 16 --winners au03,au11,au07,au01"
+)
 def finals(
     tournament_file: Path = typer.Argument(..., metavar="TOURNAMENT.toml", help="The tournament file."),
-    results: Optional[Path] = typer.Argument(None, metavar="[RESULTS.csv]", help="The preliminary rounds' results; default: the round packs' filled-in results-round-N.csv (and the console's results.csv) in the tournament folder."),
-    players: Optional[int] = typer.Option(None, help="4 (one final table), 8 (final 1-4-5-8 / 2-3-6-7) or 16 (semi-finals 1-8-9-16 ...); default: as the tournament file's [final] players says (by attendance: from the players ranked)."),
-    winners: Optional[str] = typer.Option(None, help="Comma-separated ids of the semi-final winners: seat their final."),
-    output: Optional[str] = typer.Option(None, "-o", "--output", help="Tournament folder (default output/<tournament name>); the pack goes to its final/ or semi-final/."),
-    replace: bool = typer.Option(False, "--replace", help="Replace an earlier pack made before setupgen recorded its files."),
-    almanac: bool = typer.Option(True, "--almanac/--no-almanac", help=ALMANAC_HELP + " The PDF is then laid out for duplex printing."),
+    results: Path | None = typer.Argument(
+        None,
+        metavar="[RESULTS.csv]",
+        help="The preliminary rounds' results; default: the round packs' filled-in results-round-N.csv (and the console's results.csv) in the tournament folder.",
+    ),
+    players: int | None = typer.Option(
+        None,
+        help="4 (one final table), 8 (final 1-4-5-8 / 2-3-6-7) or 16 (semi-finals 1-8-9-16 ...); default: as the tournament file's [final] players says (by attendance: from the players ranked).",
+    ),
+    winners: str | None = typer.Option(None, help="Comma-separated ids of the semi-final winners: seat their final."),
+    output: str | None = typer.Option(
+        None,
+        "-o",
+        "--output",
+        help="Tournament folder (default output/<tournament name>); the pack goes to its final/ or semi-final/.",
+    ),
+    replace: bool = typer.Option(
+        False, "--replace", help="Replace an earlier pack made before setupgen recorded its files."
+    ),
+    almanac: bool = typer.Option(
+        True, "--almanac/--no-almanac", help=ALMANAC_HELP + " The PDF is then laid out for duplex printing."
+    ),
 ) -> None:
     """Seat the finals from the standings and make their round pack."""
     from .tournament import jobs as tj
@@ -906,22 +1186,44 @@ def finals(
     if manifest.get("results_template"):
         filled = _abs(Path(target) / manifest["results_template"])
         if label == games.SEMI_FINAL:
-            typer.echo(f"next: after the semi-finals, fill in VP and winner in {filled} (placings reads them "
-                       f"there) and seat the final: setupgen finals {tournament_file} --winners ID,ID,ID,ID",
-                       err=True)
+            typer.echo(
+                f"next: after the semi-finals, fill in VP and winner in {filled} (placings reads them "
+                f"there) and seat the final: setupgen finals {tournament_file} --winners ID,ID,ID,ID",
+                err=True,
+            )
         else:
-            typer.echo(f"next: after the final, fill in VP and winner in {filled}; setupgen placings reads them "
-                       f"there", err=True)
+            typer.echo(
+                f"next: after the final, fill in VP and winner in {filled}; setupgen placings reads them there",
+                err=True,
+            )
 
 
-@app.command(epilog="Examples:  setupgen placings examples/swiss-2010/tournament.toml   (after filling in "
-                    "final/results-final-blank.csv)  |  setupgen placings FILE results.csv --final FINAL.csv")
+@app.command(
+    epilog="Examples:  setupgen placings examples/swiss-2010/tournament.toml   (after filling in "
+    "final/results-final-blank.csv)  |  setupgen placings FILE results.csv --final FINAL.csv"
+)
 def placings(
     tournament_file: Path = typer.Argument(..., metavar="TOURNAMENT.toml", help="The tournament file."),
-    results: Optional[Path] = typer.Argument(None, metavar="[RESULTS.csv]", help="The preliminary rounds' results; default: the round packs' filled-in results-round-N.csv (and the console's results.csv) in the tournament folder."),
-    final: Optional[Path] = typer.Option(None, "--final", metavar="FINAL.csv", help="The final's results (round column: final); default: the rows filled in of the final pack's final/results-final-blank.csv and the tournament folder's results-final.csv (the console's)."),
-    semi_finals: Optional[Path] = typer.Option(None, "--semi-finals", metavar="SEMI.csv", help="With 16 finalists, the semi-finals' results (round column: semi-final); default: the rows filled in of semi-final/results-semi-final-blank.csv and the tournament folder's results-semi-final.csv."),
-    output: Optional[str] = typer.Option(None, "-o", "--output", help="Tournament folder; default output/<tournament name>."),
+    results: Path | None = typer.Argument(
+        None,
+        metavar="[RESULTS.csv]",
+        help="The preliminary rounds' results; default: the round packs' filled-in results-round-N.csv (and the console's results.csv) in the tournament folder.",
+    ),
+    final: Path | None = typer.Option(
+        None,
+        "--final",
+        metavar="FINAL.csv",
+        help="The final's results (round column: final); default: the rows filled in of the final pack's final/results-final-blank.csv and the tournament folder's results-final.csv (the console's).",
+    ),
+    semi_finals: Path | None = typer.Option(
+        None,
+        "--semi-finals",
+        metavar="SEMI.csv",
+        help="With 16 finalists, the semi-finals' results (round column: semi-final); default: the rows filled in of semi-final/results-semi-final-blank.csv and the tournament folder's results-semi-final.csv.",
+    ),
+    output: str | None = typer.Option(
+        None, "-o", "--output", help="Tournament folder; default output/<tournament name>."
+    ),
 ) -> None:
     """The final placings: the final, then the semi-finals, then the preliminary rank."""
     from .tournament import jobs as tj
@@ -933,8 +1235,14 @@ def placings(
         results_in = _results_or_packs(t, sched, folder, results)
         sixteen = t.final is not None and t.final.finalists(len(tj.finals_ranking(t, sched, results_in))) == 16
         semi = semi_finals if semi_finals is not None or not sixteen else tj.gather_stage_results(folder, pl.SEMI_FINAL)
-        placed = tj.write_placings(t, sched, results_in, folder,
-                                   final if final is not None else tj.gather_stage_results(folder, pl.FINAL), semi)
+        placed = tj.write_placings(
+            t,
+            sched,
+            results_in,
+            folder,
+            final if final is not None else tj.gather_stage_results(folder, pl.FINAL),
+            semi,
+        )
         _files_written()
     except SetupgenError as exc:
         raise _fail_results(exc) from None
@@ -943,11 +1251,17 @@ def placings(
     typer.echo(f"wrote {_abs(folder / 'placings.csv')} and {_abs(folder / 'placings.pdf')}", err=True)
 
 
-@app.command(epilog="Example:  setupgen season examples/season/season.toml   (after the events' placings or "
-                    "standings are written)")
+@app.command(
+    epilog="Example:  setupgen season examples/season/season.toml   (after the events' placings or "
+    "standings are written)"
+)
 def season(
-    season_file: Path = typer.Argument(..., metavar="SEASON.toml", help="The season file: its events, point scheme, best N results, tie-breakers."),
-    output: Optional[str] = typer.Option(None, "-o", "--output", help="Folder for season.csv and season.pdf; default output/<season name>."),
+    season_file: Path = typer.Argument(
+        ..., metavar="SEASON.toml", help="The season file: its events, point scheme, best N results, tie-breakers."
+    ),
+    output: str | None = typer.Option(
+        None, "-o", "--output", help="Folder for season.csv and season.pdf; default output/<season name>."
+    ),
 ) -> None:
     """Rank a season across events: each event's final places as points, each player's best results summed."""
     from .core import atomic
@@ -968,19 +1282,44 @@ def season(
     typer.echo(f"wrote {_abs(folder / 'season.csv')} and {_abs(folder / 'season.pdf')}", err=True)
 
 
-@app.command(epilog="Examples:  setupgen serve examples/swiss-2010/tournament.toml"
-                    "  |  setupgen serve T.toml --host 0.0.0.0 --password-file director.txt --console-url http://192.168.1.20:8000")
+@app.command(
+    epilog="Examples:  setupgen serve examples/swiss-2010/tournament.toml"
+    "  |  setupgen serve T.toml --host 0.0.0.0 --password-file director.txt --console-url http://192.168.1.20:8000"
+)
 def serve(
     tournament_file: Path = typer.Argument(..., metavar="TOURNAMENT.toml", help="The tournament file."),
-    output: Optional[str] = typer.Option(None, "-o", "--output", help="Tournament folder (default output/<tournament name>); holds tournament.db, console.key, results.csv."),
-    host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on; any other than this machine's (127.0.0.1) needs --password-file."),
+    output: str | None = typer.Option(
+        None,
+        "-o",
+        "--output",
+        help="Tournament folder (default output/<tournament name>); holds tournament.db, console.key, results.csv.",
+    ),
+    host: str = typer.Option(
+        "127.0.0.1",
+        "--host",
+        help="Address to listen on; any other than this machine's (127.0.0.1) needs --password-file.",
+    ),
     port: int = typer.Option(8000, "--port", help="Port to listen on (1-65535)."),
-    password_file: Optional[Path] = typer.Option(None, "--password-file", help="A file whose first line is the director's password (at least 8 characters)."),
-    console_url: Optional[str] = typer.Option(None, "--console-url", help="The address the tables reach the console at (e.g. http://192.168.1.20:8000): packs made in the console get QR codes of each table's result page."),
-    tls_cert: Optional[Path] = typer.Option(None, "--tls-cert", help="Serve HTTPS with this PEM certificate (chain); with --tls-key."),
-    tls_key: Optional[Path] = typer.Option(None, "--tls-key", help="The certificate's PEM private key."),
-    session_hours: float = typer.Option(8.0, "--session-hours", help="The director's session ends after this many hours unused (0.1-72)."),
-    trust_console_url: bool = typer.Option(False, "--trust-console-url", help="Take --console-url as it is (a console behind a reverse proxy): no check of its scheme, port and host against --tls-cert, --port and --host."),
+    password_file: Path | None = typer.Option(
+        None, "--password-file", help="A file whose first line is the director's password (at least 8 characters)."
+    ),
+    console_url: str | None = typer.Option(
+        None,
+        "--console-url",
+        help="The address the tables reach the console at (e.g. http://192.168.1.20:8000): packs made in the console get QR codes of each table's result page.",
+    ),
+    tls_cert: Path | None = typer.Option(
+        None, "--tls-cert", help="Serve HTTPS with this PEM certificate (chain); with --tls-key."
+    ),
+    tls_key: Path | None = typer.Option(None, "--tls-key", help="The certificate's PEM private key."),
+    session_hours: float = typer.Option(
+        8.0, "--session-hours", help="The director's session ends after this many hours unused (0.1-72)."
+    ),
+    trust_console_url: bool = typer.Option(
+        False,
+        "--trust-console-url",
+        help="Take --console-url as it is (a console behind a reverse proxy): no check of its scheme, port and host against --tls-cert, --port and --host.",
+    ),
 ) -> None:
     """The director's console in a browser: rounds, results, live standings (docs/console.md)."""
     from .console import security
@@ -989,8 +1328,9 @@ def serve(
         if not 1 <= port <= 65535:
             raise SetupgenError(f"the port must be from 1 to 65535, got {port}", field="port")
         if not 0.1 <= session_hours <= 72:
-            raise SetupgenError(f"the session hours must be from 0.1 to 72, got {session_hours:g}",
-                                field="session_hours")
+            raise SetupgenError(
+                f"the session hours must be from 0.1 to 72, got {session_hours:g}", field="session_hours"
+            )
         tls = _tls_files(tls_cert, tls_key)
         if console_url is not None and not trust_console_url:
             from .tournament import tokens
@@ -1006,15 +1346,24 @@ def serve(
         t = tournament.load(tournament_file)
         day = consoleday.open_day(tournament_file, _tournament_folder(t, output), console_url)
         password = None if plain is None else security.hash_password(plain, security.password_salt(day.key))
-        web = consoleapp.create_app(day, password=password, allowed_hosts=consoleapp.hosts_for(host, console_url),
-                                    tls=tls is not None, session_hours=session_hours)
+        web = consoleapp.create_app(
+            day,
+            password=password,
+            allowed_hosts=consoleapp.hosts_for(host, console_url),
+            tls=tls is not None,
+            session_hours=session_hours,
+        )
         if plain is not None and tls is None and not security.is_loopback(host):
-            typer.echo(f"warning: the director's password and session travel in clear text over plain HTTP on "
-                       f"{host}; serve with --tls-cert and --tls-key, or use a network of your own "
-                       f"(docs/console.md, \"Security\")", err=True)
+            typer.echo(
+                f"warning: the director's password and session travel in clear text over plain HTTP on "
+                f"{host}; serve with --tls-cert and --tls-key, or use a network of your own "
+                f'(docs/console.md, "Security")',
+                err=True,
+            )
         shown_host = f"[{host}]" if ":" in host else host
-        where = f"http{'s' if tls else ''}://{shown_host}:{port}/" + (f", for the tables {console_url}"
-                                                                       if console_url else "")
+        where = f"http{'s' if tls else ''}://{shown_host}:{port}/" + (
+            f", for the tables {console_url}" if console_url else ""
+        )
         typer.echo(f"console of {t.name!r} on {where} (public page /public; Ctrl-C ends it)", err=True)
         try:
             consoleapp.run(web, host, port, tls)
@@ -1027,7 +1376,7 @@ def serve(
         raise _fail_results(exc) from None
 
 
-def _tls_files(cert: Optional[Path], key: Optional[Path]):
+def _tls_files(cert: Path | None, key: Path | None):
     """``(certificate, key)`` checked, or None without TLS."""
     if cert is None and key is None:
         return None
@@ -1046,16 +1395,21 @@ def _prompt_password(host: str) -> str:
     from .console import security
 
     if not (sys.stdin is not None and sys.stdin.isatty()):
-        raise SetupgenError(f"listening on {host!r} lets other machines in: give the director's password "
-                            f"in a file", field="password_file")
+        raise SetupgenError(
+            f"listening on {host!r} lets other machines in: the director's password is needed, in a file",
+            needs="password_file",
+        )
     try:
         typed = typer.prompt("director's password", hide_input=True, confirmation_prompt=True, err=True)
     except (EOFError, typer.Abort):  # Ctrl-D (end of input) at the prompt
-        raise SetupgenError("no password was typed (end of input); the console needs one when it listens on "
-                            f"{host!r}", field="password_file") from None
+        raise SetupgenError(
+            f"no password was typed (end of input); the console needs one when it listens on {host!r}",
+            needs="password_file",
+        ) from None
     if len(typed.strip()) < security.MIN_PASSWORD:
-        raise SetupgenError(f"the password must have at least {security.MIN_PASSWORD} characters",
-                            field="password_file")
+        raise SetupgenError(
+            f"the password must have at least {security.MIN_PASSWORD} characters", field="password_file"
+        )
     return typed.strip()
 
 
@@ -1068,8 +1422,14 @@ def _stderr_console():
 @app.command(epilog="Example:  setupgen check output/demo/table-03.json   (exit 0 legal, 1 illegal, 2 bad file)")
 def check(
     board_file: Path = typer.Argument(..., metavar="BOARD.json", help="A board file (setupgen.board/1 JSON)."),
-    layout_file: Optional[str] = typer.Option(None, "--layout", help="The layout TOML the board was made from, if not a shipped scenario."),
-    with_stats: bool = typer.Option(False, "--stats", help="After the verdict, the board's balance metrics (docs/balance.md) under their own heading."),
+    layout_file: str | None = typer.Option(
+        None, "--layout", help="The layout TOML the board was made from, if not a shipped scenario."
+    ),
+    with_stats: bool = typer.Option(
+        False,
+        "--stats",
+        help="After the verdict, the board's balance metrics (docs/balance.md) under their own heading.",
+    ),
 ) -> None:
     """Check a board file against its scenario's rules."""
     from . import check as checkmod
@@ -1108,13 +1468,28 @@ def _print_verdict(found, errors, measured=None) -> None:
             _out(f"  {line}")
 
 
-@app.command("stats", epilog="Examples:  setupgen stats output/demo/table-03.json"
-                             "  |  setupgen board --seed s --format jsonl --count 1000 -o - | setupgen stats - --format json")
+@app.command(
+    "stats",
+    epilog="Examples:  setupgen stats output/demo/table-03.json"
+    "  |  setupgen board --seed s --format jsonl --count 1000 -o - | setupgen stats - --format json",
+)
 def stats_(
-    source: str = typer.Argument(..., metavar="BOARD.json|BOARDS.jsonl|-", help="A board file, a JSON Lines file of boards (one a line), or - to read either from standard input."),
-    fmt: Optional[str] = typer.Option(None, "--format", help="text (default: a block per board) or json (one setupgen.balance/1 object per board and line); default json for an -o file ending .json or .jsonl."),
-    output: Optional[str] = typer.Option(None, "-o", "--output", help="File to write instead of standard output (written whole or not at all)."),
-    layout_file: Optional[str] = typer.Option(None, "--layout", help="The layout TOML the boards were made from, if not a shipped scenario."),
+    source: str = typer.Argument(
+        ...,
+        metavar="BOARD.json|BOARDS.jsonl|-",
+        help="A board file, a JSON Lines file of boards (one a line), or - to read either from standard input.",
+    ),
+    fmt: str | None = typer.Option(
+        None,
+        "--format",
+        help="text (default: a block per board) or json (one setupgen.balance/1 object per board and line); default json for an -o file ending .json or .jsonl.",
+    ),
+    output: str | None = typer.Option(
+        None, "-o", "--output", help="File to write instead of standard output (written whole or not at all)."
+    ),
+    layout_file: str | None = typer.Option(
+        None, "--layout", help="The layout TOML the boards were made from, if not a shipped scenario."
+    ),
 ) -> None:
     """Print the balance metrics of boards (docs/balance.md), streaming JSON Lines."""
     from . import stats as statsmod
@@ -1127,7 +1502,7 @@ def stats_(
         made = statsmod.stats(source, fmt, layout_file)
         if output in (None, "-"):
             for piece in made:  # streamed: boards before a bad line are printed already
-                _write_stdout(lambda stream: stream.write(piece), text=True)
+                _write_stdout(lambda stream, piece=piece: stream.write(piece), text=True)
             return
         atomic.write_stream(output, (piece.encode("utf-8") for piece in made))
     except SetupgenError as exc:
@@ -1135,7 +1510,7 @@ def stats_(
     typer.echo(f"wrote {_abs(output)} ({made.boards} board{'' if made.boards == 1 else 's'})", err=True)
 
 
-def _stats_format(fmt: Optional[str], output: Optional[str]) -> str:
+def _stats_format(fmt: str | None, output: str | None) -> str:
     """``--format``, or json for an ``-o`` file ending ``.json``/``.jsonl``, else text."""
     ext = "" if output in (None, "-") else Path(output).suffix.lower()
     if fmt is None:
@@ -1145,16 +1520,30 @@ def _stats_format(fmt: Optional[str], output: Optional[str]) -> str:
     return fmt
 
 
-@app.command(epilog="Examples:  setupgen survey --scenario base-3-4"
-                    "  |  setupgen survey --scenario base-5-6 --count 2000 --balance fair --plot output/five-six")
+@app.command(
+    epilog="Examples:  setupgen survey --scenario base-3-4"
+    "  |  setupgen survey --scenario base-5-6 --count 2000 --balance fair --plot output/five-six"
+)
 def survey(
-    scenario: Optional[str] = typer.Option(None, help="Scenario (see 'setupgen scenarios'); default base-3-4."),
-    numbers: Optional[str] = typer.Option(None, help="Number method: swap (default), spiral or uniform."),
-    harbors: Optional[str] = typer.Option(None, help="Harbor method: shuffled, free or players (default: the scenario's)."),
+    scenario: str | None = typer.Option(None, help="Scenario (see 'setupgen scenarios'); default base-3-4."),
+    numbers: str | None = typer.Option(None, help="Number method: swap (default), spiral or uniform."),
+    harbors: str | None = typer.Option(
+        None, help="Harbor method: shuffled, free or players (default: the scenario's)."
+    ),
     count: int = typer.Option(10_000, help="How many boards (1-100,000)."),
-    seed: Optional[str] = typer.Option(None, help="Seed stem: board i is seeded SEED/i; default survey (survey/1, survey/2, ...)."),
-    balance: Optional[str] = typer.Option(None, "--balance", help="A balance preset (name or .toml file): report the share of boards meeting each of its limits, besides fair's."),
-    plot: Optional[str] = typer.Option(None, "--plot", help="Write the score histogram as NAME.svg and NAME.png (both or neither); default output/survey-<scenario>-<numbers>."),
+    seed: str | None = typer.Option(
+        None, help="Seed stem: board i is seeded SEED/i; default survey (survey/1, survey/2, ...)."
+    ),
+    balance: str | None = typer.Option(
+        None,
+        "--balance",
+        help="A balance preset (name or .toml file): report the share of boards meeting each of its limits, besides fair's.",
+    ),
+    plot: str | None = typer.Option(
+        None,
+        "--plot",
+        help="Write the score histogram as NAME.svg and NAME.png (both or neither); default output/survey-<scenario>-<numbers>.",
+    ),
     no_plot: bool = typer.Option(False, "--no-plot", help="Write no plot."),
 ) -> None:
     """Percentiles of every balance metric over many boards, the share meeting each limit, a score histogram."""
@@ -1164,8 +1553,14 @@ def survey(
     try:
         if plot is not None and no_plot:
             raise SetupgenError("--plot names the plot's files, --no-plot asks for none; give one")
-        request = surveymod.SurveyRequest("base-3-4" if scenario is None else scenario, numbers, harbors, count,
-                                          surveymod.DEFAULT_SEED if seed is None else seed, balance)
+        request = surveymod.SurveyRequest(
+            "base-3-4" if scenario is None else scenario,
+            numbers,
+            harbors,
+            count,
+            surveymod.DEFAULT_SEED if seed is None else seed,
+            balance,
+        )
         layout, method, _ = surveymod.check_request(request)
         paths = None
         if not no_plot:
@@ -1218,11 +1613,15 @@ def scenarios() -> None:
             lay = layoutmod.load(name)
             extra = "  (reconstructed layout)" if lay.reconstruction else ""
             if lay.source == "board-file":
-                _out(f"{name:<22} {lay.players or '-':<4} players  {lay.victory_points} VP  "
-                     f"fixed setup: needs --board FILE")
+                _out(
+                    f"{name:<22} {lay.players or '-':<4} players  {lay.victory_points} VP  "
+                    f"fixed setup: needs --board FILE"
+                )
                 continue
-            _out(f"{name:<22} {lay.players or '-':<4} players  {lay.victory_points} VP  "
-                 f"numbers {lay.default_numbers}, harbors {lay.default_harbors}{extra}")
+            _out(
+                f"{name:<22} {lay.players or '-':<4} players  {lay.victory_points} VP  "
+                f"numbers {lay.default_numbers}, harbors {lay.default_harbors}{extra}"
+            )
     except SetupgenError as exc:
         raise _fail(exc) from None
 

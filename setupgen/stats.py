@@ -24,8 +24,9 @@ from __future__ import annotations
 import itertools
 import json
 import sys
+from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any, BinaryIO, Iterable, Iterator
+from typing import Any, BinaryIO
 
 from .check import Violation, check
 from .core import layout as layoutmod
@@ -37,8 +38,18 @@ from .core.errors import SetupgenError, UnknownScenarioError, quoted
 from .core.frames import layout_for
 from .core.layout import Layout
 
-__all__ = ["STATS_FORMATS", "TITLE", "STDIN", "BATCH", "Stream", "stats", "record", "metric_lines",
-           "board_lines", "check_with_stats"]
+__all__ = [
+    "STATS_FORMATS",
+    "TITLE",
+    "STDIN",
+    "BATCH",
+    "Stream",
+    "stats",
+    "record",
+    "metric_lines",
+    "board_lines",
+    "check_with_stats",
+]
 
 #: output formats: readable text (``TITLE``, then a block per board) or
 #: one ``setupgen.balance/1`` JSON object per line
@@ -104,8 +115,16 @@ def _open(source: str | Path) -> tuple[BinaryIO, str]:
     path = Path(text)
     try:
         if not path.is_file():
-            raise SetupgenError(f"{where}: " + ("it does not exist" if not path.exists() else
-                                               "it is a folder" if path.is_dir() else "it is not a regular file"))
+            raise SetupgenError(
+                f"{where}: "
+                + (
+                    "it does not exist"
+                    if not path.exists()
+                    else "it is a folder"
+                    if path.is_dir()
+                    else "it is not a regular file"
+                )
+            )
         return open(path, "rb"), text
     except OSError as exc:
         raise SetupgenError(f"{where}: {exc.strerror or exc}") from None
@@ -152,7 +171,7 @@ def _lines(stream: BinaryIO, name: str) -> Iterator[tuple[int, bytes]]:
         if len(raw) > MAX_INPUT_BYTES:
             raise SetupgenError(f"{name}: line {number}: longer than {MAX_INPUT_BYTES // 1_000_000} MB")
         if number == 1 and raw.startswith(_BOM):
-            raw = raw[len(_BOM):]
+            raw = raw[len(_BOM) :]
         if raw.strip():
             yield number, raw
 
@@ -229,11 +248,18 @@ def record(board: Board, result: Balance) -> dict[str, Any]:
 
 #: the text block's rows: metric, unit (singular, plural)
 _ROWS = (
-    ("score", ("", "")), ("resource_pips", ("", "")), ("resource_spread", ("pip", "pips")),
-    ("pips_per_hex", ("", "")), ("intersection_max", ("pip", "pips")), ("intersection_min", ("pip", "pips")),
-    ("intersections_11", ("with 11 pips or more", "with 11 pips or more")), ("largest_cluster", ("hex", "hexes")),
-    ("same_terrain_pairs", ("pair", "pairs")), ("repeated_numbers", ("token", "tokens")),
-    ("harbor_pips", ("", "")), ("halves_imbalance", ("(share of the pips)", "(share of the pips)")),
+    ("score", ("", "")),
+    ("resource_pips", ("", "")),
+    ("resource_spread", ("pip", "pips")),
+    ("pips_per_hex", ("", "")),
+    ("intersection_max", ("pip", "pips")),
+    ("intersection_min", ("pip", "pips")),
+    ("intersections_11", ("with 11 pips or more", "with 11 pips or more")),
+    ("largest_cluster", ("hex", "hexes")),
+    ("same_terrain_pairs", ("pair", "pairs")),
+    ("repeated_numbers", ("token", "tokens")),
+    ("harbor_pips", ("", "")),
+    ("halves_imbalance", ("(share of the pips)", "(share of the pips)")),
 )
 
 

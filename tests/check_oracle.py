@@ -21,8 +21,19 @@ LAYOUTS = Path(__file__).resolve().parent.parent / "layouts"
 DIRECTIONS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))  # facing 0 E, 1 NE, 2 NW, 3 W, 4 SW, 5 SE
 RED = (6, 8)
 #: the rules this oracle decides (check's names for them)
-RULES = frozenset({"equal-adjacent", "red-adjacent", "hex-missing", "hex-extra", "harbor-place",
-                   "harbor-one-per-sea-hex", "harbor-shared-intersection", "harbor-coast", "harbor-pool"})
+RULES = frozenset(
+    {
+        "equal-adjacent",
+        "red-adjacent",
+        "hex-missing",
+        "hex-extra",
+        "harbor-place",
+        "harbor-one-per-sea-hex",
+        "harbor-shared-intersection",
+        "harbor-coast",
+        "harbor-pool",
+    }
+)
 
 
 def layout_of(name: str) -> dict:
@@ -39,8 +50,7 @@ def layout_of(name: str) -> dict:
                 kinds[(row["q"] + i, row["r"])] = legend[cell.split(":")[0]]["kind"]  # SYM:N fixes a token
     harbors = data.get("harbors", {})
     places = [(p["q"], p["r"], p["facing"], p.get("type")) for p in harbors.get("places", [])]
-    return {"kinds": kinds, "places": places, "pool": Counter(harbors.get("pool", {})) ,
-            "oil": "oil" in data}
+    return {"kinds": kinds, "places": places, "pool": Counter(harbors.get("pool", {})), "oil": "oil" in data}
 
 
 def _pool(counter: Counter) -> Counter:
@@ -110,7 +120,7 @@ def _harbors(board, tiles, layout):
                 out.add(("harbor-place", frozenset([(q, r)])))
             if n > 1:
                 out.add(("harbor-one-per-sea-hex", frozenset([(q, r)])))
-        for q, r, f in at - set(used):
+        for q, r, _f in at - set(used):
             out.add(("harbor-place", frozenset([(q, r)])))
         return out
     return out | _free(harbors, tiles)
@@ -133,7 +143,7 @@ def _free(harbors, tiles):
     per_sea = Counter((h["q"], h["r"]) for h in harbors)
     out |= {("harbor-one-per-sea-hex", frozenset([s])) for s, n in per_sea.items() if n > 1}
     for i, a in enumerate(harbors):
-        for b in harbors[i + 1:]:
+        for b in harbors[i + 1 :]:
             sa, sb = (a["q"], a["r"]), (b["q"], b["r"])
             if sa != sb and set(edge_ends(sa, a["facing"])) & set(edge_ends(sb, b["facing"])):
                 out.add(("harbor-shared-intersection", frozenset([sa, sb])))

@@ -1,16 +1,14 @@
+import os
+import shutil
+import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
-
-
-import os
-import shutil
-import subprocess
-
-import pytest
 
 CHROMIUM = "/usr/bin/chromium"
 
@@ -26,8 +24,13 @@ def chromium() -> str:
             pytest.skip(f"{CHROMIUM} is missing and there is no apt-get to install it")
         try:
             for cmd in (["apt-get", "update"], ["apt-get", "install", "-y", "chromium"]):
-                subprocess.run(cmd, check=True, capture_output=True, timeout=900,
-                               env={**os.environ, "DEBIAN_FRONTEND": "noninteractive"})
+                subprocess.run(
+                    cmd,
+                    check=True,
+                    capture_output=True,
+                    timeout=900,
+                    env={**os.environ, "DEBIAN_FRONTEND": "noninteractive"},
+                )
         except (OSError, subprocess.SubprocessError) as exc:
             pytest.skip(f"{CHROMIUM} is missing and 'apt-get install -y chromium' failed: {exc}")
         if not os.path.exists(CHROMIUM):
@@ -36,7 +39,11 @@ def chromium() -> str:
 
 
 #: the fallback fonts of templates/style.toml [[fonts.fallback]] and their Debian packages
-FALLBACK_FONTS = {"Droid Sans Fallback": "fonts-droid-fallback", "NanumGothic": "fonts-nanum", "Symbola": "fonts-symbola"}
+FALLBACK_FONTS = {
+    "Droid Sans Fallback": "fonts-droid-fallback",
+    "NanumGothic": "fonts-nanum",
+    "Symbola": "fonts-symbola",
+}
 
 
 @pytest.fixture(scope="session")
@@ -44,6 +51,7 @@ def fallback_fonts() -> None:
     """The fallback fonts for names in any script (issue 42): installed with
     apt-get when fontconfig does not find them (CI runs as root); the test
     is skipped, saying why, only when that fails."""
+
     def missing() -> list[str]:
         found = subprocess.run(["fc-list", ":", "family"], capture_output=True, text=True).stdout
         return [p for f, p in FALLBACK_FONTS.items() if f not in found]
@@ -55,8 +63,13 @@ def fallback_fonts() -> None:
             pytest.skip(f"fonts {missing()} are missing and there is no apt-get to install them")
         try:
             for cmd in (["apt-get", "update"], ["apt-get", "install", "-y", "--no-install-recommends", *missing()]):
-                subprocess.run(cmd, check=True, capture_output=True, timeout=900,
-                               env={**os.environ, "DEBIAN_FRONTEND": "noninteractive"})
+                subprocess.run(
+                    cmd,
+                    check=True,
+                    capture_output=True,
+                    timeout=900,
+                    env={**os.environ, "DEBIAN_FRONTEND": "noninteractive"},
+                )
         except (OSError, subprocess.SubprocessError) as exc:
             pytest.skip(f"apt-get could not install the fallback fonts: {exc}")
         from setupgen.core import fonts
@@ -94,8 +107,10 @@ def _left_behind() -> list[tuple[int, str]]:
             status = (entry / "status").read_text()
             if "\nState:\tZ" in status:
                 continue
-            found.append((int(entry.name), (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(
-                "utf-8", "replace")[:200]))
+            command = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode("utf-8", "replace")[:200]
+            if f"\nPPid:\t{os.getpid()}\n" in status and "multiprocessing.resource_tracker" in command:
+                continue  # multiprocessing's own helper of this process: it ends when this process does
+            found.append((int(entry.name), command))
         except OSError:
             continue
     return found
@@ -123,6 +138,8 @@ def pytest_sessionfinish(session, exitstatus) -> None:
         except OSError:
             pass
     lines = "\n".join(f"  pid {pid}: {cmd}" for pid, cmd in left)
-    sys.stderr.write(f"\nerror: {len(left)} process(es) started by the tests were still running at the "
-                     f"session's end (now killed):\n{lines}\n")
+    sys.stderr.write(
+        f"\nerror: {len(left)} process(es) started by the tests were still running at the "
+        f"session's end (now killed):\n{lines}\n"
+    )
     session.exitstatus = 1

@@ -9,7 +9,7 @@ import re
 import subprocess
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 
 from PIL import ImageFont
 
@@ -20,12 +20,13 @@ _NUM = re.compile(r"-?\d+(?:\.\d+)?")
 ASCENT, DESCENT = 0.76, 0.24
 
 
-@lru_cache(maxsize=None)
+@cache
 def _font(bold: bool, mono: bool) -> ImageFont.FreeTypeFont:
     family = "DejaVu Sans Mono" if mono else "DejaVu Sans"
     style = ":bold" if bold else ""
-    path = subprocess.run(["fc-match", "-f", "%{file}", family + style], capture_output=True, text=True,
-                          check=True).stdout.strip()
+    path = subprocess.run(
+        ["fc-match", "-f", "%{file}", family + style], capture_output=True, text=True, check=True
+    ).stdout.strip()
     return ImageFont.truetype(path, 1000)
 
 
@@ -61,9 +62,16 @@ class Item:
 
 
 def _text(el: ET.Element) -> Text:
-    return Text(el.text or "", float(el.get("x")), float(el.get("y")), float(el.get("font-size")),
-                el.get("font-weight") == "bold", el.get("text-anchor", "start"), el.get("fill", "#000000"),
-                "Mono" in el.get("font-family", ""))
+    return Text(
+        el.text or "",
+        float(el.get("x")),
+        float(el.get("y")),
+        float(el.get("font-size")),
+        el.get("font-weight") == "bold",
+        el.get("text-anchor", "start"),
+        el.get("fill", "#000000"),
+        "Mono" in el.get("font-family", ""),
+    )
 
 
 def _shape_box(el: ET.Element) -> tuple[float, float, float, float] | None:

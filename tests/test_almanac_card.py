@@ -14,8 +14,8 @@ import re
 from collections import defaultdict
 
 import pytest
-
 import sheetsvg as S
+
 from setupgen import generate
 from setupgen.core import almanac, layout
 from setupgen.render import almanac as A
@@ -26,8 +26,9 @@ SCENARIOS = ["base-3-4", "base-5-6", "cities-knights", "seafarers-sm2010", "oil-
 SCENARIO_HEAD = re.compile(r"^(Scenario rules|Szenarioregeln)")
 
 
-def page(scenario: str, preset: str, lang: str = "en", final: bool = False, variant: str | None = None,
-         seed: str = "card") -> str:
+def page(
+    scenario: str, preset: str, lang: str = "en", final: bool = False, variant: str | None = None, seed: str = "card"
+) -> str:
     b, lay = generate.from_seed(scenario, seed), layout.load(scenario)
     req = almanac.AlmanacRequest(preset, final, variant=variant)
     return A.render_almanac(b, lay, lang=lang, context=sheet.SheetContext("Cup", 1, 1), request=req)
@@ -41,10 +42,11 @@ def sections(svg: str) -> dict[str, dict[int, str]]:
     the next number or heading. The footer (the lowest line) is left out."""
     _, texts, _, _ = S.parse(svg)
     bottom = max(t.y for t in texts)
-    body = sorted((t for t in texts if 25 < t.y < bottom - 1 and t.size < 3.6),
-                  key=lambda t: (round(t.x > 105), t.y, t.x))
+    body = sorted(
+        (t for t in texts if 25 < t.y < bottom - 1 and t.size < 3.6), key=lambda t: (round(t.x > 105), t.y, t.x)
+    )
     out: dict[str, dict[int, str]] = defaultdict(dict)
-    head, number, bold_run = "", 0, False
+    head, head_raw, number, bold_run = "", "", 0, False
     for t in body:
         if t.bold:
             raw = (head_raw + " " + t.text) if bold_run else t.text
@@ -68,8 +70,9 @@ def scenario_section(found: dict[str, dict[int, str]]) -> dict[int, str]:
 
 @pytest.mark.parametrize("scenario", SCENARIOS)
 def test_every_section_is_numbered_from_one_without_gaps(scenario):
-    for preset, lang, final, variant in itertools.product(("none", "swiss-2010", "australian-2006"), ("en", "de"),
-                                                         (False, True), (None, "fishermen")):
+    for preset, lang, final, variant in itertools.product(
+        ("none", "swiss-2010", "australian-2006"), ("en", "de"), (False, True), (None, "fishermen")
+    ):
         found = sections(page(scenario, preset, lang, final, variant))
         assert found, (scenario, preset, lang)
         for head, rules in found.items():
@@ -79,16 +82,18 @@ def test_every_section_is_numbered_from_one_without_gaps(scenario):
         assert house[1].startswith(("To win:", "Zum Sieg:")), house[1]
 
 
-@pytest.mark.parametrize("lang, cite", [("en", r"scenario rules? (\d+)(?: and (\d+))?"),
-                                        ("de", r"Szenarioregeln? (\d+)(?: und (\d+))?")])
+@pytest.mark.parametrize(
+    "lang, cite", [("en", r"scenario rules? (\d+)(?: and (\d+))?"), ("de", r"Szenarioregeln? (\d+)(?: und (\d+))?")]
+)
 def test_every_cross_reference_resolves_on_its_page(lang, cite):
     """On the Seafarers pages: the pirate's harbors cite the scenario's
     rule 10 and Longest Trade Route its rules 6 and 7 (Schweizer
     Meisterschaft 2010, Seefahrer-Szenario, Regeln 6, 7 and 10), and the page
     prints those rules under those numbers."""
     seen = 0
-    for seed, preset, variant in itertools.product([f"pirate{i}" for i in range(6)], ("swiss-2010", "australian-2006"),
-                                                   (None, "fishermen")):
+    for seed, preset, variant in itertools.product(
+        [f"pirate{i}" for i in range(6)], ("swiss-2010", "australian-2006"), (None, "fishermen")
+    ):
         found = sections(page("seafarers-sm2010", preset, lang, variant=variant, seed=seed))
         scen = scenario_section(found)
         whole = " ".join(t for rules in found.values() for t in rules.values())
@@ -108,8 +113,11 @@ def test_the_pirate_line_cites_rule_10_where_the_pirate_blocks_a_harbor():
         b = generate.from_seed("seafarers-sm2010", f"pirate{i}")
         if A.pirate_blocked(b):
             words = " ".join(t.text for t in S.parse(page("seafarers-sm2010", "swiss-2010", seed=f"pirate{i}"))[1])
-            assert re.search(r"Pirate on its start hex: no trade at harbors? [\d, ]+ while it stays there "
-                             r"\(scenario rule 10\)\.", words), i
+            assert re.search(
+                r"Pirate on its start hex: no trade at harbors? [\d, ]+ while it stays there "
+                r"\(scenario rule 10\)\.",
+                words,
+            ), i
             return
     pytest.fail("no board of 40 with a blocked harbor")
 
@@ -118,9 +126,16 @@ def test_options_name_who_decides_and_their_default():
     swiss = sections(page("cities-knights", "swiss-2010", final=True))
     house = next(v for k, v in swiss.items() if k.startswith("House rules"))
     lines = list(house.values())
-    director = [t for t in lines if t.startswith("Option of the director (default: off; only when announced): Time rule")]
-    table = [t for t in lines if t.startswith("Option of the table (default: off; only if all players here agree "
-                                              "before the game): Fiesepeter")]
+    director = [
+        t for t in lines if t.startswith("Option of the director (default: off; only when announced): Time rule")
+    ]
+    table = [
+        t
+        for t in lines
+        if t.startswith(
+            "Option of the table (default: off; only if all players here agree before the game): Fiesepeter"
+        )
+    ]
     assert len(director) == 1 and len(table) == 1
     # no other line claims to be optional, and no option hides in a plain line
     assert sum(t.startswith("Option") for t in lines) == 2
@@ -130,7 +145,10 @@ def test_options_name_who_decides_and_their_default():
     assert time_rule.startswith("Option der Turnierleitung (Standard: aus; gilt nur, wenn angesagt): Zeitregel")
     # every option of the data is one of the two deciders
     assert {r.option for p in ("swiss-2010", "australian-2006") for r in almanac.load_preset(p).rules} == {
-        "", "director", "table"}
+        "",
+        "director",
+        "table",
+    }
 
 
 def test_end_of_game_lines_follow_the_win_line():
@@ -139,8 +157,14 @@ def test_end_of_game_lines_follow_the_win_line():
     your own turn, the ranking's cap (the preset's order), then the rest."""
     found = sections(page("base-3-4", "australian-2006"))
     house = next(v for k, v in found.items() if k.startswith("House rules"))
-    starts = ["To win: 10 victory points", "Option of the director", "A bought development card with a VP",
-              "A soldier/knight bought this turn", "You win only on your own turn", "For the ranking, at most 10 VP"]
+    starts = [
+        "To win: 10 victory points",
+        "Option of the director",
+        "A bought development card with a VP",
+        "A soldier/knight bought this turn",
+        "You win only on your own turn",
+        "For the ranking, at most 10 VP",
+    ]
     for n, start in enumerate(starts, start=1):
         assert house[n].startswith(start), (n, house[n])
     # Oil Springs: the win line cites the scenario's own end-of-game rules by number
@@ -157,26 +181,35 @@ def test_house_rules_first_is_the_unnumbered_line_above_the_win():
         _, texts, _, _ = S.parse(page("base-3-4", preset))
         words = [t.text for t in texts]
         head = next(i for i, w in enumerate(words) if w.startswith("House rules"))
-        assert words[head + 1].startswith("These house rules take precedence"), words[head:head + 3]
+        assert words[head + 1].startswith("These house rules take precedence"), words[head : head + 3]
         assert not any("precedence" in t for v in sections(page("base-3-4", preset)).values() for t in v.values())
 
 
-@pytest.mark.parametrize("scenario, numbers_of", [
-    ("seafarers-sm2010", ("No road may be built beyond", "You may build on road segments", "In the source's words")),
-    ("cities-knights", ("The starting player hands out",)),
-])
+@pytest.mark.parametrize(
+    "scenario, numbers_of",
+    [
+        (
+            "seafarers-sm2010",
+            ("No road may be built beyond", "You may build on road segments", "In the source's words"),
+        ),
+        ("cities-knights", ("The starting player hands out",)),
+    ],
+)
 def test_the_australian_rules_outside_the_base_game_say_which_apply_by_analogy(scenario, numbers_of):
     svg = page(scenario, "australian-2006")
     house = next(v for k, v in sections(svg).items() if k.startswith("House rules"))
     words = " ".join(t.text for t in S.parse(svg)[1])
     want = [n for n, t in house.items() if t.startswith(numbers_of)]
     assert len(want) == len(numbers_of)
-    cited = re.search(r"Written for the base game alone; here rules? ([\d, ]+) appl(?:y|ies) by analogy: ([^.]+)\.",
-                      words)
+    cited = re.search(
+        r"Written for the base game alone; here rules? ([\d, ]+) appl(?:y|ies) by analogy: ([^.]+)\.", words
+    )
     assert cited, words[:400]
     assert [int(n) for n in cited.group(1).split(", ")] == want
-    reading = {"seafarers-sm2010": "ship lines as roads, Longest Trade Route for Longest Road",
-               "cities-knights": "its development cards are the progress cards"}[scenario]
+    reading = {
+        "seafarers-sm2010": "ship lines as roads, Longest Trade Route for Longest Road",
+        "cities-knights": "its development cards are the progress cards",
+    }[scenario]
     assert cited.group(2) == reading
     for base in ("base-3-4", "base-5-6", "oil-springs"):
         assert "by analogy" not in " ".join(t.text for t in S.parse(page(base, "australian-2006"))[1]), base

@@ -10,12 +10,9 @@ from pathlib import Path
 
 import pytest
 import sheetsvg as S
+from cli_helpers import error_line, run
 from pypdf import PdfReader
 from typer.testing import CliRunner
-
-from setupgen.cli import app
-
-from cli_helpers import error_line, run
 
 ROOT = Path(__file__).resolve().parent.parent
 SWISS = ROOT / "examples" / "swiss-2010" / "tournament.toml"
@@ -26,10 +23,10 @@ def runner():
     return CliRunner()
 
 
-
-
 def test_board_pdf_has_the_almanac_as_page_two(runner, tmp_path):
-    res = run(runner, "board", "--seed", "al", "--rules", "swiss-2010", "--variant", "fishermen", "-o", tmp_path / "b.pdf")
+    res = run(
+        runner, "board", "--seed", "al", "--rules", "swiss-2010", "--variant", "fishermen", "-o", tmp_path / "b.pdf"
+    )
     assert res.exit_code == 0, res.output
     pages = [p.extract_text() for p in PdfReader(str(tmp_path / "b.pdf")).pages]
     assert len(pages) == 2 and "Build list" in pages[0]
@@ -63,30 +60,63 @@ def test_board_to_stdout_says_where_the_almanac_went(runner):
     assert res.exit_code == 0 and res.stderr == ""
 
 
-@pytest.mark.parametrize("args, fragment", [
-    (["--rules", "swiss-2011"], "error: --rules: unknown rule preset 'swiss-2011' (known: australian-2006, none, "
-                                "swiss-2010)"),
-    (["--variant", "pirates"], "error: --variant: unknown variant 'pirates' (known: fishermen)"),
-    (["--rules", "swiss-2010", "--no-almanac"], "print on the almanac page; drop --no-almanac"),
-    (["--rules", "swiss-2010", "--format", "json"], "board json has none"),
-    (["--variant", "fishermen", "--key"], "the director's key has none"),
-])
+@pytest.mark.parametrize(
+    "args, fragment",
+    [
+        (
+            ["--rules", "swiss-2011"],
+            "error: --rules: unknown rule preset 'swiss-2011' (known: australian-2006, none, swiss-2010)",
+        ),
+        (["--variant", "pirates"], "error: --variant: unknown variant 'pirates' (known: fishermen)"),
+        (["--rules", "swiss-2010", "--no-almanac"], "print on the almanac page; drop --no-almanac"),
+        (["--rules", "swiss-2010", "--format", "json"], "board json has none"),
+        (["--variant", "fishermen", "--key"], "the director's key has none"),
+    ],
+)
 def test_board_almanac_option_errors(runner, tmp_path, args, fragment):
-    line = error_line(run(runner, "board", "--seed", "al", *args, "-o", tmp_path / "x.pdf"
-                          if "json" not in args else tmp_path / "x.json"))
+    line = error_line(
+        run(
+            runner,
+            "board",
+            "--seed",
+            "al",
+            *args,
+            "-o",
+            tmp_path / "x.pdf" if "json" not in args else tmp_path / "x.json",
+        )
+    )
     assert fragment in line
     assert list(tmp_path.iterdir()) == []
 
 
 def test_round_quick_form_takes_rules_and_variant(runner, tmp_path):
     out = tmp_path / "r"
-    res = run(runner, "round", "--scenario", "seafarers-sm2010", "--tables", "2", "--seed", "q", "--rules",
-              "australian-2006", "--variant", "fishermen", "-o", out)
+    res = run(
+        runner,
+        "round",
+        "--scenario",
+        "seafarers-sm2010",
+        "--tables",
+        "2",
+        "--seed",
+        "q",
+        "--rules",
+        "australian-2006",
+        "--variant",
+        "fishermen",
+        "-o",
+        out,
+    )
     assert res.exit_code == 0, res.output
     assert "sheet and almanac each" in res.stderr and "print duplex" in res.stderr
     manifest = json.loads((out / "manifest.json").read_text())
-    assert manifest["almanac"] == {"preset": "australian-2006", "final": False, "drop": [], "add": [],
-                                   "variant": "fishermen"}
+    assert manifest["almanac"] == {
+        "preset": "australian-2006",
+        "final": False,
+        "drop": [],
+        "add": [],
+        "variant": "fishermen",
+    }
     back = " ".join(t.text for t in S.parse((out / manifest["boards"][1]["almanac"]).read_text())[1])
     assert "Australian Championship 2006" in back and "(with Seafarers)" in back
     res = run(runner, "round", SWISS, "--round", "1", "--rules", "none", "-o", tmp_path / "t")
@@ -103,6 +133,7 @@ def test_one_table_reprinted_equals_its_pages_in_the_pack(runner, tmp_path):
     assert (tmp_path / "t5.svg").read_bytes() == (folder / "round-3" / "table-05.svg").read_bytes()
     assert (tmp_path / "t5-almanac.svg").read_bytes() == (folder / "round-3" / "table-05-almanac.svg").read_bytes()
     assert "Zum Sieg: 12 Siegpunkte" in (tmp_path / "t5-almanac.svg").read_text()
-    res = run(runner, "board", "--tournament", SWISS, "--round", "3", "--table", "5", "--lang", "en",
-              "-o", tmp_path / "x.svg")
+    res = run(
+        runner, "board", "--tournament", SWISS, "--round", "3", "--table", "5", "--lang", "en", "-o", tmp_path / "x.svg"
+    )
     assert "drop --lang" in error_line(res)

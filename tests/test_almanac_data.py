@@ -29,17 +29,41 @@ def test_swiss_preset_in_page_order():
     the preliminary-round list with its (F) rules, Fiesepeter, disputes."""
     swiss = almanac.load_preset("swiss-2010")
     assert swiss.keys() == (
-        "house-rules-first", "players-build-board", "banker", "resource-shortage", "material-visible", "new-cards-apart",
+        "house-rules-first",
+        "players-build-board",
+        "banker",
+        "resource-shortage",
+        "material-visible",
+        "new-cards-apart",
         "time-rule-optional",
-        "dev-card-before-roll", "no-line-past-settlement", "standard-start", "city-same-turn",
-        "vp-cards-win-at-once", "no-new-card-to-win", "trade-build-together", "harbor-same-turn",
-        "win-own-turn", "ck-knights-commit-optional", "referees-head", "referee-call", "disqualify-deliberate")
+        "dev-card-before-roll",
+        "no-line-past-settlement",
+        "standard-start",
+        "city-same-turn",
+        "vp-cards-win-at-once",
+        "no-new-card-to-win",
+        "trade-build-together",
+        "harbor-same-turn",
+        "win-own-turn",
+        "ck-knights-commit-optional",
+        "referees-head",
+        "referee-call",
+        "disqualify-deliberate",
+    )
     when = whens(swiss.rules)
     assert {k for k, w in when.items() if w == "rounds"} == {
-        "dev-card-before-roll", "standard-start", "vp-cards-win-at-once", "no-new-card-to-win", "win-own-turn"}
+        "dev-card-before-roll",
+        "standard-start",
+        "vp-cards-win-at-once",
+        "no-new-card-to-win",
+        "win-own-turn",
+    }
     assert {k for k, w in when.items() if w == "final"} == {"ck-knights-commit-optional"}
-    assert {r.key for r in swiss.rules if r.section == "disputes"} == {"referees-head", "referee-call",
-                                                                        "disqualify-deliberate"}
+    assert {r.key for r in swiss.rules if r.section == "disputes"} == {
+        "referees-head",
+        "referee-call",
+        "disqualify-deliberate",
+    }
     assert [r.scenarios for r in swiss.rules if r.scenarios] == [("cities-knights",)]
     assert swiss.aliases == ()
 
@@ -49,12 +73,31 @@ def test_australian_list_is_its_own():
     banker showing cards, no ships, no "progress" cards."""
     aus = almanac.load_preset("australian-2006")
     assert aus.keys() == (
-        "house-rules-first", "time-rule-until-threshold", "players-build-director-setup", "material-visible", "banker-cards",
-        "new-cards-apart-turn", "dev-card-before-roll", "dice-in-lid", "no-road-past-settlement-or-city",
-        "older-road-past-settlement", "city-same-turn-under-five", "vp-card-reaches-threshold",
-        "no-new-knight-to-win", "trade-build-together", "harbor-same-turn", "win-own-turn",
-        "ranking-counts-threshold", "resource-shortage", "broken-road-no-count",
-        "referees-at-least-two", "referee-call", "protest-before-signing", "refuse-to-sign", "disqualify-to-win")
+        "house-rules-first",
+        "time-rule-until-threshold",
+        "players-build-director-setup",
+        "material-visible",
+        "banker-cards",
+        "new-cards-apart-turn",
+        "dev-card-before-roll",
+        "dice-in-lid",
+        "no-road-past-settlement-or-city",
+        "older-road-past-settlement",
+        "city-same-turn-under-five",
+        "vp-card-reaches-threshold",
+        "no-new-knight-to-win",
+        "trade-build-together",
+        "harbor-same-turn",
+        "win-own-turn",
+        "ranking-counts-threshold",
+        "resource-shortage",
+        "broken-road-no-count",
+        "referees-at-least-two",
+        "referee-call",
+        "protest-before-signing",
+        "refuse-to-sign",
+        "disqualify-to-win",
+    )
     when = whens(aus.rules)
     assert {k for k, w in when.items() if w != "both"} == {"banker-cards"} and when["banker-cards"] == "rounds"
     assert "banker-cards" not in keys(almanac.select(aus.rules, final=True))
@@ -62,15 +105,17 @@ def test_australian_list_is_its_own():
     for absent in ("Standard start", "show the cards", "ship", "progress", "tenth"):
         assert absent not in en, absent
     assert texts("en").get("almanac.rule.broken-road-no-count") == (
-        "In the source's words (additional rule 10):\n\u201cA road broken by an opponents settlement/city does not count towards longest road.\u201d")
+        "In the source's words (additional rule 10):\n\u201cA road broken by an opponents settlement/city does not count towards longest road.\u201d"
+    )
     assert "(or city)" in texts("en").get("almanac.rule.no-road-past-settlement-or-city")
     assert "resource and development cards" in texts("en").get("almanac.rule.banker-cards")
 
 
 def test_renamed_australian_keys_stay_accepted_in_drop():
     aus = almanac.load_preset("australian-2006")
-    old = almanac.select(aus.rules, False, drop=["vp-card-tenth-point", "standard-start", "banker"],
-                         aliases=aus.aliases)
+    old = almanac.select(
+        aus.rules, False, drop=["vp-card-tenth-point", "standard-start", "banker"], aliases=aus.aliases
+    )
     assert "vp-card-reaches-threshold" not in keys(old) and "banker-cards" not in keys(old)
     assert len(old) == len(aus.rules) - 2
     almanac.check_request(almanac.AlmanacRequest("australian-2006", drop=("vp-card-tenth-point", "standard-start")))
@@ -86,7 +131,11 @@ def test_none_preset_is_empty():
 def test_scenario_rules():
     assert len(almanac.scenario_rules("seafarers-sm2010")) == 11
     assert keys(almanac.scenario_rules("seafarers-sm2010"))[7:] == [
-        "sea-pirate", "sea-pirate-frame", "sea-pirate-harbors", "sea-half-hexes"]
+        "sea-pirate",
+        "sea-pirate-frame",
+        "sea-pirate-harbors",
+        "sea-half-hexes",
+    ]
     assert almanac.scenario_rules("base-3-4") == almanac.scenario_rules("base-5-6") == ()
     ck = whens(almanac.scenario_rules("cities-knights"))
     assert set(ck.values()) == {"both"} and "ck-knights-commit-optional" not in ck  # Fiesepeter: the preset's
@@ -205,25 +254,38 @@ def folder(tmp_path):
 
 def test_malformed_preset_names_file_and_entry(folder):
     path = folder / "presets" / "swiss-2010.toml"
-    path.write_text(path.read_text(encoding="utf-8").replace(
-        'key = "banker"\nwhen = "both"', 'key = "banker"\nwhen = "always"'), encoding="utf-8")
+    path.write_text(
+        path.read_text(encoding="utf-8").replace('key = "banker"\nwhen = "both"', 'key = "banker"\nwhen = "always"'),
+        encoding="utf-8",
+    )
     with pytest.raises(SetupgenError) as exc:
         almanac.load_preset("swiss-2010", folder)
-    assert str(exc.value) == (f"{path}: rules[2] (key 'banker').when: expected one of rounds, final, both, "
-                              f"not 'always'")
+    assert str(exc.value) == (
+        f"{path}: rules[2] (key 'banker').when: expected one of rounds, final, both, not 'always'"
+    )
     assert exc.value.field is None  # a broken data file is no request value's fault
 
 
 PIRATE = 'key = "sea-pirate"\nwhen = "both"'
 
 
-@pytest.mark.parametrize("old, new, message", [
-    (PIRATE, 'key = "Sea Pirate"\nwhen = "both"', "scenario.seafarers-sm2010.rules[7].key: expected a kebab-case key"),
-    (PIRATE, 'key = "sea-discover"\nwhen = "both"',
-     "scenario.seafarers-sm2010.rules[7] (key 'sea-discover'): the key is listed twice"),
-    (PIRATE, PIRATE + '\ncolour = "red"', "scenario.seafarers-sm2010.rules[7].colour: unknown field"),
-    ("\n[[trade.rules]]\n", "\n[[trade.rules]\n", "scenarios.toml: "),
-])
+@pytest.mark.parametrize(
+    "old, new, message",
+    [
+        (
+            PIRATE,
+            'key = "Sea Pirate"\nwhen = "both"',
+            "scenario.seafarers-sm2010.rules[7].key: expected a kebab-case key",
+        ),
+        (
+            PIRATE,
+            'key = "sea-discover"\nwhen = "both"',
+            "scenario.seafarers-sm2010.rules[7] (key 'sea-discover'): the key is listed twice",
+        ),
+        (PIRATE, PIRATE + '\ncolour = "red"', "scenario.seafarers-sm2010.rules[7].colour: unknown field"),
+        ("\n[[trade.rules]]\n", "\n[[trade.rules]\n", "scenarios.toml: "),
+    ],
+)
 def test_malformed_scenarios_file(folder, old, new, message):
     path = folder / "scenarios.toml"
     text = path.read_text(encoding="utf-8")
@@ -237,17 +299,22 @@ def test_malformed_scenarios_file(folder, old, new, message):
 
 def test_malformed_variant(folder):
     path = folder / "variants" / "fishermen.toml"
-    path.write_text(path.read_text(encoding="utf-8").replace('forms = ["base", "cities-knights"]', 'forms = ["boats"]'),
-                    encoding="utf-8")
+    path.write_text(
+        path.read_text(encoding="utf-8").replace('forms = ["base", "cities-knights"]', 'forms = ["boats"]'),
+        encoding="utf-8",
+    )
     with pytest.raises(SetupgenError) as exc:
         almanac.variant("fishermen", folder)
-    assert str(exc.value) == (f"{path}: material[2] (key 'matchstick').forms: expected a list of forms "
-                              f"(seafarers, base, cities-knights)")
+    assert str(exc.value) == (
+        f"{path}: material[2] (key 'matchstick').forms: expected a list of forms (seafarers, base, cities-knights)"
+    )
 
 
 def test_loader_follows_the_data_dir(folder, monkeypatch):
     (folder / "presets" / "club.toml").write_text(
-        'name = "club"\nrules = [{ key = "dice-in-lid", when = "both", source = "tournament file" }]\n', encoding="utf-8")
+        'name = "club"\nrules = [{ key = "dice-in-lid", when = "both", source = "tournament file" }]\n',
+        encoding="utf-8",
+    )
     monkeypatch.setattr(almanac, "data_dir", lambda name: folder if name == "almanac" else None)
     assert almanac.load_preset("club").keys() == ("dice-in-lid",)
     assert "club" in almanac.presets()

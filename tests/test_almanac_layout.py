@@ -11,8 +11,10 @@ import itertools
 import math
 
 import pytest
-
 import sheetsvg as S
+from test_almanac_data import FIELDS
+from test_almanac_sources import FIXED, ROOT
+
 from setupgen import generate
 from setupgen.core import almanac, layout
 from setupgen.core.errors import SetupgenError
@@ -23,11 +25,16 @@ from setupgen.render import almanac as A
 from setupgen.render import sheet
 from setupgen.render.board import harbor_order
 
-from test_almanac_data import FIELDS
-from test_almanac_sources import FIXED, ROOT
-
-SCENARIOS = ["base-3-4", "base-5-6", "cities-knights", "seafarers-sm2010", "oil-springs", "oil-springs-5-6",
-             "oil-springs-fixed", "oil-springs-5-6-fixed"]
+SCENARIOS = [
+    "base-3-4",
+    "base-5-6",
+    "cities-knights",
+    "seafarers-sm2010",
+    "oil-springs",
+    "oil-springs-5-6",
+    "oil-springs-fixed",
+    "oil-springs-5-6-fixed",
+]
 PT = 25.4 / 72
 
 
@@ -47,15 +54,19 @@ def check_columns(size, columns, per_col, lang, where):
             starts = line.kind == "head" and (i == 0 or col[i - 1].kind != "head")
             if starts:
                 assert i <= per_col - 3, (where, c, i, line.text)  # no section starts in a column's last two lines
-                assert any(x.section == line.section and x.kind != "head" for x in col[i + 1:]), (where, line.text)
+                assert any(x.section == line.section and x.kind != "head" for x in col[i + 1 :]), (where, line.text)
     groups = [{(x.section, x.group) for x in col if x.kind not in ("head", "gap")} for col in columns]
     assert not groups[0] & groups[1], where  # no rule (and not the harbor list) split across the columns
     if first and second and second[0].section == first[-1].section:
         heading = " ".join(x.text for x in first if x.section == second[0].section and x.kind == "head")
         carried = " ".join(x.text for x in second if x.kind == "head" and x.section == second[0].section)
         assert carried == tx.get("almanac.continued", heading=heading), where
-    harbor_cols = {c for c, col in enumerate(columns) for x in col
-                   if x.text.startswith((tx.get("almanac.harbors_board")[:12], "3:1:", "2:1 "))}
+    harbor_cols = {
+        c
+        for c, col in enumerate(columns)
+        for x in col
+        if x.text.startswith((tx.get("almanac.harbors_board")[:12], "3:1:", "2:1 "))
+    }
     assert len(harbor_cols) == 1, where
     # balanced: moving the break by one group would not make the longer column shorter
     sizes = {}
@@ -70,11 +81,16 @@ def check_columns(size, columns, per_col, lang, where):
 def test_every_combination_lays_out_as_a_rules_card(scenario):
     b, lay = board_of(scenario)
     for preset, variant, final, lang, paper in itertools.product(
-            ("none", "swiss-2010", "australian-2006"), (None, "fishermen"), (False, True), ("en", "de", "de-CH"),
-            ("a4", "letter")):
+        ("none", "swiss-2010", "australian-2006"),
+        (None, "fishermen"),
+        (False, True),
+        ("en", "de", "de-CH"),
+        ("a4", "letter"),
+    ):
         req = almanac.AlmanacRequest(preset, final, variant=variant)
-        size, columns, per_col = A.almanac_layout(b, lay, lang=lang, paper=paper,
-                                                  context=sheet.SheetContext("Cup", 3, 7), request=req)
+        size, columns, per_col = A.almanac_layout(
+            b, lay, lang=lang, paper=paper, context=sheet.SheetContext("Cup", 3, 7), request=req
+        )
         check_columns(size, columns, per_col, lang, (preset, variant, final, lang, paper))
 
 
@@ -83,11 +99,13 @@ def test_a_short_page_is_set_large_and_a_full_one_at_8_pt():
     size, columns, _ = A.almanac_layout(b, lay, request=almanac.AlmanacRequest())
     assert size == pytest.approx(10 * PT)  # trade, Longest Road and the win line: the largest size
     b, lay = board_of("seafarers-sm2010")
-    size, _, _ = A.almanac_layout(b, lay, lang="de", paper="letter",
-                                  request=almanac.AlmanacRequest("australian-2006", variant="fishermen"))
+    size, _, _ = A.almanac_layout(
+        b, lay, lang="de", paper="letter", request=almanac.AlmanacRequest("australian-2006", variant="fishermen")
+    )
     assert size == pytest.approx(8 * PT)
-    svg = A.render_almanac(b, lay, lang="de", paper="letter",
-                           request=almanac.AlmanacRequest("australian-2006", variant="fishermen"))
+    svg = A.render_almanac(
+        b, lay, lang="de", paper="letter", request=almanac.AlmanacRequest("australian-2006", variant="fishermen")
+    )
     assert min(t.size for t in S.parse(svg)[1]) >= MIN_FONT_MM - 1e-6
 
 
@@ -98,8 +116,9 @@ def test_eight_lines_of_room_for_the_director_on_letter(lang):
     add = tuple(f"Director's line {i}: phones stay off the table." for i in range(1, 9))
     for scenario in SCENARIOS:
         b, lay = board_of(scenario)
-        for preset, variant, final in itertools.product(("none", "swiss-2010", "australian-2006"),
-                                                        (None, "fishermen"), (False, True)):
+        for preset, variant, final in itertools.product(
+            ("none", "swiss-2010", "australian-2006"), (None, "fishermen"), (False, True)
+        ):
             req = almanac.AlmanacRequest(preset, final, add=add, variant=variant)
             size, columns, per_col = A.almanac_layout(b, lay, lang=lang, paper="letter", request=req)
             check_columns(size, columns, per_col, lang, (scenario, preset, variant, final))
@@ -110,10 +129,18 @@ def test_eight_lines_of_room_for_the_director_on_letter(lang):
 def test_an_overflow_stays_one_clear_error():
     b, lay = board_of("oil-springs-5-6")
     add = tuple(f"Our own rule number {i}: keep the table tidy." for i in range(40))
-    with pytest.raises(SetupgenError, match=r"^the almanac for oil-springs-5-6 is \d+ lines? too long for one "
-                                            r"letter page; drop rules or shorten the additions$"):
-        A.almanac_layout(b, lay, lang="de", paper="letter",
-                         request=almanac.AlmanacRequest("australian-2006", add=add, variant="fishermen"))
+    with pytest.raises(
+        SetupgenError,
+        match=r"^the almanac for oil-springs-5-6 is \d+ lines? too long for one "
+        r"letter page; drop rules or shorten the additions$",
+    ):
+        A.almanac_layout(
+            b,
+            lay,
+            lang="de",
+            paper="letter",
+            request=almanac.AlmanacRequest("australian-2006", add=add, variant="fishermen"),
+        )
 
 
 def test_short_texts_only_where_the_page_needs_them():
@@ -136,9 +163,15 @@ def test_balance_never_splits_a_group_and_carries_the_heading():
     break after r6 gives 8 | 7 (with "Trade (cont.)" and the gap); after
     r5 it gives 7 | 8, after r7 9 lines: too many."""
     L = A.Line
-    lines = [L("head", "Trade", 0, -1), *(L("first", f"r{i}", 0, i) for i in range(8)),
-             L("gap", "", 1, -2), L("head", "Disputes", 1, -1), L("first", "a", 1, 0), L("more", "a2", 1, 0),
-             L("first", "b", 1, 1)]
+    lines = [
+        L("head", "Trade", 0, -1),
+        *(L("first", f"r{i}", 0, i) for i in range(8)),
+        L("gap", "", 1, -2),
+        L("head", "Disputes", 1, -1),
+        L("first", "a", 1, 0),
+        L("more", "a2", 1, 0),
+        L("first", "b", 1, 1),
+    ]
     cont = [["Trade (cont.)"], ["Disputes (cont.)"]]
     cols = A.balance(lines, 8, cont)
     assert [x.text for x in cols[0]] == ["Trade", "r0", "r1", "r2", "r3", "r4", "r5", "r6"]
@@ -147,7 +180,10 @@ def test_balance_never_splits_a_group_and_carries_the_heading():
     assert A.balance(lines, 7, cont) is None
     # "a" and "a2" are one rule: with Disputes alone the break falls before a or before b only
     tail = lines[10:]
-    assert [[x.text for x in c] for c in A.balance(tail, 3, cont)] == [["Disputes", "a", "a2"], ["Disputes (cont.)", "b"]]
+    assert [[x.text for x in c] for c in A.balance(tail, 3, cont)] == [
+        ["Disputes", "a", "a2"],
+        ["Disputes (cont.)", "b"],
+    ]
     # a heading is never left with fewer than two of its lines when its section goes on
     assert A.balance([L("head", "T", 0, -1), L("first", "x", 0, 0), L("first", "y", 0, 1)], 2, cont) is None
 
@@ -157,15 +193,24 @@ def test_balance_never_splits_a_group_and_carries_the_heading():
 
 def words_of(scenario, preset="none", variant=None, lang="en", players=()):
     b, lay = board_of(scenario)
-    svg = A.render_almanac(b, lay, lang=lang, context=sheet.SheetContext(players=players),
-                           request=almanac.AlmanacRequest(preset, variant=variant))
+    svg = A.render_almanac(
+        b,
+        lay,
+        lang=lang,
+        context=sheet.SheetContext(players=players),
+        request=almanac.AlmanacRequest(preset, variant=variant),
+    )
     return " ".join(t.text for t in S.parse(svg)[1])
 
 
 def test_seafarers_material_for_this_table():
     text = words_of("seafarers-sm2010")
-    for item in ("Material for this table", "1 × pirate ship", "3 × frame pieces at the top: E-F, double X, F-G",
-                 "3 × frame pieces at the bottom: C-B, double X, B-A"):
+    for item in (
+        "Material for this table",
+        "1 × pirate ship",
+        "3 × frame pieces at the top: E-F, double X, F-G",
+        "3 × frame pieces at the bottom: C-B, double X, B-A",
+    ):
         assert item in text
     de = words_of("seafarers-sm2010", lang="de")
     assert "3 × Rahmenteile oben: E-F, Doppel-X, F-G" in de and "3 × Rahmenteile unten: C-B, Doppel-X, B-A" in de
@@ -174,8 +219,14 @@ def test_seafarers_material_for_this_table():
 def test_oil_springs_material_for_this_table():
     small, large = words_of("oil-springs"), words_of("oil-springs-5-6", players=tuple("ABCDEF"))
     for text, oil, metro, tiles in ((small, 15, 4, 3), (large, 21, 6, 4)):
-        for item in (f"{oil} × oil tokens", f"{metro} × metropolis tokens", f"{tiles} × oil-spring tiles",
-                     "1 × Champion of the Environment token", "7 × VP tokens", "1 × disaster track with its marker"):
+        for item in (
+            f"{oil} × oil tokens",
+            f"{metro} × metropolis tokens",
+            f"{tiles} × oil-spring tiles",
+            "1 × Champion of the Environment token",
+            "7 × VP tokens",
+            "1 × disaster track with its marker",
+        ):
             assert item in text, item
     assert "Material for this table" not in words_of("base-3-4")
     fish = words_of("base-3-4", variant="fishermen", players=tuple("ABC"))
@@ -218,8 +269,10 @@ def test_harbors_at_the_pirates_start_are_flagged(seed):
     flagged = [x for x in lines if "Pirate on its start hex" in x]
     if expected:
         # the pirate's harbors are the scenario's rule 10 on the page, as in the source (issue 43)
-        assert flagged == [f"Pirate on its start hex: no trade at harbor {', '.join(map(str, expected))} while it "
-                           "stays there (scenario rule 10)."]
+        assert flagged == [
+            f"Pirate on its start hex: no trade at harbor {', '.join(map(str, expected))} while it "
+            "stays there (scenario rule 10)."
+        ]
     else:
         assert flagged == []
 

@@ -11,14 +11,14 @@ import re
 from pathlib import Path
 
 import pytest
-from pypdf import PdfReader
-
 import sheetsvg as S
+from pypdf import PdfReader
+from test_tournament import results_csv
+
 from setupgen.core import templates
 from setupgen.tournament import jobs as tj
 from setupgen.tournament import model as tournament
 from setupgen.tournament import roundpack
-from test_tournament import results_csv
 
 ROOT = Path(__file__).resolve().parent.parent
 SWISS = ROOT / "examples" / "swiss-2010" / "tournament.toml"
@@ -26,8 +26,10 @@ AUS = ROOT / "examples" / "australian" / "tournament.toml"
 FISH = ROOT / "examples" / "fishermen-club" / "tournament.toml"
 
 #: harbor words of the board JSON's types as the languages print them (written out by hand)
-WORDS = {"en": {"lumber": "lumber", "wool": "wool", "grain": "grain", "brick": "brick", "ore": "ore"},
-         "de-CH": {"lumber": "Holz", "wool": "Wolle", "grain": "Getreide", "brick": "Lehm", "ore": "Erz"}}
+WORDS = {
+    "en": {"lumber": "lumber", "wool": "wool", "grain": "grain", "brick": "brick", "ore": "ore"},
+    "de-CH": {"lumber": "Holz", "wool": "Wolle", "grain": "Getreide", "brick": "Lehm", "ore": "Erz"},
+}
 
 
 def texts(svg: str) -> list[str]:
@@ -38,13 +40,19 @@ def harbor_check(front_svg: str, back_svg: str, board: dict, lang: str) -> None:
     """The almanac's "3:1: 2, 5, 8" lines name the front's numbered harbors
     by type, and together they are the board JSON's harbors."""
     front = texts(front_svg)
-    numbered = {int(k): v.split("\u2002")[0] for k, v in zip(front, front[1:])
-                if re.fullmatch(r"\d+", k) and re.match(r"[23]:1", v) and "→" in v}
+    numbered = {
+        int(k): v.split("\u2002")[0]
+        for k, v in zip(front, front[1:])
+        if re.fullmatch(r"\d+", k) and re.match(r"[23]:1", v) and "→" in v
+    }
     by_type_front: dict[str, list[int]] = {}
     for n, what in sorted(numbered.items()):
         by_type_front.setdefault(what, []).append(n)
-    back = {m.group(1): [int(x) for x in m.group(2).split(", ")]
-            for m in (re.fullmatch(r"([23]:1(?: \w+)?): ([\d, ]+)", t) for t in texts(back_svg)) if m}
+    back = {
+        m.group(1): [int(x) for x in m.group(2).split(", ")]
+        for m in (re.fullmatch(r"([23]:1(?: \w+)?): ([\d, ]+)", t) for t in texts(back_svg))
+        if m
+    }
     assert back == by_type_front
     want = sorted("3:1" if h["type"] == "3:1" else f"2:1 {WORDS[lang][h['type']]}" for h in board["harbors"])
     assert sorted(t for t, ns in back.items() for _ in ns) == want
@@ -95,8 +103,12 @@ def test_swiss_rounds_and_final_print_the_event_rules_and_each_board(tmp_path):
             assert tx.get(f"almanac.rule.{key}").replace("\n", " ") in words, key
         for key in ("dev-card-before-roll", "new-cards-apart", "standard-start"):
             assert tx.get(f"almanac.rule.{key}").replace("\n", " ") not in words, key
-        harbor_check((tmp_path / "final" / entry["svg"]).read_text(), back,
-                     json.loads((tmp_path / "final" / entry["json"]).read_text()), "de-CH")
+        harbor_check(
+            (tmp_path / "final" / entry["svg"]).read_text(),
+            back,
+            json.loads((tmp_path / "final" / entry["json"]).read_text()),
+            "de-CH",
+        )
 
 
 def director_pages(pages: list[str], tables: int) -> int:
@@ -134,8 +146,12 @@ def test_australian_rounds_semi_finals_and_final(tmp_path):
         words = " ".join(texts(back))
         assert "House rules: Australian Championship 2006" in words and "To win: 10 victory points" in words
         assert banker in words
-        harbor_check((tmp_path / "r1" / entry["svg"]).read_text(), back,
-                     json.loads((tmp_path / "r1" / entry["json"]).read_text()), "en")
+        harbor_check(
+            (tmp_path / "r1" / entry["svg"]).read_text(),
+            back,
+            json.loads((tmp_path / "r1" / entry["json"]).read_text()),
+            "en",
+        )
     (tmp_path / "results.csv").write_text(results_csv(t, sched))
     semi, tables = tj.finals_request(t, sched, tmp_path / "results.csv", 16)
     assert semi.almanac.final is False  # semi-finals keep the banker
@@ -201,9 +217,11 @@ def test_almanac_errors_are_found_before_anything_is_written(tmp_path):
     from setupgen.core.almanac import AlmanacRequest
     from setupgen.core.errors import SetupgenError
 
-    for almanac, message in ((AlmanacRequest("swiss-2011"), "unknown rule preset 'swiss-2011'"),
-                             (AlmanacRequest(variant="pirates"), "unknown variant 'pirates'"),
-                             (AlmanacRequest("swiss-2010", drop=("banker-rule",)), "unknown rule key 'banker-rule'")):
+    for almanac, message in (
+        (AlmanacRequest("swiss-2011"), "unknown rule preset 'swiss-2011'"),
+        (AlmanacRequest(variant="pirates"), "unknown variant 'pirates'"),
+        (AlmanacRequest("swiss-2010", drop=("banker-rule",)), "unknown rule key 'banker-rule'"),
+    ):
         with pytest.raises(SetupgenError, match=re.escape(message)):
             roundpack.write_round(roundpack.RoundRequest("base-3-4", 2, "e", almanac=almanac), tmp_path / "x")
         assert not (tmp_path / "x").exists()

@@ -13,9 +13,9 @@ import shutil
 from pathlib import Path
 
 import pytest
+import sheetsvg as S
 from typer.testing import CliRunner
 
-import sheetsvg as S
 from setupgen import generate
 from setupgen.cli import app
 from setupgen.core import almanac, layout
@@ -28,69 +28,184 @@ from setupgen.render import sheet
 ROOT = Path(__file__).resolve().parent.parent
 
 # --- docs/rules.md 7.1: swiss-2010, by hand -------------------------------------------
-SWISS_GENERAL = ["house-rules-first", "players-build-board", "banker", "resource-shortage", "material-visible", "new-cards-apart",
-                 "time-rule-optional"]
-SWISS_ROUNDS_LIST = ["dev-card-before-roll", "no-line-past-settlement", "standard-start", "city-same-turn",
-                     "vp-cards-win-at-once", "no-new-card-to-win", "trade-build-together", "harbor-same-turn",
-                     "win-own-turn"]
+SWISS_GENERAL = [
+    "house-rules-first",
+    "players-build-board",
+    "banker",
+    "resource-shortage",
+    "material-visible",
+    "new-cards-apart",
+    "time-rule-optional",
+]
+SWISS_ROUNDS_LIST = [
+    "dev-card-before-roll",
+    "no-line-past-settlement",
+    "standard-start",
+    "city-same-turn",
+    "vp-cards-win-at-once",
+    "no-new-card-to-win",
+    "trade-build-together",
+    "harbor-same-turn",
+    "win-own-turn",
+]
 SWISS_F = {"no-line-past-settlement", "city-same-turn", "trade-build-together", "harbor-same-turn"}
 FIESEPETER = "ck-knights-commit-optional"
 SWISS_DISPUTES = ["referees-head", "referee-call", "disqualify-deliberate"]
 
 # --- docs/rules.md 7.2: australian-2006, by hand --------------------------------------
-AUS_HOUSE = ["house-rules-first", "time-rule-until-threshold", "players-build-director-setup", "material-visible", "banker-cards",
-             "new-cards-apart-turn", "dev-card-before-roll", "dice-in-lid", "no-road-past-settlement-or-city",
-             "older-road-past-settlement", "city-same-turn-under-five", "vp-card-reaches-threshold",
-             "no-new-knight-to-win", "trade-build-together", "harbor-same-turn", "win-own-turn",
-             "ranking-counts-threshold", "resource-shortage", "broken-road-no-count"]
-AUS_DISPUTES = ["referees-at-least-two", "referee-call", "protest-before-signing", "refuse-to-sign",
-                "disqualify-to-win"]
+AUS_HOUSE = [
+    "house-rules-first",
+    "time-rule-until-threshold",
+    "players-build-director-setup",
+    "material-visible",
+    "banker-cards",
+    "new-cards-apart-turn",
+    "dev-card-before-roll",
+    "dice-in-lid",
+    "no-road-past-settlement-or-city",
+    "older-road-past-settlement",
+    "city-same-turn-under-five",
+    "vp-card-reaches-threshold",
+    "no-new-knight-to-win",
+    "trade-build-together",
+    "harbor-same-turn",
+    "win-own-turn",
+    "ranking-counts-threshold",
+    "resource-shortage",
+    "broken-road-no-count",
+]
+AUS_DISPUTES = [
+    "referees-at-least-two",
+    "referee-call",
+    "protest-before-signing",
+    "refuse-to-sign",
+    "disqualify-to-win",
+]
 
 # --- docs/rules.md 7.3-7.5, 7.7 -------------------------------------------------------
 TRADE = ["trade-4-1", "trade-3-1", "trade-2-1"]
 ROAD = ["longest-road-five", "longest-overtake", "longest-broken", "longest-set-aside"]
 ROUTE = ["longest-trade-route-five", "longest-overtake", "longest-broken", "longest-set-aside"]
-SEA = ["sea-start-placement", "sea-start-ship-moves", "sea-robber-desert", "sea-discover", "sea-island-bonus",
-       "sea-broken-line", "sea-move-loses-route", "sea-pirate", "sea-pirate-frame", "sea-pirate-harbors",
-       "sea-half-hexes"]
-CK = ["ck-robber-barbarians", "ck-alchemist-before-roll", "ck-knight-actions", "ck-knights-block",
-      "ck-progress-at-once", "ck-one-progress-per-action", "ck-reduced-city", "ck-aqueduct", "ck-win-own-turn"]
+SEA = [
+    "sea-start-placement",
+    "sea-start-ship-moves",
+    "sea-robber-desert",
+    "sea-discover",
+    "sea-island-bonus",
+    "sea-broken-line",
+    "sea-move-loses-route",
+    "sea-pirate",
+    "sea-pirate-frame",
+    "sea-pirate-harbors",
+    "sea-half-hexes",
+]
+CK = [
+    "ck-robber-barbarians",
+    "ck-alchemist-before-roll",
+    "ck-knight-actions",
+    "ck-knights-block",
+    "ck-progress-at-once",
+    "ck-one-progress-per-action",
+    "ck-reduced-city",
+    "ck-aqueduct",
+    "ck-win-own-turn",
+]
 OIL_HEAD = ["oil-production"]
-OIL_TAIL = ["oil-robber", "oil-convert", "oil-metropolis", "oil-not-traded", "oil-disaster-track", "oil-sequester",
-            "oil-champion", "oil-disaster-flood", "oil-disaster-number", "oil-destroyed-hex", "oil-win"]
+OIL_TAIL = [
+    "oil-robber",
+    "oil-convert",
+    "oil-metropolis",
+    "oil-not-traded",
+    "oil-disaster-track",
+    "oil-sequester",
+    "oil-champion",
+    "oil-disaster-flood",
+    "oil-disaster-number",
+    "oil-destroyed-hex",
+    "oil-win",
+]
 OIL_34 = OIL_HEAD + ["oil-limit-4"] + OIL_TAIL + ["oil-flooded-5"]
 OIL_56 = OIL_HEAD + ["oil-limit-6"] + OIL_TAIL + ["oil-flooded-8", "oil-special-building"]
-SCENARIO = {"base-3-4": ([], ROAD), "base-5-6": ([], ROAD), "seafarers-sm2010": (SEA, ROUTE),
-            "cities-knights": (CK, ROAD), "oil-springs": (OIL_34, ROAD), "oil-springs-5-6": (OIL_56, ROAD),
-            "oil-springs-fixed": (OIL_34, ROAD), "oil-springs-5-6-fixed": (OIL_56, ROAD)}
+SCENARIO = {
+    "base-3-4": ([], ROAD),
+    "base-5-6": ([], ROAD),
+    "seafarers-sm2010": (SEA, ROUTE),
+    "cities-knights": (CK, ROAD),
+    "oil-springs": (OIL_34, ROAD),
+    "oil-springs-5-6": (OIL_56, ROAD),
+    "oil-springs-fixed": (OIL_34, ROAD),
+    "oil-springs-5-6-fixed": (OIL_56, ROAD),
+}
 
 # --- docs/rules.md 7.8: what a scenario's own rules replace, by hand -------------------
-DEV_CARD_RULES = {"dev-card-before-roll", "vp-cards-win-at-once", "vp-card-reaches-threshold", "no-new-card-to-win",
-                  "no-new-knight-to-win", "new-cards-apart", "new-cards-apart-turn"}
+DEV_CARD_RULES = {
+    "dev-card-before-roll",
+    "vp-cards-win-at-once",
+    "vp-card-reaches-threshold",
+    "no-new-card-to-win",
+    "no-new-knight-to-win",
+    "new-cards-apart",
+    "new-cards-apart-turn",
+}
 CK_LEAVES_OFF = DEV_CARD_RULES | {"standard-start", "win-own-turn"}  # win-own-turn: our addition (docs/rules.md)
 OIL_LEAVES_OFF = {"vp-cards-win-at-once", "vp-card-reaches-threshold", "win-own-turn"}
 FIXED_LEAVES_OFF = OIL_LEAVES_OFF | {"players-build-director-setup"}  # no random set-up drawn (issue 43)
-LEAVES_OFF = {"cities-knights": CK_LEAVES_OFF, "oil-springs": OIL_LEAVES_OFF, "oil-springs-5-6": OIL_LEAVES_OFF,
-              "oil-springs-fixed": FIXED_LEAVES_OFF, "oil-springs-5-6-fixed": FIXED_LEAVES_OFF}
+LEAVES_OFF = {
+    "cities-knights": CK_LEAVES_OFF,
+    "oil-springs": OIL_LEAVES_OFF,
+    "oil-springs-5-6": OIL_LEAVES_OFF,
+    "oil-springs-fixed": FIXED_LEAVES_OFF,
+    "oil-springs-5-6-fixed": FIXED_LEAVES_OFF,
+}
 #: (a key that marks the scenario's page, a key never printed beside it)
-PAIRS = ([("ck-alchemist-before-roll", "dev-card-before-roll"), ("ck-robber-barbarians", "standard-start"),
-          ("ck-win-own-turn", "win-own-turn")]
-         + [("ck-progress-at-once", k) for k in sorted(DEV_CARD_RULES)]
-         + [("oil-win", k) for k in ("vp-cards-win-at-once", "vp-card-reaches-threshold", "win-own-turn")])
+PAIRS = (
+    [
+        ("ck-alchemist-before-roll", "dev-card-before-roll"),
+        ("ck-robber-barbarians", "standard-start"),
+        ("ck-win-own-turn", "win-own-turn"),
+    ]
+    + [("ck-progress-at-once", k) for k in sorted(DEV_CARD_RULES)]
+    + [("oil-win", k) for k in ("vp-cards-win-at-once", "vp-card-reaches-threshold", "win-own-turn")]
+)
 
 # --- docs/rules.md 7.6: Fishermen forms ---------------------------------------------------
-FISH = {"seafarers": ["fish-fishing-ship", "fish-before-roll", "fish-route-ends", "fish-one-route", "fish-pirate",
-                      "fish-robber-harbor", "fish-route-shape", "fish-ship-relaunch", "fish-trade"],
-        "base": ["fish-matchstick-ship", "fish-before-roll", "fish-trade"],
-        "cities-knights": ["fish-matchstick-ship", "fish-before-roll", "fish-trade", "fish-ck-harbor-city",
-                           "fish-ck-walls", "fish-ck-resources-only"]}
+FISH = {
+    "seafarers": [
+        "fish-fishing-ship",
+        "fish-before-roll",
+        "fish-route-ends",
+        "fish-one-route",
+        "fish-pirate",
+        "fish-robber-harbor",
+        "fish-route-shape",
+        "fish-ship-relaunch",
+        "fish-trade",
+    ],
+    "base": ["fish-matchstick-ship", "fish-before-roll", "fish-trade"],
+    "cities-knights": [
+        "fish-matchstick-ship",
+        "fish-before-roll",
+        "fish-trade",
+        "fish-ck-harbor-city",
+        "fish-ck-walls",
+        "fish-ck-resources-only",
+    ],
+}
 FISH_FORM = {"seafarers-sm2010": "seafarers", "cities-knights": "cities-knights"}
 
 PRESETS = ("none", "swiss-2010", "australian-2006")
 #: the house rules about when and how a game ends, printed together right after the win line
 #: (issue 43, docs/rules.md 7.8), each preset's in its order
-END_OF_GAME = {"time-rule-optional", "time-rule-until-threshold", "vp-cards-win-at-once", "vp-card-reaches-threshold",
-               "no-new-card-to-win", "no-new-knight-to-win", "win-own-turn", "ranking-counts-threshold"}
+END_OF_GAME = {
+    "time-rule-optional",
+    "time-rule-until-threshold",
+    "vp-cards-win-at-once",
+    "vp-card-reaches-threshold",
+    "no-new-card-to-win",
+    "no-new-knight-to-win",
+    "win-own-turn",
+    "ranking-counts-threshold",
+}
 
 
 def expected(preset: str, scenario: str, final: bool) -> tuple[list[str], list[str]]:
@@ -104,8 +219,11 @@ def expected(preset: str, scenario: str, final: bool) -> tuple[list[str], list[s
         disputes = AUS_DISPUTES
     else:
         house, disputes = [], []
-    house = ([k for k in house if k == "house-rules-first"] + [k for k in house if k in END_OF_GAME]
-             + [k for k in house if k not in END_OF_GAME and k != "house-rules-first"])
+    house = (
+        [k for k in house if k == "house-rules-first"]
+        + [k for k in house if k in END_OF_GAME]
+        + [k for k in house if k not in END_OF_GAME and k != "house-rules-first"]
+    )
     off = LEAVES_OFF.get(scenario, set())
     scen, longest = SCENARIO[scenario]
     return [k for k in house if k not in off] + scen + TRADE + longest + disputes, [k for k in house if k in off]
@@ -128,20 +246,42 @@ def test_two_combinations_written_out_in_full():
     # the precedence as the preamble; the end of a game first (the time rule: no game is stopped early), then the
     # preset's order (issue 43)
     assert swiss_final.preamble == almanac.load_preset("swiss-2010").rules[:1]
-    assert swiss_final.house == tuple(almanac.load_preset("swiss-2010").rules[i] for i in (6, 1, 2, 3, 4, 8, 10, 13, 14, 16))
+    assert swiss_final.house == tuple(
+        almanac.load_preset("swiss-2010").rules[i] for i in (6, 1, 2, 3, 4, 8, 10, 13, 14, 16)
+    )
     assert [r.key for r in swiss_final.house] == [
-        "time-rule-optional", "players-build-board", "banker", "resource-shortage", "material-visible",
-        "no-line-past-settlement", "city-same-turn", "trade-build-together", "harbor-same-turn", FIESEPETER]
+        "time-rule-optional",
+        "players-build-board",
+        "banker",
+        "resource-shortage",
+        "material-visible",
+        "no-line-past-settlement",
+        "city-same-turn",
+        "trade-build-together",
+        "harbor-same-turn",
+        FIESEPETER,
+    ]
     assert swiss_final.replaced == ("new-cards-apart",)
     aus_oil = almanac.page_rules(almanac.AlmanacRequest("australian-2006"), "oil-springs")
     assert [r.key for r in aus_oil.preamble] == ["house-rules-first"]
     assert [r.key for r in aus_oil.house] == [
-        "time-rule-until-threshold", "no-new-knight-to-win", "ranking-counts-threshold",
-        "players-build-director-setup", "material-visible", "banker-cards",
-        "new-cards-apart-turn", "dev-card-before-roll", "dice-in-lid", "no-road-past-settlement-or-city",
-        "older-road-past-settlement", "city-same-turn-under-five",
-        "trade-build-together", "harbor-same-turn", "resource-shortage",
-        "broken-road-no-count"]
+        "time-rule-until-threshold",
+        "no-new-knight-to-win",
+        "ranking-counts-threshold",
+        "players-build-director-setup",
+        "material-visible",
+        "banker-cards",
+        "new-cards-apart-turn",
+        "dev-card-before-roll",
+        "dice-in-lid",
+        "no-road-past-settlement-or-city",
+        "older-road-past-settlement",
+        "city-same-turn-under-five",
+        "trade-build-together",
+        "harbor-same-turn",
+        "resource-shortage",
+        "broken-road-no-count",
+    ]
     assert aus_oil.replaced == ("vp-card-reaches-threshold", "win-own-turn")
     # the page's numbers: the win line is house rule 1; Oil Springs' end of a game are its rules 13 and 14
     numbers = aus_oil.numbers()
@@ -157,12 +297,21 @@ def test_fishermen_forms(scenario):
         page = almanac.page_rules(almanac.AlmanacRequest(preset, final, variant="fishermen"), scenario)
         assert [r.key for r in page.variant] == FISH[FISH_FORM.get(scenario, "base")]
         plain = almanac.page_rules(almanac.AlmanacRequest(preset, final), scenario)
-        assert page == plain.__class__(plain.house, plain.scenario, page.variant, plain.trade, plain.longest,
-                                       plain.disputes, plain.replaced, plain.preamble)
+        assert page == plain.__class__(
+            plain.house,
+            plain.scenario,
+            page.variant,
+            plain.trade,
+            plain.longest,
+            plain.disputes,
+            plain.replaced,
+            plain.preamble,
+        )
 
 
 def test_the_tournament_stages_map_to_rounds_and_final():
     from setupgen.tournament import model
+
     t = model.load(ROOT / "examples" / "swiss-2010" / "tournament.toml")
     assert t.almanac(1).final is False and t.almanac(None, "final").final is True
     assert t.almanac(None, "semi-final").final is False  # semi-finals: the rounds' house rules
@@ -205,8 +354,9 @@ def test_no_pair_of_rules_md_7_8_is_printed_together(scenario):
     and read back: no pair of docs/rules.md 7.8 on one page, Fiesepeter only on
     swiss-2010 final tables, every threshold the round's."""
     vp = layout.load(scenario).victory_points
-    for preset, variant, final, lang in itertools.product(PRESETS, (None, "fishermen"), (False, True),
-                                                          ("en", "de", "de-CH")):
+    for preset, variant, final, lang in itertools.product(
+        PRESETS, (None, "fishermen"), (False, True), ("en", "de", "de-CH")
+    ):
         words = page_words(preset, scenario, final, variant, lang)
         numbers = almanac.page_rules(almanac.AlmanacRequest(preset, final, variant=variant), scenario).numbers()
         keys = printed(words, lang, vp, numbers)
@@ -235,12 +385,16 @@ def test_a_12_point_base_round_under_australian_rules_says_12_everywhere():
 
 def test_the_footnote_names_what_the_scenario_replaced():
     words = page_words("swiss-2010", "cities-knights", False, None, "en")
-    assert ("Replaced by the rules of Cities & Knights, so not printed here: new cards kept apart, development card "
-            "before the roll, standard start, victory-point cards revealed to win, new cards not played to win, "
-            "winning on your own turn.") not in words  # page order, not the preset's order
-    assert ("Replaced by the rules of Cities & Knights, so not printed here: victory-point cards revealed to win, "
-            "new cards not played to win, winning on your own turn, new cards kept apart, development card before "
-            "the roll, standard start.") in words  # the end-of-game rules first, as the page orders them
+    assert (
+        "Replaced by the rules of Cities & Knights, so not printed here: new cards kept apart, development card "
+        "before the roll, standard start, victory-point cards revealed to win, new cards not played to win, "
+        "winning on your own turn."
+    ) not in words  # page order, not the preset's order
+    assert (
+        "Replaced by the rules of Cities & Knights, so not printed here: victory-point cards revealed to win, "
+        "new cards not played to win, winning on your own turn, new cards kept apart, development card before "
+        "the roll, standard start."
+    ) in words  # the end-of-game rules first, as the page orders them
     assert "Replaced by" not in page_words("swiss-2010", "base-3-4", False, None, "en")
     oil = page_words("australian-2006", "oil-springs", True, None, "de")
     assert "Durch die Regeln von" in oil and "Siegpunktkarten zum Sieg aufdecken, Sieg im eigenen Zug." in oil
@@ -249,9 +403,11 @@ def test_the_footnote_names_what_the_scenario_replaced():
 def test_swiss_cities_knights_pages_carry_section_7_4_in_full():
     for final in (False, True):
         words = page_words("swiss-2010", "cities-knights", final, None, "en")
-        for text in ("one Crane per city improvement, one Medicine per city",
-                     "a reduced city is laid on its side and counts as a settlement",
-                     "You win with 13 VP on your own turn."):
+        for text in (
+            "one Crane per city improvement, one Medicine per city",
+            "a reduced city is laid on its side and counts as a settlement",
+            "You win with 13 VP on your own turn.",
+        ):
             assert text in words, (final, text)
 
 
@@ -278,8 +434,13 @@ def test_german_wording_and_the_oil_springs_terms():
 
 def test_every_rule_entry_names_a_published_source():
     docs = almanac.source_documents()
-    assert docs == ("Schweizer Meisterschaft 2010", "Die Fischer von Catan 2", "Catan Australian Championships 2006",
-                    "Catan: Die Ölquellen", "Almanach: Längste Straße & Seehandel")
+    assert docs == (
+        "Schweizer Meisterschaft 2010",
+        "Die Fischer von Catan 2",
+        "Catan Australian Championships 2006",
+        "Catan: Die Ölquellen",
+        "Almanach: Längste Straße & Seehandel",
+    )
     seen = almanac.all_rules()
     assert len(seen) == 122
     for where, rule in seen:
@@ -289,7 +450,8 @@ def test_every_rule_entry_names_a_published_source():
     assert by_doc["Catan Australian Championships 2006"] >= set(AUS_HOUSE + AUS_DISPUTES)
     assert "broken-road-no-count" not in by_doc["Schweizer Meisterschaft 2010"]
     assert {r.source for w, r in seen if r.key == "broken-road-no-count"} == {
-        "Catan Australian Championships 2006, additional rule 10"}
+        "Catan Australian Championships 2006, additional rule 10"
+    }
 
 
 @pytest.fixture()
@@ -299,12 +461,15 @@ def folder(tmp_path):
     return copy
 
 
-@pytest.mark.parametrize("source, message", [
-    (None, "every entry names its source"),
-    ("setupgen", "a game rule cannot have the source 'setupgen'"),
-    ("Catan Australian Championship 2006, additional rule 10", "names no document of sources.toml"),
-    ("", "every entry names its source"),
-])
+@pytest.mark.parametrize(
+    "source, message",
+    [
+        (None, "every entry names its source"),
+        ("setupgen", "a game rule cannot have the source 'setupgen'"),
+        ("Catan Australian Championship 2006, additional rule 10", "names no document of sources.toml"),
+        ("", "every entry names its source"),
+    ],
+)
 def test_a_rule_without_a_faithful_source_is_refused(folder, source, message):
     path = folder / "presets" / "australian-2006.toml"
     text = path.read_text(encoding="utf-8")
@@ -320,14 +485,19 @@ def test_a_rule_without_a_faithful_source_is_refused(folder, source, message):
 def test_a_source_naming_setupgen_is_refused_in_every_data_file(folder):
     path = folder / "scenarios.toml"
     text = path.read_text(encoding="utf-8")
-    path.write_text(text.replace('source = "Schweizer Meisterschaft 2010, Seefahrer-Szenario, Regel 8"',
-                                 'source = "setupgen"'), encoding="utf-8")
+    path.write_text(
+        text.replace('source = "Schweizer Meisterschaft 2010, Seefahrer-Szenario, Regel 8"', 'source = "setupgen"'),
+        encoding="utf-8",
+    )
     with pytest.raises(SetupgenError, match=r"rules\[7\] \(key 'sea-pirate'\)\.source: a game rule cannot"):
         almanac.scenario_rules("seafarers-sm2010", folder)
     fish = folder / "variants" / "fishermen.toml"
-    fish.write_text(fish.read_text(encoding="utf-8").replace(
-        'source = "Die Fischer von Catan 2, Variante für Basisspiel ohne Seefahrererweiterung"', 'source = "x"', 1),
-        encoding="utf-8")
+    fish.write_text(
+        fish.read_text(encoding="utf-8").replace(
+            'source = "Die Fischer von Catan 2, Variante für Basisspiel ohne Seefahrererweiterung"', 'source = "x"', 1
+        ),
+        encoding="utf-8",
+    )
     with pytest.raises(SetupgenError, match="'x' names no document"):
         almanac.variant("fishermen", folder)
 

@@ -26,8 +26,19 @@ def test_every_public_name_resolves_to_a_non_module():
     for name in setupgen.__all__:
         value = getattr(setupgen, name)
         assert not inspect.ismodule(value), name
-    for must in ("load_layout", "from_seed", "from_setup_id", "check_board", "render_sheet", "svgs_to_pdf",
-                 "read_board", "write_board", "load_tournament", "plan_schedule", "standings"):
+    for must in (
+        "load_layout",
+        "from_seed",
+        "from_setup_id",
+        "check_board",
+        "render_sheet",
+        "svgs_to_pdf",
+        "read_board",
+        "write_board",
+        "load_tournament",
+        "plan_schedule",
+        "standings",
+    ):
         assert must in setupgen.__all__
 
 
@@ -77,24 +88,35 @@ def test_benchmark_and_script_modules_import():
     for path in sorted([*(ROOT / "benchmarks").glob("*.py"), *(ROOT / "scripts").glob("*.py")]):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         guarded = [n for n in tree.body if isinstance(n, ast.If) and "__main__" in ast.unparse(n.test)]
-        calls = [n for n in tree.body if isinstance(n, ast.Expr) and isinstance(n.value, ast.Call)
-                 and not ast.unparse(n.value.func) == "sys.path.insert"]
+        calls = [
+            n
+            for n in tree.body
+            if isinstance(n, ast.Expr)
+            and isinstance(n.value, ast.Call)
+            and not ast.unparse(n.value.func) == "sys.path.insert"
+        ]
         assert guarded and not calls, f"{path.name}: top-level work outside `if __name__ == '__main__'`"
         runpy.run_path(str(path), run_name="imported_by_test")
 
 
 # ------------------------------------------------------------------ the board command's jobs, one request type each
 
+
 def test_each_job_of_the_board_command_is_a_request_type_of_its_own():
     from setupgen.render import export
 
     R = export.BoardRequest
-    cases = [(R(seed="s"), export.SheetRequest), (R(seed="s", fmt="svg"), export.SheetRequest),
-             (R(seed="s", key=True, scenario="seafarers-sm2010"), export.KeyRequest),
-             (R(seed="s", fmt="json"), export.JsonRequest), (R(setup_id=None, seed="s", fmt="jsonl", count=3),
-                                                              export.BatchRequest),
-             (R(board_file="tests/fixtures/oil-5-6-fixed-test-board.json", scenario="oil-springs-5-6-fixed"),
-              export.BoardFileRequest)]
+    cases = [
+        (R(seed="s"), export.SheetRequest),
+        (R(seed="s", fmt="svg"), export.SheetRequest),
+        (R(seed="s", key=True, scenario="seafarers-sm2010"), export.KeyRequest),
+        (R(seed="s", fmt="json"), export.JsonRequest),
+        (R(setup_id=None, seed="s", fmt="jsonl", count=3), export.BatchRequest),
+        (
+            R(board_file="tests/fixtures/oil-5-6-fixed-test-board.json", scenario="oil-springs-5-6-fixed"),
+            export.BoardFileRequest,
+        ),
+    ]
     for request, kind in cases:
         assert type(export.board_job(request)) is kind, request
     job = export.board_job(R(seed="s", fmt="jsonl", count=3, numbers="spiral"))
@@ -114,8 +136,9 @@ def test_the_jobs_make_what_the_command_writes(tmp_path):
 
     R = export.BoardRequest
     run = CliRunner().invoke(app, ["board", "--seed", "jobs", "--format", "json", "-o", "-"])
-    assert run.exit_code == 0 and export.json_output(export.board_job(R(seed="jobs", fmt="json"))).data == \
-        run.stdout_bytes
+    assert (
+        run.exit_code == 0 and export.json_output(export.board_job(R(seed="jobs", fmt="json"))).data == run.stdout_bytes
+    )
     made = export.batch_output(export.board_job(R(seed="jobs", fmt="jsonl", count=4)))
     lines = list(made.data)
     assert made.default_name == "base-3-4-jobs.jsonl" and len(lines) == 4

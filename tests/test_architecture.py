@@ -7,6 +7,7 @@ never imports the CLI framework, and no function runs past ~60 lines."""
 
 import ast
 import re
+import sys
 from pathlib import Path
 
 import pytest
@@ -83,7 +84,8 @@ def test_every_module_has_a_layer_in_the_readme():
     listed = readme_layers()
     assert set(listed) == set(modules()), (
         f"not in the README: {sorted(set(modules()) - set(listed))}; "
-        f"listed but missing: {sorted(set(listed) - set(modules()))}")
+        f"listed but missing: {sorted(set(listed) - set(modules()))}"
+    )
     assert set(listed.values()) <= set(LAYERS)
 
 
@@ -105,8 +107,9 @@ def test_check_and_tournament_model_depend_on_the_core_only():
 
 
 def test_import_graph_has_no_cycle():
-    graph = {name: {t for t, _, _ in imports(name, path) if t in modules() and t != name}
-             for name, path in modules().items()}
+    graph = {
+        name: {t for t, _, _ in imports(name, path) if t in modules() and t != name} for name, path in modules().items()
+    }
     # a package's __init__ may re-export its own modules; a module importing
     # its own package's __init__ would close a cycle and is counted
     state: dict[str, int] = {}
@@ -117,7 +120,7 @@ def test_import_graph_has_no_cycle():
         stack.append(node)
         for nxt in sorted(graph[node]):
             if state.get(nxt) == 1:
-                cycle = stack[stack.index(nxt):] + [nxt]
+                cycle = stack[stack.index(nxt) :] + [nxt]
                 pytest.fail("import cycle: " + " -> ".join(cycle))
             if nxt not in state:
                 visit(nxt)
@@ -137,8 +140,11 @@ def test_no_module_reaches_into_private_names():
         for target, names, line in imports(name, path):
             if target == name:
                 continue
-            bad += [f"{path.relative_to(ROOT)}:{line}: {target}.{n}" for n in names
-                    if n.startswith("_") and not n.startswith("__")]
+            bad += [
+                f"{path.relative_to(ROOT)}:{line}: {target}.{n}"
+                for n in names
+                if n.startswith("_") and not n.startswith("__")
+            ]
         aliases = set()
         for node in ast.walk(tree):
             if isinstance(node, (ast.Import, ast.ImportFrom)):
@@ -148,8 +154,13 @@ def test_no_module_reaches_into_private_names():
                     elif isinstance(node, ast.Import) and a.name.startswith("setupgen"):
                         aliases.add((a.asname or a.name).split(".")[0])
         for node in ast.walk(tree):
-            if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in aliases
-                    and node.attr.startswith("_") and not node.attr.startswith("__")):
+            if (
+                isinstance(node, ast.Attribute)
+                and isinstance(node.value, ast.Name)
+                and node.value.id in aliases
+                and node.attr.startswith("_")
+                and not node.attr.startswith("__")
+            ):
                 bad.append(f"{path.relative_to(ROOT)}:{node.lineno}: {node.value.id}.{node.attr}")
     assert not bad, "\n".join(bad)
 
@@ -161,8 +172,11 @@ def test_library_never_imports_the_cli_framework():
             continue
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in ast.walk(tree):
-            names = [a.name for a in node.names] if isinstance(node, ast.Import) else (
-                [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            names = (
+                [a.name for a in node.names]
+                if isinstance(node, ast.Import)
+                else ([node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            )
             bad += [f"{name}: {n}" for n in names if n.split(".")[0] in ("typer", "click", "rich")]
     assert not bad, bad
 
@@ -177,14 +191,18 @@ def test_library_messages_name_no_command_line_flags():
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Raise) and node.exc is not None:
                 for sub in ast.walk(node.exc):
-                    if isinstance(sub, ast.Constant) and isinstance(sub.value, str) and re.search(r"(^|\s)--[a-z]", sub.value):
+                    if (
+                        isinstance(sub, ast.Constant)
+                        and isinstance(sub.value, str)
+                        and re.search(r"(^|\s)--[a-z]", sub.value)
+                    ):
                         bad.append(f"{path.relative_to(ROOT)}:{node.lineno}: {sub.value!r}")
     assert not bad, "\n".join(bad)
 
 
 def test_no_function_over_sixty_lines():
     long = []
-    for name, path in modules().items():
+    for _name, path in modules().items():
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 length = node.end_lineno - node.lineno + 1
@@ -199,8 +217,11 @@ def _tracked_texts() -> list[Path]:
     import subprocess
 
     found = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True)
-    names = found.stdout.split("\n") if found.returncode == 0 else \
-        [str(p.relative_to(ROOT)) for p in ROOT.rglob("*") if ".venv" not in p.parts and ".git" not in p.parts]
+    names = (
+        found.stdout.split("\n")
+        if found.returncode == 0
+        else [str(p.relative_to(ROOT)) for p in ROOT.rglob("*") if ".venv" not in p.parts and ".git" not in p.parts]
+    )
     out = []
     for name in filter(None, names):
         path = ROOT / name
@@ -223,9 +244,13 @@ def test_every_reference_points_inside_the_repository():
     the repository; every cited doc, section and part exists."""
     files = _tracked_texts()
     assert any(p.name == "base-3-4.toml" for p in files) and any(p.parent.name == "tests" for p in files)
-    outside = [f"{p.relative_to(ROOT)}:{n}: {m.group(0)}" for p in files
-               for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), start=1)
-               for m in _OUTSIDE.finditer(line) if p.name != "test_architecture.py"]
+    outside = [
+        f"{p.relative_to(ROOT)}:{n}: {m.group(0)}"
+        for p in files
+        for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), start=1)
+        for m in _OUTSIDE.finditer(line)
+        if p.name != "test_architecture.py"
+    ]
     assert not outside, "\n".join(outside)
     rules = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
     sections = set(re.findall(r"^## (\d+)\. ", rules, re.MULTILINE))
@@ -259,17 +284,62 @@ def test_mypy_strict_counts_match_the_readme():
     import subprocess
     import sys
 
-    res = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--no-color-output", "setupgen"], cwd=ROOT,
-                         capture_output=True, text=True)
+    res = subprocess.run(
+        [sys.executable, "-m", "mypy", "--strict", "--no-color-output", "setupgen"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
     found: dict[str, int] = {}
     for line in res.stdout.splitlines():
         m = re.match(r"(setupgen/[a-z_]+)(?:\.py|/)\S*:\d+: error:", line)
         if m:
             found[m.group(1)] = found.get(m.group(1), 0) + 1
     table = (ROOT / "README.md").read_text(encoding="utf-8").split("| package | `mypy --strict` errors |", 1)[1]
-    listed = {m.group(1): int(m.group(2)) for m in re.finditer(r"^\s*\| `(setupgen/[a-z_]+)` \| (\d+) \|", table,
-                                                                re.M)}
-    assert {p: listed[p] for p in ("setupgen/core", "setupgen/generate", "setupgen/check",
-                                   "setupgen/tournament")} == dict.fromkeys(
-        ("setupgen/core", "setupgen/generate", "setupgen/check", "setupgen/tournament"), 0)
+    listed = {m.group(1): int(m.group(2)) for m in re.finditer(r"^\s*\| `(setupgen/[a-z_]+)` \| (\d+) \|", table, re.M)}
+    assert {
+        p: listed[p] for p in ("setupgen/core", "setupgen/generate", "setupgen/check", "setupgen/tournament")
+    } == dict.fromkeys(("setupgen/core", "setupgen/generate", "setupgen/check", "setupgen/tournament"), 0)
     assert found == {p: n for p, n in listed.items() if n}, res.stdout[-3000:]
+
+
+def test_every_imported_package_is_declared():
+    """Each third-party module the package imports (anywhere in its
+    source, lazily or not) comes from a distribution named in
+    pyproject.toml's dependencies, and each one the tests, scripts and
+    benchmarks import from one named there or in the test extras (issue
+    47: numpy, markupsafe, click and rich arrived only as others'
+    dependencies). Optional peers a benchmark or a test skips without
+    (catanatron) are listed here by name."""
+    import importlib.metadata
+    import tomllib
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+
+    def names(specs: list[str]) -> set[str]:
+        return {re.split(r"[<>=!~\[ ;]", s, maxsplit=1)[0].lower().replace("_", "-") for s in specs}
+
+    runtime, test = names(project["dependencies"]), names(project["optional-dependencies"]["test"])
+    dists = importlib.metadata.packages_distributions()
+    local = (
+        {p.stem for p in (ROOT / "tests").glob("*.py")}
+        | {p.stem for p in (ROOT / "scripts").glob("*.py")}
+        | {p.stem for p in (ROOT / "benchmarks").glob("*.py")}
+        | {"setupgen", "msvcrt", "catanatron"}
+    )
+
+    def imported(folder: str) -> set[str]:
+        found = set()
+        for path in (ROOT / folder).rglob("*.py"):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if isinstance(node, ast.Import):
+                    found |= {a.name.split(".")[0] for a in node.names}
+                elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                    found.add(node.module.split(".")[0])
+        return {m for m in found if m not in sys.stdlib_module_names and m not in local}
+
+    def undeclared(modules: set[str], declared: set[str]) -> list[str]:
+        return sorted(m for m in modules if not {d.lower().replace("_", "-") for d in dists.get(m, [m])} & declared)
+
+    assert undeclared(imported("setupgen"), runtime) == []
+    assert undeclared(imported("tests") | imported("scripts") | imported("benchmarks"), runtime | test) == []

@@ -46,8 +46,12 @@ from setupgen.core.errors import BoardFormatError, GenerationError, SetupgenErro
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = ROOT / "tests" / "golden"
 SEAFARERS_FIXTURE = ROOT / "tests" / "fixtures" / "balance-seafarers-sm2010.json"
-PROPS = settings(max_examples=40, deadline=None, derandomize=True,
-                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+PROPS = settings(
+    max_examples=40,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
 
 
 # == the independent oracle (docs/balance.md, written out without core/balance) ==
@@ -59,9 +63,14 @@ CORNER_OFFSETS = ((1, -1), (0, -2), (-1, -1), (-1, 1), (0, 2), (1, 1))
 PRODUCES = {"forest": "lumber", "pasture": "wool", "fields": "grain", "hills": "brick", "mountains": "ore"}
 FIVE = ("lumber", "wool", "grain", "brick", "ore")
 #: docs/balance.md, "Score": measure -> (best, worst); every weight in balance/score.toml is 1
-SCALES = {"resource_spread_share": (0, 1), "intersection_max": (9, 13),
-          "terrain_pairs_share": (0, Fraction(6, 10)), "halves_imbalance": (0, Fraction(3, 10)),
-          "repeated_numbers": (0, 5), "harbor_own_pips": (0, 8)}
+SCALES = {
+    "resource_spread_share": (0, 1),
+    "intersection_max": (9, 13),
+    "terrain_pairs_share": (0, Fraction(6, 10)),
+    "halves_imbalance": (0, Fraction(3, 10)),
+    "repeated_numbers": (0, 5),
+    "harbor_own_pips": (0, 8),
+}
 
 
 def dots(number):
@@ -79,14 +88,17 @@ def corner_points(h):
 def _score(res, spread, top, pairs, producing, halves, repeated, harbors):
     """The exact (unrounded) 0-100 score as a Fraction."""
     mean = Fraction(sum(res[r] for r in FIVE), 5)
-    values = {"resource_spread_share": Fraction(spread) / mean if mean else Fraction(0),
-              "intersection_max": Fraction(top),
-              "terrain_pairs_share": Fraction(pairs, max(1, producing)),
-              "halves_imbalance": Fraction(str(halves)),
-              "repeated_numbers": Fraction(repeated),
-              "harbor_own_pips": Fraction(sum(p for _, p in harbors), len(harbors)) if harbors else Fraction(0)}
-    bad = sum(min(Fraction(1), max(Fraction(0), (values[k] - best) / (worst - best)))
-              for k, (best, worst) in SCALES.items())
+    values = {
+        "resource_spread_share": Fraction(spread) / mean if mean else Fraction(0),
+        "intersection_max": Fraction(top),
+        "terrain_pairs_share": Fraction(pairs, max(1, producing)),
+        "halves_imbalance": Fraction(str(halves)),
+        "repeated_numbers": Fraction(repeated),
+        "harbor_own_pips": Fraction(sum(p for _, p in harbors), len(harbors)) if harbors else Fraction(0),
+    }
+    bad = sum(
+        min(Fraction(1), max(Fraction(0), (values[k] - best) / (worst - best))) for k, (best, worst) in SCALES.items()
+    )
     return 100 * (1 - bad / len(SCALES))
 
 
@@ -110,8 +122,11 @@ def oracle(board, barred=(), table=False):
     for h in land:
         for p in corner_points(h):
             at[p].add(h)
-    blocked = {h for h, t in land.items() if ((table or "hidden" in barred) and t.hidden)
-               or ("gold" in barred and t.terrain == "gold")}
+    blocked = {
+        h
+        for h, t in land.items()
+        if ((table or "hidden" in barred) and t.hidden) or ("gold" in barred and t.terrain == "gold")
+    }
     sums = [sum(pips[h] for h in hs) for hs in at.values() if not hs & blocked]
     # clusters by breadth-first search; pairs counted once each (directions 0-2 only)
     counted = {h for h in land if terrain[h] not in (None, "desert")}
@@ -130,8 +145,12 @@ def oracle(board, barred=(), table=False):
                     seen.add(n)
                     queue.append(n)
         largest = max(largest, size)
-    pairs = sum(1 for h in counted for dq, dr in DIRS[:3]
-                if (h[0] + dq, h[1] + dr) in counted and terrain[(h[0] + dq, h[1] + dr)] == terrain[h])
+    pairs = sum(
+        1
+        for h in counted
+        for dq, dr in DIRS[:3]
+        if (h[0] + dq, h[1] + dr) in counted and terrain[(h[0] + dq, h[1] + dr)] == terrain[h]
+    )
     # 2:1 harbors: the land at the two end points of the harbor's edge
     harbors = []
     for hb in board.harbors:
@@ -147,27 +166,50 @@ def oracle(board, barred=(), table=False):
     centre = [sum(c[i] for c in cube.values()) / len(cube) for i in range(3)]
     known = {h: (pips[h] if terrain[h] is not None else 0) for h in land}
     total = sum(known.values())
-    diff = sum(abs(sum(known[h] for h in land if cube[h][i] < centre[i])
-                   - sum(known[h] for h in land if cube[h][i] > centre[i])) for i in range(3))
+    diff = sum(
+        abs(
+            sum(known[h] for h in land if cube[h][i] < centre[i])
+            - sum(known[h] for h in land if cube[h][i] > centre[i])
+        )
+        for i in range(3)
+    )
     halves = float(round(Fraction(diff, 3 * total), 4)) if total else 0.0
     producing = sum(1 for h in land if terrain[h] in PRODUCES or terrain[h] == "gold")
     top = max(sums, default=0)
     exact = _score(res, spread, top, pairs, producing, halves, repeated, harbors)
-    return {"resource_pips": res, "resource_spread": spread, "pips_per_hex": per_hex,
-            "intersection_max": top, "intersection_min": min(sums, default=0),
-            "intersections_11": sum(1 for s in sums if s >= 11), "largest_cluster": largest,
-            "same_terrain_pairs": pairs, "repeated_numbers": repeated, "harbor_pips": tuple(harbors),
-            "halves_imbalance": halves, "score": float(round(exact, 1)), "score_exact": exact}
+    return {
+        "resource_pips": res,
+        "resource_spread": spread,
+        "pips_per_hex": per_hex,
+        "intersection_max": top,
+        "intersection_min": min(sums, default=0),
+        "intersections_11": sum(1 for s in sums if s >= 11),
+        "largest_cluster": largest,
+        "same_terrain_pairs": pairs,
+        "repeated_numbers": repeated,
+        "harbor_pips": tuple(harbors),
+        "halves_imbalance": halves,
+        "score": float(round(exact, 1)),
+        "score_exact": exact,
+    }
 
 
 def metrics(m):
     """A :class:`balance.Balance` as the oracle's dict (without the exact score)."""
-    return {"resource_pips": dict(m.resource_pips), "resource_spread": m.resource_spread,
-            "pips_per_hex": dict(m.pips_per_hex), "intersection_max": m.intersection_max,
-            "intersection_min": m.intersection_min, "intersections_11": m.intersections_11,
-            "largest_cluster": m.largest_cluster, "same_terrain_pairs": m.same_terrain_pairs,
-            "repeated_numbers": m.repeated_numbers, "harbor_pips": tuple(m.harbor_pips),
-            "halves_imbalance": m.halves_imbalance, "score": m.score}
+    return {
+        "resource_pips": dict(m.resource_pips),
+        "resource_spread": m.resource_spread,
+        "pips_per_hex": dict(m.pips_per_hex),
+        "intersection_max": m.intersection_max,
+        "intersection_min": m.intersection_min,
+        "intersections_11": m.intersections_11,
+        "largest_cluster": m.largest_cluster,
+        "same_terrain_pairs": m.same_terrain_pairs,
+        "repeated_numbers": m.repeated_numbers,
+        "harbor_pips": tuple(m.harbor_pips),
+        "halves_imbalance": m.halves_imbalance,
+        "score": m.score,
+    }
 
 
 def without_exact(o):
@@ -186,10 +228,13 @@ def oracle_failures(o, limits):
     if any(not lo <= o["resource_pips"].get(r, 0) <= hi for r, lo, hi in limits.resource_pips):
         out.append("resource_pips")
     tens = o["score_exact"] * 10
-    scores = {math.floor(tens) / 10, math.ceil(tens) / 10} if tens - math.floor(tens) == Fraction(1, 2) \
-        else {o["score"]}
-    for name, broken in (("min_score", lambda s: limits.min_score is not None and s < limits.min_score),
-                         ("max_score", lambda s: limits.max_score is not None and s > limits.max_score)):
+    scores = (
+        {math.floor(tens) / 10, math.ceil(tens) / 10} if tens - math.floor(tens) == Fraction(1, 2) else {o["score"]}
+    )
+    for name, broken in (
+        ("min_score", lambda s: limits.min_score is not None and s < limits.min_score),
+        ("max_score", lambda s: limits.max_score is not None and s > limits.max_score),
+    ):
         verdicts = {broken(s) for s in scores}
         if len(verdicts) > 1:
             return None
@@ -231,15 +276,28 @@ def test_oracle_corner_points_are_hexgrid_corner_points():
 # Ring neighbours in direction order E, NE, NW, W, SW, SE each touch the next
 # (and SE touches E); every ring hex touches C.
 
+
 def flower(hidden=()):
-    land = {(0, 0): ("fields", 4), (1, 0): ("forest", 3), (1, -1): ("forest", 3), (0, -1): ("pasture", 8),
-            (-1, 0): ("hills", 9), (-1, 1): ("gold", 12), (0, 1): ("mountains", 10)}
+    land = {
+        (0, 0): ("fields", 4),
+        (1, 0): ("forest", 3),
+        (1, -1): ("forest", 3),
+        (0, -1): ("pasture", 8),
+        (-1, 0): ("hills", 9),
+        (-1, 1): ("gold", 12),
+        (0, 1): ("mountains", 10),
+    }
     tiles = [Tile(h, "land", t, n, h in hidden) for h, (t, n) in land.items()]
     tiles += [Tile(h, "sea", "sea") for h in [(1, -2), (2, -1), (-2, 0), (-1, 2)]]
-    harbors = (Harbor((1, -2), 4, "wool"), Harbor((2, -1), 4, "lumber"), Harbor((-2, 0), 0, "3:1"),
-               Harbor((-1, 2), 1, "ore"))  # board order: by row, then q
-    return Board("hand-flower", None, "", "swap", "fixed", tuple(sorted(tiles, key=lambda t: (t.hex[1], t.hex[0]))),
-                 harbors)
+    harbors = (
+        Harbor((1, -2), 4, "wool"),
+        Harbor((2, -1), 4, "lumber"),
+        Harbor((-2, 0), 0, "3:1"),
+        Harbor((-1, 2), 1, "ore"),
+    )  # board order: by row, then q
+    return Board(
+        "hand-flower", None, "", "swap", "fixed", tuple(sorted(tiles, key=lambda t: (t.hex[1], t.hex[0]))), harbors
+    )
 
 
 # The flower, worked by hand:
@@ -272,35 +330,56 @@ def flower(hidden=()):
 #   repeated_numbers 1 / 5                         -> 0.2
 #   harbor_own_pips (5 + 4 + 3) / 3 = 4, / 8       -> 0.5
 #   sum 2.6587, mean 0.4431 -> 100 x (1 - 0.4431) = 55.69 -> 55.7
-FLOWER = {"resource_pips": {"lumber": 4, "wool": 5, "grain": 3, "brick": 4, "ore": 3, "gold": 1},
-          "resource_spread": 2,
-          "pips_per_hex": {"lumber": 2.0, "wool": 5.0, "grain": 3.0, "brick": 4.0, "ore": 3.0, "gold": 1.0},
-          "intersection_max": 12, "intersection_min": 1, "intersections_11": 1,
-          "largest_cluster": 2, "same_terrain_pairs": 1, "repeated_numbers": 1,
-          "harbor_pips": (("wool", 5), ("lumber", 4), ("ore", 3)), "halves_imbalance": 0.1333, "score": 55.7}
+FLOWER = {
+    "resource_pips": {"lumber": 4, "wool": 5, "grain": 3, "brick": 4, "ore": 3, "gold": 1},
+    "resource_spread": 2,
+    "pips_per_hex": {"lumber": 2.0, "wool": 5.0, "grain": 3.0, "brick": 4.0, "ore": 3.0, "gold": 1.0},
+    "intersection_max": 12,
+    "intersection_min": 1,
+    "intersections_11": 1,
+    "largest_cluster": 2,
+    "same_terrain_pairs": 1,
+    "repeated_numbers": 1,
+    "harbor_pips": (("wool", 5), ("lumber", 4), ("ore", 3)),
+    "halves_imbalance": 0.1333,
+    "score": 55.7,
+}
 
 
 def test_flower_harbor_corners_are_the_ones_worked_by_hand():
-    assert set(hexgrid.edge_corners((1, -2), 4)) == {frozenset({(1, -2), (0, -2), (0, -1)}),
-                                                       frozenset({(1, -2), (0, -1), (1, -1)})}
-    assert set(hexgrid.edge_corners((2, -1), 4)) == {frozenset({(2, -1), (1, -1), (1, 0)}),
-                                                       frozenset({(2, -1), (1, 0), (2, 0)})}
-    assert set(hexgrid.edge_corners((-1, 2), 1)) == {frozenset({(-1, 2), (0, 2), (0, 1)}),
-                                                       frozenset({(-1, 2), (0, 1), (-1, 1)})}
+    assert set(hexgrid.edge_corners((1, -2), 4)) == {
+        frozenset({(1, -2), (0, -2), (0, -1)}),
+        frozenset({(1, -2), (0, -1), (1, -1)}),
+    }
+    assert set(hexgrid.edge_corners((2, -1), 4)) == {
+        frozenset({(2, -1), (1, -1), (1, 0)}),
+        frozenset({(2, -1), (1, 0), (2, 0)}),
+    }
+    assert set(hexgrid.edge_corners((-1, 2), 1)) == {
+        frozenset({(-1, 2), (0, 2), (0, 1)}),
+        frozenset({(-1, 2), (0, 1), (-1, 1)}),
+    }
 
 
 def test_flower_metrics_worked_by_hand():
     m = balance.measure(flower())
     assert metrics(m) == FLOWER
     assert without_exact(oracle(flower())) == FLOWER
-    assert m.to_dict() == {"format": "setupgen.balance/1", "score": 55.7,
-                           "resource_pips": FLOWER["resource_pips"], "resource_spread": 2,
-                           "pips_per_hex": FLOWER["pips_per_hex"], "intersection_max": 12, "intersection_min": 1,
-                           "intersections_11": 1, "largest_cluster": 2, "same_terrain_pairs": 1,
-                           "repeated_numbers": 1,
-                           "harbor_pips": [{"type": "wool", "pips": 5}, {"type": "lumber", "pips": 4},
-                                           {"type": "ore", "pips": 3}],
-                           "halves_imbalance": 0.1333}
+    assert m.to_dict() == {
+        "format": "setupgen.balance/1",
+        "score": 55.7,
+        "resource_pips": FLOWER["resource_pips"],
+        "resource_spread": 2,
+        "pips_per_hex": FLOWER["pips_per_hex"],
+        "intersection_max": 12,
+        "intersection_min": 1,
+        "intersections_11": 1,
+        "largest_cluster": 2,
+        "same_terrain_pairs": 1,
+        "repeated_numbers": 1,
+        "harbor_pips": [{"type": "wool", "pips": 5}, {"type": "lumber", "pips": 4}, {"type": "ore", "pips": 3}],
+        "halves_imbalance": 0.1333,
+    }
 
 
 def test_flower_gold_barred():
@@ -334,12 +413,20 @@ def test_flower_as_the_table_sees_it():
     # s: s<0 E 2 + SE 3 = 5 vs s>0 W 4 -> 1; 4 / 45 = 0.0889.
     # score: spread 4 / (14/5) = 1.43 -> 1; intersection 0; pairs 1/6 / 0.6 = 0.2778; halves 0.0889 / 0.3 =
     # 0.2963; repeated 0.2; harbors (0 + 4 + 3) / 3 / 8 = 0.2917; sum 2.0658, mean 0.3443 -> 65.57 -> 65.6
-    table = {"resource_pips": {"lumber": 4, "wool": 0, "grain": 3, "brick": 4, "ore": 3, "gold": 1},
-             "resource_spread": 4,
-             "pips_per_hex": {"lumber": 2.0, "wool": 0.0, "grain": 3.0, "brick": 4.0, "ore": 3.0, "gold": 1.0},
-             "intersection_max": 8, "intersection_min": 1, "intersections_11": 0,
-             "largest_cluster": 2, "same_terrain_pairs": 1, "repeated_numbers": 1,
-             "harbor_pips": (("wool", 0), ("lumber", 4), ("ore", 3)), "halves_imbalance": 0.0889, "score": 65.6}
+    table = {
+        "resource_pips": {"lumber": 4, "wool": 0, "grain": 3, "brick": 4, "ore": 3, "gold": 1},
+        "resource_spread": 4,
+        "pips_per_hex": {"lumber": 2.0, "wool": 0.0, "grain": 3.0, "brick": 4.0, "ore": 3.0, "gold": 1.0},
+        "intersection_max": 8,
+        "intersection_min": 1,
+        "intersections_11": 0,
+        "largest_cluster": 2,
+        "same_terrain_pairs": 1,
+        "repeated_numbers": 1,
+        "harbor_pips": (("wool", 0), ("lumber", 4), ("ore", 3)),
+        "halves_imbalance": 0.0889,
+        "score": 65.6,
+    }
     assert metrics(balance.measure(board, table=True)) == table
     assert without_exact(oracle(board, table=True)) == table
     # the table's view of a board without face-down hexes is the director's
@@ -370,15 +457,30 @@ def test_flower_with_own_score_weights():
 #     s: s<-1/2 B 0 + C 5 = 5, s>-1/2 A 0 + D 3 = 3 -> 2; 6 / (3 x 8) = 0.25
 #   score: spread 5 / (8/5) clips to 1; intersection 0; pairs 0; halves 0.25 / 0.3 = 0.8333; repeated 0;
 #     harbors 0 (none); sum 1.8333, mean 0.3056 -> 69.44 -> 69.4
-KITE = {"resource_pips": {"lumber": 0, "wool": 3, "grain": 0, "brick": 5, "ore": 0}, "resource_spread": 5,
-        "pips_per_hex": {"lumber": 0.0, "wool": 3.0, "grain": 0.0, "brick": 5.0, "ore": 0.0},
-        "intersection_max": 5, "intersection_min": 0, "intersections_11": 0, "largest_cluster": 1,
-        "same_terrain_pairs": 0, "repeated_numbers": 0, "harbor_pips": (), "halves_imbalance": 0.25, "score": 69.4}
+KITE = {
+    "resource_pips": {"lumber": 0, "wool": 3, "grain": 0, "brick": 5, "ore": 0},
+    "resource_spread": 5,
+    "pips_per_hex": {"lumber": 0.0, "wool": 3.0, "grain": 0.0, "brick": 5.0, "ore": 0.0},
+    "intersection_max": 5,
+    "intersection_min": 0,
+    "intersections_11": 0,
+    "largest_cluster": 1,
+    "same_terrain_pairs": 0,
+    "repeated_numbers": 0,
+    "harbor_pips": (),
+    "halves_imbalance": 0.25,
+    "score": 69.4,
+}
 
 
 def test_kite_metrics_worked_by_hand():
-    tiles = (Tile((1, -1), "land", "pasture", 4), Tile((0, 0), "land", "desert"), Tile((1, 0), "land", "desert"),
-             Tile((0, 1), "land", "hills", 8), Tile((2, -1), "frame", "sea"))
+    tiles = (
+        Tile((1, -1), "land", "pasture", 4),
+        Tile((0, 0), "land", "desert"),
+        Tile((1, 0), "land", "desert"),
+        Tile((0, 1), "land", "hills", 8),
+        Tile((2, -1), "frame", "sea"),
+    )
     board = Board("hand-kite", None, "", "swap", "players", tiles)
     assert metrics(balance.measure(board)) == KITE
     assert without_exact(oracle(board)) == KITE
@@ -387,11 +489,19 @@ def test_kite_metrics_worked_by_hand():
 def test_deserts_only():
     # two deserts: no cluster, no pair, no pips anywhere (the 10 intersections all 0), no halves;
     # every measure at its best -> 100.0
-    board = Board("hand-deserts", None, "", "swap", "players",
-                  (Tile((0, 0), "land", "desert"), Tile((1, 0), "land", "desert")))
+    board = Board(
+        "hand-deserts", None, "", "swap", "players", (Tile((0, 0), "land", "desert"), Tile((1, 0), "land", "desert"))
+    )
     m = balance.measure(board)
-    assert (m.largest_cluster, m.same_terrain_pairs, m.intersection_max, m.intersection_min, m.halves_imbalance,
-            m.resource_spread, m.score) == (0, 0, 0, 0, 0.0, 0, 100.0)
+    assert (
+        m.largest_cluster,
+        m.same_terrain_pairs,
+        m.intersection_max,
+        m.intersection_min,
+        m.halves_imbalance,
+        m.resource_spread,
+        m.score,
+    ) == (0, 0, 0, 0, 0.0, 0, 100.0)
 
 
 def test_unknown_start_restriction():
@@ -402,15 +512,22 @@ def test_unknown_start_restriction():
 
 # == 2. the pinned boards =====================================================
 
+
 def pinned(name):
-    path = {"demo": GOLDEN / "base-3-4-demo.json", "club": GOLDEN / "base-5-6-club.json",
-            "seafarers": SEAFARERS_FIXTURE}[name]
+    path = {
+        "demo": GOLDEN / "base-3-4-demo.json",
+        "club": GOLDEN / "base-5-6-club.json",
+        "seafarers": SEAFARERS_FIXTURE,
+    }[name]
     return Board.from_json(path.read_text(encoding="utf-8"))
 
 
 def test_pinned_boards_are_what_they_say():
     assert (pinned("demo").scenario, pinned("club").scenario, pinned("seafarers").scenario) == (
-        "base-3-4", "base-5-6", "seafarers-sm2010")
+        "base-3-4",
+        "base-5-6",
+        "seafarers-sm2010",
+    )
     # the Seafarers layout bars both (docs/balance.md); the base layouts bar nothing
     assert layoutmod.load("seafarers-sm2010").start_barred == ("hidden", "gold")
     assert layoutmod.load("base-3-4").start_barred == layoutmod.load("base-5-6").start_barred == ()
@@ -448,12 +565,20 @@ def test_demo_board_worked_by_hand():
     #   s<0 2+4+5+5+3+4+1 = 24 vs s>0 3+5+2+2+3+5+2 = 22 -> 2; 6 / 174 = 0.0345
     # score: 8 / 11.6 = 0.6897; (12-9)/4 = 0.75; 6/18 / 0.6 = 0.5556; 0.0345 / 0.3 = 0.115; 2/5 = 0.4;
     #   4/5 / 8 = 0.1; sum 2.6102, mean 0.4350 -> 56.50 -> 56.5 (the docs' example)
-    demo = {"resource_pips": {"lumber": 16, "wool": 10, "grain": 11, "brick": 8, "ore": 13}, "resource_spread": 8,
-            "pips_per_hex": {"lumber": 4.0, "wool": 2.5, "grain": 2.75, "brick": 2.6667, "ore": 4.3333},
-            "intersection_max": 12, "intersection_min": 1, "intersections_11": 5, "largest_cluster": 3,
-            "same_terrain_pairs": 6, "repeated_numbers": 2,
-            "harbor_pips": (("wool", 4), ("lumber", 0), ("ore", 0), ("brick", 0), ("grain", 0)),
-            "halves_imbalance": 0.0345, "score": 56.5}
+    demo = {
+        "resource_pips": {"lumber": 16, "wool": 10, "grain": 11, "brick": 8, "ore": 13},
+        "resource_spread": 8,
+        "pips_per_hex": {"lumber": 4.0, "wool": 2.5, "grain": 2.75, "brick": 2.6667, "ore": 4.3333},
+        "intersection_max": 12,
+        "intersection_min": 1,
+        "intersections_11": 5,
+        "largest_cluster": 3,
+        "same_terrain_pairs": 6,
+        "repeated_numbers": 2,
+        "harbor_pips": (("wool", 4), ("lumber", 0), ("ore", 0), ("brick", 0), ("grain", 0)),
+        "halves_imbalance": 0.0345,
+        "score": 56.5,
+    }
     assert metrics(balance.measure(pinned("demo"))) == demo
 
 
@@ -461,16 +586,24 @@ def test_a_board_exactly_on_a_limits_edge_meets_it():
     # Issue 41 (balance.py: a limit's edges are inclusive). The demo board worked by hand above: brick 8,
     # lumber 16 pips, highest intersection 12, largest cluster 3, score 56.5.
     demo = pinned("demo")
-    on_edge = [Limits(resource_pips=(("brick", 8, 13),)), Limits(resource_pips=(("lumber", 8, 16),)),
-               Limits(resource_pips=(("brick", 8, 8), ("lumber", 16, 16))), Limits(max_intersection_pips=12),
-               Limits(max_terrain_cluster=3), Limits(min_score=56.5, max_score=56.5)]
+    on_edge = [
+        Limits(resource_pips=(("brick", 8, 13),)),
+        Limits(resource_pips=(("lumber", 8, 16),)),
+        Limits(resource_pips=(("brick", 8, 8), ("lumber", 16, 16))),
+        Limits(max_intersection_pips=12),
+        Limits(max_terrain_cluster=3),
+        Limits(min_score=56.5, max_score=56.5),
+    ]
     for limits in on_edge:
         assert balance.first_failure(demo, limits) is None, limits
-    beyond = [(Limits(resource_pips=(("brick", 9, 13),)), "resource_pips"),
-              (Limits(resource_pips=(("lumber", 8, 15),)), "resource_pips"),
-              (Limits(max_intersection_pips=11), "max_intersection_pips"),
-              (Limits(max_terrain_cluster=2), "max_terrain_cluster"),
-              (Limits(min_score=56.6), "min_score"), (Limits(max_score=56.4), "max_score")]
+    beyond = [
+        (Limits(resource_pips=(("brick", 9, 13),)), "resource_pips"),
+        (Limits(resource_pips=(("lumber", 8, 15),)), "resource_pips"),
+        (Limits(max_intersection_pips=11), "max_intersection_pips"),
+        (Limits(max_terrain_cluster=2), "max_terrain_cluster"),
+        (Limits(min_score=56.6), "min_score"),
+        (Limits(max_score=56.4), "max_score"),
+    ]
     for limits, name in beyond:
         assert balance.first_failure(demo, limits) == name, limits
 
@@ -520,8 +653,10 @@ def test_seafarers_board_counted_by_hand():
 # == 3. properties of boards made under limits ================================
 
 #: typical pips per resource (the middle of 2,000 boards), to draw resource limits that can be met
-TYPICAL = {"base-3-4": {"lumber": 13, "wool": 13, "grain": 13, "brick": 10, "ore": 10},
-           "seafarers-sm2010": {r: 17 for r in FIVE}}
+TYPICAL = {
+    "base-3-4": {"lumber": 13, "wool": 13, "grain": 13, "brick": 10, "ore": 10},
+    "seafarers-sm2010": {r: 17 for r in FIVE},
+}
 SEEDS = st.text(alphabet=string.ascii_letters + string.digits + "-/", min_size=1, max_size=16)
 
 
@@ -531,8 +666,10 @@ def limit_sets(draw, scenario):
     cluster = draw(st.none() | st.integers(2, 4))
     top = draw(st.none() | st.integers(11, 13))
     chosen = draw(st.lists(st.sampled_from(FIVE), max_size=2, unique=True))
-    pips = tuple((r, draw(st.integers(0, TYPICAL[scenario][r] - 3)), draw(st.integers(TYPICAL[scenario][r] + 3, 40)))
-                 for r in chosen)
+    pips = tuple(
+        (r, draw(st.integers(0, TYPICAL[scenario][r] - 3)), draw(st.integers(TYPICAL[scenario][r] + 3, 40)))
+        for r in chosen
+    )
     low = draw(st.none() | st.integers(40, 60))
     high = draw(st.none() | st.integers(65, 90))
     limits = Limits(cluster, top, pips, low, high)
@@ -548,7 +685,13 @@ def attempt_board(layout, seed, k):
 
 def same_board(a, b):
     return (a.tiles, a.harbors, a.robber, a.pirate, a.number_method, a.harbor_method) == (
-        b.tiles, b.harbors, b.robber, b.pirate, b.number_method, b.harbor_method)
+        b.tiles,
+        b.harbors,
+        b.robber,
+        b.pirate,
+        b.number_method,
+        b.harbor_method,
+    )
 
 
 @pytest.mark.parametrize("scenario", ["base-3-4", "seafarers-sm2010"])
@@ -598,15 +741,20 @@ def test_limits_are_checked_with_the_layouts_start_restrictions():
     # islet (0,0) H:8, (1,0) H:10, (0,1) gold 3: 5 + 3 + 2), so barring them never decides a pips limit of
     # 11 or more. A test copy of the layout puts a 5 on the gold field: that corner has 5 + 3 + 4 = 12 pips.
     shipped = layoutmod.load("seafarers-sm2010")
-    layout = dataclasses.replace(shipped, hexes=tuple(
-        dataclasses.replace(s, number=5) if s.hex == (0, 1) else s for s in shipped.hexes))
+    layout = dataclasses.replace(
+        shipped, hexes=tuple(dataclasses.replace(s, number=5) if s.hex == (0, 1) else s for s in shipped.hexes)
+    )
     limits = Limits(max_intersection_pips=11)
     board = generate.from_seed_within(layout, "barred/1", limits)
     assert oracle(board, ("hidden", "gold"))["intersection_max"] <= 11
     assert oracle(board)["intersection_max"] == 12  # accepted only because the islet is barred
     # barring face-down hexes alone bars that corner too (it touches two)
-    assert generate.from_seed_within(dataclasses.replace(layout, start_barred=("hidden",)), "barred/1",
-                                     limits).balance.attempt == board.balance.attempt
+    assert (
+        generate.from_seed_within(
+            dataclasses.replace(layout, start_barred=("hidden",)), "barred/1", limits
+        ).balance.attempt
+        == board.balance.attempt
+    )
     with pytest.raises(GenerationError, match=r"max intersection pips \(2000 of 2000 attempts\)"):
         generate.from_seed_within(dataclasses.replace(layout, start_barred=()), "barred/1", limits)
 
@@ -655,19 +803,26 @@ def test_setup_id_regenerates_the_board_without_limits():
 
 
 def test_json_records_limits_and_attempt():
-    limits = Limits(max_terrain_cluster=3, resource_pips=(("ore", 5, 20), ("lumber", 8, 30)), min_score=45.5,
-                    max_score=90)
+    limits = Limits(
+        max_terrain_cluster=3, resource_pips=(("ore", 5, 20), ("lumber", 8, 30)), min_score=45.5, max_score=90
+    )
     board = generate.from_seed_within("seafarers-sm2010", "json/1", limits)
     data = json.loads(board.to_json())
-    recorded = {"max_terrain_cluster": 3, "resource_pips": {"ore": [5, 20], "lumber": [8, 30]}, "min_score": 45.5,
-                "max_score": 90}
+    recorded = {
+        "max_terrain_cluster": 3,
+        "resource_pips": {"ore": [5, 20], "lumber": [8, 30]},
+        "min_score": 45.5,
+        "max_score": 90,
+    }
     assert data["balance"] == {"limits": recorded, "preset": None, "attempt": board.balance.attempt}
     assert list(data)[-1] == "balance"
     assert Board.from_json(board.to_json()) == board
     fair = generate.from_seed_within("base-3-4", "json/2", FAIR)
     assert json.loads(fair.to_json())["balance"] == {
-        "limits": {"max_terrain_cluster": 2, "max_intersection_pips": 12}, "preset": "fair",
-        "attempt": fair.balance.attempt}
+        "limits": {"max_terrain_cluster": 2, "max_intersection_pips": 12},
+        "preset": "fair",
+        "attempt": fair.balance.attempt,
+    }
     assert Board.from_json(fair.to_json()).balance == fair.balance
 
 
@@ -678,19 +833,29 @@ def test_boards_without_limits_have_no_balance_field():
     assert "balance" not in json.loads((GOLDEN / "base-3-4-demo.json").read_text(encoding="utf-8"))
 
 
-@pytest.mark.parametrize("field, message", [
-    (5, "balance: expected an object with limits, preset and attempt"),
-    ({"limits": {}, "preset": None, "attempt": -1}, "balance.attempt: expected a whole number >= 0, got -1"),
-    ({"limits": {}, "preset": None, "attempt": "3"}, "balance.attempt: expected a whole number >= 0, got '3'"),
-    ({"limits": {}, "preset": None}, "balance.attempt: expected a whole number >= 0, got None"),
-    ({"limits": [], "preset": None, "attempt": 0}, "balance: expected limits (an object) and preset (a name or null)"),
-    ({"limits": {}, "preset": 7, "attempt": 0}, "balance: expected limits (an object) and preset (a name or null)"),
-    ({"limits": {"max_cluster": 2}, "preset": None, "attempt": 0},
-     "balance.limits: max_cluster: unknown limit (known: max_terrain_cluster, max_intersection_pips, "
-     "resource_pips, min_score, max_score)"),
-    ({"limits": {"max_intersection_pips": 99}, "preset": None, "attempt": 0},
-     "balance.limits: max intersection pips must be a whole number from 1 to 15, got 99"),
-])
+@pytest.mark.parametrize(
+    "field, message",
+    [
+        (5, "balance: expected an object with limits, preset and attempt"),
+        ({"limits": {}, "preset": None, "attempt": -1}, "balance.attempt: expected a whole number >= 0, got -1"),
+        ({"limits": {}, "preset": None, "attempt": "3"}, "balance.attempt: expected a whole number >= 0, got '3'"),
+        ({"limits": {}, "preset": None}, "balance.attempt: expected a whole number >= 0, got None"),
+        (
+            {"limits": [], "preset": None, "attempt": 0},
+            "balance: expected limits (an object) and preset (a name or null)",
+        ),
+        ({"limits": {}, "preset": 7, "attempt": 0}, "balance: expected limits (an object) and preset (a name or null)"),
+        (
+            {"limits": {"max_cluster": 2}, "preset": None, "attempt": 0},
+            "balance.limits: max_cluster: unknown limit (known: max_terrain_cluster, max_intersection_pips, "
+            "resource_pips, min_score, max_score)",
+        ),
+        (
+            {"limits": {"max_intersection_pips": 99}, "preset": None, "attempt": 0},
+            "balance.limits: max intersection pips must be a whole number from 1 to 15, got 99",
+        ),
+    ],
+)
 def test_malformed_balance_field(field, message):
     data = generate.from_seed("base-3-4", "bad-json").to_dict()
     data["balance"] = field
@@ -701,23 +866,31 @@ def test_malformed_balance_field(field, message):
 
 # == 5. limits: validation and the impossible =================================
 
-@pytest.mark.parametrize("kwargs, message", [
-    ({"max_terrain_cluster": 0}, "max terrain cluster must be a whole number from 1 to 1000, got 0"),
-    ({"max_terrain_cluster": 2.5}, "max terrain cluster must be a whole number from 1 to 1000, got 2.5"),
-    ({"max_intersection_pips": 16}, "max intersection pips must be a whole number from 1 to 15, got 16"),
-    ({"max_intersection_pips": True}, "max intersection pips must be a whole number from 1 to 15, got True"),
-    ({"min_score": 101}, "min score must be a number from 0 to 100, got 101"),
-    ({"max_score": -1}, "max score must be a number from 0 to 100, got -1"),
-    ({"min_score": "50"}, "min score must be a number from 0 to 100, got '50'"),
-    ({"min_score": 60, "max_score": 50}, "the score bounds 60..50 are empty"),
-    ({"resource_pips": (("gold", 5, 3),)},
-     "resource pips: expected (resource, least, most) with a resource of lumber, wool, grain, brick, ore, gold "
-     "and 0 <= least <= most, got ('gold', 5, 3)"),
-    ({"resource_pips": (("wood", 1, 3),)},
-     "resource pips: expected (resource, least, most) with a resource of lumber, wool, grain, brick, ore, gold "
-     "and 0 <= least <= most, got ('wood', 1, 3)"),
-    ({"resource_pips": (("ore", 1, 3), ("ore", 2, 4))}, "resource pips: ore is limited twice"),
-])
+
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        ({"max_terrain_cluster": 0}, "max terrain cluster must be a whole number from 1 to 1000, got 0"),
+        ({"max_terrain_cluster": 2.5}, "max terrain cluster must be a whole number from 1 to 1000, got 2.5"),
+        ({"max_intersection_pips": 16}, "max intersection pips must be a whole number from 1 to 15, got 16"),
+        ({"max_intersection_pips": True}, "max intersection pips must be a whole number from 1 to 15, got True"),
+        ({"min_score": 101}, "min score must be a number from 0 to 100, got 101"),
+        ({"max_score": -1}, "max score must be a number from 0 to 100, got -1"),
+        ({"min_score": "50"}, "min score must be a number from 0 to 100, got '50'"),
+        ({"min_score": 60, "max_score": 50}, "the score bounds 60..50 are empty"),
+        (
+            {"resource_pips": (("gold", 5, 3),)},
+            "resource pips: expected (resource, least, most) with a resource of lumber, wool, grain, brick, ore, gold "
+            "and 0 <= least <= most, got ('gold', 5, 3)",
+        ),
+        (
+            {"resource_pips": (("wood", 1, 3),)},
+            "resource pips: expected (resource, least, most) with a resource of lumber, wool, grain, brick, ore, gold "
+            "and 0 <= least <= most, got ('wood', 1, 3)",
+        ),
+        ({"resource_pips": (("ore", 1, 3), ("ore", 2, 4))}, "resource pips: ore is limited twice"),
+    ],
+)
 def test_limits_out_of_range(kwargs, message):
     with pytest.raises(SetupgenError) as info:
         Limits(**kwargs)
@@ -727,8 +900,11 @@ def test_limits_out_of_range(kwargs, message):
 def test_limits_merged_and_dict():
     merged = FAIR.merged(Limits(max_intersection_pips=11, resource_pips=(("ore", 5, 15),)))
     assert merged == Limits(2, 11, (("ore", 5, 15),), preset="fair")
-    assert merged.to_dict() == {"max_terrain_cluster": 2, "max_intersection_pips": 11,
-                                "resource_pips": {"ore": [5, 15]}}
+    assert merged.to_dict() == {
+        "max_terrain_cluster": 2,
+        "max_intersection_pips": 11,
+        "resource_pips": {"ore": [5, 15]},
+    }
     assert not Limits() and Limits(min_score=0)
     with pytest.raises(SetupgenError) as info:
         Limits.from_dict({"resource_pips": {"lumber": [9]}})
@@ -737,8 +913,13 @@ def test_limits_merged_and_dict():
 
 def test_parse_resource_pips():
     assert balance.parse_resource_pips("lumber=9..16, ore = 6..13") == (("lumber", 9, 16), ("ore", 6, 13))
-    for text, part in [("lumber=9-16", "'lumber=9-16'"), ("ore=..5", "'ore=..5'"), ("grain=a..5", "'grain=a..5'"),
-                       ("lumber=9..16,", "''"), ("wool=123456..7890", "'wool=123456..7890'")]:
+    for text, part in [
+        ("lumber=9-16", "'lumber=9-16'"),
+        ("ore=..5", "'ore=..5'"),
+        ("grain=a..5", "'grain=a..5'"),
+        ("lumber=9..16,", "''"),
+        ("wool=123456..7890", "'wool=123456..7890'"),
+    ]:
         with pytest.raises(SetupgenError) as info:
             balance.parse_resource_pips(text)
         assert str(info.value) == f"expected resource=least..most (e.g. lumber=9..16), got {part}"
@@ -767,8 +948,10 @@ def test_preset_files(tmp_path):
     bad_key.write_text("max_cluster = 2\n", encoding="utf-8")
     with pytest.raises(SetupgenError) as info:
         balance.load_preset(str(bad_key))
-    assert str(info.value) == (f"{bad_key}: max_cluster: unknown limit (known: max_terrain_cluster, "
-                               "max_intersection_pips, resource_pips, min_score, max_score)")
+    assert str(info.value) == (
+        f"{bad_key}: max_cluster: unknown limit (known: max_terrain_cluster, "
+        "max_intersection_pips, resource_pips, min_score, max_score)"
+    )
     bad_value = tmp_path / "high.toml"
     bad_value.write_text("max_intersection_pips = 20\n", encoding="utf-8")
     with pytest.raises(SetupgenError) as info:
@@ -782,8 +965,10 @@ def test_impossible_limits_end_in_one_clear_error():
     with pytest.raises(GenerationError) as info:
         generate.from_seed_within("base-3-4", "impossible", Limits(max_intersection_pips=3))
     assert time.perf_counter() - start < 30  # loosely: speed belongs in the benchmarks
-    assert str(info.value) == ("no base-3-4 board met the balance limits in 2000 attempts (none accepted); the limit "
-                               "failing most: max intersection pips (2000 of 2000 attempts); loosen it")
+    assert str(info.value) == (
+        "no base-3-4 board met the balance limits in 2000 attempts (none accepted); the limit "
+        "failing most: max intersection pips (2000 of 2000 attempts); loosen it"
+    )
 
 
 def test_impossible_limits_name_the_limit_failing_most():
@@ -794,14 +979,23 @@ def test_impossible_limits_name_the_limit_failing_most():
     with pytest.raises(GenerationError) as info:
         generate.from_seed_within(layout, "impossible/2", limits, numbers="uniform")
     first = rng.digest("impossible/2")
-    clusters = sum(1 for k in range(400) if oracle(generate.from_setup_id(setupid.encode(
-        "B4", "uniform", "shuffled", rng.attempt_digest(first, k))))["largest_cluster"] > 2)
+    clusters = sum(
+        1
+        for k in range(400)
+        if oracle(generate.from_setup_id(setupid.encode("B4", "uniform", "shuffled", rng.attempt_digest(first, k))))[
+            "largest_cluster"
+        ]
+        > 2
+    )
     assert 200 < clusters < 400  # about 77 % of boards have a group over 2
-    assert str(info.value) == ("no base-3-4 board met the balance limits in 400 attempts (none accepted); the limit "
-                               f"failing most: max terrain cluster ({clusters} of 400 attempts); loosen it")
+    assert str(info.value) == (
+        "no base-3-4 board met the balance limits in 400 attempts (none accepted); the limit "
+        f"failing most: max terrain cluster ({clusters} of 400 attempts); loosen it"
+    )
 
 
 # == 6. the fair preset's pass rate ===========================================
+
 
 @pytest.mark.parametrize("scenario, boards, measured", [("base-3-4", 2000, 0.127), ("base-5-6", 2000, 0.022)])
 def test_fair_pass_rate(scenario, boards, measured):

@@ -10,7 +10,7 @@ from __future__ import annotations
 import itertools
 import math
 import random
-from functools import lru_cache
+from functools import cache
 
 import pytest
 from hypothesis import given, settings
@@ -25,11 +25,10 @@ PAIRS = {p: f"g{i // 2}" for i, p in enumerate(PLAYERS)}  # four pairs
 TRIO = {"p1": "t", "p4": "t", "p6": "t"}  # one club of 3: at two tables, two of them meet every round
 
 
-@lru_cache(maxsize=None)
+@cache
 def splits() -> tuple:
     """Every round of 8 players at two tables of 4 (35 of them)."""
-    return tuple((a, tuple(p for p in PLAYERS if p not in a)) for a in itertools.combinations(PLAYERS, 4)
-                 if "p0" in a)
+    return tuple((a, tuple(p for p in PLAYERS if p not in a)) for a in itertools.combinations(PLAYERS, 4) if "p0" in a)
 
 
 def by_hand(rounds, groups):
@@ -40,8 +39,13 @@ def by_hand(rounds, groups):
         for t in tables:
             for x, y in itertools.combinations(sorted(t), 2):
                 meet[(x, y)] = meet.get((x, y), 0) + 1
-    clash = sum(1 for tables in rounds for t in tables for x, y in itertools.combinations(t, 2)
-                if groups.get(x) is not None and groups.get(x) == groups.get(y))
+    clash = sum(
+        1
+        for tables in rounds
+        for t in tables
+        for x, y in itertools.combinations(t, 2)
+        if groups.get(x) is not None and groups.get(x) == groups.get(y)
+    )
     return (sum(c - 1 for c in meet.values()), sum(1 for c in meet.values() if c > 1), max(meet.values()), clash)
 
 
@@ -49,7 +53,7 @@ def optimum(rounds_n, groups):
     """The best value of each measure over every schedule (round 1 fixed
     when there are no groups: relabelling players changes nothing then)."""
     first = splits()[:1] if not groups else splits()
-    best = [10 ** 9] * 4
+    best = [10**9] * 4
     for r1 in first:
         for rest in itertools.product(splits(), repeat=rounds_n - 1):
             best = [min(a, b) for a, b in zip(best, by_hand([r1, *rest], groups))]
@@ -61,10 +65,18 @@ def bounds(rounds_n, groups):
     return (q.repeat_bound, q.pairs_bound, q.meetings_bound, q.clash_bound)
 
 
-@pytest.mark.parametrize("rounds_n,groups,opt", [
-    (2, {}, (4, 4, 2, 0)), (2, CLUBS, (4, 4, 2, 8)), (2, PAIRS, (4, 4, 2, 0)),
-    (3, {}, (8, 4, 2, 0)), (3, CLUBS, (8, 4, 2, 12)), (3, PAIRS, (8, 4, 2, 0)), (3, TRIO, (8, 4, 2, 3)),
-])
+@pytest.mark.parametrize(
+    "rounds_n,groups,opt",
+    [
+        (2, {}, (4, 4, 2, 0)),
+        (2, CLUBS, (4, 4, 2, 8)),
+        (2, PAIRS, (4, 4, 2, 0)),
+        (3, {}, (8, 4, 2, 0)),
+        (3, CLUBS, (8, 4, 2, 12)),
+        (3, PAIRS, (8, 4, 2, 0)),
+        (3, TRIO, (8, 4, 2, 3)),
+    ],
+)
 def test_every_bound_is_the_exhaustive_optimum_on_8_players(rounds_n, groups, opt):
     """Two or three rounds: the exhaustive optimum of each measure (the
     values written here were found by the search below and agree with a
@@ -90,11 +102,13 @@ def test_the_official_order_is_the_documented_one():
     """docs/schedule.md: extra meetings, players off their start-position
     optimum, worst spread, group clashes, unfair short tables (each field
     a distinct value, so no two can trade places unseen)."""
-    q = measures.Quality(repeat_pairs=5, seat_repeats=0, group_clashes=3, worst_seat_spread=2, seat_off=7,
-                         short_unfair=11)
+    q = measures.Quality(
+        repeat_pairs=5, seat_repeats=0, group_clashes=3, worst_seat_spread=2, seat_off=7, short_unfair=11
+    )
     assert q.key() == (5, 7, 2, 3, 11)
-    better = measures.Quality(repeat_pairs=4, seat_repeats=0, group_clashes=99, worst_seat_spread=9, seat_off=99,
-                              short_unfair=99)
+    better = measures.Quality(
+        repeat_pairs=4, seat_repeats=0, group_clashes=99, worst_seat_spread=9, seat_off=99, short_unfair=99
+    )
     assert better.key() < q.key()  # one extra meeting fewer beats everything after it
 
 
@@ -102,7 +116,7 @@ def cut(order, sizes):
     """``order`` cut into consecutive tables of ``sizes``."""
     out, i = [], 0
     for s in sizes:
-        out.append(order[i:i + s])
+        out.append(order[i : i + s])
         i += s
     return out
 
@@ -122,7 +136,7 @@ def tables_from(n, sizes, groups, rounds, seed):
 def test_delta_agrees_with_cost(data, n, rounds):
     sizes = {7: (4, 3), 8: (4, 4), 11: (4, 4, 3), 12: (4, 4, 4)}[n]
     groups = data.draw(st.lists(st.integers(-1, 2), min_size=n, max_size=n))
-    t = tables_from(n, sizes, groups, rounds, data.draw(st.integers(0, 10 ** 6)))
+    t = tables_from(n, sizes, groups, rounds, data.draw(st.integers(0, 10**6)))
     for _ in range(10):
         ri = data.draw(st.integers(0, rounds - 1))
         a, b = data.draw(st.integers(0, n - 1)), data.draw(st.integers(0, n - 1))
@@ -230,19 +244,27 @@ def test_the_seat_off_bound_when_players_play_more_rounds_than_there_are_seats()
     assert q.seat_off >= 3  # a bound: no schedule does better
 
 
-@pytest.mark.parametrize("full,short,size,want", [
-    # docs/schedule.md, "Per-player optimum of the spread": max(ideal, ceil((R - f) / (S - 1)) - f),
-    # ideal 0 when S divides R, else 1; below two positions there is nothing to spread
-    (0, 3, 1, 0), (2, 0, 1, 0), (1, 1, 2, 0), (1, 2, 2, 1),  # S = 2: R = 2 even, R = 3 odd
-    (4, 0, 4, 0), (5, 0, 4, 1), (8, 0, 4, 0),  # only full tables: 0 or 1
-    (2, 2, 4, 0),  # R = 4, f = 2: ceil(2 / 3) - 2 < 0
-    (0, 4, 4, 2),  # R = 4, never at a full table: ceil(4 / 3) - 0 = 2 (position 4 stays at 0)
-    (1, 7, 4, 2),  # R = 8, f = 1: ceil(7 / 3) - 1 = 2
-    (0, 5, 4, 2),  # R = 5: ceil(5 / 3) = 2
-    (1, 4, 4, 1),  # R = 5, f = 1: ceil(4 / 3) - 1 = 1 = ideal
-    (0, 2, 3, 1),  # R = 2, S = 3: ceil(2 / 2) - 0 = 1 (= ideal)
-    (0, 6, 3, 3),  # R = 6, S = 3, never full: ceil(6 / 2) = 3
-])
+@pytest.mark.parametrize(
+    "full,short,size,want",
+    [
+        # docs/schedule.md, "Per-player optimum of the spread": max(ideal, ceil((R - f) / (S - 1)) - f),
+        # ideal 0 when S divides R, else 1; below two positions there is nothing to spread
+        (0, 3, 1, 0),
+        (2, 0, 1, 0),
+        (1, 1, 2, 0),
+        (1, 2, 2, 1),  # S = 2: R = 2 even, R = 3 odd
+        (4, 0, 4, 0),
+        (5, 0, 4, 1),
+        (8, 0, 4, 0),  # only full tables: 0 or 1
+        (2, 2, 4, 0),  # R = 4, f = 2: ceil(2 / 3) - 2 < 0
+        (0, 4, 4, 2),  # R = 4, never at a full table: ceil(4 / 3) - 0 = 2 (position 4 stays at 0)
+        (1, 7, 4, 2),  # R = 8, f = 1: ceil(7 / 3) - 1 = 2
+        (0, 5, 4, 2),  # R = 5: ceil(5 / 3) = 2
+        (1, 4, 4, 1),  # R = 5, f = 1: ceil(4 / 3) - 1 = 1 = ideal
+        (0, 2, 3, 1),  # R = 2, S = 3: ceil(2 / 2) - 0 = 1 (= ideal)
+        (0, 6, 3, 3),  # R = 6, S = 3, never full: ceil(6 / 2) = 3
+    ],
+)
 def test_the_per_player_optimum_worked_by_hand(full, short, size, want):
     assert measures.seat_optimum(full, short, size) == want
 

@@ -63,8 +63,20 @@ def test_pages_are_the_same_whatever_the_worker_count(monkeypatch, tmp_path):
     outputs = []
     for n in ("0", "1", "2"):
         monkeypatch.setenv("SETUPGEN_WORKERS", n)
-        r = CliRunner().invoke(app, ["round", "--scenario", "seafarers-sm2010", "--tables", str(batch.MIN_PARALLEL + 1),
-                                     "--seed", "w", "-o", str(tmp_path / n)])
+        r = CliRunner().invoke(
+            app,
+            [
+                "round",
+                "--scenario",
+                "seafarers-sm2010",
+                "--tables",
+                str(batch.MIN_PARALLEL + 1),
+                "--seed",
+                "w",
+                "-o",
+                str(tmp_path / n),
+            ],
+        )
         assert r.exit_code == 0, r.output
         outputs.append({p.name: p.read_bytes() for p in (tmp_path / n).iterdir()})
     assert outputs[0] == outputs[1] == outputs[2]
@@ -76,8 +88,9 @@ def test_bad_worker_count_is_one_clear_error(monkeypatch, tmp_path, value):
     monkeypatch.setenv("SETUPGEN_WORKERS", value)
     with pytest.raises(SetupgenError, match="SETUPGEN_WORKERS must be a whole number from 0 to 64"):
         batch.workers()
-    r = CliRunner().invoke(app, ["round", "--scenario", "base-3-4", "--tables", "8", "--seed", "w",
-                                 "-o", str(tmp_path / "p")])
+    r = CliRunner().invoke(
+        app, ["round", "--scenario", "base-3-4", "--tables", "8", "--seed", "w", "-o", str(tmp_path / "p")]
+    )
     assert r.exit_code == 2 and "SETUPGEN_WORKERS" in r.output and "Traceback" not in r.output
     assert not (tmp_path / "p").exists()
 
@@ -130,8 +143,9 @@ def test_pdf_pages_follow_page_sizes():
 def test_finals_slip_lists_rank_order_with_a_start_position_box():
     b = generate.from_seed("base-3-4", "final")
     players = ("Gina Frei · rank 1", "Ali Demir · rank 4", "Bo Lund · rank 5", "Cem Aksoy · rank 8")
-    svg = sheet.render_sheet(b, layout.load("base-3-4"), context=sheet.SheetContext("Cup", None, 1, players,
-                                                                                     seating="choose"))
+    svg = sheet.render_sheet(
+        b, layout.load("base-3-4"), context=sheet.SheetContext("Cup", None, 1, players, seating="choose")
+    )
     root = ET.fromstring(svg.encode("utf-8"))
     words = [e.text for e in root.iter(f"{SVG}text")]
     tx = templates.texts("en")
@@ -141,8 +155,11 @@ def test_finals_slip_lists_rank_order_with_a_start_position_box():
     assert "in this order each chooses a start position" in joined
     assert "players in starting order" not in joined
     # one start-position box and one VP box per player row (wide boxes), plus the winner squares
-    wide = [r for r in root.iter(f"{SVG}rect") if r.get("fill") == "#ffffff" and r.get("stroke") == "#000000"
-            and float(r.get("width")) > 10]
+    wide = [
+        r
+        for r in root.iter(f"{SVG}rect")
+        if r.get("fill") == "#ffffff" and r.get("stroke") == "#000000" and float(r.get("width")) > 10
+    ]
     assert len(wide) == 2 * len(players)
     with pytest.raises(SetupgenError, match="unknown seating"):
         sheet.render_sheet(b, layout.load("base-3-4"), context=sheet.SheetContext(seating="random"))
@@ -155,8 +172,9 @@ def test_round_seed_leaves_room_for_the_table_suffix(tmp_path):
     assert r.exit_code == 0, r.output
 
 
-@pytest.mark.parametrize("cpus,load,expected", [(1, 0.0, 0), (2, 0.5, 1), (2, 2.0, 0), (2, 1.99, 1), (8, 9.0, 0),
-                                                (8, 3.0, 7)])
+@pytest.mark.parametrize(
+    "cpus,load,expected", [(1, 0.0, 0), (2, 0.5, 1), (2, 2.0, 0), (2, 1.99, 1), (8, 9.0, 0), (8, 3.0, 7)]
+)
 def test_no_worker_without_a_spare_core(monkeypatch, cpus, load, expected):
     """One CPU, or a load average at least the CPUs' count: no worker
     process (it would only add its start to the same CPU time); else one
@@ -189,15 +207,14 @@ def test_a_data_file_is_parsed_once_and_again_when_edited(tmp_path):
     from setupgen.core import data
 
     f = tmp_path / "rules.toml"
-    f.write_text('a = 1\n', encoding="utf-8")
+    f.write_text("a = 1\n", encoding="utf-8")
     first = data.read_data_toml(f)
     assert first == {"a": 1} and data.read_data_toml(f) is first  # parsed once
-    import os
 
-    f.write_text('a = 22\n', encoding="utf-8")
+    f.write_text("a = 22\n", encoding="utf-8")
     os.utime(f, ns=(os.stat(f).st_atime_ns, os.stat(f).st_mtime_ns + 1_000_000_000))
     assert data.read_data_toml(f) == {"a": 22}  # edited: read again
-    f.write_text('a = [\n', encoding="utf-8")
+    f.write_text("a = [\n", encoding="utf-8")
     os.utime(f, ns=(os.stat(f).st_atime_ns, os.stat(f).st_mtime_ns + 2_000_000_000))
     with pytest.raises(SetupgenError, match="rules.toml"):
         data.read_data_toml(f)

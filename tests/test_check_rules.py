@@ -59,6 +59,7 @@ def free(doc: dict) -> dict:
 
 # -- the pinned boards are legal (precondition of every case below) --------
 
+
 def test_starting_boards_are_legal():
     assert found(base()) == []
     assert found(free(base())) == []
@@ -68,6 +69,7 @@ def test_starting_boards_are_legal():
 
 # -- hexes against the layout (docs/rules.md section 1) ---------------------
 
+
 def test_hex_missing():
     doc = base()
     doc["hexes"] = [h for h in doc["hexes"] if (h["q"], h["r"]) != (0, -3)]
@@ -76,8 +78,9 @@ def test_hex_missing():
 
 def test_hex_extra():
     doc = base()
-    doc["hexes"].append({"q": 5, "r": 0, "kind": "sea", "terrain": "sea", "number": None,
-                         "hidden": False, "oil_spring": False})
+    doc["hexes"].append(
+        {"q": 5, "r": 0, "kind": "sea", "terrain": "sea", "number": None, "hidden": False, "oil_spring": False}
+    )
     assert found(doc) == [("hex-extra", "hex (5, 0) is not part of the layout", ((5, 0),), E)]
 
 
@@ -104,8 +107,12 @@ def test_land_hex_with_terrain_sea():
     hexdoc(doc, 0, -2)["terrain"] = "sea"
     assert found(doc) == [
         ("hex-terrain", "land hex (0, -2) has terrain sea", ((0, -2),), E),
-        ("terrain-pool", "region island: terrain differs from the pool (pasture 3 instead of 4, sea 1 instead of 0)",
-         (), E),
+        (
+            "terrain-pool",
+            "region island: terrain differs from the pool (pasture 3 instead of 4, sea 1 instead of 0)",
+            (),
+            E,
+        ),
     ]
 
 
@@ -127,11 +134,18 @@ def test_hex_hidden_both_ways():
 def test_terrain_pool():
     doc = base()
     hexdoc(doc, 0, -2)["terrain"] = "forest"  # pasture -> forest
-    assert found(doc) == [("terrain-pool", "region island: terrain differs from the pool "
-                                           "(forest 5 instead of 4, pasture 3 instead of 4)", (), E)]
+    assert found(doc) == [
+        (
+            "terrain-pool",
+            "region island: terrain differs from the pool (forest 5 instead of 4, pasture 3 instead of 4)",
+            (),
+            E,
+        )
+    ]
 
 
 # -- number tokens (section 2) ----------------------------------------------
+
 
 def test_number_fixed():
     doc = doc_of("seafarers-sm2010")
@@ -154,15 +168,22 @@ def test_number_missing_and_pool():
     ]
     doc = base()
     hexdoc(doc, 0, -2)["number"] = 12  # 4 -> 12; neighbours 6, 11, 3
-    assert found(doc) == [("number-pool", "region island: number tokens differ from the pool "
-                                          "(12 2 instead of 1, 4 1 instead of 2)", (), E)]
+    assert found(doc) == [
+        (
+            "number-pool",
+            "region island: number tokens differ from the pool (12 2 instead of 1, 4 1 instead of 2)",
+            (),
+            E,
+        )
+    ]
 
 
 def test_equal_adjacent():
     doc = base()
     hexdoc(doc, 0, -2)["number"], hexdoc(doc, 2, -1)["number"] = 3, 4  # trade 4 and 3: pool kept
-    assert found(doc) == [("equal-adjacent", "equal numbers 3 at (0, -2) and 3 at (0, -1) are adjacent",
-                           ((0, -2), (0, -1)), E)]
+    assert found(doc) == [
+        ("equal-adjacent", "equal numbers 3 at (0, -2) and 3 at (0, -1) are adjacent", ((0, -2), (0, -1)), E)
+    ]
 
 
 def test_red_adjacent_six_beside_six_and_eight():
@@ -184,12 +205,15 @@ def test_spiral_board_with_adjacent_sixes_is_illegal():
     hexdoc(doc, 0, -2)["number"], hexdoc(doc, 2, -1)["number"] = 3, 4  # equal 3s: a note only
     assert found(doc) == []
     assert found(doc, severity=N)[0] == (
-        "equal-adjacent", "equal numbers 3 at (0, -2) and 3 at (0, -1) are adjacent", ((0, -2), (0, -1)), N)
+        "equal-adjacent",
+        "equal numbers 3 at (0, -2) and 3 at (0, -1) are adjacent",
+        ((0, -2), (0, -1)),
+        N,
+    )
     doc = base()
     doc["number_method"] = "spiral"
     hexdoc(doc, 1, -2)["number"], hexdoc(doc, 0, 2)["number"] = 12, 6  # trade 6 and 12: (0,2)=6 beside (0,1)=6
-    assert found(doc) == [("red-adjacent", "red numbers 6 at (0, 1) and 6 at (0, 2) are adjacent",
-                           ((0, 1), (0, 2)), E)]
+    assert found(doc) == [("red-adjacent", "red numbers 6 at (0, 1) and 6 at (0, 2) are adjacent", ((0, 1), (0, 2)), E)]
     assert found(doc, severity=N) == [
         ("equal-adjacent", "equal numbers 6 at (0, 1) and 6 at (0, 2) are adjacent", ((0, 1), (0, 2)), N),
         ("setup-id", "setup id names other methods than the board", (), N),  # the pinned board was a swap board
@@ -218,6 +242,7 @@ def test_spiral_board_with_adjacent_sixes_fails_the_cli(tmp_path):
 
 # -- harbors (sections 1 and 3) ---------------------------------------------
 
+
 def test_harbor_method_players_lays_none():
     doc = base()
     doc["harbor_method"] = "players"
@@ -227,8 +252,9 @@ def test_harbor_method_players_lays_none():
 def test_harbor_pool():
     doc = base()
     next(h for h in doc["harbors"] if h["type"] == "wool")["type"] = "ore"
-    assert found(doc) == [("harbor-pool", "harbors differ from the pool (ore 2 instead of 1, wool 0 instead of 1)",
-                           (), E)]
+    assert found(doc) == [
+        ("harbor-pool", "harbors differ from the pool (ore 2 instead of 1, wool 0 instead of 1)", (), E)
+    ]
 
 
 def test_harbor_place_of_a_shuffled_frame():
@@ -280,8 +306,9 @@ def test_harbor_shared_intersection():
     doc = free(base())
     next(h for h in doc["harbors"] if (h["q"], h["r"]) == (-1, -2)).update(q=2, r=-3, facing=5)
     # (2,-3) f5 serves (2,-2); its corner {(2,-3), (2,-2), (3,-3)} is a corner of the wool harbor (3,-3) f4
-    assert found(doc) == [("harbor-shared-intersection", "harbors at (2, -3) and (3, -3) share an intersection",
-                           ((2, -3), (3, -3)), E)]
+    assert found(doc) == [
+        ("harbor-shared-intersection", "harbors at (2, -3) and (3, -3) share an intersection", ((2, -3), (3, -3)), E)
+    ]
 
 
 def test_harbor_coast():
@@ -297,6 +324,7 @@ def test_harbor_coast():
 
 
 # -- pieces -------------------------------------------------------------------
+
 
 def test_robber():
     doc = base()
@@ -329,16 +357,25 @@ def test_pirate():
 # Pastures 8, 4, 5, 5: levels 5, 4, 3 pips, the second-highest is 4 (the 5s);
 # forests 4, 8, 10, 12: levels 1, 3, 5, the second-lowest is 3 (the 4 and the 10).
 
+
 def oil() -> dict:
     return doc_of("oil-springs")
 
 
 def test_oil_levels_are_explained_in_notes():
     assert found(oil(), severity=N) == [
-        ("oil-levels", "pasture: pip levels 5, 4, 3; the oil spring goes on level 4; oil spring on (-1, 2) (5)",
-         ((-1, 2),), N),
-        ("oil-levels", "forest: pip levels 5, 3, 1; the oil spring goes on level 3; oil spring on (-1, 0) (10)",
-         ((-1, 0),), N),
+        (
+            "oil-levels",
+            "pasture: pip levels 5, 4, 3; the oil spring goes on level 4; oil spring on (-1, 2) (5)",
+            ((-1, 2),),
+            N,
+        ),
+        (
+            "oil-levels",
+            "forest: pip levels 5, 3, 1; the oil spring goes on level 3; oil spring on (-1, 0) (10)",
+            ((-1, 0),),
+            N,
+        ),
     ]
 
 
@@ -381,10 +418,20 @@ def test_oil_desert():
     ]
     doc = oil()
     hexdoc(doc, 2, 0)["number"] = 5  # the 5 lies on (1,1) beside it, the 9 would not
-    assert found(doc) == [("oil-desert", "a desert's oil-spring number appears next to it although another "
-                                         "numbered tile would not", ((2, 0),), E)]
-    assert ("equal-adjacent", "the desert's oil-spring number and an equal number (allowed) 5 at (2, 0) and "
-            "5 at (1, 1) are adjacent", ((2, 0), (1, 1)), N) in found(doc, severity=N)
+    assert found(doc) == [
+        (
+            "oil-desert",
+            "a desert's oil-spring number appears next to it although another numbered tile would not",
+            ((2, 0),),
+            E,
+        )
+    ]
+    assert (
+        "equal-adjacent",
+        "the desert's oil-spring number and an equal number (allowed) 5 at (2, 0) and 5 at (1, 1) are adjacent",
+        ((2, 0), (1, 1)),
+        N,
+    ) in found(doc, severity=N)
 
 
 def test_fixed_board_rules():
@@ -394,8 +441,14 @@ def test_fixed_board_rules():
     board, _ = fixed.board_from_file(FIXTURE, "oil-springs-fixed")
     doc = json.loads(board.to_json())
     assert found(doc) == []
-    assert found(doc, severity=N) == [("oil-adjacent", "oil springs at (0, 1) and (0, 2) are adjacent "
-                                       "(as the fixed map has them)", ((0, 1), (0, 2)), N)]
+    assert found(doc, severity=N) == [
+        (
+            "oil-adjacent",
+            "oil springs at (0, 1) and (0, 2) are adjacent (as the fixed map has them)",
+            ((0, 1), (0, 2)),
+            N,
+        )
+    ]
     doc = json.loads(board.to_json())
     hexdoc(doc, 1, 1)["number"] = 12  # 11 -> 12: no longer the base set; neighbours 5, 6, 10, 5
     assert found(doc) == [("fixed-board", "not a base-3-4 board: number tokens differ from the set", (), E)]
@@ -408,8 +461,12 @@ def test_fixed_board_rules():
     doc = json.loads(board.to_json())
     hexdoc(doc, 0, 2)["terrain"] = "fields"  # no desert left
     assert found(doc) == [
-        ("fixed-board", "not a base-3-4 board: terrain differs from the set (desert 0 instead of 1, "
-                        "fields 5 instead of 4)", (), E),
+        (
+            "fixed-board",
+            "not a base-3-4 board: terrain differs from the set (desert 0 instead of 1, fields 5 instead of 4)",
+            (),
+            E,
+        ),
         ("fixed-board", "not a base-3-4 board: number tokens differ from the set", (), E),  # the desert's 5 counts now
         ("oil-desert", "a fixed oil-springs board needs a desert for the numbered oil spring", (), E),
         ("oil-spring", "hex (0, 2) carries an oil spring the fixed setup does not name", ((0, 2),), E),
@@ -429,8 +486,9 @@ def test_fixed_board_rules():
 def test_setup_id_notes():
     doc = base()
     doc["setup_id"] = "B4SS-0000-0000-0000"
-    assert found(doc, severity=N) == [("setup-id", "setup id 'B4SS-0000-0000-0000' has a typo: its check "
-                                       "character does not match", (), N)]
+    assert found(doc, severity=N) == [
+        ("setup-id", "setup id 'B4SS-0000-0000-0000' has a typo: its check character does not match", (), N)
+    ]
     doc = base()
     doc["setup_id"] = setupgen.from_seed("base-5-6", "x").setup_id
     assert found(doc, severity=N)[0][:2] == ("setup-id", "setup id is for scenario code B6, not B4")
@@ -450,22 +508,25 @@ def test_every_rule_check_reports_has_a_case_here():
 # --- differential tests against an independent checker (issue 22) ----------------------
 
 import copy as _copy  # noqa: E402
-
-import pytest  # noqa: E402
 import json as _json  # noqa: E402
 import random as _random  # noqa: E402
 
 import check_oracle  # noqa: E402
+import pytest  # noqa: E402
 
 #: pinned boards of every generated scenario and every number and harbor method
-DIFF_CASES = [(s, n, h) for s in ("base-3-4", "base-5-6", "cities-knights", "seafarers-sm2010", "oil-springs",
-                                   "oil-springs-5-6")
-              for n in ("swap", "spiral", "uniform") for h in ("shuffled", "free", "players")
-              if not (s in ("seafarers-sm2010",) and h == "shuffled") and not (s.startswith("oil") and n == "spiral")]
+DIFF_CASES = [
+    (s, n, h)
+    for s in ("base-3-4", "base-5-6", "cities-knights", "seafarers-sm2010", "oil-springs", "oil-springs-5-6")
+    for n in ("swap", "spiral", "uniform")
+    for h in ("shuffled", "free", "players")
+    if not (s in ("seafarers-sm2010",) and h == "shuffled") and not (s.startswith("oil") and n == "spiral")
+]
 
 
 def _diff_board(scenario, numbers, harbors):
     from setupgen import generate as _gen
+
     try:
         return _json.loads(_gen.from_seed(scenario, f"diff/{numbers}/{harbors}", numbers, harbors).to_json())
     except Exception as exc:  # a method the scenario does not take
@@ -501,8 +562,17 @@ def _perturb(board, rng):
         if rng.random() < 0.5:
             b["hexes"].remove(rng.choice(b["hexes"]))
         else:
-            b["hexes"].append({"q": 9, "r": rng.randrange(-3, 3), "kind": "sea", "terrain": "sea", "number": None,
-                               "hidden": False, "oil_spring": False})
+            b["hexes"].append(
+                {
+                    "q": 9,
+                    "r": rng.randrange(-3, 3),
+                    "kind": "sea",
+                    "terrain": "sea",
+                    "number": None,
+                    "hidden": False,
+                    "oil_spring": False,
+                }
+            )
     else:
         b["harbor_method"] = "fixed" if b["harbor_method"] == "shuffled" else b["harbor_method"]
         if b["harbors"]:
@@ -513,9 +583,13 @@ def _perturb(board, rng):
 
 def _check_errors(board):
     from setupgen.core.board import Board as _Board
+
     b = _Board.from_dict(board)
-    return {(v.rule, frozenset(v.hexes)) for v in checkmod.check(b) if v.severity == "error"
-            and v.rule in check_oracle.RULES}
+    return {
+        (v.rule, frozenset(v.hexes))
+        for v in checkmod.check(b)
+        if v.severity == "error" and v.rule in check_oracle.RULES
+    }
 
 
 @pytest.mark.parametrize("scenario,numbers,harbors", DIFF_CASES)
@@ -582,8 +656,10 @@ def test_two_faults_on_one_sea_hex_are_listed_by_facing():
     at[(3, -3)].update(q=1, r=-3, facing=3)
     doc["harbors"].sort(key=lambda h: -h["facing"])  # facing 5 first on the board, so the order is the check's
     got = [m for rule, m, _, _ in found(doc, layout) if rule == "harbor-place" and "not in the fixed layout" in m]
-    assert got == ["3:1 harbor at (1, -3) facing 3 is not in the fixed layout",
-                   "3:1 harbor at (1, -3) facing 5 is not in the fixed layout"]
+    assert got == [
+        "3:1 harbor at (1, -3) facing 3 is not in the fixed layout",
+        "3:1 harbor at (1, -3) facing 5 is not in the fixed layout",
+    ]
 
 
 def test_faults_in_one_row_are_listed_by_column():
@@ -594,10 +670,12 @@ def test_faults_in_one_row_are_listed_by_column():
     at = {(h["q"], h["r"]): h for h in doc["harbors"]}
     at[(1, -3)]["facing"], at[(3, -3)]["facing"] = 5, 3
     got = [m for rule, m, _, _ in found(doc, layout) if rule == "harbor-place"]
-    assert got == ["3:1 harbor at (1, -3) facing 5 is not in the fixed layout",
-                   "3:1 harbor at (3, -3) facing 3 is not in the fixed layout",
-                   "the fixed 3:1 harbor at (1, -3) facing 4 is missing",
-                   "the fixed 3:1 harbor at (3, -3) facing 4 is missing"]
+    assert got == [
+        "3:1 harbor at (1, -3) facing 5 is not in the fixed layout",
+        "3:1 harbor at (3, -3) facing 3 is not in the fixed layout",
+        "the fixed 3:1 harbor at (1, -3) facing 4 is missing",
+        "the fixed 3:1 harbor at (3, -3) facing 4 is missing",
+    ]
 
 
 def test_missing_fixed_harbors_are_listed_in_reading_order_whatever_the_file_order(tmp_path):
@@ -608,17 +686,20 @@ def test_missing_fixed_harbors_are_listed_in_reading_order_whatever_the_file_ord
     head, rest = text.split("places = [\n", 1)
     places, tail = rest.split("]\n", 1)
     rows = [line for line in places.splitlines() if line.strip()]
-    (tmp_path / FIXTURE.name).write_text(head + "places = [\n" + "\n".join(reversed(rows)) + "\n]\n" + tail,
-                                            encoding="utf-8")
+    (tmp_path / FIXTURE.name).write_text(
+        head + "places = [\n" + "\n".join(reversed(rows)) + "\n]\n" + tail, encoding="utf-8"
+    )
     board, layout = fixed.read_board_file(tmp_path / FIXTURE.name)
     doc = json.loads(board.to_json())
     at = {(h["q"], h["r"]): h for h in doc["harbors"]}
     at[(3, -3)]["facing"], at[(1, -3)]["facing"], at[(-3, 2)]["facing"], at[(2, 1)]["facing"] = 3, 5, 5, 3
     got = [m for rule, m, _, _ in found(doc, layout) if rule == "harbor-place" and "missing" in m]
-    assert got == ["the fixed 3:1 harbor at (1, -3) facing 4 is missing",
-                   "the fixed 3:1 harbor at (3, -3) facing 4 is missing",
-                   "the fixed ore harbor at (2, 1) facing 2 is missing",
-                   "the fixed grain harbor at (-3, 2) facing 0 is missing"]
+    assert got == [
+        "the fixed 3:1 harbor at (1, -3) facing 4 is missing",
+        "the fixed 3:1 harbor at (3, -3) facing 4 is missing",
+        "the fixed ore harbor at (2, 1) facing 2 is missing",
+        "the fixed grain harbor at (-3, 2) facing 0 is missing",
+    ]
 
 
 def test_stacked_harbors_in_one_row_are_listed_by_column():

@@ -15,8 +15,20 @@ def test_decimal_marks_as_cldr_has_them():
 
 
 def test_month_names_as_cldr_has_them():
-    assert cldr.month_names(templates.texts("en")) == ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep",
-                                                       "Oct", "Nov", "Dec")
+    assert cldr.month_names(templates.texts("en")) == (
+        "Jan",
+        "Feb",
+        "Mar",
+        "Apr",
+        "May",
+        "Jun",
+        "Jul",
+        "Aug",
+        "Sep",
+        "Oct",
+        "Nov",
+        "Dec",
+    )
     assert cldr.month_names(templates.texts("de"))[2:9] == ("März", "Apr.", "Mai", "Juni", "Juli", "Aug.", "Sept.")
     assert cldr.month_names(templates.texts("de-CH"))[11] == "Dez."
 

@@ -32,6 +32,7 @@ def one_error_line(result):
 
 def test_help_of_every_command_shows_an_example(runner):
     import typer
+
     assert "Example" in run(runner, "--help").stdout
     commands = sorted(typer.main.get_command(app).commands)
     assert len(commands) == 13 and {"board", "round", "serve", "placings", "entry", "season"} <= set(commands)
@@ -45,8 +46,16 @@ def test_scenarios_lists_the_shipped_layouts(runner):
     res = run(runner, "scenarios")
     assert res.exit_code == 0
     names = [ln.split()[0] for ln in res.stdout.splitlines()]
-    assert names == ["base-3-4", "base-5-6", "cities-knights", "oil-springs", "oil-springs-5-6",
-                     "oil-springs-5-6-fixed", "oil-springs-fixed", "seafarers-sm2010"]
+    assert names == [
+        "base-3-4",
+        "base-5-6",
+        "cities-knights",
+        "oil-springs",
+        "oil-springs-5-6",
+        "oil-springs-5-6-fixed",
+        "oil-springs-fixed",
+        "seafarers-sm2010",
+    ]
     assert "--board FILE" in [ln for ln in res.stdout.splitlines() if ln.startswith("oil-springs-fixed")][0]
     assert "reconstructed" in [ln for ln in res.stdout.splitlines() if ln.startswith("seafarers")][0]
     assert "13 VP" in res.stdout
@@ -84,28 +93,40 @@ def test_fresh_seed_is_printed(runner):
     assert json.loads(res.stdout)["seed"] == seed
 
 
-@pytest.mark.parametrize("args, fragment", [
-    (["board", "--scenario", "nope", "--seed", "a"], "unknown scenario 'nope'"),
-    (["board", "--seed", "a", "--numbers", "magic"], "unknown number method 'magic'"),
-    (["board", "--seed", "a", "--harbors", "x"], "unknown harbor method 'x'"),
-    (["board", "--seed", "a", "--format", "gif"], "unknown format 'gif'"),
-    (["board", "--seed", "a", "--format", "jsonl", "--count", "0", "-o", "-"], "count must be between 1 and"),
-    (["board", "--seed", "a", "--format", "jsonl", "--count", "100000000", "-o", "-"], "count must be between 1 and"),
-    (["board", "--seed", "a", "--format", "json", "--count", "3"], "--count: a count of boards needs the jsonl format"),
-    (["board", "--setup-id", "B4SS-0000", "--format", "json"], "must have 16 letters"),
-    (["board", "--setup-id", "B4SS-0000-0000-0000", "--seed", "x"], "give it alone"),
-    (["board", "--seed", ""], "must not be empty"),
-    (["board", "--seed", "a", "--format", "json", "-o", "/nonexistent-dir/x.json"], "does not exist"),
-    (["board", "--seed", "a", "--format", "svg", "--lang", "fr", "-o", "-"], "unknown language 'fr'"),
-    (["board", "--seed", "a", "--format", "svg", "--paper", "a3", "-o", "-"], "unknown paper 'a3'"),
-    (["board", "--bogus"], "no such option"),
-    (["board", "--count", "many"], "invalid value for '--count'"),
-    (["round", "--tables", "0", "--seed", "a", "-o", "/tmp/setupgen-never"], "tables must be between 1 and"),
-    (["round", "--tables", "100000", "--seed", "a", "-o", "/tmp/setupgen-never"], "tables must be between 1 and"),
-    (["round", "--tables", "2", "--seed", "a", "-o", "/nonexistent-dir/pack"], "does not exist"),
-    (["round", "--scenario", "nope", "--tables", "2", "--seed", "a", "-o", "/tmp/setupgen-never"], "unknown scenario"),
-    (["check", "/nonexistent.json"], "cannot read"),
-])
+@pytest.mark.parametrize(
+    "args, fragment",
+    [
+        (["board", "--scenario", "nope", "--seed", "a"], "unknown scenario 'nope'"),
+        (["board", "--seed", "a", "--numbers", "magic"], "unknown number method 'magic'"),
+        (["board", "--seed", "a", "--harbors", "x"], "unknown harbor method 'x'"),
+        (["board", "--seed", "a", "--format", "gif"], "unknown format 'gif'"),
+        (["board", "--seed", "a", "--format", "jsonl", "--count", "0", "-o", "-"], "count must be between 1 and"),
+        (
+            ["board", "--seed", "a", "--format", "jsonl", "--count", "100000000", "-o", "-"],
+            "count must be between 1 and",
+        ),
+        (
+            ["board", "--seed", "a", "--format", "json", "--count", "3"],
+            "--count: a count of boards needs the jsonl format",
+        ),
+        (["board", "--setup-id", "B4SS-0000", "--format", "json"], "must have 16 letters"),
+        (["board", "--setup-id", "B4SS-0000-0000-0000", "--seed", "x"], "give it alone"),
+        (["board", "--seed", ""], "must not be empty"),
+        (["board", "--seed", "a", "--format", "json", "-o", "/nonexistent-dir/x.json"], "does not exist"),
+        (["board", "--seed", "a", "--format", "svg", "--lang", "fr", "-o", "-"], "unknown language 'fr'"),
+        (["board", "--seed", "a", "--format", "svg", "--paper", "a3", "-o", "-"], "unknown paper 'a3'"),
+        (["board", "--bogus"], "no such option"),
+        (["board", "--count", "many"], "invalid value for '--count'"),
+        (["round", "--tables", "0", "--seed", "a", "-o", "/tmp/setupgen-never"], "tables must be between 1 and"),
+        (["round", "--tables", "100000", "--seed", "a", "-o", "/tmp/setupgen-never"], "tables must be between 1 and"),
+        (["round", "--tables", "2", "--seed", "a", "-o", "/nonexistent-dir/pack"], "does not exist"),
+        (
+            ["round", "--scenario", "nope", "--tables", "2", "--seed", "a", "-o", "/tmp/setupgen-never"],
+            "unknown scenario",
+        ),
+        (["check", "/nonexistent.json"], "cannot read"),
+    ],
+)
 def test_bad_input_one_line_exit_2(runner, args, fragment):
     res = run(runner, *args)
     assert res.exit_code == 2, res.output
@@ -141,10 +162,13 @@ def test_check_legal_illegal_and_malformed(runner, tmp_path):
     assert "equal-adjacent" in res.stdout and "number-pool" in res.stdout
     assert "illegal:" in res.stdout
 
-    for text, fragment in [("{", "not valid json"), ("[]", "json object"),
-                           (json.dumps({**data, "format": "other/1"}), "format: must be"),
-                           (json.dumps({**data, "hexes": [{"q": 0}]}), "hexes[0].r: missing"),
-                           (json.dumps({**data, "scenario": "nope"}), "unknown scenario")]:
+    for text, fragment in [
+        ("{", "not valid json"),
+        ("[]", "json object"),
+        (json.dumps({**data, "format": "other/1"}), "format: must be"),
+        (json.dumps({**data, "hexes": [{"q": 0}]}), "hexes[0].r: missing"),
+        (json.dumps({**data, "scenario": "nope"}), "unknown scenario"),
+    ]:
         f = tmp_path / "m.json"
         f.write_text(text)
         res = run(runner, "check", str(f))
@@ -191,9 +215,18 @@ def test_round_pack(runner, tmp_path):
         assert board.setup_id in (out / entry["svg"]).read_text()
         assert board.setup_id in (out / entry["almanac"]).read_text()
     assert sorted(p.name for p in out.iterdir()) == [
-        "manifest.json", "round.pdf", "table-01-almanac.svg", "table-01.json", "table-01.svg",
-        "table-02-almanac.svg", "table-02.json", "table-02.svg", "table-03-almanac.svg", "table-03.json",
-        "table-03.svg"]
+        "manifest.json",
+        "round.pdf",
+        "table-01-almanac.svg",
+        "table-01.json",
+        "table-01.svg",
+        "table-02-almanac.svg",
+        "table-02.json",
+        "table-02.svg",
+        "table-03-almanac.svg",
+        "table-03.json",
+        "table-03.svg",
+    ]
     # rerun: byte-identical pack
     before = {p.name: p.read_bytes() for p in out.iterdir()}
     res = run(runner, "round", "--scenario", "base-3-4", "--tables", "3", "--seed", "demo", "-o", str(out))
@@ -214,8 +247,13 @@ def test_round_error_leaves_existing_pack_untouched(runner, tmp_path):
 
 def test_usage_errors_are_one_line_from_the_console_script():
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    res = subprocess.run([sys.executable, "-m", "setupgen", "board", "--numbrs", "swap"],
-                         capture_output=True, text=True, env=env, cwd=ROOT)
+    res = subprocess.run(
+        [sys.executable, "-m", "setupgen", "board", "--numbrs", "swap"],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=ROOT,
+    )
     assert res.returncode == 2
     assert res.stderr.count("\n") == 1 and res.stderr.startswith("error: ")
 
@@ -297,8 +335,21 @@ def test_round_output_is_quiet_without_a_terminal_and_prints_the_round(runner, t
     from pypdf import PdfReader
 
     out = tmp_path / "r"
-    res = run(runner, "round", "--tables", "2", "--seed", "q", "--round", "3", "--title", "Club Open", "-o", str(out),
-              "--no-almanac")
+    res = run(
+        runner,
+        "round",
+        "--tables",
+        "2",
+        "--seed",
+        "q",
+        "--round",
+        "3",
+        "--title",
+        "Club Open",
+        "-o",
+        str(out),
+        "--no-almanac",
+    )
     assert res.exit_code == 0
     assert res.stderr.splitlines() == [f"wrote {out.resolve()}/round.pdf (2 tables + director's page)"]
     text = PdfReader(str(out / "round.pdf")).pages[1].extract_text()

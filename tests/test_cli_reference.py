@@ -26,7 +26,7 @@ def readme_commands_part() -> str:
     """The README's command sections: from "## Commands" to "## Interpretations" (the console and
     balance options are documented in their sections between)."""
     text = (ROOT / "README.md").read_text(encoding="utf-8")
-    return text[text.index("## Commands"):text.index("## Interpretations and deviations")]
+    return text[text.index("## Commands") : text.index("## Interpretations and deviations")]
 
 
 def undocumented(part: str) -> list[str]:
@@ -54,8 +54,12 @@ def test_docs_cli_md_is_what_the_script_writes_from_the_app():
 
 
 def test_every_option_has_help_text_and_every_command_a_summary():
-    bare = [f"{name} {p.opts[0]}" for name, command in commands().items() for p in command.params
-            if p.param_type_name == "option" and not (p.help or "").strip()]
+    bare = [
+        f"{name} {p.opts[0]}"
+        for name, command in commands().items()
+        for p in command.params
+        if p.param_type_name == "option" and not (p.help or "").strip()
+    ]
     assert not bare, bare
     assert all((c.help or "").strip() for c in commands().values())
 
@@ -66,8 +70,10 @@ def test_the_readme_names_every_command_and_option():
 
 def test_the_check_fails_on_an_option_added_without_docs():
     part = readme_commands_part()
-    assert undocumented(part.replace("--max-terrain-cluster", "--max-t-cluster")) == ["board --max-terrain-cluster",
-                                                                                    "round --max-terrain-cluster"]
+    assert undocumented(part.replace("--max-terrain-cluster", "--max-t-cluster")) == [
+        "board --max-terrain-cluster",
+        "round --max-terrain-cluster",
+    ]
     assert undocumented(part.replace("setupgen scenarios", "setupgen scenery")) == ["scenarios"]
 
 

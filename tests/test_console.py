@@ -6,32 +6,41 @@ import csv
 import hashlib
 import io
 import json
+import os
 import re
 import sqlite3
 import subprocess
-import os
 import sys
 import time
+import shutil
 from pathlib import Path
 
 import pytest
 
 starlette = pytest.importorskip("starlette")
+from console_forms import form_token, result_form  # noqa: E402
 from starlette.testclient import TestClient  # noqa: E402
 
-from setupgen.tournament.games import Game  # noqa: E402
 from setupgen.console import app as consoleapp  # noqa: E402
 from setupgen.console import day as consoleday  # noqa: E402
 from setupgen.console import security, store  # noqa: E402
 from setupgen.core.errors import SetupgenError  # noqa: E402
 from setupgen.tournament import jobs, tokens  # noqa: E402
-from console_forms import form_token, result_form  # noqa: E402
+from setupgen.tournament.games import Game  # noqa: E402
 
 G = Game.preliminary
 
 ROOT = Path(__file__).resolve().parent.parent
-PLAYERS = [("p1", "Anna"), ("p2", "Beat"), ("p3", "Carla"), ("p4", "Dario"), ("p5", "Eva"), ("p6", "Fritz"),
-           ("p7", "Gina"), ("p8", "<script>alert(1)</script>")]
+PLAYERS = [
+    ("p1", "Anna"),
+    ("p2", "Beat"),
+    ("p3", "Carla"),
+    ("p4", "Dario"),
+    ("p5", "Eva"),
+    ("p6", "Fritz"),
+    ("p7", "Gina"),
+    ("p8", "<script>alert(1)</script>"),
+]
 TOURNAMENT = """name = "Club Night"
 seed = "club"
 players = "players.csv"
@@ -77,6 +86,14 @@ def csrf(client: TestClient, path: str = "/") -> str:
 
 # ------------------------------------------------------------------ database
 
+
+def copy_schedule(folder: Path, other: Path) -> None:
+    """The console's saved schedule copied into the command line's folder
+    (standings, finals and placings rank by a saved schedule, never plan one)."""
+    other.mkdir(parents=True, exist_ok=True)
+    shutil.copy(folder / "schedule.csv", other / "schedule.csv")
+
+
 def test_store_schema_version_and_one_transaction_per_change(tmp_path):
     s = store.Store(tmp_path)
     assert s.fresh and store.version(s.db) == store.SCHEMA_VERSION == 8
@@ -88,8 +105,9 @@ def test_store_schema_version_and_one_transaction_per_change(tmp_path):
         raise store.StoreError("no")
 
     with pytest.raises(store.StoreError):
-        s.record(store.TableResult(G(1, 2), ("a", "b", "c"), (9, 10, 3), 2, "confirmed", "director", "t"),
-                 "correct", refuse)
+        s.record(
+            store.TableResult(G(1, 2), ("a", "b", "c"), (9, 10, 3), 2, "confirmed", "director", "t"), "correct", refuse
+        )
     assert s.result(G(1, 2)) == new  # rolled back: result and audit together
     assert [e.action for e in s.audit()] == ["report"]
     s.close()
@@ -102,6 +120,7 @@ def test_store_schema_version_and_one_transaction_per_change(tmp_path):
 
 
 # ------------------------------------------------------------------ tokens
+
 
 def test_tokens_are_128_bit_hmacs_under_a_key_made_once(tmp_path):
     k = tokens.key(tmp_path)
@@ -130,6 +149,7 @@ def test_tokens_are_128_bit_hmacs_under_a_key_made_once(tmp_path):
 
 # ------------------------------------------------------------------ QR codes on sheets
 
+
 def qr_runs(svg: str) -> list[tuple[float, float, float, float]]:
     group = re.search(r'<g class="mark qr">(.*?)</g>', svg, re.S)
     assert group, "no QR code"
@@ -139,9 +159,9 @@ def qr_runs(svg: str) -> list[tuple[float, float, float, float]]:
 
 def test_round_console_url_prints_each_tables_url_as_a_qr_code(tour, tmp_path):
     import segno
+    from typer.testing import CliRunner
 
     from setupgen.cli import app
-    from typer.testing import CliRunner
 
     out = tmp_path / "out"
     args = ["round", str(tour), "--round", "1", "-o", str(out), "--console-url", "http://10.0.0.5:8000"]
@@ -164,12 +184,14 @@ def test_round_console_url_prints_each_tables_url_as_a_qr_code(tour, tmp_path):
     assert CliRunner().invoke(app, ["round", str(tour), "--round", "1", "-o", str(plain)]).exit_code == 0
     assert 'class="reserved qr"' in (plain / "round-1" / "table-02.svg").read_text()
     assert not (plain / "console.key").exists()
-    quick = CliRunner().invoke(app, ["round", "--tables", "2", "--seed", "s", "--console-url", "http://x:1",
-                                     "-o", str(tmp_path / "q")])
+    quick = CliRunner().invoke(
+        app, ["round", "--tables", "2", "--seed", "s", "--console-url", "http://x:1", "-o", str(tmp_path / "q")]
+    )
     assert quick.exit_code == 2 and "--console-url: a table's result page belongs to a tournament" in quick.output
 
 
 # ------------------------------------------------------------------ the day, results.csv
+
 
 def test_results_csv_written_from_the_database_after_every_change(day):
     folder = day.folder
@@ -177,8 +199,12 @@ def test_results_csv_written_from_the_database_after_every_change(day):
     seats = day.players_of(G(1, 1))
     consoleday.enter(day, G(1, 1), ["10", "7", "5", "3"], "1")
     rows = list(csv.reader(io.StringIO((folder / "results.csv").read_text())))
-    assert rows[1:] == [["1", "1", seats[0], "10", "yes"], ["1", "1", seats[1], "7", "no"],
-                        ["1", "1", seats[2], "5", "no"], ["1", "1", seats[3], "3", "no"]]
+    assert rows[1:] == [
+        ["1", "1", seats[0], "10", "yes"],
+        ["1", "1", seats[1], "7", "no"],
+        ["1", "1", seats[2], "5", "no"],
+        ["1", "1", seats[3], "3", "no"],
+    ]
     consoleday.report(day, G(1, 2), ["4", "10", "6", "2"], "2")  # reported: not in results.csv yet
     assert len((folder / "results.csv").read_text().splitlines()) == 5
     consoleday.confirm(day, G(1, 2))
@@ -217,14 +243,23 @@ def test_a_same_size_edit_of_results_csv_is_seen(day):
 def test_urlencoded_forms_read_like_starlettes(day):
     c = client_of(day)
     token = csrf(c, "/rounds/1/tables/1")
-    body = (f"csrf={token}&seating={token.seating}&vp1=1&vp1=10&vp2=7&vp3=5&vp4=3&winner=1").encode()  # the last of a repeated field counts
-    answer = c.post("/rounds/1/tables/1", content=body, follow_redirects=False,
-                    headers={"content-type": "application/x-www-form-urlencoded; charset=utf-8"})
+    body = (
+        f"csrf={token}&seating={token.seating}&vp1=1&vp1=10&vp2=7&vp3=5&vp4=3&winner=1"
+    ).encode()  # the last of a repeated field counts
+    answer = c.post(
+        "/rounds/1/tables/1",
+        content=body,
+        follow_redirects=False,
+        headers={"content-type": "application/x-www-form-urlencoded; charset=utf-8"},
+    )
     assert answer.status_code == 303 and day.store.result(G(1, 1)).vp == (10, 7, 5, 3)
     for bad in (b"vp1=\xff\xfe&csrf=" + token.encode(), "&".join(f"f{k}=1" for k in range(41)).encode()):
-        answer = c.post("/rounds/1/tables/1", content=bad,
-                        headers={"content-type": "application/x-www-form-urlencoded"})
-        assert answer.status_code == 400 and "The request could not be read: reload the page and try again." in answer.text
+        answer = c.post(
+            "/rounds/1/tables/1", content=bad, headers={"content-type": "application/x-www-form-urlencoded"}
+        )
+        assert (
+            answer.status_code == 400 and "The request could not be read: reload the page and try again." in answer.text
+        )
 
 
 def test_a_results_csv_the_console_did_not_write_is_imported_and_kept(tour, tmp_path):
@@ -235,7 +270,8 @@ def test_a_results_csv_the_console_did_not_write_is_imported_and_kept(tour, tmp_
     for name in ("tournament.db", "tournament.db-wal", "tournament.db-shm", "results.csv"):
         (folder / name).unlink(missing_ok=True)
     typed = "round,table,player,vp,winner\n" + "".join(
-        f"1,1,{p},{v},{'yes' if k == 0 else 'no'}\n" for k, (p, v) in enumerate(zip(seats, (10, 8, 6, 4))))
+        f"1,1,{p},{v},{'yes' if k == 0 else 'no'}\n" for k, (p, v) in enumerate(zip(seats, (10, 8, 6, 4)))
+    )
     (folder / "results.csv").write_text(typed)
     day = consoleday.open_day(tour, folder)
     assert (folder / "results.before-console.csv").read_text() == typed
@@ -256,8 +292,9 @@ def test_results_are_validated_as_standings_validates_them(day):
     names = day.names()
     first, second = (names[p] for p in day.players_of(G(1, 1))[:2])
     assert consoleday.check_result(day, G(1, 1), ["10", "7", "5", "3"], "1") == ((10, 7, 5, 3), 1, ())
-    assert consoleday.check_result(day, G(1, 1), ["10", "0", "5", "3"], "1", ["", "no-show", "played", "disqualified"]) \
-        == ((10, 0, 5, 3), 1, ("played", "no-show", "played", "disqualified"))
+    assert consoleday.check_result(
+        day, G(1, 1), ["10", "0", "5", "3"], "1", ["", "no-show", "played", "disqualified"]
+    ) == ((10, 0, 5, 3), 1, ("played", "no-show", "played", "disqualified"))
     with pytest.raises(consoleday.ResultRefused, match="a no-show has 0 vp and is not the winner"):
         consoleday.check_result(day, G(1, 1), ["10", "4", "5", "3"], "1", ["played", "no-show", "played", "played"])
     with pytest.raises(consoleday.ResultRefused, match="status 'gone' is not one of"):
@@ -275,6 +312,7 @@ def test_results_are_validated_as_standings_validates_them(day):
 
 # ------------------------------------------------------------------ routes
 
+
 def test_director_pages_and_a_whole_round(day):
     c = client_of(day)
     home = c.get("/")
@@ -289,11 +327,17 @@ def test_director_pages_and_a_whole_round(day):
     assert c.get("/rounds/1/key.pdf").status_code == 404  # base boards have no face-down hexes
     assert c.get("/rounds/1/manifest.json").status_code == 404
     page = c.get("/rounds/1")
-    assert page.status_code == 200 and "&lt;script&gt;alert(1)&lt;/script&gt;" in page.text and "<script>" not in page.text
+    assert (
+        page.status_code == 200 and "&lt;script&gt;alert(1)&lt;/script&gt;" in page.text and "<script>" not in page.text
+    )
     token = csrf(c, "/rounds/1/tables/1")
-    ok = c.post("/rounds/1/tables/1", data=table_form(c, "/rounds/1/tables/1", (10, 7, 5, 3), 1), follow_redirects=False)
+    ok = c.post(
+        "/rounds/1/tables/1", data=table_form(c, "/rounds/1/tables/1", (10, 7, 5, 3), 1), follow_redirects=False
+    )
     assert ok.status_code == 303 and day.state(G(1, 1)) == "confirmed"
-    fixed = c.post("/rounds/1/tables/1", data=table_form(c, "/rounds/1/tables/1", (10, 8, 5, 3), 1), follow_redirects=False)
+    fixed = c.post(
+        "/rounds/1/tables/1", data=table_form(c, "/rounds/1/tables/1", (10, 8, 5, 3), 1), follow_redirects=False
+    )
     assert fixed.status_code == 303
     entries = day.store.audit(G(1, 1))
     assert [e.action for e in entries] == ["correct", "enter"] and entries[0].by == "director"
@@ -307,7 +351,12 @@ def test_table_reports_by_token_and_the_director_confirms(day):
     c = client_of(day)
     good = tokens.table_token(day.key, 1, 2)
     page = c.get(f"/t/1/2/{good}")
-    assert page.status_code == 200 and "Report result" in page.text and "href=\"/audit\"" not in page.text and "href=\"/rounds" not in page.text
+    assert (
+        page.status_code == 200
+        and "Report result" in page.text
+        and 'href="/audit"' not in page.text
+        and 'href="/rounds' not in page.text
+    )
     token = csrf(c, f"/t/1/2/{good}")
     sent = c.post(f"/t/1/2/{good}", data=result_form(token, (4, 10, 6, 2), 2), follow_redirects=False)
     assert sent.status_code == 303 and day.state(G(1, 2)) == "reported"
@@ -337,11 +386,16 @@ def test_a_table_page_carries_no_session_and_checks_its_own_form_token(day):
     assert re.fullmatch(r"[0-9a-f]{32}", want) and f'name="csrf" value="{want}"' in page.text
     assert want != security.table_csrf(day.key, 1, 1) != security.table_csrf(day.key, 2, 1)
     for bad in ({}, {"csrf": ""}, {"csrf": security.table_csrf(day.key, 1, 1)}, {"csrf": csrf(client_of(day))}):
-        answer = fresh.post(f"/t/1/2/{good}", data={**result_form("x", (4, 10, 6, 2), 2), **bad} if bad else
-                            {k: v for k, v in result_form("x", (4, 10, 6, 2), 2).items() if k != "csrf"})
+        answer = fresh.post(
+            f"/t/1/2/{good}",
+            data={**result_form("x", (4, 10, 6, 2), 2), **bad}
+            if bad
+            else {k: v for k, v in result_form("x", (4, 10, 6, 2), 2).items() if k != "csrf"},
+        )
         assert answer.status_code == 403 and day.store.result(G(1, 2)) is None
-    sent = fresh.post(f"/t/1/2/{good}", data=result_form(form_token(page.text), (4, 10, 6, 2), 2),
-                      follow_redirects=False)
+    sent = fresh.post(
+        f"/t/1/2/{good}", data=result_form(form_token(page.text), (4, 10, 6, 2), 2), follow_redirects=False
+    )
     assert sent.status_code == 303 and "set-cookie" not in sent.headers and day.state(G(1, 2)) == "reported"
 
 
@@ -353,28 +407,31 @@ def test_wrong_tokens_are_rate_limited(day):
     assert c.get(f"/t/1/1/{good}").status_code == 429
 
 
-@pytest.mark.parametrize("path,form,status", [
-    ("/rounds/1/tables/1", {"vp1": "10", "vp2": "7", "vp3": "5", "vp4": "3", "winner": "1"}, 403),  # no csrf
-    ("/rounds/1/tables/1", {"csrf": "0" * 32, "vp1": "10", "winner": "1"}, 403),
-    ("/rounds/1/pack", {}, 403),
-    ("/rounds/9/pack", {"csrf": None}, 404),
-    ("/rounds/1/tables/7", {"csrf": None}, 404),
-    ("/rounds/99999999999999999999/tables/1", {"csrf": None}, 404),
-    ("/rounds/1/tables/1", {"csrf": None, "vp1": "ten", "vp2": "7", "vp3": "5", "vp4": "3", "winner": "1"}, 400),
-    ("/rounds/1/tables/1", {"csrf": None, "vp1": "9" * 40, "vp2": "7", "vp3": "5", "vp4": "3", "winner": "1"}, 400),
-    ("/rounds/1/tables/1", {"csrf": None, "vp1": "3", "vp2": "7", "vp3": "5", "vp4": "3", "winner": "1"}, 400),
-    ("/rounds/1/tables/1", {"csrf": None, "vp1": "3", "vp2": "7", "vp3": "5", "vp4": "3", "winner": "x"}, 400),
-    ("/rounds/1/tables/1", {"csrf": None}, 400),
-    ("/rounds/1/tables/1/confirm", {"csrf": None, "version": "0"}, 409),  # nothing to confirm
-    ("/rounds/1/tables/1/confirm", {"csrf": None}, 400),  # which version the page showed is missing
-    ("/rounds/1/tables/1/confirm", {"csrf": None, "version": "-1"}, 400),
-    ("/rounds/1/confirm-all", {"csrf": None, "versions": "1:x"}, 400),
-    ("/rounds/1/confirm-all", {"csrf": None, "versions": "1"}, 400),
-    ("/rounds/1/confirm-all", {"csrf": None, "versions": "x:1"}, 400),
-    ("/rounds/1/confirm-all", {"csrf": None, "versions": "99:1"}, 404),
-    ("/rounds/1/confirm-all", {"csrf": None, "versions": "0:1"}, 404),
-    ("/logout", {}, 403),
-])
+@pytest.mark.parametrize(
+    "path,form,status",
+    [
+        ("/rounds/1/tables/1", {"vp1": "10", "vp2": "7", "vp3": "5", "vp4": "3", "winner": "1"}, 403),  # no csrf
+        ("/rounds/1/tables/1", {"csrf": "0" * 32, "vp1": "10", "winner": "1"}, 403),
+        ("/rounds/1/pack", {}, 403),
+        ("/rounds/9/pack", {"csrf": None}, 404),
+        ("/rounds/1/tables/7", {"csrf": None}, 404),
+        ("/rounds/99999999999999999999/tables/1", {"csrf": None}, 404),
+        ("/rounds/1/tables/1", {"csrf": None, "vp1": "ten", "vp2": "7", "vp3": "5", "vp4": "3", "winner": "1"}, 400),
+        ("/rounds/1/tables/1", {"csrf": None, "vp1": "9" * 40, "vp2": "7", "vp3": "5", "vp4": "3", "winner": "1"}, 400),
+        ("/rounds/1/tables/1", {"csrf": None, "vp1": "3", "vp2": "7", "vp3": "5", "vp4": "3", "winner": "1"}, 400),
+        ("/rounds/1/tables/1", {"csrf": None, "vp1": "3", "vp2": "7", "vp3": "5", "vp4": "3", "winner": "x"}, 400),
+        ("/rounds/1/tables/1", {"csrf": None}, 400),
+        ("/rounds/1/tables/1/confirm", {"csrf": None, "version": "0"}, 409),  # nothing to confirm
+        ("/rounds/1/tables/1/confirm", {"csrf": None}, 400),  # which version the page showed is missing
+        ("/rounds/1/tables/1/confirm", {"csrf": None, "version": "-1"}, 400),
+        ("/rounds/1/confirm-all", {"csrf": None, "versions": "1:x"}, 400),
+        ("/rounds/1/confirm-all", {"csrf": None, "versions": "1"}, 400),
+        ("/rounds/1/confirm-all", {"csrf": None, "versions": "x:1"}, 400),
+        ("/rounds/1/confirm-all", {"csrf": None, "versions": "99:1"}, 404),
+        ("/rounds/1/confirm-all", {"csrf": None, "versions": "0:1"}, 404),
+        ("/logout", {}, 403),
+    ],
+)
 def test_bad_input_gets_a_clear_4xx_page(day, path, form, status):
     c = client_of(day)
     if "csrf" in form and form["csrf"] is None:  # the token and seating of the page the form is on
@@ -388,17 +445,26 @@ def test_bad_input_gets_a_clear_4xx_page(day, path, form, status):
 
 def test_oversized_bodies_unknown_pages_and_hosts(day):
     c = client_of(day)
-    big = c.post("/rounds/1/tables/1", content=b"a=" + b"x" * (security.MAX_BODY + 10),
-                 headers={"content-type": "application/x-www-form-urlencoded"})
+    big = c.post(
+        "/rounds/1/tables/1",
+        content=b"a=" + b"x" * (security.MAX_BODY + 10),
+        headers={"content-type": "application/x-www-form-urlencoded"},
+    )
     assert big.status_code == 413
     assert c.get("/nope").status_code == 404 and "Traceback" not in c.get("/nope").text
     assert c.get("/rounds/x").status_code == 404 and c.get("/rounds/3").status_code == 404
     assert c.put("/rounds/1").status_code == 405
-    assert c.post("/rounds/1/tables/1", content=b"\xff\xfe" * 50,
-                  headers={"content-type": "multipart/form-data; boundary=zz"}).status_code == 400
+    assert (
+        c.post(
+            "/rounds/1/tables/1", content=b"\xff\xfe" * 50, headers={"content-type": "multipart/form-data; boundary=zz"}
+        ).status_code
+        == 400
+    )
     assert c.get("/", headers={"host": "evil.example"}).status_code == 400
     chunks = (b"x" * 4096 for _ in range(10))  # no content-length: counted while read
-    streamed = c.post("/rounds/1/tables/1", content=chunks, headers={"content-type": "application/x-www-form-urlencoded"})
+    streamed = c.post(
+        "/rounds/1/tables/1", content=chunks, headers={"content-type": "application/x-www-form-urlencoded"}
+    )
     assert streamed.status_code == 413 and "larger than 16384 bytes." in streamed.text
     assert consoleapp.hosts_for("0.0.0.0", None) == ("*",)
     assert consoleapp.hosts_for("127.0.0.1", "http://10.0.0.5:8000") == ("10.0.0.5", "127.0.0.1", "::1", "localhost")
@@ -410,7 +476,9 @@ def test_public_page_shows_tables_and_standings_and_no_secrets(day):
     public = c.get("/public")
     assert public.status_code == 200 and "Start 1" in public.text and "Anna" in public.text
     assert tokens.table_token(day.key, 1, 1) not in public.text and "/t/" not in public.text
-    assert "href=\"/audit\"" not in public.text and "href=\"/entries\"" not in public.text and "&lt;script&gt;" in public.text
+    assert (
+        'href="/audit"' not in public.text and 'href="/entries"' not in public.text and "&lt;script&gt;" in public.text
+    )
 
 
 def test_director_password_session_and_login_limit(day):
@@ -431,8 +499,9 @@ def test_director_password_session_and_login_limit(day):
 
 
 def test_standings_csv_is_byte_identical_to_the_cli(day, tour):
-    from setupgen.cli import app
     from typer.testing import CliRunner
+
+    from setupgen.cli import app
 
     for table, (vp, winner) in enumerate((((10, 7, 5, 3), 1), ((4, 10, 10, 2), 2)), start=1):
         consoleday.enter(day, G(1, table), [str(v) for v in vp], str(winner))
@@ -447,11 +516,13 @@ def test_standings_csv_is_byte_identical_to_the_cli(day, tour):
 
 
 def test_serve_refuses_other_hosts_without_a_password_and_bad_files(tour, tmp_path):
-    from setupgen.cli import app
     from typer.testing import CliRunner
 
+    from setupgen.cli import app
+
     run = CliRunner().invoke(app, ["serve", str(tour), "--host", "0.0.0.0", "-o", str(tmp_path / "o")])
-    assert run.exit_code == 2 and run.output.startswith("error: --password-file: listening on '0.0.0.0'")
+    assert run.exit_code == 2 and run.output == ("error: listening on '0.0.0.0' lets other machines in: the director's password is needed, "
+                                            "in a file (give --password-file)\n")
     (tmp_path / "short.txt").write_text("abc\n")
     run = CliRunner().invoke(app, ["serve", str(tour), "--password-file", str(tmp_path / "short.txt")])
     assert run.exit_code == 2 and "at least 8 characters" in run.output
@@ -461,15 +532,17 @@ def test_serve_refuses_other_hosts_without_a_password_and_bad_files(tour, tmp_pa
 
 
 def test_importing_the_cli_does_not_import_the_server():
-    code = "import sys, setupgen.cli; print(sorted(m for m in ('starlette', 'uvicorn', 'jinja2', 'segno', " \
-           "'sqlite3') if m in sys.modules))"
+    code = (
+        "import sys, setupgen.cli; print(sorted(m for m in ('starlette', 'uvicorn', 'jinja2', 'segno', "
+        "'sqlite3') if m in sys.modules))"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
     assert out.stdout.strip() == "[]"
 
 
 def test_password_hashes_are_scrypt_and_compared_in_constant_time():
     salt, digest = security.hash_password("correct horse", b"s" * 16)
-    assert digest == hashlib.scrypt(b"correct horse", salt=b"s" * 16, n=2 ** 14, r=8, p=1, dklen=32)
+    assert digest == hashlib.scrypt(b"correct horse", salt=b"s" * 16, n=2**14, r=8, p=1, dklen=32)
     assert security.password_matches((salt, digest), "correct horse")
     assert not security.password_matches((salt, digest), "correct hors")
     assert security.is_loopback("127.0.0.1") and security.is_loopback("::1") and not security.is_loopback("0.0.0.0")
@@ -482,11 +555,20 @@ def test_random_forms_and_paths_never_get_a_500(day):
     c = client_of(day)
     token = csrf(c)
     good = tokens.table_token(day.key, 1, 1)
-    posts = ["/rounds/1/tables/1", "/rounds/1/tables/1/confirm", "/rounds/2/tables/2", f"/t/1/1/{good}",
-             "/login", "/logout"]
+    posts = [
+        "/rounds/1/tables/1",
+        "/rounds/1/tables/1/confirm",
+        "/rounds/2/tables/2",
+        f"/t/1/1/{good}",
+        "/login",
+        "/logout",
+    ]
     text = hs.text(max_size=30)
-    fields = hs.dictionaries(hs.sampled_from(["vp1", "vp2", "vp3", "vp4", "vp5", "winner", "csrf", "x"]),
-                             hs.one_of(text, hs.integers(-10 ** 30, 10 ** 30).map(str)), max_size=7)
+    fields = hs.dictionaries(
+        hs.sampled_from(["vp1", "vp2", "vp3", "vp4", "vp5", "winner", "csrf", "x"]),
+        hs.one_of(text, hs.integers(-(10**30), 10**30).map(str)),
+        max_size=7,
+    )
 
     @settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
     @given(hs.sampled_from(posts), fields, hs.booleans(), hs.text(max_size=40))
@@ -517,8 +599,22 @@ def test_serve_on_a_network_asks_for_the_password_at_a_terminal(tour, tmp_path):
         port = s.getsockname()[1]
     pid, fd = pty.fork()
     if pid == 0:  # the child: setupgen serve on every address, no password file
-        os.execv(sys.executable, [sys.executable, "-m", "setupgen", "serve", str(tour), "-o", str(tmp_path / "o"),
-                                  "--host", "0.0.0.0", "--port", str(port)])
+        os.execv(
+            sys.executable,
+            [
+                sys.executable,
+                "-m",
+                "setupgen",
+                "serve",
+                str(tour),
+                "-o",
+                str(tmp_path / "o"),
+                "--host",
+                "0.0.0.0",
+                "--port",
+                str(port),
+            ],
+        )
     seen = b""
 
     def read_until(text: bytes, seconds: float = 20) -> None:
@@ -577,8 +673,9 @@ def final_of_8_day(tmp_path: Path, played: bool = False):
 
 
 def test_finals_seated_and_packed_as_the_cli_does(tmp_path):
-    from setupgen.cli import app
     from typer.testing import CliRunner
+
+    from setupgen.cli import app
 
     tour, day = final_of_8_day(tmp_path)
     c = client_of(day)
@@ -593,8 +690,10 @@ def test_finals_seated_and_packed_as_the_cli_does(tmp_path):
     pdf = c.get("/finals/final/round.pdf")
     assert pdf.status_code == 200 and pdf.content == (day.folder / "final" / "round.pdf").read_bytes()
     assert c.get("/finals/other/round.pdf").status_code == 404
-    run = CliRunner().invoke(app, ["finals", str(tour), str(day.folder / "results.csv"), "--players", "8",
-                                   "-o", str(tmp_path / "cli")])
+    copy_schedule(day.folder, tmp_path / "cli")
+    run = CliRunner().invoke(
+        app, ["finals", str(tour), str(day.folder / "results.csv"), "--players", "8", "-o", str(tmp_path / "cli")]
+    )
     assert run.exit_code == 0, run.output
     assert (tmp_path / "cli" / "final" / "round.pdf").read_bytes() == pdf.content
     day.store.close()
@@ -603,8 +702,10 @@ def test_finals_seated_and_packed_as_the_cli_does(tmp_path):
 def test_semi_finals_then_the_final_of_their_winners(tmp_path):
     (tmp_path / "players.csv").write_text("id,name\n" + "".join(f"s{k:02d},Player {k}\n" for k in range(16)))
     tour = tmp_path / "t.toml"
-    tour.write_text('name = "Sixteen"\nseed = "sixteen"\nplayers = "players.csv"\ntable_size = 4\n\n'
-                    '[[rounds]]\nscenario = "base-3-4"\n\n[final]\nplayers = 16\nscenario = "base-3-4"\n')
+    tour.write_text(
+        'name = "Sixteen"\nseed = "sixteen"\nplayers = "players.csv"\ntable_size = 4\n\n'
+        '[[rounds]]\nscenario = "base-3-4"\n\n[final]\nplayers = 16\nscenario = "base-3-4"\n'
+    )
     day = consoleday.open_day(tour, tmp_path / "out")
     c = client_of(day)
     confirm_round(day, 1)
@@ -625,10 +726,12 @@ def test_semi_finals_then_the_final_of_their_winners(tmp_path):
 
 
 def test_a_tournament_pack_has_its_results_template(tour, tmp_path):
-    from setupgen.cli import app
     from typer.testing import CliRunner
 
+    from setupgen.cli import app
+
     out = tmp_path / "out"
+    assert CliRunner().invoke(app, ["schedule", str(tour), "-o", str(out)]).exit_code == 0
     assert CliRunner().invoke(app, ["round", str(tour), "--round", "2", "-o", str(out)]).exit_code == 0
     pack = out / "round-2"
     text = (pack / "results-round-2.csv").read_text()
@@ -665,17 +768,20 @@ def test_migration_from_schema_1_keeps_every_result(tmp_path):
 
 
 def test_a_no_show_and_a_disqualification_entered_by_the_director(day, tour):
-    from setupgen.cli import app
     from typer.testing import CliRunner
 
+    from setupgen.cli import app
+
     c = client_of(day)
-    token = csrf(c)
     form = dict(table_form(c, "/rounds/1/tables/1", (10, 0, 5, 3), 1), status2="no-show", status4="disqualified")
     assert c.post("/rounds/1/tables/1", data=form, follow_redirects=False).status_code == 303
     seats = day.players_of(G(1, 1))
     text = (day.folder / "results.csv").read_text()
-    assert text.splitlines()[:3] == ["round,table,player,vp,winner,status", f"1,1,{seats[0]},10,yes,played",
-                                     f"1,1,{seats[1]},0,no,no-show"]
+    assert text.splitlines()[:3] == [
+        "round,table,player,vp,winner,status",
+        f"1,1,{seats[0]},10,yes,played",
+        f"1,1,{seats[1]},0,no,no-show",
+    ]
     assert text.splitlines()[4] == f"1,1,{seats[3]},3,no,disqualified"
     page = c.get("/rounds/1/tables/1")
     assert '<option value="no-show" selected>no-show</option>' in page.text
@@ -712,8 +818,9 @@ def test_the_swiss_example_run_from_the_console_alone(tmp_path):
     the final's pack equal the command line's from the exported results."""
     import shutil
 
-    from setupgen.cli import app
     from typer.testing import CliRunner
+
+    from setupgen.cli import app
 
     shutil.copytree(ROOT / "examples" / "swiss-2010", tmp_path / "ex")
     tour = tmp_path / "ex" / "tournament.toml"
@@ -727,12 +834,19 @@ def test_the_swiss_example_run_from_the_console_alone(tmp_path):
             seats = len(day.players_of(G(n, t)))
             winner = 1 + (t + n) % seats
             vps = [top if k == winner else 3 + (k * t + n) % (top - 3) for k in range(1, seats + 1)]
-            assert c.post(f"/rounds/{n}/tables/{t}", data=table_form(c, f"/rounds/{n}/tables/{t}", vps, winner),
-                          follow_redirects=False).status_code == 303
+            assert (
+                c.post(
+                    f"/rounds/{n}/tables/{t}",
+                    data=table_form(c, f"/rounds/{n}/tables/{t}", vps, winner),
+                    follow_redirects=False,
+                ).status_code
+                == 303
+            )
     assert c.get("/rounds/3/key.pdf").content == (day.folder / "round-3" / "key.pdf").read_bytes()
     exported = c.get("/standings.csv").content
     runner = CliRunner()
     results = str(day.folder / "results.csv")
+    copy_schedule(day.folder, tmp_path / "cli")
     assert runner.invoke(app, ["standings", str(tour), results, "-o", str(tmp_path / "cli")]).exit_code == 0
     assert exported == (tmp_path / "cli" / "standings.csv").read_bytes()
     assert c.post("/finals/pack", data={"csrf": token}, follow_redirects=False).status_code == 303
@@ -741,12 +855,14 @@ def test_the_swiss_example_run_from_the_console_alone(tmp_path):
     assert (tmp_path / "cli" / "final" / "round.pdf").read_bytes() == (day.folder / "final" / "round.pdf").read_bytes()
     for n in day.rounds:  # the console's packs are the command line's
         assert runner.invoke(app, ["round", str(tour), "--round", str(n), "-o", str(tmp_path / "cli")]).exit_code == 0
-        assert (tmp_path / "cli" / f"round-{n}" / "round.pdf").read_bytes() == \
-            (day.folder / f"round-{n}" / "round.pdf").read_bytes()
+        assert (tmp_path / "cli" / f"round-{n}" / "round.pdf").read_bytes() == (
+            day.folder / f"round-{n}" / "round.pdf"
+        ).read_bytes()
     day.store.close()
 
 
 # ------------------------------------------------------------------ the finals' results and the final placings
+
 
 def table_form(c, path: str, vps, winner) -> dict:
     """The result form of the director's page ``path``, filled in as a
@@ -767,8 +883,9 @@ def html_unescape(text: str) -> str:
 
 
 def test_finals_results_of_8_and_the_placings_on_both_pages(tmp_path):
-    from setupgen.cli import app
     from typer.testing import CliRunner
+
+    from setupgen.cli import app
 
     tour, day = final_of_8_day(tmp_path, played=True)
     c = client_of(day)
@@ -791,15 +908,35 @@ def test_finals_results_of_8_and_the_placings_on_both_pages(tmp_path):
     assert c.get("/finals/quarter/tables/1").status_code == 404
     assert c.post("/finals/semi-final/tables/1", data=result_form(token, (1, 2, 3, 4), 4)).status_code == 404
     # a first entry of table 1, then its correction: 7, 10, 8, 8 (winner seat 2)
-    assert c.post("/finals/final/tables/1", data=table_form(c, "/finals/final/tables/1", (6, 10, 8, 8), 2),
-                  follow_redirects=False).status_code == 303
-    assert c.post("/finals/final/tables/1", data=table_form(c, "/finals/final/tables/1", (7, 10, 8, 8), 2),
-                  follow_redirects=False).status_code == 303
+    assert (
+        c.post(
+            "/finals/final/tables/1",
+            data=table_form(c, "/finals/final/tables/1", (6, 10, 8, 8), 2),
+            follow_redirects=False,
+        ).status_code
+        == 303
+    )
+    assert (
+        c.post(
+            "/finals/final/tables/1",
+            data=table_form(c, "/finals/final/tables/1", (7, 10, 8, 8), 2),
+            follow_redirects=False,
+        ).status_code
+        == 303
+    )
     assert [e.action for e in day.store.audit(Game.finals("final", 1))] == ["correct", "enter"]
-    assert ("Once every finals table has its result (now: 1 final table without a confirmed result)"
-            in c.get("/finals").text)
-    assert c.post("/finals/final/tables/2", data=table_form(c, "/finals/final/tables/2", (10, 9, 4, 6), 1),
-                  follow_redirects=False).status_code == 303
+    assert (
+        "Once every finals table has its result (now: 1 final table without a confirmed result)"
+        in c.get("/finals").text
+    )
+    assert (
+        c.post(
+            "/finals/final/tables/2",
+            data=table_form(c, "/finals/final/tables/2", (10, 9, 4, 6), 1),
+            follow_redirects=False,
+        ).status_code
+        == 303
+    )
     # table 1: rank 4 wins (4 points, 10 of 33 VP = 30.30), ranks 5 and 8 share 2.5 (8 VP each), rank 1 has 1;
     # table 2: rank 2 wins (10 of 29 = 34.48: champion), rank 3 has 3, rank 7 2, rank 6 1
     want = [names[rank[k - 1]] for k in (2, 4, 3, 5, 8, 7, 1, 6)]
@@ -813,14 +950,30 @@ def test_finals_results_of_8_and_the_placings_on_both_pages(tmp_path):
     assert text.splitlines()[0] == "round,table,player,vp,winner"
     assert text.splitlines()[1] == f"final,1,{rank[0]},7,no"
     assert "final" in c.get("/audit").text
-    run = CliRunner().invoke(app, ["placings", str(tour), str(day.folder / "results.csv"), "--final",
-                                   str(day.folder / "results-final.csv"), "-o", str(tmp_path / "cli")])
+    copy_schedule(day.folder, tmp_path / "cli")
+    run = CliRunner().invoke(
+        app,
+        [
+            "placings",
+            str(tour),
+            str(day.folder / "results.csv"),
+            "--final",
+            str(day.folder / "results-final.csv"),
+            "-o",
+            str(tmp_path / "cli"),
+        ],
+    )
     assert run.exit_code == 0, run.output
     rows = list(csv.reader(io.StringIO((tmp_path / "cli" / "placings.csv").read_text())))
     assert [names[r[1]] for r in rows[1:]] == want
     # table 2 corrected: rank 6 (seat 3) disqualified; he leaves the placings, the places close up
-    form = dict(table_form(c, "/finals/final/tables/2", (10, 9, 4, 6), 1), status1="played", status2="played", status3="disqualified",
-                status4="played")
+    form = dict(
+        table_form(c, "/finals/final/tables/2", (10, 9, 4, 6), 1),
+        status1="played",
+        status2="played",
+        status3="disqualified",
+        status4="played",
+    )
     assert c.post("/finals/final/tables/2", data=form, follow_redirects=False).status_code == 303
     assert "disqualified" in c.get("/finals/final/tables/2").text
     assert placed_names(c.get("/finals").text) == [names[rank[k - 1]] for k in (2, 4, 3, 5, 8, 7, 1)]
@@ -842,16 +995,19 @@ def test_migration_from_schema_3_gives_the_finals_statuses(tmp_path):
     db.close()
     s = store.Store(tmp_path)
     assert store.version(s.db) == 8
-    assert s.result(Game.finals("final", 1)) == store.TableResult(Game("final", 1, 1), ("a", "b"), (13, 4), 1,
-                                                                  "confirmed", "director", "t")
+    assert s.result(Game.finals("final", 1)) == store.TableResult(
+        Game("final", 1, 1), ("a", "b"), (13, 4), 1, "confirmed", "director", "t"
+    )
     s.close()
 
 
 def test_semi_final_results_name_the_winners_then_the_final(tmp_path):
     (tmp_path / "players.csv").write_text("id,name\n" + "".join(f"s{k:02d},Player {k}\n" for k in range(16)))
     tour = tmp_path / "t.toml"
-    tour.write_text('name = "Sixteen"\nseed = "sixteen"\nplayers = "players.csv"\ntable_size = 4\n\n'
-                    '[[rounds]]\nscenario = "base-3-4"\n\n[final]\nplayers = 16\nscenario = "base-3-4"\n')
+    tour.write_text(
+        'name = "Sixteen"\nseed = "sixteen"\nplayers = "players.csv"\ntable_size = 4\n\n'
+        '[[rounds]]\nscenario = "base-3-4"\n\n[final]\nplayers = 16\nscenario = "base-3-4"\n'
+    )
     day = consoleday.open_day(tour, tmp_path / "out")
     c = client_of(day)
     confirm_round(day, 1)
@@ -862,9 +1018,17 @@ def test_semi_final_results_name_the_winners_then_the_final(tmp_path):
     # seats by rank: 1-8-9-16 / 2-7-10-15 / 3-6-11-14 / 4-5-12-13
     semis = {1: ((6, 10, 7, 7), 2), 2: ((10, 9, 3, 5), 1), 3: ((8, 8, 10, 2), 3), 4: ((10, 10, 4, 9), 1)}
     for k, (vps, winner) in semis.items():
-        assert c.post(f"/finals/semi-final/tables/{k}", data=table_form(c, f"/finals/semi-final/tables/{k}", vps, winner),
-                      follow_redirects=False).status_code == 303
-    early = c.post("/finals/final/tables/1", data=table_form(c, "/finals/final/tables/1", (7, 9, 10, 9), 3))  # seated, not packed yet
+        assert (
+            c.post(
+                f"/finals/semi-final/tables/{k}",
+                data=table_form(c, f"/finals/semi-final/tables/{k}", vps, winner),
+                follow_redirects=False,
+            ).status_code
+            == 303
+        )
+    early = c.post(
+        "/finals/final/tables/1", data=table_form(c, "/finals/final/tables/1", (7, 9, 10, 9), 3)
+    )  # seated, not packed yet
     assert early.status_code == 409 and "make the final&#39;s pack first" in early.text
     page = c.get("/finals")
     winners = [rank[k - 1] for k in (8, 2, 11, 4)]
@@ -876,8 +1040,14 @@ def test_semi_final_results_name_the_winners_then_the_final(tmp_path):
     chosen = {f"w{k}": w for k, w in enumerate(winners, start=1)}
     assert c.post("/finals/pack", data={"csrf": token, **chosen}, follow_redirects=False).status_code == 303
     # the final seats ranks 2, 4, 8, 11 in that order
-    assert c.post("/finals/final/tables/1", data=table_form(c, "/finals/final/tables/1", (7, 9, 10, 9), 3),
-                  follow_redirects=False).status_code == 303
+    assert (
+        c.post(
+            "/finals/final/tables/1",
+            data=table_form(c, "/finals/final/tables/1", (7, 9, 10, 9), 3),
+            follow_redirects=False,
+        ).status_code
+        == 303
+    )
     names = day.names()
     want = [names[rank[k - 1]] for k in (8, 4, 11, 2, 5, 7, 3, 6, 9, 16, 13, 15, 1, 12, 10, 14)]
     assert placed_names(c.get("/finals").text) == want
@@ -893,15 +1063,20 @@ def test_migration_from_schema_2_keeps_results_and_adds_the_finals(tmp_path):
     for step in (1, 2):
         for statement in store.MIGRATIONS[step]:
             db.execute(statement)
-    db.execute("INSERT INTO results VALUES (1, 1, '[\"a\", \"b\"]', '[10, 4]', 1, 'confirmed', 'director', 't', "
-               "'[\"played\", \"no-show\"]')")
-    db.execute("INSERT INTO audit (at, by, round, table_no, action, old, new) VALUES ('t', 'director', 1, 1, "
-               "'enter', '', '{}')")
+    db.execute(
+        "INSERT INTO results VALUES (1, 1, '[\"a\", \"b\"]', '[10, 4]', 1, 'confirmed', 'director', 't', "
+        '\'["played", "no-show"]\')'
+    )
+    db.execute(
+        "INSERT INTO audit (at, by, round, table_no, action, old, new) VALUES ('t', 'director', 1, 1, "
+        "'enter', '', '{}')"
+    )
     db.close()
     s = store.Store(tmp_path)
     assert not s.fresh and store.version(s.db) == 8
-    assert s.result(G(1, 1)) == store.TableResult(G(1, 1), ("a", "b"), (10, 4), 1, "confirmed", "director", "t",
-                                                  ("played", "no-show"))
+    assert s.result(G(1, 1)) == store.TableResult(
+        G(1, 1), ("a", "b"), (10, 4), 1, "confirmed", "director", "t", ("played", "no-show")
+    )
     (entry,) = s.audit()
     assert (entry.round, entry.action, entry.stage) == (1, "enter", "preliminary")
     assert s.results("final") == []
@@ -996,18 +1171,25 @@ def test_a_finals_table_reports_by_its_link_and_the_director_confirms_as_in_a_ro
 
 # ------------------------------------------------------------------ the director confirms what was seen (F4)
 
+
 def report_by_link(c, day, table: int, vps, winner) -> None:
     good = tokens.table_token(day.key, 1, table)
     token = csrf(c, f"/t/1/{table}/{good}")
-    assert c.post(f"/t/1/{table}/{good}", data=result_form(token, vps, winner),
-                  follow_redirects=False).status_code == 303
+    assert (
+        c.post(f"/t/1/{table}/{good}", data=result_form(token, vps, winner), follow_redirects=False).status_code == 303
+    )
 
 
 def shown_versions(page: str) -> dict[int, int]:
     """table -> the version a round page's Confirm button carries."""
-    return {int(t): int(v) for t, v in re.findall(
-        r'action="/rounds/\d+/tables/(\d+)/confirm" class="inline"><input type="hidden" name="csrf" '
-        r'value="[0-9a-f]+"><input type="hidden" name="version" value="(\d+)">', page)}
+    return {
+        int(t): int(v)
+        for t, v in re.findall(
+            r'action="/rounds/\d+/tables/(\d+)/confirm" class="inline"><input type="hidden" name="csrf" '
+            r'value="[0-9a-f]+"><input type="hidden" name="version" value="(\d+)">',
+            page,
+        )
+    }
 
 
 def test_confirm_applies_to_the_version_the_director_saw(day):
@@ -1023,8 +1205,9 @@ def test_confirm_applies_to_the_version_the_director_saw(day):
     assert "This result changed after you opened the page" in stale.text
     names = day.names()
     seat3 = html_escape(names[day.players_of(G(1, 2))[2]])
-    row = re.search(rf"<tr><td>{re.escape(seat3)}</td><td class=\"num\">(.*?)</td><td class=\"num\">(.*?)</td></tr>",
-                    stale.text)
+    row = re.search(
+        rf"<tr><td>{re.escape(seat3)}</td><td class=\"num\">(.*?)</td><td class=\"num\">(.*?)</td></tr>", stale.text
+    )
     assert row and row.groups() == ("6", "10 ★")  # you saw 6, now 10 and the winner
     assert (day.folder / "results.csv").read_text().count("\n") == 1  # nothing confirmed
     fresh = shown_versions(c.get("/rounds/1").text)
@@ -1094,7 +1277,9 @@ def test_a_correction_from_a_page_opened_before_a_change_is_refused(tmp_path):
     assert 'name="version" value="1"' in page
     second = dict(table_form(c, "/finals/final/tables/1", (7, 10, 9, 8), 2), version="1")
     assert c.post("/finals/final/tables/1", data=second, follow_redirects=False).status_code == 303
-    stale = c.post("/finals/final/tables/1", data=dict(table_form(c, "/finals/final/tables/1", (6, 10, 8, 8), 2), version="1"))
+    stale = c.post(
+        "/finals/final/tables/1", data=dict(table_form(c, "/finals/final/tables/1", (6, 10, 8, 8), 2), version="1")
+    )
     assert stale.status_code == 409 and "This result changed after you opened the page" in stale.text
     assert day.store.result(Game.finals("final", 1)).vp == (7, 10, 9, 8)
     assert 'value="6"' in stale.text  # the director's own input is kept in the form
@@ -1104,6 +1289,7 @@ def test_a_correction_from_a_page_opened_before_a_change_is_refused(tmp_path):
 
 
 # ------------------------------------------------------------------ sessions that end (F1, F2, F3, F5)
+
 
 def logged_in(day, password: str = "correct horse", **kw):
     """A client logged in with ``password`` (hashed as serve hashes it: the folder's salt)."""
@@ -1198,8 +1384,10 @@ def test_ctrl_d_at_the_password_prompt_is_one_line_and_exit_2(tour, tmp_path):
 
     pid, fd = pty.fork()
     if pid == 0:  # the child: serve on all addresses without a password file, so it asks
-        os.execvp(sys.executable, [sys.executable, "-m", "setupgen", "serve", str(tour), "--host", "0.0.0.0",
-                                   "-o", str(tmp_path / "o")])
+        os.execvp(
+            sys.executable,
+            [sys.executable, "-m", "setupgen", "serve", str(tour), "--host", "0.0.0.0", "-o", str(tmp_path / "o")],
+        )
     out = b""
     deadline = time.monotonic() + 30
     sent = 0.0
@@ -1227,27 +1415,39 @@ def test_ctrl_d_at_the_password_prompt_is_one_line_and_exit_2(tour, tmp_path):
         out += os.read(fd, 4096)
     text = out.decode("utf-8", "replace")
     assert sent and status is not None and os.waitstatus_to_exitcode(status) == 2, text
-    assert "error: --password-file: no password was typed (end of input)" in text
+    assert "error: no password was typed (end of input); the console needs one when it listens on '0.0.0.0' " \
+        "(give --password-file)" in text
     assert "internal error" not in text and "Traceback" not in text
 
 
 # ------------------------------------------------------------------ start-up checks (F6, F7)
 
-@pytest.mark.parametrize("args, error", [
-    (["--console-url", "https://127.0.0.1:8000"],
-     "error: --console-url: the tables' address 'https://127.0.0.1:8000' is https, but the console serves http: "
-     "serve it with a TLS certificate and key (--trust-console-url to do it anyway)"),
-    (["--console-url", "http://127.0.0.1:8001"],
-     "error: --console-url: the tables' address 'http://127.0.0.1:8001' has port 8001, but the console listens on "
-     "port 8000: give the same port in both (--trust-console-url to do it anyway)"),
-    (["--console-url", "http://127.0.0.1"], "has port 80, but the console listens on port 8000"),
-    (["--console-url", "http://192.168.1.20:8000"],
-     "is another machine's view of this one, but the console listens on 127.0.0.1 (this machine only)"),
-    (["--console-url", "http://192.168.1.20:8000", "--host", "::1"], "the console listens on ::1"),
-])
+
+@pytest.mark.parametrize(
+    "args, error",
+    [
+        (
+            ["--console-url", "https://127.0.0.1:8000"],
+            "error: --console-url: the tables' address 'https://127.0.0.1:8000' is https, but the console serves http: "
+            "serve it with a TLS certificate and key (--trust-console-url to do it anyway)",
+        ),
+        (
+            ["--console-url", "http://127.0.0.1:8001"],
+            "error: --console-url: the tables' address 'http://127.0.0.1:8001' has port 8001, but the console listens on "
+            "port 8000: give the same port in both (--trust-console-url to do it anyway)",
+        ),
+        (["--console-url", "http://127.0.0.1"], "has port 80, but the console listens on port 8000"),
+        (
+            ["--console-url", "http://192.168.1.20:8000"],
+            "is another machine's view of this one, but the console listens on 127.0.0.1 (this machine only)",
+        ),
+        (["--console-url", "http://192.168.1.20:8000", "--host", "::1"], "the console listens on ::1"),
+    ],
+)
 def test_serve_refuses_a_console_url_the_tables_cannot_reach(tour, tmp_path, args, error):
-    from setupgen.cli import app
     from typer.testing import CliRunner
+
+    from setupgen.cli import app
 
     run = CliRunner().invoke(app, ["serve", str(tour), "-o", str(tmp_path / "o"), *args])
     assert run.exit_code == 2 and run.output.count("\n") == 1, run.output
@@ -1267,29 +1467,55 @@ def test_console_url_checks_pass_what_the_tables_can_reach():
 
 
 def test_trust_console_url_skips_the_checks_and_a_password_over_http_is_warned(tour, tmp_path, monkeypatch):
+    from typer.testing import CliRunner
+
     from setupgen.cli import app
     from setupgen.console import app as web
-    from typer.testing import CliRunner
 
     started = []
     monkeypatch.setattr(web, "run", lambda *a, **k: started.append(a[1:]))
     (tmp_path / "pw.txt").write_text("correct horse\n")
-    run = CliRunner().invoke(app, ["serve", str(tour), "-o", str(tmp_path / "o"), "--console-url",
-                                   "https://catan.example.org", "--trust-console-url"])
+    run = CliRunner().invoke(
+        app,
+        [
+            "serve",
+            str(tour),
+            "-o",
+            str(tmp_path / "o"),
+            "--console-url",
+            "https://catan.example.org",
+            "--trust-console-url",
+        ],
+    )
     assert run.exit_code == 0 and started == [("127.0.0.1", 8000, None)], run.output
     assert "warning" not in run.output
-    run = CliRunner().invoke(app, ["serve", str(tour), "-o", str(tmp_path / "o"), "--host", "0.0.0.0",
-                                   "--password-file", str(tmp_path / "pw.txt")])
+    run = CliRunner().invoke(
+        app,
+        [
+            "serve",
+            str(tour),
+            "-o",
+            str(tmp_path / "o"),
+            "--host",
+            "0.0.0.0",
+            "--password-file",
+            str(tmp_path / "pw.txt"),
+        ],
+    )
     assert run.exit_code == 0, run.output
-    assert ("warning: the director's password and session travel in clear text over plain HTTP on 0.0.0.0; "
-            "serve with --tls-cert and --tls-key") in run.output
+    assert (
+        "warning: the director's password and session travel in clear text over plain HTTP on 0.0.0.0; "
+        "serve with --tls-cert and --tls-key"
+    ) in run.output
 
 
 # ------------------------------------------------------------------ one folder, two writers (F10, F11, F12)
 
+
 def cli(*args):
-    from setupgen.cli import app
     from typer.testing import CliRunner
+
+    from setupgen.cli import app
 
     return CliRunner().invoke(app, [str(a) for a in args])
 
@@ -1307,7 +1533,9 @@ def test_the_command_line_does_not_re_plan_a_round_the_console_has_results_of(da
     c = client_of(day)
     good = tokens.table_token(day.key, 2, 1)
     token = csrf(c, f"/t/2/1/{good}")
-    assert c.post(f"/t/2/1/{good}", data=result_form(token, (10, 7, 5, 3), 1), follow_redirects=False).status_code == 303
+    assert (
+        c.post(f"/t/2/1/{good}", data=result_form(token, (10, 7, 5, 3), 1), follow_redirects=False).status_code == 303
+    )
     assert "\n2," not in (day.folder / "results.csv").read_text()
     before = (day.folder / "schedule.csv").read_bytes()
     run = cli("schedule", tour, "--from-round", "2", "-o", day.folder)
@@ -1340,8 +1568,9 @@ def test_a_console_pack_with_qr_codes_is_not_replaced_by_one_without(tmp_path):
     try:
         consoleday.make_pack(d, 1)
         pdf = (d.folder / "round-1" / "round.pdf").read_bytes()
-        assert json.loads((d.folder / "round-1" / "manifest.json").read_text())["console_url"] == \
-            "http://127.0.0.1:8000"
+        assert (
+            json.loads((d.folder / "round-1" / "manifest.json").read_text())["console_url"] == "http://127.0.0.1:8000"
+        )
         run = cli("round", tour, "--round", "1", "-o", d.folder)
         assert run.exit_code == 2 and run.output.count("\n") == 1
         assert "was made with QR codes to the console at http://127.0.0.1:8000" in run.output
@@ -1393,17 +1622,23 @@ def test_every_write_to_the_folder_waits_for_the_lock(day, tour):
 
 # ------------------------------------------------------------------ edges (F13, F14)
 
+
 def test_formula_ids_are_refused_and_formula_names_are_written_safely(day, tour, tmp_path):
     # F13: `=cmd` and `=HYPERLINK(…)` typed into the entries page
     c = client_of(day)
     token = csrf(c, "/entries")
     for bad in ("=cmd", "+1", "-x", "@SUM(A1)"):
-        refused = c.post("/entries/change", data={"csrf": token, "change": "joined", "player": bad,
-                                                  "name": "X", "group": "", "from_round": "2"})
+        refused = c.post(
+            "/entries/change",
+            data={"csrf": token, "change": "joined", "player": bad, "name": "X", "group": "", "from_round": "2"},
+        )
         assert refused.status_code == 400 and "which a spreadsheet reads as a formula" in refused.text, bad
     name = '=HYPERLINK("http://evil.example","click")'
-    ok = c.post("/entries/change", data={"csrf": token, "change": "joined", "player": "late01", "name": name,
-                                         "group": "@club", "from_round": "2"}, follow_redirects=False)
+    ok = c.post(
+        "/entries/change",
+        data={"csrf": token, "change": "joined", "player": "late01", "name": name, "group": "@club", "from_round": "2"},
+        follow_redirects=False,
+    )
     assert ok.status_code == 303
     text = (day.folder / "entries.csv").read_text()
     assert text.splitlines()[1] == 'joined,2,late01,"\'=HYPERLINK(""http://evil.example"",""click"")",\'@club'
@@ -1433,14 +1668,18 @@ def test_oversized_headers_get_431_and_signed_vp_is_refused(day):
     big = c.get("/public", headers={"x-padding": "a" * 70_000})
     assert big.status_code == 431 and "request headers larger than 16384 bytes" in big.text
     assert c.get("/public", headers={"x-padding": "a" * 15_000}).status_code == 200
-    for vp, why in (("+5", "has a sign: write the digits alone (5)"), ("-2", "is negative"),
-                    (" 5 5", "is not a whole number")):
+    for vp, why in (
+        ("+5", "has a sign: write the digits alone (5)"),
+        ("-2", "is negative"),
+        (" 5 5", "is not a whole number"),
+    ):
         with pytest.raises(consoleday.ResultRefused, match=re.escape(why)):
             consoleday.enter(day, G(1, 1), ["10", vp, "5", "3"], "1")
     assert day.store.result(G(1, 1)) is None
 
 
 # ------------------------------------------------------------------ heavy work off the event loop (issue 25)
+
 
 def test_a_report_is_answered_while_a_re_plan_is_held_in_progress(day, monkeypatch):
     import concurrent.futures
@@ -1461,8 +1700,11 @@ def test_a_report_is_answered_while_a_re_plan_is_held_in_progress(day, monkeypat
     c = client_of(day)
     token = csrf(c, "/entries")
     answers = []
-    poster = threading.Thread(target=lambda: answers.append(
-        c.post("/entries/replan", data={"csrf": token, "from_round": "2"}, follow_redirects=False)))
+    poster = threading.Thread(
+        target=lambda: answers.append(
+            c.post("/entries/replan", data={"csrf": token, "from_round": "2"}, follow_redirects=False)
+        )
+    )
     poster.start()
     assert began.wait(30)  # the re-plan runs, and waits
     assert day.replanning == 2 and [t.label for t in day.tasks.running()] == ["re-plan from round 2"]
@@ -1511,8 +1753,11 @@ def test_migration_to_schema_8_puts_stored_ids_in_nfc(tmp_path):
     store.migrate(db)  # brings it to the newest version; set it back to 7 with the old form stored
     db.execute("UPDATE schema_version SET version = 7")
     nfd = "Rene\u0301"
-    db.execute("INSERT INTO games (stage, round, table_no, players, vp, winner, state, by, at) VALUES "
-               "('preliminary', 1, 1, ?, '[10, 4]', 1, 'confirmed', 'director', 't')", (json.dumps([nfd, "b"]),))
+    db.execute(
+        "INSERT INTO games (stage, round, table_no, players, vp, winner, state, by, at) VALUES "
+        "('preliminary', 1, 1, ?, '[10, 4]', 1, 'confirmed', 'director', 't')",
+        (json.dumps([nfd, "b"]),),
+    )
     db.close()
     s = store.Store(tmp_path)
     assert store.version(s.db) == 8

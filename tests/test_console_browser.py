@@ -24,12 +24,19 @@ from pathlib import Path
 
 import pytest
 
-
 pytestmark = pytest.mark.browser
 
 ROOT = Path(__file__).resolve().parent.parent
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 PASSWORD = "tournament-day"
 
 
@@ -51,10 +58,27 @@ class Console:
         self.proc = None
 
     def start(self) -> None:
-        self.proc = subprocess.Popen([sys.executable, "-m", "setupgen", "serve", str(self.tour), "-o",
-                                      str(self.folder), "--port", str(self.port), "--password-file",
-                                      str(self.password_file), "--console-url", self.base],
-                                     cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        self.proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "setupgen",
+                "serve",
+                str(self.tour),
+                "-o",
+                str(self.folder),
+                "--port",
+                str(self.port),
+                "--password-file",
+                str(self.password_file),
+                "--console-url",
+                self.base,
+            ],
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             try:
@@ -106,8 +130,13 @@ def desktop(chromium: str, tmp_path: Path):
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as pw:
-        ctx = pw.chromium.launch_persistent_context(tempfile.mkdtemp(dir=tmp_path), executable_path=chromium,
-                                                    headless=True, args=ARGS, viewport={"width": 1100, "height": 800})
+        ctx = pw.chromium.launch_persistent_context(
+            tempfile.mkdtemp(dir=tmp_path),
+            executable_path=chromium,
+            headless=True,
+            args=ARGS,
+            viewport={"width": 1100, "height": 800},
+        )
         try:
             yield ctx
         finally:
@@ -295,8 +324,16 @@ def look_at_player_pages(ctx, urls: dict[str, str], shots: Path, prefix: str) ->
     page.close()
 
 
-DIRECTOR_PAGES = ("/", "/rounds/1", "/rounds/1?state=confirmed", "/rounds/1/tables/1", "/standings", "/finals",
-                  "/entries", "/audit")
+DIRECTOR_PAGES = (
+    "/",
+    "/rounds/1",
+    "/rounds/1?state=confirmed",
+    "/rounds/1/tables/1",
+    "/standings",
+    "/finals",
+    "/entries",
+    "/audit",
+)
 
 
 def look_at_director_pages(page, base: str, shots: Path) -> None:
@@ -353,20 +390,34 @@ def refusals_before_results(page, base: str) -> None:
     not ready, a table out of range, the clock's, the announcements'."""
     page.goto(base + "/")
     clock = {"stage": "preliminary", "round": "1"}
-    refused_in_german(page, base, {
-        "standings.pdf": ("/standings.pdf", None, "es gibt noch keine bestätigten Resultate für eine Rangliste"),
-        "placings.pdf": ("/placings.pdf", None, "die Schlussrangliste ist noch nicht vollständig"),
-        "table 99": ("/rounds/1/tables/99", None, "Runde 1 hat die Tische 1-12, nicht 99"),
-        "not seated": ("/finals/final/tables/1", None, "die Finalrunden sind noch nicht gesetzt: 36 Vorrundentische"),
-        "clock 0": ("/clock", {**clock, "action": "start", "minutes": "0"},
-                    "eine Rundenuhr läuft 1 bis 600 Minuten, nicht 0"),
-        "clock pause": ("/clock", {**clock, "action": "pause", "minutes": ""}, "die Uhr ist nicht gestartet"),
-        "announcement": ("/announcements", {"text": "x" * 12_000}, "höchstens 300 Zeichen, nicht 12000"),
-        "no text": ("/announcements", {"text": "  "}, "eine Durchsage braucht einen Text"),
-        "remove 5": ("/announcements/5/remove", {}, "keine Durchsage 5 wird gezeigt"),
-        "undo": ("/rounds/1/tables/1/undo", {"to": "confirmed", "version": "1"},
-                 "ein Tisch geht zurück auf gemeldet oder wartend, nicht &#39;confirmed&#39;"),
-    })
+    refused_in_german(
+        page,
+        base,
+        {
+            "standings.pdf": ("/standings.pdf", None, "es gibt noch keine bestätigten Resultate für eine Rangliste"),
+            "placings.pdf": ("/placings.pdf", None, "die Schlussrangliste ist noch nicht vollständig"),
+            "table 99": ("/rounds/1/tables/99", None, "Runde 1 hat die Tische 1-12, nicht 99"),
+            "not seated": (
+                "/finals/final/tables/1",
+                None,
+                "die Finalrunden sind noch nicht gesetzt: 36 Vorrundentische",
+            ),
+            "clock 0": (
+                "/clock",
+                {**clock, "action": "start", "minutes": "0"},
+                "eine Rundenuhr läuft 1 bis 600 Minuten, nicht 0",
+            ),
+            "clock pause": ("/clock", {**clock, "action": "pause", "minutes": ""}, "die Uhr ist nicht gestartet"),
+            "announcement": ("/announcements", {"text": "x" * 12_000}, "höchstens 300 Zeichen, nicht 12000"),
+            "no text": ("/announcements", {"text": "  "}, "eine Durchsage braucht einen Text"),
+            "remove 5": ("/announcements/5/remove", {}, "keine Durchsage 5 wird gezeigt"),
+            "undo": (
+                "/rounds/1/tables/1/undo",
+                {"to": "confirmed", "version": "1"},
+                "ein Tisch geht zurück auf gemeldet oder wartend, nicht &#39;confirmed&#39;",
+            ),
+        },
+    )
 
 
 def a_refused_result_in_german(page, base: str, shots: Path) -> None:
@@ -383,8 +434,13 @@ def a_refused_result_in_german(page, base: str, shots: Path) -> None:
     }""")
     page.click("button:has-text('Speichern (bestätigt)')")
     text = page.inner_text("main")
-    for want in ("Wählt den Sieger", "SP -5: nicht negativ", "SP 'x': keine ganze Zahl", "SP fehlen",
-                 "SP 99: mehr als 20 (Runde 1: Ziel 10 + 10)"):
+    for want in (
+        "Wählt den Sieger",
+        "SP -5: nicht negativ",
+        "SP 'x': keine ganze Zahl",
+        "SP fehlen",
+        "SP 99: mehr als 20 (Runde 1: Ziel 10 + 10)",
+    ):
         assert want in text, (want, text[:600])
     assert not english_on(page, runs), english_on(page, runs)
     page.screenshot(path=str(shots / "console-refused-result.png"), full_page=True)
@@ -409,8 +465,9 @@ def finals_refusals_in_german(page, base: str) -> None:
 
     runs = english_runs()
     for path, button, want in (
-            ("/rounds/1/tables/1", "Zurück auf gemeldet", "die Finalrunden sind nach den Vorrunden gesetzt"),
-            ("/finals", "Dieses Paket zurückziehen", "die Finalrunde (Final) hat 2 Resultate")):
+        ("/rounds/1/tables/1", "Zurück auf gemeldet", "die Finalrunden sind nach den Vorrunden gesetzt"),
+        ("/finals", "Dieses Paket zurückziehen", "die Finalrunde (Final) hat 2 Resultate"),
+    ):
         page.goto(base + path)
         page.click(f"button:has-text('{button}')")
         text = page.inner_text("body")
@@ -418,23 +475,34 @@ def finals_refusals_in_german(page, base: str) -> None:
         assert not english_on(page, runs), english_on(page, runs)
     clock = {"stage": "final", "round": "1"}  # the stage the hall plays now
     token = re.search(r'name="csrf" value="([0-9a-f]+)"', page.content()).group(1)
-    started = page.request.post(base + "/clock", form={"csrf": token, **clock, "action": "start", "minutes": "90"},
-                                max_redirects=0)
+    started = page.request.post(
+        base + "/clock", form={"csrf": token, **clock, "action": "start", "minutes": "90"}, max_redirects=0
+    )
     assert started.status == 303, started.status
-    refused_in_german(page, base, {
-        "semi-final": ("/finals/semi-final/tables/1", None, "bei 8 Finalisten gibt es keine Halbfinalrunde"),
-        "clock dance": ("/clock", {**clock, "action": "dance", "minutes": ""}, "unbekannte Aktion der Uhr"),
-        "clock again": ("/clock", {**clock, "action": "start", "minutes": "90"},
-                        "die Uhr läuft schon: anhalten, weiterlaufen lassen oder beenden")})
+    refused_in_german(
+        page,
+        base,
+        {
+            "semi-final": ("/finals/semi-final/tables/1", None, "bei 8 Finalisten gibt es keine Halbfinalrunde"),
+            "clock dance": ("/clock", {**clock, "action": "dance", "minutes": ""}, "unbekannte Aktion der Uhr"),
+            "clock again": (
+                "/clock",
+                {**clock, "action": "start", "minutes": "90"},
+                "die Uhr läuft schon: anhalten, weiterlaufen lassen oder beenden",
+            ),
+        },
+    )
 
 
 def late_entries_refused_in_german(page, base: str) -> None:
     """The issue's late-entry refusals, typed into the entries page."""
     runs = english_runs()
-    for ident, name, want in (("late9", "Lea\x07", "Steuerzeichen in der Id, im Namen oder in der Gruppe"),
-                              ("late9", "L" * 101, "mehr als 100 Zeichen"),
-                              ("=cmd", "Lea", "beginnt mit '=', was eine Tabellenkalkulation als Formel liest"),
-                              ("late9", "مريم", "'مريم' enthält م (U+0645) einer Schrift, deren Zeichen sich verbinden")):
+    for ident, name, want in (
+        ("late9", "Lea\x07", "Steuerzeichen in der Id, im Namen oder in der Gruppe"),
+        ("late9", "L" * 101, "mehr als 100 Zeichen"),
+        ("=cmd", "Lea", "beginnt mit '=', was eine Tabellenkalkulation als Formel liest"),
+        ("late9", "مريم", "'مريم' enthält م (U+0645) einer Schrift, deren Zeichen sich verbinden"),
+    ):
         page.goto(base + "/entries")
         page.fill("#join-id", ident)
         page.evaluate("([v]) => { document.querySelector('#join-name').value = v; }", [name])
@@ -488,9 +556,18 @@ def players_side(page, ctx, console: "Console", shots: Path) -> None:
     phone.goto(base + "/public/players?q=" + name.split()[-1][:4])
     phone.screenshot(path=str(shots / "console-players.png"), full_page=True)
     phone.close()
-    look_at_player_pages(ctx, {"public": base + "/public", "players": base + "/public/players",
-                               "player": player_url, "table": table_url, "screen": base + "/public?screen=1"},
-                         shots, "de")
+    look_at_player_pages(
+        ctx,
+        {
+            "public": base + "/public",
+            "players": base + "/public/players",
+            "player": player_url,
+            "table": table_url,
+            "screen": base + "/public?screen=1",
+        },
+        shots,
+        "de",
+    )
     page.goto(base + "/")
     page.click("button:has-text('Anhalten')")
     page.goto(base + "/public")
@@ -550,8 +627,13 @@ def test_the_swiss_day_in_chromium(chromium, served, tmp_path):
     shots.mkdir()
     alerts = []
     with sync_playwright() as pw:
-        ctx = pw.chromium.launch_persistent_context(tempfile.mkdtemp(dir=tmp_path), executable_path=chromium,
-                                                    headless=True, args=ARGS, viewport={"width": 1100, "height": 800})
+        ctx = pw.chromium.launch_persistent_context(
+            tempfile.mkdtemp(dir=tmp_path),
+            executable_path=chromium,
+            headless=True,
+            args=ARGS,
+            viewport={"width": 1100, "height": 800},
+        )
         try:
             page = ctx.new_page()
             page.on("dialog", lambda d: (alerts.append(d.message), d.dismiss()))
@@ -592,7 +674,10 @@ def test_the_swiss_day_in_chromium(chromium, served, tmp_path):
             hall = ctx.new_page()  # the public page turns to the final once its pack is made
             hall.set_viewport_size(SIZES[0])
             hall.goto(base + "/public")
-            assert hall.locator("h1").first.inner_text().startswith("Final") and hall.locator("td[data-label='Wahl 1']").count() == 2
+            assert (
+                hall.locator("h1").first.inner_text().startswith("Final")
+                and hall.locator("td[data-label='Wahl 1']").count() == 2
+            )
             assert fits_the_width(hall)
             hall.screenshot(path=str(shots / "console-public-final.png"), full_page=True)
             hall.close()
@@ -615,18 +700,51 @@ def test_the_swiss_day_in_chromium(chromium, served, tmp_path):
     assert alerts == []
     cli_folder = tmp_path / "cli"
     shutil.copytree(folder, cli_folder, ignore=shutil.ignore_patterns("final", "tournament.db*", "console.*"))
-    cli = subprocess.run([sys.executable, "-m", "setupgen", "standings", str(tour), str(folder / "results.csv"),
-                          "-o", str(cli_folder)], cwd=ROOT, capture_output=True, text=True)
+    cli = subprocess.run(
+        [sys.executable, "-m", "setupgen", "standings", str(tour), str(folder / "results.csv"), "-o", str(cli_folder)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
     assert cli.returncode == 0, cli.stderr
     assert exported == (cli_folder / "standings.csv").read_bytes()
     assert standings_pdf == (cli_folder / "standings.pdf").read_bytes()  # the console prints the command's bytes
-    final = subprocess.run([sys.executable, "-m", "setupgen", "finals", str(tour), str(folder / "results.csv"),
-                            "--players", "8", "-o", str(cli_folder)], cwd=ROOT, capture_output=True, text=True)
+    final = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "setupgen",
+            "finals",
+            str(tour),
+            str(folder / "results.csv"),
+            "--players",
+            "8",
+            "-o",
+            str(cli_folder),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
     assert final.returncode == 0, final.stderr
     assert (cli_folder / "final" / "round.pdf").read_bytes() == (folder / "final" / "round.pdf").read_bytes()
-    placed = subprocess.run([sys.executable, "-m", "setupgen", "placings", str(tour), str(folder / "results.csv"),
-                             "--final", str(folder / "results-final.csv"), "-o", str(cli_folder)],
-                            cwd=ROOT, capture_output=True, text=True)
+    placed = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "setupgen",
+            "placings",
+            str(tour),
+            str(folder / "results.csv"),
+            "--final",
+            str(folder / "results-final.csv"),
+            "-o",
+            str(cli_folder),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
     assert placed.returncode == 0, placed.stderr
     assert placings_pdf == (cli_folder / "placings.pdf").read_bytes()
     assert "Lea Spät" in placed.stdout  # the command names the late entry, as the console does
@@ -634,7 +752,8 @@ def test_the_swiss_day_in_chromium(chromium, served, tmp_path):
     assert len(shown) == len(rows) == 49  # 48, a drop-out (his results count), a late entry
     # the director's page and the public page both speak the event's language ("Vorrunden", issue 28)
     assert [r.split("\t")[:2] + r.split("\t")[3:] for r in on_public] == [
-        r.split("\t")[:2] + r.split("\t")[3:] for r in shown]
+        r.split("\t")[:2] + r.split("\t")[3:] for r in shown
+    ]
     assert sum("Vorrunden" in r for r in on_public) == 41 == sum("Vorrunden" in r for r in shown)
     from setupgen.tournament import jobs, model
 
@@ -647,8 +766,24 @@ def test_the_swiss_day_in_chromium(chromium, served, tmp_path):
     assert [r.split(",")[1] for r in rows[:2]] == [finals_ids[0][0], finals_ids[1][1]]
     assert [line.split("\t")[1] for line in shown] == [names[r.split(",")[1]] for r in rows]
     pack = (folder / "round-1" / "round.pdf").read_bytes()
-    again = subprocess.run([sys.executable, "-m", "setupgen", "round", str(tour), "--round", "1", "-o", str(folder),
-                            "--console-url", base], cwd=ROOT, capture_output=True, text=True)
+    again = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "setupgen",
+            "round",
+            str(tour),
+            "--round",
+            "1",
+            "-o",
+            str(folder),
+            "--console-url",
+            base,
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
     assert again.returncode == 0, again.stderr
     assert (folder / "round-1" / "round.pdf").read_bytes() == pack  # the CLI makes the console's pack
     if os.environ.get("SETUPGEN_SCREENSHOTS") == "1":
@@ -673,8 +808,12 @@ def test_the_australian_hall_in_english(chromium, tmp_path):
     for n in day.rounds:
         for t in range(1, day.schedule.tables(n) + 1):
             winner = 1 + (n + t) % 4
-            consoleday.enter(day, Game.preliminary(n, t), [str(10 if k == winner else 2 + (k + t) % 7)
-                                                          for k in range(1, 5)], str(winner))
+            consoleday.enter(
+                day,
+                Game.preliminary(n, t),
+                [str(10 if k == winner else 2 + (k + t) % 7) for k in range(1, 5)],
+                str(winner),
+            )
             consoleday.confirm(day, Game.preliminary(n, t))
     day.store.close()
     shots = tmp_path / "shots"
@@ -710,10 +849,18 @@ def test_the_australian_hall_in_english(chromium, tmp_path):
         phone.goto(table_url)
         assert phone.is_visible("svg.board") and phone.is_visible("text=Your table's board")
         phone.close()
-        look_at_player_pages(ctx, {"public": console.base + "/public",
-                                   "players": console.base + "/public/players", "player": player_url,
-                                   "table": table_url, "screen": console.base + "/public?screen=1"},
-                             shots, "en")
+        look_at_player_pages(
+            ctx,
+            {
+                "public": console.base + "/public",
+                "players": console.base + "/public/players",
+                "player": player_url,
+                "table": table_url,
+                "screen": console.base + "/public?screen=1",
+            },
+            shots,
+            "en",
+        )
 
 
 def test_confirm_all_of_a_hall_of_100_tables_in_one_click(chromium, tmp_path):
@@ -726,8 +873,10 @@ def test_confirm_all_of_a_hall_of_100_tables_in_one_click(chromium, tmp_path):
 
     (tmp_path / "players.csv").write_text("id,name\n" + "".join(f"h{k:03d},Player {k}\n" for k in range(1, 401)))
     tour = tmp_path / "hall.toml"
-    tour.write_text('name = "Hall of 100"\nseed = "hall"\nplayers = "players.csv"\ntable_size = 4\n\n'
-                    '[[rounds]]\nscenario = "base-3-4"\nvictory_points = 10\n')
+    tour.write_text(
+        'name = "Hall of 100"\nseed = "hall"\nplayers = "players.csv"\ntable_size = 4\n\n'
+        '[[rounds]]\nscenario = "base-3-4"\nvictory_points = 10\n'
+    )
     (tmp_path / "password.txt").write_text(PASSWORD + "\n")
     console = Console(tour, tmp_path / "out", tmp_path / "password.txt")
     day = consoleday.open_day(tour, console.folder, console_url=console.base)

@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 
 pytest.importorskip("starlette")
+from console_forms import form_token  # noqa: E402
 from starlette.testclient import TestClient  # noqa: E402
 
-from console_forms import form_token  # noqa: E402
 from setupgen.console import app as consoleapp  # noqa: E402
 from setupgen.console import day as consoleday  # noqa: E402
 from setupgen.console import security, store  # noqa: E402
@@ -30,13 +30,16 @@ G = Game.preliminary
 
 
 def club(tmp_path: Path, language: str = "en", final: bool = False, rounds: int = 1) -> Path:
-    (tmp_path / "players.csv").write_text("id,name\n" + "".join(f"p{k},Player {k}\n" for k in range(1, 9)),
-                                          encoding="utf-8")
+    (tmp_path / "players.csv").write_text(
+        "id,name\n" + "".join(f"p{k},Player {k}\n" for k in range(1, 9)), encoding="utf-8"
+    )
     path = tmp_path / "t.toml"
-    path.write_text(f'name = "Club"\nseed = "club"\nplayers = "players.csv"\ntable_size = 4\nlanguage = "{language}"\n'
-                    + '\n[[rounds]]\nscenario = "base-3-4"\nvictory_points = 10\n' * rounds
-                    + ('\n[final]\nplayers = 8\nscenario = "base-3-4"\nvictory_points = 10\n' if final else ""),
-                    encoding="utf-8")
+    path.write_text(
+        f'name = "Club"\nseed = "club"\nplayers = "players.csv"\ntable_size = 4\nlanguage = "{language}"\n'
+        + '\n[[rounds]]\nscenario = "base-3-4"\nvictory_points = 10\n' * rounds
+        + ('\n[final]\nplayers = 8\nscenario = "base-3-4"\nvictory_points = 10\n' if final else ""),
+        encoding="utf-8",
+    )
     return path
 
 
@@ -67,8 +70,9 @@ def test_a_director_result_taken_back_to_reported_says_who_entered_it(open_day):
     c = client(day)
     consoleday.enter(day, G(1, 1), ["10", "5", "4", "3"], "1")
     token = form_token(c.get("/rounds/1/tables/1").text)
-    back = c.post("/rounds/1/tables/1/undo", data={"csrf": token, "to": "reported", "version": "1"},
-                  follow_redirects=False)
+    back = c.post(
+        "/rounds/1/tables/1/undo", data={"csrf": token, "to": "reported", "version": "1"}, follow_redirects=False
+    )
     assert back.status_code == 303 and day.state(G(1, 1)) == "reported"
     page = text_of(c.get("/rounds/1/tables/1").text)
     assert "Entered by the director, taken back to reported at" in page and "Reported by the table" not in page

@@ -21,15 +21,28 @@ from setupgen.core.errors import SetupgenError  # noqa: E402
 from setupgen.tournament.games import Game  # noqa: E402
 
 G = Game.preliminary
-PLAYERS = [("p1", "Anna"), ("p2", "Beat"), ("p3", "Carla"), ("p4", "Dario"), ("p5", "Eva"), ("p6", "Fritz"),
-           ("p7", "Gina"), ("p8", "Hans")]
+PLAYERS = [
+    ("p1", "Anna"),
+    ("p2", "Beat"),
+    ("p3", "Carla"),
+    ("p4", "Dario"),
+    ("p5", "Eva"),
+    ("p6", "Fritz"),
+    ("p7", "Gina"),
+    ("p8", "Hans"),
+]
 
 
 def tournament(tmp_path: Path, final: str = "", players=PLAYERS, head: str = "", rounds: int = 2) -> Path:
     (tmp_path / "players.csv").write_text("id,name\n" + "".join(f"{i},{n}\n" for i, n in players), encoding="utf-8")
     path = tmp_path / "t.toml"
-    path.write_text('name = "Club Night"\nseed = "club"\nplayers = "players.csv"\ntable_size = 4\n' + head
-                    + '[[rounds]]\nscenario = "base-3-4"\n' * rounds + final, encoding="utf-8")
+    path.write_text(
+        'name = "Club Night"\nseed = "club"\nplayers = "players.csv"\ntable_size = 4\n'
+        + head
+        + '[[rounds]]\nscenario = "base-3-4"\n' * rounds
+        + final,
+        encoding="utf-8",
+    )
     return path
 
 
@@ -103,8 +116,9 @@ def test_wall_lists_of_a_round_and_of_every_player(day):
     lookup = text_of(c.get("/players.pdf").content)
     assert all(n in lookup for _, n in PLAYERS)
     anna = next(line for line in lookup.splitlines() if line.startswith("Anna"))
-    seats = [(t, k) for n in (1, 2) for t in (1, 2) for k, p in enumerate(day.schedule.table(n, t), start=1)
-             if p == "p1"]
+    seats = [
+        (t, k) for n in (1, 2) for t in (1, 2) for k, p in enumerate(day.schedule.table(n, t), start=1) if p == "p1"
+    ]
     assert re.findall(r"\d+", anna)[:4] == [str(x) for seat in seats for x in seat]
     assert c.get("/rounds/3/tables.pdf").status_code == 404
     assert 'href="/rounds/1/tables.pdf"' in c.get("/rounds/1").text
@@ -112,10 +126,16 @@ def test_wall_lists_of_a_round_and_of_every_player(day):
 
 def test_standings_page_explains_every_key_in_the_files_order(tmp_path):
     path = tournament(tmp_path)
-    path.write_text(path.read_text().replace('[[rounds]]', '[scoring]\n'
-                                             'placing_points = { 4 = [5, 3, 2, 1], 3 = [5, 3, 1] }\n'
-                                             'tie_breakers = ["placing_points", "vp_share", "victory_points", '
-                                             '"lots"]\n[[rounds]]', 1))
+    path.write_text(
+        path.read_text().replace(
+            "[[rounds]]",
+            "[scoring]\n"
+            "placing_points = { 4 = [5, 3, 2, 1], 3 = [5, 3, 1] }\n"
+            'tie_breakers = ["placing_points", "vp_share", "victory_points", '
+            '"lots"]\n[[rounds]]',
+            1,
+        )
+    )
     day = consoleday.open_day(path, tmp_path / "out")
     try:
         page = client_of(day).get("/standings").text
@@ -173,8 +193,9 @@ def test_a_late_entry_without_an_id_gets_the_next_free_one(day):
     token = csrf(c, "/entries")
     assert "empty: late01, the next free id" in c.get("/entries").text
     for name in ("Lea", "Max"):
-        got = c.post("/entries/change", data={"csrf": token, "change": "joined", "player": "", "name": name,
-                                              "from_round": "2"})
+        got = c.post(
+            "/entries/change", data={"csrf": token, "change": "joined", "player": "", "name": name, "from_round": "2"}
+        )
         assert got.status_code == 200, got.text[:300]
     from setupgen.tournament import jobs
 
@@ -184,8 +205,9 @@ def test_a_late_entry_without_an_id_gets_the_next_free_one(day):
 
 # ------------------------------------------------------------------ undo
 
-from setupgen.console import undo  # noqa: E402
 from console_forms import stamp  # noqa: E402
+
+from setupgen.console import undo  # noqa: E402
 
 
 def test_a_confirmed_table_back_to_reported_then_to_waiting(day):
@@ -196,8 +218,9 @@ def test_a_confirmed_table_back_to_reported_then_to_waiting(day):
     token = csrf(c, "/rounds/1/tables/1")
     stale = c.post("/rounds/1/tables/1/undo", data={"csrf": token, "to": "reported", "version": "7"})
     assert stale.status_code == 409 and day.state(G(1, 1)) == "confirmed"  # the page showed another version
-    back = c.post("/rounds/1/tables/1/undo", data={"csrf": token, "to": "reported", "version": "1"},
-                  follow_redirects=False)
+    back = c.post(
+        "/rounds/1/tables/1/undo", data={"csrf": token, "to": "reported", "version": "1"}, follow_redirects=False
+    )
     assert back.status_code == 303 and day.state(G(1, 1)) == "reported"
     assert "\n1,1," not in (day.folder / "results.csv").read_text()  # the file holds confirmed games only
     assert day.store.result(G(1, 1)).version == 2 and day.store.audit(G(1, 1))[0].action == "unconfirm"
@@ -206,9 +229,22 @@ def test_a_confirmed_table_back_to_reported_then_to_waiting(day):
     entry = day.store.audit(G(1, 1))[0]
     assert (entry.action, entry.new, entry.version) == ("remove", "", 3) and '"vp": [10, 5, 4, 3]' in entry.old
     # a page that still shows the removed result is refused; a fresh one (version 0) enters it again
-    assert c.post("/rounds/1/tables/1", data={"csrf": token, "vp1": "10", "vp2": "5", "vp3": "4", "vp4": "3",
-                                              "winner": "1", "version": "2",
-                                              "seating": stamp(day.players_of(G(1, 1)))}).status_code == 409
+    assert (
+        c.post(
+            "/rounds/1/tables/1",
+            data={
+                "csrf": token,
+                "vp1": "10",
+                "vp2": "5",
+                "vp3": "4",
+                "vp4": "3",
+                "winner": "1",
+                "version": "2",
+                "seating": stamp(day.players_of(G(1, 1))),
+            },
+        ).status_code
+        == 409
+    )
     consoleday.enter(day, G(1, 1), ["10", "6", "4", "3"], "1", version=0)
     assert day.store.result(G(1, 1)).version == 4
     assert c.post("/rounds/1/tables/2/undo", data={"csrf": token, "to": "waiting", "version": "0"}).status_code == 409
@@ -253,40 +289,51 @@ def test_an_entry_change_taken_back_before_a_re_plan_uses_it(day3):
     day = day3
     c = client_of(day)
     token = csrf(c, "/entries")
-    for form in ({"change": "joined", "player": "late01", "name": "Lea", "from_round": "2"},
-                 {"change": "left", "player": "late01", "from_round": "3"}):
+    for form in (
+        {"change": "joined", "player": "late01", "name": "Lea", "from_round": "2"},
+        {"change": "left", "player": "late01", "from_round": "3"},
+    ):
         assert c.post("/entries/change", data=dict(form, csrf=token)).status_code == 200
     from setupgen.tournament import jobs
 
     # the late entry cannot go while the drop-out naming her stays
-    refused = c.post("/entries/remove", data={"csrf": token, "index": "0", "change": "joined", "player": "late01",
-                                              "from_round": "2"})
+    refused = c.post(
+        "/entries/remove", data={"csrf": token, "index": "0", "change": "joined", "player": "late01", "from_round": "2"}
+    )
     assert refused.status_code == 409 and "the other changes need this one" in refused.text
-    stale = c.post("/entries/remove", data={"csrf": token, "index": "1", "change": "left", "player": "p1",
-                                            "from_round": "2"})
+    stale = c.post(
+        "/entries/remove", data={"csrf": token, "index": "1", "change": "left", "player": "p1", "from_round": "2"}
+    )
     assert stale.status_code == 409 and "changed since the page was shown" in stale.text
     for index, change, player, n in (("1", "left", "late01", "3"), ("0", "joined", "late01", "2")):
-        done = c.post("/entries/remove", data={"csrf": token, "index": index, "change": change, "player": player,
-                                               "from_round": n}, follow_redirects=False)
+        done = c.post(
+            "/entries/remove",
+            data={"csrf": token, "index": index, "change": change, "player": player, "from_round": n},
+            follow_redirects=False,
+        )
         assert done.status_code == 303
     assert len(jobs.read_entries(day.t, day.folder)) == 0 and "late01" not in day.names()
     assert [e.action for e in day.store.audit()[:2]] == ["remove-change", "remove-change"]
     # a change the schedule follows (re-planned) stays: the page offers no Remove, the route refuses
-    assert c.post("/entries/change", data={"csrf": token, "change": "left", "player": "p8",
-                                           "from_round": "2"}).status_code == 200
+    assert (
+        c.post("/entries/change", data={"csrf": token, "change": "left", "player": "p8", "from_round": "2"}).status_code
+        == 200
+    )
     consoleday.replan(day, 2)
     page = c.get("/entries").text
     assert "in the schedule" in page and 'action="/entries/remove"' not in page
-    again = c.post("/entries/remove", data={"csrf": token, "index": "0", "change": "left", "player": "p8",
-                                            "from_round": "2"})
+    again = c.post(
+        "/entries/remove", data={"csrf": token, "index": "0", "change": "left", "player": "p8", "from_round": "2"}
+    )
     assert again.status_code == 409 and "a re-plan has used this change already" in again.text
     assert c.post("/entries/remove", data={"csrf": token, "index": "x"}).status_code == 400
 
 
 # ------------------------------------------------------------------ the audit log a person can read
 
+
 def test_audit_log_in_words_with_names_local_times_and_filters(tmp_path):
-    players = PLAYERS[:7] + [("p8", "=HYPERLINK(\"x\")")]
+    players = PLAYERS[:7] + [("p8", '=HYPERLINK("x")')]
     path = tournament(tmp_path, players=players, head='timezone = "Europe/Zurich"\n')
     day = consoleday.open_day(path, tmp_path / "out")
     try:
@@ -299,8 +346,10 @@ def test_audit_log_in_words_with_names_local_times_and_filters(tmp_path):
         day.store.announce("Lunch", "director")
         c = client_of(day)
         page = c.get("/audit").text
-        rows = re.findall(r"<tr><td>(.*?)</td><td[^>]*>(.*?)</td><td[^>]*>(.*?)</td><td[^>]*>(.*?)</td><td[^>]*>(.*?)</td><td[^>]*>(.*?)</td></tr>",
-                          page)
+        rows = re.findall(
+            r"<tr><td>(.*?)</td><td[^>]*>(.*?)</td><td[^>]*>(.*?)</td><td[^>]*>(.*?)</td><td[^>]*>(.*?)</td><td[^>]*>(.*?)</td></tr>",
+            page,
+        )
         assert rows[0] == ("1 Dec 2026, 18:51", "director", "", "announcement: Lunch", "", "")
         first = f"{names[0]} 10 ★, {names[1]} 7, {names[2]} 5, {names[3]} 3"
         assert rows[2][:4] == ("1 Dec 2026, 18:51", "director", "Round 1 · table 1", "corrected")
@@ -333,8 +382,9 @@ def test_audit_csv_neutralises_formulas():
     from setupgen.console.store import AuditEntry
     from setupgen.console.words import Words
 
-    entry = AuditEntry(1, "2026-12-01T17:51:07Z", "director", 0, 0, "announce", "",
-                       '{"id": 1, "text": "=cmd|\' /C calc\'!A0"}')
+    entry = AuditEntry(
+        1, "2026-12-01T17:51:07Z", "director", 0, 0, "announce", "", '{"id": 1, "text": "=cmd|\' /C calc\'!A0"}'
+    )
     shown = auditlog.lines([entry], {}, "UTC", Words("en"))
     assert shown[0].what == "announcement: =cmd|' /C calc'!A0"
     import csv as csvmod
@@ -347,6 +397,7 @@ def test_audit_csv_neutralises_formulas():
 
 
 # ------------------------------------------------------------------ the director's pages follow the day
+
 
 def test_director_pages_follow_the_day_by_themselves(day):
     c = client_of(day)
@@ -366,8 +417,9 @@ def test_director_status_needs_the_directors_session(tmp_path):
 
     d = consoleday.open_day(tournament(tmp_path), tmp_path / "out")
     try:
-        c = TestClient(consoleapp.create_app(d, password=security.hash_password("correct horse")),
-                       raise_server_exceptions=False)
+        c = TestClient(
+            consoleapp.create_app(d, password=security.hash_password("correct horse")), raise_server_exceptions=False
+        )
         assert c.get("/status.json", follow_redirects=False).status_code == 303  # to the login
     finally:
         d.store.close()
@@ -383,8 +435,7 @@ def test_a_replan_says_its_quality_measures(day3):
     q = day3.schedule.quality(day3.t.everyone())
     rows = {key: (value, bound) for key, value, bound, _kind in q.rows()}
     value, bound = rows["pairs_repeated"]
-    assert (f"Re-planned from round 2: Pairs of opponents meeting more than once: {value} (bound {bound}: "
-            in home)
+    assert f"Re-planned from round 2: Pairs of opponents meeting more than once: {value} (bound {bound}: " in home
     value, bound = rows["seat_off"]
     assert f"Players off their start-position optimum: {value} (bound {bound}: " in home
 
@@ -397,8 +448,16 @@ def test_every_form_value_is_read_in_nfc_but_the_password(day):
     got = c.post("/announcements", data={"csrf": token, "text": "Rene\u0301 to table 1"}, follow_redirects=False)
     assert got.status_code in (200, 303), got.text[:300]
     assert [a.text for a in day.store.announcements()] == ["Ren\u00e9 to table 1"]
-    got = c.post("/entries/change", data={"csrf": token, "change": "joined", "player": "Jose\u0301",
-                                          "name": "Jose\u0301 Lo\u0301pez", "from_round": "2"})
+    got = c.post(
+        "/entries/change",
+        data={
+            "csrf": token,
+            "change": "joined",
+            "player": "Jose\u0301",
+            "name": "Jose\u0301 Lo\u0301pez",
+            "from_round": "2",
+        },
+    )
     assert got.status_code == 200, got.text[:300]
     from setupgen.tournament import jobs
 

@@ -17,23 +17,34 @@ from starlette.testclient import TestClient  # noqa: E402
 
 from setupgen.console import app as consoleapp  # noqa: E402
 from setupgen.console import day as consoleday  # noqa: E402
-from setupgen.console import hall, public, security, store  # noqa: E402
+from setupgen.console import hall, public, store  # noqa: E402
 from setupgen.console.clock import ACTIONS, Clock, ClockError, apply  # noqa: E402
 from setupgen.core.errors import SetupgenError  # noqa: E402
 from setupgen.tournament import model, tokens  # noqa: E402
 from setupgen.tournament.games import Game  # noqa: E402
 
 G = Game.preliminary
-PLAYERS = [("p1", "Anna"), ("p2", "Beat"), ("p3", "Carla"), ("p4", "Dario"), ("p5", "Eva"), ("p6", "Fritz"),
-           ("p7", "Gina"), ("p8", "Jürg Müller")]
+PLAYERS = [
+    ("p1", "Anna"),
+    ("p2", "Beat"),
+    ("p3", "Carla"),
+    ("p4", "Dario"),
+    ("p5", "Eva"),
+    ("p6", "Fritz"),
+    ("p7", "Gina"),
+    ("p8", "Jürg Müller"),
+]
 
 
 def tournament(tmp_path: Path, head: str = "", minutes: str = "minutes = 90\n", players=PLAYERS) -> Path:
     (tmp_path / "players.csv").write_text("id,name\n" + "".join(f"{i},{n}\n" for i, n in players), encoding="utf-8")
     path = tmp_path / "t.toml"
-    path.write_text(f'name = "Club Night"\nseed = "club"\nplayers = "players.csv"\ntable_size = 4\n{head}\n'
-                    f'[[rounds]]\nscenario = "base-3-4"\nvictory_points = 10\n{minutes}\n'
-                    '[[rounds]]\nscenario = "base-3-4"\nvictory_points = 10\n', encoding="utf-8")
+    path.write_text(
+        f'name = "Club Night"\nseed = "club"\nplayers = "players.csv"\ntable_size = 4\n{head}\n'
+        f'[[rounds]]\nscenario = "base-3-4"\nvictory_points = 10\n{minutes}\n'
+        '[[rounds]]\nscenario = "base-3-4"\nvictory_points = 10\n',
+        encoding="utf-8",
+    )
     return path
 
 
@@ -50,8 +61,11 @@ def client_of(day) -> TestClient:
 
 def link(day, n, t, stage=None) -> str:
     """A table's own path (its QR code's URL without the host)."""
-    url = tokens.table_url("http://testserver", day.key, n, t) if stage is None else \
-        tokens.table_url("http://testserver", day.key, n, t, stage)
+    url = (
+        tokens.table_url("http://testserver", day.key, n, t)
+        if stage is None
+        else tokens.table_url("http://testserver", day.key, n, t, stage)
+    )
     return url.removeprefix("http://testserver")
 
 
@@ -60,6 +74,7 @@ def csrf(client: TestClient, path: str = "/") -> str:
 
 
 # ------------------------------------------------------------------ the clock, by hand
+
 
 def test_clock_worked_by_hand():
     c = Clock.started(90, 1000.0)
@@ -76,12 +91,20 @@ def test_clock_worked_by_hand():
     assert e.used == 700.0
 
 
-@pytest.mark.parametrize("clock, action", [
-    (None, "pause"), (None, "resume"), (None, "end"),
-    (Clock(600, 0.0, 1.0), "start"), (Clock(600, 0.0, 1.0), "resume"),
-    (Clock(600, 10.0, None), "pause"), (Clock(600, 10.0, None, True), "end"),
-    (Clock(600, 10.0, None, True), "pause"), (Clock(600), "lap"),
-])
+@pytest.mark.parametrize(
+    "clock, action",
+    [
+        (None, "pause"),
+        (None, "resume"),
+        (None, "end"),
+        (Clock(600, 0.0, 1.0), "start"),
+        (Clock(600, 0.0, 1.0), "resume"),
+        (Clock(600, 10.0, None), "pause"),
+        (Clock(600, 10.0, None, True), "end"),
+        (Clock(600, 10.0, None, True), "pause"),
+        (Clock(600), "lap"),
+    ],
+)
 def test_clock_actions_that_do_not_follow_are_refused(clock, action):
     with pytest.raises(ClockError):
         apply(clock, action, 50.0, 10)
@@ -130,8 +153,19 @@ def test_announcements_posted_removed_and_audited(tmp_path):
     assert s.announce("x" * store.MAX_ANNOUNCEMENT, "director").text == "x" * store.MAX_ANNOUNCEMENT
 
 
-@pytest.mark.parametrize("value, ok", [("90", True), ("1", True), ("600", True), ("0", False), ("601", False),
-                                       ("true", False), ('"90"', False), ("9.5", False)])
+@pytest.mark.parametrize(
+    "value, ok",
+    [
+        ("90", True),
+        ("1", True),
+        ("600", True),
+        ("0", False),
+        ("601", False),
+        ("true", False),
+        ('"90"', False),
+        ("9.5", False),
+    ],
+)
 def test_minutes_in_the_tournament_file(tmp_path, value, ok):
     path = tournament(tmp_path, minutes=f"minutes = {value}\n")
     if ok:
@@ -143,12 +177,14 @@ def test_minutes_in_the_tournament_file(tmp_path, value, ok):
 
 # ------------------------------------------------------------------ the director's clock and announcements on the pages
 
+
 def test_clock_and_announcement_shown_on_public_and_table_pages(day):
     c = client_of(day)
     token = csrf(c)
     assert "90" in c.get("/").text  # the round's minutes fill the start form
-    started = c.post("/clock", data={"csrf": token, "stage": "preliminary", "round": "1", "action": "start",
-                                     "minutes": "90"})
+    started = c.post(
+        "/clock", data={"csrf": token, "stage": "preliminary", "round": "1", "action": "start", "minutes": "90"}
+    )
     assert started.status_code == 200
     page = c.get("/public").text
     assert re.search(r'class="clock running" data-left="(5400|539\d)"', page)
@@ -163,8 +199,9 @@ def test_clock_and_announcement_shown_on_public_and_table_pages(day):
     stale = c.post("/clock", data={"csrf": token, "stage": "final", "round": "1", "action": "resume"})
     assert stale.status_code == 409 and "another stage" in stale.text
     for bad in ("0", "x", "601"):
-        assert c.post("/clock", data={"csrf": token, "stage": "preliminary", "round": "1", "action": "start",
-                                      "minutes": bad}).status_code in (400, 409)
+        assert c.post(
+            "/clock", data={"csrf": token, "stage": "preliminary", "round": "1", "action": "start", "minutes": bad}
+        ).status_code in (400, 409)
     shown = day.store.announcements()[0]
     assert c.post(f"/announcements/{shown.id}/remove", data={"csrf": token}).is_success
     assert "Lunch" not in c.get("/public").text
@@ -181,12 +218,13 @@ def test_clock_survives_a_console_restart(tmp_path):
     again = consoleday.open_day(path, tmp_path / "out")
     try:
         page = client_of(again).get("/public").text
-        assert 'data-left="4200"' in page and "Clock paused: <span class=\"left\">1:10:00</span>" in page
+        assert 'data-left="4200"' in page and 'Clock paused: <span class="left">1:10:00</span>' in page
     finally:
         again.store.close()
 
 
 # ------------------------------------------------------------------ /public, players, a player's page
+
 
 def confirm(day, game, vps, winner):
     consoleday.enter(day, game, [str(v) for v in vps], str(winner))
@@ -202,7 +240,7 @@ def test_players_list_search_and_a_players_page(day):
     assert "Jürg Müller" in c.get("/public/players?q=J%C3%9CRG").text  # "JÜRG": case and accents both ways
     assert "Jürg Müller" in c.get("/public/players?q=P8").text and "Anna" in c.get("/public/players?q=p1").text
     at = {p: (t, k) for t in (1, 2) for k, p in enumerate(day.schedule.table(1, t), start=1)}["p8"]
-    assert f"Jürg Müller</a> <span class=\"hint\">· Table {at[0]}, Start {at[1]}</span>" in found
+    assert f'Jürg Müller</a> <span class="hint">· Table {at[0]}, Start {at[1]}</span>' in found
     assert "No player matches “zz&lt;x”." in c.get("/public/players?q=zz<x").text
     seats = {p: (t, k) for t in (1, 2) for k, p in enumerate(day.schedule.table(1, t), start=1)}
     table, seat = seats["p8"]
@@ -214,9 +252,12 @@ def test_players_list_search_and_a_players_page(day):
     confirm(day, G(1, table), vps, players.index("p8") + 1)
     mine = c.get("/public/players/p8").text
     # a table of 4 gives 4/3/2/1 placing points: the winner takes 4
-    row = re.search(r"<tr><td>Round 1</td><td class=\"num\">(\d)</td><td class=\"num\">(\d)</td>"
-                    r"<td class=\"num\">(\d+) <span class=\"phone\" aria-hidden=\"true\">★</span></td>"
-                    r"<td class=\"wide\">yes</td><td class=\"num\">(\S+)</td></tr>", mine)
+    row = re.search(
+        r"<tr><td>Round 1</td><td class=\"num\">(\d)</td><td class=\"num\">(\d)</td>"
+        r"<td class=\"num\">(\d+) <span class=\"phone\" aria-hidden=\"true\">★</span></td>"
+        r"<td class=\"wide\">yes</td><td class=\"num\">(\S+)</td></tr>",
+        mine,
+    )
     assert row and row.groups() == (str(table), str(seat), "10", "4")
     assert "Rank 1 of 4 in the standings" in mine
     assert c.get("/public/players/nobody").status_code == 404
@@ -272,6 +313,7 @@ def test_public_page_during_the_final(tmp_path):
 
 # ------------------------------------------------------------------ a table's board
 
+
 def test_table_page_shows_its_board_once_the_pack_is_made(day):
     c = client_of(day)
     url = link(day, 1, 2)
@@ -315,6 +357,7 @@ def test_board_drawing_shows_nothing_of_a_face_down_hex():
 
 # ------------------------------------------------------------------ the update channel and the script
 
+
 def test_update_channel_and_script(day):
     c = client_of(day)
     page = c.get("/public")
@@ -345,21 +388,26 @@ def test_update_channel_and_script(day):
 
 # ------------------------------------------------------------------ the event's language on every player page
 
+
 def test_player_pages_and_their_errors_in_the_events_language(tmp_path):
     path = tournament(tmp_path, head='language = "de-CH"\n')
     day = consoleday.open_day(path, tmp_path / "out")
     try:
         c = client_of(day)
-        for where, words in (("/public", ["Runde 1", "Rangliste", "Noch keine bestätigten Ergebnisse."]),
-                             ("/public/players", ["Spielerinnen und Spieler", "Suchen"]),
-                             ("/public/players/p1", ["Runde 1: Tisch", "Startposition", "Noch kein Rang"])):
+        for where, words in (
+            ("/public", ["Runde 1", "Rangliste", "Noch keine bestätigten Ergebnisse."]),
+            ("/public/players", ["Spielerinnen und Spieler", "Suchen"]),
+            ("/public/players/p1", ["Runde 1: Tisch", "Startposition", "Noch kein Rang"]),
+        ):
             page = c.get(where)
             assert page.status_code == 200 and '<html lang="de-CH">' in page.text, where
             assert all(w in page.text for w in words), where
             assert "ß" not in page.text
-        for where, status, words in (("/t/1/1/" + "0" * 32, 404, "Dieser Tisch-Link ist ungültig"),
-                                     ("/public/nowhere", 404, "Diese Seite gibt es nicht."),
-                                     ("/public/players/nobody", 404, "Diese Person gibt es nicht.")):
+        for where, status, words in (
+            ("/t/1/1/" + "0" * 32, 404, "Dieser Tisch-Link ist ungültig"),
+            ("/public/nowhere", 404, "Diese Seite gibt es nicht."),
+            ("/public/players/nobody", 404, "Diese Person gibt es nicht."),
+        ):
             page = c.get(where)
             assert page.status_code == status and words in page.text and "Fehler 404" in page.text, where
             assert '<html lang="de-CH">' in page.text and "Back" not in page.text and "Zurück" in page.text
@@ -367,14 +415,25 @@ def test_player_pages_and_their_errors_in_the_events_language(tmp_path):
         form_token = re.search(r'name="csrf" value="([0-9a-f]+)"', c.get(url).text).group(1)
         seating = re.search(r'name="seating" value="([0-9a-f]+)"', c.get(url).text).group(1)
         names = [day.names()[p] for p in day.players_of(G(1, 1))]
-        bad = c.post(url, data={"csrf": form_token, "seating": seating, "vp1": "-5", "vp2": "x", "vp3": "",
-                                "vp4": "99"})
+        bad = c.post(
+            url, data={"csrf": form_token, "seating": seating, "vp1": "-5", "vp2": "x", "vp3": "", "vp4": "99"}
+        )
         found = re.findall(r"<li>(.*?)</li>", bad.text)
         assert bad.status_code == 400 and found[0] == "Wählt den Sieger" and len(found) == 5, found
         assert f"{names[0]}: SP -5: nicht negativ" in found and f"{names[1]}: SP &#39;x&#39;: keine ganze Zahl" in found
         assert f"{names[2]}: SP fehlen" in found and f"{names[3]}: SP 99: mehr als 20 (Runde 1: Ziel 10 + 10)" in found
-        low = c.post(url, data={"csrf": form_token, "seating": seating, "vp1": "8", "vp2": "9", "vp3": "3",
-                                "vp4": "2", "winner": "1"})
+        low = c.post(
+            url,
+            data={
+                "csrf": form_token,
+                "seating": seating,
+                "vp1": "8",
+                "vp2": "9",
+                "vp3": "3",
+                "vp4": "2",
+                "winner": "1",
+            },
+        )
         assert f"Sieger {names[0]} hat 8 SP, aber {names[1]} hat 9" in low.text
         stale = c.post(url, data={"csrf": "wrong", "vp1": "10", "winner": "1"})
         assert stale.status_code == 403 and "Das Formular ist veraltet" in stale.text
@@ -388,7 +447,7 @@ def test_player_pages_and_their_errors_in_the_events_language(tmp_path):
 
 def test_home_page_has_a_qr_code_of_the_public_page(day):
     page = client_of(day).get("/").text
-    qr = page.split('<svg', 1)[1].split("</svg>", 1)[0]
+    qr = page.split("<svg", 1)[1].split("</svg>", 1)[0]
     assert 'class="qr"' in qr and "style=" not in qr and "http://testserver/public" in page
 
 
@@ -400,18 +459,26 @@ def test_random_hall_forms_and_queries_never_get_a_500(day):
 
     c = client_of(day)
     token = csrf(c)
-    text = hs.one_of(hs.text(max_size=40), hs.integers(-10 ** 30, 10 ** 30).map(str))
+    text = hs.one_of(hs.text(max_size=40), hs.integers(-(10**30), 10**30).map(str))
     fields = hs.dictionaries(hs.sampled_from(["stage", "round", "action", "minutes", "text", "x"]), text, max_size=6)
 
     @settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
-    @given(hs.sampled_from(["/clock", "/announcements", "/announcements/1/remove", "/announcements/99/remove"]),
-           fields, hs.booleans(), hs.text(max_size=40))
+    @given(
+        hs.sampled_from(["/clock", "/announcements", "/announcements/1/remove", "/announcements/99/remove"]),
+        fields,
+        hs.booleans(),
+        hs.text(max_size=40),
+    )
     def check(path, form, with_csrf, junk):
         if with_csrf:
             form = dict(form, csrf=token)
         assert c.post(path, data=form).status_code < 500
-        for url in ("/public?screen=1&page=" + quote(junk, safe=""), "/public/players?q=" + quote(junk, safe=""),
-                    "/public/players/" + quote(junk, safe=""), "/public?screen=" + quote(junk, safe="")):
+        for url in (
+            "/public?screen=1&page=" + quote(junk, safe=""),
+            "/public/players?q=" + quote(junk, safe=""),
+            "/public/players/" + quote(junk, safe=""),
+            "/public?screen=" + quote(junk, safe=""),
+        ):
             answer = c.get(url)
             assert answer.status_code < 500 and (answer.status_code != 200 or "<html" in answer.text), url
 
@@ -451,6 +518,7 @@ def test_announcements_and_clock_forms_refuse_what_the_breaker_found(day):
     c.post("/announcements", data={"csrf": token, "text": "\x00nul\x07 and\u200b tab\there"})
     assert day.store.announcements()[0].text == "nul and tab here"  # control and format characters gone
     assert c.post("/announcements/99999999999999999999999/remove", data={"csrf": token}).status_code == 404
-    arabic = c.post("/clock", data={"csrf": token, "stage": "preliminary", "round": "1", "action": "start",
-                                    "minutes": "٣"})
+    arabic = c.post(
+        "/clock", data={"csrf": token, "stage": "preliminary", "round": "1", "action": "start", "minutes": "٣"}
+    )
     assert arabic.status_code == 400 and day.store.round_clock("preliminary", 1) is None

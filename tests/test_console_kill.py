@@ -24,15 +24,21 @@ STEPS = 10
 
 def tournament(folder: Path, players: int) -> Path:
     (folder / "players.csv").write_text("id,name\n" + "".join(f"p{k:03d},Player {k}\n" for k in range(players)))
-    (folder / "t.toml").write_text('name = "Burst"\nseed = "burst"\nplayers = "players.csv"\ntable_size = 4\n\n'
-                                   '[[rounds]]\nscenario = "base-3-4"\nvictory_points = 10\n')
+    (folder / "t.toml").write_text(
+        'name = "Burst"\nseed = "burst"\nplayers = "players.csv"\ntable_size = 4\n\n'
+        '[[rounds]]\nscenario = "base-3-4"\nvictory_points = 10\n'
+    )
     return folder / "t.toml"
 
 
 def serve(tour: Path, folder: Path, port: int) -> subprocess.Popen:
-    proc = subprocess.Popen([sys.executable, "-m", "setupgen", "serve", str(tour), "-o", str(folder),
-                             "--port", str(port)], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                            text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "setupgen", "serve", str(tour), "-o", str(folder), "--port", str(port)],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         try:
@@ -61,8 +67,15 @@ def correct_until_gone(base: str, t: int, acknowledged) -> None:
         token = re.search(r'name="csrf" value="([0-9a-f]+)"', page).group(1)
         seating = re.search(r'name="seating" value="([0-9a-f]+)"', page).group(1)
         for step in range(STEPS):
-            form = {"csrf": token, "seating": seating, "vp1": "10", "vp2": str(step), "vp3": "2", "vp4": "1",
-                    "winner": "1"}
+            form = {
+                "csrf": token,
+                "seating": seating,
+                "vp1": "10",
+                "vp2": str(step),
+                "vp3": "2",
+                "vp4": "1",
+                "winner": "1",
+            }
             try:
                 answer = c.post(f"/rounds/1/tables/{t}", data=form)
             except httpx.HTTPError:
@@ -136,17 +149,70 @@ def test_serve_over_tls_sets_secure_cookies(tmp_path):
     if shutil.which("openssl") is None:
         pytest.skip("openssl is not installed (it makes the test's certificate)")
     cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
-    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=localhost",
-                    "-keyout", str(key), "-out", str(cert)], check=True, capture_output=True)
+    subprocess.run(
+        [
+            "openssl",
+            "req",
+            "-x509",
+            "-newkey",
+            "rsa:2048",
+            "-nodes",
+            "-days",
+            "1",
+            "-subj",
+            "/CN=localhost",
+            "-keyout",
+            str(key),
+            "-out",
+            str(cert),
+        ],
+        check=True,
+        capture_output=True,
+    )
     tour = tournament(tmp_path, 8)
     port = free_port()
-    bad = subprocess.run([sys.executable, "-m", "setupgen", "serve", str(tour), "--tls-cert", str(key), "--tls-key",
-                          str(key), "--port", str(port), "-o", str(tmp_path / "o")], cwd=ROOT, capture_output=True,
-                         text=True)
+    bad = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "setupgen",
+            "serve",
+            str(tour),
+            "--tls-cert",
+            str(key),
+            "--tls-key",
+            str(key),
+            "--port",
+            str(port),
+            "-o",
+            str(tmp_path / "o"),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
     assert bad.returncode == 2 and bad.stderr.startswith("error: --tls-cert: cannot use the certificate")
-    proc = subprocess.Popen([sys.executable, "-m", "setupgen", "serve", str(tour), "-o", str(tmp_path / "o"),
-                             "--port", str(port), "--tls-cert", str(cert), "--tls-key", str(key)], cwd=ROOT,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "setupgen",
+            "serve",
+            str(tour),
+            "-o",
+            str(tmp_path / "o"),
+            "--port",
+            str(port),
+            "--tls-cert",
+            str(cert),
+            "--tls-key",
+            str(key),
+        ],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     try:
         for _ in range(200):
             try:
@@ -166,8 +232,10 @@ def test_serve_over_tls_sets_secure_cookies(tmp_path):
 
 def tournament_of_two_rounds(folder: Path, players: int) -> Path:
     (folder / "players.csv").write_text("id,name\n" + "".join(f"p{k:03d},Player {k}\n" for k in range(players)))
-    (folder / "t.toml").write_text('name = "Burst"\nseed = "burst"\nplayers = "players.csv"\ntable_size = 4\n\n'
-                                   '[[rounds]]\nscenario = "base-3-4"\n\n[[rounds]]\nscenario = "base-3-4"\n')
+    (folder / "t.toml").write_text(
+        'name = "Burst"\nseed = "burst"\nplayers = "players.csv"\ntable_size = 4\n\n'
+        '[[rounds]]\nscenario = "base-3-4"\n\n[[rounds]]\nscenario = "base-3-4"\n'
+    )
     return folder / "t.toml"
 
 

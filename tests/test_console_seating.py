@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 
 starlette = pytest.importorskip("starlette")
+from console_forms import form_token, result_form, stamp  # noqa: E402
 from starlette.testclient import TestClient  # noqa: E402
 
-from console_forms import form_token, result_form, stamp  # noqa: E402
 from setupgen.console import app as consoleapp  # noqa: E402
 from setupgen.console import day as consoleday  # noqa: E402
 from setupgen.console import undo  # noqa: E402
@@ -32,12 +32,15 @@ NAMES = ["Anna", "Beat", "Carla", "Dario", "Eva", "Fritz", "Gina", "Hans", "Ida"
 def club(tmp_path: Path, players: int = 12, rounds: int = 3, language: str = "en", final: str = "") -> Path:
     """A club tournament of ``players`` (ids p01..), ``rounds`` base rounds at 10 VP."""
     names = NAMES + [f"Player {k}" for k in range(len(NAMES) + 1, players + 1)]
-    (tmp_path / "players.csv").write_text("id,name\n" + "".join(f"p{k:03d},{names[k - 1]}\n"
-                                                                for k in range(1, players + 1)), encoding="utf-8")
+    (tmp_path / "players.csv").write_text(
+        "id,name\n" + "".join(f"p{k:03d},{names[k - 1]}\n" for k in range(1, players + 1)), encoding="utf-8"
+    )
     path = tmp_path / "t.toml"
-    path.write_text(f'name = "Seating"\nseed = "seating"\nplayers = "players.csv"\ntable_size = 4\n'
-                    f'language = "{language}"\n'
-                    + '\n[[rounds]]\nscenario = "base-3-4"\nvictory_points = 10\n' * rounds + final, encoding="utf-8")
+    path.write_text(
+        f'name = "Seating"\nseed = "seating"\nplayers = "players.csv"\ntable_size = 4\n'
+        f'language = "{language}"\n' + '\n[[rounds]]\nscenario = "base-3-4"\nvictory_points = 10\n' * rounds + final,
+        encoding="utf-8",
+    )
     return path
 
 
@@ -103,8 +106,10 @@ def test_a_phone_form_of_a_seating_re_planned_since_is_refused_and_nothing_store
         # the page shows the form again, empty, for the players seated now; sent from there it is taken
         again = form_token(text)
         assert again.seating == stamp(now) and 'value="12"' not in text
-        assert c.post(url, data=result_form(again, (10, 5, 4, 3)[:len(now)], 1),
-                      follow_redirects=False).status_code == 303
+        assert (
+            c.post(url, data=result_form(again, (10, 5, 4, 3)[: len(now)], 1), follow_redirects=False).status_code
+            == 303
+        )
         assert day.store.result(G(3, 1)).players == now
     finally:
         day.store.close()
@@ -144,7 +149,7 @@ def test_the_library_refuses_a_stale_seating_inside_its_transaction(tmp_path):
             consoleday.enter(day, G(3, 1), ["12", "5", "4", "3"], "1", version=0, seating=stamp(before))
         assert day.store.result(G(3, 1)) is None
         now = day.players_of(G(3, 1))
-        vps = ["10", "5", "4", "3"][:len(now)]
+        vps = ["10", "5", "4", "3"][: len(now)]
         assert consoleday.report(day, G(3, 1), vps, "1", stamp(now)).players == now
     finally:
         day.store.close()
@@ -194,7 +199,7 @@ def test_a_finals_form_of_a_final_withdrawn_and_seated_again_is_refused(tmp_path
         # the final's pack withdrawn, a preliminary table corrected (its winner now last), seated again
         undo.withdraw_pack(day, "final")
         seats = day.players_of(G(1, 1))
-        consoleday.enter(day, G(1, 1), ["4", "3", "2", "10"][:len(seats)], str(len(seats)))
+        consoleday.enter(day, G(1, 1), ["4", "3", "2", "10"][: len(seats)], str(len(seats)))
         consoleday.make_finals_pack(day)
         now = day.players_of(final)
         assert now != before
@@ -215,8 +220,9 @@ def test_confirm_refuses_a_stored_result_of_players_no_longer_seated(tmp_path, m
         consoleday.report(day, G(3, 1), ["10", "5", "4", "3"], "1", stamp(before))
         consoleday.report(day, G(3, 2), ["10", "5", "4", "3"], "1")
         real = day.players_of
-        monkeypatch.setattr(day, "players_of", lambda game: tuple(reversed(real(game))) if game == G(3, 1)
-                            else real(game))
+        monkeypatch.setattr(
+            day, "players_of", lambda game: tuple(reversed(real(game))) if game == G(3, 1) else real(game)
+        )
         with pytest.raises(consoleday.SeatingChanged):
             consoleday.confirm_all(day, {G(3, 2): 1, G(3, 1): 1})
         assert (day.state(G(3, 1)), day.state(G(3, 2))) == ("reported", "reported")
@@ -239,8 +245,9 @@ def test_confirm_all_reported_confirms_a_hall_of_100_tables(tmp_path):
         shown = dict(pair.split(":") for pair in versions.split())
         assert len(shown) == 100 and shown["7"] == "2" and shown["1"] == "1"
         consoleday.report(day, G(1, 55), ["10", "7", "4", "3"], "1")  # after the page was opened
-        done = c.post("/rounds/1/confirm-all", data={"csrf": form_token(page), "versions": versions},
-                      follow_redirects=False)
+        done = c.post(
+            "/rounds/1/confirm-all", data={"csrf": form_token(page), "versions": versions}, follow_redirects=False
+        )
         assert done.status_code == 303 and done.headers["location"] == "/rounds/1?confirmed=99&changed=55"
         states = {t: day.state(G(1, t)) for t in range(1, 101)}
         assert [t for t, s in states.items() if s != "confirmed"] == [55]

@@ -12,7 +12,6 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-
 from sheetsvg import sheet_rows, text_boxes
 
 from setupgen import generate
@@ -34,11 +33,11 @@ PLAYERS = ("Anna", "Ben", "Cid", "Dora")
 RECONSTRUCTION = "This map is a reconstruction from the scenario text"
 
 
-
-
 def rows(n: int, players=(), scenario="base-3-4"):
-    return [director.DirectorRow(t, scenario, f"B4SS-0000-0000-{t:04d}", f"r1/t{t}",
-                                 tuple(f"{p} {t}" for p in players)) for t in range(1, n + 1)]
+    return [
+        director.DirectorRow(t, scenario, f"B4SS-0000-0000-{t:04d}", f"r1/t{t}", tuple(f"{p} {t}" for p in players))
+        for t in range(1, n + 1)
+    ]
 
 
 def texts(svg: str) -> list[str]:
@@ -48,18 +47,21 @@ def texts(svg: str) -> list[str]:
 def overlaps(boxes) -> list:
     bad = []
     for i, p in enumerate(boxes):
-        for q in boxes[i + 1:]:
+        for q in boxes[i + 1 :]:
             if p[0] < q[2] - 0.05 and q[0] < p[2] - 0.05 and p[1] < q[3] - 0.05 and q[1] < p[3] - 0.05:
                 bad.append((p, q))
     return bad
 
 
 def rects(svg: str) -> list[tuple[float, float, float, float]]:
-    return [(float(e.get("x")), float(e.get("y")), float(e.get("width")), float(e.get("height")))
-            for e in ET.fromstring(svg.encode("utf-8")).iter(f"{SVG}rect")]
+    return [
+        (float(e.get("x")), float(e.get("y")), float(e.get("width")), float(e.get("height")))
+        for e in ET.fromstring(svg.encode("utf-8")).iter(f"{SVG}rect")
+    ]
 
 
 # -- title, columns, players ------------------------------------------------------
+
 
 def test_title_names_the_tournament_and_round():
     (page,) = director.render_director_pages(rows(3), title="Test Cup", round=3, seed="r1")
@@ -72,8 +74,10 @@ def test_title_names_the_tournament_and_round():
     words = texts(director.render_director_pages(mixed, title="Test Cup", round=3, seed="r1")[0])
     assert words[1] == "Director's page  ·  2 tables  ·  Round seed: r1"
     assert ["Table", "Scenario", "Setup ID", "Seed", "Result", "received", "Entered"] == words[2:9]
-    assert texts(director.render_director_pages(rows(1), title=None)[0])[:2] == \
-        ["Director's page · Round ____", "1 table  ·  Base game, 3-4 players"]
+    assert texts(director.render_director_pages(rows(1), title=None)[0])[:2] == [
+        "Director's page · Round ____",
+        "1 table  ·  Base game, 3-4 players",
+    ]
     assert texts(director.render_director_pages(rows(1), title="Final", blank_round=False)[0])[0] == "Final"
     de = texts(director.render_director_pages(rows(2), title="Cup", round=12, lang="de")[0])
     assert de[0] == "Cup · Runde 12" and "Ergebnis" in de and "erhalten" in de and "Eingetragen" in de
@@ -84,7 +88,7 @@ def test_row_lists_number_scenario_setup_id_seed_and_players_in_seat_order():
     words = texts(page)
     i = words.index("B4SS-0000-0000-0002")
     assert words[i - 1] == "2" and "Base game, 3-4 players" in words[1]
-    assert words[i + 1: i + 10] == ["r1/t2", "1", "Anna 2", "2", "Ben 2", "3", "Cid 2", "4", "Dora 2"]
+    assert words[i + 1 : i + 10] == ["r1/t2", "1", "Anna 2", "2", "Ben 2", "3", "Cid 2", "4", "Dora 2"]
     # two check boxes a row, the same size, side by side in the row's first line
     side = G["box"]
     boxes = [r for r in rects(page) if abs(r[2] - side) < 0.01 and abs(r[3] - side) < 0.01]
@@ -96,16 +100,18 @@ def test_scheduled_round_lists_each_tables_players_in_seat_order(tmp_path):
     sched = tj.current_schedule(t, tmp_path)
     request = tj.round_request(t, sched, 1)
     names = t.player_names()
-    rows_ = [director.DirectorRow(k, request.scenario, f"ID{k}", request.seed_of(k), request.players[k - 1])
-             for k in range(1, request.tables + 1)]
+    rows_ = [
+        director.DirectorRow(k, request.scenario, f"ID{k}", request.seed_of(k), request.players[k - 1])
+        for k in range(1, request.tables + 1)
+    ]
     (page,) = director.render_director_pages(rows_, title=t.name, round=1, lang="en")
     words = texts(page)
     assert words[0] == f"{t.name} · Round 1"
     for k in range(1, request.tables + 1):
         i = words.index(f"ID{k}")
         seated = [names[p] for p in sched.table(1, k)]
-        assert words[i + 2: i + 2 + 2 * len(seated):2] == [str(s) for s in range(1, len(seated) + 1)]
-        assert words[i + 3: i + 3 + 2 * len(seated):2] == seated
+        assert words[i + 2 : i + 2 + 2 * len(seated) : 2] == [str(s) for s in range(1, len(seated) + 1)]
+        assert words[i + 3 : i + 3 + 2 * len(seated) : 2] == seated
     # the pack itself: its first page is this director's page, all 48 players on it
     from pypdf import PdfReader
 
@@ -117,16 +123,28 @@ def test_scheduled_round_lists_each_tables_players_in_seat_order(tmp_path):
 
 # -- nothing overlaps, nothing leaves the page --------------------------------------
 
+
 @pytest.mark.parametrize("paper,lang", [("a4", "en"), ("letter", "de"), ("a4", "de"), ("letter", "en")])
 @pytest.mark.parametrize("players", [(), PLAYERS, ("Anna-Lena Müller-Lüdenscheid", "B", "Cid", "Dora", "Eve", "Fritz")])
 def test_no_two_texts_overlap_and_all_stay_on_the_page(paper, lang, players):
-    long = [director.DirectorRow(t, "oil-springs-5-6-fixed", f"OS56-ABCD-EFGH-{t:04d}",
-                                 f"a-very-long-seed-given-by-the-user/t{t}", players) for t in range(1, 31)]
+    long = [
+        director.DirectorRow(
+            t, "oil-springs-5-6-fixed", f"OS56-ABCD-EFGH-{t:04d}", f"a-very-long-seed-given-by-the-user/t{t}", players
+        )
+        for t in range(1, 31)
+    ]
     notes = director.notes_for(layout.load("seafarers-sm2010"), lang)
     for data in (rows(12, players), long):
-        pages = director.render_director_pages(data, title="Schweizer Catan-Meisterschaft 2010", round=3,
-                                               lang=lang, paper=paper, seed="x" * 30, key_file="key.pdf",
-                                               notes=notes)
+        pages = director.render_director_pages(
+            data,
+            title="Schweizer Catan-Meisterschaft 2010",
+            round=3,
+            lang=lang,
+            paper=paper,
+            seed="x" * 30,
+            key_file="key.pdf",
+            notes=notes,
+        )
         w, h = templates.paper_size(paper)
         for page in pages:
             boxes = text_boxes(page)
@@ -139,8 +157,9 @@ def test_no_two_texts_overlap_and_all_stay_on_the_page(paper, lang, players):
             # no text inside a check box
             side = G["box"]
             for bx, by, bw, bh in (r for r in rects(page) if abs(r[2] - side) < 0.01 and abs(r[3] - side) < 0.01):
-                assert not any(x0 < bx + bw and bx < x1 and top < by + bh and by < bottom
-                               for x0, top, x1, bottom, _ in boxes)
+                assert not any(
+                    x0 < bx + bw and bx < x1 and top < by + bh and by < bottom for x0, top, x1, bottom, _ in boxes
+                )
 
 
 def test_columns_never_touch():
@@ -163,6 +182,7 @@ def test_columns_never_touch():
 
 # -- pagination -------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("players,paper", [((), "a4"), (PLAYERS, "a4"), (PLAYERS, "letter")])
 def test_130_tables_paginate_every_table_once(players, paper):
     pages = director.render_director_pages(rows(130, players), title="Big Open", round=2, seed="r", paper=paper)
@@ -182,10 +202,11 @@ def test_130_tables_paginate_every_table_once(players, paper):
             t = int(sid[-4:])
             j = words.index(sid)
             assert words[j + 1] == f"r1/t{t}"
-            assert words[j + 3: j + 3 + 2 * len(players):2] == [f"{p} {t}" for p in players]
+            assert words[j + 3 : j + 3 + 2 * len(players) : 2] == [f"{p} {t}" for p in players]
         assert not any("more" in x for x in words)
-        shaded = [r for r in rects(page) if abs(r[0] - MARGIN) < 0.01 and abs(r[2] - (w - 2 * MARGIN)) < 0.01
-                  and r[3] < 30]
+        shaded = [
+            r for r in rects(page) if abs(r[0] - MARGIN) < 0.01 and abs(r[2] - (w - 2 * MARGIN)) < 0.01 and r[3] < 30
+        ]
         assert all(abs(r[3] - row_h) < 0.011 for r in shaded)  # rows as tall as worked out above
         rows_top = shaded[0][1] - row_h  # the first row is unshaded, the second shaded
         footer_top = h - MARGIN - 0.75 * G["footer"]
@@ -205,8 +226,10 @@ def test_pages_counted_by_hand_for_a4():
     above 297 - 12 - 3.0 x 1.2 - 1 = 280.4 mm: 244.225 mm, 42 rows of
     5.8 mm, 4 pages (42, 42, 42, 4). With four short names a row is 5.8 +
     3.4 + 0.5 = 9.7 mm: 25 rows a page, 6 pages."""
-    assert [sum(x.startswith("B4SS-") for x in texts(p))
-            for p in director.render_director_pages(rows(130), title=None, seed="r")] == [42, 42, 42, 4]
+    assert [
+        sum(x.startswith("B4SS-") for x in texts(p))
+        for p in director.render_director_pages(rows(130), title=None, seed="r")
+    ] == [42, 42, 42, 4]
     pages = director.render_director_pages(rows(130, PLAYERS), title=None, seed="r")
     assert [sum(x.startswith("B4SS-") for x in texts(p)) for p in pages] == [25, 25, 25, 25, 25, 5]
 
@@ -219,6 +242,7 @@ def test_a_single_page_spreads_its_rows():
 
 
 # -- key pointer and director's notes --------------------------------------------------
+
 
 def test_seafarers_pack_points_to_the_key_and_carries_the_reconstruction_note(tmp_path):
     from pypdf import PdfReader
@@ -238,18 +262,24 @@ def test_seafarers_pack_points_to_the_key_and_carries_the_reconstruction_note(tm
 def test_notes_for_layouts():
     assert director.notes_for(layout.load("seafarers-sm2010"))[0].startswith(RECONSTRUCTION)
     assert director.notes_for(layout.load("base-3-4")) == ()
-    page = director.render_director_pages(rows(1), title=None, notes=director.notes_for(
-        layout.load("seafarers-sm2010"), "de"), lang="de")[0]
+    page = director.render_director_pages(
+        rows(1), title=None, notes=director.notes_for(layout.load("seafarers-sm2010"), "de"), lang="de"
+    )[0]
     assert "Hinweis für die Turnierleitung:" in " ".join(texts(page))
 
 
 # -- the key summary ----------------------------------------------------------------------
 
+
 def expected_hidden(board: Board, tx) -> list[tuple[str, str, str]]:
     """``(position, terrain word, number)`` of every hidden hex, from the
     board's tiles and the build list's rows (sea between land counted)."""
-    return [(tx.get("key.position", row=i, pos=j), tx.get(f"terrain.{t.terrain}"), str(t.number))
-            for i, row in enumerate(sheet_rows(board), start=1) for j, t in enumerate(row, start=1) if t.hidden]
+    return [
+        (tx.get("key.position", row=i, pos=j), tx.get(f"terrain.{t.terrain}"), str(t.number))
+        for i, row in enumerate(sheet_rows(board), start=1)
+        for j, t in enumerate(row, start=1)
+        if t.hidden
+    ]
 
 
 def summary_blocks(pages: list[str]) -> dict[int, tuple[str, list[tuple[str, str, str]]]]:
@@ -264,7 +294,7 @@ def summary_blocks(pages: list[str]) -> dict[int, tuple[str, list[tuple[str, str
                 table, sid, entries = int(words[i][6:]), words[i + 1], []
                 i += 2
                 while i + 2 < len(words) and words[i].startswith("Row "):
-                    entries.append(tuple(words[i:i + 3]))
+                    entries.append(tuple(words[i : i + 3]))
                     i += 3
                 assert table not in out
                 out[table] = (sid, entries)
@@ -308,10 +338,13 @@ def test_key_summary_is_multi_column_and_paginates_whole_blocks():
         per_page = []
         for i, page in enumerate(pages, start=1):
             words = texts(page)
-            heads = [x for x in words if x.startswith(word) and x[len(word):].isdigit()]
+            heads = [x for x in words if x.startswith(word) and x[len(word) :].isdigit()]
             per_page.append(len(heads))
-            xs = {round(float(e.get("x")), 1) for e in ET.fromstring(page.encode()).iter(f"{SVG}text")
-                  if (e.text or "").startswith(word) and (e.text or "")[len(word):].isdigit()}
+            xs = {
+                round(float(e.get("x")), 1)
+                for e in ET.fromstring(page.encode()).iter(f"{SVG}text")
+                if (e.text or "").startswith(word) and (e.text or "")[len(word) :].isdigit()
+            }
             assert len(xs) >= 3  # three columns or more
             assert overlaps(text_boxes(page)) == []
             assert words[-1] == tx.get("key.summary_page", i=i, n=len(pages))
@@ -335,14 +368,16 @@ def test_key_summary_of_boards_without_hidden_hexes_says_so():
 
 # -- seeds whole, 20 tables a page (issue 26) ---------------------------------------------
 
+
 def test_a_200_character_seed_is_printed_whole():
     """A table seed of 200 characters is broken onto lines in its column
     at 8 pt, never cut; joined, the lines give the seed back, and no text
     overlaps another. The round seed under the title too."""
     seed = "/".join(f"part{i:02d}-" + "x" * 14 for i in range(10))[:200]
     assert len(seed) == 200
-    data = [director.DirectorRow(t, "base-3-4", f"B4SS-0000-0000-{t:04d}", f"{seed}/t{t}", PLAYERS)
-            for t in range(1, 4)]
+    data = [
+        director.DirectorRow(t, "base-3-4", f"B4SS-0000-0000-{t:04d}", f"{seed}/t{t}", PLAYERS) for t in range(1, 4)
+    ]
     pages = director.render_director_pages(data, title="Cup", round=1, seed=seed)
     boxes = [b for page in pages for b in text_boxes(page)]
     assert overlaps(text_boxes(pages[0])) == []
@@ -350,9 +385,12 @@ def test_a_200_character_seed_is_printed_whole():
     for t in range(1, 4):
         lines = [b for b in text_boxes(pages[0]) if abs(b[0] - seed_x) < 0.01]
         assert f"{seed}/t{t}" in "".join(b[4] for b in lines)
-    assert min(float(e.get("font-size")) for e in ET.fromstring(pages[0].encode()).iter(f"{SVG}text")) >= MIN_FONT_MM - 1e-9
+    assert (
+        min(float(e.get("font-size")) for e in ET.fromstring(pages[0].encode()).iter(f"{SVG}text"))
+        >= MIN_FONT_MM - 1e-9
+    )
     words = texts(pages[0])
-    head = words[1:words.index("Table")]  # the lines under the title, before the column heads
+    head = words[1 : words.index("Table")]  # the lines under the title, before the column heads
     assert seed in "".join(head).split("Round seed: ", 1)[1]
     assert "…" not in "".join(texts(pages[0]))
 
@@ -370,12 +408,22 @@ def test_twenty_tables_on_one_page_with_seeds_of_40_characters():
     for k in range(1, 21):
         s = f"{seed}/t{k:03d}"
         b = generate.from_seed("base-3-4", s)
-        rows_.append(director.DirectorRow(k, "base-3-4", b.setup_id, s, tuple(names[4 * k - 4:4 * k]),
-                                          almanac.table_material("base-3-4", 4), balance.measure(b)))
+        rows_.append(
+            director.DirectorRow(
+                k,
+                "base-3-4",
+                b.setup_id,
+                s,
+                tuple(names[4 * k - 4 : 4 * k]),
+                almanac.table_material("base-3-4", 4),
+                balance.measure(b),
+            )
+        )
     assert max(len(r.seed) for r in rows_) == 40
     for paper in ("a4", "letter"):
-        pages = director.render_director_pages(rows_, title="Schweizer Catan-Meisterschaft 2026 Zürich", round=1,
-                                               seed=seed, paper=paper, lang="de-CH")
+        pages = director.render_director_pages(
+            rows_, title="Schweizer Catan-Meisterschaft 2026 Zürich", round=1, seed=seed, paper=paper, lang="de-CH"
+        )
         assert len(pages) == 1, paper
         words = texts(pages[0])
         assert all(r.setup_id in words and r.seed in words for r in rows_)

@@ -13,7 +13,6 @@ import xml.etree.ElementTree as ET
 from types import MappingProxyType
 
 import pytest
-
 from sheetsvg import text_boxes
 from test_director import MIN_FONT_MM, overlaps, rects, texts
 from test_director_material import G, check_page, frames
@@ -33,18 +32,37 @@ def bal(score: float, most: int, spread: int) -> Balance:
     """Metrics made by hand: ``score``, the most pips at a starting
     intersection and the resource-pip spread (the rest plausible filler)."""
     pips = {"lumber": 10, "wool": 11, "grain": 12, "brick": 9, "ore": 9 + spread}
-    return Balance(MappingProxyType(pips), spread, MappingProxyType({r: 3.0 for r in pips}), most, 1, 2, 3, 4, 1,
-                   (("wool", 4),), 0.05, score)
+    return Balance(
+        MappingProxyType(pips),
+        spread,
+        MappingProxyType({r: 3.0 for r in pips}),
+        most,
+        1,
+        2,
+        3,
+        4,
+        1,
+        (("wool", 4),),
+        0.05,
+        score,
+    )
 
 
 def rows(figures, players=(), scenario="base-3-4", material=False):
     """One row a table, table t with ``figures[t - 1]`` as (score, most
     pips, spread), or None for a row without balance."""
-    return [director.DirectorRow(t, scenario, f"B4SS-0000-0000-{t:04d}", f"r1/t{t}",
-                                 tuple(f"{p} {t}" for p in players),
-                                 almanac.table_material(scenario, 4, "fishermen") if material else (),
-                                 None if f is None else bal(*f))
-            for t, f in enumerate(figures, start=1)]
+    return [
+        director.DirectorRow(
+            t,
+            scenario,
+            f"B4SS-0000-0000-{t:04d}",
+            f"r1/t{t}",
+            tuple(f"{p} {t}" for p in players),
+            almanac.table_material(scenario, 4, "fishermen") if material else (),
+            None if f is None else bal(*f),
+        )
+        for t, f in enumerate(figures, start=1)
+    ]
 
 
 def figures_of(page: str) -> dict[int, list[str]]:
@@ -54,7 +72,7 @@ def figures_of(page: str) -> dict[int, list[str]]:
     out = {}
     for i, w in enumerate(words):
         if w.startswith("B4SS-"):
-            out[int(w[-4:])] = words[i + 2:i + 5]
+            out[int(w[-4:])] = words[i + 2 : i + 5]
     return out
 
 
@@ -78,16 +96,19 @@ THREE = [(48.5, 12, 8), (61.0, 11, 4), (55.3, 13, 9)]
 
 # -- the director's page --------------------------------------------------------------
 
+
 def test_each_table_shows_its_figures_and_the_page_the_rounds_range():
     (page,) = director.render_director_pages(rows(THREE, ("Anna", "Ben")), title="Cup", round=2, seed="r")
     assert figures_of(page) == {1: ["48.5", "12", "8"], 2: ["61.0", "11", "4"], 3: ["55.3", "13", "9"]}
     words = texts(page)
-    assert words[words.index("r1/t1") + 4: words.index("r1/t1") + 8] == ["1", "Anna 1", "2", "Ben 1"]
+    assert words[words.index("r1/t1") + 4 : words.index("r1/t1") + 8] == ["1", "Anna 1", "2", "Ben 1"]
     # the range by hand: lowest-highest score 48.5-61.0, most pips 11-13, spread 4-9
     assert balance_box(page) == (
-        "Balance of the round:", "score 48.5–61.0 · max. pips 11–13 · spread 4–9",
-        "Per table: score 0–100 (higher: more even) · max. pips at a starting intersection · resource-pip spread")
-    assert "Balance" in words[words.index("Setup ID"):words.index("Entered")]  # the column's head
+        "Balance of the round:",
+        "score 48.5–61.0 · max. pips 11–13 · spread 4–9",
+        "Per table: score 0–100 (higher: more even) · max. pips at a starting intersection · resource-pip spread",
+    )
+    assert "Balance" in words[words.index("Setup ID") : words.index("Entered")]  # the column's head
 
 
 @pytest.mark.parametrize("lang, mark", [("de", ","), ("de-CH", ".")])
@@ -97,8 +118,10 @@ def test_german_uses_its_decimal_mark_from_cldr(lang, mark):
     want = {1: ["48,5", "12", "8"], 2: ["61,0", "11", "4"], 3: ["55,3", "13", "9"]}
     assert figures_of(page) == {k: [f.replace(",", mark) for f in v] for k, v in want.items()}
     label, ranges, legend = balance_box(page, lang)
-    assert (label, ranges) == ("Balance der Runde:",
-                               "Wertung 48,5–61,0 · Kreuzung max. 11–13 · Spanne 4–9".replace(",", mark))
+    assert (label, ranges) == (
+        "Balance der Runde:",
+        "Wertung 48,5–61,0 · Kreuzung max. 11–13 · Spanne 4–9".replace(",", mark),
+    )
     assert legend.startswith("Je Tisch: Wertung 0–100 (höher: ausgewogener)") and "ß" not in legend
     assert ("." if mark == "," else ",") not in "".join(sum(figures_of(page).values(), []))
 
@@ -137,8 +160,9 @@ def test_rows_without_balance_are_blank_and_out_of_the_range():
 
 def test_without_balance_the_page_is_unchanged():
     plain = director.render_director_pages(rows([None] * 12, ("Anna", "Ben")), title="Cup", round=1)
-    before = director.render_director_pages([dataclasses.replace(r, balance=None) for r in rows([None] * 12, (
-        "Anna", "Ben"))], title="Cup", round=1)
+    before = director.render_director_pages(
+        [dataclasses.replace(r, balance=None) for r in rows([None] * 12, ("Anna", "Ben"))], title="Cup", round=1
+    )
     assert plain == before and "Balance" not in " ".join(texts(plain[0]))
 
 
@@ -146,14 +170,28 @@ def test_without_balance_the_page_is_unchanged():
 def test_no_overlaps_with_balance(paper, lang):
     notes = director.notes_for(layout.load("seafarers-sm2010"), lang)
     figs = [(round(40.0 + t * 1.7 % 30, 1), 9 + t % 6, t % 19) for t in range(1, 31)]
-    cases = [(rows(figs[:12], ("Anna-Lena Müller", "Ben", "Cid", "Dora")), False),
-             (rows(figs[:12], (), "seafarers-sm2010", material=True), True),
-             ([dataclasses.replace(r, scenario="oil-springs-5-6-fixed", seed=f"a-very-long-seed-given/t{r.table}")
-               for r in rows(figs, ("A", "B", "C", "D", "E", "F"))], False)]
+    cases = [
+        (rows(figs[:12], ("Anna-Lena Müller", "Ben", "Cid", "Dora")), False),
+        (rows(figs[:12], (), "seafarers-sm2010", material=True), True),
+        (
+            [
+                dataclasses.replace(r, scenario="oil-springs-5-6-fixed", seed=f"a-very-long-seed-given/t{r.table}")
+                for r in rows(figs, ("A", "B", "C", "D", "E", "F"))
+            ],
+            False,
+        ),
+    ]
     for data, material in cases:
         for extra in ({}, {"key_file": "key.pdf", "notes": notes}):
-            pages = director.render_director_pages(data, title="Schweizer Catan-Meisterschaft 2010", round=3,
-                                                   lang=lang, paper=paper, seed="x" * 30, **extra)
+            pages = director.render_director_pages(
+                data,
+                title="Schweizer Catan-Meisterschaft 2010",
+                round=3,
+                lang=lang,
+                paper=paper,
+                seed="x" * 30,
+                **extra,
+            )
             for i, page in enumerate(pages):
                 check_page(page, paper, lang, (i == 0) * (1 + material) + bool(extra))
 
@@ -174,11 +212,12 @@ def test_120_tables_paginate_with_every_tables_figures_once():
     assert seen == {t: [f"{s:.1f}", str(m), str(d)] for t, (s, m, d) in enumerate(figs, start=1)}
     # the column costs no row height: later pages hold as many rows as without balance
     count = [len(figures_of(p)) for p in pages]
-    assert count[1:-1] == [len(figures_of(p)) for p in plain][1:len(count) - 1]
+    assert count[1:-1] == [len(figures_of(p)) for p in plain][1 : len(count) - 1]
     lows, highs = min(figs), max(figs)
     assert balance_box(pages[0])[1] == (
         f"score {lows[0]:.1f}–{highs[0]:.1f} · max. pips {min(f[1] for f in figs)}–{max(f[1] for f in figs)} · "
-        f"spread {min(f[2] for f in figs)}–{max(f[2] for f in figs)}")
+        f"spread {min(f[2] for f in figs)}–{max(f[2] for f in figs)}"
+    )
     assert balance_box(pages[0])[1] == "score 35.0–71.4 · max. pips 9–14 · spread 2–18"  # by hand
 
 
@@ -190,6 +229,7 @@ def test_balance_words_come_from_the_page_language(xx):  # noqa: F811
 
 
 # -- the sheet's balance line ---------------------------------------------------------------
+
 
 def test_balance_line_words():
     b = bal(56.5, 12, 8)
@@ -249,8 +289,12 @@ def test_a_line_too_long_beside_the_ids_takes_a_line_of_its_own():
     sm2010/r3/t12: IDs 97.8 mm + 6 mm + the line at 8 pt 86.8 mm > 190 mm,
     though the 70 mm kept for a line fit beside them."""
     lay = layout.load("base-3-4")
-    for lang, seed, inline in (("en", "demo/t12", True), ("de", "demo/t12", True), ("de", "sm2010/r3/t12", False),
-                               ("en", "schweizer-meisterschaft-2010/t12", False)):
+    for lang, seed, inline in (
+        ("en", "demo/t12", True),
+        ("de", "demo/t12", True),
+        ("de", "sm2010/r3/t12", False),
+        ("en", "schweizer-meisterschaft-2010/t12", False),
+    ):
         board = generate.from_seed(lay, seed)
         line = sheet.balance_line(bal(56.5, 12, 8), lang)
         svg = sheet.render_sheet(board, lay, lang=lang, context=sheet.SheetContext(balance=line))

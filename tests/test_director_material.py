@@ -15,7 +15,6 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-
 from sheetsvg import text_boxes
 from test_director import MARGIN, MIN_FONT_MM, overlaps, rects, texts
 from test_languages import leaks, printed, xx  # noqa: F401  (xx: the made-up language fixture)
@@ -35,8 +34,13 @@ def box(key):
     return Material(key, 1, "box")
 
 
-BASE, EXT56, SEA, CK, OIL = box("base"), box("extension-5-6"), box("seafarers"), box("cities-knights"), \
-    box("oil-springs")
+BASE, EXT56, SEA, CK, OIL = (
+    box("base"),
+    box("extension-5-6"),
+    box("seafarers"),
+    box("cities-knights"),
+    box("oil-springs"),
+)
 #: by hand: the boxes of each scenario (docs/rules.md 1: the 5-6 set extends the
 #: base game; Seafarers and Cities & Knights are played with the base game;
 #: Oil Springs on a base (or 5-6) board with the Oil Springs set), and the
@@ -63,6 +67,7 @@ BY_HAND = {
 
 # -- table_material ------------------------------------------------------------------
 
+
 def test_every_scenario_has_its_boxes_and_pieces():
     assert set(BY_HAND) == set(scenario_names()) == set(almanac.scenarios())
     for scenario, expected in BY_HAND.items():
@@ -85,8 +90,7 @@ def test_fishermen_counts_worked_by_hand():
     assert tm("seafarers-sm2010", 4, "fishermen") == (BASE, SEA, *SEA_PIECES, fish(30), ships(4))
     assert tm("cities-knights", 3, "fishermen") == (BASE, CK, fish(30), ships(3), sticks(3))
     # scenario pieces before the variant's
-    assert tm("oil-springs-5-6-fixed", 6, "fishermen") == (
-        BASE, EXT56, OIL, *OIL_56, fish(30), ships(6), sticks(6))
+    assert tm("oil-springs-5-6-fixed", 6, "fishermen") == (BASE, EXT56, OIL, *OIL_56, fish(30), ships(6), sticks(6))
     assert tm("base-3-4", 4, None) == (BASE,)
 
 
@@ -124,28 +128,65 @@ def folder(tmp_path):
     return copy
 
 
-@pytest.mark.parametrize("old, new, scenario, message", [
-    ('boxes = ["base", "seafarers"]\n', "", "seafarers-sm2010",
-     "scenario.seafarers-sm2010.boxes: expected a list of distinct kebab-case box keys"),
-    ('boxes = ["base", "seafarers"]', 'boxes = ["base", "base"]', "seafarers-sm2010",
-     "scenario.seafarers-sm2010.boxes: expected a list of distinct"),
-    ('boxes = ["base", "seafarers"]', 'boxes = ["Base Game"]', "seafarers-sm2010",
-     "scenario.seafarers-sm2010.boxes: expected a list of distinct kebab-case"),
-    ('{ key = "oil-token", count = 15,', '{ key = "oil-token", count = 0,', "oil-springs",
-     "scenario.oil-springs.material[0] (key 'oil-token').count: expected a whole number 1-1000"),
-    ('{ key = "oil-token", count = 15,', '{ key = "oil-token", count = 15, per_player = 1,', "oil-springs",
-     "scenario.oil-springs.material[0].per_player: unknown field"),
-    ('{ key = "metropolis-token", count = 4,', '{ key = "oil-token", count = 4,', "oil-springs-fixed",
-     "scenario.oil-springs.material[1] (key 'oil-token'): the key is listed twice"),
-    ('{ key = "pirate-ship", count = 1, source = "Schweizer Meisterschaft 2010, Seefahrer-Szenario, Regel 8" }',
-     '{ key = "pirate-ship", count = 1 }', "seafarers-sm2010",
-     "scenario.seafarers-sm2010.material[0] (key 'pirate-ship').source: every entry names its source"),
-    ('{ key = "vp-token", count = 7, source = "Catan: Die Ölquellen, Spielmaterial" }',
-     '{ key = "vp-token", count = 7, source = "setupgen" }',
-     "oil-springs", "scenario.oil-springs.material[4] (key 'vp-token').source: a game rule cannot have the source"),
-    ('inherits = "oil-springs"\n', 'inherits = "oil-springs"\nboxes = ["base"]\n', "oil-springs-fixed",
-     "scenario.oil-springs-fixed.boxes: an entry that inherits takes this from its parent"),
-])
+@pytest.mark.parametrize(
+    "old, new, scenario, message",
+    [
+        (
+            'boxes = ["base", "seafarers"]\n',
+            "",
+            "seafarers-sm2010",
+            "scenario.seafarers-sm2010.boxes: expected a list of distinct kebab-case box keys",
+        ),
+        (
+            'boxes = ["base", "seafarers"]',
+            'boxes = ["base", "base"]',
+            "seafarers-sm2010",
+            "scenario.seafarers-sm2010.boxes: expected a list of distinct",
+        ),
+        (
+            'boxes = ["base", "seafarers"]',
+            'boxes = ["Base Game"]',
+            "seafarers-sm2010",
+            "scenario.seafarers-sm2010.boxes: expected a list of distinct kebab-case",
+        ),
+        (
+            '{ key = "oil-token", count = 15,',
+            '{ key = "oil-token", count = 0,',
+            "oil-springs",
+            "scenario.oil-springs.material[0] (key 'oil-token').count: expected a whole number 1-1000",
+        ),
+        (
+            '{ key = "oil-token", count = 15,',
+            '{ key = "oil-token", count = 15, per_player = 1,',
+            "oil-springs",
+            "scenario.oil-springs.material[0].per_player: unknown field",
+        ),
+        (
+            '{ key = "metropolis-token", count = 4,',
+            '{ key = "oil-token", count = 4,',
+            "oil-springs-fixed",
+            "scenario.oil-springs.material[1] (key 'oil-token'): the key is listed twice",
+        ),
+        (
+            '{ key = "pirate-ship", count = 1, source = "Schweizer Meisterschaft 2010, Seefahrer-Szenario, Regel 8" }',
+            '{ key = "pirate-ship", count = 1 }',
+            "seafarers-sm2010",
+            "scenario.seafarers-sm2010.material[0] (key 'pirate-ship').source: every entry names its source",
+        ),
+        (
+            '{ key = "vp-token", count = 7, source = "Catan: Die Ölquellen, Spielmaterial" }',
+            '{ key = "vp-token", count = 7, source = "setupgen" }',
+            "oil-springs",
+            "scenario.oil-springs.material[4] (key 'vp-token').source: a game rule cannot have the source",
+        ),
+        (
+            'inherits = "oil-springs"\n',
+            'inherits = "oil-springs"\nboxes = ["base"]\n',
+            "oil-springs-fixed",
+            "scenario.oil-springs-fixed.boxes: an entry that inherits takes this from its parent",
+        ),
+    ],
+)
 def test_malformed_material_names_file_and_entry(folder, old, new, scenario, message):
     path = folder / "scenarios.toml"
     text = path.read_text(encoding="utf-8")
@@ -157,6 +198,7 @@ def test_malformed_material_names_file_and_entry(folder, old, new, scenario, mes
 
 
 # -- texts -----------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("lang", ["en", "de", "de-CH"])
 def test_every_box_and_piece_has_a_text(lang):
@@ -175,11 +217,17 @@ def test_every_box_and_piece_has_a_text(lang):
 
 
 def test_material_texts():
-    assert almanac.material_text(Material("fish-token", 30), "en") == "30 × fish tokens (1 token = 2 fish; at least 30 a table, more as the players need)"
+    assert (
+        almanac.material_text(Material("fish-token", 30), "en")
+        == "30 × fish tokens (1 token = 2 fish; at least 30 a table, more as the players need)"
+    )
     assert almanac.material_text(SEA, "en") == "1 × Seafarers"
     assert almanac.material_text(SEA, "en", count=False) == "Seafarers"
     assert [almanac.material_text(m, "de", count=False) for m in BY_HAND["oil-springs-5-6"][:3]] == [
-        "Basisspiel", "Ergänzung 5-6 Spieler", "Ölquellen"]
+        "Basisspiel",
+        "Ergänzung 5-6 Spieler",
+        "Ölquellen",
+    ]
     assert almanac.material_text(CK, "de", count=False) == templates.texts("de").get("scenario.cities-knights")
     assert almanac.material_text(Material("oil-token", 21), "de-CH") == "21 × Ölkärtchen"
     assert all("ß" not in templates.texts("de-CH").get(f"almanac.box.{k}") for k in almanac.data_keys()["box"])
@@ -187,12 +235,20 @@ def test_material_texts():
 
 # -- the director's page ---------------------------------------------------------------
 
+
 def rows(sizes, scenario="base-3-4", variant="fishermen", players=True):
     """One row a table; ``sizes`` the players of each table."""
-    return [director.DirectorRow(t, scenario, f"B4SS-0000-0000-{t:04d}", f"r1/t{t}",
-                                 tuple(f"P{t}-{i}" for i in range(1, n + 1)) if players else (),
-                                 almanac.table_material(scenario, n, variant))
-            for t, n in enumerate(sizes, start=1)]
+    return [
+        director.DirectorRow(
+            t,
+            scenario,
+            f"B4SS-0000-0000-{t:04d}",
+            f"r1/t{t}",
+            tuple(f"P{t}-{i}" for i in range(1, n + 1)) if players else (),
+            almanac.table_material(scenario, n, variant),
+        )
+        for t, n in enumerate(sizes, start=1)
+    ]
 
 
 def paragraphs(page: str, lang: str = "en") -> dict[str, list[str]]:
@@ -219,18 +275,25 @@ def frames(page: str, lang: str = "en") -> list[tuple[float, float, float, float
     """The framed boxes across the page above the column heads (director's
     notes, material), top to bottom."""
     head = next(b for b in text_boxes(page) if b[4] == templates.texts(lang).get("director.table"))
-    return sorted((r for r in rects(page) if abs(r[0] - MARGIN) < 0.01 and r[1] + r[3] < head[1]),
-                  key=lambda r: r[1])
+    return sorted((r for r in rects(page) if abs(r[0] - MARGIN) < 0.01 and r[1] + r[3] < head[1]), key=lambda r: r[1])
 
 
 def test_every_table_alike_shows_once_with_the_totals():
     (page,) = director.render_director_pages(rows([4] * 12), title="Cup", round=2)
     got = paragraphs(page)
     assert got == {
-        "Every table:": ["Base game", "30 × fish tokens (1 token = 2 fish; at least 30 a table, more as the players need)", "4 × fishing-ship markers (1 per player)",
-                         "4 × matchsticks as fishing ships (1 per player)"],
-        "Round total:": ["12 × Base game", "360 × fish tokens (1 token = 2 fish; at least 30 a table, more as the players need)",
-                         "48 × fishing-ship markers (1 per player)", "48 × matchsticks as fishing ships (1 per player)"],
+        "Every table:": [
+            "Base game",
+            "30 × fish tokens (1 token = 2 fish; at least 30 a table, more as the players need)",
+            "4 × fishing-ship markers (1 per player)",
+            "4 × matchsticks as fishing ships (1 per player)",
+        ],
+        "Round total:": [
+            "12 × Base game",
+            "360 × fish tokens (1 token = 2 fish; at least 30 a table, more as the players need)",
+            "48 × fishing-ship markers (1 per player)",
+            "48 × matchsticks as fishing ships (1 per player)",
+        ],
     }
 
 
@@ -240,25 +303,48 @@ def test_tables_of_three_and_four_seafarers():
     data = rows([4] * 10 + [3, 3], "seafarers-sm2010")
     (page,) = director.render_director_pages(data, title="Cup", round=3)
     assert paragraphs(page) == {
-        "Every table:": ["Base game", "Seafarers", "1 × pirate ship", "3 × frame pieces at the top: E-F, double X, F-G",
-                         "3 × frame pieces at the bottom: C-B, double X, B-A", "30 × fish tokens (1 token = 2 fish; at least 30 a table, more as the players need)"],
+        "Every table:": [
+            "Base game",
+            "Seafarers",
+            "1 × pirate ship",
+            "3 × frame pieces at the top: E-F, double X, F-G",
+            "3 × frame pieces at the bottom: C-B, double X, B-A",
+            "30 × fish tokens (1 token = 2 fish; at least 30 a table, more as the players need)",
+        ],
         "Tables 11, 12:": ["3 × fishing-ship markers (1 per player)"],
         "Other tables:": ["4 × fishing-ship markers (1 per player)"],
-        "Round total:": ["12 × Base game", "12 × Seafarers", "12 × pirate ship",
-                         "36 × frame pieces at the top: E-F, double X, F-G",
-                         "36 × frame pieces at the bottom: C-B, double X, B-A", "360 × fish tokens (1 token = 2 fish; at least 30 a table, more as the players need)",
-                         "46 × fishing-ship markers (1 per player)"],
+        "Round total:": [
+            "12 × Base game",
+            "12 × Seafarers",
+            "12 × pirate ship",
+            "36 × frame pieces at the top: E-F, double X, F-G",
+            "36 × frame pieces at the bottom: C-B, double X, B-A",
+            "360 × fish tokens (1 token = 2 fish; at least 30 a table, more as the players need)",
+            "46 × fishing-ship markers (1 per player)",
+        ],
     }
     assert "matchsticks" not in " ".join(texts(page))
     (de,) = director.render_director_pages(data, title="Cup", round=3, lang="de")
     assert paragraphs(de, "de") == {
-        "Jeder Tisch:": ["Basisspiel", "Seefahrer", "1 × Piratenschiff", "3 × Rahmenteile oben: E-F, Doppel-X, F-G",
-                         "3 × Rahmenteile unten: C-B, Doppel-X, B-A", "30 × Fischplättchen (1 Plättchen = 2 Fische; mindestens 30 je Tisch, mehr nach Bedarf)"],
+        "Jeder Tisch:": [
+            "Basisspiel",
+            "Seefahrer",
+            "1 × Piratenschiff",
+            "3 × Rahmenteile oben: E-F, Doppel-X, F-G",
+            "3 × Rahmenteile unten: C-B, Doppel-X, B-A",
+            "30 × Fischplättchen (1 Plättchen = 2 Fische; mindestens 30 je Tisch, mehr nach Bedarf)",
+        ],
         "Tische 11, 12:": ["3 × Fischereischiff-Marker (1 je Spieler)"],
         "Übrige Tische:": ["4 × Fischereischiff-Marker (1 je Spieler)"],
-        "Summe der Runde:": ["12 × Basisspiel", "12 × Seefahrer", "12 × Piratenschiff",
-                             "36 × Rahmenteile oben: E-F, Doppel-X, F-G", "36 × Rahmenteile unten: C-B, Doppel-X, B-A",
-                             "360 × Fischplättchen (1 Plättchen = 2 Fische; mindestens 30 je Tisch, mehr nach Bedarf)", "46 × Fischereischiff-Marker (1 je Spieler)"],
+        "Summe der Runde:": [
+            "12 × Basisspiel",
+            "12 × Seefahrer",
+            "12 × Piratenschiff",
+            "36 × Rahmenteile oben: E-F, Doppel-X, F-G",
+            "36 × Rahmenteile unten: C-B, Doppel-X, B-A",
+            "360 × Fischplättchen (1 Plättchen = 2 Fische; mindestens 30 je Tisch, mehr nach Bedarf)",
+            "46 × Fischereischiff-Marker (1 je Spieler)",
+        ],
     }
 
 
@@ -268,21 +354,40 @@ def test_oil_springs_5_6_and_tables_listed_as_runs():
     data = rows([6, 6, 6, 5, 6, 5, 5, 5, 5], "oil-springs-5-6")
     (page,) = director.render_director_pages(data, title=None)
     got = paragraphs(page)
-    assert got["Every table:"] == ["Base game", "5-6 player extension", "Oil Springs set", "21 × oil tokens",
-                                   "6 × metropolis tokens", "4 × oil-spring tiles (placed as the front shows)",
-                                   "1 × Champion of the Environment token", "7 × VP tokens",
-                                   "1 × disaster track with its marker", "30 × fish tokens (1 token = 2 fish; at least 30 a table, more as the players need)"]
-    assert got["Tables 1–3, 5:"] == ["6 × fishing-ship markers (1 per player)",
-                                     "6 × matchsticks as fishing ships (1 per player)"]
-    assert got["Other tables:"] == ["5 × fishing-ship markers (1 per player)",
-                                    "5 × matchsticks as fishing ships (1 per player)"]
-    assert got["Round total:"] == ["9 × Base game", "9 × 5-6 player extension", "9 × Oil Springs set",
-                                   "189 × oil tokens", "54 × metropolis tokens",
-                                   "36 × oil-spring tiles (placed as the front shows)",
-                                   "9 × Champion of the Environment token", "63 × VP tokens",
-                                   "9 × disaster track with its marker", "270 × fish tokens (1 token = 2 fish; at least 30 a table, more as the players need)",
-                                   "49 × fishing-ship markers (1 per player)",
-                                   "49 × matchsticks as fishing ships (1 per player)"]
+    assert got["Every table:"] == [
+        "Base game",
+        "5-6 player extension",
+        "Oil Springs set",
+        "21 × oil tokens",
+        "6 × metropolis tokens",
+        "4 × oil-spring tiles (placed as the front shows)",
+        "1 × Champion of the Environment token",
+        "7 × VP tokens",
+        "1 × disaster track with its marker",
+        "30 × fish tokens (1 token = 2 fish; at least 30 a table, more as the players need)",
+    ]
+    assert got["Tables 1–3, 5:"] == [
+        "6 × fishing-ship markers (1 per player)",
+        "6 × matchsticks as fishing ships (1 per player)",
+    ]
+    assert got["Other tables:"] == [
+        "5 × fishing-ship markers (1 per player)",
+        "5 × matchsticks as fishing ships (1 per player)",
+    ]
+    assert got["Round total:"] == [
+        "9 × Base game",
+        "9 × 5-6 player extension",
+        "9 × Oil Springs set",
+        "189 × oil tokens",
+        "54 × metropolis tokens",
+        "36 × oil-spring tiles (placed as the front shows)",
+        "9 × Champion of the Environment token",
+        "63 × VP tokens",
+        "9 × disaster track with its marker",
+        "270 × fish tokens (1 token = 2 fish; at least 30 a table, more as the players need)",
+        "49 × fishing-ship markers (1 per player)",
+        "49 × matchsticks as fishing ships (1 per player)",
+    ]
     assert list(got) == ["Every table:", "Tables 1–3, 5:", "Other tables:", "Round total:"]
 
 
@@ -292,10 +397,18 @@ def test_tables_without_material_are_named_not_others():
     data = rows([4, 4]) + [director.DirectorRow(3, "base-3-4", "B4SS-0000-0000-0003", "r1/t3")]
     (page,) = director.render_director_pages(data, title=None)
     assert paragraphs(page) == {
-        "Tables 1, 2:": ["Base game", "30 × fish tokens (1 token = 2 fish; at least 30 a table, more as the players need)", "4 × fishing-ship markers (1 per player)",
-                         "4 × matchsticks as fishing ships (1 per player)"],
-        "Round total:": ["2 × Base game", "60 × fish tokens (1 token = 2 fish; at least 30 a table, more as the players need)",
-                         "8 × fishing-ship markers (1 per player)", "8 × matchsticks as fishing ships (1 per player)"],
+        "Tables 1, 2:": [
+            "Base game",
+            "30 × fish tokens (1 token = 2 fish; at least 30 a table, more as the players need)",
+            "4 × fishing-ship markers (1 per player)",
+            "4 × matchsticks as fishing ships (1 per player)",
+        ],
+        "Round total:": [
+            "2 × Base game",
+            "60 × fish tokens (1 token = 2 fish; at least 30 a table, more as the players need)",
+            "8 × fishing-ship markers (1 per player)",
+            "8 × matchsticks as fishing ships (1 per player)",
+        ],
     }
     one = rows([4]) + [director.DirectorRow(2, "base-3-4", "B4SS-0000-0000-0002", "r1/t2")]
     assert "Table 1:" in paragraphs(director.render_director_pages(one, title=None)[0])
@@ -330,13 +443,23 @@ def check_page(page: str, paper: str, lang: str, boxes_above: int) -> None:
 @pytest.mark.parametrize("paper,lang", [("a4", "en"), ("letter", "de"), ("a4", "de-CH"), ("letter", "en")])
 def test_no_overlaps_with_material(paper, lang):
     notes = director.notes_for(layout.load("seafarers-sm2010"), lang)
-    cases = [rows([4] * 12), rows([4, 4, 3] * 4, "seafarers-sm2010"),
-             rows([6, 5] * 5, "oil-springs-5-6-fixed", players=False),
-             rows([4, 3] * 60, "seafarers-sm2010")]
+    cases = [
+        rows([4] * 12),
+        rows([4, 4, 3] * 4, "seafarers-sm2010"),
+        rows([6, 5] * 5, "oil-springs-5-6-fixed", players=False),
+        rows([4, 3] * 60, "seafarers-sm2010"),
+    ]
     for data in cases:
         for extra in ({}, {"key_file": "key.pdf", "notes": notes}):
-            pages = director.render_director_pages(data, title="Schweizer Catan-Meisterschaft 2010", round=3,
-                                                   lang=lang, paper=paper, seed="x" * 30, **extra)
+            pages = director.render_director_pages(
+                data,
+                title="Schweizer Catan-Meisterschaft 2010",
+                round=3,
+                lang=lang,
+                paper=paper,
+                seed="x" * 30,
+                **extra,
+            )
             for i, page in enumerate(pages):
                 check_page(page, paper, lang, (i == 0) + bool(extra))
 
@@ -344,8 +467,14 @@ def test_no_overlaps_with_material(paper, lang):
 @pytest.mark.parametrize("n,sizes", [(120, (4,)), (120, (4, 4, 3)), (500, (4, 3))])
 def test_many_tables_paginate_with_the_box_on_the_first_page(n, sizes):
     data = rows([sizes[t % len(sizes)] for t in range(n)], "seafarers-sm2010")
-    pages = director.render_director_pages(data, title="Big Open", round=2, seed="r", key_file="key.pdf",
-                                           notes=director.notes_for(layout.load("seafarers-sm2010")))
+    pages = director.render_director_pages(
+        data,
+        title="Big Open",
+        round=2,
+        seed="r",
+        key_file="key.pdf",
+        notes=director.notes_for(layout.load("seafarers-sm2010")),
+    )
     h = templates.paper_size("a4")[1]
     seen, per_page = [], []
     for i, page in enumerate(pages, start=1):
@@ -361,9 +490,14 @@ def test_many_tables_paginate_with_the_box_on_the_first_page(n, sizes):
     assert 0 < per_page[0] <= per_page[1] and per_page[1:-1] == [per_page[1]] * (len(pages) - 2)
     markers = sum(sizes[t % len(sizes)] for t in range(n))
     assert paragraphs(pages[0])["Round total:"] == [
-        f"{n} × Base game", f"{n} × Seafarers", f"{n} × pirate ship", f"{3 * n} × frame pieces at the top: E-F, double X, F-G",
-        f"{3 * n} × frame pieces at the bottom: C-B, double X, B-A", f"{30 * n} × fish tokens (1 token = 2 fish; at least 30 a table, more as the players need)",
-        f"{markers} × fishing-ship markers (1 per player)"]
+        f"{n} × Base game",
+        f"{n} × Seafarers",
+        f"{n} × pirate ship",
+        f"{3 * n} × frame pieces at the top: E-F, double X, F-G",
+        f"{3 * n} × frame pieces at the bottom: C-B, double X, B-A",
+        f"{30 * n} × fish tokens (1 token = 2 fish; at least 30 a table, more as the players need)",
+        f"{markers} × fishing-ship markers (1 per player)",
+    ]
 
 
 def test_without_material_the_pages_are_as_before():
@@ -371,8 +505,16 @@ def test_without_material_the_pages_are_as_before():
     (first pinned at commit 784800d; renewed by issue 26: seeds whole, the
     one scenario named under the title, compact rows). A deliberate
     change of the director's page updates them."""
-    plain = [director.DirectorRow(t, "base-3-4", f"B4SS-0000-0000-{t:04d}", f"r1/t{t}",
-                                  tuple(f"{p} {t}" for p in ("Anna", "Ben", "Cid", "Dora"))) for t in range(1, 13)]
+    plain = [
+        director.DirectorRow(
+            t,
+            "base-3-4",
+            f"B4SS-0000-0000-{t:04d}",
+            f"r1/t{t}",
+            tuple(f"{p} {t}" for p in ("Anna", "Ben", "Cid", "Dora")),
+        )
+        for t in range(1, 13)
+    ]
     a = director.render_director_pages(plain, title="Cup", round=3, seed="x", lang="en")
     notes = director.notes_for(layout.load("seafarers-sm2010"), "de")
     bare = [director.DirectorRow(t, "base-3-4", f"B4SS-0000-0000-{t:04d}", f"r1/t{t}") for t in range(1, 41)]
@@ -383,9 +525,17 @@ def test_without_material_the_pages_are_as_before():
 
 
 def test_material_box_speaks_only_the_page_language(xx):  # noqa: F811
-    data = [director.DirectorRow(t, "seafarers-sm2010", f"B4SS-0000-0000-{t:04d}", f"d/t{t}", (),
-                                 almanac.table_material("seafarers-sm2010", n, "fishermen"))
-            for t, n in ((1, 4), (2, 3), (3, 4))]
+    data = [
+        director.DirectorRow(
+            t,
+            "seafarers-sm2010",
+            f"B4SS-0000-0000-{t:04d}",
+            f"d/t{t}",
+            (),
+            almanac.table_material("seafarers-sm2010", n, "fishermen"),
+        )
+        for t, n in ((1, 4), (2, 3), (3, 4))
+    ]
     (page,) = director.render_director_pages(data, title="Club", lang=xx, seed="d")
     words = printed(page)
     assert any(w.startswith("«Every table:") for w in words)

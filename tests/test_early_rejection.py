@@ -9,9 +9,8 @@ from __future__ import annotations
 import pytest
 
 from setupgen import generate
-from setupgen.core import balance
+from setupgen.core import balance, rng, setupid
 from setupgen.core import layout as layoutmod
-from setupgen.core import rng, setupid
 from setupgen.core.balance import Limits
 from setupgen.generate import pipeline
 
@@ -34,12 +33,17 @@ def full_rejection(lay, seed: str, limits: Limits):
     raise AssertionError(f"no attempt of {seed!r} met the limits")
 
 
-@pytest.mark.parametrize("scenario,limits,seeds", [
-    ("base-3-4", FAIR, SEEDS), ("base-5-6", FAIR, SEEDS), ("cities-knights", FAIR, SEEDS),
-    ("seafarers-sm2010", FAIR, SEEDS),
-    ("base-3-4", Limits(max_terrain_cluster=2, max_intersection_pips=11), 200),
-    ("base-5-6", Limits(max_terrain_cluster=3, max_intersection_pips=11), 100),
-])
+@pytest.mark.parametrize(
+    "scenario,limits,seeds",
+    [
+        ("base-3-4", FAIR, SEEDS),
+        ("base-5-6", FAIR, SEEDS),
+        ("cities-knights", FAIR, SEEDS),
+        ("seafarers-sm2010", FAIR, SEEDS),
+        ("base-3-4", Limits(max_terrain_cluster=2, max_intersection_pips=11), 200),
+        ("base-5-6", Limits(max_terrain_cluster=3, max_intersection_pips=11), 100),
+    ],
+)
 def test_same_boards_as_full_rejection(scenario, limits, seeds):
     lay = layoutmod.load(scenario)
     for i in range(seeds):
@@ -47,8 +51,12 @@ def test_same_boards_as_full_rejection(scenario, limits, seeds):
         attempt, want = full_rejection(lay, seed, limits)
         got = generate.from_seed_within(lay, seed, limits)
         assert got.balance is not None and got.balance.attempt == attempt, seed
-        assert (got.tiles, got.harbors, got.robber, got.setup_id) == \
-            (want.tiles, want.harbors, want.robber, want.setup_id), seed
+        assert (got.tiles, got.harbors, got.robber, got.setup_id) == (
+            want.tiles,
+            want.harbors,
+            want.robber,
+            want.setup_id,
+        ), seed
 
 
 def test_oil_springs_boards_as_full_rejection():
@@ -70,8 +78,7 @@ def count_number_draws(monkeypatch, scenario: str, seeds: int) -> tuple[int, int
         return real(*args, **kw)
 
     monkeypatch.setattr(pipeline, "_numbers", counting)
-    attempts = sum(generate.from_seed_within(scenario, f"count/{i}", FAIR).balance.attempt + 1
-                   for i in range(seeds))
+    attempts = sum(generate.from_seed_within(scenario, f"count/{i}", FAIR).balance.attempt + 1 for i in range(seeds))
     return attempts, calls["numbers"]
 
 
@@ -104,8 +111,12 @@ def test_largest_group_of_a_drawn_terrain_worked_by_hand():
     assert pipeline.largest_group(pl, terrain) == 19
     terrain[centre] = TERRAIN_CODES["desert"]
     assert pipeline.largest_group(pl, terrain) == 18  # the two rings stay joined
-    ring = [c for c in pl.land if max(abs(pl.table.hexes[c][0]), abs(pl.table.hexes[c][1]),
-                                      abs(pl.table.hexes[c][0] + pl.table.hexes[c][1])) == 1]
+    ring = [
+        c
+        for c in pl.land
+        if max(abs(pl.table.hexes[c][0]), abs(pl.table.hexes[c][1]), abs(pl.table.hexes[c][0] + pl.table.hexes[c][1]))
+        == 1
+    ]
     for c in ring:
         terrain[c] = TERRAIN_CODES["desert"]
     assert pipeline.largest_group(pl, terrain) == 12  # the outer ring alone

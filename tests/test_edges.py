@@ -71,8 +71,9 @@ def test_a_signal_during_the_swap_is_held_and_then_says_the_output_is_complete(m
     monkeypatch.setattr(atomic.shutil, "rmtree", signalled)
     res = run("round", "--tables", "2", "--seed", "two", "-o", str(out))
     assert res.exit_code == 143, res.output
-    assert res.stderr.strip() == ("error: terminated; the output was written in full "
-                                  "(the signal came as it was put in place)")
+    assert res.stderr.strip() == (
+        "error: terminated; the output was written in full (the signal came as it was put in place)"
+    )
     assert "two" in (out / "manifest.json").read_text() and hidden(tmp_path) == []
 
 
@@ -154,8 +155,13 @@ def test_results_typed_in_another_form_name_the_same_player(tmp_path):
     from setupgen.tournament import standings as st
 
     text = f"round,table,player,vp,winner\n1,1,ren{E_TWO},10,yes\n1,1,bob,7,no\n1,1,cy,5,no\n"
-    rows = st.read_results(text, source="r.csv", players={f"ren{E_ONE}", "bob", "cy"}, thresholds={1: 10},
-                           tables={(1, 1): frozenset({f"ren{E_ONE}", "bob", "cy"})})
+    rows = st.read_results(
+        text,
+        source="r.csv",
+        players={f"ren{E_ONE}", "bob", "cy"},
+        thresholds={1: 10},
+        tables={(1, 1): frozenset({f"ren{E_ONE}", "bob", "cy"})},
+    )
     assert rows[0].player == f"ren{E_ONE}"
 
 
@@ -171,8 +177,10 @@ def test_a_late_entry_and_the_players_file_agree_on_the_form(tmp_path):
 def test_a_final_bigger_than_the_field_is_refused_when_the_schedule_is_made(tmp_path):
     players = "".join(f"p{i:02d},Player {i}\n" for i in range(1, 13))
     (tmp_path / "players.csv").write_text("id,name\n" + players)
-    (tmp_path / "t.toml").write_text('name = "Twelve"\nseed = "twelve"\nplayers = "players.csv"\n'
-                                     '[[rounds]]\nscenario = "base-3-4"\n[final]\nplayers = 16\nscenario = "base-3-4"\n')
+    (tmp_path / "t.toml").write_text(
+        'name = "Twelve"\nseed = "twelve"\nplayers = "players.csv"\n'
+        '[[rounds]]\nscenario = "base-3-4"\n[final]\nplayers = 16\nscenario = "base-3-4"\n'
+    )
     out = tmp_path / "out"
     res = run("schedule", str(tmp_path / "t.toml"), "-o", str(out))
     assert res.exit_code == 2 and "final.players: finals of 16 need 16 ranked players, got 12" in res.stderr
@@ -247,12 +255,14 @@ def test_a_broken_installation_is_an_environment_error_not_a_bug(monkeypatch, tm
     real = data.data_dir
     monkeypatch.setattr(known, "data_dir", lambda name: real("designs-gone"))
     (tmp_path / "players.csv").write_text("id,name\n" + "".join(f"g{i:02d},G {i}\n" for i in range(1, 33)))
-    (tmp_path / "t.toml").write_text('name = "Golfers"\nseed = "golf"\nplayers = "players.csv"\n'
-                                     + '[[rounds]]\nscenario = "base-3-4"\n' * 10)
+    (tmp_path / "t.toml").write_text(
+        'name = "Golfers"\nseed = "golf"\nplayers = "players.csv"\n' + '[[rounds]]\nscenario = "base-3-4"\n' * 10
+    )
     res = run("schedule", str(tmp_path / "t.toml"), "-o", str(tmp_path / "out"))  # 8 tables of 4: a known design
     assert res.exit_code == 2, res.output
-    assert res.stderr.strip() == ("error: setupgen's data folder 'designs-gone' is missing: the installation is "
-                                  "broken; install setupgen again")
+    assert res.stderr.strip() == (
+        "error: setupgen's data folder 'designs-gone' is missing: the installation is broken; install setupgen again"
+    )
     assert not (tmp_path / "out").exists()
 
 
@@ -270,9 +280,14 @@ def test_a_refused_serve_leaves_the_folder_as_it_found_it(tmp_path):
     assert sorted(p.name for p in out.iterdir()) == before
 
 
-@pytest.mark.parametrize("args", [["board", "--numbers", "y" * 10000], ["board", "--lang", "z" * 10000],
-                                  ["round", str(ROOT / "examples" / "swiss-2010" / "tournament.toml"), "--round",
-                                   "9" * 4000]])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["board", "--numbers", "y" * 10000],
+        ["board", "--lang", "z" * 10000],
+        ["round", str(ROOT / "examples" / "swiss-2010" / "tournament.toml"), "--round", "9" * 4000],
+    ],
+)
 def test_a_huge_value_is_not_echoed_whole(tmp_path, args):
     res = run(*args, "-o", str(tmp_path / "out"))
     assert res.exit_code == 2 and len(res.stderr) < 600 and "characters left out" in res.stderr, res.stderr[:300]
@@ -306,8 +321,11 @@ def test_the_cli_day_reads_the_packs_results_files(tmp_path):
     assert res.exit_code == 0, res.output
     assert (out / "standings.csv").read_text().count("\n") == 1 + len(t.players)
     other = filled[:2] + [filled[2].replace(",5,no", ",6,no")]
-    (out / "results.csv").write_text("round,table,player,vp,winner\n" + "\n".join(
-        ",".join(c for i, c in enumerate(r.split(",")) if i != 3) for r in other[1:]) + "\n")
+    (out / "results.csv").write_text(
+        "round,table,player,vp,winner\n"
+        + "\n".join(",".join(c for i, c in enumerate(r.split(",")) if i != 3) for r in other[1:])
+        + "\n"
+    )
     res = run("standings", str(swiss), "-o", str(out))
     assert res.exit_code == 2 and "has other values in" in res.stderr and "results-round-1.csv" in res.stderr
 
@@ -337,8 +355,10 @@ def test_the_folder_lock_on_windows_uses_msvcrt_and_waits_on(tmp_path, monkeypat
 
 def test_the_folder_lock_excludes_another_process(tmp_path):
     """POSIX: a second process waits for the lock the first holds."""
-    code = ("import sys, time; from setupgen.core import atomic\n"
-            "with atomic.folder_lock(sys.argv[1]):\n    print('in', flush=True); time.sleep(1.0)\n")
+    code = (
+        "import sys, time; from setupgen.core import atomic\n"
+        "with atomic.folder_lock(sys.argv[1]):\n    print('in', flush=True); time.sleep(1.0)\n"
+    )
     first = subprocess.Popen([sys.executable, "-c", code, str(tmp_path)], stdout=subprocess.PIPE, text=True, cwd=ROOT)
     assert first.stdout.readline().strip() == "in"
     import time
@@ -355,9 +375,11 @@ def test_a_console_worker_ends_when_the_console_is_killed(tmp_path):
     sees its parent gone and ends within seconds (it used to run for good)."""
     import time
 
-    code = ("import time\nfrom setupgen.console import worker\n"
-            "tasks = worker.Tasks()\nex = tasks.executor()\nfut = ex.submit(time.sleep, 120)\n"
-            "time.sleep(1.0)\nprint(*ex._processes, flush=True)\ntime.sleep(120)\n")
+    code = (
+        "import time\nfrom setupgen.console import worker\n"
+        "tasks = worker.Tasks()\nex = tasks.executor()\nfut = ex.submit(time.sleep, 120)\n"
+        "time.sleep(1.0)\nprint(*ex._processes, flush=True)\ntime.sleep(120)\n"
+    )
     console = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True, cwd=ROOT)
     pids = [int(p) for p in console.stdout.readline().split()]
     assert pids
@@ -367,8 +389,11 @@ def test_a_console_worker_ends_when_the_console_is_killed(tmp_path):
     alive = pids
     while alive and time.monotonic() < deadline:
         time.sleep(0.2)
-        alive = [p for p in pids if Path(f"/proc/{p}").exists()
-                 and "Z" not in Path(f"/proc/{p}/stat").read_text().split(")")[-1].split()[:1]]
+        alive = [
+            p
+            for p in pids
+            if Path(f"/proc/{p}").exists() and "Z" not in Path(f"/proc/{p}/stat").read_text().split(")")[-1].split()[:1]
+        ]
     assert alive == [], "the worker outlived its console"
 
 
@@ -406,20 +431,33 @@ def test_ranking_commands_never_plan_a_schedule_they_were_not_asked_for(tmp_path
     res = run(command, swiss, str(tmp_path / "results.csv"), "-o", str(tmp_path / "other"))
     assert res.exit_code == 2 and res.stderr == (
         f"error: no schedule in '{tmp_path / 'other'}': the rounds are ranked by the saved schedule.csv of the "
-        "tournament folder they were played from; plan it there first\n")
+        "tournament folder they were played from; plan it there first\n"
+    )
     assert not (tmp_path / "other").exists()
 
 
-@pytest.mark.parametrize("setup_id,line", [
-    # hand-encoded: Luhn mod 32 check characters from docs/format.md (SF, SS = swap/shuffled ...)
-    ("SFSS-0000-0000-C1S6", "error: --setup-id: setup id 'SFSS-0000-0000-C1S6': its harbor letter S (shuffled) "
-                            "does not fit: scenario 'seafarers-sm2010' has no fixed harbor places"),
-    ("SFUX-0000-0000-C1SA", "error: --setup-id: setup id 'SFUX-0000-0000-C1SA': its harbor letter X (fixed) "
-                            "does not fit: scenario 'seafarers-sm2010' does not fix its harbors"),
-    ("SFPF-0000-0000-C1SP", "error: --setup-id: setup id 'SFPF-0000-0000-C1SP': its number letter P (spiral) "
-                            "does not fit: scenario 'seafarers-sm2010' has no spiral order"),
-    ("ZQSS-0000-0000-C1SJ", "error: --setup-id: setup id 'ZQSS-0000-0000-C1SJ': no scenario has the code 'ZQ'"),
-])
+@pytest.mark.parametrize(
+    "setup_id,line",
+    [
+        # hand-encoded: Luhn mod 32 check characters from docs/format.md (SF, SS = swap/shuffled ...)
+        (
+            "SFSS-0000-0000-C1S6",
+            "error: --setup-id: setup id 'SFSS-0000-0000-C1S6': its harbor letter S (shuffled) "
+            "does not fit: scenario 'seafarers-sm2010' has no fixed harbor places",
+        ),
+        (
+            "SFUX-0000-0000-C1SA",
+            "error: --setup-id: setup id 'SFUX-0000-0000-C1SA': its harbor letter X (fixed) "
+            "does not fit: scenario 'seafarers-sm2010' does not fix its harbors",
+        ),
+        (
+            "SFPF-0000-0000-C1SP",
+            "error: --setup-id: setup id 'SFPF-0000-0000-C1SP': its number letter P (spiral) "
+            "does not fit: scenario 'seafarers-sm2010' has no spiral order",
+        ),
+        ("ZQSS-0000-0000-C1SJ", "error: --setup-id: setup id 'ZQSS-0000-0000-C1SJ': no scenario has the code 'ZQ'"),
+    ],
+)
 def test_a_setup_ids_letters_are_named_as_the_id_not_as_options_never_given(tmp_path, setup_id, line):
     res = run("board", "--setup-id", setup_id, "-o", str(tmp_path / "b.json"))
     assert res.exit_code == 2 and res.stderr.strip() == line, res.stderr
@@ -491,31 +529,49 @@ def test_the_readme_cli_day_runs_as_written(tmp_path, monkeypatch):
         wrote = [ln for ln in res.stderr.splitlines() if ln.startswith("wrote ")]
         assert wrote and all(ln.split()[1].startswith(str(folder) + os.sep) for ln in wrote), (line, res.stderr)
         ran.append(args[0])
-    assert ran == ["schedule", "round", "standings", "round", "entry", "schedule", "round", "standings", "finals",
-                   "placings"]
+    assert ran == [
+        "schedule",
+        "round",
+        "standings",
+        "round",
+        "entry",
+        "schedule",
+        "round",
+        "standings",
+        "finals",
+        "placings",
+    ]
     placings = (folder / "placings.csv").read_text(encoding="utf-8").splitlines()
     final = (folder / "final" / "results-final-blank.csv").read_text(encoding="utf-8").splitlines()[1:]
     winners = [row.split(",")[2] for row in final if row.endswith(",yes")]
     assert len(placings) == 1 + 48 and sorted(r.split(",")[1] for r in placings[1:3]) == sorted(winners)
-    assert "ch07" not in {r.split(",")[2] for r in (folder / "schedule.csv").read_text().splitlines()[1:]
-                          if r.startswith("3,")}
-    (folder / "results-final.csv").write_text("round,table,player,name,vp,winner\n" + "\n".join(
-        [final[0].rsplit(",", 2)[0] + ",12,no"] + final[1:]) + "\n", encoding="utf-8")
+    assert "ch07" not in {
+        r.split(",")[2] for r in (folder / "schedule.csv").read_text().splitlines()[1:] if r.startswith("3,")
+    }
+    (folder / "results-final.csv").write_text(
+        "round,table,player,name,vp,winner\n" + "\n".join([final[0].rsplit(",", 2)[0] + ",12,no"] + final[1:]) + "\n",
+        encoding="utf-8",
+    )
     res = run("placings", "examples/swiss-2010/tournament.toml")
     assert res.exit_code == 2 and "has other values in" in res.stderr, res.stderr
     shown = Path("output") / folder.name  # as the tournament folder was given: relative to where it ran
-    assert res.stderr == (f"error: round final table 1 player {final[0].split(',')[2]} has other values in "
-                          f"'{shown / 'final' / 'results-final-blank.csv'}' than in "
-                          f"'{shown / 'results-final.csv'}'; keep one\n")
+    assert res.stderr == (
+        f"error: round final table 1 player {final[0].split(',')[2]} has other values in "
+        f"'{shown / 'final' / 'results-final-blank.csv'}' than in "
+        f"'{shown / 'results-final.csv'}'; keep one\n"
+    )
 
 
-@pytest.mark.parametrize("args,written", [
-    (["board", "--seed", "x", "-o", "b.pdf"], ["b.pdf", "b-almanac.pdf"]),
-    (["board", "--seed", "x", "--no-almanac", "-o", "b.svg"], ["b.svg"]),
-    (["board", "--seed", "x", "--format", "jsonl", "--count", "2", "-o", "b.jsonl"], ["b.jsonl"]),
-    (["stats", "{board}", "-o", "s.json"], ["s.json"]),
-    (["survey", "--count", "20", "--plot", "plot"], ["plot.svg", "plot.png"]),
-])
+@pytest.mark.parametrize(
+    "args,written",
+    [
+        (["board", "--seed", "x", "-o", "b.pdf"], ["b.pdf", "b-almanac.pdf"]),
+        (["board", "--seed", "x", "--no-almanac", "-o", "b.svg"], ["b.svg"]),
+        (["board", "--seed", "x", "--format", "jsonl", "--count", "2", "-o", "b.jsonl"], ["b.jsonl"]),
+        (["stats", "{board}", "-o", "s.json"], ["s.json"]),
+        (["survey", "--count", "20", "--plot", "plot"], ["plot.svg", "plot.png"]),
+    ],
+)
 def test_every_wrote_line_names_absolute_paths(tmp_path, monkeypatch, args, written):
     """Run from the folder the files go to, with relative names: the line
     names them absolutely (a director runs commands from anywhere)."""

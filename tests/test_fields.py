@@ -29,16 +29,19 @@ F = Fields(lambda where, problem: Problem(f"doc: {where}: {problem}"))
 J = Fields(lambda where, problem: Problem(f"{where}: {problem}"), names=JSON_NAMES, unknown="field")
 
 
-@pytest.mark.parametrize("fields, table, key, typ, message", [
-    (F, {}, "seed", str, "doc: final.seed: missing"),
-    (F, {"seed": 3}, "seed", str, "doc: final.seed: expected str, got int"),
-    (F, {"seed": True}, "seed", int, "doc: final.seed: expected int, got bool"),
-    (F, {"seed": True}, "seed", (int, float), "doc: final.seed: expected int or float, got bool"),
-    (F, {"seed": 1.5}, "seed", (int, type(None)), "doc: final.seed: expected int or NoneType, got float"),
-    (J, {"seed": "x"}, "seed", (int, type(None)), "final.seed: expected an integer or null, got a string"),
-    (J, {"seed": 1}, "seed", bool, "final.seed: expected true/false, got an integer"),
-    (J, {"seed": {}}, "seed", list, "final.seed: expected a list, got an object"),
-])
+@pytest.mark.parametrize(
+    "fields, table, key, typ, message",
+    [
+        (F, {}, "seed", str, "doc: final.seed: missing"),
+        (F, {"seed": 3}, "seed", str, "doc: final.seed: expected str, got int"),
+        (F, {"seed": True}, "seed", int, "doc: final.seed: expected int, got bool"),
+        (F, {"seed": True}, "seed", (int, float), "doc: final.seed: expected int or float, got bool"),
+        (F, {"seed": 1.5}, "seed", (int, type(None)), "doc: final.seed: expected int or NoneType, got float"),
+        (J, {"seed": "x"}, "seed", (int, type(None)), "final.seed: expected an integer or null, got a string"),
+        (J, {"seed": 1}, "seed", bool, "final.seed: expected true/false, got an integer"),
+        (J, {"seed": {}}, "seed", list, "final.seed: expected a list, got an object"),
+    ],
+)
 def test_a_wrong_value_is_named_by_key_and_type(fields, table, key, typ, message):
     with pytest.raises(Problem) as caught:
         fields.get(table, key, typ, where="final.")
@@ -74,13 +77,17 @@ def test_unknown_keys_tables_lists_and_ranges():
             F.whole(bad, "n", 0, 100)
 
 
-json_values = hs.recursive(hs.none() | hs.booleans() | hs.integers() | hs.floats(allow_nan=False) | hs.text(),
-                           lambda inner: hs.lists(inner, max_size=3) | hs.dictionaries(hs.text(), inner, max_size=3),
-                           max_leaves=8)
+json_values = hs.recursive(
+    hs.none() | hs.booleans() | hs.integers() | hs.floats(allow_nan=False) | hs.text(),
+    lambda inner: hs.lists(inner, max_size=3) | hs.dictionaries(hs.text(), inner, max_size=3),
+    max_leaves=8,
+)
 
 
-@given(hs.dictionaries(hs.sampled_from(["a", "b", "c"]), json_values, max_size=3),
-       hs.sampled_from([str, int, bool, list, dict, (int, type(None))]))
+@given(
+    hs.dictionaries(hs.sampled_from(["a", "b", "c"]), json_values, max_size=3),
+    hs.sampled_from([str, int, bool, list, dict, (int, type(None))]),
+)
 def test_the_reader_gives_a_value_of_the_type_or_its_one_error(table, typ):
     try:
         value = J.get(table, "a", typ)
@@ -92,6 +99,7 @@ def test_the_reader_gives_a_value_of_the_type_or_its_one_error(table, typ):
 
 
 # ------------------------------------------------------------------ the loaders speak through it
+
 
 def test_a_board_document_names_the_key_in_json_words():
     from setupgen import from_seed
@@ -108,8 +116,8 @@ def test_a_board_document_names_the_key_in_json_words():
 def test_a_layout_file_names_its_path_and_key(tmp_path):
     text = (ROOT / "layouts" / "base-3-4.toml").read_text(encoding="utf-8")
     path = tmp_path / "base-3-4.toml"
-    assert 'victory_points = 10' in text
-    path.write_text(text.replace('victory_points = 10', 'victory_points = true', 1), encoding="utf-8")
+    assert "victory_points = 10" in text
+    path.write_text(text.replace("victory_points = 10", "victory_points = true", 1), encoding="utf-8")
     with pytest.raises(LayoutError, match=r"base-3-4\.toml: victory_points: expected int, got bool$"):
         layout.Layout.from_file(path)
 
@@ -129,7 +137,10 @@ def test_almanac_data_names_its_file_and_key(tmp_path):
     folder = tmp_path / "almanac"
     shutil.copytree(almanac.almanac_dir(), folder)
     text = (folder / "sources.toml").read_text(encoding="utf-8")
-    (folder / "sources.toml").write_text(text + "\n[[document]]\nname = \"X\"\ncolour = 1\n", encoding="utf-8")
-    with pytest.raises(SetupgenError, match=r"sources\.toml: document\[5\]\.colour: unknown field "
-                                            r"\(known: name, seed, lang\)$"):
+    (folder / "sources.toml").write_text(text + '\n[[document]]\nname = "X"\ncolour = 1\n', encoding="utf-8")
+    with pytest.raises(
+        SetupgenError,
+        match=r"sources\.toml: document\[5\]\.colour: unknown field "
+        r"\(known: name, seed, lang\)$",
+    ):
         almanac.source_documents(folder)

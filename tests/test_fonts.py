@@ -15,16 +15,28 @@ from setupgen.core import fonts
 from setupgen.render.page import text_width
 
 ROOT = Path(__file__).resolve().parent.parent
-NAMES = {"w1": "王小明", "w2": "Anna 🎲", "w3": "김민준", "w4": "さくら Sato", "w5": "Zoë Müller", "w6": "Beat",
-         "w7": "Carla", "w8": "Dora"}
+NAMES = {
+    "w1": "王小明",
+    "w2": "Anna 🎲",
+    "w3": "김민준",
+    "w4": "さくら Sato",
+    "w5": "Zoë Müller",
+    "w6": "Beat",
+    "w7": "Carla",
+    "w8": "Dora",
+}
 
 
 def event(tmp_path: Path, names: dict[str, str]) -> Path:
-    (tmp_path / "players.csv").write_text("id,name\n" + "".join(f"{k},{v}\n" for k, v in names.items()),
-                                          encoding="utf-8")
+    (tmp_path / "players.csv").write_text(
+        "id,name\n" + "".join(f"{k},{v}\n" for k, v in names.items()), encoding="utf-8"
+    )
     path = tmp_path / "t.toml"
-    path.write_text('name = "Fonts"\nseed = "fonts"\nplayers = "players.csv"\ntable_size = 4\n'
-                    '\n[[rounds]]\nscenario = "base-3-4"\nvictory_points = 10\n', encoding="utf-8")
+    path.write_text(
+        'name = "Fonts"\nseed = "fonts"\nplayers = "players.csv"\ntable_size = 4\n'
+        '\n[[rounds]]\nscenario = "base-3-4"\nvictory_points = 10\n',
+        encoding="utf-8",
+    )
     return path
 
 
@@ -36,8 +48,14 @@ def poppler(*args: str) -> str:
 
 def test_runs_cut_a_name_by_the_font_that_has_each_character(fallback_fonts):
     assert fonts.runs("Beat Müller") == [("Beat Müller", None)]
-    assert fonts.runs("Wang 王小明 🎲 김") == [("Wang ", None), ("王小明", "Droid Sans Fallback"), (" ", None),
-                                            ("🎲", "Symbola"), (" ", None), ("김", "NanumGothic")]
+    assert fonts.runs("Wang 王小明 🎲 김") == [
+        ("Wang ", None),
+        ("王小明", "Droid Sans Fallback"),
+        (" ", None),
+        ("🎲", "Symbola"),
+        (" ", None),
+        ("김", "NanumGothic"),
+    ]
     assert fonts.runs("Zoë Ørsted Łukasz") == [("Zoë Ørsted Łukasz", None)]  # DejaVu has them
 
 
@@ -48,8 +66,7 @@ def test_a_fallback_run_is_measured_by_its_fonts_advance_widths(fallback_fonts):
         with TTFont(path) as font:
             return font["hmtx"][font.getBestCmap()[ord(char)]][0] * 1000 / font["head"].unitsPerEm
 
-    droid = subprocess.run(["fc-match", "-f", "%{file}", "Droid Sans Fallback"], capture_output=True,
-                           text=True).stdout
+    droid = subprocess.run(["fc-match", "-f", "%{file}", "Droid Sans Fallback"], capture_output=True, text=True).stdout
     symbola = subprocess.run(["fc-match", "-f", "%{file}", "Symbola"], capture_output=True, text=True).stdout
     expected = (units(droid, "王") + round(units(symbola, "🎲"))) * 10 / 1000
     assert units(droid, "王") == 1000  # a CJK ideograph is one em wide
@@ -72,8 +89,12 @@ def test_every_run_of_the_names_has_real_glyphs_in_its_font(fallback_fonts):
 
 def test_names_in_chinese_korean_japanese_and_emoji_come_out_of_the_pack_as_written(fallback_fonts, tmp_path):
     tour = event(tmp_path, NAMES)
-    made = subprocess.run([sys.executable, "-m", "setupgen", "round", str(tour), "--round", "1", "-o",
-                           str(tmp_path / "out")], cwd=ROOT, capture_output=True, text=True)
+    made = subprocess.run(
+        [sys.executable, "-m", "setupgen", "round", str(tour), "--round", "1", "-o", str(tmp_path / "out")],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
     assert made.returncode == 0, made.stderr
     pdf = str(tmp_path / "out" / "round-1" / "round.pdf")
     director = poppler("pdftotext", "-f", "1", "-l", "1", pdf, "-")
@@ -88,14 +109,20 @@ def test_names_in_chinese_korean_japanese_and_emoji_come_out_of_the_pack_as_writ
     assert 'font-family="DejaVu Sans, Droid Sans Fallback' in svg or "王小明" not in svg
 
 
-@pytest.mark.parametrize("name, said", [
-    ("مريم", "the name 'مريم' holds م (U+0645), Hebrew, Arabic, Syriac, Thaana, NKo, Samaritan, Mandaic, "
-             "which the sheets cannot lay out"),
-    ("नमस्ते", "the name 'नमस्ते' holds न (U+0928), an Indic script, which the sheets cannot lay out"),
-    # "q" + acute has no precomposed form, so NFC keeps the combining mark (issue 46: e + acute becomes "é")
-    ("q\u0301va", "the name 'q\u0301va' holds \u0301 (U+0301), a combining mark, which the sheets cannot lay out"),
-    ("Ana \U0001F97A", "the name 'Ana \U0001F97A' holds \U0001F97A (U+1F97A), which no font of the sheets has"),
-])
+@pytest.mark.parametrize(
+    "name, said",
+    [
+        (
+            "مريم",
+            "the name 'مريم' holds م (U+0645), Hebrew, Arabic, Syriac, Thaana, NKo, Samaritan, Mandaic, "
+            "which the sheets cannot lay out",
+        ),
+        ("नमस्ते", "the name 'नमस्ते' holds न (U+0928), an Indic script, which the sheets cannot lay out"),
+        # "q" + acute has no precomposed form, so NFC keeps the combining mark (issue 46: e + acute becomes "é")
+        ("q\u0301va", "the name 'q\u0301va' holds \u0301 (U+0301), a combining mark, which the sheets cannot lay out"),
+        ("Ana \U0001f97a", "the name 'Ana \U0001f97a' holds \U0001f97a (U+1F97A), which no font of the sheets has"),
+    ],
+)
 def test_a_name_the_fonts_cannot_set_is_refused_in_one_line(fallback_fonts, tmp_path, name, said):
     tour = event(tmp_path, {**NAMES, "w8": name})
     result = CliRunner().invoke(app, ["round", str(tour), "--round", "1", "-o", str(tmp_path / "out")])

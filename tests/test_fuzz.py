@@ -25,20 +25,62 @@ from setupgen.cli import app
 ROOT = Path(__file__).resolve().parent.parent
 SWISS = ROOT / "examples" / "swiss-2010"
 FUZZ_EXAMPLES = 25
-FAST = settings(max_examples=FUZZ_EXAMPLES, deadline=None, derandomize=True,
-                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+FAST = settings(
+    max_examples=FUZZ_EXAMPLES,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 SLOW = settings(FAST, max_examples=10 * FUZZ_EXAMPLES)
 
-NASTY = st.sampled_from([
-    None, True, False, 0, -1, 1, 7, 13, 2 ** 63, -(10 ** 30), 5.0, float("nan"), "", " ", "x" * 3000,
-    "²", "\x00", "\u202e", "a,b", '"', "\n", "-", "../..", "/dev/null", [], [1, 2], {}, {"q": 0},
-    "forest", "desert", "sea", "3:1", "swap", "spiral", "base-3-4", "oil-springs",
-])
+NASTY = st.sampled_from(
+    [
+        None,
+        True,
+        False,
+        0,
+        -1,
+        1,
+        7,
+        13,
+        2**63,
+        -(10**30),
+        5.0,
+        float("nan"),
+        "",
+        " ",
+        "x" * 3000,
+        "²",
+        "\x00",
+        "\u202e",
+        "a,b",
+        '"',
+        "\n",
+        "-",
+        "../..",
+        "/dev/null",
+        [],
+        [1, 2],
+        {},
+        {"q": 0},
+        "forest",
+        "desert",
+        "sea",
+        "3:1",
+        "swap",
+        "spiral",
+        "base-3-4",
+        "oil-springs",
+    ]
+)
 
 
 def board_text() -> str:
-    return CliRunner().invoke(app, ["board", "--scenario", "oil-springs", "--seed", "fuzz", "--format", "json",
-                                    "-o", "-"]).stdout
+    return (
+        CliRunner()
+        .invoke(app, ["board", "--scenario", "oil-springs", "--seed", "fuzz", "--format", "json", "-o", "-"])
+        .stdout
+    )
 
 
 BOARD = json.loads(board_text())
@@ -66,8 +108,9 @@ def verdict(args: list[str]) -> int:
     assert res.exit_code in (0, 1, 2), (args[:4], res.exit_code, res.output[-2000:])
     assert "Traceback" not in res.output
     if res.exit_code == 2:
-        lines = [ln for ln in res.stderr.splitlines()
-                 if ln.strip() and not ln.startswith(("  line ", "  … and "))]  # a results file's further problems
+        lines = [
+            ln for ln in res.stderr.splitlines() if ln.strip() and not ln.startswith(("  line ", "  … and "))
+        ]  # a results file's further problems
         assert len(lines) == 1 and lines[0].startswith("error: "), res.stderr[-2000:]
         assert len(lines[0]) < 2000
     return res.exit_code
@@ -113,8 +156,11 @@ def mutate_text(text: str, draw) -> str:
         action = draw(st.sampled_from(["value", "drop", "double", "char", "cell"]))
         if action == "value" and "=" in lines[i]:
             value = draw(NASTY)
-            lines[i] = lines[i].split("=", 1)[0] + "= " + (json.dumps(value) if not isinstance(value, float)
-                                                            or value == value else "nan")
+            lines[i] = (
+                lines[i].split("=", 1)[0]
+                + "= "
+                + (json.dumps(value) if not isinstance(value, float) or value == value else "nan")
+            )
         elif action == "drop":
             lines.pop(i)
         elif action == "double":
@@ -125,7 +171,9 @@ def mutate_text(text: str, draw) -> str:
             lines[i] = ",".join(cells)
         else:
             pos = draw(st.integers(0, len(lines[i])))
-            lines[i] = lines[i][:pos] + draw(st.sampled_from(['"', ",", "\x00", "²", "[", "{", "\\", "é"])) + lines[i][pos:]
+            lines[i] = (
+                lines[i][:pos] + draw(st.sampled_from(['"', ",", "\x00", "²", "[", "{", "\\", "é"])) + lines[i][pos:]
+            )
     return "\n".join(lines) + "\n"
 
 
@@ -133,8 +181,9 @@ def targets(fast_or_slow):
     return fast_or_slow
 
 
-@pytest.mark.parametrize("profile", [pytest.param(FAST, id="fast"), pytest.param(SLOW, id="slow",
-                                                                                 marks=pytest.mark.slow)])
+@pytest.mark.parametrize(
+    "profile", [pytest.param(FAST, id="fast"), pytest.param(SLOW, id="slow", marks=pytest.mark.slow)]
+)
 def test_fuzz_board_json(profile):
     @profile
     @given(st.data())
@@ -147,11 +196,13 @@ def test_fuzz_board_json(profile):
             if data.draw(st.integers(0, 3)) == 0:  # rendering is slow: a sheet now and then
                 verdict(["board", "--board", "b.json", "-o", "out.svg"])
             verdict(["board", "--board", "b.json", "--scenario", "oil-springs-fixed", "-o", "out.json"])
+
     inner()
 
 
-@pytest.mark.parametrize("profile", [pytest.param(FAST, id="fast"), pytest.param(SLOW, id="slow",
-                                                                                 marks=pytest.mark.slow)])
+@pytest.mark.parametrize(
+    "profile", [pytest.param(FAST, id="fast"), pytest.param(SLOW, id="slow", marks=pytest.mark.slow)]
+)
 def test_fuzz_layout_toml(profile):
     base = (ROOT / "layouts" / "base-3-4.toml").read_text().replace('name = "base-3-4"', 'name = "lay"')
     base = base.replace('code = "B4"', 'code = "Z9"')
@@ -166,6 +217,7 @@ def test_fuzz_layout_toml(profile):
             verdict(["board", "--layout", "lay.toml", "--seed", "f", "--numbers", "spiral", "-o", "b.svg"])
             if (folder / "b.json").exists():
                 assert verdict(["check", "b.json", "--layout", "lay.toml"]) == 0
+
     inner()
 
 
@@ -177,8 +229,9 @@ def tournament_files(folder: Path, toml: str | None = None, players: str | None 
         (folder / "t" / "players.csv").write_text(players, encoding="utf-8", errors="surrogatepass")
 
 
-@pytest.mark.parametrize("profile", [pytest.param(FAST, id="fast"), pytest.param(SLOW, id="slow",
-                                                                                 marks=pytest.mark.slow)])
+@pytest.mark.parametrize(
+    "profile", [pytest.param(FAST, id="fast"), pytest.param(SLOW, id="slow", marks=pytest.mark.slow)]
+)
 def test_fuzz_tournament_and_players(profile):
     toml = (SWISS / "tournament.toml").read_text()
     players = (SWISS / "players.csv").read_text()
@@ -192,9 +245,14 @@ def test_fuzz_tournament_and_players(profile):
             else:
                 tournament_files(folder, players=mutate_text(players, data.draw))
             if verdict(["schedule", "t/tournament.toml", "-o", "out"]) == 0:
-                assert {p.name for p in (folder / "out").iterdir()} == {"schedule.csv", "schedule.pdf", ".setupgen.lock"}
+                assert {p.name for p in (folder / "out").iterdir()} == {
+                    "schedule.csv",
+                    "schedule.pdf",
+                    ".setupgen.lock",
+                }
             else:
                 assert not (folder / "out").exists()
+
     inner()
 
 
@@ -202,19 +260,25 @@ def test_fuzz_tournament_and_players(profile):
 def played(tmp_path_factory):
     """A scheduled Swiss tournament and legal made-up results for it."""
     from test_tournament import results_csv
+
     from setupgen.tournament import jobs, model
 
     folder = tmp_path_factory.mktemp("played")
     tournament_files(folder)
-    assert CliRunner().invoke(app, ["schedule", str(folder / "t" / "tournament.toml"), "-o",
-                                    str(folder / "out")]).exit_code == 0
+    assert (
+        CliRunner()
+        .invoke(app, ["schedule", str(folder / "t" / "tournament.toml"), "-o", str(folder / "out")])
+        .exit_code
+        == 0
+    )
     t = model.load(folder / "t" / "tournament.toml")
     results = results_csv(t, jobs.current_schedule(t, folder / "out"))
     return (folder / "out" / "schedule.csv").read_text(), results
 
 
-@pytest.mark.parametrize("profile", [pytest.param(FAST, id="fast"), pytest.param(SLOW, id="slow",
-                                                                                 marks=pytest.mark.slow)])
+@pytest.mark.parametrize(
+    "profile", [pytest.param(FAST, id="fast"), pytest.param(SLOW, id="slow", marks=pytest.mark.slow)]
+)
 def test_fuzz_results_and_schedule_csv(profile, played):
     schedule, results = played
 
@@ -224,22 +288,38 @@ def test_fuzz_results_and_schedule_csv(profile, played):
         with sandbox() as folder:
             tournament_files(folder)
             (folder / "out").mkdir()
-            (folder / "out" / "schedule.csv").write_text(mutate_text(schedule, data.draw) if which else schedule,
-                                                         encoding="utf-8", errors="surrogatepass")
-            (folder / "r.csv").write_text(results if which else mutate_text(results, data.draw),
-                                          encoding="utf-8", errors="surrogatepass")
+            (folder / "out" / "schedule.csv").write_text(
+                mutate_text(schedule, data.draw) if which else schedule, encoding="utf-8", errors="surrogatepass"
+            )
+            (folder / "r.csv").write_text(
+                results if which else mutate_text(results, data.draw), encoding="utf-8", errors="surrogatepass"
+            )
             code = verdict(["standings", "t/tournament.toml", "r.csv", "-o", "out"])
             made = {"standings.csv", "standings.pdf"} & {p.name for p in (folder / "out").iterdir()}
             assert made == ({"standings.csv", "standings.pdf"} if code == 0 else set())
             if which:
                 verdict(["round", "t/tournament.toml", "--round", "1", "-o", "out"])
+
     inner()
 
 
 STATUSES = st.sampled_from(["", "played", "no-show", "disqualified", "absent", "Disqualified", " no-show "])
-CHANGES = st.sampled_from(["", "left,2,ch01,,", "left,3,ch05,,", "joined,2,late01,Lea Spät,", "joined,3,late02,Kim,X",
-                           "left,1,ch02,,", "joined,2,ch03,Twice,", "left,9,ch04,,", "joined,3,late01,Again,",
-                           "left,2,nobody,,", "joined,2,,,", "left,2,ch01,,extra"])
+CHANGES = st.sampled_from(
+    [
+        "",
+        "left,2,ch01,,",
+        "left,3,ch05,,",
+        "joined,2,late01,Lea Spät,",
+        "joined,3,late02,Kim,X",
+        "left,1,ch02,,",
+        "joined,2,ch03,Twice,",
+        "left,9,ch04,,",
+        "joined,3,late01,Again,",
+        "left,2,nobody,,",
+        "joined,2,,,",
+        "left,2,ch01,,extra",
+    ]
+)
 
 
 def folder_results(results: str, draw) -> str:
@@ -263,8 +343,9 @@ def folder_results(results: str, draw) -> str:
     return "\n".join(out) + "\n"
 
 
-@pytest.mark.parametrize("profile", [pytest.param(FAST, id="fast"), pytest.param(SLOW, id="slow",
-                                                                                 marks=pytest.mark.slow)])
+@pytest.mark.parametrize(
+    "profile", [pytest.param(FAST, id="fast"), pytest.param(SLOW, id="slow", marks=pytest.mark.slow)]
+)
 def test_fuzz_tournament_folders(profile, played):
     """Whole tournament folders (issue 22): results with statuses and
     rows missing or doubled, entries files, finals results; every
@@ -282,48 +363,165 @@ def test_fuzz_tournament_folders(profile, played):
             (out / "results.csv").write_text(folder_results(results, data.draw))
             changes = data.draw(st.lists(CHANGES, max_size=3))
             if changes:
-                (out / "entries.csv").write_text("change,from_round,id,name,group\n" + "".join(c + "\n" for c in changes))
+                (out / "entries.csv").write_text(
+                    "change,from_round,id,name,group\n" + "".join(c + "\n" for c in changes)
+                )
             args = ["t/tournament.toml", "out/results.csv"]
             verdict(["standings", *args, "-o", "out"])
             if verdict(["finals", *args, "--players", "8", "-o", "out"]) == 0 and data.draw(st.booleans()):
-                final = [ln for ln in (out / "final" / "results-final.csv").read_text().splitlines()] \
-                    if (out / "final" / "results-final.csv").exists() else []
+                final = (
+                    [ln for ln in (out / "final" / "results-final.csv").read_text().splitlines()]
+                    if (out / "final" / "results-final.csv").exists()
+                    else []
+                )
                 if final:
-                    (out / "results-final.csv").write_text(folder_results("\n".join(final[:1] + [
-                        ",".join((row.split(",") + ["", "", "", ""])[:5]) for row in final[1:]]), data.draw))
+                    (out / "results-final.csv").write_text(
+                        folder_results(
+                            "\n".join(
+                                final[:1] + [",".join((row.split(",") + ["", "", "", ""])[:5]) for row in final[1:]]
+                            ),
+                            data.draw,
+                        )
+                    )
             verdict(["placings", *args, "-o", "out"])
             verdict(["entry", "t/tournament.toml", "-o", "out"])
-            verdict(["entry", "t/tournament.toml", "--leave", data.draw(st.sampled_from(["ch07", "nobody", ""])),
-                     "--from-round", data.draw(st.sampled_from(["2", "3", "1", "0"])), "-o", "out"])
+            verdict(
+                [
+                    "entry",
+                    "t/tournament.toml",
+                    "--leave",
+                    data.draw(st.sampled_from(["ch07", "nobody", ""])),
+                    "--from-round",
+                    data.draw(st.sampled_from(["2", "3", "1", "0"])),
+                    "-o",
+                    "out",
+                ]
+            )
             verdict(["round", "t/tournament.toml", "--round", data.draw(st.sampled_from(["1", "3", "4"])), "-o", "out"])
+
     inner()
 
 
 OPTIONS = {
-    "board": ["--scenario", "--seed", "--setup-id", "--numbers", "--harbors", "--format", "--count", "-o", "--lang",
-              "--paper", "--layout", "--key", "--board", "--tournament", "--round", "--table", "--rules", "--variant",
-              "--almanac", "--no-almanac", "--balance", "--max-intersection-pips", "--max-terrain-cluster",
-              "--resource-pips", "--min-score", "--balance-line"],
-    "round": ["--scenario", "--tables", "--seed", "-o", "--numbers", "--harbors", "--lang", "--paper", "--title",
-              "--round", "--replace", "--rules", "--variant", "--almanac", "--no-almanac", "--balance",
-              "--max-intersection-pips", "--max-terrain-cluster", "--resource-pips", "--min-score", "--even",
-              "--even-range", "--balance-line", "--console-url", "--drop-console-url"],
+    "board": [
+        "--scenario",
+        "--seed",
+        "--setup-id",
+        "--numbers",
+        "--harbors",
+        "--format",
+        "--count",
+        "-o",
+        "--lang",
+        "--paper",
+        "--layout",
+        "--key",
+        "--board",
+        "--tournament",
+        "--round",
+        "--table",
+        "--rules",
+        "--variant",
+        "--almanac",
+        "--no-almanac",
+        "--balance",
+        "--max-intersection-pips",
+        "--max-terrain-cluster",
+        "--resource-pips",
+        "--min-score",
+        "--balance-line",
+    ],
+    "round": [
+        "--scenario",
+        "--tables",
+        "--seed",
+        "-o",
+        "--numbers",
+        "--harbors",
+        "--lang",
+        "--paper",
+        "--title",
+        "--round",
+        "--replace",
+        "--rules",
+        "--variant",
+        "--almanac",
+        "--no-almanac",
+        "--balance",
+        "--max-intersection-pips",
+        "--max-terrain-cluster",
+        "--resource-pips",
+        "--min-score",
+        "--even",
+        "--even-range",
+        "--balance-line",
+        "--console-url",
+        "--drop-console-url",
+    ],
     "check": ["--layout", "--stats"],
     "scenarios": [],
     "stats": ["--format", "-o", "--layout"],
     "survey": ["--scenario", "--numbers", "--harbors", "--count", "--seed", "--balance", "--plot", "--no-plot"],
 }
-VALUES = st.sampled_from(["", "-", "0", "1", "3", "-5", "99999999999999999999", "base-5-6", "seafarers-sm2010",
-                          "oil-springs-fixed", "nosuch", "swap", "uniform", "free", "players", "json", "jsonl",
-                          "svg", "pdf", "png", "de", "xx", "letter", "B4SS-5ABN-2V1N-9DMX", "B4SS-5ABN-2V1N-9DMY",
-                          "out", "out/", "out.json", "out.pdf", "sub/x.svg", "x" * 300, "\x01", "é", "b.json",
-                          "swiss-2010", "australian-2006", "none", "fishermen", "out.svg", "out.png", "fair",
-                          "12", "2", "lumber=9..16", "ore=1..2,wool=0..99", "50..60", "40.5", "nan", "1e999",
-                          "http://10.0.0.5:8000"])
+VALUES = st.sampled_from(
+    [
+        "",
+        "-",
+        "0",
+        "1",
+        "3",
+        "-5",
+        "99999999999999999999",
+        "base-5-6",
+        "seafarers-sm2010",
+        "oil-springs-fixed",
+        "nosuch",
+        "swap",
+        "uniform",
+        "free",
+        "players",
+        "json",
+        "jsonl",
+        "svg",
+        "pdf",
+        "png",
+        "de",
+        "xx",
+        "letter",
+        "B4SS-5ABN-2V1N-9DMX",
+        "B4SS-5ABN-2V1N-9DMY",
+        "out",
+        "out/",
+        "out.json",
+        "out.pdf",
+        "sub/x.svg",
+        "x" * 300,
+        "\x01",
+        "é",
+        "b.json",
+        "swiss-2010",
+        "australian-2006",
+        "none",
+        "fishermen",
+        "out.svg",
+        "out.png",
+        "fair",
+        "12",
+        "2",
+        "lumber=9..16",
+        "ore=1..2,wool=0..99",
+        "50..60",
+        "40.5",
+        "nan",
+        "1e999",
+        "http://10.0.0.5:8000",
+    ]
+)
 
 
-@pytest.mark.parametrize("profile", [pytest.param(FAST, id="fast"), pytest.param(SLOW, id="slow",
-                                                                                 marks=pytest.mark.slow)])
+@pytest.mark.parametrize(
+    "profile", [pytest.param(FAST, id="fast"), pytest.param(SLOW, id="slow", marks=pytest.mark.slow)]
+)
 def test_fuzz_command_options(profile):
     @profile
     @given(st.sampled_from(sorted(OPTIONS)), st.data())
@@ -347,6 +545,7 @@ def test_fuzz_command_options(profile):
             (folder / "b.json").write_text(board_text())
             (folder / "layout.toml").write_text("name = 'layout'\n")
             verdict(args)
+
     inner()
 
 

@@ -26,21 +26,28 @@ def test_a_game_key_is_stage_round_table():
     f = Game.finals("semi-final", 4)
     assert (f.stage, f.round, f.table) == ("semi-final", 1, 4) and f.is_finals
     assert f.label() == "semi-final table 4" and repr(f) == "Game('semi-final', 1, 4)"
-    assert sorted([Game.finals("final", 1), f, Game.preliminary(2, 1), Game.preliminary(1, 9)],
-                  key=Game.sort_key) == [Game.preliminary(1, 9), Game.preliminary(2, 1), f, Game.finals("final", 1)]
+    assert sorted([Game.finals("final", 1), f, Game.preliminary(2, 1), Game.preliminary(1, 9)], key=Game.sort_key) == [
+        Game.preliminary(1, 9),
+        Game.preliminary(2, 1),
+        f,
+        Game.finals("final", 1),
+    ]
     assert {Game.preliminary(1, 1), Game("preliminary", 1, 1)} == {Game.preliminary(1, 1)}
 
 
-@pytest.mark.parametrize("args, message", [
-    (("quarter-final", 1, 1), "unknown stage 'quarter-final'"),
-    (("preliminary", 0, 1), "round is a whole number"),
-    (("preliminary", 1, 0), "table is a whole number"),
-    (("preliminary", 1, True), "table is a whole number"),
-    (("preliminary", "1", 1), "round is a whole number"),
-    (("preliminary", 1, 10_001), "table is a whole number"),
-    (("final", 2, 1), "the final is played in round 1, not 2"),
-    ((None, 1, 1), "a stage is a name"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (("quarter-final", 1, 1), "unknown stage 'quarter-final'"),
+        (("preliminary", 0, 1), "round is a whole number"),
+        (("preliminary", 1, 0), "table is a whole number"),
+        (("preliminary", 1, True), "table is a whole number"),
+        (("preliminary", "1", 1), "round is a whole number"),
+        (("preliminary", 1, 10_001), "table is a whole number"),
+        (("final", 2, 1), "the final is played in round 1, not 2"),
+        ((None, 1, 1), "a stage is a name"),
+    ],
+)
 def test_a_key_of_no_game_is_refused(args, message):
     with pytest.raises(GameError, match=message):
         Game(*args)
@@ -93,21 +100,32 @@ def _database_of_schema_4(path) -> None:
     for step in (1, 2, 3, 4):
         for statement in store.MIGRATIONS[step]:
             db.execute(statement)
-    db.execute("INSERT INTO results VALUES (1, 1, '[\"a\", \"b\", \"c\"]', '[10, 0, 4]', 1, 'confirmed', "
-               "'director', '2026-05-01T10:00:00Z', '[\"played\", \"no-show\", \"played\"]')")
-    db.execute("INSERT INTO results VALUES (2, 3, '[\"c\", \"a\"]', '[5, 10]', 2, 'reported', 'table', "
-               "'2026-05-01T11:00:00Z', '[]')")
-    db.execute("INSERT INTO finals VALUES ('semi-final', 2, '[\"a\", \"c\"]', '[10, 7]', 1, 'director', "
-               "'2026-05-01T12:00:00Z', '[]')")
-    db.execute("INSERT INTO finals VALUES ('final', 1, '[\"a\", \"b\"]', '[13, 4]', 1, 'director', "
-               "'2026-05-01T13:00:00Z', '[\"played\", \"disqualified\"]')")
-    audit = [("2026-05-01T10:00:00Z", "director", 1, 1, "enter", "", '{"vp": [10, 0, 4]}', ""),
-             ("2026-05-01T10:30:00Z", "director", 3, 0, "leave", "", '{"id": "b"}', ""),
-             ("2026-05-01T11:00:00Z", "table", 2, 3, "report", "", '{"vp": [5, 10]}', ""),
-             ("2026-05-01T12:00:00Z", "director", 0, 2, "enter", "", '{"vp": [10, 7]}', "semi-final"),
-             ("2026-05-01T13:00:00Z", "director", 0, 1, "correct", '{"vp": [12, 4]}', '{"vp": [13, 4]}', "final")]
-    db.executemany("INSERT INTO audit (at, by, round, table_no, action, old, new, stage) "
-                   "VALUES (?, ?, ?, ?, ?, ?, ?, ?)", audit)
+    db.execute(
+        "INSERT INTO results VALUES (1, 1, '[\"a\", \"b\", \"c\"]', '[10, 0, 4]', 1, 'confirmed', "
+        "'director', '2026-05-01T10:00:00Z', '[\"played\", \"no-show\", \"played\"]')"
+    )
+    db.execute(
+        "INSERT INTO results VALUES (2, 3, '[\"c\", \"a\"]', '[5, 10]', 2, 'reported', 'table', "
+        "'2026-05-01T11:00:00Z', '[]')"
+    )
+    db.execute(
+        "INSERT INTO finals VALUES ('semi-final', 2, '[\"a\", \"c\"]', '[10, 7]', 1, 'director', "
+        "'2026-05-01T12:00:00Z', '[]')"
+    )
+    db.execute(
+        "INSERT INTO finals VALUES ('final', 1, '[\"a\", \"b\"]', '[13, 4]', 1, 'director', "
+        "'2026-05-01T13:00:00Z', '[\"played\", \"disqualified\"]')"
+    )
+    audit = [
+        ("2026-05-01T10:00:00Z", "director", 1, 1, "enter", "", '{"vp": [10, 0, 4]}', ""),
+        ("2026-05-01T10:30:00Z", "director", 3, 0, "leave", "", '{"id": "b"}', ""),
+        ("2026-05-01T11:00:00Z", "table", 2, 3, "report", "", '{"vp": [5, 10]}', ""),
+        ("2026-05-01T12:00:00Z", "director", 0, 2, "enter", "", '{"vp": [10, 7]}', "semi-final"),
+        ("2026-05-01T13:00:00Z", "director", 0, 1, "correct", '{"vp": [12, 4]}', '{"vp": [13, 4]}', "final"),
+    ]
+    db.executemany(
+        "INSERT INTO audit (at, by, round, table_no, action, old, new, stage) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", audit
+    )
     db.execute("INSERT INTO meta VALUES ('results_csv_sha256', 'abc')")
     db.close()
 
@@ -118,20 +136,41 @@ def test_a_database_of_schema_4_keeps_every_result_and_audit_row(tmp_path):
     assert not s.fresh and store.version(s.db) == store.SCHEMA_VERSION == 8
     R = store.TableResult
     assert s.results() == [
-        R(Game.preliminary(1, 1), ("a", "b", "c"), (10, 0, 4), 1, "confirmed", "director", "2026-05-01T10:00:00Z",
-          ("played", "no-show", "played")),
-        R(Game.preliminary(2, 3), ("c", "a"), (5, 10), 2, "reported", "table", "2026-05-01T11:00:00Z")]
-    assert s.results("semi-final") == [R(Game.finals("semi-final", 2), ("a", "c"), (10, 7), 1, "confirmed",
-                                         "director", "2026-05-01T12:00:00Z")]
-    assert s.results("final", "confirmed") == [R(Game.finals("final", 1), ("a", "b"), (13, 4), 1, "confirmed",
-                                                 "director", "2026-05-01T13:00:00Z", ("played", "disqualified"))]
+        R(
+            Game.preliminary(1, 1),
+            ("a", "b", "c"),
+            (10, 0, 4),
+            1,
+            "confirmed",
+            "director",
+            "2026-05-01T10:00:00Z",
+            ("played", "no-show", "played"),
+        ),
+        R(Game.preliminary(2, 3), ("c", "a"), (5, 10), 2, "reported", "table", "2026-05-01T11:00:00Z"),
+    ]
+    assert s.results("semi-final") == [
+        R(Game.finals("semi-final", 2), ("a", "c"), (10, 7), 1, "confirmed", "director", "2026-05-01T12:00:00Z")
+    ]
+    assert s.results("final", "confirmed") == [
+        R(
+            Game.finals("final", 1),
+            ("a", "b"),
+            (13, 4),
+            1,
+            "confirmed",
+            "director",
+            "2026-05-01T13:00:00Z",
+            ("played", "disqualified"),
+        )
+    ]
     rows = [(e.id, e.at, e.by, e.stage, e.round, e.table, e.action, e.old, e.new) for e in reversed(s.audit())]
     assert rows == [
         (1, "2026-05-01T10:00:00Z", "director", "preliminary", 1, 1, "enter", "", '{"vp": [10, 0, 4]}'),
         (2, "2026-05-01T10:30:00Z", "director", "preliminary", 3, 0, "leave", "", '{"id": "b"}'),
         (3, "2026-05-01T11:00:00Z", "table", "preliminary", 2, 3, "report", "", '{"vp": [5, 10]}'),
         (4, "2026-05-01T12:00:00Z", "director", "semi-final", 1, 2, "enter", "", '{"vp": [10, 7]}'),
-        (5, "2026-05-01T13:00:00Z", "director", "final", 1, 1, "correct", '{"vp": [12, 4]}', '{"vp": [13, 4]}')]
+        (5, "2026-05-01T13:00:00Z", "director", "final", 1, 1, "correct", '{"vp": [12, 4]}', '{"vp": [13, 4]}'),
+    ]
     assert [e.id for e in s.audit(Game.finals("final", 1))] == [5]
     assert [e.id for e in s.audit(round_number=3)] == [2]
     assert s.get("results_csv_sha256") == "abc"
@@ -162,6 +201,7 @@ def test_a_migration_that_fails_leaves_the_database_as_it_was(tmp_path, monkeypa
 
 # ------------------------------------------------------------------ one route per job
 
+
 def test_rounds_and_finals_share_one_handler_per_job():
     pytest.importorskip("starlette")
     from setupgen.console import app
@@ -176,7 +216,12 @@ def test_a_finals_results_file_is_read_as_round_1_of_its_stage():
     from setupgen.tournament import standings
 
     assert standings.STAGE_ROUND == games.FINALS_ROUND == 1
-    rows = standings.read_results("round,table,player,vp,winner\nfinal,1,a,10,yes\nfinal,1,b,7,no\n", source="f",
-                                  players={"a", "b"}, thresholds={1: 10}, stage="final")
+    rows = standings.read_results(
+        "round,table,player,vp,winner\nfinal,1,a,10,yes\nfinal,1,b,7,no\n",
+        source="f",
+        players={"a", "b"},
+        thresholds={1: 10},
+        stage="final",
+    )
     assert [(r.round, r.table, r.player) for r in rows] == [(1, 1, "a"), (1, 1, "b")]
     assert {Game.finals("final", r.table) for r in rows} == {Game("final", rows[0].round, 1)}

@@ -5,21 +5,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from setupgen import check
-
-from setupgen import generate
-
-from setupgen.core import hexgrid
-
-from setupgen.core import layout
-
-from setupgen.generate import numbers
-
-from setupgen.core import rng
-
-from setupgen.core import setupid
+from setupgen import check, generate
+from setupgen.core import hexgrid, layout, rng, setupid
 from setupgen.core.board import Board
 from setupgen.core.errors import SetupgenError, SetupIdError
+from setupgen.generate import numbers
 
 SCENARIOS = ("base-3-4", "base-5-6", "cities-knights")
 
@@ -45,10 +35,16 @@ def test_setup_id_carries_scenario_and_methods():
     assert regenerated.scenario == "base-5-6" and regenerated.tiles == b.tiles
 
 
-@pytest.mark.parametrize("bad, why", [
-    ("", "must have 16"), ("B4SS", "must have 16"), ("B4ZZ-0000-0000-0000", "number-method letter"),
-    ("B4SS-0000-0000-000U", "not a setup-id character"), ("B4SS-0000-0000-00000", "must have 16"),
-])
+@pytest.mark.parametrize(
+    "bad, why",
+    [
+        ("", "must have 16"),
+        ("B4SS", "must have 16"),
+        ("B4ZZ-0000-0000-0000", "number-method letter"),
+        ("B4SS-0000-0000-000U", "not a setup-id character"),
+        ("B4SS-0000-0000-00000", "must have 16"),
+    ],
+)
 def test_bad_setup_ids(bad, why):
     with pytest.raises(SetupIdError, match=why):
         setupid.decode(bad)
@@ -62,11 +58,11 @@ def test_setup_id_check_character_catches_every_single_typo_and_most_swaps():
         for other in setupid.ALPHABET:
             if other != sid[i]:
                 with pytest.raises(SetupIdError):
-                    setupid.decode(sid[:i] + other + sid[i + 1:])
+                    setupid.decode(sid[:i] + other + sid[i + 1 :])
     swapped = 0
     for a, b in zip(chars, chars[1:]):
         if b == a + 1 and sid[a] != sid[b]:
-            t = sid[:a] + sid[b] + sid[a] + sid[b + 1:]
+            t = sid[:a] + sid[b] + sid[a] + sid[b + 1 :]
             try:
                 setupid.decode(t)
             except SetupIdError:
@@ -144,8 +140,12 @@ def _assert_legal(b: Board):
 
 
 @settings(max_examples=150, deadline=None)
-@given(seed=st.text(min_size=1, max_size=20).filter(str.isprintable), scenario=st.sampled_from(SCENARIOS),
-       numbers_=st.sampled_from(("swap", "spiral", "uniform")), harbors=st.sampled_from(("shuffled", "free", "players")))
+@given(
+    seed=st.text(min_size=1, max_size=20).filter(str.isprintable),
+    scenario=st.sampled_from(SCENARIOS),
+    numbers_=st.sampled_from(("swap", "spiral", "uniform")),
+    harbors=st.sampled_from(("shuffled", "free", "players")),
+)
 def test_property_every_board_is_legal(seed, scenario, numbers_, harbors):
     b = generate.from_seed(scenario, seed, numbers_, harbors)
     _assert_legal(b)
@@ -245,8 +245,8 @@ def test_free_harbors_follow_section_3():
 
 
 def test_impossible_free_harbors_fail_with_the_rule_named():
-    from setupgen.generate import harbors
     from setupgen.core.errors import GenerationError
+    from setupgen.generate import harbors
 
     edges = [((0, 0), 0), ((0, 0), 1)]  # one sea hex, two edges: only one harbor can go there
     with pytest.raises(GenerationError, match="harbor-one-per-sea-hex"):

@@ -26,10 +26,16 @@ from setupgen.render import export
 
 #: every shipped generated scenario with every method it accepts
 COMBOS = [
-    ("base-3-4", "swap", "shuffled"), ("base-3-4", "uniform", "free"), ("base-3-4", "spiral", "players"),
-    ("base-5-6", "swap", "shuffled"), ("base-5-6", "spiral", "free"), ("cities-knights", "swap", "shuffled"),
-    ("seafarers-sm2010", "swap", "free"), ("seafarers-sm2010", "uniform", "players"),
-    ("oil-springs", "swap", "shuffled"), ("oil-springs-5-6", "swap", "free"),
+    ("base-3-4", "swap", "shuffled"),
+    ("base-3-4", "uniform", "free"),
+    ("base-3-4", "spiral", "players"),
+    ("base-5-6", "swap", "shuffled"),
+    ("base-5-6", "spiral", "free"),
+    ("cities-knights", "swap", "shuffled"),
+    ("seafarers-sm2010", "swap", "free"),
+    ("seafarers-sm2010", "uniform", "players"),
+    ("oil-springs", "swap", "shuffled"),
+    ("oil-springs-5-6", "swap", "free"),
 ]
 
 
@@ -48,8 +54,11 @@ def id_of(code: str, numbers: str, harbors: str, digest: int) -> str:
     """The setup ID text of a digest, character by character."""
     alphabet = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
     body = "".join(alphabet[(digest >> (5 * k)) & 31] for k in range(10, -1, -1))
-    head = code + {"swap": "S", "spiral": "P", "uniform": "U"}[numbers] + \
-        {"shuffled": "S", "free": "F", "players": "P", "fixed": "X"}[harbors]
+    head = (
+        code
+        + {"swap": "S", "spiral": "P", "uniform": "U"}[numbers]
+        + {"shuffled": "S", "free": "F", "players": "P", "fixed": "X"}[harbors]
+    )
     values = [alphabet.index(c) if c in alphabet else ord(c) % 32 for c in head + body]
     total = 0
     for k, v in enumerate(reversed(values)):
@@ -147,18 +156,38 @@ def test_tile_table_codes_worked_by_hand():
     assert table.tiles(codes) == (Tile((0, 0), "land", "forest", 12, True, False), sea)
     assert table.json(codes) == (
         '{"q":0,"r":0,"kind":"land","terrain":"forest","number":12,"hidden":true,"oil_spring":false},'
-        '{"q":1,"r":0,"kind":"sea","terrain":"sea","number":null,"hidden":false,"oil_spring":false}')
+        '{"q":1,"r":0,"kind":"sea","terrain":"sea","number":null,"hidden":false,"oil_spring":false}'
+    )
 
 
 def test_from_generated_worked_by_hand():
     table = TileTable([(0, 0), (1, 0)], ["land", "sea"], [False, False])
     harbor = Harbor((1, 0), 3, "wool")
     item = '{"q":1,"r":0,"facing":3,"type":"wool"}'
-    board = Board.from_generated("tiny", "s", "", "swap", "shuffled", table,
-                                 [TERRAIN_CODES["hills"] + 6, TERRAIN_CODES["sea"]], (harbor,), item,
-                                 (0, 0), None)
-    plain = Board("tiny", "s", "", "swap", "shuffled",
-                  (Tile((0, 0), "land", "hills", 6), Tile((1, 0), "sea", "sea")), (harbor,), (0, 0), None)
+    board = Board.from_generated(
+        "tiny",
+        "s",
+        "",
+        "swap",
+        "shuffled",
+        table,
+        [TERRAIN_CODES["hills"] + 6, TERRAIN_CODES["sea"]],
+        (harbor,),
+        item,
+        (0, 0),
+        None,
+    )
+    plain = Board(
+        "tiny",
+        "s",
+        "",
+        "swap",
+        "shuffled",
+        (Tile((0, 0), "land", "hills", 6), Tile((1, 0), "sea", "sea")),
+        (harbor,),
+        (0, 0),
+        None,
+    )
     assert board == plain and board.to_json(indent=None) == plain.to_json(indent=None)
     assert board.to_json(indent=None) == dumps_line(plain)
 
@@ -172,8 +201,7 @@ def test_jsonl_lines_are_the_standard_encoders():
 
 
 @settings(max_examples=60, deadline=None)
-@given(seed=st.text(min_size=1, max_size=40).filter(str.isprintable),
-       combo=st.sampled_from(COMBOS))
+@given(seed=st.text(min_size=1, max_size=40).filter(str.isprintable), combo=st.sampled_from(COMBOS))
 def test_any_seed_gives_the_standard_json(seed, combo):
     scenario, numbers, harbors = combo
     board = generate.from_seed(scenario, seed, numbers, harbors)
@@ -184,10 +212,12 @@ def test_any_seed_gives_the_standard_json(seed, combo):
 
 
 @settings(max_examples=300, deadline=None)
-@given(digest=st.integers(0, 2 ** 55 - 1),
-       code=st.text(alphabet="0123456789ABCDEFGHJKMNPQRSTVWXYZ!x", min_size=2, max_size=2),
-       numbers=st.sampled_from(["swap", "spiral", "uniform"]),
-       harbors=st.sampled_from(["shuffled", "free", "players", "fixed"]))
+@given(
+    digest=st.integers(0, 2**55 - 1),
+    code=st.text(alphabet="0123456789ABCDEFGHJKMNPQRSTVWXYZ!x", min_size=2, max_size=2),
+    numbers=st.sampled_from(["swap", "spiral", "uniform"]),
+    harbors=st.sampled_from(["shuffled", "free", "players", "fixed"]),
+)
 def test_setup_id_text_matches_an_encoder_written_char_by_char(digest, code, numbers, harbors):
     from setupgen.core import setupid
 

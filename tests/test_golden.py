@@ -40,11 +40,22 @@ def test_pdf_is_byte_identical_across_runs():
     import os
     import subprocess
     import sys
-    code = ("import hashlib, sys; from setupgen.render import pdf; svg = open(sys.argv[1]).read(); "
-            "print(hashlib.sha256(pdf.svgs_to_pdf([svg, svg])).hexdigest())")
-    digests = {subprocess.run([sys.executable, "-c", code, str(HERE / "base-3-4-demo.svg")], capture_output=True,
-                              text=True, check=True, env={**os.environ, "PYTHONHASHSEED": str(seed)}).stdout.strip()
-               for seed in (1, 2)}
+
+    code = (
+        "import hashlib, sys; from setupgen.render import pdf; svg = open(sys.argv[1]).read(); "
+        "print(hashlib.sha256(pdf.svgs_to_pdf([svg, svg])).hexdigest())"
+    )
+    digests = {
+        subprocess.run(
+            [sys.executable, "-c", code, str(HERE / "base-3-4-demo.svg")],
+            capture_output=True,
+            text=True,
+            check=True,
+            env={**os.environ, "PYTHONHASHSEED": str(seed)},
+        ).stdout.strip()
+        for seed in (1, 2)
+    }
     from setupgen.render import pdf
+
     svg = (HERE / "base-3-4-demo.svg").read_text()
     assert digests == {hashlib.sha256(pdf.svgs_to_pdf([svg, svg])).hexdigest()}

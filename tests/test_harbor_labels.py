@@ -25,8 +25,8 @@ import re
 
 import numpy as np
 import pytest
-
 import sheetsvg as S
+
 from setupgen import generate
 from setupgen.core import layout
 from setupgen.core.errors import SetupgenError
@@ -109,8 +109,12 @@ def label_problems(svg: str) -> list[str]:
             continue
         if inside(it.box, own[0]):
             continue
-        joined = [(a, b) for a, b in leaders for p, q in ((a, b), (b, a))
-                  if abs(math.hypot(p[0] - cx, p[1] - cy) - r) <= 0.1 and on_box_edge(q, it.box)]
+        joined = [
+            (a, b)
+            for a, b in leaders
+            for p, q in ((a, b), (b, a))
+            if abs(math.hypot(p[0] - cx, p[1] - cy) - r) <= 0.1 and on_box_edge(q, it.box)
+        ]
         if not joined:
             out.append(f"label {n} lies outside its hex and has no leader line to its marker")
             continue
@@ -139,11 +143,17 @@ def collisions(svg: str) -> list[str]:
     boxes = np.array([it.box for it in items])
     tol = 0.02
     a, b = boxes[:, None, :], boxes[None, :, :]
-    hit = (a[..., 0] < b[..., 2] - tol) & (b[..., 0] < a[..., 2] - tol) & \
-          (a[..., 1] < b[..., 3] - tol) & (b[..., 1] < a[..., 3] - tol)
-    out = [f"{items[i].kind} {[t.text for t in items[i].texts][:2]} overlaps "
-           f"{items[j].kind} {[t.text for t in items[j].texts][:2]}"
-           for i, j in zip(*np.nonzero(np.triu(hit, 1)))]
+    hit = (
+        (a[..., 0] < b[..., 2] - tol)
+        & (b[..., 0] < a[..., 2] - tol)
+        & (a[..., 1] < b[..., 3] - tol)
+        & (b[..., 1] < a[..., 3] - tol)
+    )
+    out = [
+        f"{items[i].kind} {[t.text for t in items[i].texts][:2]} overlaps "
+        f"{items[j].kind} {[t.text for t in items[j].texts][:2]}"
+        for i, j in zip(*np.nonzero(np.triu(hit, 1)))
+    ]
     lines = [seg for cls in ("frame", "coast") for d in paths.get(cls, []) for seg in S.segments(d)]
     assert lines, "the sheet draws no coast or frame line"
     seg = np.array([(p[0], p[1], q[0], q[1]) for p, q in lines])
@@ -198,7 +208,7 @@ def test_the_checker_flags_a_label_moved_off_its_hex():
     b = generate.from_seed("base-3-4", "rev2/t1")
     svg = str(sheet.render_sheet(b, layout.load("base-3-4")))
     g = svg.index('<g class="mark harbor-words">')
-    moved = svg[:g] + '<g class="mark harbor-words" transform="none">' + svg[g + len('<g class="mark harbor-words">'):]
+    moved = svg[:g] + '<g class="mark harbor-words" transform="none">' + svg[g + len('<g class="mark harbor-words">') :]
     assert label_problems(moved) == []  # an attribute alone changes nothing
     end = svg.index("</g>", g)
     block = svg[g:end]

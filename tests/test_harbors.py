@@ -14,10 +14,10 @@ from fractions import Fraction
 
 import pytest
 
-from setupgen.generate import harbors
-
 from setupgen.core import hexgrid
 from setupgen.core import layout as lay
+from setupgen.generate import harbors
+
 SMALL = """
 name = "harbor-test"
 code = "HT"
@@ -118,4 +118,4 @@ def test_harbor_types_are_drawn_in_random_order(small):
     # the ore harbor is any one of the three: its edge follows freq / 3
     for e in edges:
         expected = 6000 * float(freq[e]) / 3
-        assert abs(ore_edges[e] - expected) < 4.5 * expected ** 0.5 + 5
+        assert abs(ore_edges[e] - expected) < 4.5 * expected**0.5 + 5

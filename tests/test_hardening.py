@@ -14,12 +14,11 @@ import time
 from pathlib import Path
 
 import pytest
+from cli_helpers import one_error
+from processes import wait_for_workers
 from typer.testing import CliRunner
 
 from setupgen.cli import app
-
-from cli_helpers import one_error
-from processes import wait_for_workers
 
 ROOT = Path(__file__).resolve().parent.parent
 SWISS = ROOT / "examples" / "swiss-2010"
@@ -39,6 +38,7 @@ def tmp_leftovers(folder: Path) -> list[str]:
 
 
 # -- 1. round packs replace only what setupgen wrote -------------------------
+
 
 def test_a_folder_with_a_manifest_of_someone_else_is_never_replaced(tmp_path):
     app_dir = tmp_path / "app"
@@ -87,6 +87,7 @@ def test_a_pack_made_before_digests_needs_replace(tmp_path):
 
 # -- 2. a played schedule is never overwritten --------------------------------
 
+
 def test_plain_schedule_after_a_replan_keeps_the_played_rounds(tmp_path):
     folder = tmp_path / "t"
     shutil.copytree(SWISS, folder)
@@ -105,6 +106,7 @@ def test_plain_schedule_after_a_replan_keeps_the_played_rounds(tmp_path):
 
 
 # -- 4. the tournament folder cannot be made ------------------------------------
+
 
 def test_tournament_folder_problems_are_one_line(tmp_path):
     afile = tmp_path / "afile"
@@ -150,8 +152,9 @@ def test_an_earlier_pack_that_cannot_be_removed_is_refused_first(tmp_path, monke
     assert run("round", "--tables", "1", "--seed", "s", "-o", str(pack)).exit_code == 0
     before = tree(pack)
     not_writable(monkeypatch, pack)
-    assert "not writable, so it cannot be replaced" in one_error(run("round", "--tables", "1", "--seed", "s",
-                                                                        "-o", str(pack)))
+    assert "not writable, so it cannot be replaced" in one_error(
+        run("round", "--tables", "1", "--seed", "s", "-o", str(pack))
+    )
     assert tree(pack) == before and tmp_leftovers(tmp_path) == []
 
 
@@ -167,30 +170,53 @@ def test_a_rejected_tournament_command_leaves_no_folder(tmp_path):
 
 # -- 5. standard output ---------------------------------------------------------
 
+
 def cli(*args: str, **kw) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "setupgen", *args], capture_output=True, cwd=kw.pop("cwd", ROOT),
-                          **kw)
+    return subprocess.run([sys.executable, "-m", "setupgen", *args], capture_output=True, cwd=kw.pop("cwd", ROOT), **kw)
 
 
 def test_stdout_full_closed_or_cut_short():
-    full = subprocess.run(f"{sys.executable} -m setupgen board --seed x --format json -o - > /dev/full",
-                          shell=True, capture_output=True, text=True, cwd=ROOT)
-    assert full.returncode == 2 and full.stderr.strip() == \
-        "error: cannot write to standard output: No space left on device"
-    closed = subprocess.run(f"{sys.executable} -m setupgen board --seed x --format json -o - >&-",
-                            shell=True, capture_output=True, text=True, cwd=ROOT)
+    full = subprocess.run(
+        f"{sys.executable} -m setupgen board --seed x --format json -o - > /dev/full",
+        shell=True,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
+    assert (
+        full.returncode == 2
+        and full.stderr.strip() == "error: cannot write to standard output: No space left on device"
+    )
+    closed = subprocess.run(
+        f"{sys.executable} -m setupgen board --seed x --format json -o - >&-",
+        shell=True,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
     assert closed.returncode == 2 and "standard output" in closed.stderr and "Traceback" not in closed.stderr
-    cut = subprocess.run(f"set -o pipefail; {sys.executable} -m setupgen board --seed x --format jsonl "
-                         f"--count 3000 -o - | head -c 100 > /dev/null", shell=True, executable="/bin/bash",
-                         capture_output=True, text=True, cwd=ROOT)
+    cut = subprocess.run(
+        f"set -o pipefail; {sys.executable} -m setupgen board --seed x --format jsonl "
+        f"--count 3000 -o - | head -c 100 > /dev/null",
+        shell=True,
+        executable="/bin/bash",
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
     assert cut.returncode == 0 and cut.stderr == ""
 
 
 # -- 6. arguments that are not text, or too long ---------------------------------
 
+
 def test_arguments_not_utf8_or_too_long(tmp_path):
-    res = subprocess.run([sys.executable, "-m", "setupgen", "board", b"--seed", b"\xff", "--format", "json",
-                          "-o", "-"], capture_output=True, text=True, cwd=ROOT)
+    res = subprocess.run(
+        [sys.executable, "-m", "setupgen", "board", b"--seed", b"\xff", "--format", "json", "-o", "-"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
     assert res.returncode == 2 and res.stderr.startswith("error: ") and "Traceback" not in res.stderr
     assert len(res.stderr.strip().splitlines()) == 1
     assert "unknown scenario" in one_error(run("board", "--scenario", "x" * 300, "--seed", "s"))
@@ -200,6 +226,7 @@ def test_arguments_not_utf8_or_too_long(tmp_path):
 
 # -- 10. all or nothing ------------------------------------------------------------
 
+
 def test_standings_never_half_written(tmp_path, monkeypatch):
     from setupgen.core import atomic
 
@@ -208,6 +235,7 @@ def test_standings_never_half_written(tmp_path, monkeypatch):
     toml, out = str(folder / "tournament.toml"), tmp_path / "out"
     assert run("schedule", toml, "-o", str(out)).exit_code == 0
     from test_tournament import results_csv
+
     from setupgen.tournament import jobs, model
 
     t = model.load(toml)
@@ -253,14 +281,22 @@ def test_a_failed_rename_puts_the_old_files_back(tmp_path, monkeypatch):
 
 # -- 11. signals ----------------------------------------------------------------------
 
-@pytest.mark.parametrize("sig,code,word", [(signal.SIGTERM, 143, "terminated"), (signal.SIGINT, 130, "interrupted"),
-                                           (signal.SIGHUP, 129, "hung up")])
+
+@pytest.mark.parametrize(
+    "sig,code,word",
+    [(signal.SIGTERM, 143, "terminated"), (signal.SIGINT, 130, "interrupted"), (signal.SIGHUP, 129, "hung up")],
+)
 def test_a_signal_during_a_pack_leaves_nothing(tmp_path, sig, code, word):
     # the signal comes once the pack has provably started: its sheet worker runs (SETUPGEN_WORKERS=1
     # makes one whatever the machine's load); 400 tables take many seconds more to lay out
-    proc = subprocess.Popen([sys.executable, "-m", "setupgen", "round", "--tables", "400", "--seed", "sig",
-                             "-o", str(tmp_path / "pack")], cwd=ROOT, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, env={**os.environ, "SETUPGEN_WORKERS": "1"})
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "setupgen", "round", "--tables", "400", "--seed", "sig", "-o", str(tmp_path / "pack")],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "SETUPGEN_WORKERS": "1"},
+    )
     wait_for_workers(proc)
     proc.send_signal(sig)
     _, err = proc.communicate(timeout=60)
@@ -270,6 +306,7 @@ def test_a_signal_during_a_pack_leaves_nothing(tmp_path, sig, code, word):
 
 
 # -- 3 and the rest: output paths and values accepted but wrong --------------------
+
 
 def test_output_paths_that_mean_something_else(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
@@ -282,10 +319,12 @@ def test_output_paths_that_mean_something_else(tmp_path, monkeypatch):
 
 
 def test_empty_language_or_paper_is_an_error(tmp_path):
-    assert "unknown language ''" in one_error(run("round", "--tables", "1", "--seed", "s", "--lang", "",
-                                                  "-o", str(tmp_path / "p")))
-    assert "unknown paper ''" in one_error(run("round", "--tables", "1", "--seed", "s", "--paper", "",
-                                               "-o", str(tmp_path / "p")))
+    assert "unknown language ''" in one_error(
+        run("round", "--tables", "1", "--seed", "s", "--lang", "", "-o", str(tmp_path / "p"))
+    )
+    assert "unknown paper ''" in one_error(
+        run("round", "--tables", "1", "--seed", "s", "--paper", "", "-o", str(tmp_path / "p"))
+    )
 
 
 def test_internal_error_is_one_line_and_a_file(tmp_path, monkeypatch):
@@ -319,19 +358,28 @@ def custom_layout(tmp_path: Path, name: str, *changes: tuple[str, str]) -> Path:
 
 def test_spiral_layouts_that_would_break_a_rule_are_refused(tmp_path):
     spiral = "spiral = [5, 2, 6, 3, 8, 10, 9, 12, 11, 4, 8, 10, 9, 4, 5, 6, 3, 11]"
-    other = custom_layout(tmp_path, "other", (spiral, "spiral = [5, 2, 6, 3, 8, 10, 9, 12, 11, 4, 8, 10, 9, 4, 5, 6, 3, 3]"))
+    other = custom_layout(
+        tmp_path, "other", (spiral, "spiral = [5, 2, 6, 3, 8, 10, 9, 12, 11, 4, 8, 10, 9, 4, 5, 6, 3, 3]")
+    )
     assert "the spiral sequence is not the tokens of region island" in one_error(
-        run("board", "--layout", str(other), "--numbers", "spiral", "--seed", "s"))
-    nodesert = custom_layout(tmp_path, "nodesert", ("mountains = 3, desert = 1 }", "mountains = 4 }"),
-                             ("numbers = [2, 3, 3,", "numbers = [2, 2, 3, 3,"))
+        run("board", "--layout", str(other), "--numbers", "spiral", "--seed", "s")
+    )
+    nodesert = custom_layout(
+        tmp_path,
+        "nodesert",
+        ("mountains = 3, desert = 1 }", "mountains = 4 }"),
+        ("numbers = [2, 3, 3,", "numbers = [2, 2, 3, 3,"),
+    )
     assert "robber: 'desert', but the layout has no desert" in one_error(
-        run("board", "--layout", str(nodesert), "--seed", "s"))
+        run("board", "--layout", str(nodesert), "--seed", "s")
+    )
 
 
 def test_spiral_that_puts_red_numbers_together_tries_the_other_corners():
+    import random
+
     from setupgen.core import hexgrid
     from setupgen.generate import numbers
-    import random
 
     land = [(0, 0), (1, 0), (2, 0), (3, 0)]  # a row: the spiral from either end
     with pytest.raises(Exception, match="red numbers side by side from every corner"):
@@ -356,8 +404,9 @@ def test_impossible_number_placement_fails_after_one_pass():
 
 
 def test_free_harbors_need_enough_sea_hexes(tmp_path):
-    many = custom_layout(tmp_path, "many", ('pool = { "3:1" = 4,', 'pool = { "3:1" = 30,'),
-                         ('default = "shuffled"', 'default = "free"'))
+    many = custom_layout(
+        tmp_path, "many", ('pool = { "3:1" = 4,', 'pool = { "3:1" = 30,'), ('default = "shuffled"', 'default = "free"')
+    )
     start = time.perf_counter()
     assert "harbors but only" in one_error(run("board", "--layout", str(many), "--seed", "s"))
     assert time.perf_counter() - start < 5
@@ -365,13 +414,16 @@ def test_free_harbors_need_enough_sea_hexes(tmp_path):
 
 # -- 7. board files -------------------------------------------------------------------
 
+
 def test_board_files_with_huge_coordinates_or_odd_text(tmp_path):
     board = json.loads(run("board", "--seed", "s", "--format", "json", "-o", "-").stdout)
-    board["hexes"][0]["q"] = 10 ** 30
+    board["hexes"][0]["q"] = 10**30
     path = tmp_path / "huge.json"
     path.write_text(json.dumps(board))
     assert "more than 100 steps from (0, 0)" in one_error(run("check", str(path)))
-    assert "more than 100 steps from (0, 0)" in one_error(run("board", "--board", str(path), "-o", str(tmp_path / "x.svg")))
+    assert "more than 100 steps from (0, 0)" in one_error(
+        run("board", "--board", str(path), "-o", str(tmp_path / "x.svg"))
+    )
     utf16 = tmp_path / "utf16.json"
     utf16.write_bytes(json.dumps(board).encode("utf-16"))
     assert "is not UTF-8 text" in one_error(run("check", str(utf16)))
@@ -382,19 +434,29 @@ def test_board_files_with_huge_coordinates_or_odd_text(tmp_path):
 
 # -- 8. layout files ------------------------------------------------------------------
 
-@pytest.mark.parametrize("change,fragment", [
-    (('"L" = { kind = "land", region = "island" }', '"L" = { kind = "land", region = ["island"] }'), "are names (text)"),
-    (('cells = "~ L L L ~" }', 'cells = "~ L:² L L ~" }'), "bad number token"),
-    (("forest = 4,", "forest = 4611686018427387904,"), "count must be a whole number from 0 to 1000"),
-    (("forest = 4,", "forest = 1000000000,"), "count must be a whole number from 0 to 1000"),
-    (("numbers = [2, 3,", "numbers = [2.0, 3,"), "whole numbers 2-12"),
-    (('code = "Z9"', 'code = "B4"'), "is the code of the shipped scenario base-3-4"),
-    (('code = "Z9"', 'code = "Ä9"'), "expected 2 upper-case letters or digits"),
-    (("victory_points = 10", "victory_points = -5"), "not a plausible threshold"),
-    (("victory_points = 10", "victory_points = 9223372036854775808"), "not a plausible threshold"),
-    (("victory_points = 10", 'victory_points = 10\ncolour = "red"'), "colour: unknown key"),
-    (('[harbors]\ndefault = "shuffled"', '[harbors]\nshape = 1\ndefault = "shuffled"'), "harbors.shape: unknown key"),
-])
+
+@pytest.mark.parametrize(
+    "change,fragment",
+    [
+        (
+            ('"L" = { kind = "land", region = "island" }', '"L" = { kind = "land", region = ["island"] }'),
+            "are names (text)",
+        ),
+        (('cells = "~ L L L ~" }', 'cells = "~ L:² L L ~" }'), "bad number token"),
+        (("forest = 4,", "forest = 4611686018427387904,"), "count must be a whole number from 0 to 1000"),
+        (("forest = 4,", "forest = 1000000000,"), "count must be a whole number from 0 to 1000"),
+        (("numbers = [2, 3,", "numbers = [2.0, 3,"), "whole numbers 2-12"),
+        (('code = "Z9"', 'code = "B4"'), "is the code of the shipped scenario base-3-4"),
+        (('code = "Z9"', 'code = "Ä9"'), "expected 2 upper-case letters or digits"),
+        (("victory_points = 10", "victory_points = -5"), "not a plausible threshold"),
+        (("victory_points = 10", "victory_points = 9223372036854775808"), "not a plausible threshold"),
+        (("victory_points = 10", 'victory_points = 10\ncolour = "red"'), "colour: unknown key"),
+        (
+            ('[harbors]\ndefault = "shuffled"', '[harbors]\nshape = 1\ndefault = "shuffled"'),
+            "harbors.shape: unknown key",
+        ),
+    ],
+)
 def test_malformed_layouts_are_one_line_and_fast(tmp_path, change, fragment):
     text = BASE_LAYOUT.replace('name = "base-3-4"', 'name = "bad"').replace('code = "B4"', 'code = "Z9"')
     assert change[0] in text
@@ -412,6 +474,7 @@ def test_layout_that_is_a_pipe_is_not_read(tmp_path):
 
 # -- 9. tournament files ------------------------------------------------------------------
 
+
 def tournament_copy(tmp_path: Path, *changes: tuple[str, str], append: str = "") -> str:
     folder = tmp_path / "t"
     shutil.copytree(SWISS, folder)
@@ -423,16 +486,31 @@ def tournament_copy(tmp_path: Path, *changes: tuple[str, str], append: str = "")
     return str(folder / "tournament.toml")
 
 
-@pytest.mark.parametrize("changes,append,fragment", [
-    ((('players = "players.csv"', 'players = "pla\\u0000yers.csv"'),), "", "players: not a file name"),
-    ((("placing_points = { 4 = [4, 3, 2, 1], 3 = [4, 2, 1] }",
-       'placing_points = { "²" = [4, 3, 2, 1], 4 = [4, 3, 2, 1], 3 = [4, 2, 1] }'),), "", "scoring.placing_points.²"),
-    ((("table_size = 4", "table_size = 6"),), "", "but round 1 plays base-3-4"),
-    ((('scenario = "cities-knights"', 'scenario = "cities-knights"\ncolour = 1'),), "", "final.colour: unknown key"),
-    ((("[scoring]", "[scoring]\nextra = 1"),), "", "scoring.extra: unknown key"),
-    ((('name = "Schweizer Catan-Meisterschaft 2010"', 'name = "' + "N" * 10000 + '"'),), "", "at most 200"),
-    ((), '\n[[rounds]]\nscenario = "base-3-4"\n' * 60, "at most 50"),
-])
+@pytest.mark.parametrize(
+    "changes,append,fragment",
+    [
+        ((('players = "players.csv"', 'players = "pla\\u0000yers.csv"'),), "", "players: not a file name"),
+        (
+            (
+                (
+                    "placing_points = { 4 = [4, 3, 2, 1], 3 = [4, 2, 1] }",
+                    'placing_points = { "²" = [4, 3, 2, 1], 4 = [4, 3, 2, 1], 3 = [4, 2, 1] }',
+                ),
+            ),
+            "",
+            "scoring.placing_points.²",
+        ),
+        ((("table_size = 4", "table_size = 6"),), "", "but round 1 plays base-3-4"),
+        (
+            (('scenario = "cities-knights"', 'scenario = "cities-knights"\ncolour = 1'),),
+            "",
+            "final.colour: unknown key",
+        ),
+        ((("[scoring]", "[scoring]\nextra = 1"),), "", "scoring.extra: unknown key"),
+        ((('name = "Schweizer Catan-Meisterschaft 2010"', 'name = "' + "N" * 10000 + '"'),), "", "at most 200"),
+        ((), '\n[[rounds]]\nscenario = "base-3-4"\n' * 60, "at most 50"),
+    ],
+)
 def test_malformed_tournament_files(tmp_path, changes, append, fragment):
     toml = tournament_copy(tmp_path, *changes, append=append)
     start = time.perf_counter()
@@ -448,11 +526,14 @@ def test_players_file_with_an_unclosed_quote(tmp_path):
     assert "is a quote not closed?" in one_error(run("schedule", toml, "-o", str(tmp_path / "out")))
 
 
-@pytest.mark.parametrize("content,fragment", [
-    (b"\xff\xfe", "is not UTF-8 text"),
-    (b"round,table,seat,player\n" + b"1" * 4400 + b",1,1,ch01\n", "round must be a whole number"),
-    (None, "does not seat"),  # cut short
-])
+@pytest.mark.parametrize(
+    "content,fragment",
+    [
+        (b"\xff\xfe", "is not UTF-8 text"),
+        (b"round,table,seat,player\n" + b"1" * 4400 + b",1,1,ch01\n", "round must be a whole number"),
+        (None, "does not seat"),  # cut short
+    ],
+)
 def test_hand_edited_schedule_files(tmp_path, content, fragment):
     toml = tournament_copy(tmp_path)
     out = tmp_path / "out"
@@ -473,14 +554,20 @@ def test_results_with_thousands_of_digits(tmp_path):
 
 # -- accepted but wrong, and limits checked before work ---------------------------------
 
-@pytest.mark.parametrize("args,fragment", [
-    (["board", "--seed", "a\x01b", "-o", "{tmp}/x.svg"], "holds a control character"),
-    (["board", "--seed", "S" * 10000, "-o", "{tmp}/x.pdf"], "the seed is 10000 characters long; at most 200"),
-    (["round", "--tables", "1", "--seed", "s", "--title", "T" * 10000, "-o", "{tmp}/p"], "the title is 10000"),
-    (["round", "--tables", "1", "--seed", "s", "--round", str(10 ** 30), "-o", "{tmp}/p"], "from 1 to 1000"),
-    (["finals", str(SWISS / "tournament.toml"), "x.csv", "--players", "16", "--winners", ",,,", "-o", "{tmp}/t"],
-     "none empty"),
-])
+
+@pytest.mark.parametrize(
+    "args,fragment",
+    [
+        (["board", "--seed", "a\x01b", "-o", "{tmp}/x.svg"], "holds a control character"),
+        (["board", "--seed", "S" * 10000, "-o", "{tmp}/x.pdf"], "the seed is 10000 characters long; at most 200"),
+        (["round", "--tables", "1", "--seed", "s", "--title", "T" * 10000, "-o", "{tmp}/p"], "the title is 10000"),
+        (["round", "--tables", "1", "--seed", "s", "--round", str(10**30), "-o", "{tmp}/p"], "from 1 to 1000"),
+        (
+            ["finals", str(SWISS / "tournament.toml"), "x.csv", "--players", "16", "--winners", ",,,", "-o", "{tmp}/t"],
+            "none empty",
+        ),
+    ],
+)
 def test_values_that_were_accepted_but_wrong(tmp_path, args, fragment):
     args = [a.replace("{tmp}", str(tmp_path)) for a in args]
     start = time.perf_counter()
@@ -495,8 +582,13 @@ def test_binary_output_is_not_written_to_a_terminal():
 
     master, slave = pty.openpty()
     try:
-        res = subprocess.run([sys.executable, "-m", "setupgen", "board", "--seed", "s", "--format", "pdf", "-o", "-"],
-                             stdout=slave, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+        res = subprocess.run(
+            [sys.executable, "-m", "setupgen", "board", "--seed", "s", "--format", "pdf", "-o", "-"],
+            stdout=slave,
+            stderr=subprocess.PIPE,
+            text=True,
+            cwd=ROOT,
+        )
     finally:
         os.close(slave)
         os.close(master)
@@ -551,8 +643,12 @@ def test_files_setupgen_did_not_write_are_never_replaced(tmp_path):
 
 
 def test_no_fresh_seed_line_before_an_output_error(tmp_path):
-    for args in (["-o", ""], ["-o", str(tmp_path / "sub") + "/"], ["-o", str(tmp_path / "no" / "x.pdf")],
-                 ["--format", "jsonl", "--count", "0", "-o", "-"]):
+    for args in (
+        ["-o", ""],
+        ["-o", str(tmp_path / "sub") + "/"],
+        ["-o", str(tmp_path / "no" / "x.pdf")],
+        ["--format", "jsonl", "--count", "0", "-o", "-"],
+    ):
         res = run("board", *args)
         assert not res.stderr.startswith("seed:"), res.stderr
         one_error(res)

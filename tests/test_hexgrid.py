@@ -1,6 +1,8 @@
 import pytest
 
 from setupgen.core import hexgrid as hg
+
+
 def test_neighbors_follow_format_direction_order():
     assert hg.neighbors((0, 0)) == ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
     assert hg.direction_to((2, -1), (1, 0)) == 4
@@ -37,8 +39,8 @@ def test_edge_corners_are_the_shared_corners_of_the_two_hexes():
 
 def test_pixel_geometry_pointy_top():
     x, y = hg.center((1, 0))
-    assert (round(x, 6), y) == (round(3 ** 0.5, 6), 0.0)
-    assert hg.center((0, 1)) == pytest.approx((3 ** 0.5 / 2, 1.5))
+    assert (round(x, 6), y) == (round(3**0.5, 6), 0.0)
+    assert hg.center((0, 1)) == pytest.approx((3**0.5 / 2, 1.5))
     # corner 1 (between NE and NW edges) is straight above the centre
     assert hg.corner_point((0, 0), 1) == pytest.approx((0.0, -1.0))
     # the two ends of the east edge are shared by the east neighbour's west edge
@@ -66,6 +68,7 @@ def test_adjacent_pairs_each_once_in_reading_order():
     """A flower of 7 hexes has 12 sides shared (6 spokes, 6 around the
     rim); each pair once, the later hex in reading order second."""
     from setupgen.core import hexgrid as hg
+
     flower = [(0, 0), (1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1)]
     pairs = hg.adjacent_pairs(flower)
     assert len(pairs) == 12 and len({frozenset(p) for p in pairs}) == 12

@@ -9,26 +9,17 @@ import re
 import xml.etree.ElementTree as ET
 
 import pytest
-
 from sheetsvg import sheet_rows
 
 from setupgen import generate
-
-from setupgen.render import key
-
-from setupgen.core import layout
-
-from setupgen.render import sheet
-
-from setupgen.core import templates
+from setupgen.core import layout, templates
+from setupgen.render import key, sheet
 from setupgen.render.page import text_width
 
 SVG = "{http://www.w3.org/2000/svg}"
 MIN_FONT_MM = 8 * 25.4 / 72
 SF = "seafarers-sm2010"
 CTX = sheet.SheetContext("Swiss Catan Championship 2010", 3, 12, ("Anna", "Ben", "Cid", "Dora"))
-
-
 
 
 def texts_of(svg: str) -> list[str]:
@@ -61,7 +52,7 @@ def test_key_reveals_every_hidden_hex_in_build_list_terms(seed):
     assert len(expected) == 7
     for pos, word, number in expected:
         i = words.index(pos)
-        assert words[i + 1: i + 3] == [word, number], (pos, words[i: i + 3])
+        assert words[i + 1 : i + 3] == [word, number], (pos, words[i : i + 3])
     # the board picture shows every hidden hex's true label, none as "?" label
     labels = [tx.get(f"label.{t.terrain}") for t in b.tiles if t.hidden]
     for lab in set(labels):
@@ -121,7 +112,7 @@ def test_key_texts_do_not_overlap(paper, lang):
             x0 = x - {"middle": w / 2, "end": w}.get(e.get("text-anchor", "start"), 0.0)
             boxes.append((x0, y - 0.75 * size, x0 + w, y + 0.2 * size, e.text))
         for i, p in enumerate(boxes):
-            for q in boxes[i + 1:]:
+            for q in boxes[i + 1 :]:
                 clash = p[0] < q[2] - 0.05 and q[0] < p[2] - 0.05 and p[1] < q[3] - 0.05 and q[1] < p[3] - 0.05
                 assert not clash, (p, q)
 
@@ -134,7 +125,7 @@ def test_key_in_german():
     assert "Seefahrer-Turnierszenario" in words
     for pos, word, number in hidden_listing(b, tx):
         i = words.index(pos)
-        assert words[i + 1: i + 3] == [word, number]
+        assert words[i + 1 : i + 3] == [word, number]
     assert "Aufbau-ID:" in words
     assert "Face-down hexes (7)" not in words and "Verdeckte Felder (7)" in words
 
@@ -147,7 +138,8 @@ def test_key_of_a_board_without_hidden_hexes():
     assert b.setup_id in words
     assert "face down at the table (true terrain shown here)" not in " ".join(words)
     assert "Keine verdeckten Felder auf diesem Spielplan." in texts_of(
-        key.render_key(b, layout.load("base-3-4"), lang="de"))
+        key.render_key(b, layout.load("base-3-4"), lang="de")
+    )
 
 
 def test_key_errors():
@@ -161,6 +153,7 @@ def test_key_errors():
 
 
 # -- the table sheet never betrays a hidden hex ---------------------------------
+
 
 def _permuted(board, shift: int):
     """``board`` with the terrains of its hidden tiles rotated by ``shift``

@@ -22,8 +22,7 @@ GOLFER = data_dir("designs") / "golfer-8-4-10.toml"
 
 def tournament(folder: Path, players: int, rounds: int, groups: int = 0) -> Path:
     """A tournament file of ``players`` (in clubs of ``groups``) over ``rounds`` base rounds."""
-    rows = ["id,name,group"] + [f"p{i:02d},Player {i},{f'club{i // groups}' if groups else ''}"
-                                for i in range(players)]
+    rows = ["id,name,group"] + [f"p{i:02d},Player {i},{f'club{i // groups}' if groups else ''}" for i in range(players)]
     (folder / "players.csv").write_text("\n".join(rows) + "\n")
     text = ['name = "Golfers"', 'seed = "golf"', 'players = "players.csv"', "table_size = 4"]
     text += ['[[rounds]]\nscenario = "base-3-4"'] * rounds
@@ -38,7 +37,8 @@ def seating(out: Path) -> dict[int, dict[int, list[tuple[int, str]]]]:
     with open(out / "schedule.csv", newline="") as fh:
         for row in csv.DictReader(fh):
             got.setdefault(int(row["round"]), {}).setdefault(int(row["table"]), []).append(
-                (int(row["seat"]), row["player"]))
+                (int(row["seat"]), row["player"])
+            )
     return got
 
 
@@ -50,7 +50,7 @@ def test_32_players_10_rounds_nobody_meets_twice(tmp_path):
     assert sorted(rounds) == list(range(1, 11))
     met: Counter[tuple[str, str]] = Counter()
     seats: Counter[tuple[str, int]] = Counter()
-    for r, tables in rounds.items():
+    for _r, tables in rounds.items():
         assert len(tables) == 8 and all(len(t) == 4 for t in tables.values())
         assert sorted(p for t in tables.values() for _, p in t) == sorted(f"p{i:02d}" for i in range(32))
         for table in tables.values():
@@ -93,25 +93,38 @@ def test_the_shipped_design_checks_out_by_an_independent_count():
     assert len(twins) == 16 and all(data["players"][a].lower() == data["players"][b] for a, b in twins)
 
 
-@pytest.mark.parametrize("change,problem", [
-    (lambda t: t.replace('"ABCD EFGH', '"ABCE DFGH'), "two players sit together in rounds 1 and 2"),
-    (lambda t: t.replace('"ABCD EFGH', '"ABCD EEGH'), "round 1 does not seat each of the 32 players once"),
-    (lambda t: t.replace('"ABCD EFGH', '"ABCD EFG!'), "round 1 names '!' who is not among the players"),
-    (lambda t: t.replace("table_size = 4", "table_size = 5"),
-     "players must name 40 different players, one character each"),
-    (lambda t: t.replace("tables = 8", "seats = 8"),
-     "it has no tables (a design file gives name, tables, table_size, players and rounds)"),
-    (lambda t: t.replace("tables = 8", "tables = \"eight\""),
-     "tables must be a whole number of at least 1, not 'eight'"),
-    (lambda t: t.replace("tables = 8", "tables = 8.5"), "tables must be a whole number of at least 1, not 8.5"),
-    (lambda t: t.replace("tables = 8", "tables = true"), "tables must be a whole number of at least 1, not True"),
-    (lambda t: t.replace("table_size = 4", "table_size = 0"),
-     "table_size must be a whole number of at least 1, not 0"),
-    (lambda t: t.replace('players = "', 'players = 7 #'), "players must be a text in quotes, not 7"),
-    (lambda t: t[:t.index("rounds = [")] + "rounds = 5\n",
-     "rounds must be a list of texts, one a round, its tables apart by spaces"),
-    (lambda t: t.replace('"ABCD EFGH IJKL MNOP abcd efgh ijkl mnop",', '3,'), "rounds must be a list of texts"),
-])
+@pytest.mark.parametrize(
+    "change,problem",
+    [
+        (lambda t: t.replace('"ABCD EFGH', '"ABCE DFGH'), "two players sit together in rounds 1 and 2"),
+        (lambda t: t.replace('"ABCD EFGH', '"ABCD EEGH'), "round 1 does not seat each of the 32 players once"),
+        (lambda t: t.replace('"ABCD EFGH', '"ABCD EFG!'), "round 1 names '!' who is not among the players"),
+        (
+            lambda t: t.replace("table_size = 4", "table_size = 5"),
+            "players must name 40 different players, one character each",
+        ),
+        (
+            lambda t: t.replace("tables = 8", "seats = 8"),
+            "it has no tables (a design file gives name, tables, table_size, players and rounds)",
+        ),
+        (
+            lambda t: t.replace("tables = 8", 'tables = "eight"'),
+            "tables must be a whole number of at least 1, not 'eight'",
+        ),
+        (lambda t: t.replace("tables = 8", "tables = 8.5"), "tables must be a whole number of at least 1, not 8.5"),
+        (lambda t: t.replace("tables = 8", "tables = true"), "tables must be a whole number of at least 1, not True"),
+        (
+            lambda t: t.replace("table_size = 4", "table_size = 0"),
+            "table_size must be a whole number of at least 1, not 0",
+        ),
+        (lambda t: t.replace('players = "', "players = 7 #"), "players must be a text in quotes, not 7"),
+        (
+            lambda t: t[: t.index("rounds = [")] + "rounds = 5\n",
+            "rounds must be a list of texts, one a round, its tables apart by spaces",
+        ),
+        (lambda t: t.replace('"ABCD EFGH IJKL MNOP abcd efgh ijkl mnop",', "3,"), "rounds must be a list of texts"),
+    ],
+)
 def test_a_broken_design_file_is_refused(tmp_path, change, problem):
     """The whole line: the file named once, the problem in the project's
     words (no "invalid literal for int()"), 8.5 tables not truncated."""

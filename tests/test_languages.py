@@ -95,8 +95,10 @@ def test_sheet_and_key_speak_only_the_new_language(xx, scenario):
 
 
 def test_director_page_speaks_only_the_new_language(xx):
-    rows = [director.DirectorRow(t, "base-3-4", setupgen.from_seed("base-3-4", f"d/t{t}").setup_id, f"d/t{t}")
-            for t in range(1, 4)]
+    rows = [
+        director.DirectorRow(t, "base-3-4", setupgen.from_seed("base-3-4", f"d/t{t}").setup_id, f"d/t{t}")
+        for t in range(1, 4)
+    ]
     for svg in director.render_director_pages(rows, title="Club", lang=xx, seed="d"):
         assert leaks(printed(svg), ["Club", "d/t1", "d/t2", "d/t3"]) == []
 
@@ -158,8 +160,16 @@ def page_words(html: str) -> list[str]:
     return parser.out
 
 
-CLUB = [("p1", "Anna"), ("p2", "Beat"), ("p3", "Carla"), ("p4", "Dario"), ("p5", "Eva"), ("p6", "Fritz"),
-        ("p7", "Gina"), ("p8", "Hans")]
+CLUB = [
+    ("p1", "Anna"),
+    ("p2", "Beat"),
+    ("p3", "Carla"),
+    ("p4", "Dario"),
+    ("p5", "Eva"),
+    ("p6", "Fritz"),
+    ("p7", "Gina"),
+    ("p8", "Hans"),
+]
 
 
 def club_day(tmp_path, rounds: int, final: str = ""):
@@ -169,8 +179,11 @@ def club_day(tmp_path, rounds: int, final: str = ""):
 
     (tmp_path / "players.csv").write_text("id,name\n" + "".join(f"{i},{n}\n" for i, n in CLUB))
     tour = tmp_path / "t.toml"
-    tour.write_text('name = "Club"\nseed = "club"\nlanguage = "xx"\nplayers = "players.csv"\ntable_size = 4\n'
-                    + '[[rounds]]\nscenario = "base-3-4"\nminutes = 60\n' * rounds + final)
+    tour.write_text(
+        'name = "Club"\nseed = "club"\nlanguage = "xx"\nplayers = "players.csv"\ntable_size = 4\n'
+        + '[[rounds]]\nscenario = "base-3-4"\nminutes = 60\n' * rounds
+        + final
+    )
     return consoleday.open_day(tour, tmp_path / "out", console_url="http://testserver")
 
 
@@ -200,9 +213,18 @@ def test_player_pages_speak_only_the_new_language(xx, tmp_path):
         seated = day.players_of(Game.preliminary(1, 2))
         table = tokens.table_url("http://testserver", day.key, 1, 2).removeprefix("http://testserver")
         data_words = ["Club", "Lunch"] + [n for _, n in CLUB] + [f"p{k}" for k in range(1, 9)]
-        for path in ("/public", "/public?screen=1", "/public/players", "/public/players?q=an", "/public/players/p1",
-                     f"/public/players/{seated[0]}", table, "/t/1/1/" + "0" * 32, "/public/players/nobody",
-                     "/public/nowhere"):
+        for path in (
+            "/public",
+            "/public?screen=1",
+            "/public/players",
+            "/public/players?q=an",
+            "/public/players/p1",
+            f"/public/players/{seated[0]}",
+            table,
+            "/t/1/1/" + "0" * 32,
+            "/public/players/nobody",
+            "/public/nowhere",
+        ):
             page = c.get(path)
             assert '<html lang="xx">' in page.text, path
             assert leaks(page_words(page.text), data_words) == [], path
@@ -233,35 +255,79 @@ def test_director_pages_speak_only_the_new_language(xx, tmp_path):
         day.store.announce("Lunch", "director")
         c = TestClient(consoleapp.create_app(day), raise_server_exceptions=False)
         token = re.search(r'name="csrf" value="([0-9a-f]+)"', c.get("/entries").text).group(1)
-        joined = c.post("/entries/change", data={"csrf": token, "change": "joined", "player": "", "name": "Lea",
-                                                 "from_round": "3"}, follow_redirects=False)
+        joined = c.post(
+            "/entries/change",
+            data={"csrf": token, "change": "joined", "player": "", "name": "Lea", "from_round": "3"},
+            follow_redirects=False,
+        )
         assert joined.status_code == 303
         seating = re.search(r'name="seating" value="([0-9a-f]+)"', c.get("/rounds/2/tables/2").text).group(1)
-        refused = c.post("/rounds/2/tables/2", data={"csrf": token, "seating": seating, "vp1": "-5", "vp2": "x",
-                                                     "vp3": "", "vp4": "3", "winner": "1"})
+        refused = c.post(
+            "/rounds/2/tables/2",
+            data={"csrf": token, "seating": seating, "vp1": "-5", "vp2": "x", "vp3": "", "vp4": "3", "winner": "1"},
+        )
         assert refused.status_code == 400
         finals = consoleday.finals(day)
         assert finals is not None and str(finals.problem) == "4 preliminary tables are not confirmed yet"
-        data_words = ["Club", "Lunch", "Lea", "late01", "Europe", "UTC", "entries.csv", "results.csv",
-                      "standings.csv", "standings.pdf", "players.pdf", "round.pdf", "audit.csv", "setupgen",
-                      "schedule", "standings", "finals", "from-round", "T.toml", "[final]", "http://testserver/public",
-                      "http://testserver"] \
-            + [n for _, n in CLUB] + [p for p, _ in CLUB] \
+        data_words = (
+            [
+                "Club",
+                "Lunch",
+                "Lea",
+                "late01",
+                "Europe",
+                "UTC",
+                "entries.csv",
+                "results.csv",
+                "standings.csv",
+                "standings.pdf",
+                "players.pdf",
+                "round.pdf",
+                "audit.csv",
+                "setupgen",
+                "schedule",
+                "standings",
+                "finals",
+                "from-round",
+                "T.toml",
+                "[final]",
+                "http://testserver/public",
+                "http://testserver",
+            ]
+            + [n for _, n in CLUB]
+            + [p for p, _ in CLUB]
             + [day.table_url(Game.preliminary(r, t)) for r in (1, 2, 3) for t in (1, 2)]
-        pages = {path: c.get(path) for path in (
-            "/", "/?confirmed=2&changed=3,4", "/rounds/1", "/rounds/2", "/rounds/2?state=reported",
-            "/rounds/2/tables/1", "/rounds/1/tables/1", "/standings", "/finals", "/entries", "/audit",
-            "/audit?kind=report", "/audit?round=3")}
+        )
+        pages = {
+            path: c.get(path)
+            for path in (
+                "/",
+                "/?confirmed=2&changed=3,4",
+                "/rounds/1",
+                "/rounds/2",
+                "/rounds/2?state=reported",
+                "/rounds/2/tables/1",
+                "/rounds/1/tables/1",
+                "/standings",
+                "/finals",
+                "/entries",
+                "/audit",
+                "/audit?kind=report",
+                "/audit?round=3",
+            )
+        }
         pages["refused"] = refused
         home = c.get("/").text
         stage = {k: re.search(rf'name="{k}" value="([^"]*)"', home).group(1) for k in ("stage", "round")}
         refusals = {  # the console's own refusals are worded in the event's language too
-            "no round": c.get("/rounds/9"), "no key.pdf": c.get("/rounds/3/key.pdf"),
+            "no round": c.get("/rounds/9"),
+            "no key.pdf": c.get("/rounds/3/key.pdf"),
             "no final pack": c.get("/finals/final/round.pdf"),
             "minutes": c.post("/clock", data={"csrf": token, **stage, "action": "start", "minutes": "1h"}),
             "other stage": c.post("/clock", data={"csrf": token, "stage": "final", "round": "0", "action": "pause"}),
             "re-plan round": c.post("/entries/replan", data={"csrf": token, "from_round": "x"}),
-            "stale form": c.post("/entries/replan", data={"csrf": "0", "from_round": "3"})}
+            "stale form": c.post("/entries/replan", data={"csrf": "0", "from_round": "3"}),
+        }
         assert [page.status_code for page in refusals.values()] == [404, 404, 404, 400, 409, 400, 403]
         assert "«There is no round 9 (rounds 1, 2, 3).»" in refusals["no round"].text
         # a field filled into a word hides in its « » span: the console's own reasons are words of their own
@@ -275,8 +341,9 @@ def test_director_pages_speak_only_the_new_language(xx, tmp_path):
         missing = c.get("/rounds/2/tables/9")
         assert missing.status_code == 404 and '<html lang="xx">' in missing.text
         assert "«Error 404»" in missing.text
-        guarded = TestClient(consoleapp.create_app(day, password=security.hash_password("pw")),
-                             raise_server_exceptions=False)
+        guarded = TestClient(
+            consoleapp.create_app(day, password=security.hash_password("pw")), raise_server_exceptions=False
+        )
         login = guarded.get("/login")
         assert login.status_code == 200 and leaks(page_words(login.text), data_words) == []
         token = re.search(r'name="csrf" value="([0-9a-f]+)"', login.text).group(1)

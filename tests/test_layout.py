@@ -16,7 +16,8 @@ def test_base_3_4_matches_rules_section_1():
     assert len(sea) == 18 and all(hg.distance((0, 0), h) == 3 for h in sea)
     region = L.regions[0]
     assert sorted(region.terrain_pool) == sorted(
-        ["forest"] * 4 + ["pasture"] * 4 + ["fields"] * 4 + ["hills"] * 3 + ["mountains"] * 3 + ["desert"])
+        ["forest"] * 4 + ["pasture"] * 4 + ["fields"] * 4 + ["hills"] * 3 + ["mountains"] * 3 + ["desert"]
+    )
     assert sorted(region.number_tokens) == [2, 3, 3, 4, 4, 5, 5, 6, 6, 8, 8, 9, 9, 10, 10, 11, 11, 12]
     assert sorted(L.harbor_pool) == sorted(["3:1"] * 4 + ["lumber", "wool", "grain", "brick", "ore"])
     places = {p.hex for p in L.harbor_places}
@@ -42,7 +43,7 @@ def test_base_5_6_rows_and_pools():
     L = lay.load("base-5-6")
     land = L.land()
     rows = {}
-    for q, r in land:
+    for _q, r in land:
         rows[r] = rows.get(r, 0) + 1
     assert [rows[r] for r in sorted(rows)] == [3, 4, 5, 6, 5, 4, 3]
     assert len([s for s in L.hexes if s.kind == "sea"]) == 22
@@ -76,18 +77,29 @@ def _write(tmp_path, text, name="base-3-4"):
     return p
 
 
-@pytest.mark.parametrize("change, key, problem", [
-    (('desert = 1 }', 'desert = 2 }'), "regions.island.terrain", "20 terrain tiles for 19 hexes"),
-    (('numbers = [2, 3, 3,', 'numbers = [2, 3,'), "regions.island.numbers", "17 tokens for 18 hexes"),
-    (('{ q = 3, r = -3, facing = 4 }', '{ q = 3, r = -3, facing = 1 }'), "harbors.places[0]", "does not point at a land hex"),
-    (('{ q = 3, r = -1, facing = 3 }', '{ q = 2, r = -1, facing = 3 }'), "harbors.places[1]", "is not a sea hex"),
-    (('forest = 4', 'jungle = 4'), "regions.island.terrain.jungle", "unknown name"),
-    (('code = "B4"', 'code = "B44X"'), "code", "expected 2 upper-case"),
-    (('victory_points = 10', 'victory_points = "ten"'), "victory_points", "expected int"),
-    (('"L" = { kind = "land", region = "island" }', '"L" = { kind = "land", region = "isle" }'), "map.legend", "unknown region"),
-    (('cells = "~ L L L ~" }', 'cells = "~ L X L ~" }'), "map.rows[1]", "unknown symbol 'X'"),
-    (('default = "swap"', 'default = "magic"'), "numbers.default", "unknown method"),
-])
+@pytest.mark.parametrize(
+    "change, key, problem",
+    [
+        (("desert = 1 }", "desert = 2 }"), "regions.island.terrain", "20 terrain tiles for 19 hexes"),
+        (("numbers = [2, 3, 3,", "numbers = [2, 3,"), "regions.island.numbers", "17 tokens for 18 hexes"),
+        (
+            ("{ q = 3, r = -3, facing = 4 }", "{ q = 3, r = -3, facing = 1 }"),
+            "harbors.places[0]",
+            "does not point at a land hex",
+        ),
+        (("{ q = 3, r = -1, facing = 3 }", "{ q = 2, r = -1, facing = 3 }"), "harbors.places[1]", "is not a sea hex"),
+        (("forest = 4", "jungle = 4"), "regions.island.terrain.jungle", "unknown name"),
+        (('code = "B4"', 'code = "B44X"'), "code", "expected 2 upper-case"),
+        (("victory_points = 10", 'victory_points = "ten"'), "victory_points", "expected int"),
+        (
+            ('"L" = { kind = "land", region = "island" }', '"L" = { kind = "land", region = "isle" }'),
+            "map.legend",
+            "unknown region",
+        ),
+        (('cells = "~ L L L ~" }', 'cells = "~ L X L ~" }'), "map.rows[1]", "unknown symbol 'X'"),
+        (('default = "swap"', 'default = "magic"'), "numbers.default", "unknown method"),
+    ],
+)
 def test_malformed_layout_names_file_key_and_problem(tmp_path, change, key, problem):
     old, new = change
     assert old in GOOD
@@ -114,9 +126,8 @@ def test_readme_example_layout_generates_legal_boards(tmp_path):
     import random
     import re
 
-    from setupgen import check
+    from setupgen import check, generate
 
-    from setupgen import generate
     text = (Path(lay.layouts_dir()) / "README.md").read_text()
     toml = re.search(r"```toml\n(.*?)```", text, re.S).group(1)
     path = tmp_path / "two-islands.toml"
@@ -136,7 +147,11 @@ def test_inherits_resolves_a_chain_of_any_depth(tmp_path):
     parent's (the two-level chain used to fail with "map: missing")."""
     from setupgen.core.layout import Layout
 
-    base = (Path(__file__).resolve().parent.parent / "layouts" / "base-3-4.toml").read_text().replace('name = "base-3-4"', 'name = "root"')
+    base = (
+        (Path(__file__).resolve().parent.parent / "layouts" / "base-3-4.toml")
+        .read_text()
+        .replace('name = "base-3-4"', 'name = "root"')
+    )
     (tmp_path / "root.toml").write_text(base.replace('code = "B4"', 'code = "Q1"'))
     (tmp_path / "child.toml").write_text('inherits = "root"\nname = "child"\ncode = "Q2"\nvictory_points = 12\n')
     (tmp_path / "grandchild.toml").write_text('inherits = "child"\nname = "grandchild"\ncode = "Q3"\n')

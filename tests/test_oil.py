@@ -7,16 +7,12 @@ import random
 from collections import Counter
 
 import pytest
+from oracle import number_clashes
 
-from setupgen import check
-
-from setupgen import generate
-
+from setupgen import check, generate
 from setupgen.core import layout
-
 from setupgen.core import oil as oil_rules
 from setupgen.generate import oil
-from oracle import number_clashes
 
 BASE = layout.load("base-3-4")
 OIL = layout.load("oil-springs")
@@ -86,8 +82,14 @@ def test_desert_takes_the_numbered_tile_not_next_to_it():
     assert oil_rules.desert_assignments([(0, 0)], both, (5, 9), BASE.adjacency) == [(5,), (9,)]
     seen = Counter()
     for seed in range(200):
-        res = oil.place(land, {h: ("hills" if t in ("forest", "pasture") else t) for h, t in terrain.items()},
-                        clear, OIL.oil, BASE.adjacency, random.Random(seed))
+        res = oil.place(
+            land,
+            {h: ("hills" if t in ("forest", "pasture") else t) for h, t in terrain.items()},
+            clear,
+            OIL.oil,
+            BASE.adjacency,
+            random.Random(seed),
+        )
         seen[res.numbers[(0, 0)]] += 1
     assert set(seen) == {5, 9} and min(seen.values()) > 60
 
@@ -156,8 +158,13 @@ def test_check_rejects_a_wrong_oil_spring():
     b = generate.from_seed("oil-springs", "wrong")
     tiles = list(b.tiles)
     spring = next(k for k, t in enumerate(tiles) if t.oil_spring and t.terrain == "pasture")
-    other = next(k for k, t in enumerate(tiles) if t.terrain == "pasture" and not t.oil_spring
-                 and oil_rules.levels([t.number]) != oil_rules.levels([tiles[spring].number]))
+    other = next(
+        k
+        for k, t in enumerate(tiles)
+        if t.terrain == "pasture"
+        and not t.oil_spring
+        and oil_rules.levels([t.number]) != oil_rules.levels([tiles[spring].number])
+    )
     tiles[spring] = dataclasses.replace(tiles[spring], oil_spring=False)
     tiles[other] = dataclasses.replace(tiles[other], oil_spring=True)
     rules = {v.rule for v in check.errors(dataclasses.replace(b, tiles=tuple(tiles)))}
@@ -176,9 +183,9 @@ from pathlib import Path  # noqa: E402
 
 from typer.testing import CliRunner  # noqa: E402
 
-from setupgen.generate import fixed  # noqa: E402
 from setupgen.cli import app  # noqa: E402
 from setupgen.core.errors import SetupgenError  # noqa: E402
+from setupgen.generate import fixed  # noqa: E402
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
@@ -200,7 +207,12 @@ def test_fixed_3_4_puts_springs_on_desert_forest_9_and_north_east_pasture_10():
 def test_fixed_5_6_turns_the_10_into_forest_and_east_of_4_into_pasture():
     board, lay = fixed.board_from_file(FIXTURES / "oil-5-6-fixed-test-board.json", "oil-springs-5-6-fixed")
     springs = sorted((t.hex, t.terrain, t.number) for t in board.tiles if t.oil_spring)
-    assert springs == [((-1, 1), "desert", 9), ((1, -1), "desert", 5), ((2, -3), "forest", 10), ((2, -2), "pasture", 11)]
+    assert springs == [
+        ((-1, 1), "desert", 9),
+        ((1, -1), "desert", 5),
+        ((2, -3), "forest", 10),
+        ((2, -2), "pasture", 11),
+    ]
     source = json.loads((FIXTURES / "oil-5-6-fixed-test-board.json").read_text())
     before = {(h["q"], h["r"]): h for h in source["hexes"]}
     assert before[(2, -3)]["number"] == 10 and before[(1, -2)]["number"] == 4  # (2,-2) is east of (1,-2)
@@ -222,8 +234,18 @@ def test_fixed_board_without_the_named_hexes_fails_clearly(tmp_path):
 def test_cli_board_from_file(tmp_path):
     runner = CliRunner()
     out = tmp_path / "fixed.json"
-    res = runner.invoke(app, ["board", "--scenario", "oil-springs-fixed", "--board",
-                              str(FIXTURES / "oil-fixed-test-board.toml"), "-o", str(out)])
+    res = runner.invoke(
+        app,
+        [
+            "board",
+            "--scenario",
+            "oil-springs-fixed",
+            "--board",
+            str(FIXTURES / "oil-fixed-test-board.toml"),
+            "-o",
+            str(out),
+        ],
+    )
     assert res.exit_code == 0, res.output
     res = runner.invoke(app, ["check", str(out)])
     assert res.exit_code == 0 and "legal" in res.stdout
@@ -237,7 +259,10 @@ def test_cli_board_from_file(tmp_path):
     res = runner.invoke(app, ["board", "--board", str(plain), "-o", str(svg)])
     assert res.exit_code == 1 and svg.exists() and "illegal:" in res.stderr
     # wrong combinations: one line, exit 2
-    for args, fragment in [(["--scenario", "base-3-4"], "makes its own boards"), (["--seed", "x"], "--board: a board file gives the whole board; it takes no seed")]:
+    for args, fragment in [
+        (["--scenario", "base-3-4"], "makes its own boards"),
+        (["--seed", "x"], "--board: a board file gives the whole board; it takes no seed"),
+    ]:
         res = runner.invoke(app, ["board", "--board", str(plain), *args, "-o", str(tmp_path / "x.json")])
         assert res.exit_code == 2 and fragment in res.stderr
 
@@ -254,8 +279,9 @@ def test_scenario_that_needs_a_board_file_says_so():
 def test_round_pack_of_an_oil_scenario(tmp_path, scenario):
     from pypdf import PdfReader
 
-    res = CliRunner().invoke(app, ["round", "--scenario", scenario, "--tables", "3", "--seed", "oil", "-o",
-                                   str(tmp_path / "pack")])
+    res = CliRunner().invoke(
+        app, ["round", "--scenario", scenario, "--tables", "3", "--seed", "oil", "-o", str(tmp_path / "pack")]
+    )
     assert res.exit_code == 0, res.output
     reader = PdfReader(str(tmp_path / "pack" / "round.pdf"))
     assert len(reader.pages) == 8  # director's page and its back, then sheet and almanac per table
@@ -272,7 +298,10 @@ def test_fixed_board_must_be_a_complete_set(tmp_path):
     path = tmp_path / "oil-fixed-test-board.toml"
     cases = [
         (base.replace("P:2", "H:2"), "terrain differs from the set (hills 4 instead of 3, pasture 3 instead of 4)"),
-        (base.replace('{ r = 3, q = -3, cells = "~ ~ ~ ~" }', '{ r = 3, q = -2, cells = "~ ~ ~" }'), "hex (-3, 3) is missing"),
+        (
+            base.replace('{ r = 3, q = -3, cells = "~ ~ ~ ~" }', '{ r = 3, q = -2, cells = "~ ~ ~" }'),
+            "hex (-3, 3) is missing",
+        ),
     ]
     for text, fragment in cases:
         path.write_text(text)

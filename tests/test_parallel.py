@@ -79,13 +79,15 @@ def test_a_worker_ends_when_the_process_that_started_it_is_gone():
     # the caller dies without a word (os._exit: no clean-up, as after kill -9) while its worker is busy
     # with a long job; the worker notices and ends, so the caller's output pipe closes (before, the worker
     # held it open until its job was done: here a minute, a survey's remaining boards in the field)
-    code = ("import os, sys, time\n"
-            "from setupgen.core import parallel\n"
-            "pool = parallel.fork_pool(1)\n"
-            "print(pool.apply(os.getpid), flush=True)\n"
-            "pool.apply_async(time.sleep, (60,))\n"
-            "time.sleep(0.3)\n"
-            "os._exit(0)\n")
+    code = (
+        "import os, sys, time\n"
+        "from setupgen.core import parallel\n"
+        "pool = parallel.fork_pool(1)\n"
+        "print(pool.apply(os.getpid), flush=True)\n"
+        "pool.apply_async(time.sleep, (60,))\n"
+        "time.sleep(0.3)\n"
+        "os._exit(0)\n"
+    )
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=30)
     worker = int(out.stdout.split()[0])
     deadline = time.monotonic() + 10
@@ -98,14 +100,21 @@ def test_workers_ignore_the_terminals_signals_and_end_on_sigterm():
     pool = parallel.fork_pool(1)
     try:
         handlers = pool.apply(_handlers)
-        assert handlers == {"SIGINT": signal.SIG_IGN, "SIGHUP": signal.SIG_IGN, "SIGTERM": signal.SIG_DFL,
-                            "blocked": []}
+        assert handlers == {
+            "SIGINT": signal.SIG_IGN,
+            "SIGHUP": signal.SIG_IGN,
+            "SIGTERM": signal.SIG_DFL,
+            "blocked": [],
+        }
     finally:
         pool.terminate()
         pool.join()
 
 
 def _handlers() -> dict:
-    return {"SIGINT": signal.getsignal(signal.SIGINT), "SIGHUP": signal.getsignal(signal.SIGHUP),
-            "SIGTERM": signal.getsignal(signal.SIGTERM),
-            "blocked": sorted(int(s) for s in signal.pthread_sigmask(signal.SIG_BLOCK, []) if s in parallel._ENDING)}
+    return {
+        "SIGINT": signal.getsignal(signal.SIGINT),
+        "SIGHUP": signal.getsignal(signal.SIGHUP),
+        "SIGTERM": signal.getsignal(signal.SIGTERM),
+        "blocked": sorted(int(s) for s in signal.pthread_sigmask(signal.SIG_BLOCK, []) if s in parallel._ENDING),
+    }

@@ -40,20 +40,25 @@ def ranked(rows, preset: str, keys=None, thresholds=None, seed="s"):
 
 # --- German ranking tournaments -------------------------------------------------------------
 
+
 def test_german_drop_out_ranks_by_the_average_share_above_two_weaker_games():
     """D wins round 1 (5 points, 10 VP, 10 of 28 = 35.71 %) and drops out.
     P is 2nd in round 1 (3 points, 6 of 24 = 25.00 %) and 3rd in round 2
     (2 points, 4 of 23 = 17.39 %): also 5 points and 10 VP. Summed, P's
     share is 42.39 > 35.71; averaged it is 21.20 (42.39 / 2, rounded) <
     35.71, so the German rule puts D above P."""
-    rows = [*table(1, 1, ("D", 10), ("a", 8), ("b", 6), ("c", 4), winner="D"),
-            *table(1, 2, ("X", 10), ("P", 6), ("Y", 5), ("Z", 3), winner="X"),
-            *table(2, 1, ("X2", 10), ("W", 7), ("P", 4), ("V", 2), winner="X2")]
+    rows = [
+        *table(1, 1, ("D", 10), ("a", 8), ("b", 6), ("c", 4), winner="D"),
+        *table(1, 2, ("X", 10), ("P", 6), ("Y", 5), ("Z", 3), winner="X"),
+        *table(2, 1, ("X2", 10), ("W", 7), ("P", 4), ("V", 2), winner="X2"),
+    ]
     german = ranked(rows, "german-ranking")
     order = [s.player for s in german]
     by = {s.player: s for s in german}
     assert order.index("D") < order.index("P")
-    assert (by["D"].placing_points, by["D"].victory_points) == (by["P"].placing_points, by["P"].victory_points) == (5, 10)
+    assert (
+        (by["D"].placing_points, by["D"].victory_points) == (by["P"].placing_points, by["P"].victory_points) == (5, 10)
+    )
     assert by["D"].vp_share_average == Decimal("35.71") and by["P"].vp_share_average == Decimal("21.20")
     assert by["P"].vp_share == Decimal("42.39") and by["P"].games == 2 and by["D"].games == 1
     summed = [s.player for s in ranked(rows, "german-ranking", ["placing_points", "victory_points", "vp_share"])]
@@ -65,10 +70,12 @@ def test_german_countback_puts_one_win_above_two_second_places():
     10.00 %); B: 2nd twice (3 + 3 points, 6 of 24 = 25.00 % each). Level on
     6 points, 12 VP and a 25.00 average share: A's one 1st place beats
     B's none, where setupgen used to draw lots."""
-    rows = [*table(1, 1, ("A", 10), ("p1", 7), ("p2", 5), ("p3", 3), winner="A"),
-            *table(1, 2, ("r1", 10), ("B", 6), ("r2", 5), ("r3", 3), winner="r1"),
-            *table(2, 1, ("q1", 10), ("q2", 5), ("q3", 3), ("A", 2), winner="q1"),
-            *table(2, 2, ("s1", 10), ("B", 6), ("s2", 5), ("s3", 3), winner="s1")]
+    rows = [
+        *table(1, 1, ("A", 10), ("p1", 7), ("p2", 5), ("p3", 3), winner="A"),
+        *table(1, 2, ("r1", 10), ("B", 6), ("r2", 5), ("r3", 3), winner="r1"),
+        *table(2, 1, ("q1", 10), ("q2", 5), ("q3", 3), ("A", 2), winner="q1"),
+        *table(2, 2, ("s1", 10), ("B", 6), ("s2", 5), ("s3", 3), winner="s1"),
+    ]
     for seed in ("s", "t", "u", "v"):  # not a lucky draw: the countback decides under every seed
         german = ranked(rows, "german-ranking", seed=seed)
         by = {s.player: s for s in german}
@@ -107,8 +114,22 @@ def test_catan_studio_ranks_by_wins_then_total_vp_then_share():
     10/28 = 35.71 = 62.38. Without a win: p06 18, p10 16, p07 15, p04 14,
     p14 11, p11 8, p13 6."""
     got = ranked(STUDIO_ROWS, "catan-studio-2024")
-    assert [s.player for s in got] == ["p05", "p09", "p02", "p03", "p12", "p01", "p08",
-                                       "p06", "p10", "p07", "p04", "p14", "p11", "p13"]
+    assert [s.player for s in got] == [
+        "p05",
+        "p09",
+        "p02",
+        "p03",
+        "p12",
+        "p01",
+        "p08",
+        "p06",
+        "p10",
+        "p07",
+        "p04",
+        "p14",
+        "p11",
+        "p13",
+    ]
     by = {s.player: s for s in got}
     assert (by["p05"].wins, by["p05"].victory_points_total, by["p05"].victory_points) == (2, 21, 20)
     assert by["p09"].vp_share == Decimal("73.04") and by["p02"].vp_share == Decimal("62.38")
@@ -122,10 +143,12 @@ def test_catan_studio_ranks_by_wins_then_total_vp_then_share():
 def test_total_vp_counts_above_the_threshold():
     """Level on wins: A won with 12 and scored 3 (15 in all, 13 capped), B
     won with 10 and scored 4 (14 either way): uncapped, A is ahead."""
-    rows = [*table(1, 1, ("A", 12), ("b", 9), ("c", 5), ("d", 2), winner="A"),
-            *table(1, 2, ("B", 10), ("e", 9), ("f", 5), ("g", 2), winner="B"),
-            *table(2, 1, ("e", 10), ("A", 3), ("h", 2), ("i", 1), winner="e"),
-            *table(2, 2, ("f", 10), ("B", 4), ("j", 2), ("k", 1), winner="f")]
+    rows = [
+        *table(1, 1, ("A", 12), ("b", 9), ("c", 5), ("d", 2), winner="A"),
+        *table(1, 2, ("B", 10), ("e", 9), ("f", 5), ("g", 2), winner="B"),
+        *table(2, 1, ("e", 10), ("A", 3), ("h", 2), ("i", 1), winner="e"),
+        *table(2, 2, ("f", 10), ("B", 4), ("j", 2), ("k", 1), winner="f"),
+    ]
     order = [s.player for s in ranked(rows, "catan-studio-2024", ["wins", "victory_points_total"])]
     assert order.index("A") < order.index("B")
     capped = [s.player for s in ranked(rows, "catan-studio-2024", ["wins", "victory_points"])]
@@ -136,19 +159,32 @@ def test_best_finish_as_conventions_break_ties():
     """Points 4/3/2/1: A 1st and 4th (5 points), B 2nd and 3rd (5 points);
     A's best finish, 1st, beats B's, 2nd (a convention's "best single
     finish")."""
-    rows = [*table(1, 1, ("A", 10), ("a1", 7), ("a2", 5), ("a3", 3), winner="A"),
-            *table(1, 2, ("b1", 10), ("B", 6), ("b2", 5), ("b3", 3), winner="b1"),
-            *table(2, 1, ("c1", 10), ("c2", 5), ("c3", 3), ("A", 2), winner="c1"),
-            *table(2, 2, ("d1", 10), ("d2", 6), ("B", 5), ("d3", 3), winner="d1")]
+    rows = [
+        *table(1, 1, ("A", 10), ("a1", 7), ("a2", 5), ("a3", 3), winner="A"),
+        *table(1, 2, ("b1", 10), ("B", 6), ("b2", 5), ("b3", 3), winner="b1"),
+        *table(2, 1, ("c1", 10), ("c2", 5), ("c3", 3), ("A", 2), winner="c1"),
+        *table(2, 2, ("d1", 10), ("d2", 6), ("B", 5), ("d3", 3), winner="d1"),
+    ]
     got = ranked(rows, "australian-2006", ["placing_points", "best_finish"])
     by = {s.player: s for s in got}
     assert by["A"].placing_points == by["B"].placing_points == 5
     assert (by["A"].best_finish, by["B"].best_finish) == (1, 2) and by["A"].rank < by["B"].rank
 
 
-@pytest.mark.parametrize("ranked_players, semis, expected", [
-    (11, False, None), (12, False, 4), (15, True, 4), (16, True, 16), (16, False, 4), (28, False, 4),
-    (28, True, 16), (29, False, 16), (40, False, 16)])
+@pytest.mark.parametrize(
+    "ranked_players, semis, expected",
+    [
+        (11, False, None),
+        (12, False, 4),
+        (15, True, 4),
+        (16, True, 16),
+        (16, False, 4),
+        (28, False, 4),
+        (28, True, 16),
+        (29, False, 16),
+        (40, False, 16),
+    ],
+)
 def test_the_attendance_rule(ranked_players, semis, expected):
     """CATAN Studio: 12-28 ranked players a final of four (semi-finals from
     16 up only when the file asks), 29 or more semi-finals of 16, fewer
@@ -162,6 +198,7 @@ def test_the_attendance_rule(ranked_players, semis, expected):
 
 
 # --- presets and the tournament file ----------------------------------------------------------
+
 
 def test_presets_name_their_sources_and_keys():
     assert scoring.presets() == ("australian-2006", "catan-studio-2024", "german-ranking")
@@ -179,7 +216,10 @@ def test_presets_name_their_sources_and_keys():
 def test_examples_load_with_their_presets():
     studio = tournament.load(STUDIO)
     assert (studio.scoring_preset, studio.positions, studio.tie_breakers) == (
-        "catan-studio-2024", "selection", ("wins", "victory_points_total", "vp_share", "lots"))
+        "catan-studio-2024",
+        "selection",
+        ("wins", "victory_points_total", "vp_share", "lots"),
+    )
     assert len(studio.players) == 14 and studio.final.players == tournament.BY_ATTENDANCE
     german = tournament.load(GERMAN)
     assert german.final.players == 4 and dict(german.placing_points)[3] == (5, 3, 1)
@@ -193,21 +233,39 @@ def write(tmp_path: Path, source: Path, old: str, new: str) -> Path:
     return tmp_path / "t.toml"
 
 
-@pytest.mark.parametrize("old, new, fragment", [
-    ('preset = "catan-studio-2024"', 'preset = "catan-studio-2023"', "scoring.preset: unknown scoring preset"),
-    ('preset = "catan-studio-2024"', 'preset = "catan-studio-2024"\nranking = ["wins", "points"]',
-     "scoring.ranking: unknown ranking key 'points'"),
-    ('preset = "catan-studio-2024"', 'preset = "catan-studio-2024"\nranking = ["wins", "wins"]',
-     "scoring.ranking: the ranking key 'wins' is listed twice"),
-    ('preset = "catan-studio-2024"', 'preset = "catan-studio-2024"\nranking = ["lots", "wins"]',
-     "scoring.ranking: the 'lots' ranking key must come last"),
-    ('preset = "catan-studio-2024"', 'preset = "catan-studio-2024"\nranking = ["lots"]',
-     "at least one key besides lots"),
-    ('preset = "catan-studio-2024"', 'preset = "catan-studio-2024"\npositions = "seat"',
-     "scoring.positions: expected start or selection"),
-    ('players = "by-attendance"', 'players = 12', 'final.players: expected 4, 8, 16 or "by-attendance"'),
-    ('players = "by-attendance"', 'players = 4\nsemi_finals = true', "final.semi_finals: only with players"),
-])
+@pytest.mark.parametrize(
+    "old, new, fragment",
+    [
+        ('preset = "catan-studio-2024"', 'preset = "catan-studio-2023"', "scoring.preset: unknown scoring preset"),
+        (
+            'preset = "catan-studio-2024"',
+            'preset = "catan-studio-2024"\nranking = ["wins", "points"]',
+            "scoring.ranking: unknown ranking key 'points'",
+        ),
+        (
+            'preset = "catan-studio-2024"',
+            'preset = "catan-studio-2024"\nranking = ["wins", "wins"]',
+            "scoring.ranking: the ranking key 'wins' is listed twice",
+        ),
+        (
+            'preset = "catan-studio-2024"',
+            'preset = "catan-studio-2024"\nranking = ["lots", "wins"]',
+            "scoring.ranking: the 'lots' ranking key must come last",
+        ),
+        (
+            'preset = "catan-studio-2024"',
+            'preset = "catan-studio-2024"\nranking = ["lots"]',
+            "at least one key besides lots",
+        ),
+        (
+            'preset = "catan-studio-2024"',
+            'preset = "catan-studio-2024"\npositions = "seat"',
+            "scoring.positions: expected start or selection",
+        ),
+        ('players = "by-attendance"', "players = 12", 'final.players: expected 4, 8, 16 or "by-attendance"'),
+        ('players = "by-attendance"', "players = 4\nsemi_finals = true", "final.semi_finals: only with players"),
+    ],
+)
 def test_bad_scoring_is_one_clear_line_and_exit_2(tmp_path, old, new, fragment):
     path = write(tmp_path, STUDIO, old, new)
     with pytest.raises(tournament.TournamentError, match=None) as info:
@@ -220,9 +278,13 @@ def test_bad_scoring_is_one_clear_line_and_exit_2(tmp_path, old, new, fragment):
 
 
 def test_a_preset_overridden_key_by_key(tmp_path):
-    path = write(tmp_path, STUDIO, 'placing_points = { 4 = [4, 3, 2, 1], 3 = [4, 2, 1] }',
-                 'placing_points = { 4 = [100, 50, 20, 10], 3 = [100, 40, 10] }\n'
-                 'ranking = ["placing_points", "wins", "victory_points_total", "best_finish"]\npositions = "start"')
+    path = write(
+        tmp_path,
+        STUDIO,
+        "placing_points = { 4 = [4, 3, 2, 1], 3 = [4, 2, 1] }",
+        "placing_points = { 4 = [100, 50, 20, 10], 3 = [100, 40, 10] }\n"
+        'ranking = ["placing_points", "wins", "victory_points_total", "best_finish"]\npositions = "start"',
+    )
     t = tournament.load(path)
     assert t.scoring_preset == "catan-studio-2024" and t.positions == "start"
     assert dict(t.placing_points)[3] == (100, 40, 10)
@@ -230,6 +292,7 @@ def test_a_preset_overridden_key_by_key(tmp_path):
 
 
 # --- the whole event: CLI, CSV, words ------------------------------------------------------------
+
 
 def results_for(t, sched, vp_of) -> str:
     lines = ["round,table,player,vp,winner"]
@@ -269,13 +332,17 @@ def test_a_final_of_four_with_three_ranked_players_is_refused(tmp_path):
     """Four entered (the schedule accepts the final of four; three would be
     refused there already, issue 46), one disqualified: three ranked."""
     (tmp_path / "players.csv").write_text("id,name\na,Ann\nb,Bo\nc,Cy\nd,Di\n")
-    (tmp_path / "t.toml").write_text('name = "Tiny"\nseed = "tiny"\nplayers = "players.csv"\n'
-                                     '[[rounds]]\nscenario = "base-3-4"\n[final]\nplayers = 4\nscenario = "base-3-4"\n')
+    (tmp_path / "t.toml").write_text(
+        'name = "Tiny"\nseed = "tiny"\nplayers = "players.csv"\n'
+        '[[rounds]]\nscenario = "base-3-4"\n[final]\nplayers = 4\nscenario = "base-3-4"\n'
+    )
     out = tmp_path / "out"
     runner = CliRunner()
     assert runner.invoke(app, ["schedule", str(tmp_path / "t.toml"), "-o", str(out)]).exit_code == 0
-    (out / "results.csv").write_text("round,table,player,vp,winner,status\n1,1,a,10,yes,played\n1,1,b,5,no,played\n"
-                                     "1,1,c,4,no,played\n1,1,d,3,no,disqualified\n")
+    (out / "results.csv").write_text(
+        "round,table,player,vp,winner,status\n1,1,a,10,yes,played\n1,1,b,5,no,played\n"
+        "1,1,c,4,no,played\n1,1,d,3,no,disqualified\n"
+    )
     before = sorted(p.name for p in out.iterdir())
     res = runner.invoke(app, ["finals", str(tmp_path / "t.toml"), str(out / "results.csv"), "-o", str(out)])
     assert res.exit_code == 2 and "finals of 4 need 4 ranked players, got 3" in res.stderr
@@ -301,8 +368,7 @@ def test_each_key_has_its_name_in_both_languages():
 
 def test_the_standings_pdf_heads_its_columns_by_key(tmp_path):
     t = tournament.load(GERMAN)
-    got = ranked([*table(1, 1, ("rl01", 10), ("rl02", 7), ("rl03", 5), ("rl04", 3), winner="rl01")],
-                 "german-ranking")
+    got = ranked([*table(1, 1, ("rl01", 10), ("rl02", 7), ("rl03", 5), ("rl04", 3), winner="rl01")], "german-ranking")
     listing = jobs.standings_listing(t, got, {"rl01": {1: 5}, "rl02": {1: 3}, "rl03": {1: 2}, "rl04": {1: 1}})
     # rank, player, the round's placing points (R1), then the German keys, games, lot
     assert listing.columns == ("#", "Spieler", "R1", "Platzpunkte", "SP", "Ø Anteil", "Plätze", "Spiele", "Los")
@@ -316,7 +382,8 @@ def test_selection_positions_are_worded_as_such():
     assert de.get("tournament.table_seat", table=2, seat=3) == "Tisch 2, Auswahlposition 3"
     assert texts("en").get("tournament.seat", n=1) == "Start position 1"  # the start words untouched
     assert texts("de-CH").for_positions("selection").get("tournament.quality.seat_spread") == (
-        "Grösste Streuung der Auswahlpositionen")
+        "Grösste Streuung der Auswahlpositionen"
+    )
     with pytest.raises(SetupgenError, match="unknown kind of positions"):
         texts("en").for_positions("chairs")
 
@@ -356,21 +423,29 @@ def test_the_console_speaks_of_wins_and_selection_positions(tmp_path):
 
 def test_the_result_slip_lists_selection_order_with_a_play_order_box():
     import sheetsvg as S
+
     from setupgen import generate
     from setupgen.core import layout
     from setupgen.render import sheet
 
     b, lay = generate.from_seed("base-3-4", "sel"), layout.load("base-3-4")
     players = ("Avery", "Jordan", "Riley", "Morgan")
-    for lang, heads, hint in (("en", ("Sel.", "Play order"), "players in selection order: in this order each picks a chair"),
-                              ("de", ("Ausw.", "Zugfolge"), "Spieler in Auswahlreihenfolge")):
-        svg = sheet.render_sheet(b, lay, lang=lang, context=sheet.SheetContext(
-            "Qualifier", 1, 2, players=players, positions="selection"))
+    for lang, heads, hint in (
+        ("en", ("Sel.", "Play order"), "players in selection order: in this order each picks a chair"),
+        ("de", ("Ausw.", "Zugfolge"), "Spieler in Auswahlreihenfolge"),
+    ):
+        svg = sheet.render_sheet(
+            b, lay, lang=lang, context=sheet.SheetContext("Qualifier", 1, 2, players=players, positions="selection")
+        )
         words = [t.text for t in S.parse(svg)[1]]
         assert all(h in words for h in heads), (lang, words)
         assert any(hint in w for w in words) or hint in " ".join(words)
-        plain = [t.text for t in S.parse(sheet.render_sheet(b, lay, lang=lang, context=sheet.SheetContext(
-            "Qualifier", 1, 2, players=players)))[1]]
+        plain = [
+            t.text
+            for t in S.parse(
+                sheet.render_sheet(b, lay, lang=lang, context=sheet.SheetContext("Qualifier", 1, 2, players=players))
+            )[1]
+        ]
         assert not any(h in plain for h in heads)
     with pytest.raises(SetupgenError, match="unknown kind of positions"):
         sheet.SheetContext(positions="chairs")

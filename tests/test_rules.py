@@ -11,18 +11,21 @@ from setupgen.core import rules
 NUMBERS = (2, 3, 4, 5, 6, 8, 9, 10, 11, 12)
 
 
-@pytest.mark.parametrize("a,b,want", [
-    (6, 6, ("equal-adjacent", "red-adjacent")),
-    (8, 8, ("equal-adjacent", "red-adjacent")),
-    (6, 8, ("red-adjacent",)),
-    (8, 6, ("red-adjacent",)),
-    (5, 5, ("equal-adjacent",)),
-    (2, 2, ("equal-adjacent",)),
-    (12, 12, ("equal-adjacent",)),
-    (6, 5, ()),
-    (8, 9, ()),
-    (2, 12, ()),
-])
+@pytest.mark.parametrize(
+    "a,b,want",
+    [
+        (6, 6, ("equal-adjacent", "red-adjacent")),
+        (8, 8, ("equal-adjacent", "red-adjacent")),
+        (6, 8, ("red-adjacent",)),
+        (8, 6, ("red-adjacent",)),
+        (5, 5, ("equal-adjacent",)),
+        (2, 2, ("equal-adjacent",)),
+        (12, 12, ("equal-adjacent",)),
+        (6, 5, ()),
+        (8, 9, ()),
+        (2, 12, ()),
+    ],
+)
 def test_clashes_hand_worked(a, b, want):
     assert rules.clashes(a, b) == want
 

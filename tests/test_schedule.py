@@ -15,18 +15,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from setupgen.core import rng as rngmod
-from setupgen.tournament import schedule as sched
 from setupgen.core.errors import SetupgenError
+from setupgen.tournament import schedule as sched
 from setupgen.tournament.schedule import Player, Quality, Schedule, ScheduleError, Seat, plan, table_sizes
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def players(n: int, groups: int = 0, prefix: str = "p") -> list[Player]:
-    return [
-        Player(f"{prefix}{i:02d}", f"Player {i}", f"club{i % groups}" if groups else None)
-        for i in range(n)
-    ]
+    return [Player(f"{prefix}{i:02d}", f"Player {i}", f"club{i % groups}" if groups else None) for i in range(n)]
 
 
 def measure(s: Schedule, roster: list[Player]) -> tuple[int, int, int]:
@@ -68,6 +65,7 @@ def assert_seated(s: Schedule, roster: list[Player], rounds: list[int], table_si
 
 # -- table_sizes ------------------------------------------------------------
 
+
 @pytest.mark.parametrize(
     "n, size, want",
     [
@@ -102,6 +100,7 @@ def test_table_sizes_message_names_the_problem():
 
 # -- plan: perfect schedules --------------------------------------------------
 
+
 @pytest.mark.parametrize("n, rounds", [(48, 3), (16, 3), (64, 4), (16, 4)])
 def test_plan_perfect(n, rounds):
     roster = players(n)
@@ -112,7 +111,7 @@ def test_plan_perfect(n, rounds):
     assert measure(s, roster) == (0, 0, 0)
     # spread: most minus least used of positions 1-4 (1 when rounds < 4)
     assert q.worst_seat_spread == (0 if rounds % 4 == 0 else 1) and q.max_meetings == 1 and q.at_bounds()
-    for pid, seats in q.player_seats:
+    for _pid, seats in q.player_seats:
         assert sorted(seats) == sorted(set(seats)) and len(seats) == rounds
 
 
@@ -152,8 +151,11 @@ def test_plan_same_under_another_hash_seed():
     outs = []
     for hs in ("1", "2"):
         env = dict(os.environ, PYTHONHASHSEED=hs)
-        outs.append(subprocess.run([sys.executable, "-c", code, str(ROOT)], env=env, check=True,
-                                   capture_output=True, text=True).stdout)
+        outs.append(
+            subprocess.run(
+                [sys.executable, "-c", code, str(ROOT)], env=env, check=True, capture_output=True, text=True
+            ).stdout
+        )
     assert outs[0] == outs[1] and outs[0].startswith("round,table,seat,player\n")
 
 
@@ -197,6 +199,7 @@ def test_table_size_six():
 
 # -- plan: re-planning with fixed rounds ---------------------------------------
 
+
 def test_replan_keeps_fixed_rounds_and_counts_them():
     roster = players(48)
     first = plan(roster, 3, 4, "day1")
@@ -234,6 +237,7 @@ def test_all_rounds_fixed_returns_them():
 
 # -- plan: errors ---------------------------------------------------------------
 
+
 @pytest.mark.parametrize(
     "kwargs, match",
     [
@@ -258,6 +262,7 @@ def test_plan_errors(kwargs, match):
 
 # -- Schedule, CSV and Quality ---------------------------------------------------
 
+
 def test_csv_round_trip():
     roster = players(13)
     s = plan(roster, 3, 4, "csv", budget=5000)
@@ -280,7 +285,10 @@ def test_csv_round_trip():
         ("round,table,seat,player\n1,1,1,a\n1,1,2\n", "line 3: expected 4 fields"),
         ("round,table,seat,player\n1,x,1,a\n", "line 2: table must be"),
         ("round,table,seat,player\n0,1,1,a\n", "line 2: round must be"),
-        ("round,table,seat,player\n1,1,1,a\n1,1,2,b\n1,1,1,c\n", "line 4: round 1 table 1 seat 1 is already given on line 2"),
+        (
+            "round,table,seat,player\n1,1,1,a\n1,1,2,b\n1,1,1,c\n",
+            "line 4: round 1 table 1 seat 1 is already given on line 2",
+        ),
         ("round,table,seat,player\n1,1,1,a\n1,1,2,a\n", "line 3: player a already sits in round 1"),
         ("round,table,seat,player\n1,1,1,a\n1,1,3,b\n", "line 3: round 1 table 1 seat 3: expected table 1 seat 2"),
         ("round,table,seat,player\n1,1,1,a\n\n1,2,2,b\n", "line 4: round 1 table 2 seat 2"),
@@ -330,6 +338,7 @@ def test_dataclasses_frozen():
 
 
 # -- property: any small field is fully and correctly seated --------------------
+
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from setupgen.core import templates
 from setupgen.tournament import designs, jobs, model
-from setupgen.tournament.measures import measure, seat_optimum
+from setupgen.tournament.measures import seat_optimum
 from setupgen.tournament.schedule import Player, Schedule, ScheduleError, Seat, plan
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -27,11 +27,18 @@ def players(n: int, groups: int = 0) -> list[Player]:
 
 def seats_of(rounds: list[list[str]]) -> Schedule:
     """A schedule from per round its tables written as strings of one-letter ids."""
-    return Schedule(tuple(Seat(r, t, s, pid) for r, tables in enumerate(rounds, start=1)
-                          for t, table in enumerate(tables, start=1) for s, pid in enumerate(table, start=1)))
+    return Schedule(
+        tuple(
+            Seat(r, t, s, pid)
+            for r, tables in enumerate(rounds, start=1)
+            for t, table in enumerate(tables, start=1)
+            for s, pid in enumerate(table, start=1)
+        )
+    )
 
 
 # -- measures worked by hand -------------------------------------------------------
+
 
 def test_measures_of_a_hand_made_schedule():
     # round 1: abcd / efg, round 2: abef / cdg. ab, cd, ef meet twice; a and b
@@ -58,8 +65,9 @@ def test_measures_of_a_hand_made_schedule():
     # the opponents' bounds here are counting bounds; the later measures' are each
     # measure's own, which the measures before them may keep out of reach
     assert [kind for *_, kind in q.rows()] == ["counting"] * 3 + ["alone"] * 5
-    assert lines[5] == ("groups: 3 same-group pair(s) share a table [bound 0 for this measure alone: "
-                        "the measures before it come first]")
+    assert lines[5] == (
+        "groups: 3 same-group pair(s) share a table [bound 0 for this measure alone: the measures before it come first]"
+    )
 
 
 def test_seventeen_players_cannot_have_both_no_repeats_and_short_tables_in_turn():
@@ -96,17 +104,28 @@ def test_forty_nine_players_must_leave_nine_off_their_positions():
     assert q.seat_off_bound == 9 and q.seat_off == 9 and q.repeat_pairs == 0
 
 
-@pytest.mark.parametrize("full, short, size, want", [
-    (4, 0, 4, 0), (3, 0, 4, 1), (8, 0, 4, 0), (5, 0, 4, 1),   # ⌊R/S⌋ or ⌈R/S⌉ times each
-    (0, 2, 4, 1), (1, 5, 4, 1), (0, 6, 4, 2), (2, 2, 4, 0),   # position 4 only at full tables
-    (0, 4, 4, 2),  # four rounds short: 1, 2, 3 about 4/3 times each, 4 never -> 2 - 0
-    (6, 0, 6, 0), (0, 5, 6, 1),
-])
+@pytest.mark.parametrize(
+    "full, short, size, want",
+    [
+        (4, 0, 4, 0),
+        (3, 0, 4, 1),
+        (8, 0, 4, 0),
+        (5, 0, 4, 1),  # ⌊R/S⌋ or ⌈R/S⌉ times each
+        (0, 2, 4, 1),
+        (1, 5, 4, 1),
+        (0, 6, 4, 2),
+        (2, 2, 4, 0),  # position 4 only at full tables
+        (0, 4, 4, 2),  # four rounds short: 1, 2, 3 about 4/3 times each, 4 never -> 2 - 0
+        (6, 0, 6, 0),
+        (0, 5, 6, 1),
+    ],
+)
 def test_seat_optimum(full, short, size, want):
     assert seat_optimum(full, short, size) == want
 
 
 # -- designs -----------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("q", [4, 8, 9, 16, 25, 27, 32])
 def test_field_is_a_field(q):
@@ -131,12 +150,15 @@ def test_column_design_never_repeats_in_its_clean_rounds(tables, k):
     assert all(sorted(x for t in rnd for x in t) == list(range(tables * k)) for rnd in got)
 
 
-@pytest.mark.parametrize("blocks, v, k, count", [
-    (lambda: designs.projective_lines(2, 2), 7, 3, 7),     # the Fano plane
-    (lambda: designs.projective_lines(3, 2), 13, 4, 13),   # PG(2, 3)
-    (lambda: designs.projective_lines(3, 3), 40, 4, 130),  # PG(3, 3): (40 · 39 / 2) / 6 lines
-    (lambda: designs.unital_blocks(3), 28, 4, 63),         # the Hermitian unital: (28 · 27 / 2) / 6 blocks
-])
+@pytest.mark.parametrize(
+    "blocks, v, k, count",
+    [
+        (lambda: designs.projective_lines(2, 2), 7, 3, 7),  # the Fano plane
+        (lambda: designs.projective_lines(3, 2), 13, 4, 13),  # PG(2, 3)
+        (lambda: designs.projective_lines(3, 3), 40, 4, 130),  # PG(3, 3): (40 · 39 / 2) / 6 lines
+        (lambda: designs.unital_blocks(3), 28, 4, 63),  # the Hermitian unital: (28 · 27 / 2) / 6 blocks
+    ],
+)
 def test_designs_meet_every_pair_once(blocks, v, k, count):
     got = blocks()
     assert len(got) == count and {len(b) for b in got} == {k}
@@ -191,6 +213,7 @@ def test_forty_eight_in_clubs_of_six_by_seven():
 
 # -- optima reached ------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("n, rounds", [(16, 4), (16, 5), (32, 8), (32, 9), (36, 6), (64, 8)])
 def test_zero_repeats_where_a_design_exists(n, rounds):
     roster = players(n)
@@ -233,6 +256,7 @@ def test_short_tables_in_turn_at_sixty_two_by_ten():
 def test_round_robin_deals_short_seats_in_turn():
     from setupgen.core import rng
     from setupgen.tournament import seating
+
     got = seating.round_robin_short([[0] * 10 for _ in range(4)], 3, rng.from_seed("rr"))
     assert [len(x) for x in got] == [3, 3, 3, 3]
     first = got[0] | got[1] | got[2]
@@ -254,6 +278,7 @@ def test_replan_with_short_tables_keeps_them_in_turn():
 
 
 # -- re-planning ---------------------------------------------------------------------
+
 
 def test_replan_keeps_played_rounds_and_reaches_the_bounds_again():
     roster = players(32)
@@ -278,7 +303,8 @@ def test_late_entry_takes_a_drop_outs_seats_and_the_bounds_hold():
     # the late entry sits where p05 would have: rounds 4-8 as planned before, p05 swapped out
     for r in range(4, 9):
         assert [sorted("late1" if pid == "p05" else pid for pid in first.table(r, t)) for t in range(1, 9)] == [
-            sorted(again.table(r, t)) for t in range(1, 9)]
+            sorted(again.table(r, t)) for t in range(1, 9)
+        ]
 
 
 def test_deterministic_bytes():
@@ -289,6 +315,7 @@ def test_deterministic_bytes():
 
 
 # -- the quality page -----------------------------------------------------------------
+
 
 @pytest.mark.parametrize("example, lang", [("swiss-2010", "de-CH"), ("australian", "en")])
 def test_quality_page_lists_every_measure_with_its_bound(tmp_path, example, lang):
@@ -303,6 +330,7 @@ def test_quality_page_lists_every_measure_with_its_bound(tmp_path, example, lang
 
 # -- seating by standings --------------------------------------------------------------
 
+
 def test_round_by_rank_cuts_the_ranking_into_tables():
     roster = players(14)  # tables 4, 4, 3, 3
     first = plan(roster, 3, 4, "rank")
@@ -310,7 +338,11 @@ def test_round_by_rank_cuts_the_ranking_into_tables():
     ranked = [p.id for p in roster][::-1]
     s = plan(roster, 3, 4, "rank/2", fixed=fixed, by_rank={2: ranked})
     assert [sorted(s.table(2, t)) for t in range(1, 5)] == [
-        sorted(ranked[0:4]), sorted(ranked[4:8]), sorted(ranked[8:11]), sorted(ranked[11:14])]
+        sorted(ranked[0:4]),
+        sorted(ranked[4:8]),
+        sorted(ranked[8:11]),
+        sorted(ranked[11:14]),
+    ]
     seat1 = {x.player: x.seat for x in fixed}
     # nobody takes round 1's position again: always possible at one fixed round
     assert all(seat1[pid] != i + 1 for t in range(1, 5) for i, pid in enumerate(s.table(2, t)))

@@ -3,19 +3,11 @@
 from collections import Counter
 
 import pytest
-
-from setupgen import check
-
-from setupgen import generate
-
-from setupgen.core import hexgrid
-
-from setupgen.core import layout
-
-from setupgen.generate import numbers
-
-from setupgen.core import rng
 from oracle import number_clashes
+
+from setupgen import check, generate
+from setupgen.core import hexgrid, layout, rng
+from setupgen.generate import numbers
 
 L = layout.load("seafarers-sm2010")
 
@@ -25,7 +17,8 @@ def test_layout_matches_rules_section_4():
     hidden = L.region_hexes("hidden")
     assert len(island) == 19 and len(hidden) == 7
     assert sorted(L.regions[1].terrain_pool) == sorted(
-        ["forest"] * 4 + ["pasture"] * 4 + ["fields"] * 4 + ["hills"] * 3 + ["mountains"] * 3 + ["desert"])
+        ["forest"] * 4 + ["pasture"] * 4 + ["fields"] * 4 + ["hills"] * 3 + ["mountains"] * 3 + ["desert"]
+    )
     pool = {r.name: Counter(r.terrain_pool) for r in L.regions}
     assert pool["hidden"] == Counter(hills=2, mountains=2, fields=1, forest=1, pasture=1)
     assert all(L.spec(h).number is not None for h in hidden)
@@ -66,15 +59,18 @@ def test_big_island_swap_rule_with_scripted_draws():
         return 0 if value is None else bag.index(value)
 
     trace = []
-    result = numbers.swap_with(order, L.regions[1].number_tokens, fixed, pick, trace=trace,
-                               adjacency=L.adjacency)
+    result = numbers.swap_with(order, L.regions[1].number_tokens, fixed, pick, trace=trace, adjacency=L.adjacency)
     assert trace[:10] == [
         ("place", (2, 1), 6),
-        ("aside", (3, 1), 8), ("aside", (3, 1), 6), ("place", (3, 1), 5),
+        ("aside", (3, 1), 8),
+        ("aside", (3, 1), 6),
+        ("place", (3, 1), 5),
         ("place", (4, 1), 8),
-        ("aside", (1, 2), 6), ("place", (1, 2), 10),
+        ("aside", (1, 2), 6),
+        ("place", (1, 2), 10),
         ("swap", (2, 2), (1, 2), 5, 10),
-        ("aside", (3, 2), 6), ("place", (3, 2), 9),
+        ("aside", (3, 2), 6),
+        ("place", (3, 2), 9),
     ]
     board = {**fixed, **result}
     assert number_clashes(board) == []
@@ -94,11 +90,12 @@ def test_generated_numbers_follow_the_swap_rule_step_by_step():
         order = [h for h in L.region_hexes("island") if h != desert]
         fixed = {s.hex: s.number for s in L.hexes if s.number is not None}
         trace = []
-        replay = numbers.swap_with(order, L.regions[1].number_tokens, fixed,
-                                   lambda bag: rng.randbelow(r, len(bag)), trace=trace)
+        replay = numbers.swap_with(
+            order, L.regions[1].number_tokens, fixed, lambda bag, r=r: rng.randbelow(r, len(bag)), trace=trace
+        )
         assert replay == {h: board.tile(h).number for h in order}
         placed_order = [e[1] for e in trace if e[0] in ("place", "swap")]
-        assert placed_order == order[:len(placed_order)] or any(e[0] == "restart" for e in trace)
+        assert placed_order == order[: len(placed_order)] or any(e[0] == "restart" for e in trace)
 
 
 def test_hidden_terrain_is_uniform_per_hex_chi_square():
@@ -137,8 +134,12 @@ def test_check_catches_seafarers_specific_errors():
     i = next(k for k, t in enumerate(tiles) if t.hidden)
     tiles[i] = dataclasses.replace(tiles[i], number=2)  # fixed token changed
     j = next(k for k, t in enumerate(tiles) if t.kind == "frame")
-    bad = dataclasses.replace(b, tiles=tuple(tiles), pirate=None,
-                              harbors=b.harbors[:9] + (dataclasses.replace(b.harbors[9], hex=tiles[j].hex),))
+    bad = dataclasses.replace(
+        b,
+        tiles=tuple(tiles),
+        pirate=None,
+        harbors=b.harbors[:9] + (dataclasses.replace(b.harbors[9], hex=tiles[j].hex),),
+    )
     rules = {v.rule for v in check.errors(bad)}
     assert {"number-fixed", "pirate", "harbor-coast"} <= rules
     flipped = list(b.tiles)

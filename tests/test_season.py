@@ -40,10 +40,14 @@ folder = "autumn/out"
 
 #: the events: players (id, name) and their final places, 1st first
 EVENTS = {
-    "spring": ([("a", "Anna Maier"), ("b", "Ben"), ("c", "Carl"), ("d", "Dana"), ("e", "Eva")],
-               ["a", "b", "c", "e", "d"]),
-    "summer": ([("a", "Anna Maier"), ("b", "Ben"), ("c", "Carl"), ("x", "Dana S."), ("f", "anna  maier")],
-               ["b", "x", "a", "c", "f"]),
+    "spring": (
+        [("a", "Anna Maier"), ("b", "Ben"), ("c", "Carl"), ("d", "Dana"), ("e", "Eva")],
+        ["a", "b", "c", "e", "d"],
+    ),
+    "summer": (
+        [("a", "Anna Maier"), ("b", "Ben"), ("c", "Carl"), ("x", "Dana S."), ("f", "anna  maier")],
+        ["b", "x", "a", "c", "f"],
+    ),
     "autumn": ([("a", "Anna Maier"), ("c", "Carl"), ("d", "Dana"), ("e", "Eva")], ["a", "e", "c", "d"]),
 }
 
@@ -53,20 +57,24 @@ def make_season(tmp_path: Path, extra: str = "", aliases: str = "event,id,player
         folder = tmp_path / key
         (folder / "out").mkdir(parents=True)
         (folder / "players.csv").write_text("id,name\n" + "".join(f"{i},{n}\n" for i, n in players))
-        (folder / "t.toml").write_text(f'name = "{key.title()} Open"\nseed = "{key}"\nplayers = "players.csv"\n'
-                                       '[[rounds]]\nscenario = "base-3-4"\n')
+        (folder / "t.toml").write_text(
+            f'name = "{key.title()} Open"\nseed = "{key}"\nplayers = "players.csv"\n[[rounds]]\nscenario = "base-3-4"\n'
+        )
         rows = "".join(f"{n},{p},final,1,4,10,{n},placing_points\n" for n, p in enumerate(places, start=1))
         if key == "autumn":  # no finals: its standings
             rows = "".join(f"{n},{p},4,10,30.00,1\n" for n, p in enumerate(places, start=1))
-            (folder / "out" / "standings.csv").write_text("rank,player,placing_points,victory_points,vp_share,games\n"
-                                                          + rows)
+            (folder / "out" / "standings.csv").write_text(
+                "rank,player,placing_points,victory_points,vp_share,games\n" + rows
+            )
         else:
             (folder / "out" / "placings.csv").write_text(
-                "place,player,stage,table,placing_points,vp,rank,decided_by\n" + rows)
+                "place,player,stage,table,placing_points,vp,rank,decided_by\n" + rows
+            )
     # spring also has standings in another order: the placings are used
     (tmp_path / "spring" / "out" / "standings.csv").write_text(
         "rank,player,placing_points,victory_points,vp_share,games\n1,e,4,10,30.00,1\n2,d,3,9,25.00,1\n"
-        "3,c,2,8,20.00,1\n4,b,1,7,15.00,1\n5,a,0,6,10.00,1\n")
+        "3,c,2,8,20.00,1\n4,b,1,7,15.00,1\n5,a,0,6,10.00,1\n"
+    )
     (tmp_path / "aliases.csv").write_text(aliases)
     (tmp_path / "season.toml").write_text(SEASON.format(extra=extra))
     return tmp_path / "season.toml"
@@ -92,9 +100,14 @@ def test_a_hand_worked_season(tmp_path):
     assert sn.season_csv(standings, events) == EXPECTED
     assert all(s.lots is None for s in standings)
     rows = sn.season_listing(sn.load_season(path), standings, events).rows
-    assert rows[-3:] == tuple((f"## {line}", *[""] * 8) for line in (
-        "spring: Spring Open, places from placings.csv", "summer: Summer Open, places from placings.csv",
-        "autumn: Autumn Open, places from standings.csv"))
+    assert rows[-3:] == tuple(
+        (f"## {line}", *[""] * 8)
+        for line in (
+            "spring: Spring Open, places from placings.csv",
+            "summer: Summer Open, places from placings.csv",
+            "autumn: Autumn Open, places from standings.csv",
+        )
+    )
     assert rows[0] == ("1", "Anna Maier", "20", "3", "10", "10 · 1.", "[4 · 3.]", "10 · 1.", "")
     warnings = sn.look_alikes(standings, events)
     assert len(warnings) == 1 and "'Anna Maier' (autumn: a)" in warnings[0] and "(summer: f)" in warnings[0]
@@ -107,10 +120,19 @@ def test_the_tie_breakers_and_the_count_are_the_files(tmp_path):
     path.write_text(text)
     standings, events = sn.season_standings(sn.load_season(path))
     assert [(s.player, str(s.points)) for s in standings] == [
-        ("a", "24"), ("b", "16"), ("c", "11"), ("d", "10"), ("e", "9"), ("f", "1")]
+        ("a", "24"),
+        ("b", "16"),
+        ("c", "11"),
+        ("d", "10"),
+        ("e", "9"),
+        ("f", "1"),
+    ]
     # best two, the best result first: d and e are level on it (6) too, so lots decide
-    path.write_text(text.replace('aliases = "aliases.csv"', 'best = 2\naliases = "aliases.csv"\n'
-                                 'tie_breakers = ["best_result", "lots"]'))
+    path.write_text(
+        text.replace(
+            'aliases = "aliases.csv"', 'best = 2\naliases = "aliases.csv"\ntie_breakers = ["best_result", "lots"]'
+        )
+    )
     standings, _ = sn.season_standings(sn.load_season(path))
     tied = {s.player: s for s in standings if s.player in ("d", "e")}
     assert {s.rank for s in tied.values()} == {3, 4} and {s.lots for s in tied.values()} == {1, 2}
@@ -125,8 +147,9 @@ def test_without_the_alias_the_changed_id_is_another_player(tmp_path):
 
 def test_a_field_scheme_scaled(tmp_path):
     path = make_season(tmp_path)
-    path.write_text(path.read_text().replace("points = { places = [10, 6, 4, 3], rest = 1 }",
-                                             'points = "field"\nscale = true'))
+    path.write_text(
+        path.read_text().replace("points = { places = [10, 6, 4, 3], rest = 1 }", 'points = "field"\nscale = true')
+    )
     standings, _ = sn.season_standings(sn.load_season(path))
     # field: 5 players -> 5, 4, 3, 2, 1; 4 players -> 4, 3, 2, 1, scaled by 4/5 -> 3.2, 2.4, 1.6, 0.8
     a = next(s for s in standings if s.player == "a")
@@ -142,15 +165,18 @@ def test_the_command_writes_csv_and_pdf_and_warns(tmp_path):
     assert "look alike" in res.stderr and res.stdout.splitlines()[1].split()[:3] == ["1", "Anna", "Maier"]
 
 
-@pytest.mark.parametrize("change, fragment", [
-    (("spring/t.toml", "spring/none.toml"), "event spring: cannot read the tournament file"),
-    (("summer/out", "summer/empty"), "event summer: no placings.csv nor standings.csv"),
-    (("best = 2", "best = 0"), "best: expected 1 to 100 results"),
-    (('rest = 1 }', 'rest = 20 }'), "points: expected points from 0 to 10000"),
-    (('id = "autumn"', 'id = "spring"'), "events[2].id: 'spring' is listed twice"),
-    (("best = 2", 'best = 2\ntie_breakers = ["lots", "events"]'), "tie_breakers: expected"),
-    (("best = 2", 'best = 2\npoints_scheme = 1'), "points_scheme: unknown key"),
-])
+@pytest.mark.parametrize(
+    "change, fragment",
+    [
+        (("spring/t.toml", "spring/none.toml"), "event spring: cannot read the tournament file"),
+        (("summer/out", "summer/empty"), "event summer: no placings.csv nor standings.csv"),
+        (("best = 2", "best = 0"), "best: expected 1 to 100 results"),
+        (("rest = 1 }", "rest = 20 }"), "points: expected points from 0 to 10000"),
+        (('id = "autumn"', 'id = "spring"'), "events[2].id: 'spring' is listed twice"),
+        (("best = 2", 'best = 2\ntie_breakers = ["lots", "events"]'), "tie_breakers: expected"),
+        (("best = 2", "best = 2\npoints_scheme = 1"), "points_scheme: unknown key"),
+    ],
+)
 def test_bad_season_files_are_one_line(tmp_path, change, fragment):
     path = make_season(tmp_path)
     (tmp_path / "summer" / "empty").mkdir()
@@ -163,29 +189,36 @@ def test_bad_season_files_are_one_line(tmp_path, change, fragment):
     assert len(res.stderr.strip().splitlines()) == 1 and not out.exists()
 
 
-@pytest.mark.parametrize("aliases, fragment", [
-    ("event,id,player\nsummer,x,d\nsummer,x,e\n", "'x' of event summer is mapped twice"),
-    ("event,id,player\nwinter,x,d\n", "no event 'winter'"),
-    ("event,id,player\nsummer,zz,d\n", "'zz' is in no players file of event summer"),
-    ("event,id,player\nsummer,x,a\n", "two players of event summer would be one: 'a'"),
-    ("id,player\nx,d\n", "expected the header event,id,player"),
-])
+@pytest.mark.parametrize(
+    "aliases, fragment",
+    [
+        ("event,id,player\nsummer,x,d\nsummer,x,e\n", "'x' of event summer is mapped twice"),
+        ("event,id,player\nwinter,x,d\n", "no event 'winter'"),
+        ("event,id,player\nsummer,zz,d\n", "'zz' is in no players file of event summer"),
+        ("event,id,player\nsummer,x,a\n", "two players of event summer would be one: 'a'"),
+        ("id,player\nx,d\n", "expected the header event,id,player"),
+    ],
+)
 def test_broken_mappings_are_refused(tmp_path, aliases, fragment):
     path = make_season(tmp_path, aliases=aliases)
     res = CliRunner().invoke(app, ["season", str(path), "-o", str(tmp_path / "o")])
     assert res.exit_code == 2 and fragment in res.stderr and not (tmp_path / "o").exists(), res.stderr
 
 
-@pytest.mark.parametrize("rows, fragment", [
-    ("1,a,final,1,4,10,1,\n3,b,final,1,3,8,2,\n", "line 3: expected place 2: the places are incomplete"),
-    ("1,a,final,1,4,10,1,\n2,q,final,1,3,8,2,\n", "player 'q' is in no players file of the event"),
-    ("1,a,final,1,4,10,1,\n2,a,final,1,3,8,2,\n", "player 'a' is placed twice"),
-    ("", "no places: the event's placings are incomplete"),
-])
+@pytest.mark.parametrize(
+    "rows, fragment",
+    [
+        ("1,a,final,1,4,10,1,\n3,b,final,1,3,8,2,\n", "line 3: expected place 2: the places are incomplete"),
+        ("1,a,final,1,4,10,1,\n2,q,final,1,3,8,2,\n", "player 'q' is in no players file of the event"),
+        ("1,a,final,1,4,10,1,\n2,a,final,1,3,8,2,\n", "player 'a' is placed twice"),
+        ("", "no places: the event's placings are incomplete"),
+    ],
+)
 def test_incomplete_placings_are_refused_naming_the_event(tmp_path, rows, fragment):
     path = make_season(tmp_path)
     (tmp_path / "summer" / "out" / "placings.csv").write_text(
-        "place,player,stage,table,placing_points,vp,rank,decided_by\n" + rows)
+        "place,player,stage,table,placing_points,vp,rank,decided_by\n" + rows
+    )
     res = CliRunner().invoke(app, ["season", str(path), "-o", str(tmp_path / "o")])
     assert res.exit_code == 2 and "event summer:" in res.stderr and fragment in res.stderr, res.stderr
 

@@ -16,19 +16,13 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-
-from setupgen.render import director
+from sheetsvg import text_boxes
 
 from setupgen import generate
-
-from setupgen.core import layout
-
-from setupgen.render import sheet
-
-from setupgen.core import templates
+from setupgen.core import layout, templates
 from setupgen.core.errors import SetupgenError
+from setupgen.render import director, sheet
 from setupgen.render.pdf import svg_to_png, svgs_to_pdf
-from sheetsvg import text_boxes
 
 SVG = "{http://www.w3.org/2000/svg}"
 MIN_FONT_MM = 8 * 25.4 / 72
@@ -115,11 +109,14 @@ def test_seed_none_shows_only_setup_id():
 # rows of the build list with their indents in hex widths, worked out by
 # hand: the base boards are hexagons of sea around the land, so the middle
 # row starts at the edge and each row above or below half a hex further in
-@pytest.mark.parametrize("scenario,indents", [
-    ("base-3-4", ["1½", "1", "½", "0", "½", "1", "1½"]),
-    ("base-5-6", ["2", "1½", "1", "½", "0", "½", "1", "1½", "2"]),
-    ("cities-knights", ["1½", "1", "½", "0", "½", "1", "1½"]),
-])
+@pytest.mark.parametrize(
+    "scenario,indents",
+    [
+        ("base-3-4", ["1½", "1", "½", "0", "½", "1", "1½"]),
+        ("base-5-6", ["2", "1½", "1", "½", "0", "½", "1", "1½", "2"]),
+        ("cities-knights", ["1½", "1", "½", "0", "½", "1", "1½"]),
+    ],
+)
 def test_build_list_has_one_line_per_row_with_its_indent(scenario, indents):
     b, lay = board_of(scenario)
     words = texts_of(sheet.render_sheet(b, lay))
@@ -153,8 +150,14 @@ def test_six_and_eight_are_inverted(base):
             assert e.get("fill") == st.colour["ink"] and d.get("fill") == st.fill["token"]
     root = ET.fromstring(svg.encode("utf-8"))
     els = list(root)
-    build = [b for a, b in zip(els, els[1:]) if a.tag == f"{SVG}rect" and a.get("fill") == st.colour["ink"]
-             and b.tag == f"{SVG}text" and b.text in ("6", "8")]
+    build = [
+        b
+        for a, b in zip(els, els[1:])
+        if a.tag == f"{SVG}rect"
+        and a.get("fill") == st.colour["ink"]
+        and b.tag == f"{SVG}text"
+        and b.text in ("6", "8")
+    ]
     assert len(build) == 4 and all(b.get("fill") == "#ffffff" and b.get("font-weight") == "bold" for b in build)
 
 
@@ -162,8 +165,7 @@ def test_german_text():
     b, lay = board_of("cities-knights", harbors="players")
     svg = sheet.render_sheet(b, lay, lang="de")
     words = texts_of(svg)
-    for w in ("Aufbauliste", "Hinweise", "Ergebnis", "Städte & Ritter",
-              "Zu legende Häfen", "Räuber", "Unterschrift"):
+    for w in ("Aufbauliste", "Hinweise", "Ergebnis", "Städte & Ritter", "Zu legende Häfen", "Räuber", "Unterschrift"):
         assert w in words
     assert "Siegpunkte zum Sieg: 13" in " ".join(words)  # may wrap in the side column
     assert {"WAL", "WEI", "ACK", "HÜG", "GEB", "WÜS"} <= set(words)
@@ -181,13 +183,14 @@ def test_hidden_hexes_reveal_nothing():
     assert "HIL" not in svg and "Hills" not in svg and "hills" not in svg.lower()
     assert st.fill["hills"] not in svg  # not even the colour
     assert "<title" not in svg
-    assert set(re.findall(r' id="([^"]*)"', svg)) <= {f"pattern-{t}" for t in ("forest", "pasture", "fields", "mountains", "desert", "gold")}
+    assert set(re.findall(r' id="([^"]*)"', svg)) <= {
+        f"pattern-{t}" for t in ("forest", "pasture", "fields", "mountains", "desert", "gold")
+    }
     assert "hex hidden" in svg
     words = texts_of(svg)
     assert words.count("?") == 3 + 3 + 1  # on the board, in the build list, in the legend
     hidden_numbers = sorted(t.number for t in tiles if t.hidden)
-    assert sorted(int(e.text) for e in tokens_of(svg)) == sorted(
-        [t.number for t in tiles if t.number is not None])
+    assert sorted(int(e.text) for e in tokens_of(svg)) == sorted([t.number for t in tiles if t.number is not None])
     assert all(n is not None for n in hidden_numbers)
 
 
@@ -204,8 +207,9 @@ def test_harbors_drawn_and_listed(base):
     b, _, svg = base
     root = ET.fromstring(svg.encode("utf-8"))
     groups = [g for g in root.iter(f"{SVG}g")]
-    words_on_board = [" ".join(t.text for t in g.iter(f"{SVG}text")) for g in groups
-                      if g.get("class") == "mark harbor-words"]
+    words_on_board = [
+        " ".join(t.text for t in g.iter(f"{SVG}text")) for g in groups if g.get("class") == "mark harbor-words"
+    ]
     tx = templates.texts("en")
     # each label starts with its harbor's number, the number of the marker in its hex
     markers = {int(g.find(f"{SVG}text").text): g for g in groups if g.get("class") == "mark harbor"}
@@ -244,13 +248,13 @@ def test_blank_result_slip_lines():
         b, lay = board_of(scenario)
         words = texts_of(sheet.render_sheet(b, lay))
         start = words.index("Signature")
-        assert words[start + 1: start + 1 + n] == [str(i) for i in range(1, n + 1)]
+        assert words[start + 1 : start + 1 + n] == [str(i) for i in range(1, n + 1)]
 
 
 def test_no_font_below_8pt_and_text_inside_margins():
     cases = [board_of(), board_of("base-5-6", "s0", numbers="spiral"), board_of("cities-knights", harbors="players")]
     long_ctx = sheet.SheetContext("T" * 200, 3, 12345, ("x" * 100,) * 6)
-    for (b, lay) in cases:
+    for b, lay in cases:
         for paper in ("a4", "letter"):
             for lang in ("en", "de"):
                 svg = sheet.render_sheet(b, lay, lang=lang, paper=paper, context=long_ctx)
@@ -270,9 +274,11 @@ def test_same_board_same_bytes(base):
 
 
 def test_same_bytes_across_hash_seeds():
-    code = ("import hashlib, setupgen; "
-            "b = setupgen.from_seed('base-5-6', 'x', harbors='free'); "
-            "print(hashlib.sha256(setupgen.render_sheet(b, setupgen.load_layout('base-5-6'), lang='de').encode()).hexdigest())")
+    code = (
+        "import hashlib, setupgen; "
+        "b = setupgen.from_seed('base-5-6', 'x', harbors='free'); "
+        "print(hashlib.sha256(setupgen.render_sheet(b, setupgen.load_layout('base-5-6'), lang='de').encode()).hexdigest())"
+    )
     out = set()
     for hs in ("1", "2", "3"):
         env = dict(os.environ, PYTHONHASHSEED=hs)
@@ -322,11 +328,17 @@ def test_pdf_is_deterministic_and_has_one_page_per_svg(base):
 
 
 def test_pdf_same_bytes_in_a_fresh_process():
-    code = ("import hashlib, setupgen; "
-            "b = setupgen.from_seed('base-3-4', 'p'); "
-            "print(hashlib.sha256(setupgen.svgs_to_pdf([setupgen.render_sheet(b, setupgen.load_layout('base-3-4'))])).hexdigest())")
-    runs = {subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
-                           check=True).stdout.strip() for _ in range(2)}
+    code = (
+        "import hashlib, setupgen; "
+        "b = setupgen.from_seed('base-3-4', 'p'); "
+        "print(hashlib.sha256(setupgen.svgs_to_pdf([setupgen.render_sheet(b, setupgen.load_layout('base-3-4'))])).hexdigest())"
+    )
+    runs = {
+        subprocess.run(
+            [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
+        ).stdout.strip()
+        for _ in range(2)
+    }
     assert len(runs) == 1
 
 
@@ -346,8 +358,10 @@ def test_png(base):
 
 
 def test_templates_are_lazy_and_complete():
-    code = ("import sys, setupgen.render.sheet, setupgen.render.pdf, setupgen.core.templates as t; "
-            "print([m in sys.modules for m in ('cairosvg', 'pypdf', 'svgwrite', 'shapely')], t._TEXTS, t._STYLE)")
+    code = (
+        "import sys, setupgen.render.sheet, setupgen.render.pdf, setupgen.core.templates as t; "
+        "print([m in sys.modules for m in ('cairosvg', 'pypdf', 'svgwrite', 'shapely')], t._TEXTS, t._STYLE)"
+    )
     r = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     assert r.stdout.strip() == "[False, False, False, False] {} []"
     en, de = templates.texts("en"), templates.texts("de")
@@ -366,19 +380,24 @@ def test_templates_are_lazy_and_complete():
             assert en.has(f"note.{key}") and de.has(f"note.{key}")
 
 
-@pytest.mark.parametrize("scenario,kw,paper,lang", [
-    ("base-3-4", {}, "a4", "en"),
-    ("base-5-6", {"harbors": "free"}, "letter", "de"),
-    ("base-5-6", {"numbers": "spiral", "harbors": "players"}, "letter", "de"),
-    ("cities-knights", {"harbors": "players"}, "a4", "de"),
-])
+@pytest.mark.parametrize(
+    "scenario,kw,paper,lang",
+    [
+        ("base-3-4", {}, "a4", "en"),
+        ("base-5-6", {"harbors": "free"}, "letter", "de"),
+        ("base-5-6", {"numbers": "spiral", "harbors": "players"}, "letter", "de"),
+        ("cities-knights", {"harbors": "players"}, "a4", "de"),
+    ],
+)
 def test_no_two_texts_overlap(scenario, kw, paper, lang):
-    ctx = sheet.SheetContext("Swiss Open 2010", 3, 14, ("Anna", "Ben", "Cid", "Dora", "Eve", "Finn")[:6 if "5-6" in scenario else 4])
+    ctx = sheet.SheetContext(
+        "Swiss Open 2010", 3, 14, ("Anna", "Ben", "Cid", "Dora", "Eve", "Finn")[: 6 if "5-6" in scenario else 4]
+    )
     for seed in ("a", "b", "s0"):
         b, lay = board_of(scenario, seed, **kw)
         boxes = text_boxes(sheet.render_sheet(b, lay, lang=lang, paper=paper, context=ctx))
         for i, p in enumerate(boxes):
-            for q in boxes[i + 1:]:
+            for q in boxes[i + 1 :]:
                 clash = p[0] < q[2] - 0.05 and q[0] < p[2] - 0.05 and p[1] < q[3] - 0.05 and q[1] < p[3] - 0.05
                 assert not clash, (p, q)
 

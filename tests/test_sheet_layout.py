@@ -17,9 +17,9 @@ import math
 import re
 
 import pytest
+import sheetsvg as S
 from PIL import Image, ImageDraw
 
-import sheetsvg as S
 from setupgen import generate
 from setupgen.core import layout, templates
 from setupgen.core.board import Board
@@ -40,6 +40,7 @@ def render(scenario: str, seed: str, lang: str, paper: str, **kw) -> tuple[Board
 
 # --------------------------------------------------------------------------
 # 2. nothing collides
+
 
 def collisions(svg: str) -> list[str]:
     """Every pair of overlapping item boxes and every text item crossed by
@@ -68,13 +69,16 @@ def test_no_box_overlaps_and_no_text_crosses_the_coast(scenario, lang, paper):
 @pytest.mark.slow
 @pytest.mark.parametrize("scenario", SCENARIOS)
 def test_no_collisions_over_many_seeds(scenario):
-    for i, (lang, paper) in enumerate(itertools.islice(itertools.cycle(
-            [("en", "a4"), ("de", "letter"), ("de", "a4"), ("en", "letter")]), 40)):
+    for i, (lang, paper) in enumerate(
+        itertools.islice(itertools.cycle([("en", "a4"), ("de", "letter"), ("de", "a4"), ("en", "letter")]), 40)
+    ):
         _, svg = render(scenario, f"many{i}", lang, paper)
         assert collisions(svg) == [], (scenario, i, lang, paper)
 
 
-@pytest.mark.parametrize("kw", [{"harbors": "players"}, {"numbers": "spiral"}, {"numbers": "uniform", "harbors": "free"}])
+@pytest.mark.parametrize(
+    "kw", [{"harbors": "players"}, {"numbers": "spiral"}, {"numbers": "uniform", "harbors": "free"}]
+)
 def test_no_collisions_with_other_methods(kw):
     for scenario, lang, paper in (("base-3-4", "de", "letter"), ("base-5-6", "en", "a4"), ("base-5-6", "de", "letter")):
         _, svg = render(scenario, "methods", lang, paper, **kw)
@@ -89,20 +93,25 @@ def test_room_is_kept_for_a_qr_code_and_a_balance_line():
     qr = next(i for i in items if i.kind == "reserved qr").box
     assert qr[2] - qr[0] >= 16.9 and qr[3] - qr[1] >= 16.9  # 17 mm square
     b = generate.from_seed("base-5-6", "a")
-    line = sheet.render_sheet(b, layout.load("base-5-6"), context=sheet.SheetContext(
-        "Cup", 1, 2, balance="Balance 78/100 · most pips at one intersection 12"))
+    line = sheet.render_sheet(
+        b,
+        layout.load("base-5-6"),
+        context=sheet.SheetContext("Cup", 1, 2, balance="Balance 78/100 · most pips at one intersection 12"),
+    )
     assert "Balance 78/100" in line and collisions(line) == []
 
 
 # --------------------------------------------------------------------------
 # 4. 5-6 boards larger: token diameters (mm) from the SVG
 
+
 def token_diameters(svg: str) -> list[float]:
     import xml.etree.ElementTree as ET
 
     root = ET.fromstring(svg.encode("utf-8"))
-    return [2 * float(g.find(f"{S.NS}circle").get("r")) for g in root.iter(f"{S.NS}g")
-            if g.get("class") == "mark token"]
+    return [
+        2 * float(g.find(f"{S.NS}circle").get("r")) for g in root.iter(f"{S.NS}g") if g.get("class") == "mark token"
+    ]
 
 
 @pytest.mark.parametrize("scenario", ["base-5-6", "oil-springs-5-6"])
@@ -156,8 +165,18 @@ def test_every_kind_of_hex_has_its_own_grey():
         for k, v in hex_greys(svg).items():
             greys.setdefault(k, []).append(v)
     means = {k: sum(v) / len(v) for k, v in greys.items()}
-    assert set(means) >= {"forest", "pasture", "fields", "hills", "mountains", "desert", "gold", "sea",
-                          "frame", "hidden"}
+    assert set(means) >= {
+        "forest",
+        "pasture",
+        "fields",
+        "hills",
+        "mountains",
+        "desert",
+        "gold",
+        "sea",
+        "frame",
+        "hidden",
+    }
     for a, b in itertools.combinations(sorted(means), 2):
         assert abs(means[a] - means[b]) >= GREY_GAP, (a, round(means[a]), b, round(means[b]))
     for k, v in greys.items():
@@ -205,8 +224,11 @@ def test_six_and_eight_are_darker_in_grayscale():
         assert (grey < 110) if red else (grey > 180), (n, grey)
     assert seen[True] == 4 and seen[False] == 14
     els = list(root)
-    boxes = [(a, t) for a, t in zip(els, els[1:]) if a.tag == f"{S.NS}rect" and t.tag == f"{S.NS}text"
-             and t.text in ("6", "8") and t.get("fill") == "#ffffff"]
+    boxes = [
+        (a, t)
+        for a, t in zip(els, els[1:])
+        if a.tag == f"{S.NS}rect" and t.tag == f"{S.NS}text" and t.text in ("6", "8") and t.get("fill") == "#ffffff"
+    ]
     assert len(boxes) == 4
     for a, _ in boxes:
         x, y, w, h = (float(a.get(k)) for k in ("x", "y", "width", "height"))
@@ -218,15 +240,25 @@ def test_six_and_eight_are_darker_in_grayscale():
 # --------------------------------------------------------------------------
 # 3. the build list rebuilds the board
 
+
 def _words(lang: str) -> dict:
     tx = templates.texts(lang)
-    terrains = {tx.get(f"terrain.{t}"): t for t in ("forest", "pasture", "fields", "hills", "mountains",
-                                                     "desert", "gold", "sea")}
+    terrains = {
+        tx.get(f"terrain.{t}"): t
+        for t in ("forest", "pasture", "fields", "hills", "mountains", "desert", "gold", "sea")
+    }
     resources = {tx.get(f"resource.{r}"): r for r in ("lumber", "wool", "grain", "brick", "ore")}
-    return {"terrains": terrains, "resources": resources, "row": tx.get("sheet.row"),
-            "hidden": tx.get("label.hidden"), "robber": tx.get("sheet.mark_robber"),
-            "pirate": tx.get("sheet.mark_pirate"), "oil": tx.get("sheet.oil_short"),
-            "sea": tx.get("terrain.sea"), "harbors": tx.get("sheet.harbors")}
+    return {
+        "terrains": terrains,
+        "resources": resources,
+        "row": tx.get("sheet.row"),
+        "hidden": tx.get("label.hidden"),
+        "robber": tx.get("sheet.mark_robber"),
+        "pirate": tx.get("sheet.mark_pirate"),
+        "oil": tx.get("sheet.oil_short"),
+        "sea": tx.get("terrain.sea"),
+        "harbors": tx.get("sheet.harbors"),
+    }
 
 
 def _build_lines(svg: str, w: dict) -> tuple[list[list[str]], list[list[str]]]:
@@ -249,13 +281,13 @@ def _build_lines(svg: str, w: dict) -> tuple[list[list[str]], list[list[str]]]:
             rows.append([t.text for t in line])
         elif mode == "rows" and first == w["harbors"]:
             mode = "harbors"
-            harbors.extend(inner[i:i + 2] for i in range(0, len(inner), 2))
+            harbors.extend(inner[i : i + 2] for i in range(0, len(inner), 2))
         elif mode == "rows" and 20 < line[0].x < 60:
             rows[-1].extend(inner)  # a row continued on the next line
         elif mode == "harbors" and not inner:
             continue  # the heading's hint, in the label column
         elif mode == "harbors" and re.fullmatch(r"\d+", inner[0]):
-            harbors.extend(inner[i:i + 2] for i in range(0, len(inner), 2))
+            harbors.extend(inner[i : i + 2] for i in range(0, len(inner), 2))
         elif mode is not None:
             mode = None if mode == "harbors" else mode
     return rows, harbors
@@ -317,9 +349,9 @@ def expected_from_json(b: Board) -> dict:
     indents in hex widths from the board's left edge at hex size 1 (a hex
     spans its centre x ± sqrt(3)/2, a frame half hex at a row's left end
     only its right half)."""
-    from setupgen.core import hexgrid
-
     import json
+
+    from setupgen.core import hexgrid
 
     d = json.loads(b.to_json())
     tiles = d["hexes"]
@@ -328,8 +360,10 @@ def expected_from_json(b: Board) -> dict:
     row_min = {}
     for t in tiles:
         row_min[t["r"]] = min(row_min.get(t["r"], 99), t["q"])
-    left = min(cx[(t["q"], t["r"])] if (t["kind"] == "frame" and t["q"] == row_min[t["r"]])
-               else cx[(t["q"], t["r"])] - sq / 2 for t in tiles)
+    left = min(
+        cx[(t["q"], t["r"])] if (t["kind"] == "frame" and t["q"] == row_min[t["r"]]) else cx[(t["q"], t["r"])] - sq / 2
+        for t in tiles
+    )
     real = [t for t in tiles if t["kind"] != "frame"]
     rs = sorted({t["r"] for t in real})
     pos = {}
@@ -345,6 +379,7 @@ def expected_from_json(b: Board) -> dict:
         sea = (h["q"], h["r"])
         land = hexgrid.neighbor(sea, h["facing"])
         harbors.add((h["type"], pos[sea], pos[land]))
+
     def at(p):
         return None if p is None else (p["q"], p["r"])
 
@@ -375,7 +410,7 @@ def test_build_list_alone_rebuilds_the_board(scenario, lang, paper):
         assert robber == want["robber"] and pirate == want["pirate"]
         numbers = sorted(h[0] for h in got["harbors"])  # read line by line across the columns
         assert numbers == list(range(1, len(want["harbors"]) + 1))
-        assert {(k, s, l) for _, k, s, l in got["harbors"]} == want["harbors"]
+        assert {(k, s, side) for _, k, s, side in got["harbors"]} == want["harbors"]
 
 
 def test_build_list_never_truncates_a_word():
@@ -401,8 +436,13 @@ def test_fixed_oil_springs_board_from_a_file():
 
     b = read_board(Path(__file__).parent / "fixtures" / "oil-5-6-fixed-test-board.json")
     for lang, paper, least in (("en", "a4", 7.5), ("de", "letter", 7.0), ("de", "a4", 7.5)):
-        svg = sheet.render_sheet(b, layout.load("oil-springs-5-6-fixed"), lang=lang, paper=paper,
-                                 context=sheet.SheetContext("Cup", 2, 3, PLAYERS))
+        svg = sheet.render_sheet(
+            b,
+            layout.load("oil-springs-5-6-fixed"),
+            lang=lang,
+            paper=paper,
+            context=sheet.SheetContext("Cup", 2, 3, PLAYERS),
+        )
         assert collisions(svg) == [] and "…" not in svg
         assert min(token_diameters(svg)) >= least
 
@@ -412,17 +452,62 @@ def test_fixed_oil_springs_board_from_a_file():
 LONG_TITLE = "Deutsche Catan-Meisterschaft 2026 · Vorrunde · Gruppe Nord-West · Landesverband Nordrhein-Westfalen"
 
 
-@pytest.mark.parametrize("scenario,seed,lang,paper,kw,ctx", [
-    ("base-5-6", "a", "en", "letter", {}, sheet.SheetContext("Swiss Catan Championship", 3, 12, PLAYERS, seating="choose")),
-    ("base-5-6", "a", "de", "letter", {}, sheet.SheetContext("Swiss Catan Championship", 1000, 12, PLAYERS)),
-    ("base-5-6", "b", "de", "letter", {"numbers": "spiral"}, sheet.SheetContext(LONG_TITLE, 3, 12, PLAYERS, seating="choose")),
-    ("base-5-6", "club117440", "de", "a4", {}, sheet.SheetContext(LONG_TITLE, 3, 12, PLAYERS)),
-    ("oil-springs-5-6", "club422000", "de", "a4", {"numbers": "spiral"}, sheet.SheetContext(None, 3, 12, PLAYERS)),
-    ("base-5-6", "x" * 27, "en", "letter", {"numbers": "uniform"}, sheet.SheetContext(LONG_TITLE, None, 1, PLAYERS)),
-    ("seafarers-sm2010", "club788071", "en", "letter", {"numbers": "uniform"}, sheet.SheetContext(LONG_TITLE, 1000, 1)),
-    ("seafarers-sm2010", "s0", "de", "letter", {}, sheet.SheetContext("Swiss Catan Championship", 3, 12, PLAYERS[:4])),
-    ("seafarers-sm2010", "club675464", "de", "a4", {"numbers": "uniform"}, sheet.SheetContext("Swiss Catan Championship", 3, 12, PLAYERS[:4])),
-])
+@pytest.mark.parametrize(
+    "scenario,seed,lang,paper,kw,ctx",
+    [
+        (
+            "base-5-6",
+            "a",
+            "en",
+            "letter",
+            {},
+            sheet.SheetContext("Swiss Catan Championship", 3, 12, PLAYERS, seating="choose"),
+        ),
+        ("base-5-6", "a", "de", "letter", {}, sheet.SheetContext("Swiss Catan Championship", 1000, 12, PLAYERS)),
+        (
+            "base-5-6",
+            "b",
+            "de",
+            "letter",
+            {"numbers": "spiral"},
+            sheet.SheetContext(LONG_TITLE, 3, 12, PLAYERS, seating="choose"),
+        ),
+        ("base-5-6", "club117440", "de", "a4", {}, sheet.SheetContext(LONG_TITLE, 3, 12, PLAYERS)),
+        ("oil-springs-5-6", "club422000", "de", "a4", {"numbers": "spiral"}, sheet.SheetContext(None, 3, 12, PLAYERS)),
+        (
+            "base-5-6",
+            "x" * 27,
+            "en",
+            "letter",
+            {"numbers": "uniform"},
+            sheet.SheetContext(LONG_TITLE, None, 1, PLAYERS),
+        ),
+        (
+            "seafarers-sm2010",
+            "club788071",
+            "en",
+            "letter",
+            {"numbers": "uniform"},
+            sheet.SheetContext(LONG_TITLE, 1000, 1),
+        ),
+        (
+            "seafarers-sm2010",
+            "s0",
+            "de",
+            "letter",
+            {},
+            sheet.SheetContext("Swiss Catan Championship", 3, 12, PLAYERS[:4]),
+        ),
+        (
+            "seafarers-sm2010",
+            "club675464",
+            "de",
+            "a4",
+            {"numbers": "uniform"},
+            sheet.SheetContext("Swiss Catan Championship", 3, 12, PLAYERS[:4]),
+        ),
+    ],
+)
 def test_long_headers_finals_and_crowded_seas_still_fit(scenario, seed, lang, paper, kw, ctx):
     """The header is always two lines (a long title never shrinks the
     board); harbor words that find no room near their harbor go further
@@ -441,13 +526,25 @@ def test_table_numbers_are_never_cut():
         assert str(n) in [t.text for t in S.parse(svg)[1]] and "…" not in svg
 
 
-@pytest.mark.parametrize("kw,match", [
-    ({"players": (1, 2)}, "tuple of names"), ({"players": "Anna"}, "tuple of names"), ({"players": ("",)}, "tuple of names"),
-    ({"balance": 5}, "must be text"), ({"tournament": 5}, "must be text"), ({"tournament": "a\x00b"}, "control character"),
-    ({"tournament": "\ud800"}, "control character"), ({"tournament": "x" * 201}, "at most 200"),
-    ({"table": 0}, "from 1 to 999999"), ({"table": -1}, "from 1 to 999999"), ({"round": 2.5}, "from 1 to 1000"),
-    ({"round": 1001}, "from 1 to 1000"), ({"round": True}, "from 1 to 1000"), ({"seating": "random"}, "unknown seating"),
-])
+@pytest.mark.parametrize(
+    "kw,match",
+    [
+        ({"players": (1, 2)}, "tuple of names"),
+        ({"players": "Anna"}, "tuple of names"),
+        ({"players": ("",)}, "tuple of names"),
+        ({"balance": 5}, "must be text"),
+        ({"tournament": 5}, "must be text"),
+        ({"tournament": "a\x00b"}, "control character"),
+        ({"tournament": "\ud800"}, "control character"),
+        ({"tournament": "x" * 201}, "at most 200"),
+        ({"table": 0}, "from 1 to 999999"),
+        ({"table": -1}, "from 1 to 999999"),
+        ({"round": 2.5}, "from 1 to 1000"),
+        ({"round": 1001}, "from 1 to 1000"),
+        ({"round": True}, "from 1 to 1000"),
+        ({"seating": "random"}, "unknown seating"),
+    ],
+)
 def test_a_bad_context_is_one_clear_error(kw, match):
     from setupgen.core.errors import SetupgenError
 

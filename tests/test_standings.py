@@ -5,8 +5,8 @@ from fractions import Fraction as F
 
 import pytest
 
-from setupgen.tournament import standings as sd
 from setupgen.core.errors import SetupgenError
+from setupgen.tournament import standings as sd
 from setupgen.tournament.standings import (
     AUSTRALIAN,
     FIVE_THREE,
@@ -57,7 +57,10 @@ def test_three_player_tables_and_five_three_scheme():
     assert placing_points(table(10, 7, 7), AUSTRALIAN.placing_points[3]) == {"a": 4, "b": F(3, 2), "c": F(3, 2)}
     assert placing_points(table(10, 10, 3), FIVE_THREE.placing_points[3]) == {"a": 5, "b": 3, "c": 1}
     assert placing_points(table(3, 10, 8, 8, winner=1), FIVE_THREE.placing_points[4]) == {
-        "a": 1, "b": 5, "c": F(5, 2), "d": F(5, 2)
+        "a": 1,
+        "b": 5,
+        "c": F(5, 2),
+        "d": F(5, 2),
     }
 
 
@@ -163,8 +166,7 @@ def test_lots_reproducible_and_independent_of_row_order():
     assert [s.lots for s in tied] == [1, 2, 3, 4]
     # different seeds can order the tie differently
     orders = {
-        tuple(s.player for s in standings(rows, scoring=AUSTRALIAN, thresholds=BASE, seed=f"s{i}"))
-        for i in range(20)
+        tuple(s.player for s in standings(rows, scoring=AUSTRALIAN, thresholds=BASE, seed=f"s{i}")) for i in range(20)
     }
     assert len(orders) > 1
 
@@ -244,7 +246,10 @@ def test_read_any_column_order_case_bom_blank_lines():
     text += "cy,6,no,1,1,\ndee,4,No,1,1,\n"
     rows = read(text)
     assert [(r.player, r.vp, r.winner, r.line) for r in rows] == [
-        ("ann", 10, True, 3), ("bob", 8, False, 4), ("cy", 6, False, 6), ("dee", 4, False, 7)
+        ("ann", 10, True, 3),
+        ("bob", 8, False, 4),
+        ("cy", 6, False, 6),
+        ("dee", 4, False, 7),
     ]
 
 
@@ -457,11 +462,21 @@ def test_a_draw_of_lots_is_pinned_by_its_order():
     changes it), and follows the documented draw: the tied ids sorted,
     shuffled by rng.from_seed(f"{seed}/lots/{json.dumps(ids)}")."""
     import json
+
     from setupgen.core import rng
+
     rows = table(10, 5, 5, 1) + table(10, 5, 5, 1, round=2, names="efgh")
     one = standings(rows, scoring=AUSTRALIAN, thresholds=BASE, seed="club-2024")
     assert [(s.player, s.rank, s.lots) for s in one] == [
-        ("e", 1, 1), ("a", 2, 2), ("c", 3, 1), ("f", 4, 2), ("g", 5, 3), ("b", 6, 4), ("d", 7, 1), ("h", 8, 2)]
+        ("e", 1, 1),
+        ("a", 2, 2),
+        ("c", 3, 1),
+        ("f", 4, 2),
+        ("g", 5, 3),
+        ("b", 6, 4),
+        ("d", 7, 1),
+        ("h", 8, 2),
+    ]
     for tied in (["b", "c", "f", "g"], ["a", "e"], ["d", "h"]):
         drawn = list(tied)
         rng.shuffle(rng.from_seed(f"club-2024/lots/{json.dumps(tied)}"), drawn)

@@ -46,6 +46,7 @@ def expected(board, start_barred=()):
 
 # -- stats: one board file ----------------------------------------------------------
 
+
 def test_stats_text_of_a_board_file_worked_by_hand():
     res = run("stats", DEMO)
     assert res.exit_code == 0, res.output
@@ -86,6 +87,7 @@ def test_stats_measures_with_the_layouts_start_restrictions():
 
 # -- stats: JSON Lines ------------------------------------------------------------
 
+
 def test_stats_jsonl_gives_one_object_per_board_in_order(tmp_path):
     bs = boards(6)
     path = tmp_path / "b.jsonl"
@@ -103,8 +105,9 @@ def test_stats_jsonl_text_has_a_block_per_board_headed_by_its_setup_id(tmp_path)
     assert res.exit_code == 0
     blocks = res.stdout.split("\n\n")
     assert blocks[0] == stats.TITLE
-    assert [blk.splitlines()[0] for blk in blocks[1:]] == [f"{b.setup_id}  base-3-4  seed st/{i}"
-                                                            for i, b in enumerate(bs, 1)]
+    assert [blk.splitlines()[0] for blk in blocks[1:]] == [
+        f"{b.setup_id}  base-3-4  seed st/{i}" for i, b in enumerate(bs, 1)
+    ]
 
 
 def test_stats_reads_standard_input_blank_lines_skipped():
@@ -133,11 +136,14 @@ def test_a_bad_line_ends_the_stream_with_its_number(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["b.jsonl"]  # a file: nothing written
 
 
-@pytest.mark.parametrize("line, why", [
-    ("{not json", "line 2: not valid json"),
-    ("[1, 2]", "line 2: a board document must be a json object"),
-    ('{"format": "setupgen.board/1"}', "line 2: scenario: missing"),
-])
+@pytest.mark.parametrize(
+    "line, why",
+    [
+        ("{not json", "line 2: not valid json"),
+        ("[1, 2]", "line 2: a board document must be a json object"),
+        ('{"format": "setupgen.board/1"}', "line 2: scenario: missing"),
+    ],
+)
 def test_bad_lines_are_named(line, why):
     res = run("stats", "-", input=boards(1)[0].to_json(indent=None) + "\n" + line + "\n")
     assert res.exit_code == 2
@@ -159,8 +165,9 @@ def test_stats_errors_for_inputs_and_formats(tmp_path):
     assert "it does not exist" in one_error_line(run("stats", tmp_path / "nofile"))
     assert "no board in it" in one_error_line(run("stats", "-", input=""))
     assert one_error_line(run("stats", DEMO, "--format", "csv")).startswith("error: --format: unknown format")
-    assert "--format: format text does not match" in one_error_line(run("stats", DEMO, "--format", "text",
-                                                                        "-o", tmp_path / "x.json"))
+    assert "--format: format text does not match" in one_error_line(
+        run("stats", DEMO, "--format", "text", "-o", tmp_path / "x.json")
+    )
 
 
 def test_stats_output_file_is_replaced_only_when_setupgen_wrote_it(tmp_path):
@@ -214,6 +221,7 @@ def test_jsonl_is_streamed(tmp_path, monkeypatch):
 
 # -- reading boards fast -----------------------------------------------------------
 
+
 def test_the_fast_board_reader_agrees_with_the_checked_one():
     board = boards(1)[0]
     data = json.loads(board.to_json())
@@ -222,11 +230,13 @@ def test_the_fast_board_reader_agrees_with_the_checked_one():
     reordered["hexes"] = [dict(reversed(list(h.items()))) for h in reordered["hexes"]]
     assert Board.from_dict(reordered) == board
     tile = next(h for h in data["hexes"] if h["q"] == 1 and h["number"] is not None)
-    for key, value, why in (("q", True, "q: expected an integer, got true/false"),
-                            ("number", True, "number: expected an integer or null, got true/false"),
-                            ("number", 7, "number: 7 is not a number token"),
-                            ("hidden", 0, "hidden: expected true/false, got an integer"),
-                            ("q", 101, "more than 100 steps")):
+    for key, value, why in (
+        ("q", True, "q: expected an integer, got true/false"),
+        ("number", True, "number: expected an integer or null, got true/false"),
+        ("number", 7, "number: 7 is not a number token"),
+        ("hidden", 0, "hidden: expected true/false, got an integer"),
+        ("q", 101, "more than 100 steps"),
+    ):
         bad = json.loads(board.to_json())
         item = next(h for h in bad["hexes"] if h["q"] == tile["q"] and h["r"] == tile["r"])
         item[key] = value  # (True == 1: a tile read before must not let it through)
@@ -240,12 +250,13 @@ def test_the_fast_board_reader_agrees_with_the_checked_one():
 
 # -- check --stats ------------------------------------------------------------------
 
+
 def test_check_stats_adds_the_metrics_under_their_heading_after_the_verdict():
     plain = run("check", DEMO)
     res = run("check", DEMO, "--stats")
     assert res.exit_code == plain.exit_code == 0
     assert res.stdout.startswith(plain.stdout)
-    rest = res.stdout[len(plain.stdout):].splitlines()
+    rest = res.stdout[len(plain.stdout) :].splitlines()
     assert rest[0] == "" and rest[1] == "balance (docs/balance.md):"
     board = Board.from_json(DEMO.read_text())
     assert rest[2:] == ["  " + ln for ln in stats.metric_lines(balance.measure(board))]
@@ -263,6 +274,7 @@ def test_check_stats_of_an_illegal_board_keeps_its_violations_and_exit_code(tmp_
 
 
 # -- survey -------------------------------------------------------------------------
+
 
 def test_percentiles_by_nearest_rank_worked_by_hand():
     sample = [35, 20, 15, 50, 40]  # sorted: 15 20 35 40 50
@@ -285,21 +297,28 @@ def test_survey_figures_match_the_boards(monkeypatch):
     measured = [balance.measure(b) for b in bs]
     assert result.values["score"] == tuple(m.score for m in measured)
     assert survey.percentiles(result, "intersection_max") == tuple(
-        sorted(m.intersection_max for m in measured)[-(-p * 30 // 100) - 1] for p in survey.PERCENTILES)
+        sorted(m.intersection_max for m in measured)[-(-p * 30 // 100) - 1] for p in survey.PERCENTILES
+    )
     shares = dict(result.shares)
     fair = balance.load_preset("fair")
     assert shares["fair: all its limits"] == sum(balance.first_failure(b, fair) is None for b in bs)
-    for label, limits in (("max_intersection_pips = 12", balance.Limits(max_intersection_pips=12)),
-                          ("max_terrain_cluster = 2 (fair)", balance.Limits(max_terrain_cluster=2)),
-                          ("max_terrain_cluster = 3", balance.Limits(max_terrain_cluster=3))):
+    for label, limits in (
+        ("max_intersection_pips = 12", balance.Limits(max_intersection_pips=12)),
+        ("max_terrain_cluster = 2 (fair)", balance.Limits(max_terrain_cluster=2)),
+        ("max_terrain_cluster = 3", balance.Limits(max_terrain_cluster=3)),
+    ):
         assert shares[label] == sum(balance.first_failure(b, limits) is None for b in bs), label
     lines = survey.summary_lines(result)
     assert lines[0] == "survey: 30 base-3-4 boards, numbers swap, harbors shuffled (seeds t/1 .. t/30)"
 
 
 def test_meets_decides_as_first_failure():
-    limits = [balance.Limits(max_score=55), balance.Limits(min_score=58),
-              balance.Limits(resource_pips=(("lumber", 9, 13), ("ore", 0, 11))), balance.load_preset("fair")]
+    limits = [
+        balance.Limits(max_score=55),
+        balance.Limits(min_score=58),
+        balance.Limits(resource_pips=(("lumber", 9, 13), ("ore", 0, 11))),
+        balance.load_preset("fair"),
+    ]
     for b in boards(25, seed="m"):
         m = balance.measure(b).to_dict()
         for lim in limits:
@@ -344,21 +363,26 @@ def test_survey_default_plot_name(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     res = run("survey", "--count", "3", "--scenario", "base-5-6", "--numbers", "spiral")
     assert res.exit_code == 0, res.output
-    assert sorted(p.name for p in (tmp_path / "output").iterdir()) == ["survey-base-5-6-spiral.png",
-                                                                       "survey-base-5-6-spiral.svg"]
+    assert sorted(p.name for p in (tmp_path / "output").iterdir()) == [
+        "survey-base-5-6-spiral.png",
+        "survey-base-5-6-spiral.svg",
+    ]
 
 
-@pytest.mark.parametrize("args, start", [
-    (["--count", "0"], "error: --count: count must be between 1 and 100,000"),
-    (["--count", "100001"], "error: --count:"),
-    (["--scenario", "nosuch"], "error: --scenario: unknown scenario"),
-    (["--scenario", "oil-springs-fixed"], "error: --scenario: scenario 'oil-springs-fixed' takes its board"),
-    (["--numbers", "zigzag"], "error: --numbers: unknown number method"),
-    (["--balance", "nosuch"], "error: --balance: unknown balance preset"),
-    (["--seed", " "], "error: --seed: the seed must not be empty"),
-    (["--plot", "", "--count", "3"], "error: --plot: a plot is two files"),
-    (["--plot", "x", "--no-plot", "--count", "3"], "error: --plot names the plot's files"),
-])
+@pytest.mark.parametrize(
+    "args, start",
+    [
+        (["--count", "0"], "error: --count: count must be between 1 and 100,000"),
+        (["--count", "100001"], "error: --count:"),
+        (["--scenario", "nosuch"], "error: --scenario: unknown scenario"),
+        (["--scenario", "oil-springs-fixed"], "error: --scenario: scenario 'oil-springs-fixed' takes its board"),
+        (["--numbers", "zigzag"], "error: --numbers: unknown number method"),
+        (["--balance", "nosuch"], "error: --balance: unknown balance preset"),
+        (["--seed", " "], "error: --seed: the seed must not be empty"),
+        (["--plot", "", "--count", "3"], "error: --plot: a plot is two files"),
+        (["--plot", "x", "--no-plot", "--count", "3"], "error: --plot names the plot's files"),
+    ],
+)
 def test_survey_refuses_bad_options_in_one_line(args, start, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     res = run("survey", *args)

@@ -15,11 +15,10 @@ import time
 from pathlib import Path
 
 import pytest
+from cli_helpers import one_error
 from typer.testing import CliRunner
 
 from setupgen.cli import app
-
-from cli_helpers import one_error
 from setupgen.core import atomic
 from setupgen.core.errors import SetupgenError
 from setupgen.render import export
@@ -41,9 +40,8 @@ def leftovers(folder: Path) -> list[str]:
     return sorted(p.name for p in folder.iterdir() if p.name.endswith(".tmp"))
 
 
-
-
 # -- the same bytes everywhere ----------------------------------------------------
+
 
 @pytest.mark.parametrize("seed", SEEDS)
 @pytest.mark.parametrize("scenario", ["base-3-4", "seafarers-sm2010"])
@@ -80,6 +78,7 @@ def test_chunks_join_to_the_lines():
 
 
 # -- failures part way --------------------------------------------------------------
+
 
 def failing_after(monkeypatch, boards: int, error: BaseException, folder: Path):
     """Make ``board_output`` yield ``boards`` real lines, check that the
@@ -154,8 +153,9 @@ def test_disk_full_part_way_is_one_error_and_leaves_nothing(tmp_path, monkeypatc
 
 
 def test_a_full_device_is_one_error():
-    res = subprocess.run([sys.executable, "-m", "setupgen", *jsonl_args("s", 30, "/dev/full")], cwd=ROOT,
-                         capture_output=True, text=True)
+    res = subprocess.run(
+        [sys.executable, "-m", "setupgen", *jsonl_args("s", 30, "/dev/full")], cwd=ROOT, capture_output=True, text=True
+    )
     assert res.returncode == 2 and res.stderr.strip() == "error: cannot write '/dev/full': No space left on device"
 
 
@@ -167,13 +167,20 @@ def test_someone_elses_file_is_refused_before_any_board_is_made(tmp_path, monkey
     assert out.read_text() == "my notes\n" and leftovers(tmp_path) == []
 
 
-@pytest.mark.parametrize("sig,code,word", [(signal.SIGTERM, 143, "terminated"), (signal.SIGINT, 130, "interrupted"),
-                                           (signal.SIGHUP, 129, "hung up")])
+@pytest.mark.parametrize(
+    "sig,code,word",
+    [(signal.SIGTERM, 143, "terminated"), (signal.SIGINT, 130, "interrupted"), (signal.SIGHUP, 129, "hung up")],
+)
 def test_a_signal_part_way_leaves_the_old_file(tmp_path, sig, code, word):
     out = tmp_path / "b.jsonl"
     out.write_text(OLD)
-    proc = subprocess.Popen([sys.executable, "-m", "setupgen", *jsonl_args("s", 100_000, str(out))], cwd=ROOT,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "setupgen", *jsonl_args("s", 100_000, str(out))],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     deadline = time.monotonic() + 30
     while not any(p.stat().st_size > 0 for p in tmp_path.glob(".*.tmp")) and time.monotonic() < deadline:
         time.sleep(0.05)  # until the temporary file is being written
@@ -186,6 +193,7 @@ def test_a_signal_part_way_leaves_the_old_file(tmp_path, sig, code, word):
 
 # -- the library call -----------------------------------------------------------
 
+
 def test_write_stream_raises_an_error_of_the_chunks_as_it_is(tmp_path):
     def chunks():
         yield b'{"format":"setupgen.board/1"}\n'
@@ -197,8 +205,9 @@ def test_write_stream_raises_an_error_of_the_chunks_as_it_is(tmp_path):
 
 
 def test_write_files_takes_streamed_files_too(tmp_path):
-    atomic.write_files(tmp_path, {"a.csv": b"round,table,seat,player\n",
-                                  "b.jsonl": (b'{"format":"setupgen.board/1"', b"}\n")})
+    atomic.write_files(
+        tmp_path, {"a.csv": b"round,table,seat,player\n", "b.jsonl": (b'{"format":"setupgen.board/1"', b"}\n")}
+    )
     assert (tmp_path / "b.jsonl").read_bytes() == b'{"format":"setupgen.board/1"}\n'
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a.csv", "b.jsonl"]
 
@@ -216,8 +225,12 @@ print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
 
 def peak_mib(tmp_path: Path, count: int) -> float:
     out = tmp_path / f"b{count}.jsonl"
-    done = subprocess.run([sys.executable, "-c", PEAK, sys.executable, "-m", "setupgen",
-                           *jsonl_args("mem", count, str(out))], cwd=ROOT, capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, "-c", PEAK, sys.executable, "-m", "setupgen", *jsonl_args("mem", count, str(out))],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
     assert done.returncode == 0, done.stderr
     assert len(out.read_bytes().splitlines()) == count
     return int(done.stdout) / 1024  # ru_maxrss: KiB on Linux

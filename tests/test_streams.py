@@ -57,7 +57,9 @@ FIXED = [
 
 @pytest.mark.parametrize("scenario,fixture,digest", FIXED, ids=[f[0] for f in FIXED])
 def test_fixed_boards_pinned(scenario, fixture, digest):
-    res = CliRunner().invoke(app, ["board", "--scenario", scenario, "--board", str(HERE / "fixtures" / fixture),
-                                   "--format", "json", "-o", "-"])
+    res = CliRunner().invoke(
+        app,
+        ["board", "--scenario", scenario, "--board", str(HERE / "fixtures" / fixture), "--format", "json", "-o", "-"],
+    )
     assert res.exit_code == 0, res.output
     assert hashlib.sha256(res.stdout_bytes).hexdigest()[:24] == digest

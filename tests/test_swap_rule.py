@@ -23,15 +23,17 @@ Result A4 B3 C5 D3 E5 F9 G4.
 """
 
 import pytest
-
-from setupgen.generate import numbers
-from setupgen.core.errors import GenerationError
 from oracle import number_clashes
+
+from setupgen.core.errors import GenerationError
+from setupgen.generate import numbers
 
 PATH = [(i * 2, 0) for i in range(7)]  # not neighbours in the hex grid...
 A, B, C, D, E, F, G = PATH
-ADJ = {h: tuple(x for x in (PATH[i - 1] if i else None, PATH[i + 1] if i + 1 < len(PATH) else None) if x)
-       for i, h in enumerate(PATH)}  # ...so the adjacency of the path is given explicitly
+ADJ = {
+    h: tuple(x for x in (PATH[i - 1] if i else None, PATH[i + 1] if i + 1 < len(PATH) else None) if x)
+    for i, h in enumerate(PATH)
+}  # ...so the adjacency of the path is given explicitly
 
 
 def scripted(values):
@@ -113,9 +115,13 @@ def test_stuck_pass_restarts_with_a_full_bag_and_can_succeed():
     trace = []
     result = numbers.swap_with([A, B, C], [5, 5, 9], {}, pick, trace=trace, adjacency=adj)
     assert trace == [
-        ("place", A, 9), ("place", B, 5), ("aside", C, 5),
+        ("place", A, 9),
+        ("place", B, 5),
+        ("aside", C, 5),
         ("restart", 1),
-        ("place", A, 5), ("place", B, 9), ("place", C, 5),
+        ("place", A, 5),
+        ("place", B, 9),
+        ("place", C, 5),
     ]
     assert result == {A: 5, B: 9, C: 5}
     assert list(rest) == []
@@ -137,8 +143,14 @@ def test_chips_put_aside_go_back_to_the_end_of_the_bag():
     pick, rest = by_index([0] * 6)
     trace = []
     result = numbers.swap_with(path, [6, 8, 2, 3, 4], {}, pick, trace=trace, adjacency=adj)
-    assert trace == [("place", A, 6), ("aside", B, 8), ("place", B, 2), ("place", C, 3), ("place", D, 4),
-                     ("place", E, 8)]
+    assert trace == [
+        ("place", A, 6),
+        ("aside", B, 8),
+        ("place", B, 2),
+        ("place", C, 3),
+        ("place", D, 4),
+        ("place", E, 8),
+    ]
     assert [result[h] for h in path] == [6, 2, 3, 4, 8]
     assert list(rest) == []
 
@@ -213,6 +225,7 @@ def test_swap_on_base_layout_is_always_legal(seed):
     import random
 
     from setupgen.core import layout
+
     L = layout.load("base-3-4")
     order = [h for h in L.land() if h != (0, 0)]  # desert in the middle
     got = numbers.swap(order, L.regions[0].number_tokens, {}, random.Random(seed), adjacency=L.adjacency)

@@ -17,8 +17,8 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-
 from oracle import number_clashes
+
 from setupgen import generate
 from setupgen.core.layout import Layout
 

@@ -9,10 +9,9 @@ import pytest
 from typer.testing import CliRunner
 
 from setupgen import generate
-
-from setupgen.tournament import model as tournament
-from setupgen.tournament import jobs as tj
 from setupgen.cli import app
+from setupgen.tournament import jobs as tj
+from setupgen.tournament import model as tournament
 
 ROOT = Path(__file__).resolve().parent.parent
 SWISS = ROOT / "examples" / "swiss-2010" / "tournament.toml"
@@ -50,28 +49,41 @@ def test_examples_load():
     assert len(a.players) == 64 and len(a.rounds) == 4 and a.final.players == 16
 
 
-@pytest.mark.parametrize("change, fragment", [
-    (('seed = "sm2010"', 'seed = ""'), "seed: must not be empty"),
-    (('table_size = 4', 'table_size = 5'), "table_size: expected 4"),
-    (('scenario = "seafarers-sm2010"', 'scenario = "nope"'), "rounds[2].scenario: unknown scenario 'nope'"),
-    (('victory_points = 12', 'victory_points = "x"'), "rounds[2].victory_points: expected int"),
-    (("players = 8\n", "players = 7\n"), "final.players: expected 4, 8, 16 or \"by-attendance\""),
-    (('language = "de-CH"', 'language = "fr"'), "unknown language 'fr'"),
-    (('players = "players.csv"', 'players = "missing.csv"'), "cannot read the players file"),
-    (('4 = [4, 3, 2, 1]', '4 = [4, 3, 2]'), "scoring.placing_points.4: expected a list of 4 points"),
-    (('tie_breakers = ["placing_points", "victory_points", "vp_share", "lots"]',
-      'tie_breakers = ["placing_points", 1, 2, 3]'), "scoring.tie_breakers"),
-    (('4 = [4, 3, 2, 1]', '4 = [inf, 3, 2, 1]'), "scoring.placing_points.4"),
-    (('4 = [4, 3, 2, 1]', '4 = [1, 2, 3, 4]'), "not increasing"),
-    (('tie_breakers = ["placing_points", "victory_points", "vp_share", "lots"]',
-      'tie_breakers = ["placing_points", "lots", "victory_points", "vp_share"]'), "must come last"),
-    ((', 3 = [4, 2, 1]', ''), "no points for tables of 3"),
-    (('table_size = 4', 'tabel_size = 4'), "tabel_size: unknown key"),
-    (('victory_points = 13', 'victory_points = -4'), "final.victory_points"),
-    # issue 43: no source says which pieces and limits of a 5-6 scenario hold at a final table of four
-    (('scenario = "cities-knights"', 'scenario = "base-5-6"'), "final.scenario: base-5-6 is a 5-6 player scenario"),
-    (('scenario = "cities-knights"', 'scenario = "oil-springs-5-6"'), "choose a 3-4 player scenario"),
-])
+@pytest.mark.parametrize(
+    "change, fragment",
+    [
+        (('seed = "sm2010"', 'seed = ""'), "seed: must not be empty"),
+        (("table_size = 4", "table_size = 5"), "table_size: expected 4"),
+        (('scenario = "seafarers-sm2010"', 'scenario = "nope"'), "rounds[2].scenario: unknown scenario 'nope'"),
+        (("victory_points = 12", 'victory_points = "x"'), "rounds[2].victory_points: expected int"),
+        (("players = 8\n", "players = 7\n"), 'final.players: expected 4, 8, 16 or "by-attendance"'),
+        (('language = "de-CH"', 'language = "fr"'), "unknown language 'fr'"),
+        (('players = "players.csv"', 'players = "missing.csv"'), "cannot read the players file"),
+        (("4 = [4, 3, 2, 1]", "4 = [4, 3, 2]"), "scoring.placing_points.4: expected a list of 4 points"),
+        (
+            (
+                'tie_breakers = ["placing_points", "victory_points", "vp_share", "lots"]',
+                'tie_breakers = ["placing_points", 1, 2, 3]',
+            ),
+            "scoring.tie_breakers",
+        ),
+        (("4 = [4, 3, 2, 1]", "4 = [inf, 3, 2, 1]"), "scoring.placing_points.4"),
+        (("4 = [4, 3, 2, 1]", "4 = [1, 2, 3, 4]"), "not increasing"),
+        (
+            (
+                'tie_breakers = ["placing_points", "victory_points", "vp_share", "lots"]',
+                'tie_breakers = ["placing_points", "lots", "victory_points", "vp_share"]',
+            ),
+            "must come last",
+        ),
+        ((", 3 = [4, 2, 1]", ""), "no points for tables of 3"),
+        (("table_size = 4", "tabel_size = 4"), "tabel_size: unknown key"),
+        (("victory_points = 13", "victory_points = -4"), "final.victory_points"),
+        # issue 43: no source says which pieces and limits of a 5-6 scenario hold at a final table of four
+        (('scenario = "cities-knights"', 'scenario = "base-5-6"'), "final.scenario: base-5-6 is a 5-6 player scenario"),
+        (('scenario = "cities-knights"', 'scenario = "oil-springs-5-6"'), "choose a 3-4 player scenario"),
+    ],
+)
 def test_bad_tournament_files_name_the_key(tmp_path, change, fragment):
     shutil.copy(SWISS.parent / "players.csv", tmp_path / "players.csv")
     old, new = change
@@ -133,6 +145,7 @@ def test_round_sheet_names_the_players_in_starting_order(tmp_path):
     sched = tj.current_schedule(t, tmp_path)
     request = tj.round_request(t, sched, 1)
     from setupgen.tournament import roundpack
+
     roundpack.write_round(request, tmp_path / "r1")
     # director's page, its blank back, then sheet / almanac per table: table 3's sheet is page 7
     text = PdfReader(str(tmp_path / "r1" / "round.pdf")).pages[6].extract_text()
@@ -144,8 +157,9 @@ def test_round_sheet_names_the_players_in_starting_order(tmp_path):
 
 
 def test_single_table_regenerates_alone(runner, tmp_path):
-    res = runner.invoke(app, ["board", "--tournament", str(SWISS), "--round", "2", "--table", "7",
-                              "--format", "json", "-o", "-"])
+    res = runner.invoke(
+        app, ["board", "--tournament", str(SWISS), "--round", "2", "--table", "7", "--format", "json", "-o", "-"]
+    )
     assert res.exit_code == 0, res.output
     data = json.loads(res.stdout)
     assert data["seed"] == "sm2010/r2/t7"
@@ -175,8 +189,9 @@ def test_australian_semi_finals_and_final(runner, tmp_path):
     order = [ranked[i - 1].player for i in (1, 8, 9, 16)]
     assert first == "table 1: " + ", ".join(names[p] for p in order)
     winners = ",".join(ranked[i].player for i in (3, 0, 2, 1))
-    res = runner.invoke(app, ["finals", str(AUS), str(tmp_path / "results.csv"), "--players", "16",
-                              "--winners", winners, "-o", out])
+    res = runner.invoke(
+        app, ["finals", str(AUS), str(tmp_path / "results.csv"), "--players", "16", "--winners", winners, "-o", out]
+    )
     assert res.exit_code == 0, res.output
     assert res.stdout.splitlines()[0] == "table 1: " + ", ".join(names[ranked[i].player] for i in range(4))
 
@@ -190,7 +205,9 @@ def test_drop_out_and_late_entry_replan_from_round_2(runner, tmp_path):
     players = (folder / "players.csv").read_text().splitlines()
     players = [ln for ln in players if not ln.startswith("ch07,")] + ["late1,Late Entry,"]
     (folder / "players.csv").write_text("\n".join(players) + "\n")
-    res = runner.invoke(app, ["schedule", str(folder / "tournament.toml"), "--from-round", "2", "-o", str(tmp_path / "out")])
+    res = runner.invoke(
+        app, ["schedule", str(folder / "tournament.toml"), "--from-round", "2", "-o", str(tmp_path / "out")]
+    )
     assert res.exit_code == 0, res.output
     after = (tmp_path / "out" / "schedule.csv").read_text().splitlines()
     assert [r for r in after if r.startswith("1,")] == [r for r in before if r.startswith("1,")]
@@ -237,8 +254,11 @@ def test_bad_results_are_reported_with_line_numbers(runner, tmp_path):
 
 def test_shared_setup_gives_every_table_the_same_board(tmp_path):
     shutil.copy(SWISS.parent / "players.csv", tmp_path / "players.csv")
-    text = SWISS.read_text().replace('scenario = "seafarers-sm2010"\nvictory_points = 12',
-                                     'scenario = "seafarers-sm2010"\nvictory_points = 12\nsetup = "shared"', 1)
+    text = SWISS.read_text().replace(
+        'scenario = "seafarers-sm2010"\nvictory_points = 12',
+        'scenario = "seafarers-sm2010"\nvictory_points = 12\nsetup = "shared"',
+        1,
+    )
     (tmp_path / "t.toml").write_text(text)
     t = tournament.load(tmp_path / "t.toml")
     assert t.round(3).setup == "shared" and t.round(1).setup == "per-table"
@@ -258,19 +278,34 @@ def test_finals_winners_must_be_one_per_semi_final(runner, tmp_path):
     ranked, _, _ = tj.make_standings(t, sched, tmp_path / "results.csv")
     r = [s.player for s in ranked]
     cases = [
-        ([r[0], r[1], r[2], r[19]], "did not play a semi-final"),     # rank 20 never played one
-        ([r[0], r[7], r[1], r[2]], "table 1"),                        # two winners of table 1 (ranks 1 and 8)
-        ([r[0], r[1], r[2]], "table 4"),                              # table 4 has none
+        ([r[0], r[1], r[2], r[19]], "did not play a semi-final"),  # rank 20 never played one
+        ([r[0], r[7], r[1], r[2]], "table 1"),  # two winners of table 1 (ranks 1 and 8)
+        ([r[0], r[1], r[2]], "table 4"),  # table 4 has none
     ]
     for winners, fragment in cases:
-        res = runner.invoke(app, ["finals", str(AUS), str(tmp_path / "results.csv"), "--players", "16",
-                                  "--winners", ",".join(winners), "-o", out])
+        res = runner.invoke(
+            app,
+            [
+                "finals",
+                str(AUS),
+                str(tmp_path / "results.csv"),
+                "--players",
+                "16",
+                "--winners",
+                ",".join(winners),
+                "-o",
+                out,
+            ],
+        )
         assert res.exit_code == 2 and fragment in res.stderr, (winners, res.stderr)
-    res = runner.invoke(app, ["finals", str(SWISS), str(tmp_path / "results.csv"), "--players", "8",
-                              "--winners", "ch01,ch02", "-o", out])
+    res = runner.invoke(
+        app,
+        ["finals", str(SWISS), str(tmp_path / "results.csv"), "--players", "8", "--winners", "ch01,ch02", "-o", out],
+    )
     assert res.exit_code == 2
-    res = runner.invoke(app, ["finals", str(AUS), str(tmp_path / "results.csv"), "--players", "16",
-                              "--winners", "", "-o", out])
+    res = runner.invoke(
+        app, ["finals", str(AUS), str(tmp_path / "results.csv"), "--players", "16", "--winners", "", "-o", out]
+    )
     assert res.exit_code == 2 and "empty" in res.stderr
 
 
@@ -289,14 +324,19 @@ def test_binary_and_odd_players_files(tmp_path):
     (tmp_path / "t.toml").write_bytes(b"\xff\xfe\x00n")
     with pytest.raises(tournament.TournamentError, match="it is not UTF-8 text"):
         tournament.load(tmp_path / "t.toml")
-    for text, fragment in [("id;name\na;b\n", "semicolons"), ("id,name\na,An\x01na\n", "control characters"),
-                           ("id,name\na,Anna,extra\n", "more cells than columns"), ("id,id,name\n", "named twice")]:
+    for text, fragment in [
+        ("id;name\na;b\n", "semicolons"),
+        ("id,name\na,An\x01na\n", "control characters"),
+        ("id,name\na,Anna,extra\n", "more cells than columns"),
+        ("id,id,name\n", "named twice"),
+    ]:
         (tmp_path / "p.csv").write_text(text)
         with pytest.raises(tournament.TournamentError, match=fragment):
             tournament.read_players(tmp_path / "p.csv")
 
 
 # -- seating by standings (issue 13, point 5) ----------------------------------
+
 
 def standings_folder(tmp_path: Path) -> Path:
     """The Swiss example with round 3 marked ``seating = "standings"``."""
@@ -329,10 +369,11 @@ def test_round_seated_by_standings(runner, tmp_path):
     col = head.split(",").index("player")
     assert [ln.split(",")[col] for ln in rows] == ranked  # the order of the standings
     for table in range(1, 13):  # 48 players: ranks 1-4 at table 1, 5-8 at table 2, ...
-        assert sorted(again.table(3, table)) == sorted(ranked[4 * table - 4:4 * table])
+        assert sorted(again.table(3, table)) == sorted(ranked[4 * table - 4 : 4 * table])
     # each table's start positions the best its players' rounds 1-2 allow: the
     # fewest positions taken again (by every permutation)
     import itertools
+
     took = {(x.player, x.seat) for x in again.seats if x.round < 3}
     for table in range(1, 13):
         ids = again.table(3, table)
@@ -345,7 +386,9 @@ def test_standings_round_needs_the_results_and_only_it_takes_them(runner, tmp_pa
     toml, out = folder / "tournament.toml", tmp_path / "out"
     assert runner.invoke(app, ["schedule", str(toml), "-o", str(out)]).exit_code == 0
     res = runner.invoke(app, ["schedule", str(toml), "--from-round", "3", "-o", str(out)])
-    assert res.exit_code == 2 and res.stderr == ("error: round 3 is seated by standings: the results so far are needed (give --results)\n")
+    assert res.exit_code == 2 and res.stderr == (
+        "error: round 3 is seated by standings: the results so far are needed (give --results)\n"
+    )
     assert len(res.stderr.splitlines()) == 1
     results = tmp_path / "results.csv"
     results.write_text("round,table,player,vp,winner\n")

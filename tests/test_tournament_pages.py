@@ -22,10 +22,26 @@ ROOT = Path(__file__).resolve().parent.parent
 SVG = "{http://www.w3.org/2000/svg}"
 
 #: ids and names; sorted by hand: case ignored, umlauts with their base letters
-PLAYERS = [("a", "Anna Äbi"), ("b", "bea Müller"), ("c", "Özgür Kaya"), ("d", "Zora Ulmer"),
-           ("e", "Änne Roth"), ("f", "Otto Berg"), ("g", "Ueli Amsler"), ("h", "Adrian Zünd")]
-LOOKUP_ORDER = ["Adrian Zünd", "Anna Äbi", "Änne Roth", "bea Müller", "Otto Berg", "Özgür Kaya",
-                "Ueli Amsler", "Zora Ulmer"]
+PLAYERS = [
+    ("a", "Anna Äbi"),
+    ("b", "bea Müller"),
+    ("c", "Özgür Kaya"),
+    ("d", "Zora Ulmer"),
+    ("e", "Änne Roth"),
+    ("f", "Otto Berg"),
+    ("g", "Ueli Amsler"),
+    ("h", "Adrian Zünd"),
+]
+LOOKUP_ORDER = [
+    "Adrian Zünd",
+    "Anna Äbi",
+    "Änne Roth",
+    "bea Müller",
+    "Otto Berg",
+    "Özgür Kaya",
+    "Ueli Amsler",
+    "Zora Ulmer",
+]
 
 #: a hand-made schedule (round, table, seat, player) ...
 SCHEDULE = """round,table,seat,player
@@ -72,9 +88,11 @@ RESULTS = """round,table,player,vp,winner
 def make_tournament(folder: Path, language: str = "en", rounds: int = 2, final: bool = True) -> model.Tournament:
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "players.csv").write_text("id,name\n" + "".join(f"{i},{n}\n" for i, n in PLAYERS), encoding="utf-8")
-    text = (f'name = "Pages Open"\nseed = "pages"\nlanguage = "{language}"\nplayers = "players.csv"\n'
-            + '[[rounds]]\nscenario = "base-3-4"\n' * rounds
-            + ('[final]\nplayers = 8\nscenario = "cities-knights"\n' if final else ""))
+    text = (
+        f'name = "Pages Open"\nseed = "pages"\nlanguage = "{language}"\nplayers = "players.csv"\n'
+        + '[[rounds]]\nscenario = "base-3-4"\n' * rounds
+        + ('[final]\nplayers = 8\nscenario = "cities-knights"\n' if final else "")
+    )
     (folder / "tournament.toml").write_text(text, encoding="utf-8")
     return model.load(folder / "tournament.toml")
 
@@ -82,26 +100,33 @@ def make_tournament(folder: Path, language: str = "en", rounds: int = 2, final: 
 @pytest.fixture()
 def played(tmp_path):
     """A tournament of 8 players, its hand-made schedule and results file."""
+
     def make(language="en", results=RESULTS):
         t = make_tournament(tmp_path / f"t-{language}", language)
         (tmp_path / "schedule.csv").write_text(SCHEDULE)
         (tmp_path / "results.csv").write_text(results)
         return t, jobs.current_schedule(t, tmp_path), tmp_path / "results.csv"
+
     return make
 
 
 def texts_of(svg: str) -> list[tuple[str, float, float, str]]:
     """Every text of an SVG page: (text, x, y, text-anchor)."""
     root = ET.fromstring(svg.encode("utf-8"))
-    return [("".join(el.itertext()), float(el.get("x")), float(el.get("y")), el.get("text-anchor", "start"))
-            for el in root.iter(f"{SVG}text")]
+    return [
+        ("".join(el.itertext()), float(el.get("x")), float(el.get("y")), el.get("text-anchor", "start"))
+        for el in root.iter(f"{SVG}text")
+    ]
 
 
 # -- schedule --------------------------------------------------------------------------
 
+
 def test_round_pages_name_the_scenario_and_say_start_position(played):
-    for lang, scenario, first in (("en", "Base game, 3-4 players", "Start position 1"),
-                                  ("de", "Basisspiel, 3-4 Spieler", "Startposition 1")):
+    for lang, scenario, first in (
+        ("en", "Base game, 3-4 players", "Start position 1"),
+        ("de", "Basisspiel, 3-4 Spieler", "Startposition 1"),
+    ):
         t, sched, _ = played(lang)
         rounds = jobs.schedule_listings(t, sched)[:2]
         assert [r.subtitle for r in rounds] == [scenario, scenario]
@@ -115,9 +140,13 @@ def test_player_lookup_is_alphabetical_ignoring_case_and_umlauts(played):
     assert [row[0] for row in lookup.rows] == LOOKUP_ORDER
     # table and start position per round, from the hand-made schedule
     assert dict((row[0], row[1:]) for row in lookup.rows)["Anna Äbi"] == (
-        "Table 1, start position 1", "Table 1, start position 1")
+        "Table 1, start position 1",
+        "Table 1, start position 1",
+    )
     assert dict((row[0], row[1:]) for row in lookup.rows)["Zora Ulmer"] == (
-        "Table 1, start position 4", "Table 2, start position 3")
+        "Table 1, start position 4",
+        "Table 2, start position 3",
+    )
     assert lookup.columns == ("", "Round 1", "Round 2")
     # and printed in that order, top to bottom
     page = listing.render_listing(lookup)[0]
@@ -137,7 +166,9 @@ def test_german_lookup_wording(played):
     lookup = jobs.schedule_listings(t, sched)[-1]
     assert lookup.title == "Pages Open · Spieler A–Z"
     assert dict((row[0], row[1:]) for row in lookup.rows)["Zora Ulmer"] == (
-        "Tisch 1, Startposition 4", "Tisch 2, Startposition 3")
+        "Tisch 1, Startposition 4",
+        "Tisch 2, Startposition 3",
+    )
 
 
 def test_many_rounds_use_the_short_form_with_a_legend(tmp_path):
@@ -149,6 +180,7 @@ def test_many_rounds_use_the_short_form_with_a_legend(tmp_path):
 
 
 # -- standings -------------------------------------------------------------------------
+
 
 def test_standings_after_round_with_per_round_points_in_german(played):
     t, sched, results = played("de")
@@ -173,8 +205,11 @@ def test_standings_after_round_with_per_round_points_in_german(played):
     printed = [text for text, *_ in texts_of(pages[0])]
     assert "Rangliste nach Runde 2" in printed and "6,5" in printed and "6.5" not in printed
     # the CSV keeps its format: decimal points, no per-round columns
-    assert csv_text.splitlines()[:3] == ["rank,player,placing_points,victory_points,vp_share,games",
-                                         "1,a,7,20,67.97,2", "2,b,6.5,18,61.52,2"]
+    assert csv_text.splitlines()[:3] == [
+        "rank,player,placing_points,victory_points,vp_share,games",
+        "1,a,7,20,67.97,2",
+        "2,b,6.5,18,61.52,2",
+    ]
 
 
 def _round_points(t, sched, results):
@@ -202,8 +237,10 @@ def test_standings_after_the_last_round_with_results(played):
     assert table.columns[2:4] == ("R1", "Placing pts")
     assert "Standings after round 1" in [text for text, *_ in texts_of(pages[0])]
     # a and e both won with 10 VP; e's share is larger (10/25 = 40.00 to 10/31 = 32.26)
-    assert [row[:5] for row in table.rows[:2]] == [("1", "Änne Roth", "4", "4", "10"),
-                                                  ("2", "Anna Äbi", "4", "4", "10")]
+    assert [row[:5] for row in table.rows[:2]] == [
+        ("1", "Änne Roth", "4", "4", "10"),
+        ("2", "Anna Äbi", "4", "4", "10"),
+    ]
 
 
 def test_standings_numbers_are_right_aligned(played):
@@ -217,9 +254,12 @@ def test_standings_numbers_are_right_aligned(played):
         return found
 
     # a column's header and numbers end at one x
-    for header, values in (("Platzpunkte", ["7", "6,5", "5,5", "2,5"]), ("SP-Anteil", ["67,97", "61,52", "28,13"]),
-                           ("SP", ["20", "18", "14", "8"])):
-        (hx, hanchor), = at(header)
+    for header, values in (
+        ("Platzpunkte", ["7", "6,5", "5,5", "2,5"]),
+        ("SP-Anteil", ["67,97", "61,52", "28,13"]),
+        ("SP", ["20", "18", "14", "8"]),
+    ):
+        ((hx, hanchor),) = at(header)
         assert hanchor == "end"
         for v in values:
             assert (hx, "end") in at(v), (header, v)
@@ -230,6 +270,7 @@ def test_standings_numbers_are_right_aligned(played):
 
 # -- finals ----------------------------------------------------------------------------
 
+
 def test_finals_tables_list_players_in_choosing_order_with_their_rank(played):
     for lang, word in (("en", "rank"), ("de", "Rang")):
         t, sched, results = played(lang)
@@ -238,7 +279,8 @@ def test_finals_tables_list_players_in_choosing_order_with_their_rank(played):
         assert tables == (("a", "g", "h", "d"), ("b", "e", "f", "c"))
         assert request.players == (
             (f"Anna Äbi · {word} 1", f"Ueli Amsler · {word} 4", f"Adrian Zünd · {word} 5", f"Zora Ulmer · {word} 8"),
-            (f"bea Müller · {word} 2", f"Änne Roth · {word} 3", f"Otto Berg · {word} 6", f"Özgür Kaya · {word} 7"))
+            (f"bea Müller · {word} 2", f"Änne Roth · {word} 3", f"Otto Berg · {word} 6", f"Özgür Kaya · {word} 7"),
+        )
 
 
 STAGE_WORDS = {"en": ("Semi-final", "Final"), "de": ("Halbfinale", "Finale"), "de-CH": ("Halbfinal", "Final")}
@@ -251,7 +293,8 @@ def test_finals_pages_name_their_stage_never_a_blank_round(played, lang, tmp_pat
     slip's hint starts with the stage; the director's page heads the
     choosing order "Choice"; the pack holds a blank results file named
     so that ``placings`` never takes it for the stage's results."""
-    from setupgen.render import director, sheet as sheetmod
+    from setupgen.render import director
+    from setupgen.render import sheet as sheetmod
     from setupgen.tournament import roundpack
 
     t, sched, results = played(lang)
@@ -264,13 +307,17 @@ def test_finals_pages_name_their_stage_never_a_blank_round(played, lang, tmp_pat
     blank = tx.get("sheet.round_blank").split()[0]
     for name in ("table-01.svg", "table-01-almanac.svg"):
         words = [w for w, *_ in texts_of((tmp_path / "final" / name).read_text(encoding="utf-8"))]
-        assert any(w.endswith(f" · {final}") or w.startswith(f"{final} · ") or f" · {final} · " in w
-                   for w in words), (name, words[:4])
+        assert any(w.endswith(f" · {final}") or w.startswith(f"{final} · ") or f" · {final} · " in w for w in words), (
+            name,
+            words[:4],
+        )
         assert not any("___" in w for w in words) and not any(w.startswith(blank + " ") for w in words)
     sheet_words = [w for w, *_ in texts_of((tmp_path / "final" / "table-01.svg").read_text(encoding="utf-8"))]
     assert any(w.startswith(f"({final}: ") for w in sheet_words)  # the slip's hint
-    rows = [director.DirectorRow(k, request.scenario, f"ID{k}", request.seed_of(k), request.players[k - 1])
-            for k in range(1, request.tables + 1)]
+    rows = [
+        director.DirectorRow(k, request.scenario, f"ID{k}", request.seed_of(k), request.players[k - 1])
+        for k in range(1, request.tables + 1)
+    ]
     (page,) = director.render_director_pages(rows, title=request.title, lang=lang, stage=request.stage)
     words = [w for w, *_ in texts_of(page)]
     assert words[0] == f"Pages Open · {final}" and tx.get("slip.rank") in words and tx.get("slip.player") in words
@@ -279,8 +326,9 @@ def test_finals_pages_name_their_stage_never_a_blank_round(played, lang, tmp_pat
     assert manifest["results_template"] == "results-final-blank.csv" and blank_file.is_file()
     lines = blank_file.read_text(encoding="utf-8").splitlines()
     assert lines[0] == "round,table,player,name,vp,winner"
-    assert [ln.split(",")[:3] for ln in lines[1:]] == [["final", str(k), p] for k, table in enumerate(tables, 1)
-                                                      for p in table]
+    assert [ln.split(",")[:3] for ln in lines[1:]] == [
+        ["final", str(k), p] for k, table in enumerate(tables, 1) for p in table
+    ]
     assert jobs.STAGE_RESULTS["final"] == "results-final.csv" != blank_file.name
 
 
@@ -296,6 +344,7 @@ def test_semi_final_sheets_say_semi_final(played, tmp_path):
 
 
 # -- wording ---------------------------------------------------------------------------
+
 
 def flat(table, prefix=""):
     out = {}
@@ -333,15 +382,21 @@ def test_english_wording():
 
 # -- de-CH -----------------------------------------------------------------------------
 
+
 def test_swiss_german_is_german_with_ss():
     assert "de-CH" in templates.languages()
     de, ch = words("de"), words("de-CH")
     assert ch.pop("lang") == "de-CH" and de.pop("lang") == "de"
     assert set(ch) == set(de)
     # Swiss usage of its own: "Halbfinal", "Final" (templates/de-CH.toml)
-    own = {"tournament.final": "Final", "tournament.semi_final": "Halbfinal", "almanac.final": "Final",
-           "messages.stage_final": "Final", "messages.stage_semi_final": "Halbfinal",
-           **{f"console.director.{k}": v for k, v in SWISS_CONSOLE.items()}}
+    own = {
+        "tournament.final": "Final",
+        "tournament.semi_final": "Halbfinal",
+        "almanac.final": "Final",
+        "messages.stage_final": "Final",
+        "messages.stage_semi_final": "Halbfinal",
+        **{f"console.director.{k}": v for k, v in SWISS_CONSOLE.items()},
+    }
     for key, text in ch.items():
         assert "ß" not in str(text), key
         expected = own.get(key, de[key].replace("ß", "ss") if isinstance(de[key], str) else de[key])
@@ -355,18 +410,29 @@ def test_swiss_german_file_is_german_respelt():
     import tomllib
 
     own = tomllib.loads((ROOT / "templates" / "de-CH.toml").read_text(encoding="utf-8"))
-    assert own == {"inherits": "de", "lang": "de-CH", "spelling": {"ß": "ss"},
-                   "tournament": {"final": "Final", "semi_final": "Halbfinal"}, "almanac": {"final": "Final"},
-                   "console": {"director": SWISS_CONSOLE},
-                   "messages": {"stage_final": "Final", "stage_semi_final": "Halbfinal"}}
+    assert own == {
+        "inherits": "de",
+        "lang": "de-CH",
+        "spelling": {"ß": "ss"},
+        "tournament": {"final": "Final", "semi_final": "Halbfinal"},
+        "almanac": {"final": "Final"},
+        "console": {"director": SWISS_CONSOLE},
+        "messages": {"stage_final": "Final", "stage_semi_final": "Halbfinal"},
+    }
 
 
 #: the console's own words for the finals in Swiss usage (issue 42: one word per term, as the sheets say it)
-SWISS_CONSOLE = {"semi_finals": "Halbfinal", "final": "Final", "semi_finals_lower": "den Halbfinal",
-                 "final_lower": "den Final",
-                 "winners_hint": "Die Sieger kommen aus den Resultaten des Halbfinals, sobald sie eingetragen sind.",
-                 "seat_final": "Den Final dieser Sieger setzen und sein Paket machen", "stage_semi_final": "Halbfinal",
-                 "stage_final": "Final", "no_final_result": "noch kein Resultat des Finals"}
+SWISS_CONSOLE = {
+    "semi_finals": "Halbfinal",
+    "final": "Final",
+    "semi_finals_lower": "den Halbfinal",
+    "final_lower": "den Final",
+    "winners_hint": "Die Sieger kommen aus den Resultaten des Halbfinals, sobald sie eingetragen sind.",
+    "seat_final": "Den Final dieser Sieger setzen und sein Paket machen",
+    "stage_semi_final": "Halbfinal",
+    "stage_final": "Final",
+    "no_final_result": "noch kein Resultat des Finals",
+}
 
 
 def test_swiss_example_speaks_swiss_german():
@@ -407,8 +473,10 @@ def test_inherits_errors_name_the_file(folder):
 
 def test_spelling_rewrites_inherited_texts_down_the_chain(folder):
     (folder / "xa.toml").write_text('inherits = "de"\n[spelling]\n"ß" = "ss"\n', encoding="utf-8")
-    (folder / "xb.toml").write_text('inherits = "xa"\n[note]\n"robber-off" = "Der Räuber beginnt draußen."\n'
-                                    '[spelling]\n"Räuber" = "Bandit"\n', encoding="utf-8")
+    (folder / "xb.toml").write_text(
+        'inherits = "xa"\n[note]\n"robber-off" = "Der Räuber beginnt draußen."\n[spelling]\n"Räuber" = "Bandit"\n',
+        encoding="utf-8",
+    )
     xb = templates.texts("xb")
     assert xb.get("note.robber-off") == "Der Bandit beginnt draussen."  # its own text, both rules
     assert "äussersten Feldern der grossen Insel" in xb.get("note.frame-ships")  # inherited, respelt
@@ -471,13 +539,15 @@ def test_no_text_touches_a_column_edge_with_the_examples_longest_names(example, 
     from setupgen.tournament import standings as st
 
     results = jobs.results_of(t, sched, tmp_path / "results.csv")
-    listings.append(jobs.standings_listing(t, ranked, st.round_points(results, st.Scoring(dict(t.placing_points),
-                                                                                          t.tie_breakers))))
+    listings.append(
+        jobs.standings_listing(t, ranked, st.round_points(results, st.Scoring(dict(t.placing_points), t.tie_breakers)))
+    )
     from setupgen.tournament import placings as pl
 
     longest = max((p.id for p in t.players), key=lambda pid: len(jobs.display_names(t)[pid]))
-    placed = [pl.Placing(k, s.player, "preliminary", k, decided_by="preliminary_rank") for k, s in
-              enumerate(ranked, start=1)]
+    placed = [
+        pl.Placing(k, s.player, "preliminary", k, decided_by="preliminary_rank") for k, s in enumerate(ranked, start=1)
+    ]
     placed[0] = pl.Placing(1, placed[0].player, "semi-final", 1, 2, None, 13, "vp_share")
     listings.append(jobs.placings_listing(t, placed))
     assert any(longest in [s.player for s in ranked] for _ in [0])

@@ -17,8 +17,11 @@ from setupgen.cli import app
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = {"swiss-2010": ROOT / "examples" / "swiss-2010", "australian": ROOT / "examples" / "australian"}
 
-SCHEDULE_PINS = {"swiss-2010": "ceba3d1cd93db0ab4df48be1", "australian": "7c2f1a71190768d1aa322468",
-                 "clubs": "7e121fedbb0f636a34ac454c"}
+SCHEDULE_PINS = {
+    "swiss-2010": "ceba3d1cd93db0ab4df48be1",
+    "australian": "7c2f1a71190768d1aa322468",
+    "clubs": "7e121fedbb0f636a34ac454c",
+}
 STANDINGS_PINS = {"swiss-2010": "efce21d22b69f7b40ddcd961", "australian": "c64517bbc5a13a6fc1a8b59d"}
 ROUND_PINS = {"swiss-2010": "02873f7f9e8442ebc34ea498", "australian": "1e8288d2c7ab1a0c3e2fffa7"}
 

@@ -15,8 +15,11 @@ ROOT = Path(__file__).resolve().parent.parent
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory):
     out = tmp_path_factory.mktemp("wheel")
-    res = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(out), str(ROOT)],
-                         capture_output=True, text=True)
+    res = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(out), str(ROOT)],
+        capture_output=True,
+        text=True,
+    )
     assert res.returncode == 0, res.stderr[-2000:]
     wheels = list(out.glob("setupgen-*.whl"))
     assert len(wheels) == 1
@@ -42,25 +45,66 @@ def test_wheel_ships_layouts_and_templates(wheel):
 
 def test_cli_runs_from_the_installed_wheel(wheel, tmp_path):
     site = tmp_path / "site"
-    res = subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(site), str(wheel)],
-                         capture_output=True, text=True)
+    res = subprocess.run(
+        [sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(site), str(wheel)],
+        capture_output=True,
+        text=True,
+    )
     assert res.returncode == 0, res.stderr[-2000:]
     work = tmp_path / "work"
     work.mkdir()
     env = {**os.environ, "PYTHONPATH": str(site)}
-    where = subprocess.run([sys.executable, "-c", "import setupgen, setupgen.core.layout as l; print(setupgen.__file__); print(l.layouts_dir())"],
-                           capture_output=True, text=True, env=env, cwd=work)
+    where = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import setupgen, setupgen.core.layout as l; print(setupgen.__file__); print(l.layouts_dir())",
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=work,
+    )
     assert where.returncode == 0, where.stderr
     assert all(line.startswith(str(site)) for line in where.stdout.splitlines())
-    res = subprocess.run([sys.executable, "-m", "setupgen", "board", "--seed", "w", "--format", "svg",
-                          "--lang", "de", "-o", "sheet.svg"], capture_output=True, text=True, env=env, cwd=work)
+    res = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "setupgen",
+            "board",
+            "--seed",
+            "w",
+            "--format",
+            "svg",
+            "--lang",
+            "de",
+            "-o",
+            "sheet.svg",
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=work,
+    )
     assert res.returncode == 0, res.stderr
     assert "<svg" in (work / "sheet.svg").read_text()
-    res = subprocess.run([sys.executable, "-m", "setupgen", "scenarios"], capture_output=True, text=True, env=env, cwd=work)
+    res = subprocess.run(
+        [sys.executable, "-m", "setupgen", "scenarios"], capture_output=True, text=True, env=env, cwd=work
+    )
     assert "cities-knights" in res.stdout
-    rules = subprocess.run([sys.executable, "-c", "from setupgen.core import almanac; print(almanac.almanac_dir()); "
-                            "print(len(almanac.scenario_rules('seafarers-sm2010')))"],
-                           capture_output=True, text=True, env=env, cwd=work)
+    rules = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "from setupgen.core import almanac; print(almanac.almanac_dir()); "
+            "print(len(almanac.scenario_rules('seafarers-sm2010')))",
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=work,
+    )
     assert rules.returncode == 0, rules.stderr
     assert rules.stdout.split() == [str(site / "setupgen" / "_data" / "almanac"), "11"]
 
@@ -68,10 +112,19 @@ def test_cli_runs_from_the_installed_wheel(wheel, tmp_path):
 def test_sdist_ships_the_reference_docs(tmp_path):
     import tarfile
 
-    res = subprocess.run([sys.executable, "-m", "build", "--sdist", "-o", str(tmp_path), str(ROOT)],
-                         capture_output=True, text=True)
+    res = subprocess.run(
+        [sys.executable, "-m", "build", "--sdist", "-o", str(tmp_path), str(ROOT)], capture_output=True, text=True
+    )
     assert res.returncode == 0, res.stderr[-2000:]
     (sdist,) = tmp_path.glob("setupgen-*.tar.gz")
     names = {n.split("/", 1)[1] for n in tarfile.open(sdist).getnames() if "/" in n}
-    assert {"docs/rules.md", "docs/format.md", "docs/sheet.md", "README.md", "layouts/README.md",
-            "almanac/README.md", "almanac/scenarios.toml", "almanac/presets/swiss-2010.toml"} <= names
+    assert {
+        "docs/rules.md",
+        "docs/format.md",
+        "docs/sheet.md",
+        "README.md",
+        "layouts/README.md",
+        "almanac/README.md",
+        "almanac/scenarios.toml",
+        "almanac/presets/swiss-2010.toml",
+    } <= names

@@ -13,9 +13,9 @@ from __future__ import annotations
 import re
 import threading
 import time
-
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable, Literal
+from typing import Any, Literal
 
 import jinja2
 from markupsafe import Markup
@@ -34,16 +34,33 @@ from ..core.errors import SetupgenError
 from ..core.messages import keyed
 from ..tournament import jobs
 from ..tournament.games import Game, GameError, seating_stamp
-from . import day as dayday
 from . import auditlog, hall, prints, public, security, undo
+from . import day as dayday
 from .day import Day
+from .pages import (
+    TEMPLATES,
+    LoginNeeded,
+    Refusal,
+    client_host,
+    day_of,
+    director_words,
+    form_rows,
+    game_headings,
+    game_of,
+    is_director,
+    is_player_path,
+    placings_context,
+    posted_result,
+    posted_seating,
+    read_form,
+    render,
+    require_director,
+    scenario_name,
+    seating_refusal,
+    standings_context,
+)
 from .store import StoreError
 from .words import Words, local_time
-from .pages import (TEMPLATES, LoginNeeded, Refusal, client_host, day_of, director_words, form_rows, game_headings, game_of,
-                    is_director,
-                    is_player_path,
-                    placings_context, posted_result, posted_seating, read_form, render, require_director,
-                    scenario_name, seating_refusal, standings_context)
 
 #: the files of a pack the director may download
 DOWNLOADS = ("round.pdf", "key.pdf")
@@ -55,9 +72,14 @@ _SCRYPT_AT_ONCE = threading.BoundedSemaphore(2)
 STATUS_CHOICES = ("played", "no-show", "disqualified")
 
 
-def create_app(day: Day, *, password: tuple[bytes, bytes] | None = None,
-               allowed_hosts: tuple[str, ...] = ("127.0.0.1", "localhost", "::1", "testserver"),
-               tls: bool = False, session_hours: float = SESSION_HOURS) -> Starlette:
+def create_app(
+    day: Day,
+    *,
+    password: tuple[bytes, bytes] | None = None,
+    allowed_hosts: tuple[str, ...] = ("127.0.0.1", "localhost", "::1", "testserver"),
+    tls: bool = False,
+    session_hours: float = SESSION_HOURS,
+) -> Starlette:
     """The console of ``day``; ``password`` the director's scrypt hash
     (None: director's pages open to whoever reaches the console, for a
     console bound to this machine only); ``allowed_hosts`` the host names
@@ -66,17 +88,28 @@ def create_app(day: Day, *, password: tuple[bytes, bytes] | None = None,
     director's session ends after this long unused. Sessions live in the
     database (the cookie holds a random id); those opened with another
     password end here."""
-    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)), autoescape=True,
-                             undefined=jinja2.StrictUndefined)
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(TEMPLATES)), autoescape=True, undefined=jinja2.StrictUndefined
+    )
     middleware = [
         Middleware(security.LimitBody),
         Middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts)),
-        Middleware(_SessionBesideTables, secret_key=security.session_secret(day.key), session_cookie="setupgen_console",
-                   max_age=int(session_hours * 3600), same_site="strict", https_only=tls),
+        Middleware(
+            _SessionBesideTables,
+            secret_key=security.session_secret(day.key),
+            session_cookie="setupgen_console",
+            max_age=int(session_hours * 3600),
+            same_site="strict",
+            https_only=tls,
+        ),
         Middleware(_Headers),
     ]
-    handlers: dict[Any, Any] = {HTTPException: _http_error, security.BodyTooLarge: _too_large,
-                                LoginNeeded: _to_login, Exception: _internal}
+    handlers: dict[Any, Any] = {
+        HTTPException: _http_error,
+        security.BodyTooLarge: _too_large,
+        LoginNeeded: _to_login,
+        Exception: _internal,
+    }
     app = Starlette(debug=False, routes=_routes(), middleware=middleware, exception_handlers=handlers)
     app.state.day, app.state.password, app.state.env = day, password, env
     app.state.tokens, app.state.logins = security.RateLimit(), security.RateLimit()
@@ -113,7 +146,8 @@ class _Headers:
             if message["type"] == "http.response.start":
                 message.setdefault("headers", [])
                 message["headers"] = list(message["headers"]) + [
-                    (k.encode(), v.encode()) for k, v in security.HEADERS.items()]
+                    (k.encode(), v.encode()) for k, v in security.HEADERS.items()
+                ]
             await send(message)
 
         await self.app(scope, receive, with_headers if scope["type"] == "http" else send)
@@ -125,12 +159,25 @@ class _SessionBesideTables:
     is :func:`~setupgen.console.security.table_csrf`), and a burst of
     tables reporting skips the cookie's decoding and signing."""
 
-    def __init__(self, app: ASGIApp, *, secret_key: str, session_cookie: str, max_age: int,
-                 same_site: Literal["lax", "strict", "none"],
-                 https_only: bool) -> None:
+    def __init__(
+        self,
+        app: ASGIApp,
+        *,
+        secret_key: str,
+        session_cookie: str,
+        max_age: int,
+        same_site: Literal["lax", "strict", "none"],
+        https_only: bool,
+    ) -> None:
         self.plain = app
-        self.with_session = SessionMiddleware(app, secret_key=secret_key, session_cookie=session_cookie,
-                                              max_age=max_age, same_site=same_site, https_only=https_only)
+        self.with_session = SessionMiddleware(
+            app,
+            secret_key=secret_key,
+            session_cookie=session_cookie,
+            max_age=max_age,
+            same_site=same_site,
+            https_only=https_only,
+        )
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http" and is_player_path(scope["path"]):
@@ -141,11 +188,16 @@ class _SessionBesideTables:
 
 def _routes() -> list[Route]:
     return [
-        Route("/", home), Route("/console.css", css),
-        Route("/login", login, methods=["GET", "POST"]), Route("/logout", logout, methods=["POST"]),
-        Route("/rounds/{n:int}", round_page), Route("/rounds/{n:int}/pack", make_pack, methods=["POST"]),
-        Route("/rounds/{n:int}/tables.pdf", round_tables_pdf), Route("/players.pdf", players_pdf),
-        Route("/standings.pdf", standings_pdf), Route("/placings.pdf", placings_pdf),
+        Route("/", home),
+        Route("/console.css", css),
+        Route("/login", login, methods=["GET", "POST"]),
+        Route("/logout", logout, methods=["POST"]),
+        Route("/rounds/{n:int}", round_page),
+        Route("/rounds/{n:int}/pack", make_pack, methods=["POST"]),
+        Route("/rounds/{n:int}/tables.pdf", round_tables_pdf),
+        Route("/players.pdf", players_pdf),
+        Route("/standings.pdf", standings_pdf),
+        Route("/placings.pdf", placings_pdf),
         Route("/rounds/{n:int}/{name:str}", download),
         Route("/rounds/{n:int}/tables/{t:int}", table_page, methods=["GET", "POST"]),
         Route("/rounds/{n:int}/tables/{t:int}/confirm", confirm, methods=["POST"]),
@@ -157,15 +209,24 @@ def _routes() -> list[Route]:
         Route("/finals/{stage:str}/tables/{t:int}", table_page, methods=["GET", "POST"]),
         Route("/finals/{stage:str}/tables/{t:int}/confirm", confirm, methods=["POST"]),
         Route("/finals/{stage:str}/confirm-all", confirm_all, methods=["POST"]),
-        Route("/standings", standings_page), Route("/standings.csv", standings_csv),
-        Route("/audit", audit_page), Route("/audit.csv", audit_csv), Route("/public", public.public_page),
-        Route("/public/status.json", public.public_status), Route("/public/players", public.players_page),
-        Route("/public/players/{player:str}", public.player_page), Route("/console.js", public.console_js),
-        Route("/status.json", director_status), Route("/clock", clock_page, methods=["POST"]), Route("/announcements", announce, methods=["POST"]),
+        Route("/standings", standings_page),
+        Route("/standings.csv", standings_csv),
+        Route("/audit", audit_page),
+        Route("/audit.csv", audit_csv),
+        Route("/public", public.public_page),
+        Route("/public/status.json", public.public_status),
+        Route("/public/players", public.players_page),
+        Route("/public/players/{player:str}", public.player_page),
+        Route("/console.js", public.console_js),
+        Route("/status.json", director_status),
+        Route("/clock", clock_page, methods=["POST"]),
+        Route("/announcements", announce, methods=["POST"]),
         Route("/announcements/{id:int}/remove", remove_announcement, methods=["POST"]),
-        Route("/entries", entries_page), Route("/entries/change", record_change, methods=["POST"]),
+        Route("/entries", entries_page),
+        Route("/entries/change", record_change, methods=["POST"]),
         Route("/entries/replan", replan, methods=["POST"]),
-        Route("/finals", finals_page), Route("/finals/pack", make_finals_pack, methods=["POST"]),
+        Route("/finals", finals_page),
+        Route("/finals/pack", make_finals_pack, methods=["POST"]),
         Route("/finals/{stage:str}/round.pdf", finals_download),
         Route("/t/{n:int}/{t:int}/{token:str}", public.table_report, methods=["GET", "POST"]),
         Route("/t/{stage:str}/{t:int}/{token:str}", public.table_report, methods=["GET", "POST"]),
@@ -175,7 +236,6 @@ def _routes() -> list[Route]:
 
 
 # ---------------------------------------------------------------- helpers
-
 
 
 def _game(request: Request) -> Game:
@@ -196,7 +256,9 @@ def _players_or_404(day: Day, game: Game) -> tuple[str, ...]:
 
 def game_path(game: Game) -> str:
     """The director's page of a game: ``/rounds/N/tables/T`` or ``/finals/STAGE/tables/T``."""
-    return f"/finals/{game.stage}/tables/{game.table}" if game.is_finals else f"/rounds/{game.round}/tables/{game.table}"
+    return (
+        f"/finals/{game.stage}/tables/{game.table}" if game.is_finals else f"/rounds/{game.round}/tables/{game.table}"
+    )
 
 
 def game_list_path(game: Game) -> str:
@@ -219,12 +281,26 @@ def _game_rows(day: Day, games: list[Game]) -> list[dict]:
         result = day.store.result(game)
         seats = day.players_of(game)
         marks = (result.statuses if result else ()) or ("played",) * len(seats)
-        players = [{"name": names.get(p, p), "vp": result.vp[k] if result else None,
-                    "winner": bool(result and result.winner == k + 1),
-                    "status": "" if marks[k] == "played" else marks[k]} for k, p in enumerate(seats)]
-        rows.append({"table": game.table, "players": players, "state": dayday.WAITING if result is None else
-                     result.state, "vp": result is not None, "by": auditlog.who(result.by, words) if result else "",
-                     "path": game_path(game), "version": result.version if result else 0})
+        players = [
+            {
+                "name": names.get(p, p),
+                "vp": result.vp[k] if result else None,
+                "winner": bool(result and result.winner == k + 1),
+                "status": "" if marks[k] == "played" else marks[k],
+            }
+            for k, p in enumerate(seats)
+        ]
+        rows.append(
+            {
+                "table": game.table,
+                "players": players,
+                "state": dayday.WAITING if result is None else result.state,
+                "vp": result is not None,
+                "by": auditlog.who(result.by, words) if result else "",
+                "path": game_path(game),
+                "version": result.version if result else 0,
+            }
+        )
     return rows
 
 
@@ -290,8 +366,14 @@ class _Posted:
         self.changed: dayday.ResultChanged | None = None
         self.seated: tuple[str, ...] | None = None
 
-    async def enter(self, request: Request, seats: int, enter: Callable[..., object], done: str,
-                    then: Callable[[], str] | None = None) -> Response | None:
+    async def enter(
+        self,
+        request: Request,
+        seats: int,
+        enter: Callable[..., object],
+        done: str,
+        then: Callable[[], str] | None = None,
+    ) -> Response | None:
         """Read the form (CSRF checked) and hand (VP, winner, statuses,
         the version the form showed or None, the seating it was drawn for)
         to ``enter`` in a worker thread; a redirect to ``done`` when it
@@ -324,6 +406,7 @@ def _posted_statuses(form: Any, seats: int) -> list[str]:
 
 # ---------------------------------------------------------------- error pages
 
+
 async def _http_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, HTTPException)
     status = exc.status_code
@@ -344,8 +427,15 @@ def _phrase(status: int) -> str:
 
 
 #: the event's word for an error on a player's page, by status (docs/console.md, "The players' side")
-PLAYER_ERRORS = {400: "bad_request", 403: "stale_form", 404: "no_page", 405: "no_page", 409: "conflict",
-                 413: "too_large", 429: "too_many"}
+PLAYER_ERRORS = {
+    400: "bad_request",
+    403: "stale_form",
+    404: "no_page",
+    405: "no_page",
+    409: "conflict",
+    413: "too_large",
+    429: "too_many",
+}
 
 
 def _error(request: Request, status: int, detail: str, refusal: Refusal | None = None) -> Response:
@@ -359,12 +449,27 @@ def _error(request: Request, status: int, detail: str, refusal: Refusal | None =
             words = public.words_of(day_of(request))
             if not request.scope.get(public.LOCALIZED) and (refusal is None or refusal.key.startswith("director.")):
                 detail = str(words(PLAYER_ERRORS.get(status, "bad_request")))
-            return render(request, "error.html", status, title=str(words("error", status=status)), detail=detail,
-                          back="/public", words=words, director_nav=False, public_nav=True, logged_in=False)
+            return render(
+                request,
+                "error.html",
+                status,
+                title=str(words("error", status=status)),
+                detail=detail,
+                back="/public",
+                words=words,
+                director_nav=False,
+                public_nav=True,
+                logged_in=False,
+            )
         words = director_words(day_of(request))
-        return render(request, "error.html", status, title=str(words("error", status=status)),
-                      detail=detail or (str(words("no_page")) if status == 404 else ""),
-                      back="/" if is_director(request) else "/public")
+        return render(
+            request,
+            "error.html",
+            status,
+            title=str(words("error", status=status)),
+            detail=detail or (str(words("no_page")) if status == 404 else ""),
+            back="/" if is_director(request) else "/public",
+        )
     except Exception:  # the error page itself failed: plain text
         return Response(f"{status} {detail}\n", status_code=status, media_type="text/plain")
 
@@ -394,11 +499,13 @@ async def _internal(request: Request, exc: Exception) -> Response:
         where = f"details in {folder / name} on the console's machine"
     except OSError:
         where = "the details could not be saved"
-    return Response(f"500 internal error (a bug in setupgen, not your input); {where}\n",
-                    status_code=500, media_type="text/plain")
+    return Response(
+        f"500 internal error (a bug in setupgen, not your input); {where}\n", status_code=500, media_type="text/plain"
+    )
 
 
 # ---------------------------------------------------------------- director's pages
+
 
 async def css(request: Request) -> Response:
     """The style sheet."""
@@ -418,11 +525,17 @@ async def login(request: Request) -> Response:
     given = str(form.get("password", ""))
     if not await run_in_threadpool(_check_password, request.app.state.password, given):
         words = director_words(day_of(request))
-        return render(request, "login.html", 403, problems=[str(words("director.wrong_password"))],
-                      problems_heading=words("director.not_logged_in"))
+        return render(
+            request,
+            "login.html",
+            403,
+            problems=[str(words("director.wrong_password"))],
+            problems_heading=words("director.not_logged_in"),
+        )
     day = day_of(request)
-    sid = await run_in_threadpool(day.store.start_session, request.app.state.fingerprint, time.time(),
-                                  request.app.state.idle)
+    sid = await run_in_threadpool(
+        day.store.start_session, request.app.state.fingerprint, time.time(), request.app.state.idle
+    )
     request.session.clear()
     request.session["sid"] = sid
     security.csrf_token(request.session)
@@ -454,12 +567,28 @@ async def home(request: Request) -> Response:
         counts = {s: 0 for s in (dayday.WAITING, dayday.REPORTED, dayday.CONFIRMED)}
         for t in range(1, day.schedule.tables(n) + 1):
             counts[day.state(Game.preliminary(n, t))] += 1
-        rounds.append({"number": n, "scenario": scenario_name(day, n), "tables": day.schedule.tables(n),
-                       "counts": counts, "pack": day.has_pack(n), "stale": day.pack_stale(n),
-                       "key": (day.pack_folder(n) / "key.pdf").is_file()})
-    return render(request, "home.html", rounds=rounds, folder=str(day.folder), console_url=day.console_url,
-                  unplanned=_unplanned(day), **_hall_controls(request, day), **_task_message(day, ("replan",)),
-                  **_following(day))
+        rounds.append(
+            {
+                "number": n,
+                "scenario": scenario_name(day, n),
+                "tables": day.schedule.tables(n),
+                "counts": counts,
+                "pack": day.has_pack(n),
+                "stale": day.pack_stale(n),
+                "key": (day.pack_folder(n) / "key.pdf").is_file(),
+            }
+        )
+    return render(
+        request,
+        "home.html",
+        rounds=rounds,
+        folder=str(day.folder),
+        console_url=day.console_url,
+        unplanned=_unplanned(day),
+        **_hall_controls(request, day),
+        **_task_message(day, ("replan",)),
+        **_following(day),
+    )
 
 
 def _hall_controls(request: Request, day: Day) -> dict:
@@ -468,11 +597,17 @@ def _hall_controls(request: Request, day: Day) -> dict:
     stage = hall.current_stage(day)
     words = director_words(day)
     base = (day.console_url or str(request.base_url)).rstrip("/")
-    return {"stage": stage, "stage_heading": words("director.final" if stage.stage == "final" else "director.semi_finals")
-            if stage.is_finals else words("director.round_n", n=stage.round),
-            "hall_clock": public.clock_context(day, stage, words, time.time()),
-            "default_minutes": hall.stage_minutes(day, stage), "shown": day.store.announcements(),
-            "public_url": base + "/public", "public_qr": public.qr_svg(base + "/public")}
+    return {
+        "stage": stage,
+        "stage_heading": words("director.final" if stage.stage == "final" else "director.semi_finals")
+        if stage.is_finals
+        else words("director.round_n", n=stage.round),
+        "hall_clock": public.clock_context(day, stage, words, time.time()),
+        "default_minutes": hall.stage_minutes(day, stage),
+        "shown": day.store.announcements(),
+        "public_url": base + "/public",
+        "public_qr": public.qr_svg(base + "/public"),
+    }
 
 
 async def director_status(request: Request) -> Response:
@@ -552,11 +687,21 @@ async def round_page(request: Request) -> Response:
     _round_or_404(day, n)
     games = [Game.preliminary(n, t) for t in range(1, day.schedule.tables(n) + 1)]
     rows, shown, counts = _by_state(_game_rows(day, games), request.query_params.get("state", ""))
-    return render(request, "round.html", number=n, scenario=scenario_name(day, n), games=rows, shown=shown,
-                  counts=counts,
-                  pack=day.has_pack(n), key=(day.pack_folder(n) / "key.pdf").is_file(), stale=day.pack_stale(n),
-                  confirm_all=f"/rounds/{n}/confirm-all",
-                  **_round_messages(request, day, n), **_following(day))
+    return render(
+        request,
+        "round.html",
+        number=n,
+        scenario=scenario_name(day, n),
+        games=rows,
+        shown=shown,
+        counts=counts,
+        pack=day.has_pack(n),
+        key=(day.pack_folder(n) / "key.pdf").is_file(),
+        stale=day.pack_stale(n),
+        confirm_all=f"/rounds/{n}/confirm-all",
+        **_round_messages(request, day, n),
+        **_following(day),
+    )
 
 
 async def make_pack(request: Request) -> Response:
@@ -595,9 +740,16 @@ def _quality(words: Words, measures: Any) -> Markup:
     ``Quality.rows()`` (key, value, bound, kind) as ``schedule.pdf``'s first
     page words it, with its bound and the verdict, joined by semicolons."""
     tx = words.tx
-    lines = [words("director.quality_line", measure=tx.get(f"tournament.quality.{key}"), value=value, bound=bound,
-                   verdict=tx.get("tournament.quality_optimal" if value <= bound else f"tournament.quality_{kind}"))
-             for key, value, bound, kind in measures]
+    lines = [
+        words(
+            "director.quality_line",
+            measure=tx.get(f"tournament.quality.{key}"),
+            value=value,
+            bound=bound,
+            verdict=tx.get("tournament.quality_optimal" if value <= bound else f"tournament.quality_{kind}"),
+        )
+        for key, value, bound, kind in measures
+    ]
     return Markup("; ").join(lines)
 
 
@@ -617,9 +769,15 @@ def _task_message(day: Day, about: tuple) -> dict:
         since = time.strftime("%H:%M:%S", time.localtime(task.started))
         return {"message": words("director.task_running", task=name, since=since), "refresh": 2}
     if task.state == "done":
-        return {"message": words(f"director.task_{kind}_done", n=facts.get("round", ""),
-                                 pdf=facts.get("pdf", ""), tables=facts.get("tables", ""),
-                                 quality=_quality(words, facts.get("measures", ())))}
+        return {
+            "message": words(
+                f"director.task_{kind}_done",
+                n=facts.get("round", ""),
+                pdf=facts.get("pdf", ""),
+                tables=facts.get("tables", ""),
+                quality=_quality(words, facts.get("measures", ())),
+            )
+        }
     return {"problems": [Markup("{}: {}").format(name, task.message)]}
 
 
@@ -646,8 +804,13 @@ async def table_page(request: Request) -> Response:
     posted = _Posted()
     changed = None
     if request.method == "POST":
-        done = await posted.enter(request, len(players), lambda *got: dayday.enter(day, game, *got), game_list_path(game),
-                                  lambda: _next_table(day, game))
+        done = await posted.enter(
+            request,
+            len(players),
+            lambda *got: dayday.enter(day, game, *got),
+            game_list_path(game),
+            lambda: _next_table(day, game),
+        )
         if done is not None:
             return done
         changed = posted.changed
@@ -655,27 +818,48 @@ async def table_page(request: Request) -> Response:
     return _table_page(request, day, game, players, posted, changed)
 
 
-def _table_page(request: Request, day: Day, game: Game, players: tuple[str, ...], posted: "_Posted",
-                changed: "dayday.ResultChanged | None" = None) -> Response:
+def _table_page(
+    request: Request,
+    day: Day,
+    game: Game,
+    players: tuple[str, ...],
+    posted: _Posted,
+    changed: dayday.ResultChanged | None = None,
+) -> Response:
     """A game's page (status ``posted.status``; with ``changed``, the
     version the page had shown beside the result now)."""
     result = day.store.result(game)
     words = director_words(day)
     back, back_link = _back(game, words)
     heading, title = game_headings(game, words)
-    return render(request, "table.html", posted.status, title=title, heading=heading,
-                  finals=game.is_finals, path=game_path(game), back=back, back_link=back_link,
-                  state=day.state(game), problems=_problems_in(words, posted, changed),
-                  at=local_time(result.at, day.t.timezone, words.tx) if result else "",
-                  players=form_rows(day, players, posted.vp, posted.winner, result, posted.marks),
-                  threshold=day.threshold(game), audit=_audit_lines(day, game=game), url=day.table_url(game),
-                  statuses=STATUS_CHOICES, version=result.version if result else 0, autofocus=True,
-                  next_button=words("director.save_next"), seating=seating_stamp(players),
-                  by=result.by if result else "",
-                  changed=None if changed is None else _changed_rows(day, players, changed))
+    return render(
+        request,
+        "table.html",
+        posted.status,
+        title=title,
+        heading=heading,
+        finals=game.is_finals,
+        path=game_path(game),
+        back=back,
+        back_link=back_link,
+        state=day.state(game),
+        problems=_problems_in(words, posted, changed),
+        at=local_time(result.at, day.t.timezone, words.tx) if result else "",
+        players=form_rows(day, players, posted.vp, posted.winner, result, posted.marks),
+        threshold=day.threshold(game),
+        audit=_audit_lines(day, game=game),
+        url=day.table_url(game),
+        statuses=STATUS_CHOICES,
+        version=result.version if result else 0,
+        autofocus=True,
+        next_button=words("director.save_next"),
+        seating=seating_stamp(players),
+        by=result.by if result else "",
+        changed=None if changed is None else _changed_rows(day, players, changed),
+    )
 
 
-def _problems_in(words: Words, posted: "_Posted", changed: "dayday.ResultChanged | None") -> list[str] | None:
+def _problems_in(words: Words, posted: _Posted, changed: dayday.ResultChanged | None) -> list[str] | None:
     """A refused result's problems in the event's language (worded when
     refused); none beside the changed result's card, which says it."""
     if changed is not None or posted.problems is None:
@@ -710,7 +894,7 @@ def _next_table(day: Day, game: Game) -> str:
     return game_list_path(game)
 
 
-def _changed_rows(day: Day, players: tuple[str, ...], changed: "dayday.ResultChanged") -> dict:
+def _changed_rows(day: Day, players: tuple[str, ...], changed: dayday.ResultChanged) -> dict:
     """The result a page had shown (from its audit entry) and the result
     now, each as ``[{name, vp, winner}]`` per seat (empty: none)."""
     import json
@@ -718,20 +902,28 @@ def _changed_rows(day: Day, players: tuple[str, ...], changed: "dayday.ResultCha
     names = day.names()
 
     def rows(vp: list, winner: int | None) -> list[dict]:
-        return [{"name": names.get(p, p), "vp": vp[k], "winner": winner == k + 1} for k, p in enumerate(players)
-                if k < len(vp)]
+        return [
+            {"name": names.get(p, p), "vp": vp[k], "winner": winner == k + 1}
+            for k, p in enumerate(players)
+            if k < len(vp)
+        ]
 
     seen = json.loads(changed.seen.new) if changed.seen is not None else {}
     now = changed.current
-    return {"seen": rows(seen.get("vp", []), seen.get("winner")), "seen_state": seen.get("state", ""),
-            "now": [] if now is None else rows(list(now.vp), now.winner), "now_state": "" if now is None else now.state}
+    return {
+        "seen": rows(seen.get("vp", []), seen.get("winner")),
+        "seen_state": seen.get("state", ""),
+        "now": [] if now is None else rows(list(now.vp), now.winner),
+        "now_state": "" if now is None else now.state,
+    }
 
 
 async def confirm(request: Request) -> Response:
     """Confirm any game's reported result, at the version the page showed
     (409 with the result now beside the one shown when it changed)."""
-    return await _at_version(request, lambda day, game, form, version: dayday.confirm(day, game, version),
-                             game_list_path)
+    return await _at_version(
+        request, lambda day, game, form, version: dayday.confirm(day, game, version), game_list_path
+    )
 
 
 async def undo_result(request: Request) -> Response:
@@ -739,12 +931,15 @@ async def undo_result(request: Request) -> Response:
     (removed), at the version the page showed; 409 naming why when later
     work depends on it."""
     return await _at_version(
-        request, lambda day, game, form, version: undo.undo_result(day, game, str(form.get("to", ""))[:20], version),
-        game_path)
+        request,
+        lambda day, game, form, version: undo.undo_result(day, game, str(form.get("to", ""))[:20], version),
+        game_path,
+    )
 
 
-async def _at_version(request: Request, act: Callable[[Day, Game, Any, int | None], object],
-                      then: Callable[[Game], str]) -> Response:
+async def _at_version(
+    request: Request, act: Callable[[Day, Game, Any, int | None], object], then: Callable[[Game], str]
+) -> Response:
     """A director's action on a game at the version the page showed (field
     ``version``), in a worker thread: on to ``then(game)``; the game's page
     with the result now beside the one shown when it changed since (409);
@@ -793,7 +988,10 @@ async def remove_change(request: Request) -> Response:
         shown = jobs.read_entries(day.t, day.folder).items
         change = shown[index] if index < len(shown) else None
         if change is None or (change.change, change.player, str(change.from_round)) != (
-                str(form.get("change", "")), str(form.get("player", "")), str(form.get("from_round", ""))):
+            str(form.get("change", "")),
+            str(form.get("player", "")),
+            str(form.get("from_round", "")),
+        ):
             raise keyed(StoreError, "entries_changed", file=entries.ENTRIES_FILE)
         await run_in_threadpool(undo.remove_change, day, index, change)
     except SetupgenError as exc:
@@ -826,8 +1024,7 @@ async def confirm_all(request: Request) -> Response:
         raise HTTPException(409, _said(day_of(request), exc)) from None
     back = "/finals" if "stage" in params else f"/rounds/{params['n']}"
     tables = ",".join(str(c.game.table) for c in sorted(changed, key=lambda c: c.game.table))
-    return RedirectResponse(f"{back}?confirmed={len(done)}" + (f"&changed={tables}" if tables else ""),
-                            status_code=303)
+    return RedirectResponse(f"{back}?confirmed={len(done)}" + (f"&changed={tables}" if tables else ""), status_code=303)
 
 
 async def standings_page(request: Request) -> Response:
@@ -844,8 +1041,11 @@ async def standings_csv(request: Request) -> Response:
         live = dayday.live_standings(day_of(request))
     except SetupgenError as exc:
         raise Refusal(409, "director.no_standings", reason=_said(day_of(request), exc)) from None
-    return Response(live.csv.encode("utf-8"), media_type="text/csv; charset=utf-8",
-                    headers={"content-disposition": 'attachment; filename="standings.csv"'})
+    return Response(
+        live.csv.encode("utf-8"),
+        media_type="text/csv; charset=utf-8",
+        headers={"content-disposition": 'attachment; filename="standings.csv"'},
+    )
 
 
 def _pdf_answer(data: bytes, name: str) -> Response:
@@ -895,8 +1095,12 @@ def _audit_filter(request: Request) -> auditlog.Filter:
         text = q.get(name, "").strip()[:6]
         return int(text) if text.isascii() and text.isdigit() else None
 
-    return auditlog.Filter(number("round"), number("table"), q.get("player", "").strip()[:100] or None,
-                           q.get("kind", "").strip()[:30] or None)
+    return auditlog.Filter(
+        number("round"),
+        number("table"),
+        q.get("player", "").strip()[:100] or None,
+        q.get("kind", "").strip()[:30] or None,
+    )
 
 
 def _audit_lines(day: Day, keep: auditlog.Filter = auditlog.Filter(), game: Game | None = None) -> list:
@@ -912,13 +1116,23 @@ async def audit_page(request: Request) -> Response:
     kinds = _kind_labels(director_words(day), {e.action for e in day.store.audit()})
     players = sorted(day.names().items(), key=lambda kv: kv[1].casefold())
     query = str(request.url.query)
-    return render(request, "audit.html", audit=shown, kinds=kinds, players=players, keep=keep,
-                  rounds=day.rounds, csv_link="/audit.csv" + (f"?{query}" if query else ""), zone=day.t.timezone)
+    return render(
+        request,
+        "audit.html",
+        audit=shown,
+        kinds=kinds,
+        players=players,
+        keep=keep,
+        rounds=day.rounds,
+        csv_link="/audit.csv" + (f"?{query}" if query else ""),
+        zone=day.t.timezone,
+    )
 
 
 def _kind_labels(words: Words, kinds: set[str]) -> list[tuple[str, str]]:
     """The audit filter's choices: each kind of change and its name in the
     event's language (a kind of a newer setupgen: as it is), by kind."""
+
     def label(kind: str) -> str:
         try:
             return str(words(f"director.kind_{kind}"))
@@ -933,8 +1147,11 @@ async def audit_csv(request: Request) -> Response:
     require_director(request)
     day = day_of(request)
     shown = await run_in_threadpool(_audit_lines, day, _audit_filter(request))
-    return Response(auditlog.to_csv(shown, day.names()).encode("utf-8"), media_type="text/csv; charset=utf-8",
-                    headers={"content-disposition": 'attachment; filename="audit.csv"'})
+    return Response(
+        auditlog.to_csv(shown, day.names()).encode("utf-8"),
+        media_type="text/csv; charset=utf-8",
+        headers={"content-disposition": 'attachment; filename="audit.csv"'},
+    )
 
 
 def _entries_context(day: Day, **form: str) -> dict:
@@ -952,14 +1169,33 @@ def _entries_context(day: Day, **form: str) -> dict:
     played = [r.round for r in day.store.results()]  # the preliminary rounds
     upcoming = min(len(day.t.rounds), max([1] + played) + 1)
     unplanned = entries.unplanned(changes, jobs.seated(day.schedule))
-    values = {"change": "left", "player": "", "name": "", "group": "", "from_round": str(upcoming),
-              "replan_round": str(unplanned or upcoming)}
+    values = {
+        "change": "left",
+        "player": "",
+        "name": "",
+        "group": "",
+        "from_round": str(upcoming),
+        "replan_round": str(unplanned or upcoming),
+    }
     values.update(form)
-    return {"changes": [{"id": c.player, "change": c.change, "round": c.from_round, "index": k,
-                         "planned": k < planned,
-                         "name": names.get(c.player, c.name or c.player)} for k, c in enumerate(changes)],
-            "current": [{"id": p.id, "name": names.get(p.id, p.id)} for p in still],
-            "unplanned": unplanned, "rounds": len(day.t.rounds), "form": values, "free_id": _free_late_id(day, changes)}
+    return {
+        "changes": [
+            {
+                "id": c.player,
+                "change": c.change,
+                "round": c.from_round,
+                "index": k,
+                "planned": k < planned,
+                "name": names.get(c.player, c.name or c.player),
+            }
+            for k, c in enumerate(changes)
+        ],
+        "current": [{"id": p.id, "name": names.get(p.id, p.id)} for p in still],
+        "unplanned": unplanned,
+        "rounds": len(day.t.rounds),
+        "form": values,
+        "free_id": _free_late_id(day, changes),
+    }
 
 
 async def entries_page(request: Request) -> Response:
@@ -1032,19 +1268,33 @@ async def finals_page(request: Request) -> Response:
     day = day_of(request)
     found = await run_in_threadpool(dayday.finals, day)
     names = day.names()
-    tables = [] if found is None else [[{"id": p, "name": names.get(p, p), "rank": found.rank.get(p, "")}
-                                        for p in table] for table in found.tables]
-    winners_form = bool(found and found.stage == "semi-final" and "semi-final" in found.made
-                        and "final" not in found.made)
+    tables = (
+        []
+        if found is None
+        else [
+            [{"id": p, "name": names.get(p, p), "rank": found.rank.get(p, "")} for p in table] for table in found.tables
+        ]
+    )
+    winners_form = bool(
+        found and found.stage == "semi-final" and "semi-final" in found.made and "final" not in found.made
+    )
     entered = await run_in_threadpool(dayday.entered_winners, day)
     for table in tables:
         for p in table:
             p["won"] = p["id"] in entered
     stages = [] if found is None or found.problem else await run_in_threadpool(_stage_states, day, found.made)
     withdrawn = request.query_params.get("withdrawn", "")
-    return render(request, "finals.html", finals=found, tables=tables, winners_form=winners_form, stages=stages,
-                  message=_done_message(request), **await run_in_threadpool(placings_context, day),
-                  withdrawn=withdrawn if re.fullmatch(r"(semi-final|final)\.withdrawn-[0-9-]{15,20}", withdrawn) else "")
+    return render(
+        request,
+        "finals.html",
+        finals=found,
+        tables=tables,
+        winners_form=winners_form,
+        stages=stages,
+        message=_done_message(request),
+        **await run_in_threadpool(placings_context, day),
+        withdrawn=withdrawn if re.fullmatch(r"(semi-final|final)\.withdrawn-[0-9-]{15,20}", withdrawn) else "",
+    )
 
 
 def _stage_states(day: Day, made: tuple[str, ...]) -> list[dict]:
@@ -1058,8 +1308,14 @@ def _stage_states(day: Day, made: tuple[str, ...]) -> list[dict]:
             out.append({"stage": stage, "games": [], "problem": _said(day, exc)})
             continue
         games = [Game.finals(stage, k) for k in range(1, len(seating) + 1)]
-        out.append({"stage": stage, "games": _game_rows(day, games), "problem": None,
-                    "confirm_all": f"/finals/{stage}/confirm-all"})
+        out.append(
+            {
+                "stage": stage,
+                "games": _game_rows(day, games),
+                "problem": None,
+                "confirm_all": f"/finals/{stage}/confirm-all",
+            }
+        )
     return out
 
 
@@ -1095,8 +1351,11 @@ def check_tls(cert: str | Path, key: str | Path) -> None:
     try:
         ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER).load_cert_chain(str(cert), str(key))
     except (OSError, ssl.SSLError, ValueError) as exc:
-        raise SetupgenError(f"cannot use the certificate {str(cert)!r} with the key {str(key)!r}: "
-                            f"{getattr(exc, 'strerror', None) or exc}", field="tls_cert") from None
+        raise SetupgenError(
+            f"cannot use the certificate {str(cert)!r} with the key {str(key)!r}: "
+            f"{getattr(exc, 'strerror', None) or exc}",
+            field="tls_cert",
+        ) from None
 
 
 def run(app: Starlette, host: str, port: int, tls: tuple[str, str] | None = None) -> None:
@@ -1123,8 +1382,15 @@ def run(app: Starlette, host: str, port: int, tls: tuple[str, str] | None = None
         raise SetupgenError(f"cannot listen on {host}:{port}: {exc.strerror or exc}", field="port") from None
     # lifespan off: the app has no start-up or shut-down handlers, and the lifespan task is what printed
     # a CancelledError traceback on some Ctrl-C (a race in uvicorn's shutdown, its issue 1579)
-    config = uvicorn.Config(app, log_level="warning", server_header=False, proxy_headers=False, http="h11",
-                            lifespan="off",
-                            h11_max_incomplete_event_size=security.MAX_BODY,  # h11 always: it has the header limit
-                            ssl_certfile=tls[0] if tls else None, ssl_keyfile=tls[1] if tls else None)
+    config = uvicorn.Config(
+        app,
+        log_level="warning",
+        server_header=False,
+        proxy_headers=False,
+        http="h11",
+        lifespan="off",
+        h11_max_incomplete_event_size=security.MAX_BODY,  # h11 always: it has the header limit
+        ssl_certfile=tls[0] if tls else None,
+        ssl_keyfile=tls[1] if tls else None,
+    )
     uvicorn.Server(config).run(sockets=[sock])

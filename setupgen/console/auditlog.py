@@ -14,12 +14,12 @@ from __future__ import annotations
 import csv
 import io
 import json
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Mapping, Sequence
 
 from ..core import cells
-from ..tournament.games import PRELIMINARY
 from ..core.errors import SetupgenError
+from ..tournament.games import PRELIMINARY
 from .clock import format_left
 from .store import AuditEntry
 from .words import Words, local_time
@@ -62,10 +62,12 @@ class Filter:
 
     def keeps(self, line: Line) -> bool:
         """Whether ``line`` passes every given condition."""
-        return ((self.round is None or (line.stage == PRELIMINARY and line.round == self.round))
-                and (self.table is None or line.table == self.table)
-                and (self.player is None or self.player in line.players)
-                and (self.kind is None or line.kind == self.kind))
+        return (
+            (self.round is None or (line.stage == PRELIMINARY and line.round == self.round))
+            and (self.table is None or line.table == self.table)
+            and (self.player is None or self.player in line.players)
+            and (self.kind is None or line.kind == self.kind)
+        )
 
 
 def _record(text: str) -> dict:
@@ -82,8 +84,10 @@ def _result(record: dict, names: Mapping[str, str]) -> str:
     if not isinstance(players, list) or not isinstance(vp, list):
         return ""
     winner = record.get("winner")
-    return ", ".join(f"{names.get(str(p), str(p))} {v}{' ★' if k == winner else ''}"
-                     for k, (p, v) in enumerate(zip(players, vp), start=1))
+    return ", ".join(
+        f"{names.get(str(p), str(p))} {v}{' ★' if k == winner else ''}"
+        for k, (p, v) in enumerate(zip(players, vp), start=1)
+    )
 
 
 def _what(entry: AuditEntry, old: dict, new: dict, names: Mapping[str, str], w: Words) -> str:
@@ -132,8 +136,9 @@ def _game(entry: AuditEntry, w: Words) -> str:
     return str(w("director.game_table", game=game, n=entry.table)) if entry.table else game
 
 
-def lines(entries: Sequence[AuditEntry], names: Mapping[str, str], zone: str | None, w: Words,
-          keep: Filter = Filter()) -> list[Line]:
+def lines(
+    entries: Sequence[AuditEntry], names: Mapping[str, str], zone: str | None, w: Words, keep: Filter = Filter()
+) -> list[Line]:
     """The entries (newest first, as stored) as :class:`Line`, those ``keep`` passes."""
     out = []
     for e in entries:
@@ -144,8 +149,19 @@ def lines(entries: Sequence[AuditEntry], names: Mapping[str, str], zone: str | N
         none = str(w.tx.get("console.audit.none"))
         before = _result(old, names) or ("" if e.table == 0 else none)
         after = _result(new, names) or ("" if e.table == 0 else none)
-        line = Line(local_time(e.at, zone, w.tx), who(e.by, w), e.stage, e.round, e.table, e.action,
-                    _what(e, old, new, names, w), before, after, frozenset(ids), _game(e, w))
+        line = Line(
+            local_time(e.at, zone, w.tx),
+            who(e.by, w),
+            e.stage,
+            e.round,
+            e.table,
+            e.action,
+            _what(e, old, new, names, w),
+            before,
+            after,
+            frozenset(ids),
+            _game(e, w),
+        )
         if keep.keeps(line):
             out.append(line)
     return out
@@ -159,6 +175,10 @@ def to_csv(shown: Sequence[Line], names: Mapping[str, str]) -> str:
     out.writerow(CSV_COLUMNS)
     for x in shown:
         who = "; ".join(sorted(names.get(p, p) for p in x.players))
-        out.writerow([cells.to_csv(str(v)) for v in (x.when, x.by, x.stage, x.round, x.table or "", x.what, x.before,
-                                                       x.after, who)])
+        out.writerow(
+            [
+                cells.to_csv(str(v))
+                for v in (x.when, x.by, x.stage, x.round, x.table or "", x.what, x.before, x.after, who)
+            ]
+        )
     return buf.getvalue()

@@ -15,11 +15,11 @@ docs/rules.md): it is the round's time, shown on the public and table pages.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Sequence
 
-from ..core.messages import keyed
 from ..core.errors import SetupgenError
+from ..core.messages import keyed
 from ..tournament.model import MAX_MINUTES
 
 __all__: Sequence[str] = ("ClockError", "Clock", "ACTIONS", "apply", "format_left")
@@ -44,7 +44,7 @@ class Clock:
     ended: bool = False
 
     @classmethod
-    def started(cls, minutes: int, now: float) -> "Clock":
+    def started(cls, minutes: int, now: float) -> Clock:
         """A clock of ``minutes`` minutes running from ``now``. Raises
         :class:`ClockError` unless 1 <= minutes <= :data:`~setupgen.tournament.model.MAX_MINUTES`
         (the tournament file's limit)."""
@@ -74,19 +74,19 @@ class Clock:
             return None
         return now + self.left(now)
 
-    def pause(self, now: float) -> "Clock":
+    def pause(self, now: float) -> Clock:
         """The clock stopped at ``now``. Raises :class:`ClockError` unless it runs."""
         if self.since is None or self.ended:
             raise keyed(ClockError, "clock_not_running")
         return replace(self, used=self.elapsed(now), since=None)
 
-    def resume(self, now: float) -> "Clock":
+    def resume(self, now: float) -> Clock:
         """The paused clock running again from ``now``. Raises :class:`ClockError` unless it is paused."""
         if self.since is not None or self.ended:
             raise keyed(ClockError, "clock_not_paused")
         return replace(self, since=now)
 
-    def end(self, now: float) -> "Clock":
+    def end(self, now: float) -> Clock:
         """The clock ended (the round's time over). Raises :class:`ClockError` when it ended already."""
         if self.ended:
             raise keyed(ClockError, "clock_ended")

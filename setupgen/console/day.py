@@ -31,24 +31,25 @@ import io
 import json
 import os
 import threading
-from typing import Any, Callable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from ..core import atomic
 from ..core.data import read_text
 from ..core.errors import SetupgenError
 from ..core.messages import Problem, keyed
 from ..tournament import entries, jobs, roundpack, tokens
-from ..tournament.games import FINAL, FINALS_STAGES, PRELIMINARY, SEMI_FINAL, STAGES, Game, RoundName, seating_stamp
 from ..tournament import model as tournament
 from ..tournament import placings as pl
 from ..tournament import standings as st
+from ..tournament.games import FINAL, FINALS_STAGES, PRELIMINARY, SEMI_FINAL, STAGES, Game, RoundName, seating_stamp
 from ..tournament.schedule import Schedule
 from ..tournament.scoring import Scoring
-from .store import DB_FILE, AuditEntry, StoreError, Store, TableResult
-from .worker import Task, Tasks
+from .store import DB_FILE, AuditEntry, Store, StoreError, TableResult
 from .words import Reason
+from .worker import Task, Tasks
 
 RESULTS_FILE = "results.csv"
 KEPT_RESULTS = "results.before-console.csv"
@@ -98,8 +99,9 @@ class Day:
     replanning: int | None = None
     cache_locks: dict = field(default_factory=dict)
 
-    def view(self, name: str, compute: Callable[[], Any], *, confirmed: bool = True, packs: bool = False,
-             extra: Any = ()) -> Any:
+    def view(
+        self, name: str, compute: Callable[[], Any], *, confirmed: bool = True, packs: bool = False, extra: Any = ()
+    ) -> Any:
         """What a page shows, computed once per change and kept until the
         next: ``compute()`` again only when what it reads changed since
         (``confirmed``: a confirmed result, else any result; any change of
@@ -128,8 +130,12 @@ class Day:
         return _NONE
 
     def _view_key(self, confirmed: bool, packs: bool, extra: Any) -> tuple:
-        return (self.store.confirmed if confirmed else self.store.changes, self.generation,
-                finals_made(self) if packs else (), extra)
+        return (
+            self.store.confirmed if confirmed else self.store.changes,
+            self.generation,
+            finals_made(self) if packs else (),
+            extra,
+        )
 
     def changed(self) -> None:
         """Note a change of the schedule, the entries or a pack (cached views are computed again)."""
@@ -172,14 +178,21 @@ class Day:
         if game.is_finals:
             seating = stage_seating(self, game.stage)
             if not game.table <= len(seating):
-                raise keyed(SetupgenError, f"{game.stage.replace('-', '_')}_tables", tables=len(seating), table=game.table,
-                                          field="table")
+                raise keyed(
+                    SetupgenError,
+                    f"{game.stage.replace('-', '_')}_tables",
+                    tables=len(seating),
+                    table=game.table,
+                    field="table",
+                )
             return seating[game.table - 1]
         n = game.round
         if n not in self.rounds:
             raise keyed(SetupgenError, "no_round", n=n, field="round")
         if not game.table <= self.schedule.tables(n):
-            raise keyed(SetupgenError, "round_tables", n=n, tables=self.schedule.tables(n), table=game.table, field="table")
+            raise keyed(
+                SetupgenError, "round_tables", n=n, tables=self.schedule.tables(n), table=game.table, field="table"
+            )
         return tuple(self.schedule.table(n, game.table))
 
     def state(self, game: Game) -> str:
@@ -272,8 +285,16 @@ def open_day(tournament_file: str | Path, folder: Path, console_url: str | None 
 
 #: files a first start makes (the key, the database and SQLite's journal
 #: files), removed again when the start is refused
-_START_FILES = (tokens.KEY_FILE, DB_FILE, f"{DB_FILE}-wal", f"{DB_FILE}-shm", f"{DB_FILE}-journal",
-                jobs.SCHEDULE_FILE, "schedule.pdf", atomic.LOCK_FILE)
+_START_FILES = (
+    tokens.KEY_FILE,
+    DB_FILE,
+    f"{DB_FILE}-wal",
+    f"{DB_FILE}-shm",
+    f"{DB_FILE}-journal",
+    jobs.SCHEDULE_FILE,
+    "schedule.pdf",
+    atomic.LOCK_FILE,
+)
 
 
 def _check_results_follow_schedule(day: Day) -> None:
@@ -282,11 +303,16 @@ def _check_results_follow_schedule(day: Day) -> None:
     re-planned behind the console's back): each would be shown beside the
     wrong players."""
     for r in day.store.results():
-        if r.round not in day.rounds or r.table > day.schedule.tables(r.round) \
-                or tuple(day.schedule.table(r.round, r.table)) != r.players:
-            raise SetupgenError(f"round {r.round} table {r.table} has a result for other players than "
-                                f"{atomic.shown(day.folder / jobs.SCHEDULE_FILE)} seats there (was a played round "
-                                f"re-planned?); put back the schedule the round was played with")
+        if (
+            r.round not in day.rounds
+            or r.table > day.schedule.tables(r.round)
+            or tuple(day.schedule.table(r.round, r.table)) != r.players
+        ):
+            raise SetupgenError(
+                f"round {r.round} table {r.table} has a result for other players than "
+                f"{atomic.shown(day.folder / jobs.SCHEDULE_FILE)} seats there (was a played round "
+                f"re-planned?); put back the schedule the round was played with"
+            )
 
 
 def _adopt_results_file(day: Day) -> None:
@@ -297,21 +323,29 @@ def _adopt_results_file(day: Day) -> None:
     if not _owned(day) and path.exists():
         kept = day.folder / KEPT_RESULTS
         if kept.exists():
-            raise SetupgenError(f"{atomic.shown(path)} is not the console's and {atomic.shown(kept)} exists "
-                                f"already; move one of them away")
+            raise SetupgenError(
+                f"{atomic.shown(path)} is not the console's and {atomic.shown(kept)} exists "
+                f"already; move one of them away"
+            )
         text = read_text(path, "results file")
-        rows = st.read_results(text, source=str(path), players=_known(day), thresholds=day.t.thresholds(),
-                               tables=None)
+        rows = st.read_results(text, source=str(path), players=_known(day), thresholds=day.t.thresholds(), tables=None)
         present = {(r.round, r.table) for r in rows}
-        rows = st.read_results(text, source=str(path), players=_known(day), thresholds=day.t.thresholds(),
-                               tables={k: v for k, v in _tables(day).items() if k in present})
+        rows = st.read_results(
+            text,
+            source=str(path),
+            players=_known(day),
+            thresholds=day.t.thresholds(),
+            tables={k: v for k, v in _tables(day).items() if k in present},
+        )
         _import(day, rows)
         os.rename(path, kept)  # checked free above; a rename works on every file system
     elif path.exists():
         if atomic.digest_of(path) not in _owned(day):
-            raise SetupgenError(f"{atomic.shown(path)} was changed since the console wrote it; it is kept. "
-                                f"The console's results are in tournament.db: move the file away to have "
-                                f"it written again")
+            raise SetupgenError(
+                f"{atomic.shown(path)} was changed since the console wrote it; it is kept. "
+                f"The console's results are in tournament.db: move the file away to have "
+                f"it written again"
+            )
     write_results(day)
 
 
@@ -324,10 +358,19 @@ def _import(day: Day, rows: tuple[st.GameResult, ...]) -> None:
         seats = day.players_of(Game.preliminary(rnd, tbl))
         winner = next(k for k, p in enumerate(seats, start=1) if game[p].winner)
         marks = tuple(game[p].status for p in seats)
-        day.store.record(TableResult(Game.preliminary(rnd, tbl), seats, tuple(game[p].vp for p in seats), winner,
-                                     CONFIRMED,
-                                     "import", day.store.clock(),
-                                     marks if any(m != st.PLAYED for m in marks) else ()), "import")
+        day.store.record(
+            TableResult(
+                Game.preliminary(rnd, tbl),
+                seats,
+                tuple(game[p].vp for p in seats),
+                winner,
+                CONFIRMED,
+                "import",
+                day.store.clock(),
+                marks if any(m != st.PLAYED for m in marks) else (),
+            ),
+            "import",
+        )
 
 
 def _known(day: Day) -> frozenset[str]:
@@ -338,8 +381,7 @@ def _known(day: Day) -> frozenset[str]:
 
 def _tables(day: Day) -> dict[tuple[int, int], frozenset[str]]:
     if day.tables is None:
-        day.tables = {(s.round, s.table): frozenset(day.schedule.table(s.round, s.table))
-                      for s in day.schedule.seats}
+        day.tables = {(s.round, s.table): frozenset(day.schedule.table(s.round, s.table)) for s in day.schedule.seats}
     return day.tables
 
 
@@ -360,7 +402,13 @@ def _csv_of(results: list[TableResult], round_cell: str | None = None) -> str:
     for r in results:
         statuses = r.statuses or (st.PLAYED,) * len(r.players)
         for seat, (player, vp, mark) in enumerate(zip(r.players, r.vp, statuses), start=1):
-            row = (r.round if round_cell is None else round_cell, r.table, player, vp, "yes" if seat == r.winner else "no")
+            row = (
+                r.round if round_cell is None else round_cell,
+                r.table,
+                player,
+                vp,
+                "yes" if seat == r.winner else "no",
+            )
             w.writerow((*row, mark) if marked else row)
     return buf.getvalue()
 
@@ -486,8 +534,9 @@ def write_stage(day: Day, stage: str) -> None:
         _write_owned(day, jobs.STAGE_RESULTS[stage], stage_csv(day, stage).encode("utf-8"), _stage_keys(stage))
 
 
-def check_result(day: Day, game: Game, vp: list[str], winner: str,
-                 statuses: list[str] | None = None) -> tuple[tuple[int, ...], int, tuple[str, ...]]:
+def check_result(
+    day: Day, game: Game, vp: list[str], winner: str, statuses: list[str] | None = None
+) -> tuple[tuple[int, ...], int, tuple[str, ...]]:
     """The VP (texts, one per seat), the winner's seat (text, 1-based) and
     each seat's status (texts: played, no-show, disqualified; None: all
     played) of a game, checked as ``setupgen standings`` (a preliminary
@@ -502,8 +551,9 @@ def check_result(day: Day, game: Game, vp: list[str], winner: str,
     chosen = {str(k): k - 1 for k in range(1, len(seats) + 1)}.get(winner.strip())
     names = day.names()
     try:
-        rows = st.check_game(name, game.table, seats, vp, chosen, statuses, day.threshold(game),
-                             shown=lambda p: names.get(p, p))
+        rows = st.check_game(
+            name, game.table, seats, vp, chosen, statuses, day.threshold(game), shown=lambda p: names.get(p, p)
+        )
     except st.GameRefused as exc:
         raise ResultRefused(exc.problems) from None
     kept = tuple(r.status for r in rows)
@@ -519,8 +569,10 @@ class ResultChanged(StoreError):
 
     def __init__(self, game: Game, seen: AuditEntry | None, current: TableResult | None) -> None:
         now = "no result" if current is None else f"version {current.version}, {current.state}"
-        super().__init__(f"{game.label()} changed since the page was opened (now {now}): nothing was recorded; "
-                         f"check the result shown and send again")
+        super().__init__(
+            f"{game.label()} changed since the page was opened (now {now}): nothing was recorded; "
+            f"check the result shown and send again"
+        )
         self.game, self.seen, self.current = game, seen, current
 
 
@@ -528,10 +580,12 @@ def same_version(day: Day, game: Game, version: int | None) -> Callable[[TableRe
     """A check for :meth:`~setupgen.console.store.Store.record` (inside its
     transaction): the result is still at ``version`` (0: none yet; None:
     any version)."""
+
     def allowed(old: TableResult | None) -> None:
         if version is not None and (0 if old is None else old.version) != version:
             seen = next((e for e in day.store.audit(game) if e.version == version), None)
             raise ResultChanged(game, seen, old)
+
     return allowed
 
 
@@ -542,8 +596,10 @@ class SeatingChanged(StoreError):
     Nothing is stored."""
 
     def __init__(self, game: Game, players: tuple[str, ...]) -> None:
-        super().__init__(f"the players at {game.label()} changed since the page was opened (now "
-                         f"{', '.join(players)}): nothing was recorded; check the players and send again")
+        super().__init__(
+            f"the players at {game.label()} changed since the page was opened (now "
+            f"{', '.join(players)}): nothing was recorded; check the players and send again"
+        )
         self.game, self.players = game, players
 
 
@@ -558,8 +614,15 @@ def check_seating(day: Day, game: Game, seating: str | None, players: tuple[str,
         raise SeatingChanged(game, now)
 
 
-def enter(day: Day, game: Game, vp: list[str], winner: str, statuses: list[str] | None = None,
-          version: int | None = None, seating: str | None = None) -> TableResult:
+def enter(
+    day: Day,
+    game: Game,
+    vp: list[str],
+    winner: str,
+    statuses: list[str] | None = None,
+    version: int | None = None,
+    seating: str | None = None,
+) -> TableResult:
     """The director enters or corrects a game's result, preliminary or
     finals (with each seat's status: no-shows and disqualifications are
     the director's): it is confirmed, and the stage's results file is
@@ -577,6 +640,7 @@ def report(day: Day, game: Game, vp: list[str], winner: str, seating: str | None
     the director has confirmed it); ``seating`` as for :func:`enter`.
     Raises :class:`ResultRefused`, :class:`SeatingChanged` or
     :class:`SetupgenError`."""
+
     def allowed(old: TableResult | None) -> None:
         if old is not None and old.state == CONFIRMED:
             raise keyed(StoreError, "result_confirmed_by_director")
@@ -584,9 +648,17 @@ def report(day: Day, game: Game, vp: list[str], winner: str, seating: str | None
     return _change(day, game, vp, winner, REPORTED, "table", None, allowed, seating)
 
 
-def _change(day: Day, game: Game, vp: list[str], winner: str, state: str, by: str,
-            statuses: list[str] | None, allowed: Callable[[TableResult | None], None],
-            seating: str | None = None) -> TableResult:
+def _change(
+    day: Day,
+    game: Game,
+    vp: list[str],
+    winner: str,
+    state: str,
+    by: str,
+    statuses: list[str] | None,
+    allowed: Callable[[TableResult | None], None],
+    seating: str | None = None,
+) -> TableResult:
     check_seating(day, game, seating)  # before the rules: VP typed for other players are no result
     values, seat, marks = check_result(day, game, vp, winner, statuses)
     new = TableResult(game, day.players_of(game), values, seat, state, by, day.store.clock(), marks)
@@ -677,9 +749,13 @@ def _live_standings(day: Day) -> Live:
     if not confirmed:
         return Live((), st.standings_csv((), day.t.tie_breakers), {}, progress)
     present = {(r.round, r.table) for r in confirmed}
-    rows = st.read_results(_csv_of(confirmed), source=RESULTS_FILE, players=_known(day),
-                           thresholds=day.t.thresholds(),
-                           tables={k: v for k, v in _tables(day).items() if k in present})
+    rows = st.read_results(
+        _csv_of(confirmed),
+        source=RESULTS_FILE,
+        players=_known(day),
+        thresholds=day.t.thresholds(),
+        tables={k: v for k, v in _tables(day).items() if k in present},
+    )
     scoring = Scoring(dict(day.t.placing_points), day.t.tie_breakers)
     ranked = st.standings(rows, scoring=scoring, thresholds=day.t.thresholds(), seed=day.t.seed)
     return Live(ranked, st.standings_csv(ranked, day.t.tie_breakers), st.round_points(rows, scoring), progress)
@@ -701,12 +777,20 @@ def start_pack(day: Day, round_number: int) -> Task:
 
     def made(manifest: dict) -> tuple[str, dict]:
         day.changed()
-        return (f"the pack of round {round_number} is made: {manifest['pdf']} ({request.tables} tables)",
-                {"pdf": manifest["pdf"], "tables": request.tables})
+        return (
+            f"the pack of round {round_number} is made: {manifest['pdf']} ({request.tables} tables)",
+            {"pdf": manifest["pdf"], "tables": request.tables},
+        )
 
     write = functools.partial(roundpack.write_round, lock=day.folder)
-    return day.tasks.start(f"pack of round {round_number}", write, (request, day.pack_folder(round_number)), made,
-                           about=("pack", round_number), facts={"round": round_number})
+    return day.tasks.start(
+        f"pack of round {round_number}",
+        write,
+        (request, day.pack_folder(round_number)),
+        made,
+        about=("pack", round_number),
+        facts={"round": round_number},
+    )
 
 
 def make_pack(day: Day, round_number: int) -> dict:
@@ -789,8 +873,11 @@ def _finals(day: Day) -> Finals | None:
         waiting = sum(day.schedule.tables(r) for r in day.rounds) - confirmed
         why: Reason | str = str(exc)
         if waiting > 0:
-            why = Reason(f"director.tables_waiting_{'one' if waiting == 1 else 'n'}",
-                         f"{waiting} preliminary tables are not confirmed yet", (("n", waiting),))
+            why = Reason(
+                f"director.tables_waiting_{'one' if waiting == 1 else 'n'}",
+                f"{waiting} preliminary tables are not confirmed yet",
+                (("n", waiting),),
+            )
         return Finals(n, SEMI_FINAL if n == 16 else FINAL, (), {}, made, why)
     return Finals(n, SEMI_FINAL if n == 16 else FINAL, tables, {s.player: s.rank for s in ranked}, made)
 
@@ -843,8 +930,12 @@ def record_change(day: Day, change: entries.Entry) -> entries.Entries:
         record = {"change": change.change, "from_round": change.from_round, "id": change.player}
         if change.change == entries.JOINED:
             record.update(name=change.name, group=change.group)
-        day.store.note("director", change.from_round, "leave" if change.change == entries.LEFT else "join",
-                       json.dumps(record, sort_keys=True))
+        day.store.note(
+            "director",
+            change.from_round,
+            "leave" if change.change == entries.LEFT else "join",
+            json.dumps(record, sort_keys=True),
+        )
     return found
 
 
@@ -882,16 +973,25 @@ def start_replan(day: Day, round_number: int) -> Task:
             note_planned(day)
         quality = "; ".join(result[1].lines())
         moved = "".join(f"; {line}" for line in result[2])  # packs made for the old seating, moved aside
-        return (f"re-planned from round {round_number}: {quality}{moved}",
-                {"quality": quality, "measures": result[1].rows(), "moved": list(result[2])})
+        return (
+            f"re-planned from round {round_number}: {quality}{moved}",
+            {"quality": quality, "measures": result[1].rows(), "moved": list(result[2])},
+        )
 
     def failed(_why: str) -> None:
         with day.store.lock:
             day.replanning = None
 
     args = (day.t, day.folder, round_number, day.folder / RESULTS_FILE if standings else None)
-    return day.tasks.start(f"re-plan from round {round_number}", jobs.schedule_job, args, done, failed,
-                           about=("replan",), facts={"round": round_number})
+    return day.tasks.start(
+        f"re-plan from round {round_number}",
+        jobs.schedule_job,
+        args,
+        done,
+        failed,
+        about=("replan",),
+        facts={"round": round_number},
+    )
 
 
 #: the meta key of how many changes of entries.csv the schedule was last planned with (:func:`planned_entries`)
@@ -977,8 +1077,13 @@ def stage_rows(day: Day, stage: str) -> tuple[st.GameResult, ...]:
     if not day.store.results(stage, CONFIRMED):
         return ()
     assert day.t.final is not None
-    return st.read_results(stage_csv(day, stage), source=jobs.STAGE_RESULTS[stage], players=_known(day),
-                           thresholds={st.STAGE_ROUND: day.t.final.victory_points}, stage=stage)
+    return st.read_results(
+        stage_csv(day, stage),
+        source=jobs.STAGE_RESULTS[stage],
+        players=_known(day),
+        thresholds={st.STAGE_ROUND: day.t.final.victory_points},
+        stage=stage,
+    )
 
 
 def final_placings(day: Day) -> tuple[tuple[pl.Placing, ...], Reason | str | None]:
@@ -1002,12 +1107,15 @@ def _final_placings(day: Day) -> tuple[tuple[pl.Placing, ...], Reason | str | No
         for stage in needed:
             missing = len(stage_seating(day, stage)) - len(day.store.results(stage, CONFIRMED))
             if missing:
-                return (), Reason(f"director.{stage.replace('-', '_')}_waiting_{'one' if missing == 1 else 'n'}",
-                                  f"{missing} {stage} table{'s' if missing > 1 else ''} without a confirmed result",
-                                  (("n", missing),))
+                return (), Reason(
+                    f"director.{stage.replace('-', '_')}_waiting_{'one' if missing == 1 else 'n'}",
+                    f"{missing} {stage} table{'s' if missing > 1 else ''} without a confirmed result",
+                    (("n", missing),),
+                )
         semis = day.folder / jobs.STAGE_RESULTS[pl.SEMI_FINAL] if found.players == 16 else None
-        placed, _, _ = jobs.make_placings(day.t, day.schedule, day.folder / RESULTS_FILE,
-                                          day.folder / jobs.STAGE_RESULTS[pl.FINAL], semis)
+        placed, _, _ = jobs.make_placings(
+            day.t, day.schedule, day.folder / RESULTS_FILE, day.folder / jobs.STAGE_RESULTS[pl.FINAL], semis
+        )
     except SetupgenError as exc:
         return (), str(exc)
     return placed, None

@@ -14,21 +14,34 @@ from __future__ import annotations
 import json
 import os
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
 
 from ..core.errors import SetupgenError
 from ..core.messages import keyed
 from ..tournament import jobs
-from ..tournament.games import FINAL, PRELIMINARY, SEMI_FINAL, Game
 from ..tournament import standings as st
+from ..tournament.games import FINAL, PRELIMINARY, SEMI_FINAL, Game
 from . import day as dayday
 from .clock import Clock, apply
 from .day import Day
 
-__all__: Sequence[str] = ("Stage", "current_stage", "stage_tables", "seats", "stage_minutes", "clock_action",
-                          "PlayerGame", "PlayerView", "player_view", "find_players", "stamp", "board_file", "director_stamp")
+__all__: Sequence[str] = (
+    "Stage",
+    "current_stage",
+    "stage_tables",
+    "seats",
+    "stage_minutes",
+    "clock_action",
+    "PlayerGame",
+    "PlayerView",
+    "player_view",
+    "find_players",
+    "stamp",
+    "board_file",
+    "director_stamp",
+)
 
 #: the process's start, so a page made before a restart of the console is made again after it
 _STARTED = f"{os.getpid()}.{time.time_ns()}"
@@ -77,8 +90,9 @@ def stage_tables(day: Day, stage: Stage) -> tuple[tuple[str, ...], ...]:
 
 def seats(day: Day, stage: Stage) -> dict[str, tuple[int, int]]:
     """Each seated player's (table, seat) in the stage (a finals table: the place in the choosing order)."""
-    return {p: (t, k) for t, players in enumerate(stage_tables(day, stage), start=1)
-            for k, p in enumerate(players, start=1)}
+    return {
+        p: (t, k) for t, players in enumerate(stage_tables(day, stage), start=1) for k, p in enumerate(players, start=1)
+    }
 
 
 def stage_minutes(day: Day, stage: Stage) -> int | None:
@@ -95,8 +109,9 @@ def clock_action(day: Day, stage: Stage, action: str, minutes: int | None, now: 
     """The director's ``action`` on the stage's clock (start, pause,
     resume, end; ``minutes`` for a start), stored with its audit entry.
     Raises :class:`~setupgen.console.clock.ClockError` when it does not follow."""
-    return day.store.change_round_clock(stage.stage, stage.round, lambda old: apply(old, action, now, minutes),
-                                        action, "director")
+    return day.store.change_round_clock(
+        stage.stage, stage.round, lambda old: apply(old, action, now, minutes), action, "director"
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,8 +165,15 @@ def _player_games(day: Day, player: str, per_round: dict) -> tuple[PlayerGame, .
                 continue
             k = result.players.index(player)
             points = per_round.get(player, {}).get(result.round) if stage == PRELIMINARY else None
-            out.append(PlayerGame(result.game, k + 1, result.vp[k], result.winner == k + 1,
-                                  None if points is None else st.format_points(points)))
+            out.append(
+                PlayerGame(
+                    result.game,
+                    k + 1,
+                    result.vp[k],
+                    result.winner == k + 1,
+                    None if points is None else st.format_points(points),
+                )
+            )
     return tuple(out)
 
 
@@ -193,8 +215,7 @@ def director_stamp(day: Day) -> str:
     standings): any change at all (a report, a confirmation, the schedule,
     a pack, heavy work started or ended, the clock, an announcement)."""
     tasks = ",".join(f"{t.id}{t.state}" for t in list(day.tasks.tasks.values()))
-    return (f"{_STARTED}.{day.store.changes}.{day.generation}.{len(dayday.finals_made(day))}.{day.store.hall}."
-            f"{tasks}")
+    return f"{_STARTED}.{day.store.changes}.{day.generation}.{len(dayday.finals_made(day))}.{day.store.hall}.{tasks}"
 
 
 def board_file(day: Day, game: Game) -> Path | None:

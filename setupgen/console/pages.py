@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import hmac
 import time
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any
 from urllib.parse import parse_qsl
 
 from markupsafe import Markup
@@ -23,17 +24,36 @@ from ..core import cldr
 from ..core.errors import SetupgenError
 from ..core.limits import nfc
 from ..tournament import jobs
-from ..tournament.games import Game
 from ..tournament import standings as st
+from ..tournament.games import Game
 from . import day as dayday
 from . import security
 from .day import Day
 from .words import Words
 
-__all__: Sequence[str] = ("TEMPLATES", "LoginNeeded", "day_of", "render", "director_words", "is_director",
-                          "require_director", "read_form", "game_of", "form_rows", "posted_result", "client_host",
-                          "standings_context", "placings_context", "scenario_name", "MAX_FIELDS", "is_player_path", "game_headings",
-                          "Refusal", "posted_seating", "seating_refusal")
+__all__: Sequence[str] = (
+    "TEMPLATES",
+    "LoginNeeded",
+    "day_of",
+    "render",
+    "director_words",
+    "is_director",
+    "require_director",
+    "read_form",
+    "game_of",
+    "form_rows",
+    "posted_result",
+    "client_host",
+    "standings_context",
+    "placings_context",
+    "scenario_name",
+    "MAX_FIELDS",
+    "is_player_path",
+    "game_headings",
+    "Refusal",
+    "posted_seating",
+    "seating_refusal",
+)
 
 TEMPLATES = Path(__file__).with_name("templates")
 MAX_FIELDS = 40  # fields a form may have
@@ -78,12 +98,26 @@ def render(request: Request, name: str, code: int = 200, **context: Any) -> HTML
     words = context.pop("words", None)
     if words is None:
         words = director_words(day)
-    base = {"tournament": day.t.name, "csrf": security.csrf_token(session) if session is not None else "",
-            "w": words, "lang": words.lang, "code": _code,
-            "director_nav": is_director(request),
-            "logged_in": request.app.state.password is not None and is_director(request),
-            "message": None, "problems": None, "problems_heading": None, "refresh": None, "public_nav": False, "status_url": None,
-            "stamp": "", "clock": None, "announcements": (), "autofocus": False, "next_button": None}
+    base = {
+        "tournament": day.t.name,
+        "csrf": security.csrf_token(session) if session is not None else "",
+        "w": words,
+        "lang": words.lang,
+        "code": _code,
+        "director_nav": is_director(request),
+        "logged_in": request.app.state.password is not None and is_director(request),
+        "message": None,
+        "problems": None,
+        "problems_heading": None,
+        "refresh": None,
+        "public_nav": False,
+        "status_url": None,
+        "stamp": "",
+        "clock": None,
+        "announcements": (),
+        "autofocus": False,
+        "next_button": None,
+    }
     base.update(context)
     html = request.app.state.env.get_template(name).render(**base)
     return HTMLResponse(html, status_code=code)
@@ -110,7 +144,8 @@ def is_director(request: Request) -> bool:
         session = request.scope.get("session")
         sid = session.get("sid") if session else None
         request.scope["setupgen.director"] = sid is not None and day_of(request).store.session_open(
-            sid, state.fingerprint, time.time(), state.idle)
+            sid, state.fingerprint, time.time(), state.idle
+        )
     return request.scope["setupgen.director"]
 
 
@@ -139,8 +174,11 @@ async def read_form(request: Request, expected: str | None = None) -> Any:
     except Exception:  # a malformed body of any kind
         raise Refusal(400, "bad_request") from None
     given = form.get("csrf")
-    if not (security.csrf_ok(request.session, given) if expected is None else
-            isinstance(given, str) and hmac.compare_digest(expected.encode(), given.encode())):
+    if not (
+        security.csrf_ok(request.session, given)
+        if expected is None
+        else isinstance(given, str) and hmac.compare_digest(expected.encode(), given.encode())
+    ):
         raise Refusal(403, "stale_form")
     # ids and names typed in any Unicode form are one player (issue 46): every value in NFC, but the password,
     # which is checked as typed
@@ -156,8 +194,14 @@ def game_of(params: Mapping[str, Any], table: int | None = None) -> Game:
     return Game.finals(params["stage"], t) if "stage" in params else Game.preliminary(params["n"], t)
 
 
-def form_rows(day: Day, players: tuple[str, ...], vp: list[str] | None = None, winner: str | None = None,
-               result=None, statuses: list[str] | None = None) -> list[dict]:
+def form_rows(
+    day: Day,
+    players: tuple[str, ...],
+    vp: list[str] | None = None,
+    winner: str | None = None,
+    result=None,
+    statuses: list[str] | None = None,
+) -> list[dict]:
     """The rows of a result form: name, the value shown, whether checked as winner, the status."""
     names = day.names()
     rows = []
@@ -214,21 +258,42 @@ def standings_context(day: Day, words: Words | None = None) -> dict:
 
     keys = st.key_columns(day.t.tie_breakers)
     rounds = sorted({r for points in live.per_round.values() for r in points}) if "placing_points" in keys else []
-    rows = [{"rank": s.rank, "player": s.player, "name": names.get(s.player, s.player),
-             "rounds": [number(st.format_points(live.per_round[s.player][r]))
-                        if r in live.per_round.get(s.player, {}) else "-" for r in rounds],
-             "keys": [number(st.key_text(s, k)) for k in keys], "games": s.games,
-             "lot": "" if s.lots is None else s.lots}
-            for s in st.trimmed(live.ranked)]
+    rows = [
+        {
+            "rank": s.rank,
+            "player": s.player,
+            "name": names.get(s.player, s.player),
+            "rounds": [
+                number(st.format_points(live.per_round[s.player][r])) if r in live.per_round.get(s.player, {}) else "-"
+                for r in rounds
+            ],
+            "keys": [number(st.key_text(s, k)) for k in keys],
+            "games": s.games,
+            "lot": "" if s.lots is None else s.lots,
+        }
+        for s in st.trimmed(live.ranked)
+    ]
     columns = [{"head": words(KEY_WORDS[k]), "wide": k in WIDE_KEYS} for k in keys]
-    return {"standings": rows, "rounds": rounds, "columns": columns, "progress": sorted(live.progress.items()),
-            "ranking": ranking_lines(day, words)}
+    return {
+        "standings": rows,
+        "rounds": rounds,
+        "columns": columns,
+        "progress": sorted(live.progress.items()),
+        "ranking": ranking_lines(day, words),
+    }
 
 
 #: the console's column head of each ranking key (texts of [console])
-KEY_WORDS = {"wins": "wins", "placing_points": "points", "victory_points": "vp_total",
-             "victory_points_total": "vp_all", "vp_share": "vp_share", "vp_share_average": "vp_share_average",
-             "countback": "countback", "best_finish": "best_finish"}
+KEY_WORDS = {
+    "wins": "wins",
+    "placing_points": "points",
+    "victory_points": "vp_total",
+    "victory_points_total": "vp_all",
+    "vp_share": "vp_share",
+    "vp_share_average": "vp_share_average",
+    "countback": "countback",
+    "best_finish": "best_finish",
+}
 #: ranking keys whose column a phone leaves out (class "wide")
 WIDE_KEYS = frozenset({"vp_share", "vp_share_average", "countback"})
 
@@ -237,11 +302,20 @@ def ranking_lines(day: Day, words: Words) -> list[Markup]:
     """How the standings rank, key by key in the tournament file's order
     (``scoring.tie_breakers``; docs/rules.md, "Ranking"), with its placing
     points per table size."""
-    sizes = ", ".join(str(words("points_per_size", size=size,
-                                points="/".join(cldr.decimal(st.format_points(p), words.tx) for p in points)))
-                      for size, points in sorted(day.t.placing_points, reverse=True))
-    return [words(f"tie_{key}", points=sizes) if key == "placing_points" else words(f"tie_{key}")
-            for key in day.t.tie_breakers]
+    sizes = ", ".join(
+        str(
+            words(
+                "points_per_size",
+                size=size,
+                points="/".join(cldr.decimal(st.format_points(p), words.tx) for p in points),
+            )
+        )
+        for size, points in sorted(day.t.placing_points, reverse=True)
+    )
+    return [
+        words(f"tie_{key}", points=sizes) if key == "placing_points" else words(f"tie_{key}")
+        for key in day.t.tie_breakers
+    ]
 
 
 def placings_context(day: Day, words: Words | None = None) -> dict:
@@ -252,9 +326,18 @@ def placings_context(day: Day, words: Words | None = None) -> dict:
     w = director_words(day) if words is None else words
     placed, why = dayday.final_placings(day)
     names = day.names()
-    rows = [{"place": p.place, "player": p.player, "name": names.get(p.player, p.player),
-             "stage": str(w("preliminary")) if p.stage == "preliminary" else stage_word(p.stage, w.tx),
-             "table": "" if p.table is None else p.table, "vp": "" if p.vp is None else p.vp, "rank": p.rank} for p in placed]
+    rows = [
+        {
+            "place": p.place,
+            "player": p.player,
+            "name": names.get(p.player, p.player),
+            "stage": str(w("preliminary")) if p.stage == "preliminary" else stage_word(p.stage, w.tx),
+            "table": "" if p.table is None else p.table,
+            "vp": "" if p.vp is None else p.vp,
+            "rank": p.rank,
+        }
+        for p in placed
+    ]
     return {"placings": rows, "placings_problem": why}
 
 
@@ -270,7 +353,11 @@ def game_headings(game: Game, words: Words) -> tuple[str, str]:
 
     if game.is_finals:
         stage = stage_word(game.stage, words.tx)
-        return (str(words("stage_table", stage=stage, table=game.table)),
-                str(words("table_stage", stage=stage, table=game.table)))
-    return (str(words("round_table", n=game.round, table=game.table)),
-            str(words("table_round", n=game.round, table=game.table)))
+        return (
+            str(words("stage_table", stage=stage, table=game.table)),
+            str(words("table_stage", stage=stage, table=game.table)),
+        )
+    return (
+        str(words("round_table", n=game.round, table=game.table)),
+        str(words("table_round", n=game.round, table=game.table)),
+    )

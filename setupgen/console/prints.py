@@ -13,10 +13,10 @@ all in) or a file of the folder no longer reads.
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
-from ..core.messages import keyed
 from ..core.errors import SetupgenError
+from ..core.messages import keyed
 from ..tournament import jobs
 from ..tournament import placings as pl
 from . import day as dayday
@@ -29,8 +29,9 @@ def standings_pdf(day: Day) -> bytes:
     """``standings.pdf`` as ``setupgen standings T.toml DIR/results.csv -o DIR`` writes it."""
     if not day.store.results(state=dayday.CONFIRMED):
         raise keyed(SetupgenError, "no_results_to_rank")
-    return day.view("standings.pdf", lambda: _pdf(jobs.make_standings(day.t, day.schedule,
-                                                                      day.folder / RESULTS_FILE)[2]))
+    return day.view(
+        "standings.pdf", lambda: _pdf(jobs.make_standings(day.t, day.schedule, day.folder / RESULTS_FILE)[2])
+    )
 
 
 def placings_pdf(day: Day) -> bytes:
@@ -46,8 +47,11 @@ def placings_pdf(day: Day) -> bytes:
     semi = day.folder / jobs.STAGE_RESULTS[pl.SEMI_FINAL] if sixteen else None
 
     def make() -> bytes:
-        return _pdf(jobs.make_placings(day.t, day.schedule, day.folder / RESULTS_FILE,
-                                       day.folder / jobs.STAGE_RESULTS[pl.FINAL], semi)[2])
+        return _pdf(
+            jobs.make_placings(
+                day.t, day.schedule, day.folder / RESULTS_FILE, day.folder / jobs.STAGE_RESULTS[pl.FINAL], semi
+            )[2]
+        )
 
     return day.view("placings.pdf", make, packs=True)
 
@@ -56,6 +60,7 @@ def round_tables_pdf(day: Day, round_number: int) -> bytes:
     """Round ``round_number``'s tables, players in start order (the round's page of ``schedule.pdf``)."""
     if round_number not in day.rounds:
         raise SetupgenError(f"there is no round {round_number}", field="round")
+
     def make() -> bytes:
         listings = jobs.schedule_listings(day.t, day.schedule)
         return _pdf(_render([listings[day.rounds.index(round_number)]], day.t.paper))
@@ -69,8 +74,16 @@ def players_pdf(day: Day) -> bytes:
     from ..core import templates
 
     def make() -> bytes:
-        return _pdf(_render([jobs.lookup_listing(day.t, day.schedule, templates.texts(day.t.language).for_positions(day.t.positions))],
-                            day.t.paper))
+        return _pdf(
+            _render(
+                [
+                    jobs.lookup_listing(
+                        day.t, day.schedule, templates.texts(day.t.language).for_positions(day.t.positions)
+                    )
+                ],
+                day.t.paper,
+            )
+        )
 
     return day.view("players.pdf", make)
 

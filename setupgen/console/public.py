@@ -23,11 +23,10 @@ import functools
 import math
 import re
 import time
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 from markupsafe import Markup
-
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
@@ -40,18 +39,45 @@ from ..tournament import tokens
 from ..tournament.games import Game, GameError, seating_stamp
 from . import day as dayday
 from . import hall, security, store
+from .clock import format_left
 from .day import Day
 from .hall import Stage
-from .pages import (TEMPLATES, client_host, day_of, form_rows, game_headings, game_of, placings_context, posted_result,
-                    posted_seating, seating_refusal,
-                    read_form, render, scenario_name, standings_context)
-from .clock import format_left
+from .pages import (
+    TEMPLATES,
+    client_host,
+    day_of,
+    form_rows,
+    game_headings,
+    game_of,
+    placings_context,
+    posted_result,
+    posted_seating,
+    read_form,
+    render,
+    scenario_name,
+    seating_refusal,
+    standings_context,
+)
 from .words import Words, local_clock, local_time
 
-__all__: Sequence[str] = ("public_page", "players_page", "player_page", "public_status", "table_report",
-                          "table_status", "console_js", "LOCALIZED", "SCREEN_TABLES",
-                          "SCREEN_SECONDS", "POLL_SECONDS", "inline_svg", "qr_svg", "clock_context", "words_of",
-                          "refuse")
+__all__: Sequence[str] = (
+    "public_page",
+    "players_page",
+    "player_page",
+    "public_status",
+    "table_report",
+    "table_status",
+    "console_js",
+    "LOCALIZED",
+    "SCREEN_TABLES",
+    "SCREEN_SECONDS",
+    "POLL_SECONDS",
+    "inline_svg",
+    "qr_svg",
+    "clock_context",
+    "words_of",
+    "refuse",
+)
 
 #: tables a projector page shows at once, and the seconds before it turns to the next
 SCREEN_TABLES = 6
@@ -96,9 +122,11 @@ def _left_span(left: int) -> Markup:
 
 def _hall_context(day: Day, stage: Stage, words: Words, now: float, game: Game | None = None) -> dict:
     """What every hall page shows: the clock, the announcements, the update channel's stamp."""
-    return {"clock": clock_context(day, stage, words, now),
-            "announcements": day.store.announcements(store.SHOWN_ANNOUNCEMENTS),
-            "stamp": hall.stamp(day, game, now)}
+    return {
+        "clock": clock_context(day, stage, words, now),
+        "announcements": day.store.announcements(store.SHOWN_ANNOUNCEMENTS),
+        "stamp": hall.stamp(day, game, now),
+    }
 
 
 def _stage_heading(day: Day, stage: Stage, words: Words) -> str:
@@ -109,11 +137,14 @@ def _stage_heading(day: Day, stage: Stage, words: Words) -> str:
 
 def _seating(day: Day, stage: Stage) -> list[dict]:
     names = day.names()
-    return [{"table": t, "players": [names.get(p, p) for p in players]}
-            for t, players in enumerate(hall.stage_tables(day, stage), start=1)]
+    return [
+        {"table": t, "players": [names.get(p, p) for p in players]}
+        for t, players in enumerate(hall.stage_tables(day, stage), start=1)
+    ]
 
 
 # ---------------------------------------------------------------- /public
+
 
 async def public_page(request: Request) -> Response:
     """The current stage, its clock, the announcements and the standings
@@ -129,8 +160,11 @@ async def public_page(request: Request) -> Response:
     key = (stage, hall.stamp(day, None, now), math.floor(now / 15) if _clock_runs(day, stage) else 0)
     found = day.peek(name, packs=True, extra=key)
     if found is dayday.NO_VIEW:
-        make = (lambda: _screen_html(request, day, stage, k, now)) if screen else \
-            (lambda: _public_html(request, day, stage, now))
+        make = (
+            (lambda: _screen_html(request, day, stage, k, now))
+            if screen
+            else (lambda: _public_html(request, day, stage, now))
+        )
         found = await run_in_threadpool(day.view, name, make, packs=True, extra=key)
     return HTMLResponse(found)
 
@@ -156,11 +190,22 @@ def _clock_runs(day: Day, stage: Stage) -> bool:
 
 def _public_context(day: Day, stage: Stage, words: Words, now: float) -> dict:
     placings = placings_context(day, words)
-    return {"heading": _stage_heading(day, stage, words), "stage": stage,
-            "scenario": "" if stage.is_finals or stage.round not in day.rounds else scenario_name(day, stage.round),
-            "tables": _seating(day, stage), "seats": day.t.table_size, "words": words, "director_nav": False,
-            "public_nav": True, "logged_in": False, "csrf": "", "status_url": "/public/status.json",
-            **_hall_context(day, stage, words, now), **standings_context(day, words), **placings}
+    return {
+        "heading": _stage_heading(day, stage, words),
+        "stage": stage,
+        "scenario": "" if stage.is_finals or stage.round not in day.rounds else scenario_name(day, stage.round),
+        "tables": _seating(day, stage),
+        "seats": day.t.table_size,
+        "words": words,
+        "director_nav": False,
+        "public_nav": True,
+        "logged_in": False,
+        "csrf": "",
+        "status_url": "/public/status.json",
+        **_hall_context(day, stage, words, now),
+        **standings_context(day, words),
+        **placings,
+    }
 
 
 def _public_html(request: Request, day: Day, stage: Stage, now: float) -> str:
@@ -176,7 +221,7 @@ def _screen_html(request: Request, day: Day, stage: Stage, page: int, now: float
     rows = context["placings"] or context["tables"]
     pages = max(1, math.ceil(len(rows) / SCREEN_TABLES))
     k = page
-    shown = rows[(k - 1) * SCREEN_TABLES:k * SCREEN_TABLES]
+    shown = rows[(k - 1) * SCREEN_TABLES : k * SCREEN_TABLES]
     context.update(shown=shown, k=k, pages=pages, screen_next=f"/public?screen=1&page={k % pages + 1}")
     body = render(request, "screen.html", refresh=f"{SCREEN_SECONDS};url={context['screen_next']}", **context)
     return bytes(body.body).decode("utf-8")
@@ -192,12 +237,16 @@ async def public_status(request: Request) -> Response:
 
 def _status(day: Day, stage: Stage, game: Game | None, now: float) -> Response:
     clock = day.store.round_clock(stage.stage, stage.round)
-    body = {"stamp": hall.stamp(day, game, now), "poll": POLL_SECONDS,
-            "clock": None if clock is None else {"state": clock.state(now), "left": clock.left(now)}}
+    body = {
+        "stamp": hall.stamp(day, game, now),
+        "poll": POLL_SECONDS,
+        "clock": None if clock is None else {"state": clock.state(now), "left": clock.left(now)},
+    }
     return JSONResponse(body)
 
 
 # ---------------------------------------------------------------- players
+
 
 async def players_page(request: Request) -> Response:
     """The player list, ``?q=`` searching names and ids (a plain form: no
@@ -210,8 +259,9 @@ async def players_page(request: Request) -> Response:
     key = (stage, hall.stamp(day, None, time.time()))
     found = day.peek("players", packs=True, extra=key)
     if found is dayday.NO_VIEW:
-        found = await run_in_threadpool(day.view, "players", lambda: _players_html(request, day, stage, ""),
-                                        packs=True, extra=key)
+        found = await run_in_threadpool(
+            day.view, "players", lambda: _players_html(request, day, stage, ""), packs=True, extra=key
+        )
     return HTMLResponse(found)
 
 
@@ -221,9 +271,19 @@ def _players_html(request: Request, day: Day, stage: Stage, query: str) -> str:
     table = str(words("table"))
     seats = {p: f"{table} {t}, {words(label, k=k)}" for p, (t, k) in hall.seats(day, stage).items()}
     found = [(p, name, seats.get(p)) for p, name in hall.find_players(day, query)]
-    page = render(request, "players.html", words=words, query=query, found=found, total=len(day.names()),
-                  heading=_stage_heading(day, stage, words), director_nav=False, public_nav=True, logged_in=False,
-                  csrf="")
+    page = render(
+        request,
+        "players.html",
+        words=words,
+        query=query,
+        found=found,
+        total=len(day.names()),
+        heading=_stage_heading(day, stage, words),
+        director_nav=False,
+        public_nav=True,
+        logged_in=False,
+        csrf="",
+    )
     return bytes(page.body).decode("utf-8")
 
 
@@ -237,21 +297,42 @@ async def player_page(request: Request) -> Response:
     except SetupgenError:
         raise refuse(request, 404, "no_player") from None
     now = time.time()
-    return render(request, "player.html", words=words, view=view, heading=_stage_heading(day, stage, words),
-                  stage=stage, games=_game_rows(view, words), ranked=len(dayday.live_standings(day).ranked),
-                  director_nav=False, public_nav=True, logged_in=False, csrf="",
-                  status_url="/public/status.json", **_hall_context(day, stage, words, now))
+    return render(
+        request,
+        "player.html",
+        words=words,
+        view=view,
+        heading=_stage_heading(day, stage, words),
+        stage=stage,
+        games=_game_rows(view, words),
+        ranked=len(dayday.live_standings(day).ranked),
+        director_nav=False,
+        public_nav=True,
+        logged_in=False,
+        csrf="",
+        status_url="/public/status.json",
+        **_hall_context(day, stage, words, now),
+    )
 
 
 def _game_rows(view: hall.PlayerView, words: Words) -> list[dict]:
     from ..render.sheet import stage_word
 
-    return [{"game": stage_word(g.game.stage, words.tx) if g.game.is_finals else words("round", n=g.game.round),
-             "table": g.game.table, "seat": g.seat, "vp": g.vp, "won": g.won,
-             "points": "" if g.points is None else cldr.decimal(g.points, words.tx)} for g in view.games]
+    return [
+        {
+            "game": stage_word(g.game.stage, words.tx) if g.game.is_finals else words("round", n=g.game.round),
+            "table": g.game.table,
+            "seat": g.seat,
+            "vp": g.vp,
+            "won": g.won,
+            "points": "" if g.points is None else cldr.decimal(g.points, words.tx),
+        }
+        for g in view.games
+    ]
 
 
 # ---------------------------------------------------------------- a table's own page
+
 
 async def table_report(request: Request) -> Response:
     """A table's own page, opened by its token alone (any game: ``/t/N/T/token``
@@ -282,13 +363,31 @@ async def table_report(request: Request) -> Response:
     heading, title = game_headings(game, words)
     at = local_time(result.at, day.t.timezone, words.tx) if result else ""
     stage = Stage(game.stage, game.round)
-    return render(request, "tablepage.html", status, title=title, heading=heading, state=day.state(game),
-                  problems=problems, message=None, players=form_rows(day, players, vp, winner, result),
-                  reported=form_rows(day, players, None, None, result), at=at, threshold=day.threshold(game),
-                  path=request.url.path, director_nav=False, public_nav=True, statuses=(), csrf=csrf, words=words,
-                  seating=seating_stamp(players), finals=game.is_finals,
-                  board=await _board_svg(day, game), status_url=request.url.path + "/status.json",
-                  **_hall_context(day, stage, words, time.time(), game))
+    return render(
+        request,
+        "tablepage.html",
+        status,
+        title=title,
+        heading=heading,
+        state=day.state(game),
+        problems=problems,
+        message=None,
+        players=form_rows(day, players, vp, winner, result),
+        reported=form_rows(day, players, None, None, result),
+        at=at,
+        threshold=day.threshold(game),
+        path=request.url.path,
+        director_nav=False,
+        public_nav=True,
+        statuses=(),
+        csrf=csrf,
+        words=words,
+        seating=seating_stamp(players),
+        finals=game.is_finals,
+        board=await _board_svg(day, game),
+        status_url=request.url.path + "/status.json",
+        **_hall_context(day, stage, words, time.time(), game),
+    )
 
 
 async def table_status(request: Request) -> Response:
@@ -358,7 +457,7 @@ def _inline_board(path: Path, lang: str) -> tuple[str, bool] | None:
 def inline_svg(svg: str, css_class: str) -> str:
     """A page's SVG text for inside HTML: no XML declaration, its size in
     mm replaced by ``class`` (the style sheet sizes it; the viewBox kept)."""
-    head, rest = svg[svg.index("<svg"):].split(">", 1)
+    head, rest = svg[svg.index("<svg") :].split(">", 1)
     head = re.sub(r' width="[^"]*" height="[^"]*"', f' class="{css_class}"', head, count=1)
     return head + ">" + rest
 

@@ -16,14 +16,14 @@ import secrets
 import threading
 import time
 from collections import defaultdict, deque
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from ..core.errors import SetupgenError, quoted
 from ..tournament.games import PRELIMINARY
 
 #: scrypt cost (2**14, 8, 1: about 16 MB and 50 ms a check)
-SCRYPT = {"n": 2 ** 14, "r": 8, "p": 1}
+SCRYPT = {"n": 2**14, "r": 8, "p": 1}
 MIN_PASSWORD = 8
 MAX_PASSWORD_FILE = 1024
 #: largest request body accepted (a result form is a few hundred bytes)
@@ -35,8 +35,8 @@ LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
 HEADERS = {
     "content-security-policy": "default-src 'none'; style-src 'self'; img-src 'self'; script-src 'self'; "
-                               "connect-src 'self'; form-action 'self'; "
-                               "frame-ancestors 'none'; base-uri 'none'",
+    "connect-src 'self'; form-action 'self'; "
+    "frame-ancestors 'none'; base-uri 'none'",
     "x-content-type-options": "nosniff",
     "x-frame-options": "DENY",
     "referrer-policy": "no-referrer",
@@ -68,23 +68,32 @@ def check_console_url(url: str, host: str, port: int, tls: bool) -> None:
     served = "https" if tls else "http"
     if parts.scheme != served:
         how = "serve it with a TLS certificate and key" if parts.scheme == "https" else "give an https:// address"
-        raise SetupgenError(f"the tables' address {quoted(url, 80)} is {parts.scheme}, but the console serves "
-                            f"{served}: {how}", field="console_url", remedy="trust_console_url")
+        raise SetupgenError(
+            f"the tables' address {quoted(url, 80)} is {parts.scheme}, but the console serves {served}: {how}",
+            field="console_url",
+            remedy="trust_console_url",
+        )
     try:
         named = parts.port
     except ValueError:
         named = None
     wanted = named if named is not None else (443 if parts.scheme == "https" else 80)
     if wanted != port:
-        raise SetupgenError(f"the tables' address {quoted(url, 80)} has port {wanted}, but the console listens on "
-                            f"port {port}: give the same port in both", field="console_url",
-                            remedy="trust_console_url")
+        raise SetupgenError(
+            f"the tables' address {quoted(url, 80)} has port {wanted}, but the console listens on "
+            f"port {port}: give the same port in both",
+            field="console_url",
+            remedy="trust_console_url",
+        )
     name = (parts.hostname or "").strip("[]")
     if is_loopback(host) and not (is_loopback(name) or name == "localhost"):
-        raise SetupgenError(f"the tables' address {quoted(url, 80)} is another machine's view of this one, but the "
-                            f"console listens on {host} (this machine only), so no table can reach it: listen on "
-                            f"the hall's network (0.0.0.0, with the director's password)", field="console_url",
-                            remedy="trust_console_url")
+        raise SetupgenError(
+            f"the tables' address {quoted(url, 80)} is another machine's view of this one, but the "
+            f"console listens on {host} (this machine only), so no table can reach it: listen on "
+            f"the hall's network (0.0.0.0, with the director's password)",
+            field="console_url",
+            remedy="trust_console_url",
+        )
 
 
 def read_password(path: str | Path) -> str:
@@ -97,15 +106,19 @@ def read_password(path: str | Path) -> str:
         if not p.is_file():
             raise SetupgenError(f"{quoted(str(p), 120)} is not a file", field="password_file")
         if p.stat().st_size > MAX_PASSWORD_FILE:
-            raise SetupgenError(f"{quoted(str(p), 120)} is larger than {MAX_PASSWORD_FILE} bytes; it should hold "
-                                f"one line, the password", field="password_file")
+            raise SetupgenError(
+                f"{quoted(str(p), 120)} is larger than {MAX_PASSWORD_FILE} bytes; it should hold "
+                f"one line, the password",
+                field="password_file",
+            )
         text = p.read_text(encoding="utf-8")
     except (OSError, UnicodeError) as exc:
         raise SetupgenError(f"cannot read {quoted(str(p), 120)}: {exc}", field="password_file") from None
     password = (text.splitlines() or [""])[0].strip()
     if len(password) < MIN_PASSWORD:
-        raise SetupgenError(f"the password in {quoted(str(p), 120)} must have at least {MIN_PASSWORD} characters",
-                            field="password_file")
+        raise SetupgenError(
+            f"the password in {quoted(str(p), 120)} must have at least {MIN_PASSWORD} characters", field="password_file"
+        )
     return password
 
 
@@ -176,8 +189,9 @@ class RateLimit:
     of one client never get more than ``limit`` through; no limit is
     shared between clients (nobody can lock another out)."""
 
-    def __init__(self, limit: int = MAX_FAILURES, window: float = WINDOW_SECONDS,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self, limit: int = MAX_FAILURES, window: float = WINDOW_SECONDS, clock: Callable[[], float] = time.monotonic
+    ) -> None:
         self.limit, self.window, self.clock = limit, window, clock
         self.failures: dict[str, deque[float]] = defaultdict(deque)
         self.lock = threading.Lock()
@@ -244,8 +258,11 @@ class LimitBody:
             return
         declared = dict(scope.get("headers") or ()).get(b"content-length", b"0")
         if not declared.isdigit() or int(declared) > self.limit:
-            await _plain(send, 413 if declared.isdigit() else 400,
-                         "request body too large" if declared.isdigit() else "bad content-length")
+            await _plain(
+                send,
+                413 if declared.isdigit() else 400,
+                "request body too large" if declared.isdigit() else "bad content-length",
+            )
             return
         seen = 0
 
@@ -262,8 +279,12 @@ class LimitBody:
 
 async def _plain(send, status: int, text: str) -> None:
     body = f"{status} {text}\n".encode()
-    await send({"type": "http.response.start", "status": status,
-                "headers": [(b"content-type", b"text/plain; charset=utf-8"),
-                            (b"content-length", str(len(body)).encode())]
-                + [(k.encode(), v.encode()) for k, v in HEADERS.items()]})
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [(b"content-type", b"text/plain; charset=utf-8"), (b"content-length", str(len(body)).encode())]
+            + [(k.encode(), v.encode()) for k, v in HEADERS.items()],
+        }
+    )
     await send({"type": "http.response.body", "body": body})

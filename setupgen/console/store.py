@@ -25,13 +25,13 @@ import json
 import sqlite3
 import threading
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Sequence
 
-from ..core.messages import keyed
 from ..core.errors import SetupgenError, quoted
 from ..core.limits import nfc
+from ..core.messages import keyed
 from ..tournament.games import PRELIMINARY, Game
 from .clock import Clock
 
@@ -63,7 +63,7 @@ MIGRATIONS: dict[int, tuple[str, ...]] = {
         "ALTER TABLE finals ADD COLUMN statuses TEXT NOT NULL DEFAULT '[]'",
     ),
     5: (  # one table of games keyed (stage, round, table): the rounds' and the finals' results together;
-          # a finals game is round 1, and every audit entry names its stage
+        # a finals game is round 1, and every audit entry names its stage
         "CREATE TABLE games (stage TEXT NOT NULL CHECK (stage IN ('preliminary', 'semi-final', 'final')), "
         "round INTEGER NOT NULL, table_no INTEGER NOT NULL, players TEXT NOT NULL, vp TEXT NOT NULL, "
         "winner INTEGER NOT NULL, state TEXT NOT NULL CHECK (state IN ('reported', 'confirmed')), "
@@ -78,7 +78,7 @@ MIGRATIONS: dict[int, tuple[str, ...]] = {
         "UPDATE audit SET stage = 'preliminary' WHERE stage = ''",
     ),
     6: (  # a version per game (1 at its first result, one more at every change), the version an audit entry
-          # made (0: a note, or an entry older than versions), and the director's sessions kept here
+        # made (0: a note, or an entry older than versions), and the director's sessions kept here
         "ALTER TABLE games ADD COLUMN version INTEGER NOT NULL DEFAULT 1",
         "ALTER TABLE audit ADD COLUMN version INTEGER NOT NULL DEFAULT 0",
         "CREATE TABLE sessions (id TEXT PRIMARY KEY, password TEXT NOT NULL, created REAL NOT NULL, "
@@ -91,7 +91,7 @@ MIGRATIONS: dict[int, tuple[str, ...]] = {
         "removed TEXT)",
     ),
     8: (  # player ids in Unicode normal form C, as every file is read now (issue 46): a database that
-          # stored "e" + combining accent keeps its results under the id the players file gives
+        # stored "e" + combining accent keeps its results under the id the players file gives
         "UPDATE games SET players = nfc_ids(players) WHERE players != nfc_ids(players)",
     ),
 }
@@ -190,8 +190,9 @@ def now() -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
 
 
-_INSERT_AUDIT = ("INSERT INTO audit (at, by, round, table_no, action, old, new, stage, version) "
-                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
+_INSERT_AUDIT = (
+    "INSERT INTO audit (at, by, round, table_no, action, old, new, stage, version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
 
 
 class Store:
@@ -231,12 +232,14 @@ class Store:
         """Every result of ``stage`` (only those in ``state`` when given), by round and table."""
         query = "SELECT * FROM games WHERE stage = ?" + ("" if state is None else " AND state = ?")
         with self.lock:
-            rows = self.db.execute(query + " ORDER BY round, table_no",
-                                   (stage,) if state is None else (stage, state)).fetchall()
+            rows = self.db.execute(
+                query + " ORDER BY round, table_no", (stage,) if state is None else (stage, state)
+            ).fetchall()
         return [_result(r) for r in rows]
 
-    def record(self, new: TableResult, action: str,
-               allowed: Callable[[TableResult | None], None] = lambda _old: None) -> TableResult | None:
+    def record(
+        self, new: TableResult, action: str, allowed: Callable[[TableResult | None], None] = lambda _old: None
+    ) -> TableResult | None:
         """Store ``new`` as its game's result with its audit entry, in one
         transaction; its version is one more than the result it replaces
         (1 for the first). ``allowed(old)`` may raise :class:`StoreError`
@@ -245,8 +248,9 @@ class Store:
         (old,) = self.record_all([(new, action, allowed)])
         return old
 
-    def record_all(self, changes: Sequence[tuple[TableResult, str, Callable[[TableResult | None], None]]]
-                   ) -> list[TableResult | None]:
+    def record_all(
+        self, changes: Sequence[tuple[TableResult, str, Callable[[TableResult | None], None]]]
+    ) -> list[TableResult | None]:
         """:meth:`record` for each ``(new, action, allowed)``, all in one
         transaction (none stored when one is refused). Returns the results
         they replaced, in order."""
@@ -262,8 +266,10 @@ class Store:
                     olds.append(old)
                     self._store(dataclasses.replace(new, version=self._last_version(new.game, old) + 1), action, old)
             self.changes += 1
-            if any(n.state == "confirmed" or (o is not None and o.state == "confirmed")
-                   for (n, _a, _c), o in zip(changes, olds)):
+            if any(
+                n.state == "confirmed" or (o is not None and o.state == "confirmed")
+                for (n, _a, _c), o in zip(changes, olds)
+            ):
                 self.confirmed += 1
         return olds
 
@@ -271,8 +277,10 @@ class Store:
         """The game's latest version: its result's, or (a result removed) the last its audit entries made."""
         if current is not None:
             return current.version
-        row = self.db.execute("SELECT MAX(version) FROM audit WHERE stage = ? AND round = ? AND table_no = ?",
-                              (game.stage, game.round, game.table)).fetchone()
+        row = self.db.execute(
+            "SELECT MAX(version) FROM audit WHERE stage = ? AND round = ? AND table_no = ?",
+            (game.stage, game.round, game.table),
+        ).fetchone()
         return int(row[0] or 0)
 
     def remove(self, game: Game, by: str, allowed: Callable[[TableResult | None], None]) -> TableResult:
@@ -287,28 +295,68 @@ class Store:
                 allowed(old)
                 if old is None:
                     raise keyed(StoreError, "no_result_to_remove")
-                self.db.execute("DELETE FROM games WHERE stage = ? AND round = ? AND table_no = ?",
-                                (game.stage, game.round, game.table))
-                self.db.execute(_INSERT_AUDIT, (self.clock(), by, game.round, game.table, "remove", old.as_json(),
-                                                "", game.stage, old.version + 1))
+                self.db.execute(
+                    "DELETE FROM games WHERE stage = ? AND round = ? AND table_no = ?",
+                    (game.stage, game.round, game.table),
+                )
+                self.db.execute(
+                    _INSERT_AUDIT,
+                    (
+                        self.clock(),
+                        by,
+                        game.round,
+                        game.table,
+                        "remove",
+                        old.as_json(),
+                        "",
+                        game.stage,
+                        old.version + 1,
+                    ),
+                )
             self.changes += 1
             if old.state == "confirmed":
                 self.confirmed += 1
         return old
 
     def _result(self, game: Game) -> TableResult | None:
-        row = self.db.execute("SELECT * FROM games WHERE stage = ? AND round = ? AND table_no = ?",
-                              (game.stage, game.round, game.table)).fetchone()
+        row = self.db.execute(
+            "SELECT * FROM games WHERE stage = ? AND round = ? AND table_no = ?", (game.stage, game.round, game.table)
+        ).fetchone()
         return None if row is None else _result(row)
 
     def _store(self, new: TableResult, action: str, old: TableResult | None) -> None:
         g = new.game
-        self.db.execute("INSERT OR REPLACE INTO games (stage, round, table_no, players, vp, winner, state, by, "
-                        "at, statuses, version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                        (g.stage, g.round, g.table, json.dumps(list(new.players)), json.dumps(list(new.vp)),
-                         new.winner, new.state, new.by, new.at, json.dumps(list(new.statuses)), new.version))
-        self.db.execute(_INSERT_AUDIT, (new.at, new.by, g.round, g.table, action,
-                                        "" if old is None else old.as_json(), new.as_json(), g.stage, new.version))
+        self.db.execute(
+            "INSERT OR REPLACE INTO games (stage, round, table_no, players, vp, winner, state, by, "
+            "at, statuses, version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                g.stage,
+                g.round,
+                g.table,
+                json.dumps(list(new.players)),
+                json.dumps(list(new.vp)),
+                new.winner,
+                new.state,
+                new.by,
+                new.at,
+                json.dumps(list(new.statuses)),
+                new.version,
+            ),
+        )
+        self.db.execute(
+            _INSERT_AUDIT,
+            (
+                new.at,
+                new.by,
+                g.round,
+                g.table,
+                action,
+                "" if old is None else old.as_json(),
+                new.as_json(),
+                g.stage,
+                new.version,
+            ),
+        )
 
     def note(self, by: str, round_number: int, action: str, new: str, old: str = "", stage: str = PRELIMINARY) -> None:
         """An audit entry of a change that is not a game's result (table 0
@@ -326,7 +374,10 @@ class Store:
         query = "SELECT * FROM audit"
         args: tuple[object, ...] = ()
         if game is not None:
-            query, args = query + " WHERE stage = ? AND round = ? AND table_no = ?", (game.stage, game.round, game.table)
+            query, args = (
+                query + " WHERE stage = ? AND round = ? AND table_no = ?",
+                (game.stage, game.round, game.table),
+            )
         elif round_number is not None:
             query, args = query + " WHERE stage = ? AND round = ?", (PRELIMINARY, round_number)
         with self.lock:
@@ -341,24 +392,36 @@ class Store:
             return self._round_clock(stage, round_number)
 
     def _round_clock(self, stage: str, round_number: int) -> Clock | None:
-        row = self.db.execute("SELECT seconds, used, since, ended FROM clocks WHERE stage = ? AND round = ?",
-                              (stage, round_number)).fetchone()
+        row = self.db.execute(
+            "SELECT seconds, used, since, ended FROM clocks WHERE stage = ? AND round = ?", (stage, round_number)
+        ).fetchone()
         return None if row is None else Clock(row[0], row[1], row[2], bool(row[3]))
 
-    def change_round_clock(self, stage: str, round_number: int, change: Callable[[Clock | None], Clock],
-                           action: str, by: str) -> Clock:
+    def change_round_clock(
+        self, stage: str, round_number: int, change: Callable[[Clock | None], Clock], action: str, by: str
+    ) -> Clock:
         """That round's clock made ``change(old)`` (which may raise to refuse
         it) and stored with its audit entry (``clock-<action>``), in one
         transaction. Returns the new clock."""
         with self.lock:
             with _transaction(self.db):
                 clock = change(self._round_clock(stage, round_number))
-                record = json.dumps({"seconds": clock.seconds, "used": round(clock.used, 3), "since": clock.since,
-                                     "ended": clock.ended}, sort_keys=True)
-                self.db.execute("INSERT OR REPLACE INTO clocks VALUES (?, ?, ?, ?, ?, ?)",
-                                (stage, round_number, clock.seconds, clock.used, clock.since, int(clock.ended)))
-                self.db.execute(_INSERT_AUDIT, (self.clock(), by, round_number, 0, f"clock-{action}", "", record,
-                                                stage, 0))
+                record = json.dumps(
+                    {
+                        "seconds": clock.seconds,
+                        "used": round(clock.used, 3),
+                        "since": clock.since,
+                        "ended": clock.ended,
+                    },
+                    sort_keys=True,
+                )
+                self.db.execute(
+                    "INSERT OR REPLACE INTO clocks VALUES (?, ?, ?, ?, ?, ?)",
+                    (stage, round_number, clock.seconds, clock.used, clock.since, int(clock.ended)),
+                )
+                self.db.execute(
+                    _INSERT_AUDIT, (self.clock(), by, round_number, 0, f"clock-{action}", "", record, stage, 0)
+                )
             self.changes += 1
             self.hall += 1
         return clock
@@ -367,8 +430,10 @@ class Store:
         """The announcements posted and not removed, newest first; at most
         ``most`` of them (None: all)."""
         with self.lock:
-            rows = self.db.execute("SELECT id, text, at FROM announcements WHERE removed IS NULL "
-                                   "ORDER BY id DESC LIMIT ?", (-1 if most is None else most,)).fetchall()
+            rows = self.db.execute(
+                "SELECT id, text, at FROM announcements WHERE removed IS NULL ORDER BY id DESC LIMIT ?",
+                (-1 if most is None else most,),
+            ).fetchall()
         return [Announcement(*row) for row in rows]
 
     def announce(self, text: str, by: str) -> Announcement:
@@ -385,9 +450,20 @@ class Store:
             with _transaction(self.db):
                 cursor = self.db.execute("INSERT INTO announcements (text, at) VALUES (?, ?)", (line, at))
                 ident = int(cursor.lastrowid or 0)
-                self.db.execute(_INSERT_AUDIT, (at, by, 0, 0, "announce", "",
-                                                json.dumps({"id": ident, "text": line}, ensure_ascii=False),
-                                                PRELIMINARY, 0))
+                self.db.execute(
+                    _INSERT_AUDIT,
+                    (
+                        at,
+                        by,
+                        0,
+                        0,
+                        "announce",
+                        "",
+                        json.dumps({"id": ident, "text": line}, ensure_ascii=False),
+                        PRELIMINARY,
+                        0,
+                    ),
+                )
             self.changes += 1
             self.hall += 1
         return Announcement(ident, line, at)
@@ -396,19 +472,31 @@ class Store:
         """Take announcement ``ident`` off the pages (kept in the database
         and the audit log). Raises :class:`StoreError` when no such
         announcement is shown."""
-        if not 0 < ident < 2 ** 63:
+        if not 0 < ident < 2**63:
             raise keyed(StoreError, "announcement_unknown", id=str(ident)[:20])
         at = self.clock()
         with self.lock:
             with _transaction(self.db):
-                row = self.db.execute("SELECT text FROM announcements WHERE id = ? AND removed IS NULL",
-                                      (ident,)).fetchone()
+                row = self.db.execute(
+                    "SELECT text FROM announcements WHERE id = ? AND removed IS NULL", (ident,)
+                ).fetchone()
                 if row is None:
                     raise keyed(StoreError, "announcement_unknown", id=ident)
                 self.db.execute("UPDATE announcements SET removed = ? WHERE id = ?", (at, ident))
-                self.db.execute(_INSERT_AUDIT, (at, by, 0, 0, "unannounce",
-                                                json.dumps({"id": ident, "text": row[0]}, ensure_ascii=False),
-                                                "", PRELIMINARY, 0))
+                self.db.execute(
+                    _INSERT_AUDIT,
+                    (
+                        at,
+                        by,
+                        0,
+                        0,
+                        "unannounce",
+                        json.dumps({"id": ident, "text": row[0]}, ensure_ascii=False),
+                        "",
+                        PRELIMINARY,
+                        0,
+                    ),
+                )
             self.changes += 1
             self.hall += 1
 
@@ -470,8 +558,17 @@ class Store:
 
 def _result(row: Sequence) -> TableResult:
     """A ``games`` row (stage, round, table_no, players, vp, winner, state, by, at, statuses, version)."""
-    return TableResult(Game(row[0], row[1], row[2]), tuple(json.loads(row[3])), tuple(json.loads(row[4])), row[5],
-                       row[6], row[7], row[8], tuple(json.loads(row[9])), row[10])
+    return TableResult(
+        Game(row[0], row[1], row[2]),
+        tuple(json.loads(row[3])),
+        tuple(json.loads(row[4])),
+        row[5],
+        row[6],
+        row[7],
+        row[8],
+        tuple(json.loads(row[9])),
+        row[10],
+    )
 
 
 class _transaction:
@@ -503,8 +600,10 @@ def migrate(db: sqlite3.Connection) -> bool:
     start = version(db)
     db.create_function("nfc_ids", 1, _nfc_ids, deterministic=True)
     if start > SCHEMA_VERSION:
-        raise StoreError(f"the console database has schema version {start}; this setupgen knows "
-                         f"{SCHEMA_VERSION} and leaves it alone (update setupgen)")
+        raise StoreError(
+            f"the console database has schema version {start}; this setupgen knows "
+            f"{SCHEMA_VERSION} and leaves it alone (update setupgen)"
+        )
     for step in range(start + 1, SCHEMA_VERSION + 1):
         with _transaction(db):
             if step == 1:

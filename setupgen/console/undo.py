@@ -15,10 +15,10 @@ from __future__ import annotations
 import dataclasses
 import json
 import time
-from typing import Sequence
+from collections.abc import Sequence
 
-from ..core.messages import keyed
 from ..core.errors import SetupgenError
+from ..core.messages import keyed
 from ..tournament import entries, jobs
 from ..tournament.games import FINAL, SEMI_FINAL, Game
 from . import day as dayday
@@ -97,8 +97,9 @@ def withdraw_pack(day: Day, stage: str, now: float | None = None) -> str:
             raise keyed(StoreError, "withdraw_final_first")
         results = day.store.results(stage)
         if results:
-            raise keyed(StoreError, "stage_has_results" if len(results) > 1 else "stage_has_result", stage=stage,
-                                   n=len(results))
+            raise keyed(
+                StoreError, "stage_has_results" if len(results) > 1 else "stage_has_result", stage=stage, n=len(results)
+            )
         stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(time.time() if now is None else now))
         target = day.folder / f"{stage}.withdrawn-{stamp}"
         k = 1
@@ -107,6 +108,7 @@ def withdraw_pack(day: Day, stage: str, now: float | None = None) -> str:
             target = day.folder / f"{stage}.withdrawn-{stamp}-{k}"
         (day.folder / stage).rename(target)
         day.changed()
-        day.store.note("director", 1, "withdraw-pack", json.dumps({"kept_as": target.name, "stage": stage}),
-                       stage=stage)
+        day.store.note(
+            "director", 1, "withdraw-pack", json.dumps({"kept_as": target.name, "stage": stage}), stage=stage
+        )
     return target.name

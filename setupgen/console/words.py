@@ -14,7 +14,8 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import zoneinfo
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from markupsafe import Markup, escape
 
@@ -60,7 +61,9 @@ class Words:
         try:
             return escape(raw).format(**values)
         except (KeyError, IndexError, ValueError) as exc:
-            raise SetupgenError(f"templates/{self.tx.lang}.toml: text 'console.{key}' cannot be filled: {exc}") from None
+            raise SetupgenError(
+                f"templates/{self.tx.lang}.toml: text 'console.{key}' cannot be filled: {exc}"
+            ) from None
 
     def problem(self, problem: Problem, who: str | None = None) -> Markup:
         """A problem (:class:`~setupgen.core.messages.Problem`, a result
@@ -89,8 +92,7 @@ class Words:
         return self.worded(key, getattr(exc, "values", {}))
 
     def _value(self, name: str, value: object) -> object:
-        from ..tournament.games import FINALS_STAGES
-        from ..tournament.games import RoundName, TableName
+        from ..tournament.games import FINALS_STAGES, RoundName, TableName
 
         if isinstance(value, Reason):
             return self.reason(value)
@@ -109,7 +111,7 @@ class Words:
             return self.tx.get(f"messages.stage_{name.stage.replace('-', '_')}")
         return self.tx.get("messages.round_name", n=name.round)
 
-    def reason(self, why: "Reason | str") -> Markup | str:
+    def reason(self, why: Reason | str) -> Markup | str:
         """``why`` in this language: a :class:`Reason` worded, any other
         reason (the library's own words) as it is."""
         return self(why.key, **dict(why.values)) if isinstance(why, Reason) else why
@@ -133,16 +135,24 @@ def local_time(at: str, zone: str | None, tx: Texts) -> str:
     ``minute`` (two digits each). A text that is not such a time comes
     back unchanged (an older database's entry)."""
     try:
-        when = dt.datetime.strptime(at, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=dt.timezone.utc)
+        when = dt.datetime.strptime(at, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=dt.UTC)
     except (TypeError, ValueError):
         return at
     local = when.astimezone(_zone(zone))
     month = cldr.month_names(tx)[local.month - 1]
-    return tx.get("console.time", day=local.day, dd=f"{local.day:02d}", month=month, mm=f"{local.month:02d}",
-                  year=local.year, hour=f"{local.hour:02d}", minute=f"{local.minute:02d}")
+    return tx.get(
+        "console.time",
+        day=local.day,
+        dd=f"{local.day:02d}",
+        month=month,
+        mm=f"{local.month:02d}",
+        year=local.year,
+        hour=f"{local.hour:02d}",
+        minute=f"{local.minute:02d}",
+    )
 
 
 def local_clock(at: float, zone: str | None) -> str:
     """The time of day ``HH:MM`` of ``at`` (epoch seconds) in time zone ``zone`` (None: the machine's)."""
-    local = dt.datetime.fromtimestamp(at, dt.timezone.utc).astimezone(_zone(zone))
+    local = dt.datetime.fromtimestamp(at, dt.UTC).astimezone(_zone(zone))
     return f"{local.hour:02d}:{local.minute:02d}"

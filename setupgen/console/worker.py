@@ -18,8 +18,9 @@ import concurrent.futures
 import itertools
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from ..core.errors import SetupgenError
 
@@ -102,17 +103,26 @@ class Tasks:
         with self._lock:
             if self._executor is None:
                 import multiprocessing
-
                 import os
 
                 self._executor = concurrent.futures.ProcessPoolExecutor(
-                    max_workers=1, mp_context=multiprocessing.get_context("spawn"), initializer=_lower_priority,
-                    initargs=(os.getpid(),))
+                    max_workers=1,
+                    mp_context=multiprocessing.get_context("spawn"),
+                    initializer=_lower_priority,
+                    initargs=(os.getpid(),),
+                )
             return self._executor
 
-    def start(self, label: str, fn: Callable[..., Any], args: tuple,
-              then: Callable[[Any], str | tuple[str, dict]], failed: Callable[[str], None] = lambda _why: None,
-              about: tuple = (), facts: dict | None = None) -> Task:
+    def start(
+        self,
+        label: str,
+        fn: Callable[..., Any],
+        args: tuple,
+        then: Callable[[Any], str | tuple[str, dict]],
+        failed: Callable[[str], None] = lambda _why: None,
+        about: tuple = (),
+        facts: dict | None = None,
+    ) -> Task:
         """Run ``fn(*args)`` in the worker; when it returns, ``then(result)``
         runs here (in a thread of this process) and its text is the task's
         message (or its ``(text, facts)``: :attr:`Task.facts`); when it is refused or fails, ``failed(why)`` runs and the
@@ -122,15 +132,20 @@ class Tasks:
         task = Task(next(self._ids), label, about, facts={} if facts is None else dict(facts))
         with self._lock:
             self.tasks[task.id] = task
-            for old in sorted(self.tasks)[:-self.keep]:
+            for old in sorted(self.tasks)[: -self.keep]:
                 if self.tasks[old].state != "running":
                     del self.tasks[old]
         future = self.executor().submit(in_worker, fn, *args)
         future.add_done_callback(lambda f: self._ended(task, f, then, failed))
         return task
 
-    def _ended(self, task: Task, future: concurrent.futures.Future, then: Callable[[Any], str | tuple[str, dict]],
-               failed: Callable[[str], None]) -> None:
+    def _ended(
+        self,
+        task: Task,
+        future: concurrent.futures.Future,
+        then: Callable[[Any], str | tuple[str, dict]],
+        failed: Callable[[str], None],
+    ) -> None:
         try:
             kind, value = future.result()
             if kind == "ok":

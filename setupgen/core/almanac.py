@@ -31,10 +31,11 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Iterable, Mapping, NoReturn
+from typing import Any, NoReturn
 
 from .data import data_dir, read_data_toml
 from .errors import SetupgenError, quoted
@@ -141,8 +142,19 @@ class PageRules:
 
     def keys(self) -> tuple[str, ...]:
         """Every printed rule's key, in page order."""
-        return tuple(r.key for part in (self.preamble, self.house, self.scenario, self.variant, self.trade,
-                                        self.longest, self.disputes) for r in part)
+        return tuple(
+            r.key
+            for part in (
+                self.preamble,
+                self.house,
+                self.scenario,
+                self.variant,
+                self.trade,
+                self.longest,
+                self.disputes,
+            )
+            for r in part
+        )
 
     def numbers(self) -> dict[str, int]:
         """The number each printed rule has on the page, numbered from 1 in
@@ -152,8 +164,14 @@ class PageRules:
         (:func:`rule_text`): a text citing a rule not on the page cannot
         be filled, so every cross-reference resolves on its page."""
         out: dict[str, int] = {}
-        for first, part in ((2, self.house), (1, self.scenario), (1, self.variant), (1, self.trade),
-                            (1, self.longest), (1, self.disputes)):
+        for first, part in (
+            (2, self.house),
+            (1, self.scenario),
+            (1, self.variant),
+            (1, self.trade),
+            (1, self.longest),
+            (1, self.disputes),
+        ):
             for n, r in enumerate(part, start=first):
                 out[r.key] = n
                 out["rule_" + r.key.replace("-", "_")] = n
@@ -217,8 +235,9 @@ class MaterialSpec:
         if self.per_table:
             band = [n for low, high, n in self.per_table if low <= players <= high]
             if not band:
-                raise SetupgenError(f"variant material {self.key!r}: no count for a table of {players} players",
-                                    field="rules")
+                raise SetupgenError(
+                    f"variant material {self.key!r}: no count for a table of {players} players", field="rules"
+                )
             total += band[0]
         return total
 
@@ -377,8 +396,9 @@ def longest_rules(scenario: str, folder: Path | None = None) -> tuple[Rule, ...]
     return _rules(path, f"longest.{kind}.rules", lists[kind].get("rules"), folder)
 
 
-def table_material(scenario: str, players: int, variant: str | None = None,
-                   folder: Path | None = None) -> tuple[Material, ...]:
+def table_material(
+    scenario: str, players: int, variant: str | None = None, folder: Path | None = None
+) -> tuple[Material, ...]:
     """What one table of ``players`` needs for a round of ``scenario`` (a
     layout name), in this order: the game boxes and extensions of the
     scenario's ``boxes`` (``kind="box"``, count 1 each, in the file's
@@ -398,8 +418,7 @@ def table_material(scenario: str, players: int, variant: str | None = None,
     unknown variant as :func:`variant` does; a malformed file (an entry
     without ``boxes`` included) named with the entry at fault."""
     if type(players) is not int or not 1 <= players <= MAX_PLAYERS:
-        raise SetupgenError(f"players: expected a whole number 1-{MAX_PLAYERS}, not {quoted(players)}",
-                            field="rules")
+        raise SetupgenError(f"players: expected a whole number 1-{MAX_PLAYERS}, not {quoted(players)}", field="rules")
     boxes, pieces = _scenario_material(scenario, folder)
     extra = () if variant is None else _load_variant(variant, folder).material(players, scenario)
     return (*(Material(key, 1, "box") for key in boxes), *pieces, *extra)
@@ -433,8 +452,7 @@ def variant(name: str, folder: Path | None = None) -> Variant:
     file."""
     known = variants(folder)
     if not isinstance(name, str) or name not in known:
-        raise SetupgenError(f"unknown variant {quoted(name)} (known: {', '.join(known) or 'none'})",
-                            field="variant")
+        raise SetupgenError(f"unknown variant {quoted(name)} (known: {', '.join(known) or 'none'})", field="variant")
     path = (folder or almanac_dir()) / "variants" / f"{name}.toml"
     data = _read(path)
     _only(path, "", data, ("name", "default", "form", "material"))
@@ -457,8 +475,15 @@ def variant(name: str, folder: Path | None = None) -> Variant:
 _load_variant = variant  # for functions whose parameter is named ``variant``
 
 
-def select(rules: Iterable[Rule], final: bool, drop: Iterable[str] = (), add: Iterable[str] = (), *,
-           aliases: Iterable[tuple[str, str]] = (), scenario: str | None = None) -> tuple[Rule, ...]:
+def select(
+    rules: Iterable[Rule],
+    final: bool,
+    drop: Iterable[str] = (),
+    add: Iterable[str] = (),
+    *,
+    aliases: Iterable[tuple[str, str]] = (),
+    scenario: str | None = None,
+) -> tuple[Rule, ...]:
     """The rules that hold in the final (``final=True``) or in the
     preliminary rounds (on a page of ``scenario``, where given: see
     :meth:`Rule.applies`), without the keys in ``drop``, followed by the
@@ -482,8 +507,9 @@ def select(rules: Iterable[Rule], final: bool, drop: Iterable[str] = (), add: It
         elif key in renamed:
             dropped.add(renamed[key])
         else:
-            raise SetupgenError(f"unknown rule key {quoted(key)} in drop (known: {', '.join(known) or 'none'})",
-                                field="rules")
+            raise SetupgenError(
+                f"unknown rule key {quoted(key)} in drop (known: {', '.join(known) or 'none'})", field="rules"
+            )
     kept = [r for r in rules if r.applies(final, scenario) and r.key not in dropped]
     own = [_own_line(i, line) for i, line in enumerate(add, start=1)]
     return (*kept, *own)
@@ -510,8 +536,7 @@ def page_rules(request: AlmanacRequest, scenario: str | None, folder: Path | Non
     Raises :class:`SetupgenError` as :func:`check_request` and
     :func:`scenario_rules` do."""
     preset = load_preset(request.preset, folder)
-    chosen = select(preset.rules, request.final, request.drop, request.add, aliases=preset.aliases,
-                    scenario=scenario)
+    chosen = select(preset.rules, request.final, request.drop, request.add, aliases=preset.aliases, scenario=scenario)
     replaces = set() if scenario is None else set(scenario_replaces(scenario, folder))
     house = [r for r in chosen if r.section == "house"]
     house = [r for r in house if r.end] + [r for r in house if not r.end]
@@ -525,8 +550,11 @@ def page_rules(request: AlmanacRequest, scenario: str | None, folder: Path | Non
         longest = tuple(r for r in longest_rules(scenario, folder) if r.applies(request.final, scenario))
     var: tuple[Rule, ...] = ()
     if request.variant is not None:
-        var = tuple(r for r in _load_variant(request.variant, folder).rules(scenario or "")
-                    if r.applies(request.final, scenario))
+        var = tuple(
+            r
+            for r in _load_variant(request.variant, folder).rules(scenario or "")
+            if r.applies(request.final, scenario)
+        )
     disputes = tuple(r for r in chosen if r.section == "disputes")
     preamble = tuple(r for r in chosen if r.section == "preamble")
     return PageRules(own_or_kept, scen, var, trade_rules(folder), longest, disputes, replaced, preamble)
@@ -567,9 +595,15 @@ def data_keys(folder: Path | None = None) -> dict[str, set[str]]:
     for v in found:
         rule_keys |= {r.key for _, rules in v.forms.values() for r in rules}
     replaced = {k for scenario in scenarios(folder) for k in scenario_replaces(scenario, folder)}
-    return {"rule": rule_keys, "material": material_keys | {m.key for v in found for m in v.material_specs},
-            "box": box_keys, "preset": set(presets(folder)) - {NO_PRESET}, "variant": set(variants(folder)),
-            "form": {f for v in found for f in v.forms}, "rule_name": replaced}
+    return {
+        "rule": rule_keys,
+        "material": material_keys | {m.key for v in found for m in v.material_specs},
+        "box": box_keys,
+        "preset": set(presets(folder)) - {NO_PRESET},
+        "variant": set(variants(folder)),
+        "form": {f for v in found for f in v.forms},
+        "rule_name": replaced,
+    }
 
 
 def all_rules(folder: Path | None = None) -> tuple[tuple[str, Rule], ...]:
@@ -613,13 +647,16 @@ def _scenario_table(folder: Path | None) -> tuple[Path, dict[str, Any]]:
     path = (folder or almanac_dir()) / "scenarios.toml"
     data = _read(path)
     _only(path, "", data, ("trade", "longest", "scenario"))
-    return path, _fields(path).table(data.get("scenario"), "scenario", "expected one table [scenario.<name>] per scenario")
+    return path, _fields(path).table(
+        data.get("scenario"), "scenario", "expected one table [scenario.<name>] per scenario"
+    )
 
 
 def _scenario_entry(path: Path, table: dict[str, Any], scenario: str) -> dict[str, Any]:
     if not isinstance(scenario, str) or scenario not in table:
-        raise SetupgenError(f"no almanac rules for scenario {quoted(scenario)} (known: {', '.join(sorted(table))})",
-                            field="rules")
+        raise SetupgenError(
+            f"no almanac rules for scenario {quoted(scenario)} (known: {', '.join(sorted(table))})", field="rules"
+        )
     entry = _fields(path).table(table[scenario], f"scenario.{scenario}")
     _only(path, f"scenario.{scenario}", entry, ("rules", "longest", "inherits", "boxes", "material", "replaces"))
     return entry
@@ -641,12 +678,17 @@ def _scenario_material(scenario: str, folder: Path | None) -> tuple[tuple[str, .
         entry = _scenario_entry(path, table, name)
     where = f"scenario.{name}"
     boxes = entry.get("boxes")
-    if (not isinstance(boxes, list) or not boxes or len(set(map(str, boxes))) != len(boxes)
-            or not all(isinstance(b, str) and _KEY.fullmatch(b) for b in boxes)):
+    if (
+        not isinstance(boxes, list)
+        or not boxes
+        or len(set(map(str, boxes))) != len(boxes)
+        or not all(isinstance(b, str) and _KEY.fullmatch(b) for b in boxes)
+    ):
         _bad(path, f"{where}.boxes", 'expected a list of distinct kebab-case box keys such as ["base", "seafarers"]')
     fields = _fields(path)
-    pieces = fields.items(entry.get("material", []), f"{where}.material",
-                          "expected a list of { key = ..., count = n } entries")
+    pieces = fields.items(
+        entry.get("material", []), f"{where}.material", "expected a list of { key = ..., count = n } entries"
+    )
     out: list[Material] = []
     for i, piece in enumerate(pieces):
         at = f"{where}.material[{i}]"
@@ -683,8 +725,14 @@ def _material(path: Path, where: str, entry: Any, forms: tuple[str, ...], folder
     bands = []
     for band in entry.get("per_table", []):
         players, count = (band.get("players"), band.get("count")) if isinstance(band, dict) else (None, None)
-        if (not isinstance(players, list) or len(players) != 2 or not all(type(n) is int for n in players)
-                or players[0] > players[1] or type(count) is not int or not 0 <= count <= 1000):
+        if (
+            not isinstance(players, list)
+            or len(players) != 2
+            or not all(type(n) is int for n in players)
+            or players[0] > players[1]
+            or type(count) is not int
+            or not 0 <= count <= 1000
+        ):
             _bad(path, f"{where} (key {key!r}).per_table", "expected { players = [fewest, most], count = n } entries")
         bands.append((players[0], players[1], count))
     only = entry.get("forms", [])
@@ -729,12 +777,32 @@ def _rules(path: Path, where: str, entries: Any, folder: Path | None) -> tuple[R
         words = [entry.get(f, "") for f in ("quote", "reading")]
         if not all(isinstance(w, str) and "\n" not in w for w in words):
             _bad(path, named, "quote and reading take one line of text")
-        only = fields.texts(entry.get("scenarios", []), f"{named}.scenarios", "expected a list of scenario names",
-                            empty="scenarios" not in entry)
-        analogy = fields.texts(entry.get("analogy", []), f"{named}.analogy", "expected a list of scenario names",
-                               empty="analogy" not in entry)
-        out.append(Rule(key, when, section, source=entry["source"], quote=words[0], reading=words[1],
-                        scenarios=tuple(only), option=option, end=end, analogy=tuple(analogy)))
+        only = fields.texts(
+            entry.get("scenarios", []),
+            f"{named}.scenarios",
+            "expected a list of scenario names",
+            empty="scenarios" not in entry,
+        )
+        analogy = fields.texts(
+            entry.get("analogy", []),
+            f"{named}.analogy",
+            "expected a list of scenario names",
+            empty="analogy" not in entry,
+        )
+        out.append(
+            Rule(
+                key,
+                when,
+                section,
+                source=entry["source"],
+                quote=words[0],
+                reading=words[1],
+                scenarios=tuple(only),
+                option=option,
+                end=end,
+                analogy=tuple(analogy),
+            )
+        )
     return tuple(out)
 
 
@@ -774,13 +842,13 @@ def check_source(source: Any, documents: Iterable[str]) -> str | None:
 
 
 def _aliases(path: Path, table: Any, rules: tuple[Rule, ...]) -> tuple[tuple[str, str], ...]:
-    _fields(path).table(table, "aliases", "expected a table of old key = \"new key\" (or \"\")")
+    _fields(path).table(table, "aliases", 'expected a table of old key = "new key" (or "")')
     known = {r.key for r in rules}
     out = []
     for old, new in table.items():
         _key(path, f"aliases.{old}", old)
         if old in known or not isinstance(new, str) or (new and new not in known):
-            _bad(path, f"aliases.{old}", "expected a key the preset no longer has, naming one it has (or \"\")")
+            _bad(path, f"aliases.{old}", 'expected a key the preset no longer has, naming one it has (or "")')
         out.append((old, new))
     return tuple(out)
 
@@ -809,10 +877,43 @@ def _bad(path: Path, where: str, problem: str) -> NoReturn:
     _fields(path).fail(where, problem)
 
 
-__all__ = ["WHEN", "SECTIONS", "OPTIONS", "MAX_LINE_CHARS", "MAX_LINES", "MAX_OWN_CHARS", "NO_PRESET", "TOURNAMENT_FILE",
-           "SETUPGEN", "Rule", "RuleSet", "PageRules", "page_rules", "scenario_replaces", "source_documents",
-           "check_source", "all_rules",
-           "AlmanacRequest", "check_request",
-           "MaterialSpec", "Material", "Variant", "almanac_dir", "presets", "variants", "scenarios", "load_preset",
-           "scenario_rules", "longest_rules", "trade_rules", "variant", "select", "rule_text", "data_keys",
-           "MATERIAL_KINDS", "MAX_PLAYERS", "table_material", "material_text"]
+__all__ = [
+    "WHEN",
+    "SECTIONS",
+    "OPTIONS",
+    "MAX_LINE_CHARS",
+    "MAX_LINES",
+    "MAX_OWN_CHARS",
+    "NO_PRESET",
+    "TOURNAMENT_FILE",
+    "SETUPGEN",
+    "Rule",
+    "RuleSet",
+    "PageRules",
+    "page_rules",
+    "scenario_replaces",
+    "source_documents",
+    "check_source",
+    "all_rules",
+    "AlmanacRequest",
+    "check_request",
+    "MaterialSpec",
+    "Material",
+    "Variant",
+    "almanac_dir",
+    "presets",
+    "variants",
+    "scenarios",
+    "load_preset",
+    "scenario_rules",
+    "longest_rules",
+    "trade_rules",
+    "variant",
+    "select",
+    "rule_text",
+    "data_keys",
+    "MATERIAL_KINDS",
+    "MAX_PLAYERS",
+    "table_material",
+    "material_text",
+]

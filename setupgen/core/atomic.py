@@ -29,8 +29,9 @@ import secrets
 import shutil
 import stat
 import tempfile
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import BinaryIO, Callable, Collection, Iterable, Iterator, Mapping, Union
+from typing import BinaryIO
 
 from . import interrupts
 from .errors import SetupgenError, quoted
@@ -47,7 +48,7 @@ class OutputError(SetupgenError):
 
 #: what a file is made of: its bytes, or its bytes chunk by chunk (an
 #: iterable of bytes, consumed once, while the file is written)
-Content = Union[bytes, Iterable[bytes]]
+Content = bytes | Iterable[bytes]
 
 
 def _umask() -> int:
@@ -81,8 +82,9 @@ def check_path(path: str | Path) -> Path:
     if len(raw) > MAX_PATH_BYTES:
         raise OutputError(f"the output path is too long ({len(raw)} bytes; at most {MAX_PATH_BYTES})", field="output")
     if any(len(part) > MAX_NAME_BYTES for part in raw.split(b"/")):
-        raise OutputError(f"a name in the output path {shown(text)} is longer than {MAX_NAME_BYTES} bytes",
-                          field="output")
+        raise OutputError(
+            f"a name in the output path {shown(text)} is longer than {MAX_NAME_BYTES} bytes", field="output"
+        )
     return Path(text)
 
 
@@ -92,12 +94,20 @@ SIGNATURES: dict[str, tuple[bytes, ...]] = {
     ".pdf": (b"%PDF-",),
     ".svg": (b'<?xml version="1.0" encoding="utf-8"?>\n<svg baseProfile="full"',),
     ".png": (b"\x89PNG\r\n\x1a\n",),
-    ".json": (b'{\n  "format": "setupgen.board/1"', b'{"format":"setupgen.board/1"', b'{"format": "setupgen.balance/1"'),
+    ".json": (
+        b'{\n  "format": "setupgen.board/1"',
+        b'{"format":"setupgen.board/1"',
+        b'{"format": "setupgen.balance/1"',
+    ),
     ".jsonl": (b'{"format":"setupgen.board/1"', b'{"format": "setupgen.balance/1"'),
     ".txt": (b"board balance (setupgen stats;",),
-    ".csv": (b"round,table,seat,player\n", b"rank,player,placing_points,victory_points,vp_share,games\n",
-             b"change,from_round,id,name,group\n", b"place,player,stage,table,placing_points,vp,rank\n",
-             b"place,player,stage,table,placing_points,vp,rank,decided_by\n"),
+    ".csv": (
+        b"round,table,seat,player\n",
+        b"rank,player,placing_points,victory_points,vp_share,games\n",
+        b"change,from_round,id,name,group\n",
+        b"place,player,stage,table,placing_points,vp,rank\n",
+        b"place,player,stage,table,placing_points,vp,rank,decided_by\n",
+    ),
 }
 
 
@@ -119,11 +129,13 @@ def check_ours(path: Path) -> None:
         head = _csv_head(head)
     ours = any(head.startswith(s) for s in starts)
     if ours and path.suffix.lower() == ".pdf":
-        ours = any(mark in part for mark in (b"/Producer (setupgen)", b"/Creator (setupgen)")
-                   for part in (head, tail))
+        ours = any(mark in part for mark in (b"/Producer (setupgen)", b"/Creator (setupgen)") for part in (head, tail))
     if not ours:
-        raise OutputError(f"cannot write {shown(path)}: the file exists and setupgen did not write it "
-                          f"(choose another name, or remove it first)", field="output")
+        raise OutputError(
+            f"cannot write {shown(path)}: the file exists and setupgen did not write it "
+            f"(choose another name, or remove it first)",
+            field="output",
+        )
 
 
 def _csv_head(head: bytes) -> bytes:
@@ -228,8 +240,11 @@ def write_owned(path: str | Path, data: bytes, owned: Collection[str]) -> str:
     now = digest_of(path)
     if now is not None:
         if now not in owned:
-            raise OutputError(f"cannot write {shown(path)}: it was changed since setupgen wrote it, or setupgen "
-                              f"did not write it; it is kept", field="output")
+            raise OutputError(
+                f"cannot write {shown(path)}: it was changed since setupgen wrote it, or setupgen "
+                f"did not write it; it is kept",
+                field="output",
+            )
     elif not path.parent.is_dir():
         raise _fail(path, f"folder {shown(path.parent)} does not exist")
     _replace_all(path.parent, {path.name: data})
@@ -294,8 +309,9 @@ def _unlink_all(paths: Iterable[Path]) -> None:
             os.unlink(tmp)
 
 
-def _rename_all(folder: Path, files: Mapping[str, Content], staged: dict[str, Path], backups: dict[str, Path],
-                done: list[str]) -> None:
+def _rename_all(
+    folder: Path, files: Mapping[str, Content], staged: dict[str, Path], backups: dict[str, Path], done: list[str]
+) -> None:
     """Rename every staged file over its target, keeping each old version
     in ``backups`` (several files: a way back if a rename fails), and
     record the output complete (:func:`setupgen.core.interrupts.completed`)."""
@@ -473,13 +489,15 @@ def check_dir_target(path: str | Path, owned: OwnerCheck | None = None) -> Path:
             raise OutputError(f"{where}: it is the current folder or contains it", field="output")
         if any(path.iterdir()):
             if owned is None:
-                raise OutputError(f"{where}: the folder holds other files (only an empty folder is replaced)",
-                                  field="output")
+                raise OutputError(
+                    f"{where}: the folder holds other files (only an empty folder is replaced)", field="output"
+                )
             owned(path)
         for folder, _, _ in os.walk(path):
             if not os.access(folder, os.W_OK | os.X_OK):
-                raise OutputError(f"{where}: folder {shown(folder)} is not writable, so it cannot be replaced",
-                                  field="output")
+                raise OutputError(
+                    f"{where}: folder {shown(folder)} is not writable, so it cannot be replaced", field="output"
+                )
     if not parent.is_dir():
         why = f"{shown(parent)} is not a folder" if parent.exists() else f"folder {shown(parent)} does not exist"
         raise OutputError(f"{where}: {why}", field="output")
@@ -591,5 +609,3 @@ def recover_swap(path: Path) -> None:
         if path.exists():
             for leftover in found["new"] + found["old"]:
                 shutil.rmtree(leftover, ignore_errors=True)
-
-

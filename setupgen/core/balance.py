@@ -13,9 +13,10 @@ Nothing happens at import time; the data files are read when asked.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any, Callable, Collection, Iterable, Mapping, Sequence
+from typing import Any
 
 from . import hexgrid
 from .data import data_dir, read_toml
@@ -111,7 +112,9 @@ def _geometry(land: tuple[Hex, ...]) -> _Geometry:
         return found
     index = {h: i for i, h in enumerate(land)}
     n = len(land)
-    pairs = tuple((index[a], index[b]) for a in land for b in hexgrid.neighbors(a) if b in index and index[b] > index[a])
+    pairs = tuple(
+        (index[a], index[b]) for a in land for b in hexgrid.neighbors(a) if b in index and index[b] > index[a]
+    )
     seen: dict[frozenset[Hex], tuple[int, int, int]] = {}
     for h in land:
         for corner in hexgrid.corners(h):
@@ -120,8 +123,13 @@ def _geometry(land: tuple[Hex, ...]) -> _Geometry:
                 seen[corner] = tuple(ids + [n] * (3 - len(ids)))  # type: ignore[assignment]
     cube = [(q, r, -q - r) for q, r in land]
     centre = [sum(c[i] for c in cube) / n for i in range(3)] if n else [0.0, 0.0, 0.0]
-    halves = tuple((tuple(k for k, c in enumerate(cube) if c[i] < centre[i] - 1e-9),
-                    tuple(k for k, c in enumerate(cube) if c[i] > centre[i] + 1e-9)) for i in range(3))
+    halves = tuple(
+        (
+            tuple(k for k, c in enumerate(cube) if c[i] < centre[i] - 1e-9),
+            tuple(k for k, c in enumerate(cube) if c[i] > centre[i] + 1e-9),
+        )
+        for i in range(3)
+    )
     if len(_GEOMETRY) > 64:
         _GEOMETRY.clear()
     geo = _Geometry(land, MappingProxyType(index), pairs, tuple(seen.values()), halves)
@@ -143,8 +151,11 @@ class _Facts:
         self.terrain = ["" if table and t.hidden else t.terrain for t in land] + [""]
         self.numbers = [t.number for t in land] + [None]
         self.pips = [0 if t.number is None else PIPS[t.number] for t in land] + [0]
-        self.skip = {k for k, t in enumerate(land) if ((table or "hidden" in barred) and t.hidden)
-                     or ("gold" in barred and t.terrain == "gold")}
+        self.skip = {
+            k
+            for k, t in enumerate(land)
+            if ((table or "hidden" in barred) and t.hidden) or ("gold" in barred and t.terrain == "gold")
+        }
 
     def intersections(self) -> list[int]:
         """Pips at every intersection a starting settlement may take."""
@@ -204,8 +215,7 @@ class _Facts:
 _NOT_GROUPED = frozenset({"", "desert"})
 
 
-def terrain_groups(terrain: Sequence[Any], pairs: Sequence[tuple[int, int]], skip: Collection[Any]
-                   ) -> tuple[int, int]:
+def terrain_groups(terrain: Sequence[Any], pairs: Sequence[tuple[int, int]], skip: Collection[Any]) -> tuple[int, int]:
     """The largest connected group of land hexes of one terrain and the
     count of adjacent pairs of equal terrain (docs/balance.md,
     ``max_terrain_cluster`` and ``same_terrain_pairs``): ``terrain`` per
@@ -248,13 +258,15 @@ def land_pairs(land: Sequence[Hex]) -> tuple[tuple[int, int], ...]:
 def _barred(start_barred: Iterable[str]) -> frozenset[str]:
     barred = frozenset(start_barred)
     if not barred <= set(BARRABLE):
-        raise SetupgenError(f"unknown start restriction {quoted(sorted(barred - set(BARRABLE))[0])} "
-                            f"(known: {', '.join(BARRABLE)})")
+        raise SetupgenError(
+            f"unknown start restriction {quoted(sorted(barred - set(BARRABLE))[0])} (known: {', '.join(BARRABLE)})"
+        )
     return barred
 
 
-def measure(board: Board, *, start_barred: Iterable[str] = (), table: bool = False,
-            weights: "ScoreSpec | None" = None) -> Balance:
+def measure(
+    board: Board, *, start_barred: Iterable[str] = (), table: bool = False, weights: ScoreSpec | None = None
+) -> Balance:
     """The metrics of ``board``. ``start_barred``: what the layout bars
     from starting settlements (``"hidden"``, ``"gold"``: intersections
     touching such a hex are not counted); ``table``: measure what a table
@@ -281,12 +293,24 @@ def measure(board: Board, *, start_barred: Iterable[str] = (), table: bool = Fal
         "harbor_own_pips": sum(p for _, p in harbors) / len(harbors) if harbors else 0.0,
     }
     spec = load_score() if weights is None else weights
-    return Balance(MappingProxyType(resource_pips), spread, MappingProxyType(per_hex), max(sums, default=0),
-                   min(sums, default=0), sum(1 for s in sums if s >= 11), cluster, same, repeated, harbors, halves,
-                   spec.score(values))
+    return Balance(
+        MappingProxyType(resource_pips),
+        spread,
+        MappingProxyType(per_hex),
+        max(sums, default=0),
+        min(sums, default=0),
+        sum(1 for s in sums if s >= 11),
+        cluster,
+        same,
+        repeated,
+        harbors,
+        halves,
+        spec.score(values),
+    )
 
 
 # -- the score -------------------------------------------------------------------
+
 
 @dataclass(frozen=True, slots=True)
 class ScoreSpec:
@@ -308,8 +332,14 @@ class ScoreSpec:
 
 
 #: the measures a score file must scale
-SCORE_MEASURES = ("resource_spread_share", "intersection_max", "terrain_pairs_share", "halves_imbalance",
-                  "repeated_numbers", "harbor_own_pips")
+SCORE_MEASURES = (
+    "resource_spread_share",
+    "intersection_max",
+    "terrain_pairs_share",
+    "halves_imbalance",
+    "repeated_numbers",
+    "harbor_own_pips",
+)
 _SCORE: list[ScoreSpec] = []
 
 
@@ -375,20 +405,30 @@ class Limits:
         for name, top in (("max_terrain_cluster", 1000), ("max_intersection_pips", 15)):
             v = getattr(self, name)
             if v is not None and (type(v) is not int or not 1 <= v <= top):
-                raise SetupgenError(f"{name.replace('_', ' ')} must be a whole number from 1 to {top}, got "
-                                    f"{quoted(v, 20)}", field="balance")
+                raise SetupgenError(
+                    f"{name.replace('_', ' ')} must be a whole number from 1 to {top}, got {quoted(v, 20)}",
+                    field="balance",
+                )
         for name in ("min_score", "max_score"):
             v = getattr(self, name)
             if v is not None and (isinstance(v, bool) or not isinstance(v, (int, float)) or not 0 <= v <= 100):
-                raise SetupgenError(f"{name.replace('_', ' ')} must be a number from 0 to 100, got {quoted(v, 20)}",
-                                    field="balance")
+                raise SetupgenError(
+                    f"{name.replace('_', ' ')} must be a number from 0 to 100, got {quoted(v, 20)}", field="balance"
+                )
         seen = set()
         for item in self.resource_pips:
-            if (not isinstance(item, tuple) or len(item) != 3 or item[0] not in LIMIT_RESOURCES
-                    or not all(type(x) is int and 0 <= x <= 1000 for x in item[1:]) or item[1] > item[2]):
-                raise SetupgenError(f"resource pips: expected (resource, least, most) with a resource of "
-                                    f"{', '.join(LIMIT_RESOURCES)} and 0 <= least <= most, got {quoted(item)}",
-                                    field="balance")
+            if (
+                not isinstance(item, tuple)
+                or len(item) != 3
+                or item[0] not in LIMIT_RESOURCES
+                or not all(type(x) is int and 0 <= x <= 1000 for x in item[1:])
+                or item[1] > item[2]
+            ):
+                raise SetupgenError(
+                    f"resource pips: expected (resource, least, most) with a resource of "
+                    f"{', '.join(LIMIT_RESOURCES)} and 0 <= least <= most, got {quoted(item)}",
+                    field="balance",
+                )
             if item[0] in seen:
                 raise SetupgenError(f"resource pips: {item[0]} is limited twice", field="balance")
             seen.add(item[0])
@@ -411,32 +451,46 @@ class Limits:
         return out
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any], preset: str | None = None, where: str = "") -> "Limits":
+    def from_dict(cls, data: Mapping[str, Any], preset: str | None = None, where: str = "") -> Limits:
         """Limits from a table of a layout, tournament or preset file
         (``resource_pips = { lumber = [9, 16] }``). Raises
         :class:`SetupgenError` naming ``where`` and the key."""
         unknown = sorted(set(data) - set(LIMIT_NAMES) - {"name"})
         if unknown:
-            raise SetupgenError(f"{where}{unknown[0]}: unknown limit (known: {', '.join(LIMIT_NAMES)})",
-                                field="balance")
+            raise SetupgenError(
+                f"{where}{unknown[0]}: unknown limit (known: {', '.join(LIMIT_NAMES)})", field="balance"
+            )
         pips = data.get("resource_pips", {})
         if not isinstance(pips, dict) or not all(isinstance(v, list) and len(v) == 2 for v in pips.values()):
             raise SetupgenError(f"{where}resource_pips: expected {{ lumber = [least, most], ... }}", field="balance")
         try:
-            return cls(data.get("max_terrain_cluster"), data.get("max_intersection_pips"),
-                       tuple((r, v[0], v[1]) for r, v in pips.items()), data.get("min_score"),
-                       data.get("max_score"), preset)
+            return cls(
+                data.get("max_terrain_cluster"),
+                data.get("max_intersection_pips"),
+                tuple((r, v[0], v[1]) for r, v in pips.items()),
+                data.get("min_score"),
+                data.get("max_score"),
+                preset,
+            )
         except SetupgenError as exc:
             raise SetupgenError(f"{where}{exc}", field="balance") from None
 
-    def merged(self, other: "Limits") -> "Limits":
+    def merged(self, other: Limits) -> Limits:
         """These limits with every limit ``other`` sets taking its place."""
         pips = {r: (r, lo, hi) for r, lo, hi in self.resource_pips}
         pips.update({r: (r, lo, hi) for r, lo, hi in other.resource_pips})
-        pick = [getattr(other, n) if getattr(other, n) is not None else getattr(self, n)
-                for n in ("max_terrain_cluster", "max_intersection_pips", "min_score", "max_score")]
-        return Limits(pick[0], pick[1], tuple(pips.values()), pick[2], pick[3],
-                      other.preset if other.preset is not None else self.preset)
+        pick = [
+            getattr(other, n) if getattr(other, n) is not None else getattr(self, n)
+            for n in ("max_terrain_cluster", "max_intersection_pips", "min_score", "max_score")
+        ]
+        return Limits(
+            pick[0],
+            pick[1],
+            tuple(pips.values()),
+            pick[2],
+            pick[3],
+            other.preset if other.preset is not None else self.preset,
+        )
 
 
 def parse_resource_pips(text: str) -> tuple[tuple[str, int, int], ...]:
@@ -448,8 +502,10 @@ def parse_resource_pips(text: str) -> tuple[tuple[str, int, int], ...]:
         name, _, span = part.strip().partition("=")
         lo, dots, hi = span.strip().partition("..")
         if not dots or not lo.strip().isdigit() or not hi.strip().isdigit() or len(lo + hi) > 8:
-            raise SetupgenError(f"expected resource=least..most (e.g. lumber=9..16), got {quoted(part.strip(), 40)}",
-                                field="resource_pips")
+            raise SetupgenError(
+                f"expected resource=least..most (e.g. lumber=9..16), got {quoted(part.strip(), 40)}",
+                field="resource_pips",
+            )
         out.append((name.strip(), int(lo), int(hi)))
     return tuple(out)
 
@@ -463,7 +519,10 @@ def first_failure(board: Board, limits: Limits, *, start_barred: Iterable[str] =
     facts = _Facts(board, _barred(start_barred), False)
     if limits.max_terrain_cluster is not None and facts.clusters()[0] > limits.max_terrain_cluster:
         return "max_terrain_cluster"
-    if limits.max_intersection_pips is not None and max(facts.intersections(), default=0) > limits.max_intersection_pips:
+    if (
+        limits.max_intersection_pips is not None
+        and max(facts.intersections(), default=0) > limits.max_intersection_pips
+    ):
         return "max_intersection_pips"
     if limits.resource_pips:
         pips = facts.resources()[0]
@@ -496,8 +555,9 @@ def load_preset(name: str) -> Limits:
     elif name.endswith(".toml"):
         path = Path(name)
     else:
-        raise SetupgenError(f"unknown balance preset {quoted(name)} (known: {', '.join(known)}, or a .toml file)",
-                            field="balance")
+        raise SetupgenError(
+            f"unknown balance preset {quoted(name)} (known: {', '.join(known)}, or a .toml file)", field="balance"
+        )
     try:
         data = read_toml(path, "balance preset")
     except SetupgenError as exc:
@@ -506,18 +566,25 @@ def load_preset(name: str) -> Limits:
     return Limits.from_dict(data, preset=label, where=f"{path}: ")
 
 
-def options(preset: str | None = None, max_intersection_pips: int | None = None,
-            max_terrain_cluster: int | None = None, resource_pips: str | None = None,
-            min_score: float | None = None) -> Limits:
+def options(
+    preset: str | None = None,
+    max_intersection_pips: int | None = None,
+    max_terrain_cluster: int | None = None,
+    resource_pips: str | None = None,
+    min_score: float | None = None,
+) -> Limits:
     """Limits from single values as a front end takes them: a ``preset``
     (name or file), then each limit given taking the preset's place;
     ``resource_pips`` as text (``"lumber=9..16,ore=6..13"``). Raises
     :class:`SetupgenError` whose ``field`` names the value at fault."""
     base = Limits() if preset is None else load_preset(preset)
     pips = () if resource_pips is None else parse_resource_pips(resource_pips)
-    given: tuple[tuple[str, Callable[[], Limits]], ...] = (("max_intersection_pips", lambda: Limits(max_intersection_pips=max_intersection_pips)),
-             ("max_terrain_cluster", lambda: Limits(max_terrain_cluster=max_terrain_cluster)),
-             ("resource_pips", lambda: Limits(resource_pips=pips)), ("min_score", lambda: Limits(min_score=min_score)))
+    given: tuple[tuple[str, Callable[[], Limits]], ...] = (
+        ("max_intersection_pips", lambda: Limits(max_intersection_pips=max_intersection_pips)),
+        ("max_terrain_cluster", lambda: Limits(max_terrain_cluster=max_terrain_cluster)),
+        ("resource_pips", lambda: Limits(resource_pips=pips)),
+        ("min_score", lambda: Limits(min_score=min_score)),
+    )
     for name, make in given:
         try:
             base = base.merged(make())
@@ -536,11 +603,32 @@ def survey_interval(scenario: str, method: str) -> tuple[float, float]:
     data = read_toml(path, "balance survey file")
     entry = data.get("scenario", {}).get(scenario, {}).get(method)
     if not isinstance(entry, dict) or not all(isinstance(entry.get(k), (int, float)) for k in ("p25", "p75")):
-        raise SetupgenError(f"no score survey of {scenario} with the {method} method; give the score interval "
-                            f"of the even round yourself", field="even")
+        raise SetupgenError(
+            f"no score survey of {scenario} with the {method} method; give the score interval "
+            f"of the even round yourself",
+            field="even",
+        )
     return float(entry["p25"]), float(entry["p75"])
 
 
-__all__ = ["FORMAT", "BARRABLE", "Balance", "measure", "ScoreSpec", "SCORE_MEASURES", "load_score", "read_score",
-           "LIMIT_NAMES", "LIMIT_RESOURCES", "Limits", "parse_resource_pips", "first_failure", "presets",
-           "load_preset", "options", "survey_interval", "terrain_groups", "land_pairs"]
+__all__ = [
+    "FORMAT",
+    "BARRABLE",
+    "Balance",
+    "measure",
+    "ScoreSpec",
+    "SCORE_MEASURES",
+    "load_score",
+    "read_score",
+    "LIMIT_NAMES",
+    "LIMIT_RESOURCES",
+    "Limits",
+    "parse_resource_pips",
+    "first_failure",
+    "presets",
+    "load_preset",
+    "options",
+    "survey_interval",
+    "terrain_groups",
+    "land_pairs",
+]

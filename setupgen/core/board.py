@@ -9,17 +9,18 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from json.encoder import encode_basestring_ascii as _encode  # what json.dumps(ensure_ascii=True) writes
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Mapping, Sequence, TypeVar
+from typing import Any, TypeVar
 
 from . import atomic
+from .balance import Limits
 from .data import read_text
 from .errors import BoardFormatError, SetupgenError, quoted
 from .fields import JSON_NAMES, Fields
-from .balance import Limits
 from .hexgrid import Hex, row_order
 from .rules import HARBOR_METHODS, HARBOR_TYPES, KINDS, NUMBER_METHODS, NUMBERS, TERRAINS
 from .setupid import SetupId, encode
@@ -92,16 +93,26 @@ class Board:
     _sid: SetupId | tuple[str, str, str, int] | None = field(default=None, init=False, compare=False, repr=False)
     #: a generated board's tiles as codes of its layout's :class:`TileTable`
     _codes: tuple[int, ...] | None = field(default=None, init=False, compare=False, repr=False)
-    _table: "TileTable | None" = field(default=None, init=False, compare=False, repr=False)
+    _table: TileTable | None = field(default=None, init=False, compare=False, repr=False)
     #: a generated board's harbors as one-line JSON (the ``harbors`` array's items)
     _harbors_json: str | None = field(default=None, init=False, compare=False, repr=False)
 
     @classmethod
-    def from_generated(cls, scenario: str, seed: str | None, setup_id: SetupId | tuple[str, str, str, int] | str,
-                       number_method: str,
-                       harbor_method: str, table: "TileTable", codes: Sequence[int], harbors: tuple[Harbor, ...],
-                       harbors_json: str, robber: Hex | None, pirate: Hex | None,
-                       balance: BalanceRecord | None = None) -> "Board":
+    def from_generated(
+        cls,
+        scenario: str,
+        seed: str | None,
+        setup_id: SetupId | tuple[str, str, str, int] | str,
+        number_method: str,
+        harbor_method: str,
+        table: TileTable,
+        codes: Sequence[int],
+        harbors: tuple[Harbor, ...],
+        harbors_json: str,
+        robber: Hex | None,
+        pirate: Hex | None,
+        balance: BalanceRecord | None = None,
+    ) -> Board:
         """A board as a generator made it, without checking it again: tile
         ``i`` is ``table.tile(i, codes[i])``; ``harbors`` are sorted by hex
         (row, then column, then facing) and ``harbors_json`` is their
@@ -150,8 +161,21 @@ class Board:
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         # pickle and copy the board's value, not its layout's shared tables
-        return (Board, (self.scenario, self.seed, self.setup_id, self.number_method, self.harbor_method, self.tiles,
-                        self.harbors, self.robber, self.pirate, self.balance))
+        return (
+            Board,
+            (
+                self.scenario,
+                self.seed,
+                self.setup_id,
+                self.number_method,
+                self.harbor_method,
+                self.tiles,
+                self.harbors,
+                self.robber,
+                self.pirate,
+                self.balance,
+            ),
+        )
 
     def tile(self, h: Hex) -> Tile | None:
         """The tile at ``h`` or None."""
@@ -165,15 +189,26 @@ class Board:
         """Hex -> number token for every tile that has one."""
         return {t.hex: t.number for t in self.tiles if t.number is not None}
 
-    def with_balance(self, record: BalanceRecord) -> "Board":
+    def with_balance(self, record: BalanceRecord) -> Board:
         """This board with ``balance`` set to ``record`` (a generated board
         stays one: its JSON is written as fast)."""
         if self._table is None or self._codes is None or self._harbors_json is None:
             return dataclasses.replace(self, balance=record)
         sid = self.setup_id if self._sid is None else self._sid
-        return Board.from_generated(self.scenario, self.seed, sid, self.number_method, self.harbor_method,
-                                    self._table, self._codes, self.harbors, self._harbors_json, self.robber,
-                                    self.pirate, record)
+        return Board.from_generated(
+            self.scenario,
+            self.seed,
+            sid,
+            self.number_method,
+            self.harbor_method,
+            self._table,
+            self._codes,
+            self.harbors,
+            self._harbors_json,
+            self.robber,
+            self.pirate,
+            record,
+        )
 
     # -- JSON ------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
@@ -209,19 +244,34 @@ class Board:
         """The one-line JSON of a generated board (see :meth:`to_json`)."""
         assert self._table is not None and self._codes is not None and self._harbors_json is not None
         enc = _encode
-        return "".join((
-            '{"format":"', FORMAT, '","scenario":', enc(self.scenario),
-            ',"seed":', "null" if self.seed is None else enc(self.seed),
-            ',"setup_id":', enc(self.setup_id), ',"number_method":', enc(self.number_method),
-            ',"harbor_method":', enc(self.harbor_method), ',"hexes":[', self._table.json(self._codes),
-            '],"harbors":[', self._harbors_json, '],"robber":', _hex_json(self.robber),
-            ',"pirate":', _hex_json(self.pirate),
-            "}" if self.balance is None else
-            ',"balance":' + _one_line(self.balance.to_dict()) + "}",
-        ))
+        return "".join(
+            (
+                '{"format":"',
+                FORMAT,
+                '","scenario":',
+                enc(self.scenario),
+                ',"seed":',
+                "null" if self.seed is None else enc(self.seed),
+                ',"setup_id":',
+                enc(self.setup_id),
+                ',"number_method":',
+                enc(self.number_method),
+                ',"harbor_method":',
+                enc(self.harbor_method),
+                ',"hexes":[',
+                self._table.json(self._codes),
+                '],"harbors":[',
+                self._harbors_json,
+                '],"robber":',
+                _hex_json(self.robber),
+                ',"pirate":',
+                _hex_json(self.pirate),
+                "}" if self.balance is None else ',"balance":' + _one_line(self.balance.to_dict()) + "}",
+            )
+        )
 
     @classmethod
-    def from_json(cls, text: str) -> "Board":
+    def from_json(cls, text: str) -> Board:
         """Parse docs/format.md JSON. Raises :class:`BoardFormatError` naming the
         first problem."""
         try:
@@ -236,7 +286,7 @@ class Board:
         return cls.from_dict(data)
 
     @classmethod
-    def from_dict(cls, data: Any) -> "Board":
+    def from_dict(cls, data: Any) -> Board:
         """Build a board from a parsed docs/format.md document. Raises
         :class:`BoardFormatError`."""
         if not isinstance(data, dict):
@@ -261,18 +311,25 @@ class Board:
             if tile.hex in tiles:
                 raise BoardFormatError(f"hexes[{i}]: hex ({tile.hex[0]}, {tile.hex[1]}) appears twice")
             tiles[tile.hex] = tile
-        harbors = [_quick_harbor(item) or _checked_harbor(item, f"harbors[{i}]")
-                   for i, item in enumerate(_field(data, "harbors", list))]
+        harbors = [
+            _quick_harbor(item) or _checked_harbor(item, f"harbors[{i}]")
+            for i, item in enumerate(_field(data, "harbors", list))
+        ]
         robber = _opt_hex(data, "robber")
         pirate = _opt_hex(data, "pirate")
         record = _balance_record(data["balance"]) if data.get("balance") is not None else None
 
         return cls(
-            scenario=scenario, seed=seed, setup_id=setup_id,
-            number_method=number_method, harbor_method=harbor_method,
+            scenario=scenario,
+            seed=seed,
+            setup_id=setup_id,
+            number_method=number_method,
+            harbor_method=harbor_method,
             tiles=tuple(tiles[h] for h in row_order(tiles)),
             harbors=tuple(sorted(harbors, key=lambda x: spot_order(x.hex, x.facing))),
-            robber=robber, pirate=pirate, balance=record,
+            robber=robber,
+            pirate=pirate,
+            balance=record,
         )
 
 
@@ -284,8 +341,15 @@ def spot_order(h: Hex, facing: int) -> tuple[int, int, int]:
 
 def _tile_dict(t: Tile) -> dict[str, Any]:
     """A hex entry of the board JSON."""
-    return {"q": t.hex[0], "r": t.hex[1], "kind": t.kind, "terrain": t.terrain, "number": t.number,
-            "hidden": t.hidden, "oil_spring": t.oil_spring}
+    return {
+        "q": t.hex[0],
+        "r": t.hex[1],
+        "kind": t.kind,
+        "terrain": t.terrain,
+        "number": t.number,
+        "hidden": t.hidden,
+        "oil_spring": t.oil_spring,
+    }
 
 
 def _harbor_dict(h: Harbor) -> dict[str, Any]:
@@ -346,8 +410,9 @@ class TileTable:
         if tile is None:
             terrain, rest = divmod(code, CODE_TERRAIN)
             oil, number = divmod(rest, CODE_OIL)
-            tile = self._tiles[cell][code] = Tile(self.hexes[cell], self.kinds[cell], TERRAINS[terrain],
-                                                  number or None, self.hidden[cell], oil == 1)
+            tile = self._tiles[cell][code] = Tile(
+                self.hexes[cell], self.kinds[cell], TERRAINS[terrain], number or None, self.hidden[cell], oil == 1
+            )
         return tile
 
     def tiles(self, codes: Sequence[int]) -> tuple[Tile, ...]:
@@ -391,17 +456,36 @@ def _quick_tile(item: Any) -> Tile | None:
     if type(item) is not dict:
         return None
     try:
-        key = q, r, kind, terrain, number, hidden, oil = (item["q"], item["r"], item["kind"], item["terrain"],
-                                                          item["number"], item["hidden"], item["oil_spring"])
+        key = q, r, kind, terrain, number, hidden, oil = (
+            item["q"],
+            item["r"],
+            item["kind"],
+            item["terrain"],
+            item["number"],
+            item["hidden"],
+            item["oil_spring"],
+        )
     except KeyError:
         return None
-    if not (type(q) is int and type(r) is int and type(kind) is str and type(terrain) is str
-            and (number is None or type(number) is int) and type(hidden) is bool and type(oil) is bool):
+    if not (
+        type(q) is int
+        and type(r) is int
+        and type(kind) is str
+        and type(terrain) is str
+        and (number is None or type(number) is int)
+        and type(hidden) is bool
+        and type(oil) is bool
+    ):
         return None
     tile = _SEEN.get(key)
     if tile is None:
-        if not (-MAX_COORD <= q <= MAX_COORD and -MAX_COORD <= r <= MAX_COORD and kind in _KIND_SET
-                and terrain in _TERRAIN_SET and (number is None or number in _NUMBER_SET)):
+        if not (
+            -MAX_COORD <= q <= MAX_COORD
+            and -MAX_COORD <= r <= MAX_COORD
+            and kind in _KIND_SET
+            and terrain in _TERRAIN_SET
+            and (number is None or number in _NUMBER_SET)
+        ):
             return None
         tile = _remember(key, Tile((q, r), kind, terrain, number, hidden, oil))
     return tile
@@ -447,8 +531,12 @@ def _quick_harbor(item: Any) -> Harbor | None:
         return None
     harbor = _SEEN.get(key)
     if harbor is None:
-        if not (-MAX_COORD <= q <= MAX_COORD and -MAX_COORD <= r <= MAX_COORD and 0 <= facing < 6
-                and htype in _HARBOR_TYPE_SET):
+        if not (
+            -MAX_COORD <= q <= MAX_COORD
+            and -MAX_COORD <= r <= MAX_COORD
+            and 0 <= facing < 6
+            and htype in _HARBOR_TYPE_SET
+        ):
             return None
         harbor = _remember(key, Harbor((q, r), facing, htype))
     return harbor
@@ -472,7 +560,7 @@ def _balance_record(item: Any) -> BalanceRecord:
     if not isinstance(item, dict):
         raise BoardFormatError("balance: expected an object with limits, preset and attempt")
     attempt = item.get("attempt")
-    if type(attempt) is not int or not 0 <= attempt <= 10 ** 9:
+    if type(attempt) is not int or not 0 <= attempt <= 10**9:
         raise BoardFormatError(f"balance.attempt: expected a whole number >= 0, got {quoted(attempt)}")
     limits = item.get("limits")
     preset = item.get("preset")
@@ -510,8 +598,12 @@ def _field(data: Any, key: str, typ: Any, where: str = "") -> Any:
     the object's dotted key (``hexes[3]``), empty at the top. Raises
     :class:`BoardFormatError` (``hexes[3].number: expected an integer or
     null, got a string``)."""
-    return _BOARD_FIELDS.get(_BOARD_FIELDS.table(data, where or "document", "expected an object"), key, typ,
-                             where=f"{where}." if where else "")
+    return _BOARD_FIELDS.get(
+        _BOARD_FIELDS.table(data, where or "document", "expected an object"),
+        key,
+        typ,
+        where=f"{where}." if where else "",
+    )
 
 
 _BOARD_FIELDS = Fields(lambda where, problem: BoardFormatError(f"{where}: {problem}"), names=JSON_NAMES)
@@ -531,8 +623,9 @@ MAX_COORD = 100
 def _hex(item: Any, where: str) -> Hex:
     q, r = _field(item, "q", int, where), _field(item, "r", int, where)
     if abs(q) > MAX_COORD or abs(r) > MAX_COORD:
-        raise BoardFormatError(f"{where}: hex ({quoted(q, 20)}, {quoted(r, 20)}) is more than {MAX_COORD} steps "
-                               f"from (0, 0)")
+        raise BoardFormatError(
+            f"{where}: hex ({quoted(q, 20)}, {quoted(r, 20)}) is more than {MAX_COORD} steps from (0, 0)"
+        )
     return (q, r)
 
 

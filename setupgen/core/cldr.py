@@ -12,7 +12,8 @@ to ``M12``). Lazy: Babel is imported on first use.
 from __future__ import annotations
 
 import functools
-from typing import TYPE_CHECKING, Sequence
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from .templates import Texts
 
@@ -23,7 +24,7 @@ __all__: Sequence[str] = ("decimal_mark", "decimal", "month_names")
 
 
 @functools.lru_cache(maxsize=32)
-def _locale(lang: str, parent: str | None) -> "Locale":
+def _locale(lang: str, parent: str | None) -> Locale:
     """The Babel locale of ``lang``, else of ``parent``, else CLDR's root."""
     from babel import Locale, UnknownLocaleError
 
@@ -37,13 +38,13 @@ def _locale(lang: str, parent: str | None) -> "Locale":
     return Locale("root")
 
 
-def _of(tx: Texts) -> "Locale":
+def _of(tx: Texts) -> Locale:
     parent = tx.data.get("inherits")
     return _locale(tx.lang, parent if isinstance(parent, str) else None)
 
 
 @functools.lru_cache(maxsize=32)
-def _symbols(locale: "Locale") -> tuple[str, tuple[str, ...]]:
+def _symbols(locale: Locale) -> tuple[str, tuple[str, ...]]:
     """The decimal mark and the twelve abbreviated month names of ``locale``,
     looked up once (a standings page writes hundreds of figures)."""
     from babel.dates import get_month_names

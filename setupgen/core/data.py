@@ -24,8 +24,9 @@ def data_dir(name: str) -> Path:
     for cand in (package / "_data" / name, package.parent / name):
         if cand.is_dir():
             return cand
-    raise SetupgenError(f"setupgen's data folder {name!r} is missing: the installation is broken; "
-                        "install setupgen again")
+    raise SetupgenError(
+        f"setupgen's data folder {name!r} is missing: the installation is broken; install setupgen again"
+    )
 
 
 def read_text(path: str | Path, what: str = "file") -> str:
@@ -40,8 +41,13 @@ def read_text(path: str | Path, what: str = "file") -> str:
     try:
         path = Path(text_path)
         if not path.is_file():
-            why = "it does not exist" if not path.exists() else "it is a folder" if path.is_dir() else \
-                "it is not a regular file"
+            why = (
+                "it does not exist"
+                if not path.exists()
+                else "it is a folder"
+                if path.is_dir()
+                else "it is not a regular file"
+            )
             raise SetupgenError(f"{where}: {why}")
         if path.stat().st_size > MAX_INPUT_BYTES:
             raise SetupgenError(f"{where}: larger than {MAX_INPUT_BYTES // 1_000_000} MB")

@@ -3,7 +3,7 @@ and name what is wrong, so the CLI can print them as one line."""
 
 from __future__ import annotations
 
-from typing import Iterable, Mapping
+from collections.abc import Iterable, Mapping
 
 
 class SetupgenError(ValueError):
@@ -18,9 +18,16 @@ class SetupgenError(ValueError):
     front end words it in its own language from ``templates/<lang>.toml``
     ``[messages]``."""
 
-    def __init__(self, message: str = "", *, field: str | None = None, remedy: str | None = None,
-                 key: str | None = None, values: Mapping[str, object] | None = None,
-                 needs: str | None = None) -> None:
+    def __init__(
+        self,
+        message: str = "",
+        *,
+        field: str | None = None,
+        remedy: str | None = None,
+        key: str | None = None,
+        values: Mapping[str, object] | None = None,
+        needs: str | None = None,
+    ) -> None:
         super().__init__(message)
         self.field = field
         self.remedy = remedy
@@ -33,7 +40,7 @@ def quoted(value: object, limit: int = 60) -> str:
     """``repr(value)`` for a one-line message: control characters escaped,
     shortened past ``limit`` characters (a 10 KB input is not echoed)."""
     text = repr(value)
-    return text if len(text) <= limit else f"{text[:limit - 12]}…{text[-8:]} ({len(str(value))} characters)"
+    return text if len(text) <= limit else f"{text[: limit - 12]}…{text[-8:]} ({len(str(value))} characters)"
 
 
 class LayoutError(SetupgenError):

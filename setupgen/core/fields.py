@@ -15,7 +15,8 @@ Pure: no files read here (:func:`setupgen.core.data.read_toml` reads them).
 
 from __future__ import annotations
 
-from typing import Any, Callable, Collection, Mapping, NoReturn
+from collections.abc import Callable, Collection, Mapping
+from typing import Any, NoReturn
 
 __all__ = ["Fields", "MISSING", "PYTHON_NAMES", "JSON_NAMES"]
 
@@ -23,8 +24,15 @@ __all__ = ["Fields", "MISSING", "PYTHON_NAMES", "JSON_NAMES"]
 MISSING: Any = ...
 
 PYTHON_NAMES: Mapping[type, str] = {}
-JSON_NAMES: Mapping[type, str] = {str: "a string", int: "an integer", bool: "true/false", list: "a list",
-                                  dict: "an object", type(None): "null", float: "a fraction"}
+JSON_NAMES: Mapping[type, str] = {
+    str: "a string",
+    int: "an integer",
+    bool: "true/false",
+    list: "a list",
+    dict: "an object",
+    type(None): "null",
+    float: "a fraction",
+}
 
 
 class Fields:
@@ -37,8 +45,9 @@ class Fields:
 
     __slots__ = ("error", "names", "unknown")
 
-    def __init__(self, error: Callable[[str, str], Exception], *, names: Mapping[type, str] = PYTHON_NAMES,
-                 unknown: str = "key") -> None:
+    def __init__(
+        self, error: Callable[[str, str], Exception], *, names: Mapping[type, str] = PYTHON_NAMES, unknown: str = "key"
+    ) -> None:
         self.error = error
         self.names = names
         self.unknown = unknown
@@ -51,8 +60,9 @@ class Fields:
         """The name of ``typ`` in this document's messages."""
         return self.names.get(typ, typ.__name__)
 
-    def get(self, table: Mapping[str, Any], key: str, typ: type | tuple[type, ...], default: Any = MISSING,
-            where: str = "") -> Any:
+    def get(
+        self, table: Mapping[str, Any], key: str, typ: type | tuple[type, ...], default: Any = MISSING, where: str = ""
+    ) -> Any:
         """``table[key]`` checked to be a ``typ`` (a type or a tuple of
         types; a ``bool`` only when ``bool`` is named); ``default`` when
         the key is missing, or the error ``<where><key>: missing`` when

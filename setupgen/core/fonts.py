@@ -27,14 +27,21 @@ import functools
 import shutil
 import subprocess
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
 
 from . import templates
 
-__all__: Sequence[str] = ("Unprintable", "runs", "fallback_units", "unprintable", "fallback_families", "family_of",
-                          "forget")
+__all__: Sequence[str] = (
+    "Unprintable",
+    "runs",
+    "fallback_units",
+    "unprintable",
+    "fallback_families",
+    "family_of",
+    "forget",
+)
 
 #: characters the page's width table covers (ASCII, German letters, a few signs): always the style font's
 _PLAIN = frozenset("".join(chr(c) for c in range(32, 127)) + "äöüÄÖÜß·–—…×→")
@@ -67,7 +74,7 @@ def _primary() -> str:
     return templates.style().font.split(",")[0].strip()
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _font_file(family: str) -> Path | None:
     """The file fontconfig gives for ``family`` when it is that family (a
     different family means it is not installed); None without
@@ -76,15 +83,16 @@ def _font_file(family: str) -> Path | None:
     if fc is None:
         return None
     try:
-        found = subprocess.run([fc, "-f", "%{family}\t%{file}", family], capture_output=True, text=True,
-                               timeout=30, check=True).stdout
+        found = subprocess.run(
+            [fc, "-f", "%{family}\t%{file}", family], capture_output=True, text=True, timeout=30, check=True
+        ).stdout
     except (OSError, subprocess.SubprocessError):
         return None
     names, _, file = found.partition("\t")
     return Path(file) if family.lower() in (n.strip().lower() for n in names.split(",")) and file else None
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _metrics(path: Path) -> tuple[dict[int, int], int]:
     """A font file's advance width per code point (font units) and its
     units per em."""

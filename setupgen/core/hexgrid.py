@@ -19,7 +19,7 @@ x grows east, y grows south.
 from __future__ import annotations
 
 import math
-from typing import Iterable
+from collections.abc import Iterable
 
 Hex = tuple[int, int]
 Intersection = frozenset[Hex]  # three Hex

@@ -18,9 +18,10 @@ from __future__ import annotations
 
 import contextlib
 import signal
-from typing import Iterator
+from collections.abc import Iterator
 
 __all__ = ["critical", "holding", "hold", "completed", "written", "reset"]
+
 
 class _State:
     """This process's held signal, critical depth and whether output was put in place."""

@@ -13,18 +13,19 @@ from __future__ import annotations
 import dataclasses
 import re
 import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any
 
 from . import hexgrid
+from .balance import BARRABLE, Limits
+from .balance import load_preset as load_balance_preset
 from .data import data_dir
 from .errors import LayoutError, SetupgenError, UnknownScenarioError, quoted
 from .fields import Fields
 from .hexgrid import Hex
-from .balance import BARRABLE, Limits
-from .balance import load_preset as load_balance_preset
 from .limits import MAX_VP, MIN_VP
 from .oil import FixedSpring, OilSetup
 from .rules import HARBOR_METHODS, HARBOR_TYPES, KINDS, LAND_TERRAINS, NUMBER_METHODS, NUMBERS, coast_edge
@@ -130,7 +131,7 @@ class Layout:
         return f"setupgen.load_layout({self.name!r})"
 
     @classmethod
-    def from_file(cls, path: str | Path) -> "Layout":
+    def from_file(cls, path: str | Path) -> Layout:
         """Load and validate one layout file. Raises :class:`LayoutError`."""
         return _load_path(Path(path))
 
@@ -150,6 +151,7 @@ class Layout:
 
 # --------------------------------------------------------------------------
 # locating layout files
+
 
 def layouts_dir() -> Path:
     """The folder of shipped layouts: ``layouts/`` beside the package in a
@@ -202,9 +204,28 @@ MAX_COORD = 100
 MAX_COUNT = 1000
 MAX_FILE_BYTES = 1_000_000
 #: keys a layout file may have, top level and per table
-TOP_KEYS = frozenset({"name", "code", "players", "victory_points", "robber", "pirate", "notes", "reconstruction",
-                      "inherits", "source", "frame", "regions", "numbers", "map", "harbors", "oil", "start_barred",
-                      "balance"})
+TOP_KEYS = frozenset(
+    {
+        "name",
+        "code",
+        "players",
+        "victory_points",
+        "robber",
+        "pirate",
+        "notes",
+        "reconstruction",
+        "inherits",
+        "source",
+        "frame",
+        "regions",
+        "numbers",
+        "map",
+        "harbors",
+        "oil",
+        "start_barred",
+        "balance",
+    }
+)
 REGION_KEYS = frozenset({"terrain", "numbers", "hidden"})
 NUMBERS_KEYS = frozenset({"default", "placement_order", "spiral"})
 HARBORS_KEYS = frozenset({"default", "pool", "places"})
@@ -265,7 +286,9 @@ def _resolve_inherits(path: Path) -> dict[str, Any]:
     return merged
 
 
-def _get(data: dict[str, Any], key: str, typ: type | tuple[type, ...], path: Path, default: Any = ..., where: str = "") -> Any:
+def _get(
+    data: dict[str, Any], key: str, typ: type | tuple[type, ...], path: Path, default: Any = ..., where: str = ""
+) -> Any:
     """``data[key]`` of a layout file checked by the shared reader
     (:meth:`~setupgen.core.fields.Fields.get`). Raises :class:`LayoutError`."""
     return _fields(path).get(data, key, typ, default, where)
@@ -277,8 +300,11 @@ def _fields(path: Path) -> Fields:
 
 
 def _hex_value(value: Any, path: Path, key: str) -> Hex:
-    if (not isinstance(value, list) or len(value) != 2
-            or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)):
+    if (
+        not isinstance(value, list)
+        or len(value) != 2
+        or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+    ):
         raise LayoutError(str(path), key, "expected a hex as [q, r]")
     return (value[0], value[1])
 
@@ -306,8 +332,7 @@ def _pool(table: Any, allowed: tuple[str, ...], path: Path, key: str) -> tuple[s
 
 
 def _numbers(value: Any, path: Path, key: str) -> tuple[int, ...]:
-    if (not isinstance(value, list) or len(value) > MAX_COUNT
-            or not all(type(v) is int and v in NUMBERS for v in value)):
+    if not isinstance(value, list) or len(value) > MAX_COUNT or not all(type(v) is int and v in NUMBERS for v in value):
         raise LayoutError(str(path), key, "expected a list of number tokens (whole numbers 2-12 except 7)")
     return tuple(value)
 
@@ -343,16 +368,29 @@ def _parse(data: dict[str, Any], path: Path) -> Layout:
     notes = _get(data, "notes", list, path, [])
     if not all(isinstance(n, str) for n in notes):
         raise LayoutError(p, "notes", "expected a list of template keys")
-    return _check_code_is_free(Layout(
-        name=name, code=code, path=p, hexes=hexes, regions=regions,
-        harbor_pool=harbor_pool, harbor_places=places,
-        default_numbers=default_numbers, default_harbors=default_harbors,
-        spiral=spiral, robber=robber, pirate=pirate,
-        victory_points=vp,
-        notes=tuple(notes), players=_get(data, "players", str, path, ""),
-        reconstruction=_get(data, "reconstruction", bool, path, False),
-        oil=oil, start_barred=_start_barred(data, path), balance=_balance(data, path),
-    ))
+    return _check_code_is_free(
+        Layout(
+            name=name,
+            code=code,
+            path=p,
+            hexes=hexes,
+            regions=regions,
+            harbor_pool=harbor_pool,
+            harbor_places=places,
+            default_numbers=default_numbers,
+            default_harbors=default_harbors,
+            spiral=spiral,
+            robber=robber,
+            pirate=pirate,
+            victory_points=vp,
+            notes=tuple(notes),
+            players=_get(data, "players", str, path, ""),
+            reconstruction=_get(data, "reconstruction", bool, path, False),
+            oil=oil,
+            start_barred=_start_barred(data, path),
+            balance=_balance(data, path),
+        )
+    )
 
 
 def _start_barred(data: dict[str, Any], path: Path) -> tuple[str, ...]:
@@ -380,14 +418,21 @@ def _balance(data: dict[str, Any], path: Path) -> Limits | None:
         raise LayoutError(str(path), "balance", str(exc)) from None
 
 
-def _check_whole(regions: tuple[Region, ...], hexes: tuple[HexSpec, ...], spiral: tuple[int, ...],
-                 robber: str | Hex | None, oil: OilSetup | None, path: Path) -> None:
+def _check_whole(
+    regions: tuple[Region, ...],
+    hexes: tuple[HexSpec, ...],
+    spiral: tuple[int, ...],
+    robber: str | Hex | None,
+    oil: OilSetup | None,
+    path: Path,
+) -> None:
     """What the parts must agree on: a robber on the desert needs a desert,
     the spiral lays each region's own tokens, every desert gets a numbered
     oil-spring tile."""
     p = str(path)
     deserts = sum(r.terrain_pool.count("desert") for r in regions) + sum(
-        1 for s in hexes if s.region is None and s.terrain == "desert")
+        1 for s in hexes if s.region is None and s.terrain == "desert"
+    )
     if robber == "desert" and not deserts:
         raise LayoutError(p, "robber", "'desert', but the layout has no desert (use 'off' or a land hex)")
     for region in regions:
@@ -406,8 +451,9 @@ def _check_code_is_free(layout: Layout) -> Layout:
     for name in scenario_names():
         shipped = load(name)
         if shipped.code == layout.code and dataclasses.replace(layout, path=shipped.path) != shipped:
-            raise LayoutError(layout.path, "code", f"{layout.code!r} is the code of the shipped scenario {name}; "
-                              f"choose another")
+            raise LayoutError(
+                layout.path, "code", f"{layout.code!r} is the code of the shipped scenario {name}; choose another"
+            )
     return layout
 
 
@@ -496,11 +542,15 @@ def _check_region_counts(regions: tuple[Region, ...], hexes: tuple[HexSpec, ...]
         members = [s for s in hexes if s.region == region.name]
         key = f"regions.{region.name}"
         if len(members) != len(region.terrain_pool):
-            raise LayoutError(p, f"{key}.terrain", f"pool has {len(region.terrain_pool)} terrain tiles for {len(members)} hexes")
+            raise LayoutError(
+                p, f"{key}.terrain", f"pool has {len(region.terrain_pool)} terrain tiles for {len(members)} hexes"
+            )
         free = sum(1 for s in members if s.number is None)
         deserts = region.terrain_pool.count("desert")
         if region.number_tokens and len(region.number_tokens) != free - deserts:
-            raise LayoutError(p, f"{key}.numbers", f"{len(region.number_tokens)} tokens for {free - deserts} hexes that take one")
+            raise LayoutError(
+                p, f"{key}.numbers", f"{len(region.number_tokens)} tokens for {free - deserts} hexes that take one"
+            )
         if not region.number_tokens and free - deserts > 0:
             raise LayoutError(p, f"{key}.numbers", f"missing: {free - deserts} hexes take a token")
 
@@ -519,8 +569,9 @@ def _parse_numbers(data: dict[str, Any], path: Path) -> tuple[str, tuple[int, ..
     return default_numbers, _numbers(numbers_t.get("spiral", []), path, "numbers.spiral")
 
 
-def _parse_harbors(data: dict[str, Any], path: Path, specs: dict[Hex, HexSpec]
-                   ) -> tuple[str, tuple[str, ...], tuple[HarborPlace, ...]]:
+def _parse_harbors(
+    data: dict[str, Any], path: Path, specs: dict[Hex, HexSpec]
+) -> tuple[str, tuple[str, ...], tuple[HarborPlace, ...]]:
     """``[harbors]``: the default method, the pool and the places."""
     p = str(path)
     harbors_t = _get(data, "harbors", dict, path, {})
@@ -529,8 +580,10 @@ def _parse_harbors(data: dict[str, Any], path: Path, specs: dict[Hex, HexSpec]
     if default_harbors not in HARBOR_METHODS:
         raise LayoutError(p, "harbors.default", f"unknown method {default_harbors!r}")
     harbor_pool = _pool(harbors_t.get("pool", {}), HARBOR_TYPES, path, "harbors.pool")
-    places = tuple(_parse_place(place, i, path, specs)
-                   for i, place in enumerate(_get(harbors_t, "places", list, path, [], where="harbors.")))
+    places = tuple(
+        _parse_place(place, i, path, specs)
+        for i, place in enumerate(_get(harbors_t, "places", list, path, [], where="harbors."))
+    )
     if default_harbors == "fixed":
         if any(pl.type is None for pl in places):
             raise LayoutError(p, "harbors.places", "harbor method fixed needs a type on every place")
@@ -569,8 +622,7 @@ def _parse_place(place: Any, i: int, path: Path, specs: dict[Hex, HexSpec]) -> H
     return HarborPlace(h, facing, htype)
 
 
-def _parse_pieces(data: dict[str, Any], path: Path, specs: dict[Hex, HexSpec]
-                  ) -> tuple[str | Hex | None, Hex | None]:
+def _parse_pieces(data: dict[str, Any], path: Path, specs: dict[Hex, HexSpec]) -> tuple[str | Hex | None, Hex | None]:
     """``robber`` ("desert", "off" or a land hex) and ``pirate`` (a sea hex)."""
     p = str(path)
     robber_v = data.get("robber", "desert")
@@ -609,8 +661,14 @@ def _parse_oil(data: dict[str, Any], path: Path) -> OilSetup | None:
         number = _get(spec, "number", int, path, where=key + ".")
         if number not in NUMBERS:
             raise LayoutError(p, f"{key}.number", f"{number!r} is not a number token")
-        fixed.append(FixedSpring(terrain, number, _get(spec, "east", bool, path, False, where=key + "."),
-                                 _get(spec, "turn", bool, path, False, where=key + ".")))
+        fixed.append(
+            FixedSpring(
+                terrain,
+                number,
+                _get(spec, "east", bool, path, False, where=key + "."),
+                _get(spec, "turn", bool, path, False, where=key + "."),
+            )
+        )
     return OilSetup(numbered, limit, tuple(fixed))
 
 
@@ -629,10 +687,22 @@ def _parse_board_file_scenario(data: dict[str, Any], path: Path, name: str, code
     if not (path.parent / f"{frame}.toml").is_file():
         raise LayoutError(p, "frame", f"no layout {frame!r} beside this file")
     return Layout(
-        name=name, code=code, path=p, hexes=(), regions=(), harbor_pool=(), harbor_places=(),
-        default_numbers="swap", default_harbors="fixed", spiral=(),
-        robber=None if robber_v == "off" else "desert", pirate=None,
-        victory_points=_get(data, "victory_points", int, path), notes=tuple(notes),
-        players=_get(data, "players", str, path, ""), oil=_parse_oil(data, path), source="board-file",
+        name=name,
+        code=code,
+        path=p,
+        hexes=(),
+        regions=(),
+        harbor_pool=(),
+        harbor_places=(),
+        default_numbers="swap",
+        default_harbors="fixed",
+        spiral=(),
+        robber=None if robber_v == "off" else "desert",
+        pirate=None,
+        victory_points=_get(data, "victory_points", int, path),
+        notes=tuple(notes),
+        players=_get(data, "players", str, path, ""),
+        oil=_parse_oil(data, path),
+        source="board-file",
         frame=frame,
     )

@@ -33,8 +33,7 @@ def check_text(value: str, what: str, *, field: str | None = None, limit: int = 
     if len(value) > limit:
         raise SetupgenError(f"{what} is {len(value)} characters long; at most {limit}", field=field)
     if not value.isprintable():
-        raise SetupgenError(f"{what} {quoted(value)} holds a control character (a tab, line break, ...)",
-                            field=field)
+        raise SetupgenError(f"{what} {quoted(value)} holds a control character (a tab, line break, ...)", field=field)
     return value
 
 

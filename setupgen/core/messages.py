@@ -5,8 +5,9 @@ front end in another language words the same key from its own file
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Sequence, TypeVar
+from typing import Any, TypeVar
 
 from .errors import SetupgenError
 from .templates import texts

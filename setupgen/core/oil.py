@@ -13,8 +13,8 @@ levels are 5 > 4 and both the 5 and the 9 pasture are candidates.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Mapping, Sequence
 
 from . import hexgrid
 from .errors import SetupgenError
@@ -71,10 +71,15 @@ def chosen_level(values: Sequence[int], rule: str) -> int:
     return found[1] if len(found) > 1 else found[0]
 
 
-def desert_assignments(deserts: Sequence[Hex], numbers: Mapping[Hex, int], numbered: Sequence[int],
-                       adjacency: Mapping[Hex, tuple[Hex, ...]]) -> list[tuple[int, ...]]:
+def desert_assignments(
+    deserts: Sequence[Hex],
+    numbers: Mapping[Hex, int],
+    numbered: Sequence[int],
+    adjacency: Mapping[Hex, tuple[Hex, ...]],
+) -> list[tuple[int, ...]]:
     """The best assignments of numbered tiles to ``deserts`` (in order): those
     giving the most deserts a number absent from their neighbours (step 1)."""
+
     def score(assign: tuple[int, ...]) -> int:
         return sum(all(numbers.get(n) != v for n in adjacency[d]) for d, v in zip(deserts, assign))
 
@@ -85,8 +90,9 @@ def desert_assignments(deserts: Sequence[Hex], numbers: Mapping[Hex, int], numbe
     return [a for a in options if score(a) == best]
 
 
-def explain(land: Sequence[Hex], terrain: Mapping[Hex, str], numbers: Mapping[Hex, int]
-            ) -> list[tuple[str, list[int], int, list[Hex]]]:
+def explain(
+    land: Sequence[Hex], terrain: Mapping[Hex, str], numbers: Mapping[Hex, int]
+) -> list[tuple[str, list[int], int, list[Hex]]]:
     """For each oil-spring terrain (steps 2-3): (terrain, its pip levels, the
     chosen level, the hexes on that level), ``land`` in reading order."""
     out = []
@@ -95,18 +101,17 @@ def explain(land: Sequence[Hex], terrain: Mapping[Hex, str], numbers: Mapping[He
         if not hexes:
             continue
         level = chosen_level([numbers[h] for h in hexes], rule)
-        out.append((name, levels([numbers[h] for h in hexes]), level,
-                    [h for h in hexes if PIPS[numbers[h]] == level]))
+        out.append((name, levels([numbers[h] for h in hexes]), level, [h for h in hexes if PIPS[numbers[h]] == level]))
     return out
 
 
-def fixed_spring_hex(spring: FixedSpring, land: Sequence[tuple[Hex, str, int | None]],
-                     kinds: Mapping[Hex, str]) -> Hex:
+def fixed_spring_hex(spring: FixedSpring, land: Sequence[tuple[Hex, str, int | None]], kinds: Mapping[Hex, str]) -> Hex:
     """The hex a fixed oil spring goes on. ``land``: (hex, terrain, number)
     of every land hex; ``kinds``: hex -> kind of every hex of the board.
     Several hexes match: the one farthest north-east (largest ``x - y`` of
     its centre, then the northern one). Raises :class:`SetupgenError` when
     no hex matches or the hex east of the match is not land."""
+
     def north_east(item: tuple[Hex, str, int | None]) -> tuple[float, int, int]:
         x, y = hexgrid.center(item[0])
         return (round(x - y, 9), -item[0][1], item[0][0])
@@ -125,5 +130,14 @@ def fixed_spring_hex(spring: FixedSpring, land: Sequence[tuple[Hex, str, int | N
     return east
 
 
-__all__ = ["FixedSpring", "OilSetup", "TERRAIN_RULES", "OIL_TERRAINS", "levels", "chosen_level",
-           "desert_assignments", "explain", "fixed_spring_hex"]
+__all__ = [
+    "FixedSpring",
+    "OilSetup",
+    "TERRAIN_RULES",
+    "OIL_TERRAINS",
+    "levels",
+    "chosen_level",
+    "desert_assignments",
+    "explain",
+    "fixed_spring_hex",
+]

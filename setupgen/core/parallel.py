@@ -16,11 +16,24 @@ from __future__ import annotations
 
 import os
 import signal
-from typing import Any, Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any
 
 from .errors import SetupgenError
 
-__all__ = ["spare_cores", "load_average", "workers", "configured", "cpus", "quiet_worker", "fork_safe", "watch_parent", "fork_pool", "ordered", "AHEAD"]
+__all__ = [
+    "spare_cores",
+    "load_average",
+    "workers",
+    "configured",
+    "cpus",
+    "quiet_worker",
+    "fork_safe",
+    "watch_parent",
+    "fork_pool",
+    "ordered",
+    "AHEAD",
+]
 
 #: jobs handed out per worker ahead of the results taken
 AHEAD = 4
@@ -202,7 +215,6 @@ def ordered(fn: Callable[[Any, Any], Any], context: Any, jobs: Iterable[Any], *,
 
 
 def _pooled(fn: Callable[[Any, Any], Any], context: Any, jobs: Iterator[Any], n: int) -> Iterator[Any]:
-    import multiprocessing
     from collections import deque
 
     _CONTEXT.append((fn, context))

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import hashlib
 import random
-from typing import MutableSequence, Sequence, TypeVar
+from collections.abc import MutableSequence, Sequence
+from typing import TypeVar
 
 T = TypeVar("T")
 

@@ -10,7 +10,7 @@ Hexes are axial ``(q, r)`` tuples.
 
 from __future__ import annotations
 
-from typing import Collection, Mapping
+from collections.abc import Collection, Mapping
 
 from . import hexgrid
 from .hexgrid import Hex
@@ -18,14 +18,26 @@ from .hexgrid import Hex
 # -- vocabulary --------------------------------------------------------------
 
 TERRAINS: tuple[str, ...] = (
-    "forest", "pasture", "fields", "hills", "mountains", "desert", "gold", "sea",
+    "forest",
+    "pasture",
+    "fields",
+    "hills",
+    "mountains",
+    "desert",
+    "gold",
+    "sea",
 )
 #: terrains a land hex may have (everything but sea)
 LAND_TERRAINS: tuple[str, ...] = TERRAINS[:-1]
 RESOURCES: tuple[str, ...] = ("lumber", "wool", "grain", "brick", "ore")
 #: the resource each producing terrain yields (gold yields one of choice)
-RESOURCE_OF: Mapping[str, str] = {"forest": "lumber", "pasture": "wool", "fields": "grain", "hills": "brick",
-                                  "mountains": "ore"}
+RESOURCE_OF: Mapping[str, str] = {
+    "forest": "lumber",
+    "pasture": "wool",
+    "fields": "grain",
+    "hills": "brick",
+    "mountains": "ore",
+}
 HARBOR_TYPES: tuple[str, ...] = ("3:1",) + RESOURCES
 #: a tournament's stages (docs/rules.md section 6): the preliminary rounds,
 #: then the finals (semi-finals with 16 finalists, the final)
@@ -77,15 +89,38 @@ RULE_FIXED_BOARD = "fixed-board"
 RULE_SETUP_ID = "setup-id"
 #: every rule name :func:`setupgen.check.check` reports
 CHECK_RULES: tuple[str, ...] = (
-    RULE_HEX_MISSING, RULE_HEX_EXTRA, RULE_HEX_KIND, RULE_HEX_TERRAIN, RULE_HEX_HIDDEN, RULE_TERRAIN_POOL,
-    RULE_NUMBER_FIXED, RULE_NUMBER_ON_SEA, RULE_NUMBER_ON_DESERT, RULE_NUMBER_MISSING, RULE_NUMBER_POOL,
-    RULE_EQUAL, RULE_RED, RULE_HARBOR_METHOD, RULE_HARBOR_POOL, RULE_HARBOR_PLACE, RULE_COAST,
-    RULE_ONE_PER_SEA, RULE_CORNERS, RULE_ROBBER, RULE_PIRATE, RULE_OIL_SPRING, RULE_OIL_DESERT,
-    RULE_OIL_LEVELS, RULE_OIL_ADJACENT, RULE_FIXED_BOARD, RULE_SETUP_ID,
+    RULE_HEX_MISSING,
+    RULE_HEX_EXTRA,
+    RULE_HEX_KIND,
+    RULE_HEX_TERRAIN,
+    RULE_HEX_HIDDEN,
+    RULE_TERRAIN_POOL,
+    RULE_NUMBER_FIXED,
+    RULE_NUMBER_ON_SEA,
+    RULE_NUMBER_ON_DESERT,
+    RULE_NUMBER_MISSING,
+    RULE_NUMBER_POOL,
+    RULE_EQUAL,
+    RULE_RED,
+    RULE_HARBOR_METHOD,
+    RULE_HARBOR_POOL,
+    RULE_HARBOR_PLACE,
+    RULE_COAST,
+    RULE_ONE_PER_SEA,
+    RULE_CORNERS,
+    RULE_ROBBER,
+    RULE_PIRATE,
+    RULE_OIL_SPRING,
+    RULE_OIL_DESERT,
+    RULE_OIL_LEVELS,
+    RULE_OIL_ADJACENT,
+    RULE_FIXED_BOARD,
+    RULE_SETUP_ID,
 )
 
 
 # -- the number rule (docs/rules.md section 2) -------------------------------
+
 
 def clashes(a: int, b: int) -> tuple[str, ...]:
     """Every number rule broken by tokens ``a`` and ``b`` on adjacent hexes,
@@ -105,20 +140,24 @@ def clash_table() -> tuple[tuple[bool, ...], ...]:
     True when tokens ``a`` and ``b`` may not lie side by side; indices 0-12,
     where 0 stands for an empty hex (never a clash; nor are 1 and 7, which
     are no tokens)."""
-    return tuple(tuple(a in NUMBERS and b in NUMBERS and bool(clashes(a, b)) for b in range(13))
-                 for a in range(13))
+    return tuple(tuple(a in NUMBERS and b in NUMBERS and bool(clashes(a, b)) for b in range(13)) for a in range(13))
 
 
-def fits(number: int, h: Hex, numbers: Mapping[Hex, int],
-         adjacency: Mapping[Hex, tuple[Hex, ...]] | None = None, *,
-         equal_exempt: Collection[Hex] = ()) -> bool:
+def fits(
+    number: int,
+    h: Hex,
+    numbers: Mapping[Hex, int],
+    adjacency: Mapping[Hex, tuple[Hex, ...]] | None = None,
+    *,
+    equal_exempt: Collection[Hex] = (),
+) -> bool:
     """Whether token ``number`` on hex ``h`` breaks no number rule against
     the tokens already in ``numbers`` (hex -> token; ``h`` itself is ignored
     if present). ``adjacency`` (hex -> the neighbouring hexes that can carry
     tokens) saves recomputing neighbours. Tokens on the hexes of
     ``equal_exempt`` (the deserts' oil-spring numbers, docs/rules.md
     section 5) are exempt from the equal-number rule only."""
-    for n in (hexgrid.neighbors(h) if adjacency is None else adjacency[h]):
+    for n in hexgrid.neighbors(h) if adjacency is None else adjacency[h]:
         other = numbers.get(n)
         if other is None:
             continue
@@ -129,6 +168,7 @@ def fits(number: int, h: Hex, numbers: Mapping[Hex, int],
 
 
 # -- the harbor rules (docs/rules.md sections 1 and 3) ------------------------
+
 
 def coast_edge(kinds: Mapping[Hex, str], h: Hex, facing: int) -> bool:
     """Whether the edge of hex ``h`` towards ``facing`` (0-5) is a coast edge
@@ -150,13 +190,52 @@ def harbor_conflict(a: tuple[Hex, int], b: tuple[Hex, int]) -> str | None:
 
 
 __all__ = [
-    "TERRAINS", "LAND_TERRAINS", "RESOURCES", "RESOURCE_OF", "HARBOR_TYPES", "PRELIMINARY", "SEMI_FINAL", "FINAL",
-    "FINALS_STAGES", "KINDS", "NUMBER_METHODS", "HARBOR_METHODS",
-    "NUMBERS", "RED_NUMBERS", "PIPS", "CHECK_RULES", "clashes", "clash_table", "fits", "coast_edge",
-    "harbor_conflict", "RULE_EQUAL", "RULE_RED", "RULE_COAST", "RULE_ONE_PER_SEA", "RULE_CORNERS",
-    "RULE_HEX_MISSING", "RULE_HEX_EXTRA", "RULE_HEX_KIND", "RULE_HEX_TERRAIN", "RULE_HEX_HIDDEN",
-    "RULE_TERRAIN_POOL", "RULE_NUMBER_FIXED", "RULE_NUMBER_ON_SEA", "RULE_NUMBER_ON_DESERT",
-    "RULE_NUMBER_MISSING", "RULE_NUMBER_POOL", "RULE_HARBOR_METHOD", "RULE_HARBOR_POOL", "RULE_HARBOR_PLACE",
-    "RULE_ROBBER", "RULE_PIRATE", "RULE_OIL_SPRING", "RULE_OIL_DESERT", "RULE_OIL_LEVELS",
-    "RULE_OIL_ADJACENT", "RULE_FIXED_BOARD", "RULE_SETUP_ID",
+    "TERRAINS",
+    "LAND_TERRAINS",
+    "RESOURCES",
+    "RESOURCE_OF",
+    "HARBOR_TYPES",
+    "PRELIMINARY",
+    "SEMI_FINAL",
+    "FINAL",
+    "FINALS_STAGES",
+    "KINDS",
+    "NUMBER_METHODS",
+    "HARBOR_METHODS",
+    "NUMBERS",
+    "RED_NUMBERS",
+    "PIPS",
+    "CHECK_RULES",
+    "clashes",
+    "clash_table",
+    "fits",
+    "coast_edge",
+    "harbor_conflict",
+    "RULE_EQUAL",
+    "RULE_RED",
+    "RULE_COAST",
+    "RULE_ONE_PER_SEA",
+    "RULE_CORNERS",
+    "RULE_HEX_MISSING",
+    "RULE_HEX_EXTRA",
+    "RULE_HEX_KIND",
+    "RULE_HEX_TERRAIN",
+    "RULE_HEX_HIDDEN",
+    "RULE_TERRAIN_POOL",
+    "RULE_NUMBER_FIXED",
+    "RULE_NUMBER_ON_SEA",
+    "RULE_NUMBER_ON_DESERT",
+    "RULE_NUMBER_MISSING",
+    "RULE_NUMBER_POOL",
+    "RULE_HARBOR_METHOD",
+    "RULE_HARBOR_POOL",
+    "RULE_HARBOR_PLACE",
+    "RULE_ROBBER",
+    "RULE_PIRATE",
+    "RULE_OIL_SPRING",
+    "RULE_OIL_DESERT",
+    "RULE_OIL_LEVELS",
+    "RULE_OIL_ADJACENT",
+    "RULE_FIXED_BOARD",
+    "RULE_SETUP_ID",
 ]

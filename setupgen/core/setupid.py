@@ -84,8 +84,7 @@ def encode(code: str, number_method: str, harbor_method: str, digest: int) -> st
     pairs = _pairs()
     a, b, c = pairs[digest >> 45 & 1023], pairs[digest >> 35 & 1023], pairs[digest >> 25 & 1023]
     d, e, last = pairs[digest >> 15 & 1023], pairs[digest >> 5 & 1023], digest & 31
-    total = (_DOUBLED[h[0]] + h[1] + _DOUBLED[h[2]] + h[3] + a[1] + b[1] + c[1] + d[1] + e[1]
-             + _DOUBLED[last])
+    total = _DOUBLED[h[0]] + h[1] + _DOUBLED[h[2]] + h[3] + a[1] + b[1] + c[1] + d[1] + e[1] + _DOUBLED[last]
     return f"{head}-{a[0]}{b[0]}-{c[0]}{d[0]}-{e[0]}{ALPHABET[last]}{ALPHABET[-total % 32]}"
 
 
@@ -93,7 +92,9 @@ def decode(text: str) -> SetupId:
     """Parse a setup ID. Raises :class:`SetupIdError` with the problem."""
     clean = text.strip().upper().replace("-", "").replace(" ", "")
     if len(clean) != 5 + _DIGITS:
-        raise SetupIdError(f"setup id {quoted(text, 40)} must have {5 + _DIGITS} letters and digits besides dashes", field="setup_id")
+        raise SetupIdError(
+            f"setup id {quoted(text, 40)} must have {5 + _DIGITS} letters and digits besides dashes", field="setup_id"
+        )
     code, n, h, body = clean[:2], clean[2], clean[3], clean[4:-1]
     body = body.translate(str.maketrans("OIL", "011"))
     check = clean[-1].translate(str.maketrans("OIL", "011"))
@@ -110,5 +111,7 @@ def decode(text: str) -> SetupId:
     for ch in body:
         value = value * 32 + ALPHABET.find(ch)
     if check_char(clean[:4], body) != check:
-        raise SetupIdError(f"setup id {quoted(text, 40)} has a typo: its check character does not match", field="setup_id")
+        raise SetupIdError(
+            f"setup id {quoted(text, 40)} has a typo: its check character does not match", field="setup_id"
+        )
     return SetupId(code, numbers[n], harbors[h], value)

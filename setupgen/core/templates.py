@@ -19,10 +19,11 @@ one-line lowercase message.
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any
 
 from .data import data_dir
 from .errors import SetupgenError
@@ -32,7 +33,7 @@ MIN_FONT_MM = 8 * 25.4 / 72
 #: longest chain of ``inherits`` a language file may use
 MAX_INHERITS = 8
 #: (language, kind of positions) -> (the words it was made from, the words for those positions)
-_POSITIONED: dict[tuple[str, str], tuple[Any, "Texts"]] = {}
+_POSITIONED: dict[tuple[str, str], tuple[Any, Texts]] = {}
 
 
 def templates_dir() -> Path:
@@ -57,7 +58,7 @@ class Texts:
         """Whether ``key`` names a text."""
         return isinstance(self._lookup(key), str)
 
-    def for_positions(self, kind: str) -> "Texts":
+    def for_positions(self, kind: str) -> Texts:
         """These words for a tournament whose positions are ``kind``:
         ``"start"`` (where a player starts: these words as they are) or
         ``"selection"`` (the order in which the players choose chair, colour
@@ -205,9 +206,10 @@ def _resolve_inherits(lang: str, known: tuple[str, ...]) -> dict[str, Any]:
 
 def _spelling(lang: str, table: Any) -> list[tuple[str, str]]:
     """A file's ``[spelling]`` rules, ``"ß" = "ss"``: (old, new) pairs."""
-    if not isinstance(table, Mapping) or not all(isinstance(k, str) and k and isinstance(v, str)
-                                                 for k, v in table.items()):
-        raise SetupgenError(f"templates/{lang}.toml: spelling: expected a table of texts, such as \"ß\" = \"ss\"")
+    if not isinstance(table, Mapping) or not all(
+        isinstance(k, str) and k and isinstance(v, str) for k, v in table.items()
+    ):
+        raise SetupgenError(f'templates/{lang}.toml: spelling: expected a table of texts, such as "ß" = "ss"')
     return list(table.items())
 
 

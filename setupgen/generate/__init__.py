@@ -10,4 +10,12 @@ stages.
 
 from .pipeline import ATTEMPTS, from_seed, from_seed_within, from_setup_id, generate, resolve_methods, setup_id_layout
 
-__all__ = ["generate", "from_seed", "from_seed_within", "from_setup_id", "resolve_methods", "setup_id_layout", "ATTEMPTS"]
+__all__ = [
+    "generate",
+    "from_seed",
+    "from_seed_within",
+    "from_setup_id",
+    "resolve_methods",
+    "setup_id_layout",
+    "ATTEMPTS",
+]

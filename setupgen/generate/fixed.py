@@ -36,7 +36,9 @@ def read_board_file(path: str | Path) -> tuple[Board, Layout]:
         layout = Layout.from_file(path)
         open_ = [s.hex for s in layout.hexes if s.region is not None]
         if open_:
-            raise SetupgenError(f"{path}: hex {open_[0]!r} draws its terrain from a region; a fixed board fixes every hex")
+            raise SetupgenError(
+                f"{path}: hex {open_[0]!r} draws its terrain from a region; a fixed board fixes every hex"
+            )
         if layout.default_harbors not in ("fixed", "players"):
             raise SetupgenError(f"{path}: harbors.default must be fixed (or players) for a fixed board")
         board = pipeline.generate(layout, random.Random(0))  # nothing random is left to draw
@@ -58,8 +60,10 @@ def oil_fixed_board(meta: Layout, board: Board) -> tuple[Board, Layout]:
     if meta.frame is not None:
         problems = frame_problems(board, layoutmod.load(meta.frame), pools=True)
         if problems:
-            raise SetupgenError(f"the board file does not fit {meta.name} (a {meta.frame} board): {problems[0]}"
-                                + (f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""))
+            raise SetupgenError(
+                f"the board file does not fit {meta.name} (a {meta.frame} board): {problems[0]}"
+                + (f" (and {len(problems) - 1} more)" if len(problems) > 1 else "")
+            )
     tiles = {t.hex: t for t in board.tiles}
     land = [t for t in board.tiles if t.kind == "land"]
     cells = [(t.hex, t.terrain, t.number) for t in land]
@@ -68,19 +72,24 @@ def oil_fixed_board(meta: Layout, board: Board) -> tuple[Board, Layout]:
     for t in land:
         if t.terrain == "desert":
             if t.number not in meta.oil.numbered:
-                raise SetupgenError(f"the desert at ({t.hex[0]}, {t.hex[1]}) needs its oil-spring number "
-                                    f"({' or '.join(map(str, meta.oil.numbered))}) in the board file")
+                raise SetupgenError(
+                    f"the desert at ({t.hex[0]}, {t.hex[1]}) needs its oil-spring number "
+                    f"({' or '.join(map(str, meta.oil.numbered))}) in the board file"
+                )
             springs.add(t.hex)
     for spring in meta.oil.fixed:
         h = fixed_spring_hex(spring, cells, kinds)
         if h in springs:
-            raise SetupgenError(f"the {spring.terrain} oil spring would fall on ({h[0]}, {h[1]}), which has one already")
+            raise SetupgenError(
+                f"the {spring.terrain} oil spring would fall on ({h[0]}, {h[1]}), which has one already"
+            )
         if spring.turn:
             tiles[h] = dataclasses.replace(tiles[h], terrain=spring.terrain)
         springs.add(h)
     new_tiles = tuple(dataclasses.replace(tiles[t.hex], oil_spring=t.hex in springs) for t in board.tiles)
-    fixed = dataclasses.replace(board, scenario=meta.name, tiles=new_tiles, robber=None,
-                                harbor_method="fixed" if board.harbors else "players")
+    fixed = dataclasses.replace(
+        board, scenario=meta.name, tiles=new_tiles, robber=None, harbor_method="fixed" if board.harbors else "players"
+    )
     layout = layout_of_board(fixed, meta)
     return _stamp(fixed, layout, fixed.to_json().encode("utf-8")), layout
 
@@ -104,6 +113,9 @@ def board_from_file(path: str | Path, scenario: str | None = None) -> tuple[Boar
         return board, layout
     meta = layoutmod.load(scenario)
     if meta.source != "board-file":
-        raise SetupgenError(f"scenario {scenario!r} makes its own boards; a board file goes with a board-file "
-                            f"scenario such as oil-springs-fixed", field="scenario")
+        raise SetupgenError(
+            f"scenario {scenario!r} makes its own boards; a board file goes with a board-file "
+            f"scenario such as oil-springs-fixed",
+            field="scenario",
+        )
     return oil_fixed_board(meta, board)

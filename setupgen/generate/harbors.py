@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import functools
 import random
-from typing import Sequence, TypeVar
+from collections.abc import Sequence
+from typing import TypeVar
 
 from ..core import rng as rngmod
 from ..core.board import Harbor, spot_order
@@ -40,8 +41,14 @@ def shuffled_pool(places: int, pool: Sequence[T], rng: random.Random) -> list[T]
     return types
 
 
-def free(edges: Sequence[tuple[Hex, int]], pool: Sequence[str], rng: random.Random, *,
-         layout_name: str = "layout", restarts: int = FREE_RESTARTS) -> tuple[Harbor, ...]:
+def free(
+    edges: Sequence[tuple[Hex, int]],
+    pool: Sequence[str],
+    rng: random.Random,
+    *,
+    layout_name: str = "layout",
+    restarts: int = FREE_RESTARTS,
+) -> tuple[Harbor, ...]:
     """Harbors drawn in random order, each laid on a uniformly chosen legal
     edge among ``edges`` (docs/rules.md section 3): at most one harbor per sea
     hex, no intersection shared by two harbors. The legal edges keep the
@@ -56,8 +63,15 @@ def free(edges: Sequence[tuple[Hex, int]], pool: Sequence[str], rng: random.Rand
     return tuple(sorted((Harbor(*edges[k], htype) for k, htype in laid), key=lambda x: spot_order(x.hex, x.facing)))
 
 
-def free_draw(blocks: Sequence[frozenset[int]], sea_hexes: int, pool: list[T], rng: random.Random, *,
-              layout_name: str = "layout", restarts: int = FREE_RESTARTS) -> list[tuple[int, T]]:
+def free_draw(
+    blocks: Sequence[frozenset[int]],
+    sea_hexes: int,
+    pool: list[T],
+    rng: random.Random,
+    *,
+    layout_name: str = "layout",
+    restarts: int = FREE_RESTARTS,
+) -> list[tuple[int, T]]:
     """The draws of :func:`free` over edge indices: ``blocks[k]`` the edges
     edge ``k`` rules out and ``sea_hexes`` the sea hexes the edges touch
     (:func:`conflicts`), ``pool`` the harbors (any values; shuffled as a
@@ -65,8 +79,9 @@ def free_draw(blocks: Sequence[frozenset[int]], sea_hexes: int, pool: list[T], r
     :class:`GenerationError` naming the rule for more harbors than sea
     hexes (before any draw) and after ``restarts``."""
     if len(pool) > sea_hexes:  # at most one harbor per sea hex
-        raise GenerationError(f"{layout_name}: {len(pool)} harbors but only {sea_hexes} sea hexes "
-                              f"touch land (rule {RULE_ONE_PER_SEA})")
+        raise GenerationError(
+            f"{layout_name}: {len(pool)} harbors but only {sea_hexes} sea hexes touch land (rule {RULE_ONE_PER_SEA})"
+        )
     random_ = rng.random
     for _ in range(restarts + 1):
         order = pool[:]
@@ -84,7 +99,8 @@ def free_draw(blocks: Sequence[frozenset[int]], sea_hexes: int, pool: list[T], r
             return out
     raise GenerationError(
         f"{layout_name}: cannot lay {len(pool)} harbors after {restarts} restarts: "
-        f"rules {RULE_ONE_PER_SEA} and {RULE_CORNERS} leave too few coast edges")
+        f"rules {RULE_ONE_PER_SEA} and {RULE_CORNERS} leave too few coast edges"
+    )
 
 
 @functools.lru_cache(maxsize=64)
@@ -93,5 +109,7 @@ def conflicts(edges: tuple[tuple[Hex, int], ...]) -> tuple[tuple[frozenset[int],
     harbor: itself, every edge of the same sea hex, every edge sharing an
     intersection with it (:func:`setupgen.core.rules.harbor_conflict`);
     and how many sea hexes the edges touch."""
-    return (tuple(frozenset(j for j, f in enumerate(edges) if harbor_conflict(e, f)) for e in edges),
-            len({h for h, _ in edges}))
+    return (
+        tuple(frozenset(j for j, f in enumerate(edges) if harbor_conflict(e, f)) for e in edges),
+        len({h for h, _ in edges}),
+    )

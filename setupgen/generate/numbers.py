@@ -13,9 +13,11 @@ from __future__ import annotations
 import functools
 import math
 import random
-from typing import Any, Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
-from ..core import hexgrid, rng as rngmod
+from ..core import hexgrid
+from ..core import rng as rngmod
 from ..core.errors import GenerationError
 from ..core.hexgrid import Hex
 from ..core.rules import RED_NUMBERS, RULE_EQUAL, RULE_RED, clash_table, clashes
@@ -29,16 +31,30 @@ Pick = Callable[[list[int]], int]
 Adjacency = Mapping[Hex, tuple[Hex, ...]]
 
 
-def swap(order: Sequence[Hex], tokens: Sequence[int], fixed: Mapping[Hex, int],
-         rng: random.Random, *, layout_name: str = "layout",
-         adjacency: Adjacency | None = None) -> dict[Hex, int]:
+def swap(
+    order: Sequence[Hex],
+    tokens: Sequence[int],
+    fixed: Mapping[Hex, int],
+    rng: random.Random,
+    *,
+    layout_name: str = "layout",
+    adjacency: Adjacency | None = None,
+) -> dict[Hex, int]:
     """The tournament swap rule, drawing from ``rng``. See :func:`swap_with`."""
     return swap_with(order, tokens, fixed, rng, layout_name=layout_name, adjacency=adjacency)
 
 
-def swap_with(order: Sequence[Hex], tokens: Sequence[int], fixed: Mapping[Hex, int],
-              pick: Pick | random.Random, *, trace: list[tuple[Any, ...]] | None = None, layout_name: str = "layout",
-              restarts: int = SWAP_RESTARTS, adjacency: Adjacency | None = None) -> dict[Hex, int]:
+def swap_with(
+    order: Sequence[Hex],
+    tokens: Sequence[int],
+    fixed: Mapping[Hex, int],
+    pick: Pick | random.Random,
+    *,
+    trace: list[tuple[Any, ...]] | None = None,
+    layout_name: str = "layout",
+    restarts: int = SWAP_RESTARTS,
+    adjacency: Adjacency | None = None,
+) -> dict[Hex, int]:
     """The tournament swap rule exactly as docs/rules.md section 2, steps 1-5.
 
     ``pick(bag)`` returns the index of the chip drawn from the list ``bag``
@@ -62,16 +78,35 @@ def swap_with(order: Sequence[Hex], tokens: Sequence[int], fixed: Mapping[Hex, i
     # cells 0..n-1, fixed hexes follow; 0 marks an empty hex.
     cells, near = _frame(tuple(order), tuple(fixed), adjacency)
     start = [0] * n + [fixed[h] for h in cells[n:]]
-    placed = swap_cells(start, range(n), tokens, near, pick, cells=cells, trace=trace, restarts=restarts,
-                        feasible=lambda: check_feasible(order, tokens, adjacency, layout_name),
-                        layout_name=layout_name)
+    placed = swap_cells(
+        start,
+        range(n),
+        tokens,
+        near,
+        pick,
+        cells=cells,
+        trace=trace,
+        restarts=restarts,
+        feasible=lambda: check_feasible(order, tokens, adjacency, layout_name),
+        layout_name=layout_name,
+    )
     return dict(zip(order, placed))
 
 
-def swap_cells(start: Sequence[int], walk: Sequence[int], tokens: Sequence[int], near: Sequence[Sequence[int]],
-               pick: Pick | random.Random, *, feasible: Callable[[], None], layout_name: str = "layout",
-               restarts: int = SWAP_RESTARTS, cells: Sequence[Hex] = (), trace: list[tuple[Any, ...]] | None = None,
-               before: Sequence[Sequence[int]] | None = None) -> list[int]:
+def swap_cells(
+    start: Sequence[int],
+    walk: Sequence[int],
+    tokens: Sequence[int],
+    near: Sequence[Sequence[int]],
+    pick: Pick | random.Random,
+    *,
+    feasible: Callable[[], None],
+    layout_name: str = "layout",
+    restarts: int = SWAP_RESTARTS,
+    cells: Sequence[Hex] = (),
+    trace: list[tuple[Any, ...]] | None = None,
+    before: Sequence[Sequence[int]] | None = None,
+) -> list[int]:
     """The swap rule over integer cells: ``start`` the token per cell (0:
     none; cells outside ``walk`` keep theirs), ``walk`` the cells to fill in
     placement order, ``near[cell]`` the cells next to it. ``pick``: as in
@@ -88,14 +123,35 @@ def swap_cells(start: Sequence[int], walk: Sequence[int], tokens: Sequence[int],
     Raises :class:`GenerationError` for a count of tokens other than
     ``walk``'s and after ``restarts`` restarts.
     """
-    return swap_joint(start, (walk,), (tokens,), near, pick, feasible=feasible, layout_name=layout_name,
-                      restarts=restarts, cells=cells, trace=trace, before=before)
+    return swap_joint(
+        start,
+        (walk,),
+        (tokens,),
+        near,
+        pick,
+        feasible=feasible,
+        layout_name=layout_name,
+        restarts=restarts,
+        cells=cells,
+        trace=trace,
+        before=before,
+    )
 
 
-def swap_joint(start: Sequence[int], walks: Sequence[Sequence[int]], tokens: Sequence[Sequence[int]],
-               near: Sequence[Sequence[int]], pick: Pick | random.Random, *, feasible: Callable[[], None],
-               layout_name: str = "layout", restarts: int = SWAP_RESTARTS, cells: Sequence[Hex] = (),
-               trace: list[tuple[Any, ...]] | None = None, before: Sequence[Sequence[int]] | None = None) -> list[int]:
+def swap_joint(
+    start: Sequence[int],
+    walks: Sequence[Sequence[int]],
+    tokens: Sequence[Sequence[int]],
+    near: Sequence[Sequence[int]],
+    pick: Pick | random.Random,
+    *,
+    feasible: Callable[[], None],
+    layout_name: str = "layout",
+    restarts: int = SWAP_RESTARTS,
+    cells: Sequence[Hex] = (),
+    trace: list[tuple[Any, ...]] | None = None,
+    before: Sequence[Sequence[int]] | None = None,
+) -> list[int]:
     """:func:`swap_cells` over several walks, each with its own tokens
     (token regions that touch, docs/rules.md section 2): a pass lays every
     walk in turn (a walk trades only within itself, each chip checked
@@ -120,7 +176,8 @@ def swap_joint(start: Sequence[int], walks: Sequence[Sequence[int]], tokens: Seq
             return placed
     raise GenerationError(
         f"{layout_name}: number placement failed after {restarts} restarts: "
-        f"the rules {RULE_EQUAL} and {RULE_RED} cannot be met")
+        f"the rules {RULE_EQUAL} and {RULE_RED} cannot be met"
+    )
 
 
 def _check_counts(walks: Sequence[Sequence[int]], tokens: Sequence[Sequence[int]], layout_name: str) -> None:
@@ -130,9 +187,17 @@ def _check_counts(walks: Sequence[Sequence[int]], tokens: Sequence[Sequence[int]
             raise GenerationError(f"{layout_name}: {len(toks)} number tokens for {len(walk)} hexes")
 
 
-def _swap_pass(placed: list[int], bag: list[int], near: Sequence[Sequence[int]], before: Sequence[Sequence[int]],
-               walk: Sequence[int], pick: Pick | None, random_: Callable[[], float] | None, cells: Sequence[Hex],
-               trace: list[tuple[Any, ...]] | None) -> bool:
+def _swap_pass(
+    placed: list[int],
+    bag: list[int],
+    near: Sequence[Sequence[int]],
+    before: Sequence[Sequence[int]],
+    walk: Sequence[int],
+    pick: Pick | None,
+    random_: Callable[[], float] | None,
+    cells: Sequence[Hex],
+    trace: list[tuple[Any, ...]] | None,
+) -> bool:
     """One placement pass of the swap rule over the cells of ``walk``
     (``placed``: token per cell, 0 empty; filled in place), each chip
     drawn by ``pick(bag)``, or with ``pick`` None as
@@ -167,8 +232,16 @@ def _swap_pass(placed: list[int], bag: list[int], near: Sequence[Sequence[int]],
     return True
 
 
-def _walk_back(placed: list[int], c: int, k: int, walk: Sequence[int], near: Sequence[Sequence[int]],
-               bad: tuple[tuple[bool, ...], ...], cells: Sequence[Hex], trace: list[tuple[Any, ...]] | None) -> bool:
+def _walk_back(
+    placed: list[int],
+    c: int,
+    k: int,
+    walk: Sequence[int],
+    near: Sequence[Sequence[int]],
+    bad: tuple[tuple[bool, ...], ...],
+    cells: Sequence[Hex],
+    trace: list[tuple[Any, ...]] | None,
+) -> bool:
     """Trade chip ``c`` (which breaks a rule on the ``k``-th cell of the
     walk) with the chip on the nearest earlier cell along the placement
     path for which the trade breaks nothing; False when there is none."""
@@ -202,8 +275,9 @@ def _clash_rows() -> tuple[tuple[bool, ...], ...]:
     return clash_table()
 
 
-def check_feasible(order: Sequence[Hex], tokens: Sequence[int], adjacency: Adjacency | None,
-                   layout_name: str = "layout") -> None:
+def check_feasible(
+    order: Sequence[Hex], tokens: Sequence[int], adjacency: Adjacency | None, layout_name: str = "layout"
+) -> None:
     """Fail fast, before any draw, when the number rules cannot be met: the
     hexes are covered greedily by cliques (three mutually adjacent hexes,
     else two, else one); no two tokens that clash may share a clique, so
@@ -217,12 +291,14 @@ def check_feasible(order: Sequence[Hex], tokens: Sequence[int], adjacency: Adjac
     counts = {v: list(tokens).count(v) for v in set(tokens)}
     for value, count in sorted(counts.items()):
         if count > cliques:
-            raise GenerationError(f"{layout_name}: {count} tokens {value} cannot lie apart on {len(order)} hexes "
-                                  f"(rule {RULE_EQUAL})")
+            raise GenerationError(
+                f"{layout_name}: {count} tokens {value} cannot lie apart on {len(order)} hexes (rule {RULE_EQUAL})"
+            )
     reds = sum(c for v, c in counts.items() if v in RED_NUMBERS)
     if reds > cliques:
-        raise GenerationError(f"{layout_name}: {reds} red tokens cannot lie apart on {len(order)} hexes "
-                              f"(rule {RULE_RED})")
+        raise GenerationError(
+            f"{layout_name}: {reds} red tokens cannot lie apart on {len(order)} hexes (rule {RULE_RED})"
+        )
     if len(_FEASIBLE) > 4096:
         _FEASIBLE.clear()
     _FEASIBLE[key] = adjacency
@@ -243,7 +319,7 @@ def _clique_cover(order: tuple[Hex, ...], adjacency: Adjacency | None) -> int:
         left.discard(h)
         count += 1
         mine = sorted(near[h] & left, key=lambda x: (x[1], x[0]))
-        pair = next(((a, b) for i, a in enumerate(mine) for b in mine[i + 1:] if b in near[a]), None)
+        pair = next(((a, b) for i, a in enumerate(mine) for b in mine[i + 1 :] if b in near[a]), None)
         left.difference_update(pair if pair is not None else mine[:1])
     return count
 
@@ -251,8 +327,9 @@ def _clique_cover(order: tuple[Hex, ...], adjacency: Adjacency | None) -> int:
 _FRAMES: dict[tuple[Any, ...], Any] = {}
 
 
-def _frame(order: tuple[Hex, ...], fixed: tuple[Hex, ...], adjacency: Adjacency | None
-           ) -> tuple[tuple[Hex, ...], tuple[tuple[int, ...], ...]]:
+def _frame(
+    order: tuple[Hex, ...], fixed: tuple[Hex, ...], adjacency: Adjacency | None
+) -> tuple[tuple[Hex, ...], tuple[tuple[int, ...], ...]]:
     """The cells (order, then fixed hexes) and, per cell, the indices of
     its neighbours among the cells (none for a fixed cell). Cached per (order, fixed
     hexes, adjacency): a layout has few desert positions."""
@@ -272,9 +349,16 @@ def _frame(order: tuple[Hex, ...], fixed: tuple[Hex, ...], adjacency: Adjacency 
     return cells, near
 
 
-def uniform(order: Sequence[Hex], tokens: Sequence[int], fixed: Mapping[Hex, int],
-            rng: random.Random, *, layout_name: str = "layout",
-            attempts: int = UNIFORM_ATTEMPTS, adjacency: Adjacency | None = None) -> dict[Hex, int]:
+def uniform(
+    order: Sequence[Hex],
+    tokens: Sequence[int],
+    fixed: Mapping[Hex, int],
+    rng: random.Random,
+    *,
+    layout_name: str = "layout",
+    attempts: int = UNIFORM_ATTEMPTS,
+    adjacency: Adjacency | None = None,
+) -> dict[Hex, int]:
     """Every legal arrangement equally likely: each attempt draws a uniform
     random arrangement chip by chip along ``order`` and is abandoned at its
     first violation (rejection of whole arrangements, docs/rules.md section 2).
@@ -284,27 +368,52 @@ def uniform(order: Sequence[Hex], tokens: Sequence[int], fixed: Mapping[Hex, int
     n = len(order)  # a count of tokens other than n is refused by the cells' version
     cells, near = _frame(tuple(order), tuple(fixed), adjacency)
     start = [0] * n + [fixed[h] for h in cells[n:]]
-    placed = uniform_cells(start, range(n), tokens, near, rng, attempts=attempts, layout_name=layout_name,
-                           feasible=lambda: check_feasible(order, tokens, adjacency, layout_name))
+    placed = uniform_cells(
+        start,
+        range(n),
+        tokens,
+        near,
+        rng,
+        attempts=attempts,
+        layout_name=layout_name,
+        feasible=lambda: check_feasible(order, tokens, adjacency, layout_name),
+    )
     return dict(zip(order, placed))
 
 
-def uniform_cells(start: Sequence[int], walk: Sequence[int], tokens: Sequence[int], near: Sequence[Sequence[int]],
-                  rng: random.Random, *, feasible: Callable[[], None], layout_name: str = "layout",
-                  attempts: int = UNIFORM_ATTEMPTS) -> list[int]:
+def uniform_cells(
+    start: Sequence[int],
+    walk: Sequence[int],
+    tokens: Sequence[int],
+    near: Sequence[Sequence[int]],
+    rng: random.Random,
+    *,
+    feasible: Callable[[], None],
+    layout_name: str = "layout",
+    attempts: int = UNIFORM_ATTEMPTS,
+) -> list[int]:
     """:func:`uniform` over integer cells (the arguments of
     :func:`swap_cells`). An attempt fills the walk in order and never
     trades, so ``near`` may be :func:`swap_cells`' ``before``. Returns the
     token per cell (``start`` with ``walk`` filled). Raises
     :class:`GenerationError` for a count of tokens other than ``walk``'s
     and after ``attempts`` attempts."""
-    return uniform_joint(start, (walk,), (tokens,), near, rng, feasible=feasible, layout_name=layout_name,
-                         attempts=attempts)
+    return uniform_joint(
+        start, (walk,), (tokens,), near, rng, feasible=feasible, layout_name=layout_name, attempts=attempts
+    )
 
 
-def uniform_joint(start: Sequence[int], walks: Sequence[Sequence[int]], tokens: Sequence[Sequence[int]],
-                  near: Sequence[Sequence[int]], rng: random.Random, *, feasible: Callable[[], None],
-                  layout_name: str = "layout", attempts: int = UNIFORM_ATTEMPTS) -> list[int]:
+def uniform_joint(
+    start: Sequence[int],
+    walks: Sequence[Sequence[int]],
+    tokens: Sequence[Sequence[int]],
+    near: Sequence[Sequence[int]],
+    rng: random.Random,
+    *,
+    feasible: Callable[[], None],
+    layout_name: str = "layout",
+    attempts: int = UNIFORM_ATTEMPTS,
+) -> list[int]:
     """:func:`uniform_cells` over several walks at once, each with its own
     tokens (token regions that touch, docs/rules.md section 2): an attempt
     draws a uniform arrangement of every walk in turn, each chip checked
@@ -340,8 +449,8 @@ def uniform_joint(start: Sequence[int], walks: Sequence[Sequence[int]], tokens: 
         else:
             return placed
     raise GenerationError(
-        f"{layout_name}: no legal number arrangement found in {attempts} attempts "
-        f"(rules {RULE_EQUAL}, {RULE_RED})")
+        f"{layout_name}: no legal number arrangement found in {attempts} attempts (rules {RULE_EQUAL}, {RULE_RED})"
+    )
 
 
 def spiral_path(hexes: Sequence[Hex], start: int) -> list[Hex]:
@@ -404,9 +513,15 @@ def _ccw_from(layer: list[Hex], first: Hex) -> list[Hex]:
     return sorted(layer, key=lambda h: ((angle(h) - a0) % (2 * math.pi), h))
 
 
-def spiral(land: Sequence[Hex], skip: frozenset[Hex], sequence: Sequence[int],
-           rng: random.Random, *, layout_name: str = "layout",
-           fixed: Mapping[Hex, int] | None = None) -> dict[Hex, int]:
+def spiral(
+    land: Sequence[Hex],
+    skip: frozenset[Hex],
+    sequence: Sequence[int],
+    rng: random.Random,
+    *,
+    layout_name: str = "layout",
+    fixed: Mapping[Hex, int] | None = None,
+) -> dict[Hex, int]:
     """The official lettered order: ``sequence`` laid along the spiral through
     ``land`` from a uniformly chosen corner, counter-clockwise, skipping the
     hexes in ``skip`` (deserts). Promises only the red rule (docs/rules.md
@@ -431,11 +546,13 @@ def spiral(land: Sequence[Hex], skip: frozenset[Hex], sequence: Sequence[int],
         laid = dict(zip(path, sequence))
         if not _red_pairs({**(fixed or {}), **laid}):
             return laid
-    raise GenerationError(f"{layout_name}: the spiral sequence puts red numbers side by side from every corner "
-                          f"(rule {RULE_RED})")
+    raise GenerationError(
+        f"{layout_name}: the spiral sequence puts red numbers side by side from every corner (rule {RULE_RED})"
+    )
 
 
 def _red_pairs(numbers: Mapping[Hex, int]) -> bool:
     """Whether two tokens on neighbouring hexes break the red rule."""
-    return any(RULE_RED in clashes(v, numbers[n]) for h, v in numbers.items()
-               for n in hexgrid.neighbors(h) if n in numbers)
+    return any(
+        RULE_RED in clashes(v, numbers[n]) for h, v in numbers.items() for n in hexgrid.neighbors(h) if n in numbers
+    )

@@ -34,8 +34,8 @@ The rule definitions (levels, the deserts' best tiles) live in
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Mapping, Sequence
 
 from ..core import rng as rngmod
 from ..core.hexgrid import Hex
@@ -57,8 +57,14 @@ class OilResult:
     swapped: bool
 
 
-def place(land: Sequence[Hex], terrain: Mapping[Hex, str], numbers: Mapping[Hex, int], setup: OilSetup,
-          adjacency: Mapping[Hex, tuple[Hex, ...]], rng: random.Random) -> OilResult | str:
+def place(
+    land: Sequence[Hex],
+    terrain: Mapping[Hex, str],
+    numbers: Mapping[Hex, int],
+    setup: OilSetup,
+    adjacency: Mapping[Hex, tuple[Hex, ...]],
+    rng: random.Random,
+) -> OilResult | str:
     """Run the oil steps on a board whose terrain and numbers are laid.
 
     ``land`` in reading order. Returns the :class:`OilResult`, or
@@ -96,9 +102,16 @@ def place(land: Sequence[Hex], terrain: Mapping[Hex, str], numbers: Mapping[Hex,
     return OilResult(numbers, frozenset(oil), swapped)
 
 
-def _trades(candidates: Sequence[Hex], hexes: Sequence[Hex], level: int, numbers: Mapping[Hex, int],
-            oil: set[Hex], deserts: Sequence[Hex], setup: OilSetup,
-            adjacency: Mapping[Hex, tuple[Hex, ...]]) -> list[tuple[Hex, Hex]]:
+def _trades(
+    candidates: Sequence[Hex],
+    hexes: Sequence[Hex],
+    level: int,
+    numbers: Mapping[Hex, int],
+    oil: set[Hex],
+    deserts: Sequence[Hex],
+    setup: OilSetup,
+    adjacency: Mapping[Hex, tuple[Hex, ...]],
+) -> list[tuple[Hex, Hex]]:
     """The token trades (X, Y) that free a hex on ``level``: X a candidate,
     Y another hex of the terrain off the level and touching no oil spring,
     with every number rule kept (the deserts' numbers exempt from the
@@ -110,15 +123,18 @@ def _trades(candidates: Sequence[Hex], hexes: Sequence[Hex], level: int, numbers
                 continue
             trial = dict(numbers)
             trial[x], trial[y] = numbers[y], numbers[x]
-            if (fits(trial[x], x, trial, adjacency, equal_exempt=deserts)
-                    and fits(trial[y], y, trial, adjacency, equal_exempt=deserts)
-                    and _desert_choice_holds(deserts, trial, setup, adjacency)):
+            if (
+                fits(trial[x], x, trial, adjacency, equal_exempt=deserts)
+                and fits(trial[y], y, trial, adjacency, equal_exempt=deserts)
+                and _desert_choice_holds(deserts, trial, setup, adjacency)
+            ):
                 pairs.append((x, y))
     return pairs
 
 
-def _desert_choice_holds(deserts: Sequence[Hex], numbers: Mapping[Hex, int], setup: OilSetup,
-                         adjacency: Mapping[Hex, tuple[Hex, ...]]) -> bool:
+def _desert_choice_holds(
+    deserts: Sequence[Hex], numbers: Mapping[Hex, int], setup: OilSetup, adjacency: Mapping[Hex, tuple[Hex, ...]]
+) -> bool:
     """Whether the deserts' numbers are still a best choice (step 1) after a
     trade: a trade may not bring a desert's number next to it when another
     numbered tile would then be better."""

@@ -13,11 +13,11 @@ from __future__ import annotations
 import functools
 import operator
 import random
-from typing import Sequence
+from collections.abc import Sequence
 
+from ..core import balance, setupid
 from ..core import layout as layoutmod
 from ..core import rng as rngmod
-from ..core import balance, setupid
 from ..core.balance import Limits
 from ..core.board import CODE_OIL, CODE_TERRAIN, BalanceRecord, Board, Harbor
 from ..core.errors import GenerationError, SetupgenError, SetupIdError, UnknownScenarioError, quoted
@@ -33,8 +33,7 @@ from . import plan as planmod
 from .plan import DESERT
 
 
-def generate(layout: Layout, rng: random.Random, numbers: str | None = None,
-             harbors: str | None = None) -> Board:
+def generate(layout: Layout, rng: random.Random, numbers: str | None = None, harbors: str | None = None) -> Board:
     """A random legal board of ``layout``.
 
     ``numbers``: ``swap`` | ``spiral`` | ``uniform`` (None: the layout's
@@ -49,8 +48,14 @@ def generate(layout: Layout, rng: random.Random, numbers: str | None = None,
     return _generate(layout, rng, number_method, harbor_method, None, "")
 
 
-def _generate(layout: Layout, rng: random.Random, number_method: str, harbor_method: str, seed: str | None,
-              setup_id: SetupId | tuple[str, str, str, int] | str) -> Board:
+def _generate(
+    layout: Layout,
+    rng: random.Random,
+    number_method: str,
+    harbor_method: str,
+    seed: str | None,
+    setup_id: SetupId | tuple[str, str, str, int] | str,
+) -> Board:
     """:func:`generate` with resolved methods, stamping ``seed`` and
     ``setup_id`` (its text made when first read) on the board. The draws
     run over the layout's integer tables (:mod:`.plan`)."""
@@ -59,8 +64,15 @@ def _generate(layout: Layout, rng: random.Random, number_method: str, harbor_met
     return board
 
 
-def _draw(layout: Layout, rng: random.Random, number_method: str, harbor_method: str, seed: str | None,
-          setup_id: SetupId | tuple[str, str, str, int] | str, cluster_limit: int | None = None) -> Board | None:
+def _draw(
+    layout: Layout,
+    rng: random.Random,
+    number_method: str,
+    harbor_method: str,
+    seed: str | None,
+    setup_id: SetupId | tuple[str, str, str, int] | str,
+    cluster_limit: int | None = None,
+) -> Board | None:
     """:func:`_generate`; with ``cluster_limit`` (layouts without oil
     springs only) None, without drawing numbers or harbors, when the
     terrain's largest group of one terrain is larger."""
@@ -81,8 +93,19 @@ def _draw(layout: Layout, rng: random.Random, number_method: str, harbor_method:
     codes = list(map(operator.add, terrain, placed))  # the tile codes of the TileTable
     for c in oil_springs:
         codes[c] += CODE_OIL
-    return Board.from_generated(layout.name, seed, setup_id, number_method, harbor_method, pl.table, codes,
-                                harbors, harbors_json, robber, layout.pirate)
+    return Board.from_generated(
+        layout.name,
+        seed,
+        setup_id,
+        number_method,
+        harbor_method,
+        pl.table,
+        codes,
+        harbors,
+        harbors_json,
+        robber,
+        layout.pirate,
+    )
 
 
 def _harbors(pl: planmod.Plan, method: str, rng: random.Random) -> tuple[tuple[Harbor, ...], str]:
@@ -113,8 +136,9 @@ OIL_NUMBER_REDOS = 100
 OIL_TERRAIN_REDOS = 100
 
 
-def _land(pl: planmod.Plan, number_method: str, rng: random.Random, cluster_limit: int | None = None
-          ) -> tuple[list[int], list[int], frozenset[int] | tuple[()]] | None:
+def _land(
+    pl: planmod.Plan, number_method: str, rng: random.Random, cluster_limit: int | None = None
+) -> tuple[list[int], list[int], frozenset[int] | tuple[()]] | None:
     """Terrain (code per cell), number tokens (per cell, 0 none) and the
     cells with an oil spring. Without oil springs: one pass (None, before
     any number is drawn, when the terrain's largest group exceeds
@@ -139,8 +163,10 @@ def _land(pl: planmod.Plan, number_method: str, rng: random.Random, cluster_limi
                 break
             if isinstance(result, tuple):
                 return terrain, *result
-    raise GenerationError(f"{layout.name}: no oil-spring placement found after {OIL_TERRAIN_REDOS} terrain "
-                          f"and {OIL_NUMBER_REDOS} number redos each (rule: no two oil springs adjacent)")
+    raise GenerationError(
+        f"{layout.name}: no oil-spring placement found after {OIL_TERRAIN_REDOS} terrain "
+        f"and {OIL_NUMBER_REDOS} number redos each (rule: no two oil springs adjacent)"
+    )
 
 
 #: the terrain codes no group of one terrain counts (docs/balance.md): the desert
@@ -154,16 +180,22 @@ def largest_group(pl: planmod.Plan, terrain: list[int]) -> int:
     return balance.terrain_groups([terrain[c] for c in pl.land], pl.land_pairs, _UNGROUPED)[0]
 
 
-def _oil(pl: planmod.Plan, terrain: list[int], placed: list[int], rng: random.Random
-         ) -> tuple[list[int], frozenset[int]] | str:
+def _oil(
+    pl: planmod.Plan, terrain: list[int], placed: list[int], rng: random.Random
+) -> tuple[list[int], frozenset[int]] | str:
     """The oil step (:func:`.oil.place`) over the cells: the numbers after
     it and the oil-spring cells, or what it asks to redo."""
     hexes = pl.table.hexes
     land = [hexes[c] for c in pl.land]
     assert pl.layout.oil is not None  # only an Oil Springs layout comes here
-    result = oilmod.place(land, {hexes[c]: TERRAINS[terrain[c] // CODE_TERRAIN] for c in pl.land},
-                          {hexes[c]: placed[c] for c in pl.land if placed[c]}, pl.layout.oil, pl.layout.adjacency,
-                          rng)
+    result = oilmod.place(
+        land,
+        {hexes[c]: TERRAINS[terrain[c] // CODE_TERRAIN] for c in pl.land},
+        {hexes[c]: placed[c] for c in pl.land if placed[c]},
+        pl.layout.oil,
+        pl.layout.adjacency,
+        rng,
+    )
     if not isinstance(result, oilmod.OilResult):
         return result
     numbers = [0] * len(placed)
@@ -193,8 +225,11 @@ def _numbers(pl: planmod.Plan, terrain: list[int], number_method: str, rng: rand
     whole board's legal arrangements."""
     layout = pl.layout
     placed: Sequence[int] = pl.numbers  # copied by the first number method
-    walks = [(region, [c for c in region.cells if terrain[c] != DESERT and not pl.numbers[c]])
-             for region in pl.regions if region.tokens]
+    walks = [
+        (region, [c for c in region.cells if terrain[c] != DESERT and not pl.numbers[c]])
+        for region in pl.regions
+        if region.tokens
+    ]
     if number_method != "spiral" and pl.regions_touch:
         return _numbers_together(pl, walks, number_method, rng)
     for region, walk in walks:
@@ -204,18 +239,28 @@ def _numbers(pl: planmod.Plan, terrain: list[int], number_method: str, rng: rand
             continue
         feasible = functools.partial(_feasible, pl, walk, region)
         if number_method == "swap":
-            placed = numbermod.swap_joint(placed, (walk,), (region.tokens,), pl.near, rng, feasible=feasible,
-                                          layout_name=layout.name, before=pl.before)  # one walk: swap_cells
+            placed = numbermod.swap_joint(
+                placed,
+                (walk,),
+                (region.tokens,),
+                pl.near,
+                rng,
+                feasible=feasible,
+                layout_name=layout.name,
+                before=pl.before,
+            )  # one walk: swap_cells
         else:
-            placed = numbermod.uniform_cells(placed, walk, region.tokens, pl.before, rng, feasible=feasible,
-                                             layout_name=layout.name)
+            placed = numbermod.uniform_cells(
+                placed, walk, region.tokens, pl.before, rng, feasible=feasible, layout_name=layout.name
+            )
     if type(placed) is not list:  # no region has tokens
         placed = list(placed)
     return placed
 
 
-def _numbers_together(pl: planmod.Plan, walks: list[tuple[planmod.RegionPlan, list[int]]], number_method: str,
-                      rng: random.Random) -> list[int]:
+def _numbers_together(
+    pl: planmod.Plan, walks: list[tuple[planmod.RegionPlan, list[int]]], number_method: str, rng: random.Random
+) -> list[int]:
     """Swap or uniform over every region's walk at once, for regions whose
     tokens touch (:func:`.numbers.swap_joint`, :func:`.numbers.uniform_joint`)."""
     cells, tokens = [w for _r, w in walks], [r.tokens for r, _w in walks]
@@ -225,10 +270,12 @@ def _numbers_together(pl: planmod.Plan, walks: list[tuple[planmod.RegionPlan, li
             _feasible(pl, walk, region)
 
     if number_method == "uniform":
-        return numbermod.uniform_joint(pl.numbers, cells, tokens, pl.before, rng, feasible=feasible,
-                                       layout_name=pl.layout.name)
-    return numbermod.swap_joint(pl.numbers, cells, tokens, pl.near, rng, feasible=feasible,
-                                layout_name=pl.layout.name, before=pl.before)
+        return numbermod.uniform_joint(
+            pl.numbers, cells, tokens, pl.before, rng, feasible=feasible, layout_name=pl.layout.name
+        )
+    return numbermod.swap_joint(
+        pl.numbers, cells, tokens, pl.near, rng, feasible=feasible, layout_name=pl.layout.name, before=pl.before
+    )
 
 
 def _feasible(pl: planmod.Plan, walk: list[int], region: planmod.RegionPlan) -> None:
@@ -237,8 +284,9 @@ def _feasible(pl: planmod.Plan, walk: list[int], region: planmod.RegionPlan) -> 
     numbermod.check_feasible([pl.table.hexes[c] for c in walk], region.tokens, pl.layout.adjacency, pl.layout.name)
 
 
-def _spiral(pl: planmod.Plan, region: planmod.RegionPlan, terrain: list[int], placed: list[int],
-            rng: random.Random) -> None:
+def _spiral(
+    pl: planmod.Plan, region: planmod.RegionPlan, terrain: list[int], placed: list[int], rng: random.Random
+) -> None:
     """The spiral method (:func:`.numbers.spiral`) on one region, into ``placed``."""
     hexes = pl.table.hexes
     members = [hexes[c] for c in region.cells]
@@ -259,16 +307,21 @@ def resolve_methods(layout: Layout, numbers: str | None, harbors: str | None) ->
     number_method = layout.default_numbers if numbers is None else numbers
     harbor_method = layout.default_harbors if harbors is None else harbors
     if number_method not in NUMBER_METHODS:
-        raise SetupgenError(f"unknown number method {number_method!r} (known: {', '.join(NUMBER_METHODS)})",
-                            field="numbers")
+        raise SetupgenError(
+            f"unknown number method {number_method!r} (known: {', '.join(NUMBER_METHODS)})", field="numbers"
+        )
     if harbor_method not in HARBOR_METHODS:
-        raise SetupgenError(f"unknown harbor method {harbor_method!r} (known: {', '.join(HARBOR_METHODS)})",
-                            field="harbors")
+        raise SetupgenError(
+            f"unknown harbor method {harbor_method!r} (known: {', '.join(HARBOR_METHODS)})", field="harbors"
+        )
     if harbor_method == "fixed" and not (layout.harbor_places and all(pl.type for pl in layout.harbor_places)):
-        raise SetupgenError(f"scenario {layout.name!r} does not fix its harbors; use shuffled, free or players",
-                            field="harbors")
+        raise SetupgenError(
+            f"scenario {layout.name!r} does not fix its harbors; use shuffled, free or players", field="harbors"
+        )
     if harbor_method == "shuffled" and not layout.harbor_places:
-        raise SetupgenError(f"scenario {layout.name!r} has no fixed harbor places; use free or players", field="harbors")
+        raise SetupgenError(
+            f"scenario {layout.name!r} has no fixed harbor places; use free or players", field="harbors"
+        )
     if number_method == "spiral" and not layout.spiral:
         raise SetupgenError(f"scenario {layout.name!r} has no spiral order; use swap or uniform", field="numbers")
     return number_method, harbor_method
@@ -281,8 +334,9 @@ def setup_id_layout(text: str) -> Layout:
     try:
         return layoutmod.by_code(sid.code)
     except UnknownScenarioError:
-        raise SetupIdError(f"setup id {quoted(text, 40)}: no scenario has the code {sid.code!r}",
-                           field="setup_id") from None
+        raise SetupIdError(
+            f"setup id {quoted(text, 40)}: no scenario has the code {sid.code!r}", field="setup_id"
+        ) from None
 
 
 def _unusable_methods(shown: str, sid: SetupId, error: SetupgenError) -> str:
@@ -291,16 +345,19 @@ def _unusable_methods(shown: str, sid: SetupId, error: SetupgenError) -> str:
     reason without the advice meant for a chosen method."""
     reason = str(error).split("; use ")[0]
     if error.field == "harbors":
-        return (f"setup id {shown}: its harbor letter {setupid.HARBOR_CODES[sid.harbor_method]} "
-                f"({sid.harbor_method}) does not fit: {reason}")
+        return (
+            f"setup id {shown}: its harbor letter {setupid.HARBOR_CODES[sid.harbor_method]} "
+            f"({sid.harbor_method}) does not fit: {reason}"
+        )
     if error.field == "numbers":
-        return (f"setup id {shown}: its number letter {setupid.NUMBER_CODES[sid.number_method]} "
-                f"({sid.number_method}) does not fit: {reason}")
+        return (
+            f"setup id {shown}: its number letter {setupid.NUMBER_CODES[sid.number_method]} "
+            f"({sid.number_method}) does not fit: {reason}"
+        )
     return f"setup id {shown} names no board: {reason}"
 
 
-def from_seed(scenario: str | Layout, seed: str, numbers: str | None = None,
-              harbors: str | None = None) -> Board:
+def from_seed(scenario: str | Layout, seed: str, numbers: str | None = None, harbors: str | None = None) -> Board:
     """The board of a scenario (name or layout) for seed text ``seed``: the
     stream is seeded from :func:`setupgen.core.rng.digest` of the seed, and the
     board carries the seed and its setup ID.
@@ -313,8 +370,14 @@ def from_seed(scenario: str | Layout, seed: str, numbers: str | None = None,
     number_method, harbor_method = resolve_methods(layout, numbers, harbors)
     check_text(seed, "the seed", field="seed")
     digest = rngmod.digest(seed)
-    return _generate(layout, rngmod.stream(digest), number_method, harbor_method, seed,
-                     (layout.code, number_method, harbor_method, digest))
+    return _generate(
+        layout,
+        rngmod.stream(digest),
+        number_method,
+        harbor_method,
+        seed,
+        (layout.code, number_method, harbor_method, digest),
+    )
 
 
 #: attempts a board under balance limits may take, per number method, so that
@@ -323,8 +386,9 @@ def from_seed(scenario: str | Layout, seed: str, numbers: str | None = None,
 ATTEMPTS = {"swap": 2000, "spiral": 2000, "uniform": 400}
 
 
-def from_seed_within(scenario: str | Layout, seed: str, limits: Limits, numbers: str | None = None,
-                     harbors: str | None = None) -> Board:
+def from_seed_within(
+    scenario: str | Layout, seed: str, limits: Limits, numbers: str | None = None, harbors: str | None = None
+) -> Board:
     """The board of ``seed`` that meets balance ``limits`` (docs/balance.md):
     the first board of the seed's attempt stream (attempt 0 is
     :func:`from_seed`'s board, attempt k seeded by
@@ -365,16 +429,21 @@ def from_seed_within(scenario: str | Layout, seed: str, limits: Limits, numbers:
         except GenerationError:  # this attempt's stream found no legal board (Oil Springs redos): the next
             failed["generation"] = failed.get("generation", 0) + 1
             continue
-        failing = "max_terrain_cluster" if board is None else \
-            balance.first_failure(board, limits, start_barred=layout.start_barred)
+        failing = (
+            "max_terrain_cluster"
+            if board is None
+            else balance.first_failure(board, limits, start_barred=layout.start_barred)
+        )
         if failing is None:
             assert board is not None
             return board.with_balance(BalanceRecord(limits, attempt))
         failed[failing] = failed.get(failing, 0) + 1
     worst = max(failed, key=lambda k: (failed[k], k))
-    raise GenerationError(f"no {layout.name} board met the balance limits in {budget} attempts (none accepted); "
-                          f"the limit failing most: {worst.replace('_', ' ')} ({failed[worst]} of {budget} "
-                          f"attempts); loosen it")
+    raise GenerationError(
+        f"no {layout.name} board met the balance limits in {budget} attempts (none accepted); "
+        f"the limit failing most: {worst.replace('_', ' ')} ({failed[worst]} of {budget} "
+        f"attempts); loosen it"
+    )
 
 
 def from_setup_id(text: str, layout: Layout | None = None) -> Board:
@@ -390,8 +459,9 @@ def from_setup_id(text: str, layout: Layout | None = None) -> Board:
     if layout is None:
         layout = setup_id_layout(text)
     elif layout.code != sid.code:
-        raise SetupIdError(f"setup id {shown} is for scenario code {sid.code}, not {layout.code} ({layout.name})",
-                           field="setup_id")
+        raise SetupIdError(
+            f"setup id {shown} is for scenario code {sid.code}, not {layout.code} ({layout.name})", field="setup_id"
+        )
     try:
         number_method, harbor_method = resolve_methods(layout, sid.number_method, sid.harbor_method)
     except SetupgenError as e:  # the ID's own letters name a method its scenario cannot use

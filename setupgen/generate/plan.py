@@ -20,7 +20,7 @@ from ..core import balance
 from ..core.board import TERRAIN_CODES, Harbor, TileTable, harbor_json, spot_order
 from ..core.hexgrid import Hex
 from ..core.layout import Layout
-from ..core.rules import HARBOR_TYPES, TERRAINS
+from ..core.rules import HARBOR_TYPES
 from . import harbors as harbormod
 
 #: the desert's terrain code (:data:`setupgen.core.board.TERRAIN_CODES`)
@@ -103,9 +103,16 @@ def _build(layout: Layout) -> Plan:
     near = tuple(tuple(cell_of[n] for n in adjacency[h]) if h in adjacency else () for h in hexes)
     before = _before(layout, near, cell_of)
     land = tuple(cell_of[h] for h in layout.land())
-    regions = tuple(RegionPlan(r.name, tuple(cell_of[h] for h in layout.region_hexes(r.name)),
-                               tuple(TERRAIN_CODES[t] for t in r.terrain_pool), r.number_tokens, r.hidden)
-                    for r in layout.regions)
+    regions = tuple(
+        RegionPlan(
+            r.name,
+            tuple(cell_of[h] for h in layout.region_hexes(r.name)),
+            tuple(TERRAIN_CODES[t] for t in r.terrain_pool),
+            r.number_tokens,
+            r.hidden,
+        )
+        for r in layout.regions
+    )
     pool_types = tuple(HARBOR_TYPES.index(t) for t in layout.harbor_pool)
     places = [(p.hex, p.facing) for p in layout.harbor_places]
     edges = list(layout.coast_edges)
@@ -114,9 +121,26 @@ def _build(layout: Layout) -> Plan:
     for rank, k in enumerate(sorted(range(len(edges)), key=lambda k: spot_order(*edges[k]))):
         edge_rank[k] = rank
     conflicts, sea_hexes = harbormod.conflicts(tuple(edges))
-    return Plan(layout, table, terrain, numbers, near, before, land, balance.land_pairs(layout.land()), regions,
-                cell_of, pool_types, tuple(place_order), _harbor_table(places), _harbor_table(edges),
-                conflicts, sea_hexes, tuple(edge_rank), _regions_touch(regions, near))
+    return Plan(
+        layout,
+        table,
+        terrain,
+        numbers,
+        near,
+        before,
+        land,
+        balance.land_pairs(layout.land()),
+        regions,
+        cell_of,
+        pool_types,
+        tuple(place_order),
+        _harbor_table(places),
+        _harbor_table(edges),
+        conflicts,
+        sea_hexes,
+        tuple(edge_rank),
+        _regions_touch(regions, near),
+    )
 
 
 def _regions_touch(regions: tuple[RegionPlan, ...], near: tuple[tuple[int, ...], ...]) -> bool:
@@ -126,8 +150,7 @@ def _regions_touch(regions: tuple[RegionPlan, ...], near: tuple[tuple[int, ...],
     return any(owner.get(n, k) != k for c, k in owner.items() for n in near[c])
 
 
-def _before(layout: Layout, near: tuple[tuple[int, ...], ...], cell_of: dict[Hex, int]
-            ) -> tuple[tuple[int, ...], ...]:
+def _before(layout: Layout, near: tuple[tuple[int, ...], ...], cell_of: dict[Hex, int]) -> tuple[tuple[int, ...], ...]:
     """``Plan.before``: per cell its neighbours without the later cells of
     the same region (reading order) that carry no fixed token. A region's
     pass fills its cells in reading order (deserts and fixed tokens left
@@ -140,8 +163,9 @@ def _before(layout: Layout, near: tuple[tuple[int, ...], ...], cell_of: dict[Hex
     out = []
     for cell, ns in enumerate(near):
         mine = rank.get(cell)
-        out.append(tuple(n for n in ns if mine is None or n not in rank or rank[n][0] != mine[0]
-                         or rank[n][1] < mine[1]))
+        out.append(
+            tuple(n for n in ns if mine is None or n not in rank or rank[n][0] != mine[0] or rank[n][1] < mine[1])
+        )
     return tuple(out)
 
 

@@ -17,8 +17,9 @@ face-down hex. Lengths in mm.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from types import MappingProxyType
-from typing import Any, Mapping, NamedTuple, Sequence
+from typing import Any, NamedTuple
 
 from ..core import almanac as rules
 from ..core.almanac import AlmanacRequest
@@ -32,15 +33,38 @@ from .board import harbor_order, harbor_words
 from .page import add_circle, add_text, finish, fit, text_width, wrap
 from .sheet import Page, SheetContext, footer, footer_height, round_label, scenario_title, table_box_and_rule
 
-__all__ = ["AlmanacRequest", "table_players", "blank_back", "almanac_sections", "render_almanac", "almanac_page",
-           "harbor_summary", "pirate_blocked", "numbered", "NUMBERED", "material_lines", "lay_out", "balance", "Line", "almanac_layout"]
+__all__ = [
+    "AlmanacRequest",
+    "table_players",
+    "blank_back",
+    "almanac_sections",
+    "render_almanac",
+    "almanac_page",
+    "harbor_summary",
+    "pirate_blocked",
+    "numbered",
+    "NUMBERED",
+    "material_lines",
+    "lay_out",
+    "balance",
+    "Line",
+    "almanac_layout",
+]
 
 
 Section = tuple[str, list[str]]  # heading, lines (a line may hold "\n")
 
 
-def almanac_sections(board: Board, layout: Layout, request: AlmanacRequest, tx: Texts,
-                     players: int, vp: int | None = None, *, short: bool = False) -> list[Section]:
+def almanac_sections(
+    board: Board,
+    layout: Layout,
+    request: AlmanacRequest,
+    tx: Texts,
+    players: int,
+    vp: int | None = None,
+    *,
+    short: bool = False,
+) -> list[Section]:
     """The page's sections in order, as ``(heading, lines)``, for a table
     of ``players`` playing to ``vp`` victory points (default: the
     layout's): what :func:`setupgen.core.almanac.page_rules` says the page
@@ -58,20 +82,12 @@ def almanac_sections(board: Board, layout: Layout, request: AlmanacRequest, tx: 
     refs = page.numbers()
 
     def texts_of(part: Sequence[rules.Rule]) -> list[str]:
-        return [numbered(refs[r.key], _option_label(r, tx) + rules.rule_text(r, tx.lang, short=short, vp=vp, **refs))
-                for r in part]
+        return [
+            numbered(refs[r.key], _option_label(r, tx) + rules.rule_text(r, tx.lang, short=short, vp=vp, **refs))
+            for r in part
+        ]
 
-    head = (tx.get("almanac.house_rules_of", preset=tx.get(f"almanac.preset.{request.preset}"))
-            if request.preset != rules.NO_PRESET else tx.get("almanac.house_rules"))
-    house = [*(NOTE + rules.rule_text(r, tx.lang, short=short) for r in page.preamble),
-             numbered(1, _win_line(page, refs, vp, tx)), *texts_of(page.house)]
-    analogy = _analogy_note(page, scenario, refs, request, tx)
-    if analogy:
-        house.append(NOTE + analogy)
-    if page.replaced:
-        names = list(dict.fromkeys(tx.get(f"almanac.rule_name.{k}") for k in page.replaced))
-        house.append(NOTE + tx.get("almanac.replaced", scenario=scenario_title(layout, tx), rules=", ".join(names)))
-    out: list[Section] = [(head, house)]
+    out: list[Section] = [_house_section(page, refs, request, layout, vp, tx, texts_of(page.house), short)]
     if page.scenario:
         out.append((tx.get("almanac.scenario_rules", scenario=scenario_title(layout, tx)), texts_of(page.scenario)))
     if request.variant is not None:
@@ -81,12 +97,48 @@ def almanac_sections(board: Board, layout: Layout, request: AlmanacRequest, tx: 
         out.append((tx.get("almanac.material_title"), material))
     out.append((tx.get("almanac.maritime_trade"), texts_of(page.trade) + harbor_summary(board, layout, tx, refs)))
     if page.longest:
-        key = ("almanac.longest_trade_route" if any("trade-route" in r.key for r in page.longest)
-               else "almanac.longest_road")
+        key = (
+            "almanac.longest_trade_route"
+            if any("trade-route" in r.key for r in page.longest)
+            else "almanac.longest_road"
+        )
         out.append((tx.get(key), texts_of(page.longest)))
     if page.disputes:
         out.append((tx.get("almanac.disputes"), texts_of(page.disputes)))
     return out
+
+
+def _house_section(
+    page: rules.PageRules,
+    refs: Mapping[str, int],
+    request: AlmanacRequest,
+    layout: Layout,
+    vp: int,
+    tx: Texts,
+    house_rules: list[str],
+    short: bool,
+) -> Section:
+    """The house rules' section: the preamble notes, the win line (rule
+    1), the house rules worded (``house_rules``), then the notes of a
+    rule taken by analogy and of the house rules the scenario replaced."""
+    scenario = layout.name if layout.name in rules.scenarios() else None
+    head = (
+        tx.get("almanac.house_rules_of", preset=tx.get(f"almanac.preset.{request.preset}"))
+        if request.preset != rules.NO_PRESET
+        else tx.get("almanac.house_rules")
+    )
+    house = [
+        *(NOTE + rules.rule_text(r, tx.lang, short=short) for r in page.preamble),
+        numbered(1, _win_line(page, refs, vp, tx)),
+        *house_rules,
+    ]
+    analogy = _analogy_note(page, scenario, refs, request, tx)
+    if analogy:
+        house.append(NOTE + analogy)
+    if page.replaced:
+        names = list(dict.fromkeys(tx.get(f"almanac.rule_name.{k}") for k in page.replaced))
+        house.append(NOTE + tx.get("almanac.replaced", scenario=scenario_title(layout, tx), rules=", ".join(names)))
+    return head, house
 
 
 def _win_line(page: rules.PageRules, refs: Mapping[str, int], vp: int, tx: Texts) -> str:
@@ -104,8 +156,9 @@ def numbered(n: int, text: str) -> str:
     return f"{NUMBERED}{n}\x00{text}"
 
 
-def _analogy_note(page: rules.PageRules, scenario: str | None, refs: Mapping[str, int], request: AlmanacRequest,
-                  tx: Texts) -> str:
+def _analogy_note(
+    page: rules.PageRules, scenario: str | None, refs: Mapping[str, int], request: AlmanacRequest, tx: Texts
+) -> str:
     """The note naming the house rules that apply by analogy on this
     scenario's page (:attr:`setupgen.core.almanac.Rule.analogy`), by
     number, with the scenario's reading; empty where none does."""
@@ -113,8 +166,12 @@ def _analogy_note(page: rules.PageRules, scenario: str | None, refs: Mapping[str
     if not numbers:
         return ""
     which = tx.get("almanac.analogy.rule" if len(numbers) == 1 else "almanac.analogy.rules", numbers=", ".join(numbers))
-    return tx.get("almanac.analogy.note", preset=tx.get(f"almanac.preset.{request.preset}"), rules=which,
-                  reading=tx.get(f"almanac.analogy.{scenario}"))
+    return tx.get(
+        "almanac.analogy.note",
+        preset=tx.get(f"almanac.preset.{request.preset}"),
+        rules=which,
+        reading=tx.get(f"almanac.analogy.{scenario}"),
+    )
 
 
 def _option_label(rule: rules.Rule, tx: Texts) -> str:
@@ -146,8 +203,11 @@ def material_lines(layout: Layout, players: int, variant: str | None, tx: Texts)
     them); none for a layout without an entry in ``scenarios.toml``."""
     if layout.name not in rules.scenarios():
         return []
-    return [rules.material_text(m, tx.lang) for m in rules.table_material(layout.name, players, variant)
-            if m.kind == "piece"]
+    return [
+        rules.material_text(m, tx.lang)
+        for m in rules.table_material(layout.name, players, variant)
+        if m.kind == "piece"
+    ]
 
 
 def table_players(layout: Layout) -> int:
@@ -156,7 +216,9 @@ def table_players(layout: Layout) -> int:
     return 6 if layout.players == "5-6" else 4
 
 
-def harbor_summary(board: Board, layout: Layout, tx: Texts, refs: Mapping[str, int] = MappingProxyType({})) -> list[str]:
+def harbor_summary(
+    board: Board, layout: Layout, tx: Texts, refs: Mapping[str, int] = MappingProxyType({})
+) -> list[str]:
     """This board's harbors by type, with the front's numbers
     (``3:1: 2, 5, 8``; ``2:1 ore: 1``), kept in one column; on a board
     with a pirate, the harbors at the corners of its start hex (blocked
@@ -167,8 +229,11 @@ def harbor_summary(board: Board, layout: Layout, tx: Texts, refs: Mapping[str, i
     :class:`SetupgenError` where a pirate blocks harbors and ``refs`` has
     no number for that rule."""
     if board.harbor_method == "players":
-        pool = [f"{layout.harbor_pool.count(t)} × {' '.join(harbor_words(t, tx)).strip()}"
-                for t in HARBOR_TYPES if t in layout.harbor_pool]
+        pool = [
+            f"{layout.harbor_pool.count(t)} × {' '.join(harbor_words(t, tx)).strip()}"
+            for t in HARBOR_TYPES
+            if t in layout.harbor_pool
+        ]
         return [tx.get("sheet.harbor_pool") + ": " + ", ".join(pool)]
     numbers: dict[str, list[int]] = {}
     order = harbor_order(board)
@@ -180,8 +245,9 @@ def harbor_summary(board: Board, layout: Layout, tx: Texts, refs: Mapping[str, i
             lines.append(f"{' '.join(harbor_words(t, tx)).strip()}: {', '.join(str(n) for n in numbers[t])}")
     blocked = pirate_blocked(board)
     if blocked:
-        lines.append(tx.get("almanac.pirate_blocks", numbers=", ".join(str(n) for n in blocked), n=len(blocked),
-                            **refs))
+        lines.append(
+            tx.get("almanac.pirate_blocks", numbers=", ".join(str(n) for n in blocked), n=len(blocked), **refs)
+        )
     return [KEEP_NEXT + line for line in lines[:-1]] + lines[-1:]
 
 
@@ -192,12 +258,18 @@ def pirate_blocked(board: Board) -> list[int]:
     if board.pirate is None or board.harbor_method == "players":
         return []
     around = set(corners(board.pirate))
-    return [n for n, h in enumerate(harbor_order(board), start=1)
-            if around & set(edge_corners(h.hex, h.facing))]
+    return [n for n, h in enumerate(harbor_order(board), start=1) if around & set(edge_corners(h.hex, h.facing))]
 
 
-def render_almanac(board: Board, layout: Layout, *, lang: str = "en", paper: str = "a4",
-                   context: SheetContext = SheetContext(), request: AlmanacRequest = AlmanacRequest()) -> str:
+def render_almanac(
+    board: Board,
+    layout: Layout,
+    *,
+    lang: str = "en",
+    paper: str = "a4",
+    context: SheetContext = SheetContext(),
+    request: AlmanacRequest = AlmanacRequest(),
+) -> str:
     """The almanac page of ``board`` as SVG text (see the module doc).
 
     Raises :class:`SetupgenError` for an unknown language, paper, preset,
@@ -206,8 +278,15 @@ def render_almanac(board: Board, layout: Layout, *, lang: str = "en", paper: str
     return finish(almanac_page(board, layout, lang=lang, paper=paper, context=context, request=request))
 
 
-def almanac_page(board: Board, layout: Layout, *, lang: str = "en", paper: str = "a4",
-                 context: SheetContext = SheetContext(), request: AlmanacRequest = AlmanacRequest()) -> Any:
+def almanac_page(
+    board: Board,
+    layout: Layout,
+    *,
+    lang: str = "en",
+    paper: str = "a4",
+    context: SheetContext = SheetContext(),
+    request: AlmanacRequest = AlmanacRequest(),
+) -> Any:
     """The almanac page as a page description (see :func:`render_almanac`
     and :func:`almanac_layout`)."""
     pg = Page.start(paper, lang)
@@ -220,9 +299,15 @@ def almanac_page(board: Board, layout: Layout, *, lang: str = "en", paper: str =
     return pg.dwg
 
 
-def almanac_layout(board: Board, layout: Layout, *, lang: str = "en", paper: str = "a4",
-                   context: SheetContext = SheetContext(),
-                   request: AlmanacRequest = AlmanacRequest()) -> tuple[float, list[list[Line]], int]:
+def almanac_layout(
+    board: Board,
+    layout: Layout,
+    *,
+    lang: str = "en",
+    paper: str = "a4",
+    context: SheetContext = SheetContext(),
+    request: AlmanacRequest = AlmanacRequest(),
+) -> tuple[float, list[list[Line]], int]:
     """How the almanac page is laid out: ``(body size in mm, [column 1,
     column 2] as :class:`Line` lists, lines a column holds)``. Two balanced
     columns over the text width (:func:`balance`), the body at the largest
@@ -235,8 +320,9 @@ def almanac_layout(board: Board, layout: Layout, *, lang: str = "en", paper: str
     return _laid_out(board, layout, pg, top, paper, context, request)
 
 
-def _laid_out(board: Board, layout: Layout, pg: Page, top: float, paper: str, context: SheetContext,
-              request: AlmanacRequest) -> tuple[float, list[list[Line]], int]:
+def _laid_out(
+    board: Board, layout: Layout, pg: Page, top: float, paper: str, context: SheetContext, request: AlmanacRequest
+) -> tuple[float, list[list[Line]], int]:
     players = len(context.players) if context.players else table_players(layout)
     height = pg.h - pg.m - footer_height(board, pg.cw, pg.tx, pg.st) - 2.0 - top
     col_w = (pg.cw - pg.gap * 2) / 2
@@ -247,8 +333,10 @@ def _laid_out(board: Board, layout: Layout, pg: Page, top: float, paper: str, co
         if not isinstance(laid, int):
             size, columns = laid
             return size, columns, int(height // (size * _leading(pg.st)))
-    raise SetupgenError(f"the almanac for {layout.name} is {laid} line{'s' if laid != 1 else ''} too long "
-                        f"for one {paper} page; drop rules or shorten the additions")
+    raise SetupgenError(
+        f"the almanac for {layout.name} is {laid} line{'s' if laid != 1 else ''} too long "
+        f"for one {paper} page; drop rules or shorten the additions"
+    )
 
 
 def _sizes(st: Any) -> list[float]:
@@ -288,8 +376,9 @@ class Line(NamedTuple):
 Laid = tuple[float, list[list[Line]]]
 
 
-def lay_out(sections: Sequence[Section], col_w: float, height: float, tx: Texts,
-            sizes: Sequence[float], leading: float) -> Laid | int:
+def lay_out(
+    sections: Sequence[Section], col_w: float, height: float, tx: Texts, sizes: Sequence[float], leading: float
+) -> Laid | int:
     """``sections`` set in two columns of ``col_w`` x ``height`` mm at the
     first of ``sizes`` (mm) at which they fit (:func:`balance`); where none
     fits, how many lines too long the page is at the last size."""
@@ -327,8 +416,12 @@ def balance(lines: Sequence[Line], per_col: int, continued: Sequence[Sequence[st
         if carried:
             sec = second[0].section
             second = [Line("head", t, sec, -1) for t in continued[sec]] + second
-        if (len(first) > per_col or len(second) > per_col or not _headings_kept(first, per_col, carried)
-                or not _headings_kept(second, per_col, False)):
+        if (
+            len(first) > per_col
+            or len(second) > per_col
+            or not _headings_kept(first, per_col, carried)
+            or not _headings_kept(second, per_col, False)
+        ):
             continue
         score = (max(len(first), len(second)), len(second) - len(first))
         if best is None or score < best[:2]:
@@ -361,8 +454,8 @@ def _headings_kept(col: Sequence[Line], per_col: int, continues: bool) -> bool:
             return False
         if i + 1 < len(col) and col[i + 1].kind == "head" and col[i + 1].section == line.section:
             continue
-        own = sum(1 for x in col[i + 1:] if x.section == line.section)
-        if own == 0 or (continues and own < 2 and all(x.section == line.section for x in col[i + 1:])):
+        own = sum(1 for x in col[i + 1 :] if x.section == line.section)
+        if own == 0 or (continues and own < 2 and all(x.section == line.section for x in col[i + 1 :])):
             return False
     return True
 

@@ -15,7 +15,8 @@ them instead of loading them again.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import Any
 
 from ..core import parallel
 from ..core.almanac import AlmanacRequest
@@ -107,7 +108,7 @@ class _Results:
         self._pool: Any = pool
         self._results = results
 
-    def __iter__(self) -> "_Results":
+    def __iter__(self) -> _Results:
         return self
 
     def __next__(self) -> Any:
@@ -131,13 +132,23 @@ def _sheet(job: tuple) -> Any:
     from .sheet import render_sheet
 
     board, layout, lang, paper, context, almanac = job
-    back = None if almanac is None else render_almanac(board, layout, lang=lang, paper=paper, context=context,
-                                                       request=almanac)
+    back = (
+        None
+        if almanac is None
+        else render_almanac(board, layout, lang=lang, paper=paper, context=context, request=almanac)
+    )
     return render_sheet(board, layout, lang=lang, paper=paper, context=context), back, board.to_json()
 
 
-def sheets(boards: Iterable[Board], layout: Layout, contexts: Iterable[Any], *, lang: str,
-           paper: str, almanac: AlmanacRequest | None = None) -> Iterator[Any]:
+def sheets(
+    boards: Iterable[Board],
+    layout: Layout,
+    contexts: Iterable[Any],
+    *,
+    lang: str,
+    paper: str,
+    almanac: AlmanacRequest | None = None,
+) -> Iterator[Any]:
     """``(sheet, almanac page, board JSON text)`` for each of ``boards``
     with its context, in order (the pages
     :class:`setupgen.render.canvas.SvgPage` objects, the almanac page
@@ -190,16 +201,28 @@ def _key_pdf(job: tuple) -> bytes:
     from .pdf import pages_to_pdf
 
     boards, layout, contexts, lang, paper, title, round_, seed, notes = job
-    summary = render_key_summary(list(enumerate(boards, start=1)), lang=lang, paper=paper, title=title,
-                                 round=round_, seed=seed, notes=notes)
+    summary = render_key_summary(
+        list(enumerate(boards, start=1)), lang=lang, paper=paper, title=title, round=round_, seed=seed, notes=notes
+    )
     keys = (render_key(b, layout, lang=lang, paper=paper, context=c) for b, c in zip(boards, contexts))
     return pages_to_pdf([*summary, *keys])
 
 
-def key_document(boards: Sequence[Board], layout: Layout, contexts: Sequence[Any], *, lang: str, paper: str,
-                 title: str | None, round: int | None, seed: str | None, notes: Sequence[str]) -> Background:
+def key_document(
+    boards: Sequence[Board],
+    layout: Layout,
+    contexts: Sequence[Any],
+    *,
+    lang: str,
+    paper: str,
+    title: str | None,
+    round: int | None,
+    seed: str | None,
+    notes: Sequence[str],
+) -> Background:
     """``key.pdf`` (the key summary, then one key page per board) laid out
     and drawn in a worker process of its own while the caller draws the
     round's PDF; :meth:`Background.result` gives its bytes."""
-    return Background(_key_pdf, (list(boards), layout, list(contexts), lang, paper, title, round, seed, list(notes)),
-                      size=len(boards))
+    return Background(
+        _key_pdf, (list(boards), layout, list(contexts), lang, paper, title, round, seed, list(notes)), size=len(boards)
+    )

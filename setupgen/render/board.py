@@ -12,9 +12,10 @@ overlap.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 import functools
-from typing import Any, Callable, Sequence, TypeVar
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, TypeVar
 
 from ..core import hexgrid
 from ..core.board import Board, Harbor, Tile
@@ -23,13 +24,28 @@ from ..core.hexgrid import Hex
 from ..core.rules import LAND_TERRAINS, RED_NUMBERS
 from ..core.templates import MIN_FONT_MM, Style, Texts
 from .page import (
-    CORNERS, SQRT3, add_circle, add_path, add_rect, add_text, draw_oil, draw_pirate, draw_robber,
-    draw_token, fit, hex_points, num, poly_d, text_width, wrap,
+    CORNERS,
+    SQRT3,
+    add_circle,
+    add_path,
+    add_rect,
+    add_text,
+    draw_oil,
+    draw_pirate,
+    draw_robber,
+    draw_token,
+    fit,
+    hex_points,
+    num,
+    poly_d,
+    text_width,
+    wrap,
 )
 from .patterns import pattern_of
 
 # --------------------------------------------------------------------------
 # harbor numbering
+
 
 def clock(dx: float, dy: float) -> float:
     """A pseudo-angle of the vector ``(dx, dy)`` (y down): 0 north, growing
@@ -84,6 +100,7 @@ def per_board(fn: Callable[[Board], T]) -> Callable[[Board], T]:
         value = fn(board)
         last[:] = [(board, value)]
         return value
+
     return wrapper
 
 
@@ -119,12 +136,12 @@ def build_rows(board: Board) -> list[BuildRow]:
 @per_board
 def positions(board: Board) -> dict[Hex, tuple[int, int]]:
     """Hex -> ``(row, position)`` in the build list, both from 1."""
-    return {t.hex: (i, j) for i, row in enumerate(build_rows(board), start=1)
-            for j, t in enumerate(row.tiles, start=1)}
+    return {t.hex: (i, j) for i, row in enumerate(build_rows(board), start=1) for j, t in enumerate(row.tiles, start=1)}
 
 
 # --------------------------------------------------------------------------
 # the board picture
+
 
 @dataclass(frozen=True, slots=True)
 class Box:
@@ -195,8 +212,12 @@ def board_extent(board: Board) -> tuple[float, float, float, float]:
         raise SetupgenError("the board has no hexes to draw")
     halves = frame_halves(board)
     if not halves:
-        return (min(c[0] for c in cs) - SQRT3 / 2, min(c[1] for c in cs) - 1.0,
-                max(c[0] for c in cs) + SQRT3 / 2, max(c[1] for c in cs) + 1.0)
+        return (
+            min(c[0] for c in cs) - SQRT3 / 2,
+            min(c[1] for c in cs) - 1.0,
+            max(c[0] for c in cs) + SQRT3 / 2,
+            max(c[1] for c in cs) + 1.0,
+        )
     lo, hi = [], []
     for t, c in zip(board.tiles, cs):
         half = halves.get(t.hex)
@@ -250,9 +271,17 @@ def tile_key(t: Tile) -> str:
     return "hidden" if t.hidden else str(t.terrain)
 
 
-def draw_swatch(dwg: Any, pts: Sequence[tuple[float, float]], key: str, st: Style, *,
-                stroke: str | None = None, dash: str | None = None, role: str | None = None,
-                patterns_drawn: bool = False) -> None:
+def draw_swatch(
+    dwg: Any,
+    pts: Sequence[tuple[float, float]],
+    key: str,
+    st: Style,
+    *,
+    stroke: str | None = None,
+    dash: str | None = None,
+    role: str | None = None,
+    patterns_drawn: bool = False,
+) -> None:
     """A convex polygon ``pts`` (mm) filled as ``key`` (a terrain,
     ``hidden``, ``sea``, ``frame``): the fill colour, the pattern of
     ``[pattern]`` in style.toml on top (unless ``patterns_drawn``), then
@@ -294,7 +323,9 @@ def _draw_tiles(dwg: Any, board: Board, fit_: Fit, halves: dict[Hex, tuple[int, 
     width = st.mm("hex_stroke")
     for kind, colour, dash in (("sea", "sea_line", None), ("frame", "sea_line", "1.00,0.80"), ("land", "line", None)):
         if edges[kind]:
-            add_path(dwg, dwg, " ".join(edges[kind]), stroke=st.colour[colour], width=width, dash=dash)  # miter joins: a third cheaper in cairo than round ones
+            add_path(
+                dwg, dwg, " ".join(edges[kind]), stroke=st.colour[colour], width=width, dash=dash
+            )  # miter joins: a third cheaper in cairo than round ones
 
 
 Segment = tuple[tuple[float, float], tuple[float, float]]
@@ -305,8 +336,9 @@ def _edge(x: float, y: float, s: float, i: int, j: int) -> Segment:
     return ((x + a[0] * s, y + a[1] * s), (x + b[0] * s, y + b[1] * s))
 
 
-def boundary_segments(hexes: frozenset[Hex], fit_: Fit,
-                      halves: dict[Hex, tuple[int, ...]] | None = None) -> list[Segment]:
+def boundary_segments(
+    hexes: frozenset[Hex], fit_: Fit, halves: dict[Hex, tuple[int, ...]] | None = None
+) -> list[Segment]:
     """Every edge (page points, mm) of ``hexes`` that borders a hex outside
     the set (reading order of hexes, then direction). A hex in ``halves``
     is only the half with those corners: its kept edges, then its straight
@@ -337,12 +369,24 @@ def _draw_outline(dwg: Any, board: Board, fit_: Fit, st: Style, halves: dict[Hex
     half hexes, so a framed board is a rectangle left and right) and the
     coastline of the land."""
     everything = frozenset(t.hex for t in board.tiles)
-    add_path(dwg, dwg, _segments_d(boundary_segments(everything, fit_, halves)), stroke=st.colour["ink"],
-             width=st.mm("frame_stroke"), role="frame")
+    add_path(
+        dwg,
+        dwg,
+        _segments_d(boundary_segments(everything, fit_, halves)),
+        stroke=st.colour["ink"],
+        width=st.mm("frame_stroke"),
+        role="frame",
+    )
     land = frozenset(t.hex for t in board.tiles if t.kind == "land")
     if land:
-        add_path(dwg, dwg, _segments_d(boundary_segments(land, fit_)), stroke=st.colour["ink"],
-                 width=st.mm("coast_stroke"), role="coast")
+        add_path(
+            dwg,
+            dwg,
+            _segments_d(boundary_segments(land, fit_)),
+            stroke=st.colour["ink"],
+            width=st.mm("coast_stroke"),
+            role="coast",
+        )
 
 
 def token_radius(s: float) -> float:
@@ -367,14 +411,23 @@ def _label_box(dwg: Any, text: str, x: float, base: float, size: float, st: Styl
     rounded box; one item ``kind``."""
     w = text_width(text, size, bold=True)
     dwg.begin(kind)
-    add_rect(dwg, dwg, x - w / 2 - 0.5, base - size * LABEL_ASCENT, w + 1.0, size * (LABEL_ASCENT + LABEL_DESCENT),
-             fill=st.fill["box"], rx=0.5)
+    add_rect(
+        dwg,
+        dwg,
+        x - w / 2 - 0.5,
+        base - size * LABEL_ASCENT,
+        w + 1.0,
+        size * (LABEL_ASCENT + LABEL_DESCENT),
+        fill=st.fill["box"],
+        rx=0.5,
+    )
     add_text(dwg, dwg, text, x, base, size, st, bold=True, anchor="middle")
     dwg.end()
 
 
-def _draw_land_marks(dwg: Any, board: Board, t: Tile, fit_: Fit, tx: Texts,
-                     st: Style) -> list[tuple[float, float, float, float]]:
+def _draw_land_marks(
+    dwg: Any, board: Board, t: Tile, fit_: Fit, tx: Texts, st: Style
+) -> list[tuple[float, float, float, float]]:
     """Label (or ``?``) above the token, the token, the oil drop left of
     the token (the legend names it), the robber (on a hex without token
     in its middle, else left of the token, right of it on an oil
@@ -442,7 +495,8 @@ def _draw_row_numbers(dwg: Any, board: Board, fit_: Fit, st: Style) -> list[tupl
 # --------------------------------------------------------------------------
 # harbors and pirate: placed on free sea
 
-def _draw_harbors(dwg: Any, board: Board, fit_: Fit, free: "_FreeSea", tx: Texts, st: Style) -> None:
+
+def _draw_harbors(dwg: Any, board: Board, fit_: Fit, free: _FreeSea, tx: Texts, st: Style) -> None:
     """Harbors: piers to the served edge's corners and a numbered marker
     (item ``harbor``); the pirate ship (item ``pirate``) on its sea hex;
     then each harbor's label, its number, ratio and resource word ("7 · 2:1
@@ -468,8 +522,16 @@ def _draw_harbors(dwg: Any, board: Board, fit_: Fit, free: "_FreeSea", tx: Texts
         add_path(dwg, dwg, d, stroke=st.colour["ink"], width=st.mm("pier"), join="round")
     for m in marks:
         dwg.begin("harbor")
-        add_circle(dwg, dwg, m.p[0], m.p[1], r, fill=st.fill["harbor"], stroke=st.colour["ink"],
-                   width=st.mm("token_stroke") * 1.6)
+        add_circle(
+            dwg,
+            dwg,
+            m.p[0],
+            m.p[1],
+            r,
+            fill=st.fill["harbor"],
+            stroke=st.colour["ink"],
+            width=st.mm("token_stroke") * 1.6,
+        )
         size = max(MIN_FONT_MM, min(st.mm("harbor_index"), r * 1.2))
         add_text(dwg, dwg, str(m.n), m.p[0], m.p[1] + size * 0.36, size, st, bold=True, anchor="middle")
         dwg.end()
@@ -525,17 +587,22 @@ class WordSpot:
 def _sea_areas(board: Board, fit_: Fit) -> dict[Hex, tuple[tuple[float, float], ...]]:
     """Sea and frame hex -> its corners (mm) as drawn (a frame hex: its half)."""
     halves = frame_halves(board)
-    return {t.hex: tuple(_tile_points(t, fit_, halves.get(t.hex))) for t in board.tiles
-            if t.kind in ("sea", "frame")}
+    return {t.hex: tuple(_tile_points(t, fit_, halves.get(t.hex))) for t in board.tiles if t.kind in ("sea", "frame")}
 
 
 #: the pirate ship's heights (x hex size), largest first
 PIRATE_SIZES = (0.75, 0.65, 0.55, 0.45)
 
 
-def _place_pirate_and_words(board: Board, fit_: Fit, marks: list[HarborMark], free: "_FreeSea",
-                            areas: dict[Hex, tuple[tuple[float, float], ...]], tx: Texts,
-                            st: Style) -> tuple[tuple[float, float, float] | None, list[WordSpot]]:
+def _place_pirate_and_words(
+    board: Board,
+    fit_: Fit,
+    marks: list[HarborMark],
+    free: _FreeSea,
+    areas: dict[Hex, tuple[tuple[float, float], ...]],
+    tx: Texts,
+    st: Style,
+) -> tuple[tuple[float, float, float] | None, list[WordSpot]]:
     """The pirate ship (``(x, y, height)`` mm, None without one) and every
     harbor's label: the pirate first, at its largest; when a label finds
     no room, again with the smallest pirate, then with no label on one
@@ -544,13 +611,16 @@ def _place_pirate_and_words(board: Board, fit_: Fit, marks: list[HarborMark], fr
     first of them on a tie)."""
     base = free.snapshot()
     best: tuple[int, Any, list[WordSpot]] | None = None
-    for sizes, compact, first in ((PIRATE_SIZES, False, True), (PIRATE_SIZES[-1:], False, True),
-                                  (PIRATE_SIZES[-1:], True, True), (PIRATE_SIZES, False, False)):
+    for sizes, compact, first in (
+        (PIRATE_SIZES, False, True),
+        (PIRATE_SIZES[-1:], False, True),
+        (PIRATE_SIZES[-1:], True, True),
+        (PIRATE_SIZES, False, False),
+    ):
         if board.pirate is None and not first:
             break
         free.restore(base)
-        pirate, lost = (_place_pirate(board, fit_, free, sizes) if board.pirate is not None and first
-                        else (None, False))
+        pirate, lost = _place_pirate(board, fit_, free, sizes) if board.pirate is not None and first else (None, False)
         spots, missed = _place_words(marks, fit_.s, free, tx, st, compact)
         if not first and board.pirate is not None:
             pirate, lost = _place_pirate(board, fit_, free, sizes, areas.get(board.pirate))
@@ -563,8 +633,13 @@ def _place_pirate_and_words(board: Board, fit_: Fit, marks: list[HarborMark], fr
     return best[1], best[2]
 
 
-def _place_pirate(board: Board, fit_: Fit, free: "_FreeSea", sizes: Sequence[float] = PIRATE_SIZES,
-                  area: Sequence[tuple[float, float]] | None = None) -> tuple[tuple[float, float, float], bool]:
+def _place_pirate(
+    board: Board,
+    fit_: Fit,
+    free: _FreeSea,
+    sizes: Sequence[float] = PIRATE_SIZES,
+    area: Sequence[tuple[float, float]] | None = None,
+) -> tuple[tuple[float, float, float], bool]:
     """Where the pirate ship goes on its sea hex, ``(x, y, height)`` mm:
     the largest of ``sizes`` (x hex size) at the free spot nearest the
     hex centre (with ``area``, the hex's corners: inside it); the spot is
@@ -584,8 +659,9 @@ def _place_pirate(board: Board, fit_: Fit, free: "_FreeSea", sizes: Sequence[flo
     return (spot[0], spot[1], h), found is None
 
 
-def _place_words(marks: list[HarborMark], s: float, free: "_FreeSea", tx: Texts,
-                 st: Style, compact: bool = False) -> tuple[list[WordSpot], int]:
+def _place_words(
+    marks: list[HarborMark], s: float, free: _FreeSea, tx: Texts, st: Style, compact: bool = False
+) -> tuple[list[WordSpot], int]:
     """Where each harbor's label goes (in the harbors' order), placed one by
     one in turn; when some find no free spot, the placing starts again
     with every label that missed so far first, the latest first (at most
@@ -618,9 +694,16 @@ def _place_words(marks: list[HarborMark], s: float, free: "_FreeSea", tx: Texts,
     return best[1], best[0][0]
 
 
-def _place_in_order(marks: list[HarborMark], order: Sequence[int], others: Sequence[tuple], s: float,
-                    free: "_FreeSea", tx: Texts, st: Style,
-                    compact: bool) -> tuple[list[WordSpot], tuple[int, int]]:
+def _place_in_order(
+    marks: list[HarborMark],
+    order: Sequence[int],
+    others: Sequence[tuple],
+    s: float,
+    free: _FreeSea,
+    tx: Texts,
+    st: Style,
+    compact: bool,
+) -> tuple[list[WordSpot], tuple[int, int]]:
     """Every label placed in ``order`` (:func:`_word_spot`; ``others[i]``
     the hexes label ``i`` keeps out of first): the spots in the harbors'
     order, and the try's score ``(misses, labels away from their hex)``."""
@@ -631,9 +714,17 @@ def _place_in_order(marks: list[HarborMark], order: Sequence[int], others: Seque
     return placed, (sum(not p.found for p in placed), sum(p.found and not p.own for p in placed))
 
 
-def _repair(marks: list[HarborMark], others: Sequence[tuple], s: float, free: "_FreeSea", tx: Texts, st: Style,
-            compact: bool, best: tuple[tuple[int, int], list[WordSpot]], base: tuple[int, int]
-            ) -> tuple[tuple[int, int], list[WordSpot]]:
+def _repair(
+    marks: list[HarborMark],
+    others: Sequence[tuple],
+    s: float,
+    free: _FreeSea,
+    tx: Texts,
+    st: Style,
+    compact: bool,
+    best: tuple[tuple[int, int], list[WordSpot]],
+    base: tuple[int, int],
+) -> tuple[tuple[int, int], list[WordSpot]]:
     """Labels that find no room though placed first: each such label first
     again, with one of its four nearest neighbours (by their markers)
     placed last, so that the neighbour looks for room where the others
@@ -641,8 +732,10 @@ def _repair(marks: list[HarborMark], others: Sequence[tuple], s: float, free: "_
     try with the fewest misses wins."""
     missed = [i for i, spot in enumerate(best[1]) if not spot.found]
     for i in missed:
-        near = sorted((j for j in range(len(marks)) if j != i),
-                      key=lambda j: (marks[j].p[0] - marks[i].p[0]) ** 2 + (marks[j].p[1] - marks[i].p[1]) ** 2)
+        near = sorted(
+            (j for j in range(len(marks)) if j != i),
+            key=lambda j: (marks[j].p[0] - marks[i].p[0]) ** 2 + (marks[j].p[1] - marks[i].p[1]) ** 2,
+        )
         for j in near[:4]:
             free.restore(base)
             order = [i] + [k for k in range(len(marks)) if k not in (i, j)] + [j]
@@ -671,8 +764,15 @@ def _others(marks: list[HarborMark], i: int) -> tuple[tuple[tuple[float, float],
 _REACHES = (1.2, 1.8, 2.6, 4.0, 6.0)
 
 
-def _word_spot(m: HarborMark, s: float, free: "_FreeSea", tx: Texts, st: Style,
-               compact: bool = False, others: Sequence[Sequence[tuple[float, float]]] = ()) -> WordSpot:
+def _word_spot(
+    m: HarborMark,
+    s: float,
+    free: _FreeSea,
+    tx: Texts,
+    st: Style,
+    compact: bool = False,
+    others: Sequence[Sequence[tuple[float, float]]] = (),
+) -> WordSpot:
     """The label of harbor ``m`` at the free spot nearest the point
     opposite the marker in its own hex (inside that hex: on two lines,
     else on one, at the style's size, then at 8 pt), else on free sea ever
@@ -691,8 +791,9 @@ def _word_spot(m: HarborMark, s: float, free: "_FreeSea", tx: Texts, st: Style,
     px, py = m.c[0] - (m.p[0] - m.c[0]) * 0.3, m.c[1] - (m.p[1] - m.c[1]) * 0.3
     sizes = sorted({max(MIN_FONT_MM, st.mm("harbor_text")), MIN_FONT_MM}, reverse=True)
     Areas = Sequence[Sequence[tuple[float, float]]]
-    tries: list[tuple[float, tuple[str, ...], float, bool, bool, Areas]] = \
+    tries: list[tuple[float, tuple[str, ...], float, bool, bool, Areas]] = (
         [(size, lines, s, True, False, ()) for size in sizes for lines in forms + [narrow]] if m.area else []
+    )
     for avoid in ([others] if others else []) + [()]:
         tries += [(sizes[0], lines, k * s, False, False, avoid) for k in _REACHES for lines in forms]
     for avoid in ([others] if others else []) + [()]:
@@ -700,8 +801,17 @@ def _word_spot(m: HarborMark, s: float, free: "_FreeSea", tx: Texts, st: Style,
     for size, lines, reach, own, land, avoid in tries:
         w, th = _words_size(lines, size)
         tether = None if own else (m.p[0], m.p[1], m.r)
-        spot = free.find(px, py, w / 2 + 0.2, th / 2 + 0.2, reach, area=m.area if own else None, tether=tether,
-                         over_land=land, avoid=avoid)
+        spot = free.find(
+            px,
+            py,
+            w / 2 + 0.2,
+            th / 2 + 0.2,
+            reach,
+            area=m.area if own else None,
+            tether=tether,
+            over_land=land,
+            avoid=avoid,
+        )
         if spot is not None:
             placed = WordSpot(lines, spot[0], spot[1], w, th, size, own)
             _take(free, m, placed)
@@ -711,7 +821,7 @@ def _word_spot(m: HarborMark, s: float, free: "_FreeSea", tx: Texts, st: Style,
     return missed
 
 
-def _take(free: "_FreeSea", m: HarborMark, spot: WordSpot) -> None:
+def _take(free: _FreeSea, m: HarborMark, spot: WordSpot) -> None:
     """Mark a label's box (with 0.2 mm round it) and, away from its hex,
     its leader line as used."""
     free.take(spot.x, spot.y, spot.w / 2 + 0.2, spot.h / 2 + 0.2)
@@ -733,13 +843,28 @@ def _draw_words(dwg: Any, m: HarborMark, spot: WordSpot, st: Style) -> None:
     x0, top = spot.x - spot.w / 2, spot.y - spot.h / 2
     if not spot.own:
         a, b = leader(m.p[0], m.p[1], m.r, spot.x, spot.y, spot.w / 2, spot.h / 2)
-        add_path(dwg, dwg, f"M{num(a[0])},{num(a[1])} L{num(b[0])},{num(b[1])}", stroke=st.colour["ink"],
-                 width=st.mm("pier") * 0.6, role="leader")
+        add_path(
+            dwg,
+            dwg,
+            f"M{num(a[0])},{num(a[1])} L{num(b[0])},{num(b[1])}",
+            stroke=st.colour["ink"],
+            width=st.mm("pier") * 0.6,
+            role="leader",
+        )
     dwg.begin("harbor-words")
     add_rect(dwg, dwg, x0, top, spot.w, spot.h, fill=st.fill["harbor"], rx=0.6)
     for i, line in enumerate(spot.lines):
-        add_text(dwg, dwg, line, spot.x, top + 0.15 + lh * i + spot.size * 0.86, spot.size, st,
-                 bold=(i == 0), anchor="middle")
+        add_text(
+            dwg,
+            dwg,
+            line,
+            spot.x,
+            top + 0.15 + lh * i + spot.size * 0.86,
+            spot.size,
+            st,
+            bold=(i == 0),
+            anchor="middle",
+        )
     dwg.end()
 
 
@@ -756,8 +881,13 @@ class _FreeSea:
 
     CLEAR = 0.4
 
-    def __init__(self, board: Board, fit_: Fit, halves: dict[Hex, tuple[int, ...]],
-                 marks: Sequence[tuple[float, float, float, float]] = ()) -> None:
+    def __init__(
+        self,
+        board: Board,
+        fit_: Fit,
+        halves: dict[Hex, tuple[int, ...]],
+        marks: Sequence[tuple[float, float, float, float]] = (),
+    ) -> None:
         import shapely
 
         self.s = fit_.s
@@ -781,8 +911,7 @@ class _FreeSea:
         self._tree: Any = None
         self._own: dict[tuple[float, float], tuple[int, int]] = {}
 
-    def block_pier(self, e1: tuple[float, float], p: tuple[float, float], e2: tuple[float, float],
-                   r: float) -> None:
+    def block_pier(self, e1: tuple[float, float], p: tuple[float, float], e2: tuple[float, float], r: float) -> None:
         """Keep clear of a harbor's piers and the box of its marker of
         radius ``r`` at ``p`` (ring included)."""
         import shapely
@@ -797,10 +926,18 @@ class _FreeSea:
 
         self._tree = STRtree(self._geoms)
 
-    def find(self, x: float, y: float, hw: float, hh: float, reach: float,
-             area: Sequence[tuple[float, float]] | None = None,
-             tether: tuple[float, float, float] | None = None, over_land: bool = False,
-             avoid: Sequence[Sequence[tuple[float, float]]] = ()) -> tuple[float, float] | None:
+    def find(
+        self,
+        x: float,
+        y: float,
+        hw: float,
+        hh: float,
+        reach: float,
+        area: Sequence[tuple[float, float]] | None = None,
+        tether: tuple[float, float, float] | None = None,
+        over_land: bool = False,
+        avoid: Sequence[Sequence[tuple[float, float]]] = (),
+    ) -> tuple[float, float] | None:
         """The free centre nearest ``(x, y)`` (within ``reach`` mm) of a
         box ``2 hw`` x ``2 hh`` mm, or None; with ``area`` (the corners
         of a convex polygon, mm) only a box inside it; with ``tether``
@@ -823,7 +960,7 @@ class _FreeSea:
         idx = np.flatnonzero(ok)
         start, size = 0, 16
         while start < len(idx):
-            chunk = idx[start:start + size]
+            chunk = idx[start : start + size]
             free = self._free(cx[chunk], cy[chunk], hw, hh, tether, over_land)
             if len(free):
                 i = chunk[free[0]]
@@ -831,8 +968,9 @@ class _FreeSea:
             start, size = start + size, size * 4
         return None
 
-    def _free(self, cx: Any, cy: Any, hw: float, hh: float, tether: tuple[float, float, float] | None,
-              over_land: bool = False) -> Any:
+    def _free(
+        self, cx: Any, cy: Any, hw: float, hh: float, tether: tuple[float, float, float] | None, over_land: bool = False
+    ) -> Any:
         """Indices of the boxes centred on ``(cx, cy)`` (numpy arrays) clear
         of the fixed obstacles and the leader lines (and, with ``tether``,
         whose own leader line is clear)."""
@@ -880,12 +1018,13 @@ class _FreeSea:
 
     def restore(self, mark: tuple[int, int]) -> None:
         """Forget the boxes and leaders taken since :meth:`snapshot` gave ``mark``."""
-        del self._taken[mark[0]:]
-        del self._leaders[mark[1]:]
+        del self._taken[mark[0] :]
+        del self._leaders[mark[1] :]
 
 
-def leader(px: float, py: float, r: float, x: float, y: float, hw: float,
-           hh: float) -> tuple[tuple[float, float], tuple[float, float]]:
+def leader(
+    px: float, py: float, r: float, x: float, y: float, hw: float, hh: float
+) -> tuple[tuple[float, float], tuple[float, float]]:
     """The leader line (two points, mm) from the ring of a marker of radius
     ``r`` at ``(px, py)`` to the nearest point of the box ``2 hw`` x ``2 hh``
     centred on ``(x, y)``, pointing at that point."""
@@ -956,10 +1095,17 @@ def _lattice(x: float, y: float, step: float, reach: float) -> tuple[Any, Any]:
 # --------------------------------------------------------------------------
 # legend
 
-_LEGEND_KEYS = {"token": "sheet.number_token", "red": "sheet.red_number", "robber": "sheet.robber",
-                "robber-off": "sheet.robber_off",
-                "pirate": "sheet.pirate", "hidden": "sheet.hidden", "oil": "sheet.oil",
-                "harbor": "sheet.harbor", "row": "sheet.row_numbers"}
+_LEGEND_KEYS = {
+    "token": "sheet.number_token",
+    "red": "sheet.red_number",
+    "robber": "sheet.robber",
+    "robber-off": "sheet.robber_off",
+    "pirate": "sheet.pirate",
+    "hidden": "sheet.hidden",
+    "oil": "sheet.oil",
+    "harbor": "sheet.harbor",
+    "row": "sheet.row_numbers",
+}
 
 
 def legend_entries(board: Board) -> list[str]:
@@ -1003,8 +1149,9 @@ def legend_lines(e: str, w: float, tx: Texts, st: Style) -> list[str]:
     return wrap(tx.get(_LEGEND_KEYS[e]), w - indent, size)
 
 
-def draw_legend(dwg: Any, parent: Any, entries: Sequence[str], x: float, y: float, w: float,
-                tx: Texts, st: Style) -> float:
+def draw_legend(
+    dwg: Any, parent: Any, entries: Sequence[str], x: float, y: float, w: float, tx: Texts, st: Style
+) -> float:
     """The legend at top-left ``(x, y)`` in a column ``w`` mm wide, each
     entry one item ``legend`` (a terrain shows its fill and pattern);
     returns the y (mm) below it."""
@@ -1033,8 +1180,9 @@ def draw_legend(dwg: Any, parent: Any, entries: Sequence[str], x: float, y: floa
     return y
 
 
-def _legend_symbol(dwg: Any, parent: Any, e: str, x: float, y: float, sw: float, size: float,
-                   tx: Texts, st: Style) -> None:
+def _legend_symbol(
+    dwg: Any, parent: Any, e: str, x: float, y: float, sw: float, size: float, tx: Texts, st: Style
+) -> None:
     """The symbol of legend entry ``e`` centred on ``(x, y)``."""
     if e in ("token", "red"):
         draw_token(dwg, parent, x, y, sw * 0.5, 5 if e == "token" else 8, st)
@@ -1048,9 +1196,16 @@ def _legend_symbol(dwg: Any, parent: Any, e: str, x: float, y: float, sw: float,
     elif e == "oil":
         draw_oil(dwg, parent, x, y, sw * 0.9, st)
     elif e == "harbor":
-        add_circle(dwg, parent, x, y, sw * 0.45, fill=st.fill["harbor"], stroke=st.colour["ink"],
-                   width=st.mm("token_stroke") * 1.6)
+        add_circle(
+            dwg,
+            parent,
+            x,
+            y,
+            sw * 0.45,
+            fill=st.fill["harbor"],
+            stroke=st.colour["ink"],
+            width=st.mm("token_stroke") * 1.6,
+        )
         add_text(dwg, parent, "1", x, y + size * 0.36, size, st, bold=True, anchor="middle")
     elif e == "row":
-        add_text(dwg, parent, "1", x, y + size * 0.36, size, st, bold=True, anchor="middle",
-                 fill=st.colour["muted"])
+        add_text(dwg, parent, "1", x, y + size * 0.36, size, st, bold=True, anchor="middle", fill=st.colour["muted"])

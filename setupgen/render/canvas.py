@@ -20,7 +20,8 @@ version draws there (an invisible ``<rect class="reserved KIND">``).
 from __future__ import annotations
 
 import re
-from typing import Any, Iterable, Sequence
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 from ..core import fonts
 
@@ -45,9 +46,9 @@ class SvgPage(str):
     """SVG text of one page that keeps its :class:`Canvas` (``.canvas``),
     so the PDF and PNG backends can draw it without parsing the text."""
 
-    canvas: "Canvas"
+    canvas: Canvas
 
-    def __new__(cls, text: str, canvas: "Canvas") -> "SvgPage":
+    def __new__(cls, text: str, canvas: Canvas) -> SvgPage:
         obj = super().__new__(cls, text)
         obj.canvas = canvas
         return obj
@@ -82,14 +83,33 @@ class Canvas:
 
     # -- recording -------------------------------------------------------------
 
-    def text(self, text: str, x: float, y: float, size: float, family: str, bold: bool,
-             anchor: str, fill: str, mono: bool, width: float) -> None:
+    def text(
+        self,
+        text: str,
+        x: float,
+        y: float,
+        size: float,
+        family: str,
+        bold: bool,
+        anchor: str,
+        fill: str,
+        mono: bool,
+        width: float,
+    ) -> None:
         """A text at baseline ``(x, y)`` mm, font size ``size`` mm, ``width``
         mm wide (its advance; anchors other than ``start`` use it)."""
         self.ops.append(("t", text, x, y, size, family, bold, anchor, fill, mono, width))
 
-    def path(self, d: str, fill: str, stroke: str | None, width: float, dash: str | None,
-             join: str | None, role: str | None = None) -> None:
+    def path(
+        self,
+        d: str,
+        fill: str,
+        stroke: str | None,
+        width: float,
+        dash: str | None,
+        join: str | None,
+        role: str | None = None,
+    ) -> None:
         """A path (``M``/``L``/``Z`` data, coordinates in mm)."""
         self.ops.append(("p", d, fill, stroke, width, dash, join, role))
 
@@ -97,8 +117,9 @@ class Canvas:
         """A disc of radius ``r`` mm centred on ``(x, y)``."""
         self.ops.append(("c", x, y, r, fill, stroke, width))
 
-    def rect(self, x: float, y: float, w: float, h: float, fill: str, stroke: str | None,
-             width: float, rx: float = 0.0) -> None:
+    def rect(
+        self, x: float, y: float, w: float, h: float, fill: str, stroke: str | None, width: float, rx: float = 0.0
+    ) -> None:
         """A rectangle, top-left ``(x, y)``, ``w`` x ``h`` mm, corner radius ``rx``."""
         self.ops.append(("r", x, y, w, h, fill, stroke, width, rx))
 
@@ -138,7 +159,9 @@ class Canvas:
     def svg(self) -> str:
         """The page as SVG text: fixed XML declaration, final newline."""
         w, h = _n(self.w), _n(self.h)
-        out = [f'{SVG_START} xmlns="http://www.w3.org/2000/svg" version="1.1" width="{w}mm" height="{h}mm" viewBox="0 0 {w} {h}">']
+        out = [
+            f'{SVG_START} xmlns="http://www.w3.org/2000/svg" version="1.1" width="{w}mm" height="{h}mm" viewBox="0 0 {w} {h}">'
+        ]
         defs = {op[2]: op[3] for op in self.ops if op[0] == "f"}
         if defs:
             out.append("<defs>" + "".join(_svg_pattern(k, defs[k]) for k in sorted(defs)) + "</defs>")
@@ -178,7 +201,9 @@ def _svg_text(op: tuple) -> str:
     _, text, x, y, size, family, bold, anchor, fill, _mono, _width = op
     fallbacks = [f for _, f in fonts.runs(text) if f is not None]
     if fallbacks:  # a viewer falls back glyph by glyph along the list
-        family = ", ".join([family.split(",")[0], *dict.fromkeys(fallbacks), *(f.strip() for f in family.split(",")[1:])])
+        family = ", ".join(
+            [family.split(",")[0], *dict.fromkeys(fallbacks), *(f.strip() for f in family.split(",")[1:])]
+        )
     attrs = f' font-size="{size:.2f}" font-family="{_escape(family)}" fill="{fill}"'
     if bold:
         attrs += ' font-weight="bold"'
@@ -215,8 +240,9 @@ def _svg_pattern(key: str, pat: Any) -> str:
         d = " ".join(f"M{_n(a[0])},{_n(a[1])} L{_n(b[0])},{_n(b[1])}" for a, b in segs)
         body += f'<path d="{d}" fill="none" stroke="{pat.ink}" stroke-width="{_n(pat.size)}"/>'
     body += "".join(f'<circle cx="{_n(x)}" cy="{_n(y)}" r="{_n(pat.size)}" fill="{pat.ink}"/>' for x, y in dots)
-    return (f'<pattern id="pattern-{key}" patternUnits="userSpaceOnUse" width="{_n(w)}" height="{_n(h)}">'
-            f'{body}</pattern>')
+    return (
+        f'<pattern id="pattern-{key}" patternUnits="userSpaceOnUse" width="{_n(w)}" height="{_n(h)}">{body}</pattern>'
+    )
 
 
 def _svg_discs(op: tuple) -> str:
@@ -230,7 +256,12 @@ def _svg_fill_pattern(op: tuple) -> str:
 
 
 _SVG = {
-    "t": _svg_text, "f": _svg_fill_pattern, "d": _svg_discs, "p": _svg_path, "c": _svg_circle, "r": _svg_rect,
+    "t": _svg_text,
+    "f": _svg_fill_pattern,
+    "d": _svg_discs,
+    "p": _svg_path,
+    "c": _svg_circle,
+    "r": _svg_rect,
     "g": lambda op: f'<g class="mark {op[1]}">' if not op[1].startswith("reserved") else f'<g class="{op[1]}">',
     "/g": lambda op: "</g>",
 }
@@ -396,7 +427,8 @@ def _font_face(c: Any, family: str, bold: bool) -> Any:
     face = _FACES.get((family, bold))
     if face is None:
         face = _FACES[(family, bold)] = c.cairo_toy_font_face_create(
-            family.split(",")[0].strip().encode("utf-8"), 0, 1 if bold else 0)
+            family.split(",")[0].strip().encode("utf-8"), 0, 1 if bold else 0
+        )
     return face
 
 
@@ -430,8 +462,14 @@ def draw_cairo(ctx: Any, ops: Iterable[tuple], patterns: dict | None = None) -> 
     ``patterns`` caches the cairo patterns across the pages of one
     document."""
     painter = _Painter(ctx, {} if patterns is None else patterns)
-    table = {"p": painter.path, "t": painter.text, "c": painter.circle, "r": painter.rect,
-             "f": painter.fill_pattern, "d": painter.discs}
+    table = {
+        "p": painter.path,
+        "t": painter.text,
+        "c": painter.circle,
+        "r": painter.rect,
+        "f": painter.fill_pattern,
+        "d": painter.discs,
+    }
     for op in ops:
         draw = table.get(op[0])
         if draw is not None:

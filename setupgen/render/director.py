@@ -40,8 +40,9 @@ from __future__ import annotations
 import dataclasses
 import math
 import tomllib
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from ..core import cldr, templates
 from ..core.almanac import Material, material_text
@@ -52,12 +53,27 @@ from ..core.templates import MIN_FONT_MM, Style, Texts, paper_size
 from .page import add_path, add_rect, add_text, drawing, finish, fit, fit_lines, num, text_width, wrap
 from .sheet import stage_word
 
-__all__ = ["DirectorRow", "Sizes", "sizes", "notes_for", "render_director_pages", "render_director_page",
-           "player_lines", "seed_lines", "one_scenario"]
+__all__ = [
+    "DirectorRow",
+    "Sizes",
+    "sizes",
+    "notes_for",
+    "render_director_pages",
+    "render_director_page",
+    "player_lines",
+    "seed_lines",
+    "one_scenario",
+]
 
 #: the columns, left to right: (kind, template key of the head)
-COLUMNS = (("table", "director.table"), ("scenario", "director.scenario"), ("setup_id", "director.setup_id"),
-           ("seed", "director.seed"), ("received", "director.received"), ("entered", "director.entered"))
+COLUMNS = (
+    ("table", "director.table"),
+    ("scenario", "director.scenario"),
+    ("setup_id", "director.setup_id"),
+    ("seed", "director.seed"),
+    ("received", "director.received"),
+    ("entered", "director.entered"),
+)
 #: the balance column, before the check boxes, when any row has balance
 BALANCE_COLUMN = ("balance", "director.balance")
 #: most lines of players under a row (6 players: 3 lines of 2)
@@ -182,10 +198,19 @@ class _Plan:
         return self.cols[0][1], self.cols[-1][1] + self.cols[-1][2] - self.cols[0][1]
 
 
-def render_director_pages(rows: Sequence[DirectorRow], *, title: str | None, lang: str = "en",
-                          paper: str = "a4", seed: str | None = None, round: int | None = None,
-                          blank_round: bool = True, key_file: str | None = None,
-                          notes: Sequence[str] = (), stage: str | None = None) -> list[str]:
+def render_director_pages(
+    rows: Sequence[DirectorRow],
+    *,
+    title: str | None,
+    lang: str = "en",
+    paper: str = "a4",
+    seed: str | None = None,
+    round: int | None = None,
+    blank_round: bool = True,
+    key_file: str | None = None,
+    notes: Sequence[str] = (),
+    stage: str | None = None,
+) -> list[str]:
     """The director's pages as SVG texts (see the module doc), rows in the
     order given, as many a page as fit; at least one page. ``title``: the
     tournament (else "Director's page"); ``round`` its number, or with
@@ -201,12 +226,23 @@ def render_director_pages(rows: Sequence[DirectorRow], *, title: str | None, lan
     st = templates.style()
     g = sizes("director")
     plan = _plan(rows, w, h, tx, st, g, choice=stage is not None)
-    head = _Head(title, len(rows), seed, round, blank_round, key_file, tuple(notes),
-                 _material_paragraphs(rows, tx), _balance_summary(rows, tx), stage, one_scenario(rows))
+    head = _Head(
+        title,
+        len(rows),
+        seed,
+        round,
+        blank_round,
+        key_file,
+        tuple(notes),
+        _material_paragraphs(rows, tx),
+        _balance_summary(rows, tx),
+        stage,
+        one_scenario(rows),
+    )
     top, top1 = _header(drawing(w, h), plan, head, first=False), _header(drawing(w, h), plan, head)
     bottom = h - st.margin - g("footer") * 1.2 - g("inset")
     first, per_page = (max(1, int((bottom - t) // plan.row_h)) for t in (top1, top))
-    chunks = [rows[:first]] + [rows[i:i + per_page] for i in range(first, len(rows), per_page)]
+    chunks = [rows[:first]] + [rows[i : i + per_page] for i in range(first, len(rows), per_page)]
     if len(chunks) == 1 and rows:
         # one page: the rows grow (up to row_max) into the room left
         band = max(plan.band, min(g("row_max"), plan.band + (bottom - top1 - len(rows) * plan.row_h) / len(rows)))
@@ -222,8 +258,15 @@ def render_director_pages(rows: Sequence[DirectorRow], *, title: str | None, lan
     return pages
 
 
-def render_director_page(rows: Sequence[DirectorRow], *, title: str | None, lang: str = "en",
-                         paper: str = "a4", seed: str | None = None, **options: Any) -> str:
+def render_director_page(
+    rows: Sequence[DirectorRow],
+    *,
+    title: str | None,
+    lang: str = "en",
+    paper: str = "a4",
+    seed: str | None = None,
+    **options: Any,
+) -> str:
     """The director's page when every row fits on one page (options as
     :func:`render_director_pages`). Raises :class:`SetupgenError` when the
     rows need more pages, or for an unknown language or paper."""
@@ -235,13 +278,16 @@ def render_director_page(rows: Sequence[DirectorRow], *, title: str | None, lang
 
 # -- columns --------------------------------------------------------------------
 
+
 def _head_width(text: str, size: float) -> float:
     """The narrowest width (mm) holding ``text`` in at most two lines, bold."""
     words = text.split()
     best = text_width(text, size, bold=True)
     for i in range(1, len(words)):
-        best = min(best, max(text_width(" ".join(words[:i]), size, bold=True),
-                             text_width(" ".join(words[i:]), size, bold=True)))
+        best = min(
+            best,
+            max(text_width(" ".join(words[:i]), size, bold=True), text_width(" ".join(words[i:]), size, bold=True)),
+        )
     return best
 
 
@@ -281,8 +327,9 @@ def _figure_widths(rows: Sequence[DirectorRow], tx: Texts, g: Sizes) -> tuple[fl
     return tuple(max(text_width(f[i], g("id")) for f in figs) for i in range(3))
 
 
-def _natural_widths(rows: Sequence[DirectorRow], tx: Texts, g: Sizes,
-                    figures: tuple[float, ...] = ()) -> dict[str, float]:
+def _natural_widths(
+    rows: Sequence[DirectorRow], tx: Texts, g: Sizes, figures: tuple[float, ...] = ()
+) -> dict[str, float]:
     body, ids = g("body"), g("id")
     content = {
         "table": max((text_width(str(r.table), body, bold=True) for r in rows), default=0.0),
@@ -303,8 +350,9 @@ def _figure_gap(g: Sizes) -> float:
     return g("column_gap") / 2
 
 
-def _plan(rows: Sequence[DirectorRow], w: float, h: float, tx: Texts, st: Style, g: Sizes,
-          choice: bool = False) -> _Plan:
+def _plan(
+    rows: Sequence[DirectorRow], w: float, h: float, tx: Texts, st: Style, g: Sizes, choice: bool = False
+) -> _Plan:
     """Column widths from their texts: table, setup ID, the balance column
     and the check boxes as wide as they need; the seed (and the scenario
     when there is a scenario column) share the rest (the seed takes what
@@ -322,8 +370,7 @@ def _plan(rows: Sequence[DirectorRow], w: float, h: float, tx: Texts, st: Style,
     flex = max(2 * gap, inner - fixed - gap * (len(columns) - 1))
     widths = dict(nat, seed=flex)
     if "scenario" in nat:
-        scenario = nat["scenario"] if nat["scenario"] + nat["seed"] <= flex else \
-            max(flex - nat["seed"], flex * 2 / 3)
+        scenario = nat["scenario"] if nat["scenario"] + nat["seed"] <= flex else max(flex - nat["seed"], flex * 2 / 3)
         widths.update(scenario=scenario, seed=flex - scenario)
     x = st.margin + g("inset")
     cols = []
@@ -336,8 +383,9 @@ def _plan(rows: Sequence[DirectorRow], w: float, h: float, tx: Texts, st: Style,
         lines, per_line = max((len(r.players) for r in rows), default=0) + 1, 1
     else:
         lines, per_line = player_lines(rows, cols[-1][1] + cols[-1][2] - cols[0][1], g("player"))  # _Plan.span
-    return _Plan(w, h, tx, st, g, tuple(cols), lines, per_line, band, _row_height(band, lines, g),
-                 figures, seed_size, choice)
+    return _Plan(
+        w, h, tx, st, g, tuple(cols), lines, per_line, band, _row_height(band, lines, g), figures, seed_size, choice
+    )
 
 
 #: line spacing of a seed broken onto several lines (x its size)
@@ -385,10 +433,10 @@ def _scenario_word(name: str, tx: Texts) -> str:
 
 # -- header and footer ------------------------------------------------------------
 
+
 def _rule(dwg: Any, plan: _Plan, y: float, width: float) -> None:
     m = plan.st.margin
-    add_path(dwg, dwg, f"M{num(m)},{num(y)} L{num(plan.w - m)},{num(y)}", stroke=plan.st.colour["ink"],
-             width=width)
+    add_path(dwg, dwg, f"M{num(m)},{num(y)} L{num(plan.w - m)},{num(y)}", stroke=plan.st.colour["ink"], width=width)
 
 
 @dataclass(frozen=True, slots=True)
@@ -417,7 +465,7 @@ def _header(dwg: Any, plan: _Plan, head: _Head, *, first: bool = True) -> float:
     on the ``first`` page the material box and the balance box, and the
     column heads; returns the y (mm) where the first row starts."""
     tx, st, g = plan.tx, plan.st, plan.g
-    title, count, seed, round = head.title, head.count, head.seed, head.round
+    title, round = head.title, head.round
     blank_round, key_file, notes = head.blank_round, head.key_file, head.notes
     m = st.margin
     cw = plan.w - 2 * m
@@ -462,7 +510,8 @@ def _subtitle(dwg: Any, plan: _Plan, head: _Head, y: float) -> float:
     tx, st, g = plan.tx, plan.st, plan.g
     m, cw = st.margin, plan.w - 2 * st.margin
     sub = ([tx.get("director.title")] if head.title else []) + [
-        tx.get("director.count_one") if head.count == 1 else tx.get("director.count", n=head.count)]
+        tx.get("director.count_one") if head.count == 1 else tx.get("director.count", n=head.count)
+    ]
     if head.scenario is not None:
         sub.append(_scenario_word(head.scenario, tx))
     if head.seed is not None:
@@ -490,8 +539,7 @@ def _note_box(dwg: Any, plan: _Plan, paragraphs: list[tuple[str, bool]], top: fl
     width = plan.w - 2 * m - 2 * pad
     lines = [(line, bold) for text, bold in paragraphs for line in wrap(text, width, size, bold=bold)]
     height = 2 * pad + len(lines) * lh - (lh - size)
-    add_rect(dwg, dwg, m, top, plan.w - 2 * m, height, fill=st.fill["box"], stroke=st.colour["ink"],
-             width=g("rule"))
+    add_rect(dwg, dwg, m, top, plan.w - 2 * m, height, fill=st.fill["box"], stroke=st.colour["ink"], width=g("rule"))
     y = top + pad
     for line, bold in lines:
         t, sz = fit(line, width, size, bold=bold)
@@ -501,6 +549,7 @@ def _note_box(dwg: Any, plan: _Plan, paragraphs: list[tuple[str, bool]], top: fl
 
 
 # -- material ------------------------------------------------------------------------
+
 
 def _item_lines(items: Sequence[str], width: float, size: float, *, bold: bool = False) -> list[str]:
     """``items`` joined by :data:`ITEM_SEPARATOR` into lines no wider than
@@ -534,7 +583,7 @@ def _table_list(numbers: Sequence[int]) -> str:
         j = i
         while j + 1 < len(nums) and nums[j + 1] == nums[j] + 1:
             j += 1
-        parts += [f"{nums[i]}–{nums[j]}"] if j - i >= 2 else [str(n) for n in nums[i:j + 1]]
+        parts += [f"{nums[i]}–{nums[j]}"] if j - i >= 2 else [str(n) for n in nums[i : j + 1]]
         i = j + 1
     return ", ".join(parts)
 
@@ -560,17 +609,25 @@ def _material_paragraphs(rows: Sequence[DirectorRow], tx: Texts) -> tuple[tuple[
         groups.setdefault(tuple(m for m in r.material if m not in common), []).append(r.table)
     other = max(groups, key=lambda g: len(groups[g])) if len(groups) > 1 and () not in groups else None
     for rest, tables in [*((g, t) for g, t in groups.items() if g != other), *([(other, [])] if other else [])]:
-        key = ("director.material_other" if rest == other else
-               "director.material_table" if len(set(tables)) == 1 else "director.material_tables")
+        key = (
+            "director.material_other"
+            if rest == other
+            else "director.material_table"
+            if len(set(tables)) == 1
+            else "director.material_tables"
+        )
         out.append((tx.get(key, tables=_table_list(tables)), tuple(_item(m, lang, alone=True) for m in rest)))
     order = sorted(totals, key=lambda k: k[0] != "box")  # stable: boxes first, each in order of appearance
-    out.append((tx.get("director.material_total"),
-                tuple(material_text(Material(key, totals[(kind, key)], kind), lang) for kind, key in order)))
+    out.append(
+        (
+            tx.get("director.material_total"),
+            tuple(material_text(Material(key, totals[(kind, key)], kind), lang) for kind, key in order),
+        )
+    )
     return tuple(p for p in out if p[1])
 
 
-def _material_box(dwg: Any, plan: _Plan, paragraphs: tuple[tuple[str, tuple[str, ...]], ...],
-                  top: float) -> float:
+def _material_box(dwg: Any, plan: _Plan, paragraphs: tuple[tuple[str, tuple[str, ...]], ...], top: float) -> float:
     """The framed material box across the page from ``top`` (mm): each
     paragraph's label (bold) in a column as wide as the widest label up to
     a third of the box, its items wrapped beside it; a longer label (a
@@ -583,14 +640,15 @@ def _material_box(dwg: Any, plan: _Plan, paragraphs: tuple[tuple[str, tuple[str,
     label_w = max((lw for lw in widths if lw <= inner / 3), default=inner / 3)
     x = m + pad + label_w + pad
     width = plan.w - m - pad - x
-    laid = [([label], False) if lw <= label_w else (wrap(label, inner, size, bold=True), True)
-            for (label, _), lw in zip(paragraphs, widths)]
+    laid = [
+        ([label], False) if lw <= label_w else (wrap(label, inner, size, bold=True), True)
+        for (label, _), lw in zip(paragraphs, widths)
+    ]
     items = [_item_lines(its, width, size) for _, its in paragraphs]
     gap = size * 0.3
     n = sum(len(ls) * above + len(its) for (ls, above), its in zip(laid, items))  # items: never none
     height = 2 * pad + n * lh - (lh - size) + (len(laid) - 1) * gap
-    add_rect(dwg, dwg, m, top, plan.w - 2 * m, height, fill=st.fill["box"], stroke=st.colour["ink"],
-             width=g("rule"))
+    add_rect(dwg, dwg, m, top, plan.w - 2 * m, height, fill=st.fill["box"], stroke=st.colour["ink"], width=g("rule"))
     y = top + pad + size * 0.8
     for (labels, above), lines in zip(laid, items):
         for label in labels:
@@ -606,6 +664,7 @@ def _material_box(dwg: Any, plan: _Plan, paragraphs: tuple[tuple[str, tuple[str,
 
 
 # -- balance ---------------------------------------------------------------------------
+
 
 def _span(low: str, high: str) -> str:
     """``low–high``, or the one value when they are equal."""
@@ -648,8 +707,7 @@ def _balance_box(dwg: Any, plan: _Plan, summary: tuple[str, tuple[str, ...], str
     legend_lines = wrap(legend, inner, size)
     gap = size * 0.3
     height = 2 * pad + (len(lines) + len(legend_lines)) * lh - (lh - size) + gap
-    add_rect(dwg, dwg, m, top, plan.w - 2 * m, height, fill=st.fill["box"], stroke=st.colour["ink"],
-             width=g("rule"))
+    add_rect(dwg, dwg, m, top, plan.w - 2 * m, height, fill=st.fill["box"], stroke=st.colour["ink"], width=g("rule"))
     y = top + pad + size * 0.8
     t, sz = fit(label, label_w, size, bold=True)
     add_text(dwg, dwg, t, m + pad, y, sz, st, bold=True)
@@ -681,8 +739,17 @@ def _column_heads(dwg: Any, plan: _Plan, y: float) -> float:
         for i, line in enumerate(lines):
             t, sz = fit(line, width, size, bold=True)
             ly = base - (len(lines) - 1 - i) * lh
-            add_text(dwg, dwg, t, x + width / 2 if centre else x, ly, sz, st, bold=True,
-                     anchor="middle" if centre else "start")
+            add_text(
+                dwg,
+                dwg,
+                t,
+                x + width / 2 if centre else x,
+                ly,
+                sz,
+                st,
+                bold=True,
+                anchor="middle" if centre else "start",
+            )
     y = base + size * 0.2 + g("inset")
     _rule(dwg, plan, y, g("thin_rule"))
     return y
@@ -690,11 +757,21 @@ def _column_heads(dwg: Any, plan: _Plan, y: float) -> float:
 
 def _footer(dwg: Any, plan: _Plan, page: int, pages: int) -> None:
     st, size = plan.st, plan.g("footer")
-    add_text(dwg, dwg, plan.tx.get("director.page", i=page, n=pages), plan.w - st.margin,
-             plan.h - st.margin, size, st, anchor="end", fill=st.colour["muted"])
+    add_text(
+        dwg,
+        dwg,
+        plan.tx.get("director.page", i=page, n=pages),
+        plan.w - st.margin,
+        plan.h - st.margin,
+        size,
+        st,
+        anchor="end",
+        fill=st.colour["muted"],
+    )
 
 
 # -- rows ---------------------------------------------------------------------------
+
 
 def _row(dwg: Any, plan: _Plan, row: DirectorRow, top: float, *, shaded: bool) -> None:
     """One table's row from ``top`` (mm): its first line (number, scenario,
@@ -727,8 +804,17 @@ def _row(dwg: Any, plan: _Plan, row: DirectorRow, top: float, *, shaded: bool) -
     b = g("box")
     for kind in ("received", "entered"):
         x, cw = plan.col(kind)
-        add_rect(dwg, dwg, x + (cw - b) / 2, top + (plan.band - b) / 2, b, b, fill=st.fill["box"],
-                 stroke=st.colour["ink"], width=g("rule"))
+        add_rect(
+            dwg,
+            dwg,
+            x + (cw - b) / 2,
+            top + (plan.band - b) / 2,
+            b,
+            b,
+            fill=st.fill["box"],
+            stroke=st.colour["ink"],
+            width=g("rule"),
+        )
     if row.players and plan.lines:
         _players(dwg, plan, row.players, top + plan.band)
 
@@ -746,8 +832,17 @@ def _players(dwg: Any, plan: _Plan, players: tuple[str, ...], top: float) -> Non
     if plan.choice:
         head_y = top + lh / 2 + size * 0.36
         add_text(dwg, dwg, plan.tx.get("slip.rank"), x0, head_y, size, st, bold=True, fill=st.colour["muted"])
-        add_text(dwg, dwg, plan.tx.get("slip.player"), x0 + _choice_width(plan), head_y, size, st, bold=True,
-                 fill=st.colour["muted"])
+        add_text(
+            dwg,
+            dwg,
+            plan.tx.get("slip.player"),
+            x0 + _choice_width(plan),
+            head_y,
+            size,
+            st,
+            bold=True,
+            fill=st.colour["muted"],
+        )
         top += lh
     for i, name in enumerate(players):
         line, k = divmod(i, plan.per_line)

@@ -20,13 +20,14 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import PurePath
-from typing import Any, Iterable, Iterator
+from typing import Any
 
 from .. import generate as gen
-from ..core import layout as layoutmod
 from ..core import almanac as rules
+from ..core import layout as layoutmod
 from ..core import templates
 from ..core.almanac import AlmanacRequest
 from ..core.balance import Limits
@@ -98,19 +99,23 @@ def check_board_request(req: BoardRequest) -> tuple[str, Layout | None]:
         raise SetupgenError(f"count must be between 1 and {MAX_COUNT}, got {quoted(req.count, 30)}", field="count")
     if req.setup_id is not None:
         if req.seed is not None or req.scenario is not None or req.numbers is not None or req.harbors is not None:
-            raise SetupgenError("a setup id already names the scenario, methods and seed; give it alone",
-                                field="setup_id")
+            raise SetupgenError(
+                "a setup id already names the scenario, methods and seed; give it alone", field="setup_id"
+            )
         if fmt == "jsonl":
             raise SetupgenError("a setup id names one board; use the json format", field="setup_id")
     if req.layout_file is not None and req.scenario is not None:
         raise SetupgenError("give either a scenario or a layout file, not both", field="layout_file")
     if req.key and fmt in ("json", "jsonl"):
-        raise SetupgenError("the director's key is a sheet (pdf, svg or png); the board json already names "
-                            "every hex", field="key")
+        raise SetupgenError(
+            "the director's key is a sheet (pdf, svg or png); the board json already names every hex", field="key"
+        )
     _check_almanac(fmt, req)
     if req.limits and (req.setup_id is not None or req.board_file is not None):
-        raise SetupgenError("balance limits choose among the boards of a seed; a setup id or a board file already "
-                            "names one board", field="balance")
+        raise SetupgenError(
+            "balance limits choose among the boards of a seed; a setup id or a board file already names one board",
+            field="balance",
+        )
     if req.seed is not None:
         if not req.seed.strip():
             raise SetupgenError("the seed must not be empty", field="seed")
@@ -132,19 +137,29 @@ def check_board_request(req: BoardRequest) -> tuple[str, Layout | None]:
 def _check_board_file_request(fmt: str, req: BoardRequest) -> Layout | None:
     """A board read from a file takes nothing that makes a board; its
     scenario, if given, must be one that takes its board from a file."""
-    given = [name for name, value in (("seed", req.seed), ("setup id", req.setup_id),
-                                      ("number method", req.numbers), ("harbor method", req.harbors),
-                                      ("layout file", req.layout_file)) if value is not None]
+    given = [
+        name
+        for name, value in (
+            ("seed", req.seed),
+            ("setup id", req.setup_id),
+            ("number method", req.numbers),
+            ("harbor method", req.harbors),
+            ("layout file", req.layout_file),
+        )
+        if value is not None
+    ]
     if given:
-        raise SetupgenError(f"a board file gives the whole board; it takes no {', '.join(given)}",
-                            field="board_file")
+        raise SetupgenError(f"a board file gives the whole board; it takes no {', '.join(given)}", field="board_file")
     if fmt == "jsonl":
         raise SetupgenError("a board file gives one board; use the json format", field="fmt")
     meta = layoutmod.load(req.scenario) if req.scenario is not None else None
     if meta is not None and meta.source != "board-file":
         takers = [n for n in layoutmod.scenario_names() if layoutmod.load(n).source == "board-file"]
-        raise SetupgenError(f"scenario {meta.name!r} makes its own boards; a board file goes with a board-file "
-                            f"scenario ({', '.join(takers)}) or none", field="scenario")
+        raise SetupgenError(
+            f"scenario {meta.name!r} makes its own boards; a board file goes with a board-file "
+            f"scenario ({', '.join(takers)}) or none",
+            field="scenario",
+        )
     _check_render_options(fmt, req)
     return meta
 
@@ -266,8 +281,14 @@ def board_job(req: BoardRequest) -> BoardJob:
     (:func:`check_board_request`; ``req.seed`` or ``req.setup_id`` set,
     unless it names a board file). Raises :class:`SetupgenError`."""
     fmt, layout = check_board_request(req)
-    look = Print(fmt, req.lang, req.paper, None if fmt in ("json", "jsonl") or req.key else req.almanac,
-                 req.context, req.balance_line and fmt not in ("json", "jsonl") and not req.key)
+    look = Print(
+        fmt,
+        req.lang,
+        req.paper,
+        None if fmt in ("json", "jsonl") or req.key else req.almanac,
+        req.context,
+        req.balance_line and fmt not in ("json", "jsonl") and not req.key,
+    )
     if req.board_file is not None:
         return BoardFileRequest(req.board_file, req.scenario, req.key, look)
     assert layout is not None  # only a board file comes without a layout
@@ -308,8 +329,11 @@ def batch_output(req: BatchRequest) -> BoardOutput:
     """The JSON Lines, made as they are read (:func:`iter_jsonl`)."""
     src = req.source
     assert src.seed is not None
-    return BoardOutput(iter_jsonl(src.layout, src.seed, req.count, src.numbers, src.harbors, src.limits),
-                       f"{src.layout.name}-{slug(src.seed)}.jsonl", None)
+    return BoardOutput(
+        iter_jsonl(src.layout, src.seed, req.count, src.numbers, src.harbors, src.limits),
+        f"{src.layout.name}-{slug(src.seed)}.jsonl",
+        None,
+    )
 
 
 def board_file_output(req: BoardFileRequest) -> BoardOutput:
@@ -323,8 +347,13 @@ def board_file_output(req: BoardFileRequest) -> BoardOutput:
         data, back = board_bytes(board, "json"), None
     else:
         data, back = _sheet_bytes(board, layout, req.print, key=req.key)
-    return BoardOutput(data, f"{board.scenario}-{board.setup_id}.{req.print.fmt}", board.setup_id,
-                       tuple(check.check(board, layout)), back)
+    return BoardOutput(
+        data,
+        f"{board.scenario}-{board.setup_id}.{req.print.fmt}",
+        board.setup_id,
+        tuple(check.check(board, layout)),
+        back,
+    )
 
 
 def _sheet_bytes(board: Board, layout: Layout | None, look: Print, *, key: bool) -> tuple[bytes, bytes | None]:
@@ -343,12 +372,20 @@ def _sheet_bytes(board: Board, layout: Layout | None, look: Print, *, key: bool)
     if line:
         from ..core import balance
 
-        ctx = dataclasses.replace(ctx, balance=sheet.balance_line(
-            balance.measure(board, start_barred=layout.start_barred, table=True), look.lang))
-    front = (_render_key(board, layout, look, ctx) if key else
-             sheet.render_sheet(board, layout, lang=look.lang, paper=look.paper, context=ctx))
-    back = None if almanac is None else render_almanac(board, layout, lang=look.lang, paper=look.paper,
-                                                       context=ctx, request=almanac)
+        ctx = dataclasses.replace(
+            ctx,
+            balance=sheet.balance_line(balance.measure(board, start_barred=layout.start_barred, table=True), look.lang),
+        )
+    front = (
+        _render_key(board, layout, look, ctx)
+        if key
+        else sheet.render_sheet(board, layout, lang=look.lang, paper=look.paper, context=ctx)
+    )
+    back = (
+        None
+        if almanac is None
+        else render_almanac(board, layout, lang=look.lang, paper=look.paper, context=ctx, request=almanac)
+    )
     if look.fmt == "pdf":
         return pdf.svgs_to_pdf([front] if back is None else [front, back]), None
     if look.fmt == "svg":
@@ -390,8 +427,14 @@ def jsonl_seed(seed: str, i: int) -> str:
     return f"{seed}/{i}"
 
 
-def iter_jsonl(scenario: str | Layout, seed: str, count: int, numbers: str | None = None,
-               harbors: str | None = None, limits: Limits = Limits()) -> Iterator[str]:
+def iter_jsonl(
+    scenario: str | Layout,
+    seed: str,
+    count: int,
+    numbers: str | None = None,
+    harbors: str | None = None,
+    limits: Limits = Limits(),
+) -> Iterator[str]:
     """``count`` boards as JSON lines (each ends with ``\\n``), board ``i``
     seeded with :func:`jsonl_seed` (under balance ``limits``, if any).
     Raises :class:`SetupgenError` for a count outside 1..``MAX_COUNT``
@@ -424,8 +467,9 @@ def chunked(lines: Iterable[str], size: int = CHUNK_BYTES) -> Iterator[bytes]:
         yield "".join(part).encode("utf-8")
 
 
-def board_bytes(board: Board, fmt: str, *, lang: str = "en", paper: str = "a4",
-                layout: Layout | None = None, key: bool = False) -> bytes:
+def board_bytes(
+    board: Board, fmt: str, *, lang: str = "en", paper: str = "a4", layout: Layout | None = None, key: bool = False
+) -> bytes:
     """One board as ``fmt`` (``json``, ``svg``, ``pdf`` or ``png``; a PNG is
     rendered at 150 dpi). ``layout``: the board's layout when it is not a
     shipped scenario. ``key``: the director's key (hidden hexes revealed)
@@ -433,13 +477,13 @@ def board_bytes(board: Board, fmt: str, *, lang: str = "en", paper: str = "a4",
     format, language or paper, or ``key`` with JSON."""
     if fmt == "json":
         if key:
-            raise SetupgenError("the director's key is a sheet (pdf, svg or png); the board json already names "
-                                "every hex", field="key")
+            raise SetupgenError(
+                "the director's key is a sheet (pdf, svg or png); the board json already names every hex", field="key"
+            )
         return (board.to_json() + "\n").encode("utf-8")
     if fmt not in ("svg", "pdf", "png"):
         raise SetupgenError(f"unknown format {fmt!r} for one board (known: json, svg, pdf, png)")
-    from . import pdf
-    from . import sheet
+    from . import pdf, sheet
 
     layout = layoutmod.load(board.scenario) if layout is None else layout
     if key:

@@ -21,27 +21,56 @@ ids or timestamps, so the same input gives the same bytes. Words come from
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
 
+from ..core import templates
 from ..core.board import Board, Tile
 from ..core.errors import SetupgenError
 from ..core.layout import Layout
 from ..core.rules import RED_NUMBERS
-from .sheet import (
-    MIN_HEX_MM, Page, SheetContext, footer, footer_height, heading_with_hint, scenario_title, table_box_and_rule,
-)
-from .board import (
-    Box, Fit, legend_geometry, legend_lines, board_extent, draw_board, draw_legend, hex_size_for,
-    build_rows, legend_entries, place,
-)
-from .page import (
-    add_circle, add_path, add_rect, add_text, draw_red_number, drawing, finish, fit, fit_lines, hex_points, num, poly_d,
-    text_width, wrap,
-)
-from ..core import templates
 from ..core.templates import MIN_FONT_MM, Style, Texts, paper_size
+from .board import (
+    Box,
+    Fit,
+    board_extent,
+    build_rows,
+    draw_board,
+    draw_legend,
+    hex_size_for,
+    legend_entries,
+    legend_geometry,
+    legend_lines,
+    place,
+)
 from .director import Sizes, sizes
+from .page import (
+    add_circle,
+    add_path,
+    add_rect,
+    add_text,
+    draw_red_number,
+    drawing,
+    finish,
+    fit,
+    fit_lines,
+    hex_points,
+    num,
+    poly_d,
+    text_width,
+    wrap,
+)
+from .sheet import (
+    MIN_HEX_MM,
+    Page,
+    SheetContext,
+    footer,
+    footer_height,
+    heading_with_hint,
+    scenario_title,
+    table_box_and_rule,
+)
 
 #: dash pattern (mm) of the ring marking a face-down hex on the key
 RING_DASH = "1.60,1.00"
@@ -58,18 +87,24 @@ def hidden_entries(board: Board) -> list[tuple[int, int, Tile]]:
     as the table sheet's build list counts them
     (:func:`setupgen.render.board.build_rows`: every hex but frame half
     hexes, sea included), in reading order."""
-    return [(i, j, t) for i, row in enumerate(build_rows(board), start=1)
-            for j, t in enumerate(row.tiles, start=1) if t.hidden]
+    return [
+        (i, j, t)
+        for i, row in enumerate(build_rows(board), start=1)
+        for j, t in enumerate(row.tiles, start=1)
+        if t.hidden
+    ]
 
 
 def revealed(board: Board) -> Board:
     """``board`` with every hidden tile turned face up."""
-    return dataclasses.replace(board, tiles=tuple(
-        dataclasses.replace(t, hidden=False) if t.hidden else t for t in board.tiles))
+    return dataclasses.replace(
+        board, tiles=tuple(dataclasses.replace(t, hidden=False) if t.hidden else t for t in board.tiles)
+    )
 
 
-def render_key(board: Board, layout: Layout, *, lang: str = "en", paper: str = "a4",
-               context: SheetContext = SheetContext()) -> str:
+def render_key(
+    board: Board, layout: Layout, *, lang: str = "en", paper: str = "a4", context: SheetContext = SheetContext()
+) -> str:
     """The director's key of ``board`` as SVG text: one portrait page of
     ``paper`` (mm) revealing its face-down hexes (see the module doc). A
     board without hidden tiles still gets a key, saying it has none.
@@ -117,6 +152,7 @@ def render_key(board: Board, layout: Layout, *, lang: str = "en", paper: str = "
 
 # -- header -------------------------------------------------------------------
 
+
 def _header(dwg: Any, layout: Layout, ctx: SheetContext, m: float, cw: float, tx: Texts, st: Style) -> float:
     """The black "director's key" banner across the page, then tournament
     and round, scenario and the warning on the left, the table number in a
@@ -155,6 +191,7 @@ def _header(dwg: Any, layout: Layout, ctx: SheetContext, m: float, cw: float, tx
 
 # -- the board's marks ----------------------------------------------------------
 
+
 def _badge(dwg: Any, x: float, y: float, r: float, st: Style) -> None:
     """A black disc with a white ``?``, radius ``r`` mm, centred on ``(x, y)``."""
     add_circle(dwg, dwg, x, y, r, fill=st.colour["ink"], stroke="#ffffff", width=0.3)
@@ -168,8 +205,15 @@ def _mark_hidden(dwg: Any, fit_: Fit, t: Tile, st: Style) -> None:
     at the left)."""
     s = fit_.s
     x, y = fit_.at(t.hex)
-    add_path(dwg, dwg, poly_d(hex_points(x, y, s * 0.9)), stroke=st.colour["ink"],
-             width=st.mm("key_ring"), dash=RING_DASH, join="round")
+    add_path(
+        dwg,
+        dwg,
+        poly_d(hex_points(x, y, s * 0.9)),
+        stroke=st.colour["ink"],
+        width=st.mm("key_ring"),
+        dash=RING_DASH,
+        join="round",
+    )
     r = max(s * 0.2, MIN_FONT_MM * 0.68)
     _badge(dwg, x + s * 0.6, y + s * 0.38, r, st)
 
@@ -201,8 +245,16 @@ def _legend_extra(dwg: Any, x: float, y: float, w: float, tx: Texts, st: Style) 
     returns the y (mm) below it."""
     size, lh, sw, indent = legend_geometry(w, st)
     sx, cy = x + sw * 0.75, y + lh / 2
-    add_path(dwg, dwg, poly_d(hex_points(sx, cy, sw * 0.62)), fill=st.fill["box"],
-             stroke=st.colour["ink"], width=st.mm("key_ring") * 0.7, dash="0.80,0.50", join="round")
+    add_path(
+        dwg,
+        dwg,
+        poly_d(hex_points(sx, cy, sw * 0.62)),
+        fill=st.fill["box"],
+        stroke=st.colour["ink"],
+        width=st.mm("key_ring") * 0.7,
+        dash="0.80,0.50",
+        join="round",
+    )
     add_text(dwg, dwg, "?", sx, cy + size * 0.36, size, st, bold=True, anchor="middle")
     lines = wrap(tx.get("key.legend"), w - indent, size)
     for i, line in enumerate(lines):
@@ -211,6 +263,7 @@ def _legend_extra(dwg: Any, x: float, y: float, w: float, tx: Texts, st: Style) 
 
 
 # -- the list of face-down hexes -------------------------------------------------
+
 
 def _columns(entries: list) -> int:
     return 1 if len(entries) <= 4 else 2
@@ -225,8 +278,9 @@ def _list_height(entries: list[tuple[int, int, Tile]], w: float, tx: Texts, st: 
     return head + per_col * body * 1.6 + 1.0 + len(wrap(tx.get("key.lay"), w, body)) * body * 1.3
 
 
-def _hidden_list(dwg: Any, entries: list[tuple[int, int, Tile]], x: float, y: float, w: float,
-                 tx: Texts, st: Style) -> None:
+def _hidden_list(
+    dwg: Any, entries: list[tuple[int, int, Tile]], x: float, y: float, w: float, tx: Texts, st: Style
+) -> None:
     """Heading, then one line per face-down hex: ``Row 1, hex 1:``, a
     swatch, the terrain word and the number (6 and 8 white on a black
     disc, as on the board); then
@@ -251,8 +305,14 @@ def _hidden_list(dwg: Any, entries: list[tuple[int, int, Tile]], x: float, y: fl
         base = top + rh / 2 + body * 0.36
         add_text(dwg, dwg, tx.get("key.position", row=row, pos=pos), cx + 0.8, base, body, st)
         hx_ = cx + 0.8 + pos_w + sw
-        add_path(dwg, dwg, poly_d(hex_points(hx_, top + rh / 2, sw)), fill=st.fill[t.terrain],
-                 stroke=st.colour["line"], width=st.mm("hex_stroke"))
+        add_path(
+            dwg,
+            dwg,
+            poly_d(hex_points(hx_, top + rh / 2, sw)),
+            fill=st.fill[t.terrain],
+            stroke=st.colour["line"],
+            width=st.mm("hex_stroke"),
+        )
         wx = hx_ + sw + 1.2
         number = "" if t.number is None else str(t.number)
         room = col_w - (wx - cx) - text_width(" " + number, body, bold=True) - 2.5
@@ -270,6 +330,7 @@ def _hidden_list(dwg: Any, entries: list[tuple[int, int, Tile]], x: float, y: fl
 
 # -- the summary of every table at the front of key.pdf ----------------------------
 
+
 @dataclass(frozen=True, slots=True)
 class _Summary:
     """What every summary page shares: paper, words, style, the
@@ -286,9 +347,16 @@ class _Summary:
     pos_w: float
 
 
-def render_key_summary(tables: Sequence[tuple[int, Board]], *, lang: str = "en", paper: str = "a4",
-                       title: str | None = None, round: int | None = None, seed: str | None = None,
-                       notes: Sequence[str] = ()) -> list[str]:
+def render_key_summary(
+    tables: Sequence[tuple[int, Board]],
+    *,
+    lang: str = "en",
+    paper: str = "a4",
+    title: str | None = None,
+    round: int | None = None,
+    seed: str | None = None,
+    notes: Sequence[str] = (),
+) -> list[str]:
     """The summary of every table's face-down hexes as SVG texts, for the
     front of ``key.pdf``: the key's banner and warning, then per table
     (``(table number, board)``, in the order given) its number and setup ID
@@ -315,8 +383,17 @@ def render_key_summary(tables: Sequence[tuple[int, Board]], *, lang: str = "en",
             y = y0
             for block in column:
                 y = _summary_block(dwg, plan, block, st.margin + c * (plan.col_w + g("column_gap")), y)
-        add_text(dwg, dwg, tx.get("key.summary_page", i=i, n=len(pages)), w - st.margin, h - st.margin,
-                 g("size"), st, anchor="end", fill=st.colour["muted"])
+        add_text(
+            dwg,
+            dwg,
+            tx.get("key.summary_page", i=i, n=len(pages)),
+            w - st.margin,
+            h - st.margin,
+            g("size"),
+            st,
+            anchor="end",
+            fill=st.colour["muted"],
+        )
         out.append(finish(dwg))
     return out
 
@@ -339,9 +416,8 @@ def _summary_pages(blocks: list[tuple[int, str, list]], plan: _Summary, room: fl
         y += bh + g("block_gap")
     last = [b for col in pages[-1] for b in col]
     per = -(-len(last) // plan.ncol)
-    even = [last[i:i + per] for i in range(0, len(last), per)]
-    if all(sum(_block_height(b) * g("line") + g("block_gap") for b in col) - g("block_gap") <= room
-           for col in even):
+    even = [last[i : i + per] for i in range(0, len(last), per)]
+    if all(sum(_block_height(b) * g("line") + g("block_gap") for b in col) - g("block_gap") <= room for col in even):
         pages[-1] = even
     return pages
 
@@ -352,26 +428,30 @@ def _block_height(block: tuple[int, str, list]) -> int:
     return 1 + max(1, len(block[2]))
 
 
-def _summary_plan(blocks: list[tuple[int, str, list]], w: float, h: float, tx: Texts, st: Style,
-                  g: Sizes) -> _Summary:
+def _summary_plan(blocks: list[tuple[int, str, list]], w: float, h: float, tx: Texts, st: Style, g: Sizes) -> _Summary:
     """The columns: as many as the widest block allows across the page."""
     size, sw, pad = g("size"), g("swatch"), SUMMARY_PAD
     entries = [e for _, _, es in blocks for e in es]
     pos_w = max((text_width(tx.get("key.position", row=r, pos=p), size) for r, p, _ in entries), default=0.0)
-    terrain_w = max((text_width(tx.get(f"terrain.{t.terrain}"), size, bold=True) for _, _, t in entries),
-                    default=0.0)
+    terrain_w = max((text_width(tx.get(f"terrain.{t.terrain}"), size, bold=True) for _, _, t in entries), default=0.0)
     number_w = max((text_width(str(t.number or ""), size, bold=True) for _, _, t in entries), default=0.0)
     line_w = pad + pos_w + pad + 2 * sw + pad + terrain_w + 2 * pad + number_w + pad
-    head_w = max((text_width(tx.get("key.table", n=t), size, bold=True) + 2 * pad
-                  + text_width(sid, size, mono=True) + 2 * pad for t, sid, _ in blocks), default=0.0)
+    head_w = max(
+        (
+            text_width(tx.get("key.table", n=t), size, bold=True) + 2 * pad + text_width(sid, size, mono=True) + 2 * pad
+            for t, sid, _ in blocks
+        ),
+        default=0.0,
+    )
     none_w = text_width(tx.get("key.none"), size) + 2 * pad if any(not es for _, _, es in blocks) else 0.0
     cw, gap = w - 2 * st.margin, g("column_gap")
     ncol = max(1, int((cw + gap) // (max(line_w, head_w, none_w) + gap)))
     return _Summary(w, h, tx, st, g, ncol, (cw - (ncol - 1) * gap) / ncol, pos_w)
 
 
-def _summary_header(dwg: Any, plan: _Summary, title: str | None, round: int | None, seed: str | None,
-                    count: int, notes: tuple[str, ...]) -> float:
+def _summary_header(
+    dwg: Any, plan: _Summary, title: str | None, round: int | None, seed: str | None, count: int, notes: tuple[str, ...]
+) -> float:
     """The key's black banner, the summary's title, tournament and round,
     the warning, the counting hint and the notes; returns the y (mm) below
     the rule under them."""
@@ -386,9 +466,16 @@ def _summary_header(dwg: Any, plan: _Summary, title: str | None, round: int | No
     y += sz * 1.1
     add_text(dwg, dwg, t, m, y, sz, st, bold=True)
     size = g("size")
-    sub = [x for x in (title, None if round is None else tx.get("sheet.round", n=round),
-                       tx.get("key.summary_count", n=count),
-                       None if seed is None else tx.get("director.round_seed", seed=seed)) if x]
+    sub = [
+        x
+        for x in (
+            title,
+            None if round is None else tx.get("sheet.round", n=round),
+            tx.get("key.summary_count", n=count),
+            None if seed is None else tx.get("director.round_seed", seed=seed),
+        )
+        if x
+    ]
     lines = [(" · ".join(sub), True), (tx.get("key.warning"), True), (f"({tx.get('key.hint')})", False)]
     lines += [(f"{tx.get('director.note')} {n}", False) for n in notes]
     y += size * 0.4
@@ -419,8 +506,14 @@ def _summary_block(dwg: Any, plan: _Summary, block: tuple[int, str, list], x: fl
         top, base = y + k * lh, base + lh
         add_text(dwg, dwg, tx.get("key.position", row=row, pos=pos), x + pad, base, size, st)
         hx = x + pad + plan.pos_w + pad + sw
-        add_path(dwg, dwg, poly_d(hex_points(hx, top + lh / 2, sw)), fill=st.fill[t.terrain],
-                 stroke=st.colour["line"], width=st.mm("hex_stroke"))
+        add_path(
+            dwg,
+            dwg,
+            poly_d(hex_points(hx, top + lh / 2, sw)),
+            fill=st.fill[t.terrain],
+            stroke=st.colour["line"],
+            width=st.mm("hex_stroke"),
+        )
         number = "" if t.number is None else str(t.number)
         room = plan.col_w - (hx + sw + pad - x) - text_width(number, size, bold=True) - 3 * pad
         word, wsz = fit(tx.get(f"terrain.{t.terrain}"), room, size, bold=True)

@@ -5,8 +5,9 @@ the same input gives the same bytes."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
 
 from ..core import templates
 from ..core.templates import MIN_FONT_MM, paper_size
@@ -59,7 +60,7 @@ def render_listing(listing: Listing, *, paper: str = "a4", footer: str = "") -> 
     heads, head_size = head_lines(listing, w - 2 * m)
     top_block = st.mm("director_title") + size * 3.2 + (len(max(heads, key=len)) - 1) * head_size * 1.15
     per_page = max(1, int((h - 2 * m - top_block - size * 3) // rh) - 1)
-    chunks = [listing.rows[i:i + per_page] for i in range(0, len(listing.rows), per_page)] or [()]
+    chunks = [listing.rows[i : i + per_page] for i in range(0, len(listing.rows), per_page)] or [()]
     pages = []
     for k, chunk in enumerate(chunks, start=1):
         dwg = drawing(w, h)
@@ -68,8 +69,13 @@ def render_listing(listing: Listing, *, paper: str = "a4", footer: str = "") -> 
         for i, row in enumerate(chunk):
             _row(dwg, listing, row, i, y + i * rh, rh, m, w - 2 * m, st)
             if (k - 1) * per_page + i in listing.rules_after:
-                add_path(dwg, dwg, f"M{num(m)},{num(y + (i + 1) * rh)} L{num(w - m)},{num(y + (i + 1) * rh)}",
-                         stroke=st.colour["ink"], width=0.5)
+                add_path(
+                    dwg,
+                    dwg,
+                    f"M{num(m)},{num(y + (i + 1) * rh)} L{num(w - m)},{num(y + (i + 1) * rh)}",
+                    stroke=st.colour["ink"],
+                    width=0.5,
+                )
         if footer:
             t, sz = fit(footer, w - 2 * m, templates.MIN_FONT_MM)
             add_text(dwg, dwg, t, m, h - m, sz, st, fill=st.colour["muted"], mono=True)
@@ -86,8 +92,9 @@ def _columns(listing: Listing, x: float, cw: float) -> list[tuple[float, float]]
     return out
 
 
-def _cell(dwg: Any, listing: Listing, j: int, text: str, col: tuple[float, float], y: float,
-          st: Any, bold: bool) -> None:
+def _cell(
+    dwg: Any, listing: Listing, j: int, text: str, col: tuple[float, float], y: float, st: Any, bold: bool
+) -> None:
     """One cell's text, fitted to its column: from the left edge, or for a
     right-aligned column ending at the right edge."""
     x, width = col
@@ -106,15 +113,18 @@ def head_lines(listing: Listing, cw: float) -> tuple[list[list[str]], float]:
     cols = _columns(listing, 0.0, cw)
     size = ROW_TEXT_MM
     while True:
-        out = [fit_lines(word, col[1] - 2 * CELL_PAD, size, HEAD_LINES, bold=True) for word, col in
-               zip(listing.columns, cols)]
+        out = [
+            fit_lines(word, col[1] - 2 * CELL_PAD, size, HEAD_LINES, bold=True)
+            for word, col in zip(listing.columns, cols)
+        ]
         if all(sz >= size for _, sz in out) or size <= MIN_FONT_MM:
             return [lines for lines, _ in out], size
         size = max(MIN_FONT_MM, min(sz for _, sz in out))
 
 
-def _head(dwg: Any, listing: Listing, subtitle: str, m: float, cw: float, st: Any,
-          heads: tuple[list[list[str]], float]) -> float:
+def _head(
+    dwg: Any, listing: Listing, subtitle: str, m: float, cw: float, st: Any, heads: tuple[list[list[str]], float]
+) -> float:
     """Title, subtitle and the column headers (:func:`head_lines`, on a
     common last baseline) with their rule; returns the y (mm) of the rule,
     where the rows start."""
@@ -141,8 +151,9 @@ def _head(dwg: Any, listing: Listing, subtitle: str, m: float, cw: float, st: An
     return y
 
 
-def _row(dwg: Any, listing: Listing, row: Sequence[str], i: int, top: float, rh: float,
-         m: float, cw: float, st: Any) -> None:
+def _row(
+    dwg: Any, listing: Listing, row: Sequence[str], i: int, top: float, rh: float, m: float, cw: float, st: Any
+) -> None:
     """Row ``i`` of a page (a section heading, or cells on a band shaded
     every second row); the first cell bold."""
     base = top + rh / 2 + ROW_TEXT_MM * 0.36

@@ -12,19 +12,23 @@ depend on the machine.
 from __future__ import annotations
 
 import math
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
-from ..core.errors import SetupgenError
+from ..core import fonts
 from ..core.rules import PIPS, RED_NUMBERS
 from ..core.templates import MIN_FONT_MM, Style
-from ..core import fonts
 
 SQRT3 = math.sqrt(3.0)
 #: corner offsets of a pointy-top hex of size 1, corner 0 first (as
 #: :func:`setupgen.core.hexgrid.corner_point`, without trigonometry)
 CORNERS: tuple[tuple[float, float], ...] = (
-    (SQRT3 / 2, -0.5), (0.0, -1.0), (-SQRT3 / 2, -0.5),
-    (-SQRT3 / 2, 0.5), (0.0, 1.0), (SQRT3 / 2, 0.5),
+    (SQRT3 / 2, -0.5),
+    (0.0, -1.0),
+    (-SQRT3 / 2, -0.5),
+    (-SQRT3 / 2, 0.5),
+    (0.0, 1.0),
+    (SQRT3 / 2, 0.5),
 )
 
 # --------------------------------------------------------------------------
@@ -37,13 +41,15 @@ _W_REGULAR = (
     "636 636 636 636 337 337 838 838 838 531 1000 684 686 698 770 632 575 775 752 295 295 656 "
     "557 863 748 787 603 787 695 635 611 732 684 989 685 611 685 390 337 390 838 500 500 613 "
     "635 550 635 615 352 635 634 278 278 579 278 974 634 612 635 635 411 521 392 634 592 818 "
-    "592 592 525 636 337 636 838 613 612 634 684 787 732 630 318 500 1000 1000 838 838")
+    "592 592 525 636 337 636 838 613 612 634 684 787 732 630 318 500 1000 1000 838 838"
+)
 _W_BOLD = (
     "348 456 521 838 696 1002 872 306 457 457 523 838 380 415 380 365 696 696 696 696 696 696 "
     "696 696 696 696 400 400 838 838 838 580 1000 774 762 734 830 683 683 821 837 372 372 775 "
     "637 995 837 850 733 850 770 720 682 812 774 1103 771 724 725 457 365 457 838 500 500 675 "
     "716 593 716 678 435 716 712 343 343 665 343 1042 712 687 716 716 493 595 478 712 652 924 "
-    "645 652 582 712 365 712 838 675 687 712 774 850 812 719 380 500 1000 1000 838 838")
+    "645 652 582 712 365 712 838 675 687 712 774 850 812 719 380 500 1000 1000 838 838"
+)
 _WIDTHS: dict[bool, dict[str, int]] = {}
 _UNITS: dict[tuple[str, bool], int] = {}  # text widths in 1/1000 em, memoised
 
@@ -112,8 +118,8 @@ def fit_lines(text: str, width: float, size: float, max_lines: int, *, bold: boo
         if sz <= MIN_FONT_MM:
             break
         sz = max(MIN_FONT_MM, sz * 0.92)
-    head = [fit(line, width, sz, bold=bold)[0] for line in lines[:max_lines - 1]]  # a word too long is cut too
-    rest = " ".join(lines[max_lines - 1:])
+    head = [fit(line, width, sz, bold=bold)[0] for line in lines[: max_lines - 1]]  # a word too long is cut too
+    rest = " ".join(lines[max_lines - 1 :])
     if not rest:
         return head, sz
     last, _ = fit(rest + " …" if len(lines) > max_lines else rest, width, sz, bold=bold)
@@ -141,9 +147,21 @@ def wrap(text: str, width: float, size: float, *, bold: bool = False) -> list[st
 # the page description (a display list; see :mod:`setupgen.render.canvas`)
 # parent: kept for the callers' shape, the canvas has no nested groups
 
-def add_text(dwg: Any, parent: Any, text: str, x: float, y: float, size: float, st: Style, *,
-             bold: bool = False, anchor: str = "start", fill: str | None = None,
-             mono: bool = False) -> None:
+
+def add_text(
+    dwg: Any,
+    parent: Any,
+    text: str,
+    x: float,
+    y: float,
+    size: float,
+    st: Style,
+    *,
+    bold: bool = False,
+    anchor: str = "start",
+    fill: str | None = None,
+    mono: bool = False,
+) -> None:
     """A text at baseline ``(x, y)`` mm, size ``size`` mm (at least 8 pt)."""
     family = st.mono if mono else st.font
     sz = float(font_num(size))
@@ -151,23 +169,44 @@ def add_text(dwg: Any, parent: Any, text: str, x: float, y: float, size: float, 
     dwg.text(text, x, y, sz, family, bold, anchor, st.colour["ink"] if fill is None else fill, mono, width)
 
 
-def add_path(dwg: Any, parent: Any, d: str, *, fill: str = "none", stroke: str | None = None,
-             width: float = 0.0, dash: str | None = None, join: str | None = None,
-             role: str | None = None) -> None:
+def add_path(
+    dwg: Any,
+    parent: Any,
+    d: str,
+    *,
+    fill: str = "none",
+    stroke: str | None = None,
+    width: float = 0.0,
+    dash: str | None = None,
+    join: str | None = None,
+    role: str | None = None,
+) -> None:
     """A path with outline ``d`` (already formatted: ``M``, ``L`` and ``Z``
     commands only); ``role`` names a line the layout checks keep text off
     (``coast``, ``frame``)."""
     dwg.path(d, fill, stroke, width, dash, join, role)
 
 
-def add_circle(dwg: Any, parent: Any, x: float, y: float, r: float, *, fill: str,
-               stroke: str | None = None, width: float = 0.0) -> None:
+def add_circle(
+    dwg: Any, parent: Any, x: float, y: float, r: float, *, fill: str, stroke: str | None = None, width: float = 0.0
+) -> None:
     """A disc of radius ``r`` mm at ``(x, y)``."""
     dwg.circle(x, y, r, fill, stroke, width)
 
 
-def add_rect(dwg: Any, parent: Any, x: float, y: float, w: float, h: float, *, fill: str = "none",
-             stroke: str | None = None, width: float = 0.0, rx: float = 0.0) -> None:
+def add_rect(
+    dwg: Any,
+    parent: Any,
+    x: float,
+    y: float,
+    w: float,
+    h: float,
+    *,
+    fill: str = "none",
+    stroke: str | None = None,
+    width: float = 0.0,
+    rx: float = 0.0,
+) -> None:
     """A rectangle, top-left ``(x, y)``, size ``w`` x ``h`` mm, corner
     radius ``rx`` mm."""
     dwg.rect(x, y, w, h, fill, stroke, width, rx)
@@ -186,6 +225,7 @@ def hex_points(cx: float, cy: float, s: float) -> list[tuple[float, float]]:
 
 # --------------------------------------------------------------------------
 # symbols (robber, pirate, oil drop, number token)
+
 
 def draw_robber(dwg: Any, parent: Any, x: float, y: float, h: float, st: Style) -> None:
     """A robber pawn ``h`` mm tall (``0.6 h`` wide), centred on ``(x, y)``;
@@ -207,7 +247,12 @@ def draw_pirate(dwg: Any, parent: Any, x: float, y: float, h: float, st: Style) 
     c = st.colour["ink"]
     dwg.begin("pirate")
     add_circle(dwg, parent, x, y, h * 0.62, fill="#ffffff", stroke=c, width=0.3)
-    hull = [(x - h * 0.5, y + h * 0.1), (x + h * 0.5, y + h * 0.1), (x + h * 0.32, y + h * 0.42), (x - h * 0.32, y + h * 0.42)]
+    hull = [
+        (x - h * 0.5, y + h * 0.1),
+        (x + h * 0.5, y + h * 0.1),
+        (x + h * 0.32, y + h * 0.42),
+        (x - h * 0.32, y + h * 0.42),
+    ]
     add_path(dwg, parent, poly_d(hull), fill=c)
     sail = [(x - h * 0.05, y - h * 0.45), (x - h * 0.05, y + h * 0.04), (x - h * 0.4, y + h * 0.04)]
     add_path(dwg, parent, poly_d(sail), fill=c)
@@ -249,8 +294,9 @@ def draw_token(dwg: Any, parent: Any, x: float, y: float, r: float, number: int,
     dwg.end()
 
 
-def draw_red_number(dwg: Any, parent: Any, x: float, base: float, size: float, number: int, st: Style,
-                    anchor: str = "start") -> None:
+def draw_red_number(
+    dwg: Any, parent: Any, x: float, base: float, size: float, number: int, st: Style, anchor: str = "start"
+) -> None:
     """6 or 8 in a list, marked by shape as on the board: white bold digits
     on a black disc (red ring) of radius ``0.62 size`` mm, its left edge
     (``anchor`` ``start``) or right edge (``end``) at ``x``, the digits on
@@ -264,6 +310,7 @@ def draw_red_number(dwg: Any, parent: Any, x: float, base: float, size: float, n
 
 # --------------------------------------------------------------------------
 # pages
+
 
 def drawing(w: float, h: float) -> Any:
     """A new page description of ``w`` x ``h`` mm on a white page."""

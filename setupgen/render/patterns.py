@@ -39,7 +39,7 @@ class Pattern:
     ink: str = "#000000"
 
     @classmethod
-    def from_dict(cls, name: str, data: Any) -> "Pattern":
+    def from_dict(cls, name: str, data: Any) -> Pattern:
         """A pattern from its ``[pattern]`` table in style.toml.
 
         Raises :class:`SetupgenError` naming the terrain when a value is
@@ -48,13 +48,20 @@ class Pattern:
             raise SetupgenError(f"style pattern {name!r} must be a table")
         try:
             dirs = tuple(str(d) for d in data.get("lines", ()))
-            pat = cls(dirs, bool(data.get("dots", False)), float(data["spacing"]), float(data["size"]),
-                      str(data.get("ink", "#000000")))
+            pat = cls(
+                dirs,
+                bool(data.get("dots", False)),
+                float(data["spacing"]),
+                float(data["size"]),
+                str(data.get("ink", "#000000")),
+            )
         except (KeyError, TypeError, ValueError) as exc:
             raise SetupgenError(f"style pattern {name!r}: missing or wrong value ({exc})") from None
         if any(d not in DIRECTIONS for d in dirs) or not 0 < pat.size < pat.spacing or not (dirs or pat.dots):
-            raise SetupgenError(f"style pattern {name!r}: give lines or dots, known directions, "
-                                f"and a size above 0 and below the spacing")
+            raise SetupgenError(
+                f"style pattern {name!r}: give lines or dots, known directions, "
+                f"and a size above 0 and below the spacing"
+            )
         return pat
 
     def tile(self) -> tuple[float, float, list[tuple[Point, Point]], list[Point]]:
@@ -74,11 +81,17 @@ class Pattern:
             elif d == "vertical":
                 segs.append(((side / 2, -e), (side / 2, side + e)))
             elif d == "rising":
-                segs += [((-e, side + e), (side + e, -e)), ((-e, e), (e, -e)),
-                         ((side - e, side + e), (side + e, side - e))]
+                segs += [
+                    ((-e, side + e), (side + e, -e)),
+                    ((-e, e), (e, -e)),
+                    ((side - e, side + e), (side + e, side - e)),
+                ]
             else:
-                segs += [((-e, -e), (side + e, side + e)), ((side - e, -e), (side + e, e)),
-                         ((-e, side - e), (e, side + e))]
+                segs += [
+                    ((-e, -e), (side + e, side + e)),
+                    ((side - e, -e), (side + e, e)),
+                    ((-e, side - e), (e, side + e)),
+                ]
         return side, side, segs, []
 
 

@@ -19,7 +19,8 @@ import io
 import itertools
 import os
 import tempfile
-from typing import Any, Iterable, Sequence
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 from ..core.errors import SetupgenError
 
@@ -51,12 +52,14 @@ def svgs_to_pdf(svgs: Sequence[str]) -> bytes:
         page_pdf = _cairo("pdf", data, i)
         for page in PdfReader(io.BytesIO(page_pdf)).pages:
             writer.add_page(page)
-    writer.add_metadata({
-        "/Producer": PRODUCER,
-        "/Creator": PRODUCER,
-        "/CreationDate": FIXED_DATE,
-        "/ModDate": FIXED_DATE,
-    })
+    writer.add_metadata(
+        {
+            "/Producer": PRODUCER,
+            "/Creator": PRODUCER,
+            "/CreationDate": FIXED_DATE,
+            "/ModDate": FIXED_DATE,
+        }
+    )
     file_id = ByteStringObject(digest.digest()[:16])
     writer._ID = ArrayObject([file_id, file_id])  # fixed document /ID (pypdf has no public setter)
     out = io.BytesIO()
@@ -92,8 +95,11 @@ def _draw_pdf(cairo: Any, target: str, first: Any, rest: Iterable[Any]) -> None:
     from .canvas import draw_cairo
 
     surface = cairo.PDFSurface(target, first.w * PT_PER_MM, first.h * PT_PER_MM)
-    for key, value in ((cairo.PDF_METADATA_CREATE_DATE, ISO_DATE), (cairo.PDF_METADATA_MOD_DATE, ISO_DATE),
-                       (cairo.PDF_METADATA_CREATOR, PRODUCER)):
+    for key, value in (
+        (cairo.PDF_METADATA_CREATE_DATE, ISO_DATE),
+        (cairo.PDF_METADATA_MOD_DATE, ISO_DATE),
+        (cairo.PDF_METADATA_CREATOR, PRODUCER),
+    ):
         surface.set_metadata(key, value)
     patterns: dict = {}
     for page in itertools.chain([first], rest):

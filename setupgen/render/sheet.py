@@ -18,29 +18,63 @@ returns its height, and measuring draws onto a scratch canvas.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from typing import Any
 
 from ..core import cldr, templates
 from ..core.balance import Balance
 from ..core.board import Board, Tile
 from ..core.errors import SetupgenError
-from ..core.limits import MAX_DIGITS, MAX_ROUND, MAX_VP, MIN_VP, check_text
 from ..core.hexgrid import neighbor, neighbors
 from ..core.layout import Layout
+from ..core.limits import MAX_DIGITS, MAX_ROUND, MAX_VP, MIN_VP, check_text
 from ..core.rules import FINALS_STAGES, HARBOR_TYPES, RED_NUMBERS, RULE_EQUAL, clashes
+from ..core.templates import MIN_FONT_MM, Style, Texts, paper_size
 from .board import (
-    PAD, Box, board_extent, build_rows, draw_board, draw_legend, harbor_order, harbor_words, hex_size_for,
-    legend_entries, place, positions,
+    PAD,
+    Box,
+    board_extent,
+    build_rows,
+    draw_board,
+    draw_legend,
+    harbor_order,
+    harbor_words,
+    hex_size_for,
+    legend_entries,
+    place,
+    positions,
 )
 from .canvas import Canvas, MeasureCanvas
-from ..core.templates import MIN_FONT_MM, Style, Texts, paper_size
 from .page import (
-    add_circle, add_path, add_rect, add_text, drawing, finish, fit, num, text_width, wrap,
+    add_circle,
+    add_path,
+    add_rect,
+    add_text,
+    drawing,
+    finish,
+    fit,
+    num,
+    text_width,
+    wrap,
 )
 
-__all__ = ["Page", "SheetContext", "render_sheet", "sheet_page", "board_picture", "scenario_title", "round_label", "stage_word", "sheet_notes",
-           "director_notes", "table_box_and_rule", "heading_with_hint", "build_list_lines", "balance_line"]
+__all__ = [
+    "Page",
+    "SheetContext",
+    "render_sheet",
+    "sheet_page",
+    "board_picture",
+    "scenario_title",
+    "round_label",
+    "stage_word",
+    "sheet_notes",
+    "director_notes",
+    "table_box_and_rule",
+    "heading_with_hint",
+    "build_list_lines",
+    "balance_line",
+]
 
 #: most players on one result slip
 MAX_PLAYERS = 6
@@ -92,7 +126,7 @@ class SheetContext:
                 if not isinstance(value, str):
                     raise SetupgenError(f"{what} must be text, got {type(value).__name__}")
                 check_text(value, what)
-        for name, top in (("round", MAX_ROUND), ("table", 10 ** MAX_DIGITS - 1)):
+        for name, top in (("round", MAX_ROUND), ("table", 10**MAX_DIGITS - 1)):
             value = getattr(self, name)
             if value is not None and (not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= top):
                 raise SetupgenError(f"the {name} number must be a whole number from 1 to {top}, got {value!r}")
@@ -113,13 +147,15 @@ class SheetContext:
         vp = self.victory_points
         if vp is not None and (not isinstance(vp, int) or isinstance(vp, bool) or not MIN_VP <= vp <= MAX_VP):
             raise SetupgenError(f"the victory points must be a whole number from {MIN_VP} to {MAX_VP}, got {vp!r}")
-        if self.qr is not None and (not isinstance(self.qr, str) or not self.qr.isascii()
-                                    or not 1 <= len(self.qr) <= MAX_QR_TEXT):
+        if self.qr is not None and (
+            not isinstance(self.qr, str) or not self.qr.isascii() or not 1 <= len(self.qr) <= MAX_QR_TEXT
+        ):
             raise SetupgenError(f"the QR code's text must be ASCII of 1-{MAX_QR_TEXT} characters")
 
 
 # --------------------------------------------------------------------------
 # the table sheet
+
 
 @dataclass(frozen=True, slots=True)
 class Page:
@@ -137,7 +173,7 @@ class Page:
     dwg: Any
 
     @classmethod
-    def start(cls, paper: str, lang: str) -> "Page":
+    def start(cls, paper: str, lang: str) -> Page:
         """A page with the sheet margin (``[page] sheet_margin``, at least
         10 mm). Raises :class:`SetupgenError` for an unknown paper or
         language."""
@@ -148,8 +184,9 @@ class Page:
         return cls(w, h, tx, st, m, w - 2 * m, st.mm("gap"), drawing(w, h))
 
 
-def render_sheet(board: Board, layout: Layout, *, lang: str = "en", paper: str = "a4",
-                 context: SheetContext = SheetContext()) -> str:
+def render_sheet(
+    board: Board, layout: Layout, *, lang: str = "en", paper: str = "a4", context: SheetContext = SheetContext()
+) -> str:
     """The table sheet of ``board`` as SVG text (a
     :class:`setupgen.render.canvas.SvgPage`): one portrait page of
     ``paper`` (mm), margins from the style (at least 10 mm), no text below
@@ -186,8 +223,9 @@ def _measure(section: Section, w: float, h: float) -> float:
     return section(MeasureCanvas(w, h), 0.0)
 
 
-def sheet_page(board: Board, layout: Layout, *, lang: str = "en", paper: str = "a4",
-               context: SheetContext = SheetContext()) -> Canvas:
+def sheet_page(
+    board: Board, layout: Layout, *, lang: str = "en", paper: str = "a4", context: SheetContext = SheetContext()
+) -> Canvas:
     """The table sheet as a page description (see :func:`render_sheet`)."""
     pg = Page.start(paper, lang)
     ctx = context  # checked when made (SheetContext.__post_init__)
@@ -226,8 +264,9 @@ def sheet_page(board: Board, layout: Layout, *, lang: str = "en", paper: str = "
     return dwg
 
 
-def _board_plan(board: Board, notes: list[str], cw: float, room: float, notes_h: float,
-                tx: Texts, st: Style) -> tuple[float, float, float, bool] | None:
+def _board_plan(
+    board: Board, notes: list[str], cw: float, room: float, notes_h: float, tx: Texts, st: Style
+) -> tuple[float, float, float, bool] | None:
     """``(side column width, hex size, block height, notes beside the
     board)`` in mm giving the largest hexes in ``room`` mm of height: the
     side column holds the legend, and the notes when they fit under it
@@ -289,8 +328,7 @@ def round_label(ctx: SheetContext, tx: Texts) -> str:
     return tx.get("sheet.round_blank") if ctx.round is None else tx.get("sheet.round", n=ctx.round)
 
 
-def _header(dwg: Any, layout: Layout, ctx: SheetContext, m: float, cw: float,
-            tx: Texts, st: Style) -> float:
+def _header(dwg: Any, layout: Layout, ctx: SheetContext, m: float, cw: float, tx: Texts, st: Style) -> float:
     """Always two lines, so a long title never shrinks the board:
     tournament and round (the finals stage; ``Round ___`` when not
     given, :func:`round_label`) in bold, the
@@ -349,8 +387,9 @@ def qr_code(dwg: Any, text: str, x: float, y: float, size: float, st: Style) -> 
     dwg.end()
 
 
-def table_box_and_rule(dwg: Any, table: int | None, top: float, bottom: float, m: float, cw: float,
-                       box_w: float, tx: Texts, st: Style) -> float:
+def table_box_and_rule(
+    dwg: Any, table: int | None, top: float, bottom: float, m: float, cw: float, box_w: float, tx: Texts, st: Style
+) -> float:
     """The boxed table number at the right of a header (``top`` mm, box
     ``box_w`` mm wide; none for ``table`` None) and the rule under the
     header; returns the y (mm) of the rule."""
@@ -364,8 +403,9 @@ def table_box_and_rule(dwg: Any, table: int | None, top: float, bottom: float, m
         add_text(dwg, dwg, t, bx + box_w / 2, top + bh - 1.8, sz, st, bold=True, anchor="middle")
         bottom = max(bottom, top + bh)
     bottom += 1.5
-    add_path(dwg, dwg, f"M{num(m)},{num(bottom)} L{num(m + cw)},{num(bottom)}",
-             stroke=st.colour["ink"], width=st.mm("rule"))
+    add_path(
+        dwg, dwg, f"M{num(m)},{num(bottom)} L{num(m + cw)},{num(bottom)}", stroke=st.colour["ink"], width=st.mm("rule")
+    )
     return bottom
 
 
@@ -391,6 +431,7 @@ def heading_with_hint(dwg: Any, head: str, hint: str, x: float, y: float, w: flo
 
 
 # -- build list -----------------------------------------------------------------
+
 
 @dataclass(frozen=True, slots=True)
 class Entry:
@@ -450,8 +491,7 @@ def harbor_lines(board: Board, layout: Layout, tx: Texts) -> list[tuple[str, str
         for htype in HARBOR_TYPES:
             if htype in layout.harbor_pool:
                 ratio, word = harbor_words(htype, tx)
-                out.append((tx.get("sheet.harbor_count", n=layout.harbor_pool.count(htype)),
-                            f"{ratio} {word}".strip()))
+                out.append((tx.get("sheet.harbor_count", n=layout.harbor_pool.count(htype)), f"{ratio} {word}".strip()))
         return out
     pos = positions(board)
     lines = []
@@ -459,16 +499,19 @@ def harbor_lines(board: Board, layout: Layout, tx: Texts) -> list[tuple[str, str
         ratio, word = harbor_words(hb.type, tx)
         # a board file may put a harbor off the listed hexes (check reports it): shown as "–"
         (row, p), (lrow, lp) = pos.get(hb.hex, ("–", "–")), pos.get(neighbor(hb.hex, hb.facing), ("–", "–"))
-        lines.append((str(i), tx.get("sheet.harbor_at", what=f"{ratio} {word}".strip(), row=row, pos=p,
-                                     lrow=lrow, lpos=lp)))
+        lines.append(
+            (str(i), tx.get("sheet.harbor_at", what=f"{ratio} {word}".strip(), row=row, pos=p, lrow=lrow, lpos=lp))
+        )
     return lines
 
 
 def build_list_lines(board: Board, layout: Layout, tx: Texts) -> list[tuple[str, list[Entry]]]:
     """The rows as the build list prints them: ``(label, entries)`` with
     the label ``Row 3 (+½)``."""
-    return [(f"{tx.get('sheet.row')} {i} {indent_text(row.indent)}", row_entries(board, row.tiles, tx))
-            for i, row in enumerate(build_rows(board), start=1)]
+    return [
+        (f"{tx.get('sheet.row')} {i} {indent_text(row.indent)}", row_entries(board, row.tiles, tx))
+        for i, row in enumerate(build_rows(board), start=1)
+    ]
 
 
 def _entry_runs(e: Entry, last: bool, size: float) -> list[tuple[str, str, float]]:
@@ -477,7 +520,9 @@ def _entry_runs(e: Entry, last: bool, size: float) -> list[tuple[str, str, float
     gap = text_width(" ", size)
     runs = [("word", e.word, text_width(e.word, size))]
     if e.number:
-        runs.append(("red" if e.red else "num", e.number, text_width(e.number, size, bold=True) + (1.0 if e.red else 0)))
+        runs.append(
+            ("red" if e.red else "num", e.number, text_width(e.number, size, bold=True) + (1.0 if e.red else 0))
+        )
     if e.mark:
         runs.append(("mark", e.mark, text_width(e.mark, size, bold=True)))
     if not last:  # the comma joins the entry's last run (an inverted number keeps its own)
@@ -486,8 +531,9 @@ def _entry_runs(e: Entry, last: bool, size: float) -> list[tuple[str, str, float
             runs.append(("sep", ",", text_width(",", size)))
         else:
             runs[-1] = (k, t + ",", text_width(t + ",", size, bold=k != "word"))
-    return [(k, t, w + (gap if i < len(runs) - 1 and runs[i + 1][0] != "sep" else 0.0))
-            for i, (k, t, w) in enumerate(runs)]
+    return [
+        (k, t, w + (gap if i < len(runs) - 1 and runs[i + 1][0] != "sep" else 0.0)) for i, (k, t, w) in enumerate(runs)
+    ]
 
 
 _FLOWS: dict[tuple, list] = {}
@@ -530,8 +576,17 @@ def _draw_run(dwg: Any, kind: str, text: str, x: float, base: float, size: float
         add_rect(dwg, dwg, x - 0.1, base - size * 0.8, w + 0.9, size * 1.0, fill=st.colour["ink"], rx=0.4)
         add_text(dwg, dwg, text, x + 0.35, base, size, st, bold=True, fill="#ffffff")
     else:
-        add_text(dwg, dwg, text, x, base, size, st, bold=kind in ("num", "mark"),
-                 fill=st.colour["muted"] if kind == "mark" else None)
+        add_text(
+            dwg,
+            dwg,
+            text,
+            x,
+            base,
+            size,
+            st,
+            bold=kind in ("num", "mark"),
+            fill=st.colour["muted"] if kind == "mark" else None,
+        )
 
 
 BuildPlan = tuple[list[tuple[str, list]], float]  # (row label, its flowed lines) per row; label column width
@@ -543,14 +598,16 @@ def build_plan(board: Board, layout: Layout, w: float, tx: Texts, st: Style) -> 
     (mm); worked out once, then measured and drawn (:func:`_build_list`)."""
     size = max(MIN_FONT_MM, st.mm("body"))
     rows = build_list_lines(board, layout, tx)
-    heads = [label for label, _ in rows] + [tx.get("sheet.harbor_pool" if board.harbor_method == "players"
-                                                     else "sheet.harbors")]
+    heads = [label for label, _ in rows] + [
+        tx.get("sheet.harbor_pool" if board.harbor_method == "players" else "sheet.harbors")
+    ]
     label_w = max(text_width(label, size, bold=True) for label in heads) + 2.5
     return [(label, _flow(entries, w - label_w - 1.6, size)) for label, entries in rows], label_w
 
 
-def _build_list(dwg: Any, board: Board, layout: Layout, x: float, y: float, w: float,
-                tx: Texts, st: Style, plan: BuildPlan) -> float:
+def _build_list(
+    dwg: Any, board: Board, layout: Layout, x: float, y: float, w: float, tx: Texts, st: Style, plan: BuildPlan
+) -> float:
     """The build list at ``y``: every row (label with indent, entries
     flowing, 6 and 8 inverted; ``plan``: as :func:`build_plan` lays them
     out), then one line per harbor; returns the height (mm)."""
@@ -572,8 +629,9 @@ def _build_list(dwg: Any, board: Board, layout: Layout, x: float, y: float, w: f
     return y - top + _harbor_block(dwg, board, layout, x, y, w, label_w, tx, st)
 
 
-def _harbor_block(dwg: Any, board: Board, layout: Layout, x: float, y: float, w: float, label_w: float,
-                  tx: Texts, st: Style) -> float:
+def _harbor_block(
+    dwg: Any, board: Board, layout: Layout, x: float, y: float, w: float, label_w: float, tx: Texts, st: Style
+) -> float:
     """The harbor lines under the rows: the heading in the rows' label
     column, the lines in as many columns (up to 4) as fit right of it;
     returns the height (mm)."""
@@ -608,6 +666,7 @@ def _harbor_block(dwg: Any, board: Board, layout: Layout, x: float, y: float, w:
 
 
 # -- notes ----------------------------------------------------------------------
+
 
 def sheet_notes(board: Board, layout: Layout, tx: Texts, vp: int | None = None) -> list[str]:
     """The notes printed on the table sheet, in order: victory points, the
@@ -654,8 +713,13 @@ def equal_neighbours(board: Board) -> list[tuple[tuple[int, int], tuple[int, int
             continue
         for n in neighbors(t.hex):
             o = board.tile(n)
-            if (o is not None and o.kind == "land" and o.number is not None
-                    and RULE_EQUAL in clashes(t.number, o.number) and (n[1], n[0]) > (t.hex[1], t.hex[0])):
+            if (
+                o is not None
+                and o.kind == "land"
+                and o.number is not None
+                and RULE_EQUAL in clashes(t.number, o.number)
+                and (n[1], n[0]) > (t.hex[1], t.hex[0])
+            ):
                 out.append((t.hex, n, t.number))
     return sorted(out, key=lambda p: (p[0][1], p[0][0], p[1][1], p[1][0]))
 
@@ -679,6 +743,7 @@ def _notes(dwg: Any, notes: list[str], x: float, y: float, w: float, tx: Texts, 
 
 # -- result slip ------------------------------------------------------------------
 
+
 def _slip_columns(ctx: SheetContext, w: float, st: Style) -> list[tuple[str, float]]:
     """``(template key, width mm)`` of the slip's columns (widths from the
     style's ``slip_*`` sizes); the player column takes what is left."""
@@ -690,15 +755,21 @@ def _slip_columns(ctx: SheetContext, w: float, st: Style) -> list[tuple[str, flo
     return [(k, v if k != "slip.player" else w - fixed) for k, v in cols]
 
 
-def _slip(dwg: Any, ctx: SheetContext, n: int, rh: float, x: float, y: float, w: float,
-          layout: Layout, tx: Texts, st: Style) -> float:
+def _slip(
+    dwg: Any, ctx: SheetContext, n: int, rh: float, x: float, y: float, w: float, layout: Layout, tx: Texts, st: Style
+) -> float:
     """The result slip at ``y``: heading and hint, then one row per player
     (in starting order; for the finals by rank, with a box for the chosen
     start position) with boxes for victory points and the winner, the
     signature written on the row's own line; returns the height (mm)."""
     top = y
-    hint_key = ("slip.choose_hint" if ctx.seating == "choose" else
-                "slip.select_hint" if ctx.positions == "selection" else "slip.hint")
+    hint_key = (
+        "slip.choose_hint"
+        if ctx.seating == "choose"
+        else "slip.select_hint"
+        if ctx.positions == "selection"
+        else "slip.hint"
+    )
     hint = tx.get(hint_key, vp=ctx.threshold(layout))
     if ctx.stage is not None:
         hint = f"{stage_word(ctx.stage, tx)}: {hint}"
@@ -716,23 +787,44 @@ def _slip(dwg: Any, ctx: SheetContext, n: int, rh: float, x: float, y: float, w:
     win = next(i for i, (k, _) in enumerate(cols) if k == "slip.winner")
     bh = min(rh - 1.6, 7.0)
     for i in range(n):
-        row_top = y + i * rh
-        base = row_top + rh / 2 + body * 0.36
-        add_text(dwg, dwg, str(i + 1), xs[0] + 0.8, base, body, st, bold=True)
-        if i < len(ctx.players):
-            t, sz = fit(ctx.players[i], cols[1][1] - 2.0, body)
-            add_text(dwg, dwg, t, xs[1] + 0.8, base, sz, st)
-        for b in boxes:
-            add_rect(dwg, dwg, xs[b] + 1.0, row_top + (rh - bh) / 2, cols[b][1] - 4.0, bh, fill=st.fill["box"],
-                     stroke=st.colour["ink"], width=0.35)
-        add_rect(dwg, dwg, xs[win] + (cols[win][1] - bh) / 2, row_top + (rh - bh) / 2, bh, bh,
-                 fill=st.fill["box"], stroke=st.colour["ink"], width=0.35)
-        add_path(dwg, dwg, f"M{num(x)},{num(row_top + rh)} L{num(x + w)},{num(row_top + rh)}",
-                 stroke=st.colour["line"], width=0.25)
+        _slip_row(dwg, ctx, i, y + i * rh, rh, bh, (xs, cols, boxes, win), x, w, st)
     return y + n * rh - top
 
 
+def _slip_row(
+    dwg: Any,
+    ctx: SheetContext,
+    i: int,
+    row_top: float,
+    rh: float,
+    bh: float,
+    grid: tuple[list[float], list[tuple[str, float]], list[int], int],
+    x: float,
+    w: float,
+    st: Style,
+) -> None:
+    """Row ``i`` (0-based) of the result slip at ``row_top`` (mm), ``rh``
+    high: its number, the player's name, the boxes (``bh`` mm high) for
+    victory points (and start position) and the winner, and the row's
+    line. ``grid``: the columns' x, the columns, the boxed columns and the
+    winner's column."""
+    xs, cols, boxes, win = grid
+    body = st.mm("body")
+    base = row_top + rh / 2 + body * 0.36
+    add_text(dwg, dwg, str(i + 1), xs[0] + 0.8, base, body, st, bold=True)
+    if i < len(ctx.players):
+        t, sz = fit(ctx.players[i], cols[1][1] - 2.0, body)
+        add_text(dwg, dwg, t, xs[1] + 0.8, base, sz, st)
+    fill, ink, top = st.fill["box"], st.colour["ink"], row_top + (rh - bh) / 2
+    for b in boxes:
+        add_rect(dwg, dwg, xs[b] + 1.0, top, cols[b][1] - 4.0, bh, fill=fill, stroke=ink, width=0.35)
+    add_rect(dwg, dwg, xs[win] + (cols[win][1] - bh) / 2, top, bh, bh, fill=fill, stroke=ink, width=0.35)
+    line = f"M{num(x)},{num(row_top + rh)} L{num(x + w)},{num(row_top + rh)}"
+    add_path(dwg, dwg, line, stroke=st.colour["line"], width=0.25)
+
+
 # -- footer (setup ID and seed) -----------------------------------------------------
+
 
 def balance_line(metrics: Balance, lang: str) -> str:
     """The sheet's balance line in ``lang`` (``sheet.balance_line``): the
@@ -766,7 +858,7 @@ def _id_lines(board: Board, w: float, tx: Texts, st: Style) -> list[list[tuple[s
     if _runs_width(line, size) <= w:
         return [line]
     per = max(1, int((w - text_width(label, size) - _RUN_GAP) / (0.602 * size)))
-    chunks = [seed[i:i + per] for i in range(0, len(seed), per)] or [""]
+    chunks = [seed[i : i + per] for i in range(0, len(seed), per)] or [""]
     return [first] + [[(label if i == 0 else "", False), (c, True)] for i, c in enumerate(chunks)]
 
 
@@ -781,6 +873,7 @@ def printable_seed(seed: str) -> str:
         if unicodedata.east_asian_width(c) in ("W", "F") or unicodedata.category(c) in ("Co", "Cn", "Cs"):
             return f"\\u{ord(c):04x}" if ord(c) <= 0xFFFF else f"\\U{ord(c):08x}"
         return c
+
     return "".join(shown(c) for c in seed)
 
 
@@ -809,8 +902,18 @@ def footer_height(board: Board, w: float, tx: Texts, st: Style, balance: str | N
     return (len(_id_lines(board, w, tx, st)) + extra) * st.mm("id") * 1.3 + 2.0
 
 
-def footer(dwg: Any, board: Board, x: float, bottom: float, w: float, tx: Texts, st: Style,
-           balance: str | None = None, *, measured: bool = False) -> None:
+def footer(
+    dwg: Any,
+    board: Board,
+    x: float,
+    bottom: float,
+    w: float,
+    tx: Texts,
+    st: Style,
+    balance: str | None = None,
+    *,
+    measured: bool = False,
+) -> None:
     """The footer ending at ``bottom`` mm: a rule, the setup ID and seed,
     and the balance line (room kept when there is none) at the right of
     the first line, or above the IDs when it does not fit there.

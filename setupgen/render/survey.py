@@ -16,9 +16,10 @@ whatever their number. Lengths in mm; texts at least 8 pt.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import PurePath
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from .. import generate as gen
 from ..core import layout as layoutmod
@@ -29,9 +30,26 @@ from ..core.layout import Layout
 from ..core.limits import check_text
 from .page import add_path, add_rect, add_text, drawing, finish, fit, num, text_width
 
-__all__ = ["DEFAULT_SEED", "DEFAULT_COUNT", "MAX_COUNT", "PERCENTILES", "SCALARS", "BIN", "SurveyRequest",
-           "Survey", "check_request", "run", "percentile", "percentiles", "meets", "limit_label",
-           "summary_lines", "plot_page", "plot_paths", "plot_files"]
+__all__ = [
+    "DEFAULT_SEED",
+    "DEFAULT_COUNT",
+    "MAX_COUNT",
+    "PERCENTILES",
+    "SCALARS",
+    "BIN",
+    "SurveyRequest",
+    "Survey",
+    "check_request",
+    "run",
+    "percentile",
+    "percentiles",
+    "meets",
+    "limit_label",
+    "summary_lines",
+    "plot_page",
+    "plot_paths",
+    "plot_files",
+]
 
 DEFAULT_SEED = "survey"
 DEFAULT_COUNT = 10_000
@@ -39,15 +57,30 @@ MAX_COUNT = 100_000
 #: the percentiles reported
 PERCENTILES = (5, 25, 50, 75, 95)
 #: the scalar metrics surveyed (``docs/balance.md``, "Metrics"), in order
-SCALARS = ("score", "resource_spread", "intersection_max", "intersection_min", "intersections_11",
-           "largest_cluster", "same_terrain_pairs", "repeated_numbers", "halves_imbalance")
+SCALARS = (
+    "score",
+    "resource_spread",
+    "intersection_max",
+    "intersection_min",
+    "intersections_11",
+    "largest_cluster",
+    "same_terrain_pairs",
+    "repeated_numbers",
+    "halves_imbalance",
+)
 #: decimals a metric is printed with (the others are whole numbers)
 DECIMALS = {"score": 1, "halves_imbalance": 4}
 #: width of a histogram bin, in score points
 BIN = 2.5
 #: single limits always reported besides the fair preset's
-COMMON = (Limits(max_intersection_pips=11), Limits(max_intersection_pips=12), Limits(max_intersection_pips=13),
-          Limits(max_terrain_cluster=1), Limits(max_terrain_cluster=2), Limits(max_terrain_cluster=3))
+COMMON = (
+    Limits(max_intersection_pips=11),
+    Limits(max_intersection_pips=12),
+    Limits(max_intersection_pips=13),
+    Limits(max_terrain_cluster=1),
+    Limits(max_terrain_cluster=2),
+    Limits(max_terrain_cluster=3),
+)
 #: boards measured as one job
 JOB = 250
 
@@ -105,11 +138,13 @@ def run(req: SurveyRequest) -> Survey:
     :class:`GenerationError` should a board fail."""
     layout, numbers, harbors = check_request(req)
     jobs = [(start, min(start + JOB, req.count + 1)) for start in range(1, req.count + 1, JOB)]
-    rows = [row for part in parallel.ordered(_measure_range, (layout, req.seed, numbers, harbors), jobs)
-            for row in part]
+    rows = [
+        row for part in parallel.ordered(_measure_range, (layout, req.seed, numbers, harbors), jobs) for row in part
+    ]
     values = {name: tuple(row[k] for row in rows) for k, name in enumerate(SCALARS)}
-    shares = tuple((label, sum(1 for row in rows if meets(_as_metrics(row), limits)))
-                   for label, limits in _limit_sets(req.preset))
+    shares = tuple(
+        (label, sum(1 for row in rows if meets(_as_metrics(row), limits))) for label, limits in _limit_sets(req.preset)
+    )
     return Survey(layout.name, numbers, harbors, req.count, req.seed, values, shares)
 
 
@@ -122,14 +157,15 @@ def _measure_range(context: tuple, span: tuple[int, int]) -> list[tuple]:
     for i in range(*span):
         board = gen.from_seed(layout, f"{seed}/{i}", numbers, harbors)
         b = measure(board, start_barred=layout.start_barred)
-        out.append(tuple(getattr(b, name) for name in SCALARS)
-                   + tuple(b.resource_pips.get(r, 0) for r in LIMIT_RESOURCES))
+        out.append(
+            tuple(getattr(b, name) for name in SCALARS) + tuple(b.resource_pips.get(r, 0) for r in LIMIT_RESOURCES)
+        )
     return out
 
 
 def _as_metrics(row: tuple) -> dict[str, Any]:
     metrics: dict[str, Any] = dict(zip(SCALARS, row))
-    metrics["resource_pips"] = dict(zip(LIMIT_RESOURCES, row[len(SCALARS):]))
+    metrics["resource_pips"] = dict(zip(LIMIT_RESOURCES, row[len(SCALARS) :]))
     return metrics
 
 
@@ -207,15 +243,22 @@ def summary_lines(survey: Survey) -> list[str]:
     """The survey as aligned text: a head line, the percentile table
     (with the mean) and the pass shares."""
     n = survey.count
-    lines = [f"survey: {n:,} {survey.scenario} boards, numbers {survey.number_method}, harbors "
-             f"{survey.harbor_method} (seeds {survey.seed}/1 .. {survey.seed}/{n})", ""]
+    lines = [
+        f"survey: {n:,} {survey.scenario} boards, numbers {survey.number_method}, harbors "
+        f"{survey.harbor_method} (seeds {survey.seed}/1 .. {survey.seed}/{n})",
+        "",
+    ]
     head = ["metric"] + [f"p{p}" for p in PERCENTILES] + ["mean"]
-    rows = [head] + [[name.replace("_", " ")] + [_figure(name, v) for v in percentiles(survey, name)]
-                     + [_figure(name, sum(survey.values[name]) / n, 1 if name not in DECIMALS else 0)]
-                     for name in SCALARS]
+    rows = [head] + [
+        [name.replace("_", " ")]
+        + [_figure(name, v) for v in percentiles(survey, name)]
+        + [_figure(name, sum(survey.values[name]) / n, 1 if name not in DECIMALS else 0)]
+        for name in SCALARS
+    ]
     widths = [max(len(r[k]) for r in rows) for k in range(len(head))]
-    lines += ["  ".join(c.ljust(widths[0]) if k == 0 else c.rjust(widths[k]) for k, c in enumerate(r)).rstrip()
-              for r in rows]
+    lines += [
+        "  ".join(c.ljust(widths[0]) if k == 0 else c.rjust(widths[k]) for k, c in enumerate(r)).rstrip() for r in rows
+    ]
     lines += ["", "percentiles by nearest rank; scores 0-100, higher is more balanced (docs/balance.md)", ""]
     width = max(len(label) for label, _ in survey.shares)
     lines.append(f"{'limit':<{width}}  boards meeting it")
@@ -275,10 +318,13 @@ def plot_page(survey: Survey) -> Any:
     cv = drawing(PLOT_W, PLOT_H)
     n = survey.count
     title = f"Balance score of {n:,} {survey.scenario} boards"
-    add_text(cv, cv, fit(title, PLOT_W - 2 * _MARGIN, _TITLE, bold=True)[0], _MARGIN, _MARGIN + _TITLE, _TITLE, st,
-             bold=True)
-    sub = (f"numbers {survey.number_method}, harbors {survey.harbor_method}; seeds {survey.seed}/1 .. "
-           f"{survey.seed}/{n}; bins of {BIN} points")
+    add_text(
+        cv, cv, fit(title, PLOT_W - 2 * _MARGIN, _TITLE, bold=True)[0], _MARGIN, _MARGIN + _TITLE, _TITLE, st, bold=True
+    )
+    sub = (
+        f"numbers {survey.number_method}, harbors {survey.harbor_method}; seeds {survey.seed}/1 .. "
+        f"{survey.seed}/{n}; bins of {BIN} points"
+    )
     t, size = fit(sub, PLOT_W - 2 * _MARGIN, _BODY)
     add_text(cv, cv, t, _MARGIN, _MARGIN + _TITLE + 5.5, size, st, fill=muted)
     lo, hi, counts = _bins(survey.values["score"])
@@ -297,8 +343,17 @@ def plot_page(survey: Survey) -> Any:
     for k, c in enumerate(counts):
         if c:
             left = xs(lo + k * BIN)
-            add_rect(cv, cv, left, ys(c * 100 / n), xs(lo + (k + 1) * BIN) - left, y0 - ys(c * 100 / n),
-                     fill=_BAR, stroke=ink, width=0.2)
+            add_rect(
+                cv,
+                cv,
+                left,
+                ys(c * 100 / n),
+                xs(lo + (k + 1) * BIN) - left,
+                y0 - ys(c * 100 / n),
+                fill=_BAR,
+                stroke=ink,
+                width=0.2,
+            )
     _x_axis(cv, st, lo, hi, xs, y0)
     _quartiles(cv, st, survey, xs, y0, y1)
     return finish(cv)
@@ -309,8 +364,13 @@ def _y_axis(cv: Any, st: Any, x0: float, x1: float, ys: Any, step: float, ymax: 
     k = 0
     while k * step <= ymax + 1e-9:
         y = ys(k * step)
-        add_path(cv, cv, f"M{num(x0)},{num(y)} L{num(x1)},{num(y)}", stroke=_GRID if k else st.colour["ink"],
-                 width=0.15 if k else 0.3)
+        add_path(
+            cv,
+            cv,
+            f"M{num(x0)},{num(y)} L{num(x1)},{num(y)}",
+            stroke=_GRID if k else st.colour["ink"],
+            width=0.15 if k else 0.3,
+        )
         label = f"{k * step:g}"
         add_text(cv, cv, label, x0 - 1.5, y + _TICK * 0.35, _TICK, st, anchor="end")
         k += 1
@@ -323,8 +383,9 @@ def _x_axis(cv: Any, st: Any, lo: float, hi: float, xs: Any, y0: float) -> None:
     v = lo
     while v <= hi + 1e-9:
         major = round(v) % 10 == 0
-        add_path(cv, cv, f"M{num(xs(v))},{num(y0)} L{num(xs(v))},{num(y0 + (1.8 if major else 1.0))}",
-                 stroke=ink, width=0.25)
+        add_path(
+            cv, cv, f"M{num(xs(v))},{num(y0)} L{num(xs(v))},{num(y0 + (1.8 if major else 1.0))}", stroke=ink, width=0.25
+        )
         if major:
             add_text(cv, cv, f"{v:g}", xs(v), y0 + 2.2 + _TICK, _TICK, st, anchor="middle")
         v += 5
@@ -339,9 +400,10 @@ def _quartiles(cv: Any, st: Any, survey: Survey, xs: Any, y0: float, y1: float) 
     ink = st.colour["ink"]
     p25, p50, p75 = (percentile(survey.values["score"], p) for p in (25, 50, 75))
     for value, dash, width, label, anchor, dx, dy in (
-            (p25, "1.2,0.8", 0.35, f"p25 {p25:.1f}", "end", -0.8, 1.5),
-            (p75, "1.2,0.8", 0.35, f"p75 {p75:.1f}", "start", 0.8, 1.5),
-            (p50, None, 0.5, f"median {p50:.1f}", "middle", 0.0, 1.5 + _BODY + 1.2)):
+        (p25, "1.2,0.8", 0.35, f"p25 {p25:.1f}", "end", -0.8, 1.5),
+        (p75, "1.2,0.8", 0.35, f"p75 {p75:.1f}", "start", 0.8, 1.5),
+        (p50, None, 0.5, f"median {p50:.1f}", "middle", 0.0, 1.5 + _BODY + 1.2),
+    ):
         x = xs(value)
         add_path(cv, cv, f"M{num(x)},{num(y0)} L{num(x)},{num(y1 - 1.0)}", stroke=ink, width=width, dash=dash)
         add_text(cv, cv, label, x + dx, y1 - dy, _BODY, st, bold=dash is None, anchor=anchor)
@@ -353,8 +415,9 @@ def plot_paths(name: str) -> tuple[str, str]:
     :class:`SetupgenError` (``field="plot"``) for a name that is empty,
     ``-`` or a folder's (ending in ``/``)."""
     if not name.strip() or name == "-" or name.endswith(("/", "\\")):
-        raise SetupgenError(f"a plot is two files, NAME.svg and NAME.png; give a file name, not {quoted(name, 40)}",
-                            field="plot")
+        raise SetupgenError(
+            f"a plot is two files, NAME.svg and NAME.png; give a file name, not {quoted(name, 40)}", field="plot"
+        )
     path = PurePath(name)
     if path.suffix.lower() in (".svg", ".png"):
         name = str(path.with_suffix(""))

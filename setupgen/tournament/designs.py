@@ -14,8 +14,8 @@ T with a multiplier difference).
 
 from __future__ import annotations
 
-from functools import lru_cache
-from typing import Iterator, Sequence
+from collections.abc import Iterator, Sequence
+from functools import cache
 
 
 def prime_power(q: int) -> tuple[int, int] | None:
@@ -36,14 +36,14 @@ class Field:
     irreducible polynomial of degree e in counting order)."""
 
     def __init__(self, p: int, e: int) -> None:
-        self.p, self.e, self.q = p, e, p ** e
+        self.p, self.e, self.q = p, e, p**e
         self.modulus = _irreducible(p, e)
 
     def _digits(self, a: int) -> list[int]:
-        return [(a // self.p ** i) % self.p for i in range(self.e)]
+        return [(a // self.p**i) % self.p for i in range(self.e)]
 
     def _number(self, digits: Sequence[int]) -> int:
-        return sum(d * self.p ** i for i, d in enumerate(digits))
+        return sum(d * self.p**i for i, d in enumerate(digits))
 
     def add(self, a: int, b: int) -> int:
         """``a + b`` in the field."""
@@ -77,8 +77,8 @@ def _irreducible(p: int, e: int) -> list[int]:
         return [0, 1]
 
     def polys(deg: int) -> Iterator[list[int]]:
-        for code in range(p ** deg):
-            yield [(code // p ** i) % p for i in range(deg)] + [1]
+        for code in range(p**deg):
+            yield [(code // p**i) % p for i in range(deg)] + [1]
 
     def divides(d: list[int], f: list[int]) -> bool:
         rem = list(f)
@@ -87,7 +87,7 @@ def _irreducible(p: int, e: int) -> list[int]:
             if c:
                 for i, m in enumerate(d):
                     rem[top - len(d) + 1 + i] = (rem[top - len(d) + 1 + i] - c * m) % p
-        return not any(rem[:len(d) - 1])
+        return not any(rem[: len(d) - 1])
 
     for f in polys(e):
         if all(not divides(d, f) for deg in range(1, e // 2 + 1) for d in polys(deg)):
@@ -118,7 +118,7 @@ def column_rounds(tables: int, k: int, rounds: int) -> list[list[list[int]]] | N
     for r in range(rounds):
         if r == tables and tables % k == 0:  # the columns themselves: pairs no other round has
             column = [[i * k + j for i in range(tables)] for j in range(k)]
-            out.append([col[c:c + k] for col in column for c in range(0, tables, k)])
+            out.append([col[c : c + k] for col in column for c in range(0, tables, k)])
             continue
         rr = r % tables
         shifts = [mul(rr, j) for j in range(k)]
@@ -179,15 +179,17 @@ def shift_rounds(tables: int, k: int, rounds: int) -> list[list[list[int]]] | No
         for idx, c in enumerate(pool):
             if len(chosen) + len(pool) - idx <= len(best):
                 return False
-            if go(chosen + [c], [d for d in pool[idx + 1:] if apart(c, d)]):
+            if go(chosen + [c], [d for d in pool[idx + 1 :] if apart(c, d)]):
                 return True
         return False
 
     go([(0,) * k], cands)
     if len(best) <= clean_rounds(tables, k):
         return None
-    return [[[i * k + j for i in range(tables) for j in range(k) if (i - c[j]) % tables == t]
-             for t in range(tables)] for c in best]
+    return [
+        [[i * k + j for i in range(tables) for j in range(k) if (i - c[j]) % tables == t] for t in range(tables)]
+        for c in best
+    ]
 
 
 def _injections(n: int, length: int) -> list[tuple[int, ...]]:
@@ -219,7 +221,7 @@ def resolvable_rounds(tables: int, k: int, rounds: int) -> list[list[list[int]]]
     return None if found is None else [[list(t) for t in rnd] for rnd in found[:rounds]]
 
 
-@lru_cache(maxsize=None)
+@cache
 def _resolved(tables: int, k: int) -> tuple[tuple[tuple[int, ...], ...], ...] | None:
     """Every round of the design built here for ``tables`` tables of ``k``
     (None: none), worked out once per process (it is the same every time)."""
@@ -292,13 +294,13 @@ def resolve(blocks: Sequence[Sequence[int]], v: int, classes: int) -> list[list[
     return out if solve() else None
 
 
-def _field(q: int) -> "Field":
+def _field(q: int) -> Field:
     pe = prime_power(q)
     assert pe is not None
     return Field(*pe)
 
 
-def _projective_points(field: "Field", dims: int) -> list[tuple[int, ...]]:
+def _projective_points(field: Field, dims: int) -> list[tuple[int, ...]]:
     """The points of PG(dims − 1, q): nonzero vectors of ``dims``
     coordinates whose first nonzero coordinate is 1, in counting order."""
     from itertools import product
@@ -306,7 +308,7 @@ def _projective_points(field: "Field", dims: int) -> list[tuple[int, ...]]:
     return [v for v in product(range(field.q), repeat=dims) if next(c for c in (*v, 1) if c) == 1 and any(v)]
 
 
-def _hermitian(field: "Field", point: Sequence[int], power: int) -> bool:
+def _hermitian(field: Field, point: Sequence[int], power: int) -> bool:
     """Whether Σ c^power over ``point``'s coordinates is 0 in ``field``."""
     total = 0
     for c in point:
@@ -317,7 +319,7 @@ def _hermitian(field: "Field", point: Sequence[int], power: int) -> bool:
     return total == 0
 
 
-def _secant_blocks(field: "Field", points: list[tuple[int, ...]]) -> list[tuple[int, ...]]:
+def _secant_blocks(field: Field, points: list[tuple[int, ...]]) -> list[tuple[int, ...]]:
     """For every pair of ``points`` not yet on a block, the numbers of the
     points on the line they span (all multiples a·x + b·y, normalised),
     sorted. The field's sums and products are tabled first (q ≤ 16 here)."""

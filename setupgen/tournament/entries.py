@@ -30,12 +30,12 @@ from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Collection, Iterator, Mapping, Sequence
 
 from ..core import cells as csvcells
-from ..core.messages import Problem
 from ..core.limits import MAX_ROUND, nfc
+from ..core.messages import Problem
 from .model import MAX_PLAYERS, Player, TournamentError, player_problem
 
 ENTRIES_FILE = "entries.csv"
@@ -123,7 +123,7 @@ class Entries:
         return iter(self.items)
 
     @classmethod
-    def from_csv(cls, text: str, players: Sequence[Player] | None = None) -> "Entries":
+    def from_csv(cls, text: str, players: Sequence[Player] | None = None) -> Entries:
         """Parse an entries file (header :data:`HEADER`'s columns, in any
         order; UTF-8 text already decoded). With ``players`` (the players
         file) every change is also checked against them (:meth:`check`).
@@ -136,8 +136,9 @@ class Entries:
             reader.fieldnames = fields
             items, lines = _rows(reader)
         except csv.Error as exc:
-            raise EntriesError(f"line {reader.line_num + 1}: unreadable csv ({str(exc).lower()}; "
-                               f"is a quote not closed?)") from None  # line_num counts the rows read before it
+            raise EntriesError(
+                f"line {reader.line_num + 1}: unreadable csv ({str(exc).lower()}; is a quote not closed?)"
+            ) from None  # line_num counts the rows read before it
         found = cls(tuple(items))
         found.check(() if players is None else players, [f"line {n}: " for n in lines], players is not None)
         return found
@@ -147,8 +148,10 @@ class Entries:
         buf = io.StringIO()
         out = csv.writer(buf, lineterminator="\n")
         out.writerow(COLUMNS)
-        out.writerows((e.change, e.from_round, e.player, csvcells.to_csv(e.name), csvcells.to_csv(e.group or ""))
-                      for e in self.items)  # names safe in a spreadsheet, read back by _rows
+        out.writerows(
+            (e.change, e.from_round, e.player, csvcells.to_csv(e.name), csvcells.to_csv(e.group or ""))
+            for e in self.items
+        )  # names safe in a spreadsheet, read back by _rows
         return buf.getvalue()
 
     def check(self, players: Sequence[Player], labels: Sequence[str] | None = None, known: bool = True) -> None:
@@ -170,7 +173,7 @@ class Entries:
         if len(ids) + len(joined) > MAX_PLAYERS:
             raise EntriesError(f"more than {MAX_PLAYERS} players with the late entries")
 
-    def added(self, entry: Entry, players: Sequence[Player]) -> "Entries":
+    def added(self, entry: Entry, players: Sequence[Player]) -> Entries:
         """These entries and ``entry`` after them, checked against
         ``players`` (the players file). Raises :class:`EntriesError`."""
         new = Entries(self.items + (entry,))
@@ -200,16 +203,24 @@ def _rows(reader: csv.DictReader[str]) -> tuple[list[Entry], list[int]]:
         if not (number.isascii() and number.isdigit() and len(number) <= 6):
             raise EntriesError(f"line {line}: from_round {number[:20]!r} is not a round number")
         try:
-            items.append(Entry(cells["change"].lower(), int(number), cells["id"], csvcells.from_csv(cells["name"]),
-                               csvcells.from_csv(cells["group"]) or None))
+            items.append(
+                Entry(
+                    cells["change"].lower(),
+                    int(number),
+                    cells["id"],
+                    csvcells.from_csv(cells["name"]),
+                    csvcells.from_csv(cells["group"]) or None,
+                )
+            )
         except EntriesError as exc:
             raise EntriesError(f"line {line}: {exc}") from None
         lines.append(line)
     return items, lines
 
 
-def _fits(e: Entry, ids: Collection[str], joined: Mapping[str, int], left: Mapping[str, int],
-          known: bool) -> str | None:
+def _fits(
+    e: Entry, ids: Collection[str], joined: Mapping[str, int], left: Mapping[str, int], known: bool
+) -> str | None:
     """Why ``e`` does not fit the players file ``ids`` and the changes
     before it (late entries ``joined``, drop-outs ``left``: id -> round)."""
     if e.change == JOINED:
@@ -263,5 +274,17 @@ def unplanned(entries: Entries, seated: Mapping[int, Collection[str]]) -> int | 
     return min(bad) if bad else None
 
 
-__all__ = ["ENTRIES_FILE", "COLUMNS", "HEADER", "LEFT", "JOINED", "CHANGES", "MAX_ENTRIES", "EntriesError",
-           "Entry", "Entries", "roster", "unplanned"]
+__all__ = [
+    "ENTRIES_FILE",
+    "COLUMNS",
+    "HEADER",
+    "LEFT",
+    "JOINED",
+    "CHANGES",
+    "MAX_ENTRIES",
+    "EntriesError",
+    "Entry",
+    "Entries",
+    "roster",
+    "unplanned",
+]

@@ -19,15 +19,26 @@ Pure values: no files, no I/O.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from ..core.errors import SetupgenError
-from ..core.templates import texts
 from ..core.rules import FINAL, FINALS_STAGES, PRELIMINARY, SEMI_FINAL
+from ..core.templates import texts
 
-__all__ = ["PRELIMINARY", "SEMI_FINAL", "FINAL", "FINALS_STAGES", "STAGES", "FINALS_ROUND", "Game", "GameError",
-           "seating_stamp", "RoundName", "TableName"]
+__all__ = [
+    "PRELIMINARY",
+    "SEMI_FINAL",
+    "FINAL",
+    "FINALS_STAGES",
+    "STAGES",
+    "FINALS_ROUND",
+    "Game",
+    "GameError",
+    "seating_stamp",
+    "RoundName",
+    "TableName",
+]
 
 #: every stage, in the order they are played
 STAGES = (PRELIMINARY, *FINALS_STAGES)
@@ -81,8 +92,11 @@ class Game:
 
     def __post_init__(self) -> None:
         if self.stage not in STAGES:
-            raise GameError(f"unknown stage {self.stage[:30]!r} (stages: {', '.join(STAGES)})"
-                            if isinstance(self.stage, str) else f"a stage is a name, not {type(self.stage).__name__}")
+            raise GameError(
+                f"unknown stage {self.stage[:30]!r} (stages: {', '.join(STAGES)})"
+                if isinstance(self.stage, str)
+                else f"a stage is a name, not {type(self.stage).__name__}"
+            )
         for name, value in (("round", self.round), ("table", self.table)):
             if type(value) is not int or not 1 <= value <= _MAX:
                 raise GameError(f"a game's {name} is a whole number 1-{_MAX}, not {str(value)[:20]!r}")

@@ -17,8 +17,9 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import unicodedata
+from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING
 
 from .. import generate as gen
 from ..core import atomic, cldr, templates
@@ -26,16 +27,16 @@ from ..core import cells as csvcells
 from ..core import layout as layoutmod
 from ..core.board import Board
 from ..core.data import read_text
-from ..core.limits import nfc
 from ..core.errors import SetupgenError
+from ..core.limits import nfc
 from ..core.messages import keyed
 from ..render import listing
 from ..render.page import text_width
 from . import entries, roundpack, tokens
 from .games import FINAL, PRELIMINARY, SEMI_FINAL
-from .model import BY_ATTENDANCE, Player, Tournament
 from .measures import Quality
-from .schedule import Schedule, ScheduleError, Seat, plan
+from .model import BY_ATTENDANCE, Player, Tournament
+from .schedule import Schedule, ScheduleError, plan
 from .scoring import Scoring
 
 if TYPE_CHECKING:  # annotations only: standings and placings are imported when used
@@ -48,8 +49,16 @@ SCHEDULE_FILE = "schedule.csv"
 #: the preliminary rounds' results in the tournament folder (the console writes it; a director may too)
 RESULTS_FILE = "results.csv"
 #: the standings PDF's column width of each ranking key (thousandths of the text width)
-KEY_WIDTHS = {"wins": 70, "placing_points": 140, "victory_points": 60, "victory_points_total": 80,
-              "vp_share": 120, "vp_share_average": 110, "countback": 120, "best_finish": 70}
+KEY_WIDTHS = {
+    "wins": 70,
+    "placing_points": 140,
+    "victory_points": 60,
+    "victory_points_total": 80,
+    "vp_share": 120,
+    "vp_share_average": 110,
+    "countback": 120,
+    "best_finish": 70,
+}
 
 
 class ReplanNeeded(SetupgenError):
@@ -66,8 +75,9 @@ def schedule_seed(t: Tournament) -> str:
     return f"{t.seed}/schedule"
 
 
-def make_schedule(t: Tournament, folder: Path, from_round: int | None = None,
-                  results: str | Path | None = None) -> Schedule:
+def make_schedule(
+    t: Tournament, folder: Path, from_round: int | None = None, results: str | Path | None = None
+) -> Schedule:
     """Plan the seating of every preliminary round; with ``from_round`` N,
     keep rounds 1..N-1 of ``folder/schedule.csv`` as played and re-plan the
     rest. Each round seats its :func:`~setupgen.tournament.entries.roster`:
@@ -82,10 +92,14 @@ def make_schedule(t: Tournament, folder: Path, from_round: int | None = None,
     other round. Raises :class:`SetupgenError`."""
     played: Schedule | None = None
     by_rank: dict[int, list[str]] = {}
-    if results is not None and (from_round is None or not 1 <= from_round <= len(t.rounds)
-                                or t.rounds[from_round - 1].seating != "standings"):
-        raise SetupgenError("the results seat only a round marked seating = \"standings\" in the tournament "
-                            "file, when that round is re-planned", field="results")
+    if results is not None and (
+        from_round is None or not 1 <= from_round <= len(t.rounds) or t.rounds[from_round - 1].seating != "standings"
+    ):
+        raise SetupgenError(
+            'the results seat only a round marked seating = "standings" in the tournament '
+            "file, when that round is re-planned",
+            field="results",
+        )
     changes = read_entries(t, folder)
     start = 1 if from_round is None else from_round
     if from_round is not None:
@@ -93,8 +107,9 @@ def make_schedule(t: Tournament, folder: Path, from_round: int | None = None,
         played = _played(t, folder, from_round, changes)
         if t.rounds[from_round - 1].seating == "standings":
             if results is None:
-                raise SetupgenError(f"round {from_round} is seated by standings: the results so far are needed",
-                                    needs="results")
+                raise SetupgenError(
+                    f"round {from_round} is seated by standings: the results so far are needed", needs="results"
+                )
             by_rank[from_round] = rank_order(t, played, results, entries.roster(t.players, changes, from_round))
     sched = _plan_from(t, changes, start, played, by_rank)
     for later in changes.rounds():
@@ -130,14 +145,19 @@ def refuse_played(folder: Path, from_round: int, what: str) -> None:
     changed."""
     later = sorted(r for r in rounds_with_results(folder) if r >= from_round)
     if later:
-        raise SetupgenError(f"round {later[0]} has results in {atomic.shown(folder / RESULTS_FILE)} already: "
-                            f"cannot {what} round {from_round}; a change applies from a round not yet played",
-                            field="from_round")
+        raise SetupgenError(
+            f"round {later[0]} has results in {atomic.shown(folder / RESULTS_FILE)} already: "
+            f"cannot {what} round {from_round}; a change applies from a round not yet played",
+            field="from_round",
+        )
     later = sorted(r for r in console_rounds(folder) if r >= from_round)
     if later:
-        raise SetupgenError(f"round {later[0]} has results in the console's database "
-                            f"{atomic.shown(folder / CONSOLE_DB)} (reported or confirmed): cannot {what} round "
-                            f"{from_round}; a change applies from a round not yet played", field="from_round")
+        raise SetupgenError(
+            f"round {later[0]} has results in the console's database "
+            f"{atomic.shown(folder / CONSOLE_DB)} (reported or confirmed): cannot {what} round "
+            f"{from_round}; a change applies from a round not yet played",
+            field="from_round",
+        )
 
 
 #: the console's database in a tournament folder (docs/console.md, "Database")
@@ -174,28 +194,43 @@ def _played(t: Tournament, folder: Path, from_round: int, changes: entries.Entri
     """The saved schedule, when re-planning from ``from_round``: it must
     exist, and its rounds before ``from_round`` follow ``changes``."""
     if not 2 <= from_round <= len(t.rounds):
-        raise SetupgenError(f"the round to re-plan from must be between 2 and {len(t.rounds)}, got {from_round}",
-                            field="from_round")
+        raise SetupgenError(
+            f"the round to re-plan from must be between 2 and {len(t.rounds)}, got {from_round}", field="from_round"
+        )
     played = read_schedule(folder)
     if played is None:
-        raise SetupgenError(f"re-planning from round {from_round} needs the schedule played so far: "
-                            f"{str(folder / SCHEDULE_FILE)!r} is missing", field="from_round")
+        raise SetupgenError(
+            f"re-planning from round {from_round} needs the schedule played so far: "
+            f"{str(folder / SCHEDULE_FILE)!r} is missing",
+            field="from_round",
+        )
     kept = {r: ids for r, ids in seated(played).items() if r < from_round}
     bad = entries.unplanned(changes, kept)
     if bad is not None:
-        raise ReplanNeeded(f"round {bad} is kept as played but does not follow {entries.ENTRIES_FILE} (a change "
-                           f"from round {bad} or before); re-plan from round {bad}, or correct {entries.ENTRIES_FILE}",
-                           bad)
+        raise ReplanNeeded(
+            f"round {bad} is kept as played but does not follow {entries.ENTRIES_FILE} (a change "
+            f"from round {bad} or before); re-plan from round {bad}, or correct {entries.ENTRIES_FILE}",
+            bad,
+        )
     return played
 
 
-def _plan_from(t: Tournament, changes: entries.Entries, start: int, before: Schedule | None,
-               by_rank: dict[int, list[str]]) -> Schedule:
+def _plan_from(
+    t: Tournament, changes: entries.Entries, start: int, before: Schedule | None, by_rank: dict[int, list[str]]
+) -> Schedule:
     """Rounds ``start``.. planned for the roster of round ``start``, the
     rounds before it kept from ``before`` (its later rounds the search's start)."""
     fixed = tuple(s for s in before.seats if s.round < start) if before is not None else ()
-    return plan(entries.roster(t.players, changes, start), len(t.rounds), t.table_size, schedule_seed(t),
-                fixed=fixed, by_rank=by_rank, groups_first=t.groups_first, previous=before)
+    return plan(
+        entries.roster(t.players, changes, start),
+        len(t.rounds),
+        t.table_size,
+        schedule_seed(t),
+        fixed=fixed,
+        by_rank=by_rank,
+        groups_first=t.groups_first,
+        previous=before,
+    )
 
 
 def seated(sched: Schedule) -> dict[int, frozenset[str]]:
@@ -206,8 +241,9 @@ def seated(sched: Schedule) -> dict[int, frozenset[str]]:
     return {r: frozenset(ids) for r, ids in out.items()}
 
 
-def rank_order(t: Tournament, sched: Schedule, results_path: "str | Path | Gathered",
-               players: Sequence[Player] | None = None) -> list[str]:
+def rank_order(
+    t: Tournament, sched: Schedule, results_path: str | Path | Gathered, players: Sequence[Player] | None = None
+) -> list[str]:
     """The current players (``players``, default the players file's) best
     first by the standings of ``results_path`` (checked against ``sched``);
     players without a result yet (late entries) follow in ``players``
@@ -253,8 +289,9 @@ def record_entry(t: Tournament, folder: Path, entry: entries.Entry) -> entries.E
     Nothing is re-planned: that is :func:`schedule_job` from the round.
     Returns every change. Raises :class:`SetupgenError`."""
     if not 2 <= entry.from_round <= len(t.rounds):
-        raise SetupgenError(f"a change applies from a round between 2 and {len(t.rounds)}, "
-                            f"got {entry.from_round}", field="from_round")
+        raise SetupgenError(
+            f"a change applies from a round between 2 and {len(t.rounds)}, got {entry.from_round}", field="from_round"
+        )
     refuse_played(folder, entry.from_round, "record a change from")
     read_entries(t, folder).added(entry, t.players)  # a refused change makes no folder
     with atomic.folder_for(folder), atomic.folder_lock(folder):
@@ -275,7 +312,7 @@ def remove_entry(t: Tournament, folder: Path, index: int, expected: entries.Entr
         changes = read_entries(t, folder)
         if not 0 <= index < len(changes) or changes.items[index] != expected:
             raise SetupgenError(f"{entries.ENTRIES_FILE} changed meanwhile: reload the page", field="change")
-        rest = entries.Entries(changes.items[:index] + changes.items[index + 1:])
+        rest = entries.Entries(changes.items[:index] + changes.items[index + 1 :])
         try:
             rest.check(t.players)
         except entries.EntriesError as exc:
@@ -284,8 +321,15 @@ def remove_entry(t: Tournament, folder: Path, index: int, expected: entries.Entr
     return rest
 
 
-def schedule_job(t: Tournament, folder: Path, from_round: int | None = None, results: str | Path | None = None,
-                 *, replace: bool = False, move_packs: bool = False) -> tuple[Schedule, Quality, list[str]]:
+def schedule_job(
+    t: Tournament,
+    folder: Path,
+    from_round: int | None = None,
+    results: str | Path | None = None,
+    *,
+    replace: bool = False,
+    move_packs: bool = False,
+) -> tuple[Schedule, Quality, list[str]]:
     """What ``setupgen schedule`` does (and the console's re-plan): the
     schedule of :func:`make_schedule` written by :func:`write_schedule`
     (over the saved one when re-planning from a round, or with
@@ -298,17 +342,22 @@ def schedule_job(t: Tournament, folder: Path, from_round: int | None = None, res
     if replace and from_round is None:
         played = sorted(rounds_with_results(folder))
         if played:
-            raise SetupgenError(f"round {played[0]} has results in {atomic.shown(folder / RESULTS_FILE)} already: "
-                                f"planning afresh would re-seat it; re-plan from the first round not yet played",
-                                field="replace")
+            raise SetupgenError(
+                f"round {played[0]} has results in {atomic.shown(folder / RESULTS_FILE)} already: "
+                f"planning afresh would re-seat it; re-plan from the first round not yet played",
+                field="replace",
+            )
     _check_final_field(t)
     before = _seating_before(t, folder)
     sched = make_schedule(t, folder, from_round, results)
     stale = orphaned_packs(folder, before, sched, from_round or 1)
     if stale and from_round is None and not move_packs:
-        raise SetupgenError(f"round {stale[0]}'s pack ({atomic.shown(folder / f'round-{stale[0]}')}) was made for "
-                            f"the seating this would change; move the packs aside (they are kept under a dated name) "
-                            f"to plan afresh", field="move_packs")
+        raise SetupgenError(
+            f"round {stale[0]}'s pack ({atomic.shown(folder / f'round-{stale[0]}')}) was made for "
+            f"the seating this would change; move the packs aside (they are kept under a dated name) "
+            f"to plan afresh",
+            field="move_packs",
+        )
     check_almanacs(t, sched, from_round or 1)
     quality = write_schedule(t, sched, folder, replace=replace or from_round is not None)
     return sched, quality, move_packs_aside(folder, stale)
@@ -323,8 +372,9 @@ def _check_final_field(t: Tournament) -> None:
     try:
         t.final.finalists(field)
     except SetupgenError as exc:
-        raise SetupgenError(f"{t.path}: final.players: {exc} (the field has {field} players)",
-                            field="players") from None
+        raise SetupgenError(
+            f"{t.path}: final.players: {exc} (the field has {field} players)", field="players"
+        ) from None
 
 
 def _seating_before(t: Tournament, folder: Path) -> Schedule | None:
@@ -361,8 +411,9 @@ def move_packs_aside(folder: Path, rounds: Sequence[int]) -> list[str]:
         for n in rounds:
             target = _dated_name(folder, f"round-{n}")
             os.replace(folder / f"round-{n}", target)
-            lines.append(f"round {n}'s pack was made for the old seating: moved to {atomic.shown(target)}; "
-                         f"make it again")
+            lines.append(
+                f"round {n}'s pack was made for the old seating: moved to {atomic.shown(target)}; make it again"
+            )
     return lines
 
 
@@ -385,8 +436,14 @@ def check_almanacs(t: Tournament, sched: Schedule, first: int = 1) -> None:
         layout = layoutmod.load(req.scenario)
         board = gen.from_seed_within(layout, req.seed_of(1), req.limits, req.numbers, req.harbors)
         try:
-            alm.almanac_layout(board, layout, lang=req.lang, paper=req.paper,
-                               context=roundpack.table_context(req, 1, board, layout), request=req.almanac)
+            alm.almanac_layout(
+                board,
+                layout,
+                lang=req.lang,
+                paper=req.paper,
+                context=roundpack.table_context(req, 1, board, layout),
+                request=req.almanac,
+            )
         except SetupgenError as exc:
             raise SetupgenError(f"{t.path}: round {number}: {exc}") from None
 
@@ -415,15 +472,21 @@ def current_schedule(t: Tournament, folder: Path) -> Schedule:
     changes = read_entries(t, folder)
     bad = entries.unplanned(changes, seated(saved))
     if bad is not None:
-        raise ReplanNeeded(f"{folder / SCHEDULE_FILE}: round {bad} does not follow {entries.ENTRIES_FILE} "
-                           f"(changes recorded since it was planned)", max(2, bad))
+        raise ReplanNeeded(
+            f"{folder / SCHEDULE_FILE}: round {bad} does not follow {entries.ENTRIES_FILE} "
+            f"(changes recorded since it was planned)",
+            max(2, bad),
+        )
     last = saved.rounds()
     here = seated(saved).get(last, frozenset())
     unseated = [p.id for p in entries.roster(t.players, changes, last) if p.id not in here]
     if unseated:
         more = f" and {len(unseated) - 3} more" if len(unseated) > 3 else ""
-        raise ReplanNeeded(f"{folder / SCHEDULE_FILE}: round {last} does not seat {', '.join(unseated[:3])}{more} "
-                           f"(cut short, or players added since)", max(2, last))
+        raise ReplanNeeded(
+            f"{folder / SCHEDULE_FILE}: round {last} does not seat {', '.join(unseated[:3])}{more} "
+            f"(cut short, or players added since)",
+            max(2, last),
+        )
     return saved
 
 
@@ -433,8 +496,10 @@ def saved_schedule(t: Tournament, folder: Path) -> Schedule:
     the games of the schedule the rounds were played by). Raises
     :class:`SetupgenError` when ``folder`` holds no ``schedule.csv``."""
     if read_schedule(folder) is None:
-        raise SetupgenError(f"no schedule in {atomic.shown(folder)}: the rounds are ranked by the saved "
-                            f"{SCHEDULE_FILE} of the tournament folder they were played from; plan it there first")
+        raise SetupgenError(
+            f"no schedule in {atomic.shown(folder)}: the rounds are ranked by the saved "
+            f"{SCHEDULE_FILE} of the tournament folder they were played from; plan it there first"
+        )
     return current_schedule(t, folder)
 
 
@@ -453,8 +518,9 @@ def write_schedule(t: Tournament, sched: Schedule, folder: Path, *, replace: boo
     _keep_played_schedule(folder / SCHEDULE_FILE, text, replace)
     tx = templates.texts(t.language).for_positions(t.positions)
     listings = [quality_listing(t, sched, tx)] + schedule_listings(t, sched)
-    pages = listing.listing_pages(listings, paper=t.paper,
-                                  footer=tx.get("tournament.schedule_footer", seed=schedule_seed(t)))
+    pages = listing.listing_pages(
+        listings, paper=t.paper, footer=tx.get("tournament.schedule_footer", seed=schedule_seed(t))
+    )
     document = pdf.svgs_to_pdf(pages)  # rendered before anything is written
     with atomic.folder_for(folder), atomic.folder_lock(folder):
         _keep_played_schedule(folder / SCHEDULE_FILE, text, replace)  # again, under the lock
@@ -510,8 +576,11 @@ def _keep_played_schedule(path: Path, text: str, replace: bool) -> None:
     except OSError as exc:
         raise SetupgenError(f"cannot read {atomic.shown(path)}: {exc.strerror or exc}") from None
     if not same:
-        raise SetupgenError(f"{atomic.shown(path)} holds another schedule (rounds played or re-planned); it is "
-                            f"kept: re-plan from a round, or replace it on purpose", remedy="replace")
+        raise SetupgenError(
+            f"{atomic.shown(path)} holds another schedule (rounds played or re-planned); it is "
+            f"kept: re-plan from a round, or replace it on purpose",
+            remedy="replace",
+        )
 
 
 def quality_listing(t: Tournament, sched: Schedule, tx: templates.Texts) -> listing.Listing:
@@ -526,10 +595,19 @@ def quality_listing(t: Tournament, sched: Schedule, tx: templates.Texts) -> list
         verdict = "tournament.quality_optimal" if value <= bound else f"tournament.quality_{kind}"
         rows.append((tx.get(f"tournament.quality.{key}"), str(value), str(bound), tx.get(verdict)))
     subtitle = tx.get("tournament.quality_subtitle", n=len(t.everyone()), rounds=len(sched.round_numbers()))
-    return listing.Listing(f"{t.name} · {tx.get('tournament.quality_title')}", subtitle,
-                           (tx.get("tournament.quality_measure"), tx.get("tournament.quality_value"),
-                            tx.get("tournament.quality_bound"), ""),
-                           (0.50, 0.08, 0.12, 0.30), tuple(rows), align=("l", "r", "r", "l"))
+    return listing.Listing(
+        f"{t.name} · {tx.get('tournament.quality_title')}",
+        subtitle,
+        (
+            tx.get("tournament.quality_measure"),
+            tx.get("tournament.quality_value"),
+            tx.get("tournament.quality_bound"),
+            "",
+        ),
+        (0.50, 0.08, 0.12, 0.30),
+        tuple(rows),
+        align=("l", "r", "r", "l"),
+    )
 
 
 def schedule_listings(t: Tournament, sched: Schedule) -> list[listing.Listing]:
@@ -544,14 +622,22 @@ def schedule_listings(t: Tournament, sched: Schedule) -> list[listing.Listing]:
         rows = []
         for table in range(1, sched.tables(r) + 1):
             ids = sched.table(r, table)
-            rows.append((tx.get("tournament.table", n=table),
-                         *[f"{i}. {names.get(p, p)}" for i, p in enumerate(ids, start=1)],
-                         *([""] * (t.table_size - len(ids)))))
-        out.append(listing.Listing(
-            f"{t.name} · {tx.get('tournament.round', n=r)}",
-            scenario_name(t.rounds[r - 1].scenario, tx) if r <= len(t.rounds) else "",
-            ("", *[tx.get("tournament.seat", n=i) for i in range(1, t.table_size + 1)]),
-            (0.14,) + (0.86 / t.table_size,) * t.table_size, tuple(rows)))
+            rows.append(
+                (
+                    tx.get("tournament.table", n=table),
+                    *[f"{i}. {names.get(p, p)}" for i, p in enumerate(ids, start=1)],
+                    *([""] * (t.table_size - len(ids))),
+                )
+            )
+        out.append(
+            listing.Listing(
+                f"{t.name} · {tx.get('tournament.round', n=r)}",
+                scenario_name(t.rounds[r - 1].scenario, tx) if r <= len(t.rounds) else "",
+                ("", *[tx.get("tournament.seat", n=i) for i in range(1, t.table_size + 1)]),
+                (0.14,) + (0.86 / t.table_size,) * t.table_size,
+                tuple(rows),
+            )
+        )
     out.append(lookup_listing(t, sched, tx))
     return out
 
@@ -588,8 +674,7 @@ def lookup_listing(t: Tournament, sched: Schedule, tx: templates.Texts) -> listi
     cw = templates.paper_size(t.paper)[0] - 2 * templates.style().margin
     longest = max((text_width(v, listing.ROW_TEXT_MM, bold=True) for v in names.values()), default=0.0)
     name_w = min(0.30, max(0.18, (longest + 2 * listing.CELL_PAD + 1.0) / cw))
-    widest = tx.get("tournament.table_seat", table=max((s.table for s in sched.seats), default=1),
-                    seat=t.table_size)
+    widest = tx.get("tournament.table_seat", table=max((s.table for s in sched.seats), default=1), seat=t.table_size)
     long = text_width(widest, templates.MIN_FONT_MM) <= cw * (1 - name_w) / n - 2 * listing.CELL_PAD
     key = "tournament.table_seat" if long else "tournament.table_seat_short"
     where = {(s.player, s.round): (s.table, s.seat) for s in sched.seats}
@@ -600,9 +685,13 @@ def lookup_listing(t: Tournament, sched: Schedule, tx: templates.Texts) -> listi
     subtitle = tx.get("tournament.players", n=len(t.everyone()))
     if not long:
         subtitle += f" · {tx.get('tournament.table_seat_hint')}"
-    return listing.Listing(f"{t.name} · {tx.get('tournament.player_cards')}", subtitle,
-                           ("", *[tx.get("tournament.round", n=r) for r in rounds]),
-                           (name_w,) + ((1 - name_w) / n,) * n, tuple(rows))
+    return listing.Listing(
+        f"{t.name} · {tx.get('tournament.player_cards')}",
+        subtitle,
+        ("", *[tx.get("tournament.round", n=r) for r in rounds]),
+        (name_w,) + ((1 - name_w) / n,) * n,
+        tuple(rows),
+    )
 
 
 def display_names(t: Tournament) -> dict[str, str]:
@@ -615,8 +704,9 @@ def display_names(t: Tournament) -> dict[str, str]:
     return {p.id: p.name if count[p.name] == 1 else f"{p.name} ({p.id})" for p in t.everyone()}
 
 
-def round_request(t: Tournament, sched: Schedule, number: int, *, almanac: bool = True,
-                  console: tuple[str, bytes] | None = None) -> roundpack.RoundRequest:
+def round_request(
+    t: Tournament, sched: Schedule, number: int, *, almanac: bool = True, console: tuple[str, bytes] | None = None
+) -> roundpack.RoundRequest:
     """The round pack of preliminary round ``number`` for the scheduled
     tables: each sheet names its players in starting order and plays to
     the round's threshold; with ``almanac`` each sheet has its almanac page
@@ -630,20 +720,33 @@ def round_request(t: Tournament, sched: Schedule, number: int, *, almanac: bool 
     names = t.player_names()
     gone = sorted({s.player for s in sched.seats if s.round == number} - set(names))
     if gone:
-        raise ReplanNeeded(f"round {number} seats {', '.join(gone)}, no longer in the players file (nor a late "
-                           f"entry); re-plan the schedule from round {number}", number)
+        raise ReplanNeeded(
+            f"round {number} seats {', '.join(gone)}, no longer in the players file (nor a late "
+            f"entry); re-plan the schedule from round {number}",
+            number,
+        )
     tables = sched.tables(number)
     return roundpack.RoundRequest(
-        scenario=rnd.scenario, tables=tables, seed=f"{t.seed}/r{number}", lang=t.language, paper=t.paper,
-        title=t.name, round=number,
+        scenario=rnd.scenario,
+        tables=tables,
+        seed=f"{t.seed}/r{number}",
+        lang=t.language,
+        paper=t.paper,
+        title=t.name,
+        round=number,
         table_seeds=tuple(t.table_seed(number, k) for k in range(1, tables + 1)),
         players=tuple(tuple(names.get(p, p) for p in sched.table(number, k)) for k in range(1, tables + 1)),
-        victory_points=rnd.victory_points, almanac=t.almanac(number) if almanac else None,
-        limits=t.limits(number), balance_line=t.balance_line(number),
-        table_urls=() if console is None else tuple(tokens.table_url(console[0], console[1], number, k)
-                                                    for k in range(1, tables + 1)),
+        victory_points=rnd.victory_points,
+        almanac=t.almanac(number) if almanac else None,
+        limits=t.limits(number),
+        balance_line=t.balance_line(number),
+        table_urls=()
+        if console is None
+        else tuple(tokens.table_url(console[0], console[1], number, k) for k in range(1, tables + 1)),
         results_template=results_template(t, sched, number),
-        console_url=None if console is None else tokens.check_base_url(console[0]), positions=t.positions)
+        console_url=None if console is None else tokens.check_base_url(console[0]),
+        positions=t.positions,
+    )
 
 
 def results_template(t: Tournament, sched: Schedule, number: int) -> str:
@@ -717,8 +820,10 @@ def gather_results(t: Tournament, sched: Schedule, folder: Path) -> Gathered:
     files = [folder / f"round-{n}" / f"results-round-{n}.csv" for n in sched.round_numbers()] + [folder / RESULTS_FILE]
     found = _gather(files, f"the results files of the round packs in {atomic.shown(folder)}")
     if found is None:
-        raise SetupgenError(f"no results yet: fill in the round packs' results-round-N.csv in "
-                            f"{atomic.shown(folder)} (or give a results file)")
+        raise SetupgenError(
+            f"no results yet: fill in the round packs' results-round-N.csv in "
+            f"{atomic.shown(folder)} (or give a results file)"
+        )
     return found
 
 
@@ -732,8 +837,10 @@ def gather_stage_results(folder: Path, stage: str) -> Gathered:
     pack_file = folder / stage / f"results-{stage}-blank.csv"
     found = _gather([pack_file, folder / STAGE_RESULTS[stage]], f"the {stage} results in {atomic.shown(folder)}")
     if found is None:
-        raise SetupgenError(f"no {stage} results yet: fill in VP and winner in {atomic.shown(pack_file)} "
-                            f"(or give the {stage}'s results file)")
+        raise SetupgenError(
+            f"no {stage} results yet: fill in VP and winner in {atomic.shown(pack_file)} "
+            f"(or give the {stage}'s results file)"
+        )
     return found
 
 
@@ -754,8 +861,10 @@ def _gather(files: Sequence[Path], source: str) -> Gathered | None:
             key = (row.get("round") or "", row.get("table") or "", row.get("player") or "")
             value = tuple((row.get(c) or "").strip() for c in ("vp", "winner", "status"))
             if key in rows and rows[key][0] != value:
-                raise SetupgenError(f"round {key[0]} table {key[1]} player {key[2]} has other values in "
-                                    f"{atomic.shown(rows[key][1])} than in {atomic.shown(path)}; keep one")
+                raise SetupgenError(
+                    f"round {key[0]} table {key[1]} player {key[2]} has other values in "
+                    f"{atomic.shown(rows[key][1])} than in {atomic.shown(path)}; keep one"
+                )
             rows.setdefault(key, (value, path))
     if not rows:
         return None
@@ -764,7 +873,7 @@ def _gather(files: Sequence[Path], source: str) -> Gathered | None:
     return Gathered("\n".join(lines) + "\n", source)
 
 
-def results_of(t: Tournament, sched: Schedule, results_path: "str | Path | Gathered") -> tuple[GameResult, ...]:
+def results_of(t: Tournament, sched: Schedule, results_path: str | Path | Gathered) -> tuple[GameResult, ...]:
     """Read a results file (or the packs' results gathered,
     :func:`gather_results`) checked against the players and the schedule."""
     from . import standings as st
@@ -785,14 +894,15 @@ def tables_without_results(sched: Schedule, results: Sequence[GameResult]) -> li
     return sorted({(s.round, s.table) for s in sched.seats} - have)
 
 
-def rank_players(t: Tournament, sched: Schedule, results_path: "str | Path | Gathered") -> tuple[Standing, ...]:
+def rank_players(t: Tournament, sched: Schedule, results_path: str | Path | Gathered) -> tuple[Standing, ...]:
     """The standings of a results file alone (nothing rendered): what the
     finals are seated from. Raises :class:`SetupgenError`."""
     return _ranked(t, sched, results_path)[0]
 
 
-def _ranked(t: Tournament, sched: Schedule, results_path: "str | Path | Gathered"
-            ) -> tuple[tuple[Standing, ...], tuple[GameResult, ...], Scoring]:
+def _ranked(
+    t: Tournament, sched: Schedule, results_path: str | Path | Gathered
+) -> tuple[tuple[Standing, ...], tuple[GameResult, ...], Scoring]:
     from . import standings as st
 
     results = results_of(t, sched, results_path)
@@ -800,8 +910,9 @@ def _ranked(t: Tournament, sched: Schedule, results_path: "str | Path | Gathered
     return st.standings(results, scoring=scoring, thresholds=t.thresholds(), seed=t.seed), results, scoring
 
 
-def make_standings(t: Tournament, sched: Schedule, results_path: "str | Path | Gathered"
-                   ) -> tuple[tuple[Standing, ...], str, list[str]]:
+def make_standings(
+    t: Tournament, sched: Schedule, results_path: str | Path | Gathered
+) -> tuple[tuple[Standing, ...], str, list[str]]:
     """The standings from a results file: (standings, CSV text, PDF pages)."""
     from . import standings as st
 
@@ -810,8 +921,9 @@ def make_standings(t: Tournament, sched: Schedule, results_path: "str | Path | G
     return ranked, st.standings_csv(ranked, t.tie_breakers), listing.render_listing(table, paper=t.paper)
 
 
-def standings_listing(t: Tournament, ranked: Sequence[Standing], per_round: dict[str, dict[int, Fraction]]
-                      ) -> listing.Listing:
+def standings_listing(
+    t: Tournament, ranked: Sequence[Standing], per_round: dict[str, dict[int, Fraction]]
+) -> listing.Listing:
     """The standings as a listing, titled "after round N" (the last round
     with results): rank, player, the placing points of each round (R1,
     R2, ...; "-" for a round not played), then the totals and tie-breakers,
@@ -832,11 +944,20 @@ def standings_listing(t: Tournament, ranked: Sequence[Standing], per_round: dict
     keys = st.key_columns(t.tie_breakers)
     if "placing_points" not in keys:
         rounds = []  # the round columns are placing points: shown where they rank
-    rows = tuple((str(s.rank), names.get(s.player, s.player),
-                  *[number(st.format_points(per_round[s.player][r])) if r in per_round.get(s.player, {}) else "-"
-                    for r in rounds],
-                  *[number(st.key_text(s, k)) for k in keys],
-                  str(s.games), "" if s.lots is None else str(s.lots)) for s in st.trimmed(ranked))
+    rows = tuple(
+        (
+            str(s.rank),
+            names.get(s.player, s.player),
+            *[
+                number(st.format_points(per_round[s.player][r])) if r in per_round.get(s.player, {}) else "-"
+                for r in rounds
+            ],
+            *[number(st.key_text(s, k)) for k in keys],
+            str(s.games),
+            "" if s.lots is None else str(s.lots),
+        )
+        for s in st.trimmed(ranked)
+    )
     head = tuple(tx.get(f"tournament.standings_head.{k}") for k in ("rank", "player", *keys, "games", "lot"))
     round_w = min(0.07, 0.26 / max(1, len(rounds)))
     key_w = [KEY_WIDTHS[k] for k in keys]  # thousandths, so the default's widths are the same floats as ever
@@ -847,10 +968,15 @@ def standings_listing(t: Tournament, ranked: Sequence[Standing], per_round: dict
     cut = finals_cut(t, len(rows))
     if cut is not None:
         subtitle += f" · {tx.get('tournament.finals_cut', n=cut)}"
-    return listing.Listing(title, subtitle,
-                           (head[0], head[1], *[tx.get("tournament.round_points", n=r) for r in rounds], *head[2:]),
-                           widths, rows, align=("r", "l", *["r"] * (len(rounds) + len(keys) + 2)),
-                           rules_after=() if cut is None else (cut - 1,))
+    return listing.Listing(
+        title,
+        subtitle,
+        (head[0], head[1], *[tx.get("tournament.round_points", n=r) for r in rounds], *head[2:]),
+        widths,
+        rows,
+        align=("r", "l", *["r"] * (len(rounds) + len(keys) + 2)),
+        rules_after=() if cut is None else (cut - 1,),
+    )
 
 
 def finals_cut(t: Tournament, ranked: int) -> int | None:
@@ -893,8 +1019,9 @@ def finals_format_line(t: Tournament, ranked: int) -> str:
     return f"finals: {what} ({ranked} ranked players; {why})"
 
 
-def write_standings(t: Tournament, sched: Schedule, results_path: "str | Path | Gathered", folder: Path
-                    ) -> tuple[Standing, ...]:
+def write_standings(
+    t: Tournament, sched: Schedule, results_path: str | Path | Gathered, folder: Path
+) -> tuple[Standing, ...]:
     """:func:`make_standings`, written as ``standings.csv`` and
     ``standings.pdf`` into ``folder`` (created if missing; both rendered
     before either is written, then both or neither written). Returns the
@@ -908,9 +1035,15 @@ def write_standings(t: Tournament, sched: Schedule, results_path: "str | Path | 
     return ranked
 
 
-def finals_request(t: Tournament, sched: Schedule, results_path: "str | Path | Gathered", players: int | None,
-                   winners: Sequence[str] = (), *, almanac: bool = True
-                   ) -> tuple[roundpack.RoundRequest, tuple[tuple[str, ...], ...]]:
+def finals_request(
+    t: Tournament,
+    sched: Schedule,
+    results_path: str | Path | Gathered,
+    players: int | None,
+    winners: Sequence[str] = (),
+    *,
+    almanac: bool = True,
+) -> tuple[roundpack.RoundRequest, tuple[tuple[str, ...], ...]]:
     """The finals' tables from the standings (16: semi-finals 1-8-9-16 ...;
     8: 1-4-5-8 / 2-3-6-7; 4: one table of the top four; ``players`` None:
     as the tournament file's ``[final] players`` says for the players
@@ -929,19 +1062,20 @@ def finals_request(t: Tournament, sched: Schedule, results_path: "str | Path | G
     if t.final is None:
         raise SetupgenError(f"{t.path}: the tournament file has no [final] section")
     if players is not None and t.final.players != BY_ATTENDANCE and players != t.final.players:
-        raise SetupgenError(f"the tournament file's [final] seats {t.final.players} finalists, not {players}; "
-                            f"change players there to seat {players}", field="players")
-    missing = tables_without_results(sched, results_of(t, sched, results_path))
-    if missing:
-        shown = ", ".join(f"round {r} table {k}" for r, k in missing[:5]) + (" ..." if len(missing) > 5 else "")
-        raise SetupgenError(f"the finals are seated from every preliminary table's result: {len(missing)} "
-                            f"table{'s' if len(missing) != 1 else ''} without one in {results_path} ({shown})")
+        raise SetupgenError(
+            f"the tournament file's [final] seats {t.final.players} finalists, not {players}; "
+            f"change players there to seat {players}",
+            field="players",
+        )
+    _check_complete(t, sched, results_path)
     ranked = rank_players(t, sched, results_path)
     ranking = [s.player for s in ranked]
     count = t.final.finalists(len(ranking))
     if players is not None and players != count:
-        raise SetupgenError(f"the attendance rule seats {count} finalists for {len(ranking)} ranked players, "
-                            f"not {players}", field="players")
+        raise SetupgenError(
+            f"the attendance rule seats {count} finalists for {len(ranking)} ranked players, not {players}",
+            field="players",
+        )
     players = count
     if winners:
         if players != 16:
@@ -951,19 +1085,50 @@ def finals_request(t: Tournament, sched: Schedule, results_path: "str | Path | G
     else:
         tables = st.finals_tables(ranking, players)
         label = SEMI_FINAL if players == 16 else FINAL
+    return _finals_pack(t, tables, label, ranking, almanac), tables
+
+
+def _check_complete(t: Tournament, sched: Schedule, results_path: str | Path | Gathered) -> None:
+    """Every scheduled preliminary table has a result. Raises
+    :class:`SetupgenError` naming the first tables without one."""
+    missing = tables_without_results(sched, results_of(t, sched, results_path))
+    if missing:
+        shown = ", ".join(f"round {r} table {k}" for r, k in missing[:5]) + (" ..." if len(missing) > 5 else "")
+        raise SetupgenError(
+            f"the finals are seated from every preliminary table's result: {len(missing)} "
+            f"table{'s' if len(missing) != 1 else ''} without one in {results_path} ({shown})"
+        )
+
+
+def _finals_pack(
+    t: Tournament, tables: tuple[tuple[str, ...], ...], label: str, ranking: Sequence[str], almanac: bool
+) -> roundpack.RoundRequest:
+    """The round pack of a finals stage's ``tables``: names with their
+    rank, the final's scenario, seeds and almanac, a blank results file
+    (``results-<stage>-blank.csv``)."""
+    assert t.final is not None
     tx = templates.texts(t.language).for_positions(t.positions)
     rank = {p: n for n, p in enumerate(ranking, start=1)}
     # a disqualified player has left the standings, so has no rank (and no finals seat)
     names = {p: f"{name} · {tx.get('tournament.rank', n=rank[p])}" for p, name in display_names(t).items() if p in rank}
-    request = roundpack.RoundRequest(
-        scenario=t.final.scenario, tables=len(tables), seed=f"{t.seed}/{label}", lang=t.language,
-        paper=t.paper, title=t.name, stage=label,
+    return roundpack.RoundRequest(
+        scenario=t.final.scenario,
+        tables=len(tables),
+        seed=f"{t.seed}/{label}",
+        lang=t.language,
+        paper=t.paper,
+        title=t.name,
+        stage=label,
         table_seeds=tuple(t.final_seed(k, label) for k in range(1, len(tables) + 1)),
-        players=tuple(tuple(names.get(p, p) for p in table) for table in tables), seating="choose",
-        victory_points=t.final.victory_points, almanac=t.almanac(None, label) if almanac else None,
-        limits=t.limits(None), balance_line=t.balance_line(None),
-        results_template=_blank_results(t, label, tables), positions=t.positions)  # results-<stage>-blank.csv
-    return request, tables
+        players=tuple(tuple(names.get(p, p) for p in table) for table in tables),
+        seating="choose",
+        victory_points=t.final.victory_points,
+        almanac=t.almanac(None, label) if almanac else None,
+        limits=t.limits(None),
+        balance_line=t.balance_line(None),
+        results_template=_blank_results(t, label, tables),
+        positions=t.positions,
+    )
 
 
 def _final_of_named_winners(ranking: Sequence[str], winners: Sequence[str]) -> tuple[str, ...]:
@@ -975,13 +1140,17 @@ def _final_of_named_winners(ranking: Sequence[str], winners: Sequence[str]) -> t
     semis = st.finals_tables(ranking, 16)
     strays = [w for w in winners if not any(w in table for table in semis)]
     if strays:
-        raise SetupgenError(f"name the {len(semis)} semi-final winners; "
-                            f"{', '.join(strays)} did not play a semi-final", field="winners")
+        raise SetupgenError(
+            f"name the {len(semis)} semi-final winners; {', '.join(strays)} did not play a semi-final", field="winners"
+        )
     for k, table in enumerate(semis, start=1):
         won = [w for w in winners if w in table]
         if len(won) != 1:
-            raise SetupgenError(f"give exactly one winner of each semi-final: table {k} "
-                                f"({', '.join(table)}) has {len(won)} among the winners", field="winners")
+            raise SetupgenError(
+                f"give exactly one winner of each semi-final: table {k} "
+                f"({', '.join(table)}) has {len(won)} among the winners",
+                field="winners",
+            )
     return st.final_of_winners(list(winners), ranking)
 
 
@@ -991,7 +1160,7 @@ STAGE_RESULTS = {SEMI_FINAL: "results-semi-final.csv", FINAL: "results-final.csv
 PLACINGS_COLUMNS = ("place", "player", "stage", "table", "vp", "rank", "decided_by")
 
 
-def finals_ranking(t: Tournament, sched: Schedule, results_path: "str | Path | Gathered") -> list[str]:
+def finals_ranking(t: Tournament, sched: Schedule, results_path: str | Path | Gathered) -> list[str]:
     """The preliminary standings' players, best first, from the results
     file (the ranking the finals are seated from). Raises
     :class:`SetupgenError` without a ``[final]`` section."""
@@ -1001,8 +1170,13 @@ def finals_ranking(t: Tournament, sched: Schedule, results_path: "str | Path | G
     return [s.player for s in ranked]
 
 
-def stage_results_of(t: Tournament, ranking: Sequence[str], stage: str, path: "str | Path | Gathered",
-                     semi_finals: Sequence[GameResult] = ()) -> tuple[GameResult, ...]:
+def stage_results_of(
+    t: Tournament,
+    ranking: Sequence[str],
+    stage: str,
+    path: str | Path | Gathered,
+    semi_finals: Sequence[GameResult] = (),
+) -> tuple[GameResult, ...]:
     """A finals stage's results file (``round`` column: the stage's name),
     checked as a preliminary results file is (``read_results``), against
     the stage's seating (:func:`~setupgen.tournament.placings.stage_tables`;
@@ -1016,18 +1190,27 @@ def stage_results_of(t: Tournament, ranking: Sequence[str], stage: str, path: "s
     tables = pl.stage_tables(ranking, t.final.finalists(len(ranking)), stage, semi_finals)
     text = path.text if isinstance(path, Gathered) else read_text(Path(path), "results file")
     expected = {(st.STAGE_ROUND, k): frozenset(table) for k, table in enumerate(tables, start=1)}
-    return st.read_results(text, source=str(path), players=frozenset(ranking),
-                           thresholds={st.STAGE_ROUND: t.final.victory_points}, tables=expected, stage=stage)
+    return st.read_results(
+        text,
+        source=str(path),
+        players=frozenset(ranking),
+        thresholds={st.STAGE_ROUND: t.final.victory_points},
+        tables=expected,
+        stage=stage,
+    )
 
 
-def make_placings(t: Tournament, sched: Schedule, results_path: "str | Path | Gathered",
-                  final_path: "str | Path | Gathered", semi_path: "str | Path | Gathered | None" = None
-                  ) -> tuple[tuple[Placing, ...], str, list[str]]:
+def make_placings(
+    t: Tournament,
+    sched: Schedule,
+    results_path: str | Path | Gathered,
+    final_path: str | Path | Gathered,
+    semi_path: str | Path | Gathered | None = None,
+) -> tuple[tuple[Placing, ...], str, list[str]]:
     """The final placings from the preliminary results and the finals'
     results files (``semi_path`` with 16 finalists): (placings, CSV text,
     PDF pages). Raises :class:`SetupgenError`."""
     from . import placings as pl
-    from . import standings as st
 
     ranking = finals_ranking(t, sched, results_path)
     assert t.final is not None  # finals_ranking checked it
@@ -1052,21 +1235,42 @@ def placings_listing(t: Tournament, placed: Sequence[Placing]) -> listing.Listin
     next (:attr:`~setupgen.tournament.placings.Placing.decided_by`)."""
     tx = templates.texts(t.language).for_positions(t.positions)
     names = display_names(t)
-    stage = {FINAL: tx.get("tournament.final"), SEMI_FINAL: tx.get("tournament.semi_final"),
-             PRELIMINARY: tx.get("tournament.preliminary")}
-    rows = tuple((str(p.place), names.get(p.player, p.player), stage[p.stage],
-                  "" if p.table is None else str(p.table), "" if p.vp is None else str(p.vp), str(p.rank),
-                  tx.get(f"tournament.decided_by.{p.decided_by}") if p.decided_by else "")
-                 for p in placed)
+    stage = {
+        FINAL: tx.get("tournament.final"),
+        SEMI_FINAL: tx.get("tournament.semi_final"),
+        PRELIMINARY: tx.get("tournament.preliminary"),
+    }
+    rows = tuple(
+        (
+            str(p.place),
+            names.get(p.player, p.player),
+            stage[p.stage],
+            "" if p.table is None else str(p.table),
+            "" if p.vp is None else str(p.vp),
+            str(p.rank),
+            tx.get(f"tournament.decided_by.{p.decided_by}") if p.decided_by else "",
+        )
+        for p in placed
+    )
     head = tuple(tx.get(f"tournament.placings_head.{k}") for k in PLACINGS_COLUMNS)
-    return listing.Listing(tx.get("tournament.placings"), f"{t.name} · {t.seed}", head,
-                           (0.07, 0.28, 0.15, 0.07, 0.06, 0.15, 0.22), rows,
-                           align=("r", "l", "l", "r", "r", "r", "l"))
+    return listing.Listing(
+        tx.get("tournament.placings"),
+        f"{t.name} · {t.seed}",
+        head,
+        (0.07, 0.28, 0.15, 0.07, 0.06, 0.15, 0.22),
+        rows,
+        align=("r", "l", "l", "r", "r", "r", "l"),
+    )
 
 
-def write_placings(t: Tournament, sched: Schedule, results_path: "str | Path | Gathered", folder: Path,
-                   final_path: "str | Path | Gathered", semi_path: "str | Path | Gathered | None" = None
-                   ) -> tuple[Placing, ...]:
+def write_placings(
+    t: Tournament,
+    sched: Schedule,
+    results_path: str | Path | Gathered,
+    folder: Path,
+    final_path: str | Path | Gathered,
+    semi_path: str | Path | Gathered | None = None,
+) -> tuple[Placing, ...]:
     """:func:`make_placings`, written as ``placings.csv`` and
     ``placings.pdf`` into ``folder`` (both rendered first, then both or
     neither written; never over a file setupgen did not write). Returns

@@ -13,10 +13,11 @@ a tuple of points.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 from ..core.data import data_dir, read_data_toml
 from ..core.errors import SetupgenError, quoted
@@ -105,8 +106,12 @@ def _given(data: dict[str, Any], key: str) -> Any:
 
 
 def _parse(data: dict[str, Any], where: str) -> Packing:
-    name, tables, k, players = _text(data, "name"), _whole(data, "tables"), _whole(data, "table_size"), \
-        _text(data, "players")
+    name, tables, k, players = (
+        _text(data, "name"),
+        _whole(data, "tables"),
+        _whole(data, "table_size"),
+        _text(data, "players"),
+    )
     if len(set(players)) != len(players) or len(players) != tables * k:
         raise _DesignProblem(f"players must name {tables * k} different players, one character each")
     lines = _given(data, "rounds")

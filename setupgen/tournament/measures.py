@@ -8,8 +8,9 @@ order. Pure functions, no I/O; the same input gives the same numbers.
 
 from __future__ import annotations
 
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Hashable, Mapping, Sequence
+from typing import Any
 
 Tables = Sequence[Sequence[Sequence[str]]]
 
@@ -62,10 +63,25 @@ class Quality:
 
     def at_bounds(self) -> bool:
         """Whether every measure equals its lower bound (provably optimal)."""
-        return (self.repeat_pairs, self.pairs_repeated, self.max_meetings, self.group_clashes,
-                self.worst_seat_spread, self.seat_off, self.short_unfair, self.most_short) == (
-            self.repeat_bound, self.pairs_bound, self.meetings_bound, self.clash_bound, self.spread_bound,
-            self.seat_off_bound, 0, self.most_short_bound)
+        return (
+            self.repeat_pairs,
+            self.pairs_repeated,
+            self.max_meetings,
+            self.group_clashes,
+            self.worst_seat_spread,
+            self.seat_off,
+            self.short_unfair,
+            self.most_short,
+        ) == (
+            self.repeat_bound,
+            self.pairs_bound,
+            self.meetings_bound,
+            self.clash_bound,
+            self.spread_bound,
+            self.seat_off_bound,
+            0,
+            self.most_short_bound,
+        )
 
     def rows(self) -> list[tuple[str, int, int, str]]:
         """``(measure key, value, bound, kind)`` per measure, in the
@@ -76,6 +92,7 @@ class Quality:
         the measures before it (they come first) may keep out of reach
         (docs/schedule.md). Keys are template keys under
         ``tournament.quality.``."""
+
         def later(counting: bool) -> str:
             return "counting" if counting else "alone"
 
@@ -93,18 +110,29 @@ class Quality:
     def lines(self) -> list[str]:
         """A short English summary for a director, one line per measure,
         each with its bound ("bound 0: optimal" when reached)."""
+
         def mark(value: int, bound: int, kind: str) -> str:
             if value <= bound:
                 return f"bound {bound}: optimal"
-            return f"bound {bound}" + {"counting": ", a counting bound that may be out of reach",
-                                       "alone": " for this measure alone: the measures before it come first"}[kind]
+            return (
+                f"bound {bound}"
+                + {
+                    "counting": ", a counting bound that may be out of reach",
+                    "alone": " for this measure alone: the measures before it come first",
+                }[kind]
+            )
 
         r = {key: (v, b, c) for key, v, b, c in self.rows()}
-        pairs = ("repeated opponents: none (no pair of players meets twice)" if self.pairs_repeated == 0
-                 else f"repeated opponents: {self.pairs_repeated} pair(s) meet more than once")
-        worst = [f"{pid} ({', '.join(map(str, seats))})" for pid, seats in self.player_seats
-                 if self.worst_seat_spread > self.spread_bound
-                 and _spread(seats, self.positions()) == self.worst_seat_spread]
+        pairs = (
+            "repeated opponents: none (no pair of players meets twice)"
+            if self.pairs_repeated == 0
+            else f"repeated opponents: {self.pairs_repeated} pair(s) meet more than once"
+        )
+        worst = [
+            f"{pid} ({', '.join(map(str, seats))})"
+            for pid, seats in self.player_seats
+            if self.worst_seat_spread > self.spread_bound and _spread(seats, self.positions()) == self.worst_seat_spread
+        ]
         shown = "; ".join(worst[:3]) + (f"; and {len(worst) - 3} more" if len(worst) > 3 else "")
         return [
             f"{pairs} [{mark(*r['pairs_repeated'])}]",
@@ -155,12 +183,24 @@ def measure(rounds: Tables, groups: Mapping[str, str | None] | None = None) -> Q
     spread, off, spread_b, off_b = _position_measures(rounds, size)
     unfair, most, most_b = _short_measures(rounds, size)
     return Quality(
-        repeat_pairs=extra, seat_repeats=sum(len(v) - len(set(v)) for v in seats_of.values()),
-        group_clashes=clashes, worst_seat_spread=spread,
+        repeat_pairs=extra,
+        seat_repeats=sum(len(v) - len(set(v)) for v in seats_of.values()),
+        group_clashes=clashes,
+        worst_seat_spread=spread,
         player_seats=tuple((p, tuple(seats_of[p])) for p in sorted(seats_of)),
-        max_meetings=max(meet.values(), default=0), pairs_repeated=sum(1 for c in meet.values() if c > 1),
-        repeat_bound=rb, pairs_bound=pb, meetings_bound=mb, clash_bound=clash_bound, spread_bound=spread_b,
-        seat_off=off, seat_off_bound=off_b, short_unfair=unfair, most_short=most, most_short_bound=most_b)
+        max_meetings=max(meet.values(), default=0),
+        pairs_repeated=sum(1 for c in meet.values() if c > 1),
+        repeat_bound=rb,
+        pairs_bound=pb,
+        meetings_bound=mb,
+        clash_bound=clash_bound,
+        spread_bound=spread_b,
+        seat_off=off,
+        seat_off_bound=off_b,
+        short_unfair=unfair,
+        most_short=most,
+        most_short_bound=most_b,
+    )
 
 
 def _meetings(rounds: Tables) -> tuple[dict[tuple[str, str], int], dict[str, int]]:
@@ -172,7 +212,7 @@ def _meetings(rounds: Tables) -> tuple[dict[tuple[str, str], int], dict[str, int
         for t in tables:
             for i, a in enumerate(t):
                 slots[a] = slots.get(a, 0) + len(t) - 1
-                for b in t[i + 1:]:
+                for b in t[i + 1 :]:
                     key = (a, b) if a < b else (b, a)
                     meet[key] = meet.get(key, 0) + 1
     return meet, slots
@@ -203,7 +243,7 @@ def pigeonhole(rounds: Sequence[Sequence[Sequence[Hashable]]]) -> int:
     for i, first in enumerate(rounds):
         at = {p: ti for ti, t in enumerate(first) for p in t}
         bins = len(first)
-        for later in rounds[i + 1:]:
+        for later in rounds[i + 1 :]:
             for t in later:
                 x = sum(1 for p in t if p in at)
                 q, rem = divmod(x, bins)
@@ -223,7 +263,7 @@ def _clashes(rounds: Tables, groups: Mapping[str, str | None]) -> tuple[int, int
                 if ga is None:
                     continue
                 count[ga] = count.get(ga, 0) + 1
-                clashes += sum(1 for b in t[i + 1:] if groups.get(b) == ga)
+                clashes += sum(1 for b in t[i + 1 :] if groups.get(b) == ga)
         for g in sorted(count):
             q, rem = divmod(count[g], len(tables))
             bound += rem * (q + 1) * q // 2 + (len(tables) - rem) * q * (q - 1) // 2
@@ -263,8 +303,9 @@ def _position_measures(rounds: Tables, size: int) -> tuple[int, int, int, int]:
     return max(spreads.values()), off, spread_b, off_b
 
 
-def _seat_off_bound(rounds: Tables, counts: Mapping[str, list[int]], full: Mapping[str, int],
-                    opt: Mapping[str, int], size: int) -> int:
+def _seat_off_bound(
+    rounds: Tables, counts: Mapping[str, list[int]], full: Mapping[str, int], opt: Mapping[str, int], size: int
+) -> int:
     """:func:`seat_off_bound` with the seats per position of ``rounds``."""
     avail = [0] * size
     for tables in rounds:
@@ -274,8 +315,9 @@ def _seat_off_bound(rounds: Tables, counts: Mapping[str, list[int]], full: Mappi
     return seat_off_bound(avail, counts, full, opt, size)
 
 
-def seat_off_bound(avail: Sequence[int], counts: Mapping[Any, list[int]], full: Mapping[Any, int],
-                   opt: Mapping[Any, int], size: int) -> int:
+def seat_off_bound(
+    avail: Sequence[int], counts: Mapping[Any, list[int]], full: Mapping[Any, int], opt: Mapping[Any, int], size: int
+) -> int:
     """Players who must be off their optimum (``avail[s]``: seats at
     position ``s`` in the whole schedule; per player its position counts,
     full tables and optimum): a player at the optimum takes each position

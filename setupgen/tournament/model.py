@@ -58,33 +58,46 @@ from __future__ import annotations
 
 import csv
 import io
-import re
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
-from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any
 
-from ..core import almanac
+from ..core import almanac, templates
 from ..core import balance as balancemod
 from ..core import cells as csvcells
 from ..core import layout as layoutmod
-from ..core import templates
 from ..core.data import read_text, read_toml
-from ..core.limits import MAX_ROUNDS, check_text, nfc
 from ..core.errors import SetupgenError
 from ..core.fields import Fields
+from ..core.limits import MAX_ROUNDS, check_text, nfc
 from ..core.messages import Problem, keyed
 from . import scoring as scoringmod
 from .scoring import TIE_BREAKERS, Scoring  # noqa: F401  (re-exported: the public names of earlier versions)
 
 SETUPS = ("per-table", "shared")
 SEATINGS = ("schedule", "standings")
-TOP_KEYS = frozenset({"name", "seed", "language", "paper", "players", "table_size", "scoring", "rules", "rounds",
-                      "final", "balance", "schedule", "timezone"})
+TOP_KEYS = frozenset(
+    {
+        "name",
+        "seed",
+        "language",
+        "paper",
+        "players",
+        "table_size",
+        "scoring",
+        "rules",
+        "rounds",
+        "final",
+        "balance",
+        "schedule",
+        "timezone",
+    }
+)
 ROUND_KEYS = frozenset({"scenario", "victory_points", "setup", "rules", "variant", "balance", "seating", "minutes"})
-FINAL_KEYS = frozenset({"players", "scenario", "victory_points", "rules", "variant", "balance", "minutes",
-                        "semi_finals"})
+FINAL_KEYS = frozenset(
+    {"players", "scenario", "victory_points", "rules", "variant", "balance", "minutes", "semi_finals"}
+)
 #: the longest round clock a round or finals stage may set (minutes)
 MAX_MINUTES = 600
 #: keys of a [balance] table (besides the limits of docs/balance.md)
@@ -130,10 +143,13 @@ class BalanceSettings:
     even: bool | tuple[float, float] | None = None
     show_on_sheet: bool | None = None
 
-    def over(self, base: "BalanceSettings") -> "BalanceSettings":
+    def over(self, base: BalanceSettings) -> BalanceSettings:
         """These settings taking the place of ``base``'s where set."""
-        return BalanceSettings(base.limits.merged(self.limits), base.even if self.even is None else self.even,
-                               base.show_on_sheet if self.show_on_sheet is None else self.show_on_sheet)
+        return BalanceSettings(
+            base.limits.merged(self.limits),
+            base.even if self.even is None else self.even,
+            base.show_on_sheet if self.show_on_sheet is None else self.show_on_sheet,
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -238,8 +254,9 @@ class Tournament:
     def round(self, number: int) -> Round:
         """Round ``number`` (1-based). Raises :class:`TournamentError`."""
         if not 1 <= number <= len(self.rounds):
-            raise TournamentError(f"{self.path}: there is no round {number} (rounds 1-{len(self.rounds)})",
-                                  field="round")
+            raise TournamentError(
+                f"{self.path}: there is no round {number} (rounds 1-{len(self.rounds)})", field="round"
+            )
         return self.rounds[number - 1]
 
     def table_seed(self, round_number: int, table: int) -> str:
@@ -287,8 +304,11 @@ class Tournament:
         scenario, settings = self._balance_of(number)
         limits = settings.limits
         if settings.even:
-            low, high = (settings.even if isinstance(settings.even, tuple) else
-                         balancemod.survey_interval(scenario, layoutmod.load(scenario).default_numbers))
+            low, high = (
+                settings.even
+                if isinstance(settings.even, tuple)
+                else balancemod.survey_interval(scenario, layoutmod.load(scenario).default_numbers)
+            )
             low = low if limits.min_score is None else max(low, limits.min_score)
             limits = limits.merged(balancemod.Limits(min_score=low, max_score=high))
         return limits
@@ -319,22 +339,7 @@ def load(path: str | Path) -> Tournament:
     unknown = sorted(set(data) - TOP_KEYS)
     if unknown:
         raise TournamentError(f"{p}: {unknown[0]}: unknown key (known: {', '.join(sorted(TOP_KEYS))})")
-    name = _get(p, data, "name", str)
-    seed = _get(p, data, "seed", str)
-    if not seed.strip():
-        raise TournamentError(f"{p}: seed: must not be empty")
-    try:
-        check_text(name, "the name")
-        check_text(seed, "the seed")
-    except SetupgenError as exc:
-        raise TournamentError(f"{p}: {exc}") from None
-    language = _get(p, data, "language", str, "en")
-    paper = _get(p, data, "paper", str, "a4")
-    try:
-        templates.texts(language)
-        templates.paper_size(paper)
-    except SetupgenError as exc:
-        raise TournamentError(f"{p}: {exc}") from None
+    name, seed, language, paper = _parse_head(p, data)
     table_size = _get(p, data, "table_size", int, 4)
     if table_size not in (4, 6):
         raise TournamentError(f"{p}: table_size: expected 4 (3-4 player scenarios) or 6 (5-6 player scenarios)")
@@ -348,17 +353,61 @@ def load(path: str | Path) -> Tournament:
     final = _parse_final(p, data) if "final" in data else None
     house = _parse_rules(p, data)
     settings = _parse_balance(p, data, "")
-    t = Tournament(p, name, seed, language, paper, players, table_size, rounds, points, tie, final, house, settings,
-                   _parse_schedule(p, data), timezone=_parse_timezone(p, data), scoring_preset=preset,
-                   positions=positions)
+    t = Tournament(
+        p,
+        name,
+        seed,
+        language,
+        paper,
+        players,
+        table_size,
+        rounds,
+        points,
+        tie,
+        final,
+        house,
+        settings,
+        _parse_schedule(p, data),
+        timezone=_parse_timezone(p, data),
+        scoring_preset=preset,
+        positions=positions,
+    )
     _check_almanacs(t)
-    for number in [r.number for r in rounds] + ([None] if final is not None else []):
+    _check_limits(t)
+    return t
+
+
+def _parse_head(p: str, data: dict[str, Any]) -> tuple[str, str, str, str]:
+    """``name``, ``seed``, ``language`` and ``paper``, checked. Raises
+    :class:`TournamentError`."""
+    name: str = _get(p, data, "name", str)
+    seed: str = _get(p, data, "seed", str)
+    if not seed.strip():
+        raise TournamentError(f"{p}: seed: must not be empty")
+    try:
+        check_text(name, "the name")
+        check_text(seed, "the seed")
+    except SetupgenError as exc:
+        raise TournamentError(f"{p}: {exc}") from None
+    language: str = _get(p, data, "language", str, "en")
+    paper: str = _get(p, data, "paper", str, "a4")
+    try:
+        templates.texts(language)
+        templates.paper_size(paper)
+    except SetupgenError as exc:
+        raise TournamentError(f"{p}: {exc}") from None
+    return name, seed, language, paper
+
+
+def _check_limits(t: Tournament) -> None:
+    """Every round's and the final's balance limits can be made (an even
+    round needs its scenario's survey). Raises :class:`TournamentError`."""
+    for number in [r.number for r in t.rounds] + ([None] if t.final is not None else []):
         try:
-            t.limits(number)  # an even round needs its scenario's survey
+            t.limits(number)
         except SetupgenError as exc:
             where = "final.balance" if number is None else f"rounds[{number - 1}].balance"
-            raise TournamentError(f"{p}: {where}: {exc}") from None
-    return t
+            raise TournamentError(f"{t.path}: {where}: {exc}") from None
 
 
 def _parse_timezone(p: str, data: dict[str, Any]) -> str | None:
@@ -371,8 +420,9 @@ def _parse_timezone(p: str, data: dict[str, Any]) -> str | None:
     try:
         zoneinfo.ZoneInfo(name)
     except (zoneinfo.ZoneInfoNotFoundError, ValueError):
-        raise TournamentError(f"{p}: timezone: {name[:60]!r} is not a time zone this machine knows (an IANA "
-                              f"name such as Europe/Zurich)") from None
+        raise TournamentError(
+            f"{p}: timezone: {name[:60]!r} is not a time zone this machine knows (an IANA name such as Europe/Zurich)"
+        ) from None
     return name
 
 
@@ -401,8 +451,10 @@ def _check_table_size(p: str, rounds: tuple[Round, ...], table_size: int) -> Non
         players = layoutmod.load(rnd.scenario).players
         want = 6 if players == "5-6" else 4
         if want != table_size:
-            raise TournamentError(f"{p}: table_size: {table_size}, but round {rnd.number} plays {rnd.scenario} "
-                                  f"({players} players, tables of {want})")
+            raise TournamentError(
+                f"{p}: table_size: {table_size}, but round {rnd.number} plays {rnd.scenario} "
+                f"({players} players, tables of {want})"
+            )
 
 
 def _known_keys(p: str, table: dict[str, Any], keys: frozenset[str], where: str) -> None:
@@ -435,8 +487,19 @@ def _parse_rounds(p: str, data: dict[str, Any]) -> tuple[Round, ...]:
             raise TournamentError(f"{p}: {where}seating: expected one of {', '.join(SEATINGS)}")
         if seating == "standings" and i == 1:
             raise TournamentError(f"{p}: {where}seating: round 1 has no standings to be seated by")
-        rounds.append(Round(i, scenario, vp, setup, _own_lines(p, item, where), _variant(p, item, where),
-                            _parse_balance(p, item, where), seating, _minutes(p, item, where)))
+        rounds.append(
+            Round(
+                i,
+                scenario,
+                vp,
+                setup,
+                _own_lines(p, item, where),
+                _variant(p, item, where),
+                _parse_balance(p, item, where),
+                seating,
+                _minutes(p, item, where),
+            )
+        )
     if not rounds:
         raise TournamentError(f"{p}: rounds: at least one round is needed")
     return tuple(rounds)
@@ -445,8 +508,9 @@ def _parse_rounds(p: str, data: dict[str, Any]) -> tuple[Round, ...]:
 SCORING_KEYS = frozenset({"preset", "placing_points", "ranking", "tie_breakers", "positions"})
 
 
-def _parse_scoring(p: str, data: dict[str, Any], table_size: int
-                   ) -> tuple[tuple[tuple[int, tuple[Fraction, ...]], ...], tuple[str, ...], str, str]:
+def _parse_scoring(
+    p: str, data: dict[str, Any], table_size: int
+) -> tuple[tuple[tuple[int, tuple[Fraction, ...]], ...], tuple[str, ...], str, str]:
     """``[scoring]``: a preset (scoring/, default australian-2006) and the
     keys that override it: ``placing_points`` (the whole table),
     ``ranking`` (or its older name ``tie_breakers``: the ranking keys),
@@ -489,22 +553,34 @@ def _parse_final(p: str, data: dict[str, Any]) -> Final:
     _known_keys(p, f, FINAL_KEYS, "final.")
     count = f.get("players")
     if count != BY_ATTENDANCE and (type(count) is not int or count not in FINAL_SIZES):
-        raise TournamentError(f"{p}: final.players: expected 4, 8, 16 or \"{BY_ATTENDANCE}\"")
+        raise TournamentError(f'{p}: final.players: expected 4, 8, 16 or "{BY_ATTENDANCE}"')
     semis = _get(p, f, "semi_finals", bool, False, where="final.")
     if semis and count != BY_ATTENDANCE:
-        raise TournamentError(f"{p}: final.semi_finals: only with players = \"{BY_ATTENDANCE}\" (16 finalists always "
-                              "play semi-finals, 4 and 8 never)")
+        raise TournamentError(
+            f'{p}: final.semi_finals: only with players = "{BY_ATTENDANCE}" (16 finalists always '
+            "play semi-finals, 4 and 8 never)"
+        )
     scenario = _get(p, f, "scenario", str, where="final.")
     lay = _scenario(p, scenario, "final.")
     if lay.players == "5-6":
-        raise TournamentError(f"{p}: final.scenario: {scenario} is a 5-6 player scenario, but the finals seat four "
-                              "to a table and no source says which of its pieces and limits hold for four; "
-                              "choose a 3-4 player scenario")
+        raise TournamentError(
+            f"{p}: final.scenario: {scenario} is a 5-6 player scenario, but the finals seat four "
+            "to a table and no source says which of its pieces and limits hold for four; "
+            "choose a 3-4 player scenario"
+        )
     final_vp = _get(p, f, "victory_points", int, lay.victory_points, where="final.")
     if not 3 <= final_vp <= 30:
         raise TournamentError(f"{p}: final.victory_points: {final_vp} is not a plausible threshold")
-    return Final(count, scenario, final_vp, _own_lines(p, f, "final."), _variant(p, f, "final."),
-                 _parse_balance(p, f, "final."), _minutes(p, f, "final."), semis)
+    return Final(
+        count,
+        scenario,
+        final_vp,
+        _own_lines(p, f, "final."),
+        _variant(p, f, "final."),
+        _parse_balance(p, f, "final."),
+        _minutes(p, f, "final."),
+        semis,
+    )
 
 
 def _minutes(p: str, table: dict[str, Any], where: str) -> int | None:
@@ -523,8 +599,11 @@ def _parse_balance(p: str, table: dict[str, Any], where: str) -> BalanceSettings
     if even is not None and not isinstance(even, (bool, list)):
         raise TournamentError(f"{p}: {at}even: expected true, false or [low, high] scores from 0 to 100")
     if isinstance(even, list):
-        if len(even) != 2 or not all(isinstance(v, (int, float)) and not isinstance(v, bool) and 0 <= v <= 100
-                                     for v in even) or even[0] > even[1]:
+        if (
+            len(even) != 2
+            or not all(isinstance(v, (int, float)) and not isinstance(v, bool) and 0 <= v <= 100 for v in even)
+            or even[0] > even[1]
+        ):
             raise TournamentError(f"{p}: {at}even: expected true, false or [low, high] scores from 0 to 100")
         even = (float(even[0]), float(even[1]))
     show = _get(p, item, "show_on_sheet", bool, None, where=at)
@@ -560,8 +639,7 @@ def _variant(p: str, table: dict[str, Any], where: str) -> str | None:
     """A round's or the final's ``variant`` (a known variant's name)."""
     name: str | None = _get(p, table, "variant", str, None, where=where)
     if name is not None and name not in almanac.variants():
-        raise TournamentError(f"{p}: {where}variant: unknown variant {name!r} "
-                              f"(known: {', '.join(almanac.variants())})")
+        raise TournamentError(f"{p}: {where}variant: unknown variant {name!r} (known: {', '.join(almanac.variants())})")
     return name
 
 
@@ -634,8 +712,9 @@ def read_players(path: str | Path) -> tuple[Player, ...]:
     try:
         return _player_rows(reader, path)
     except csv.Error as exc:
-        raise TournamentError(f"{path}: line {reader.line_num + 1}: unreadable csv ({str(exc).lower()}; "
-                              f"is a quote not closed?)") from None  # line_num counts the rows read before it
+        raise TournamentError(
+            f"{path}: line {reader.line_num + 1}: unreadable csv ({str(exc).lower()}; is a quote not closed?)"
+        ) from None  # line_num counts the rows read before it
 
 
 #: most players a tournament may have

@@ -21,10 +21,11 @@ from __future__ import annotations
 import csv
 import dataclasses
 import io
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from ..core.errors import SetupgenError
 from ..core.messages import keyed
@@ -32,8 +33,21 @@ from . import standings as st
 from .games import FINAL, FINALS_STAGES, PRELIMINARY, SEMI_FINAL
 from .scoring import Scoring
 
-__all__ = ["FINAL", "SEMI_FINAL", "PRELIMINARY", "STAGES", "ORDER_KEYS", "DECIDERS", "Placing", "PlacingsError", "stage_tables",
-           "semi_final_winners", "placings", "placings_csv", "placings_lines"]
+__all__ = [
+    "FINAL",
+    "SEMI_FINAL",
+    "PRELIMINARY",
+    "STAGES",
+    "ORDER_KEYS",
+    "DECIDERS",
+    "Placing",
+    "PlacingsError",
+    "stage_tables",
+    "semi_final_winners",
+    "placings",
+    "placings_csv",
+    "placings_lines",
+]
 
 #: the finals stages in playing order (the stages are defined once, in :mod:`setupgen.tournament.games`)
 STAGES = FINALS_STAGES
@@ -72,8 +86,9 @@ class Placing:
     decided_by: str = ""
 
 
-def stage_tables(ranking: Sequence[str], players: int, stage: str,
-                 semi_finals: Sequence[st.GameResult] = ()) -> tuple[tuple[str, ...], ...]:
+def stage_tables(
+    ranking: Sequence[str], players: int, stage: str, semi_finals: Sequence[st.GameResult] = ()
+) -> tuple[tuple[str, ...], ...]:
     """The tables of finals ``stage`` (ids in choosing order, best rank
     first): with 4 finalists the one final table, with 8 the final
     1-4-5-8 / 2-3-6-7; with 16 the semi-finals 1-8-9-16 / ... and the
@@ -95,8 +110,9 @@ def stage_tables(ranking: Sequence[str], players: int, stage: str,
     return (st.final_of_winners(semi_final_winners(semi_finals, semis, ranking), ranking),)
 
 
-def semi_final_winners(results: Sequence[st.GameResult], semis: Sequence[Sequence[str]],
-                       ranking: Sequence[str]) -> list[str]:
+def semi_final_winners(
+    results: Sequence[st.GameResult], semis: Sequence[Sequence[str]], ranking: Sequence[str]
+) -> list[str]:
     """The winner of each semi-final, table by table, once ``results``
     hold every semi-final as seated. Raises :class:`PlacingsError`."""
     if not results:
@@ -126,16 +142,18 @@ def _check_stage(stage: str, results: Sequence[st.GameResult], tables: Sequence[
         if not rows:
             raise PlacingsError(f"{stage} table {k}: no results (expected {', '.join(seated)})")
         if len(set(present)) != len(present) or set(present) != set(seated):
-            raise PlacingsError(f"{stage} table {k}: the results name {', '.join(sorted(present))}, "
-                                f"the seating {', '.join(seated)}")
+            raise PlacingsError(
+                f"{stage} table {k}: the results name {', '.join(sorted(present))}, the seating {', '.join(seated)}"
+            )
         try:
             st.placing_points(rows, [0] * len(rows))  # one winner, nobody above the winner
         except SetupgenError as exc:
             raise PlacingsError(f"{stage} table {k}: {exc}") from None
 
 
-def _order(stage: str, results: Sequence[st.GameResult], rank: Mapping[str, int], scoring: Scoring,
-           threshold: int) -> list[tuple[tuple[Any, ...], Placing]]:
+def _order(
+    stage: str, results: Sequence[st.GameResult], rank: Mapping[str, int], scoring: Scoring, threshold: int
+) -> list[tuple[tuple[Any, ...], Placing]]:
     """A stage's players best first, each with its sort key (one value per
     :data:`ORDER_KEYS`, smaller first): placing points at their table,
     then VP (capped at ``threshold``), then the table's VP share, then
@@ -152,8 +170,12 @@ def _order(stage: str, results: Sequence[st.GameResult], rank: Mapping[str, int]
             if r.status == st.DISQUALIFIED:
                 continue
             share: Decimal = st.vp_share(min(r.vp, threshold), total)
-            keyed.append(((-pp[r.player], -min(r.vp, threshold), -share, rank[r.player]),
-                          Placing(0, r.player, stage, rank[r.player], k, pp[r.player], r.vp)))
+            keyed.append(
+                (
+                    (-pp[r.player], -min(r.vp, threshold), -share, rank[r.player]),
+                    Placing(0, r.player, stage, rank[r.player], k, pp[r.player], r.vp),
+                )
+            )
     return sorted(keyed, key=lambda kp: kp[0])
 
 
@@ -171,9 +193,15 @@ def _decided(group: Sequence[tuple[tuple[Any, ...], Placing]], more_below: bool)
     return out
 
 
-def placings(ranking: Sequence[str], players: int, final: Sequence[st.GameResult],
-             semi_finals: Sequence[st.GameResult] = (), *, scoring: Scoring,
-             threshold: int) -> tuple[Placing, ...]:
+def placings(
+    ranking: Sequence[str],
+    players: int,
+    final: Sequence[st.GameResult],
+    semi_finals: Sequence[st.GameResult] = (),
+    *,
+    scoring: Scoring,
+    threshold: int,
+) -> tuple[Placing, ...]:
     """The final placings of the field (docs/rules.md section 6, "Final
     placings").
 
@@ -206,8 +234,9 @@ def placings(ranking: Sequence[str], players: int, final: Sequence[st.GameResult
     groups = [_order(FINAL, final, rank, scoring, threshold)]
     if players == 16:
         winners = {r.player for r in semi_finals if r.winner}
-        groups.append([kp for kp in _order(SEMI_FINAL, semi_finals, rank, scoring, threshold)
-                       if kp[1].player not in winners])
+        groups.append(
+            [kp for kp in _order(SEMI_FINAL, semi_finals, rank, scoring, threshold) if kp[1].player not in winners]
+        )
     placed = {r.player for r in (*final, *semi_finals)}
     rest = [Placing(0, p, PRELIMINARY, rank[p], decided_by="preliminary_rank") for p in ranking if p not in placed]
     ordered = [p for i, g in enumerate(groups) for p in _decided(g, bool(rest) or i + 1 < len(groups))]
@@ -224,9 +253,18 @@ def placings_csv(placed: Sequence[Placing]) -> str:
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(("place", "player", "stage", "table", "placing_points", "vp", "rank", "decided_by"))
     for p in placed:
-        w.writerow((p.place, p.player, p.stage, "" if p.table is None else p.table,
-                    "" if p.placing_points is None else st.format_points(p.placing_points),
-                    "" if p.vp is None else p.vp, p.rank, p.decided_by))
+        w.writerow(
+            (
+                p.place,
+                p.player,
+                p.stage,
+                "" if p.table is None else p.table,
+                "" if p.placing_points is None else st.format_points(p.placing_points),
+                "" if p.vp is None else p.vp,
+                p.rank,
+                p.decided_by,
+            )
+        )
     return buf.getvalue()
 
 
@@ -237,6 +275,6 @@ def placings_lines(placed: Sequence[Placing], names: Mapping[str, str]) -> list[
     width = max((len(names.get(p.player, p.player)) for p in placed), default=0)
     for p in placed:
         name = names.get(p.player, p.player).ljust(width)
-        where = (f"{p.stage} table {p.table}, {p.vp} vp" if p.table is not None else "preliminary")
+        where = f"{p.stage} table {p.table}, {p.vp} vp" if p.table is not None else "preliminary"
         out.append(f"{p.place:>3}. {name}  {where} (rank {p.rank})")
     return out

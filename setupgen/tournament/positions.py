@@ -78,7 +78,7 @@ def _neighbourhood(p: int, occ: dict[int, list[list[int]]], ring: int) -> list[l
     out: list[list[int]] = []
     seen: set[int] = set()
     frontier = [p]
-    for depth in range(ring):
+    for __depth in range(ring):
         nxt = []
         for q in frontier:
             for t in occ.get(q, ()):
@@ -90,8 +90,7 @@ def _neighbourhood(p: int, occ: dict[int, list[list[int]]], ring: int) -> list[l
     return out
 
 
-def _reseat(tables: list[list[int]], counts: list[list[int]], full: list[int], opt: list[int],
-            kmax: int) -> bool:
+def _reseat(tables: list[list[int]], counts: list[list[int]], full: list[int], opt: list[int], kmax: int) -> bool:
     """Re-seat ``tables`` (in place) if an order leaves fewer of their
     players off their optimum, found by :func:`_search` within
     :data:`_NODES` nodes; ``counts`` follow. Returns whether it did."""
@@ -126,8 +125,16 @@ def _alive(c: list[int], opt: int, left: int, fleft: int, kmax: int) -> bool:
     return need <= left and floor - c[kmax - 1] <= fleft
 
 
-def _search(slots: list[tuple[int, int]], sizes: list[int], counts: list[list[int]], opt: list[int],
-            left: dict[int, int], fleft: dict[int, int], kmax: int, limit: int) -> list[list[int]] | None:
+def _search(
+    slots: list[tuple[int, int]],
+    sizes: list[int],
+    counts: list[list[int]],
+    opt: list[int],
+    left: dict[int, int],
+    fleft: dict[int, int],
+    kmax: int,
+    limit: int,
+) -> list[list[int]] | None:
     """Seat every ``(table, player)`` of ``slots`` (depth first, positions
     least used first) so that fewer than ``limit`` players end off their
     optimum; a player that can no longer reach it is given up (counted)

@@ -15,24 +15,23 @@ the board of seed ``S/t3`` is table 3 alone.
 from __future__ import annotations
 
 import contextlib
-
 import hashlib
 import itertools
 import json
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any
 
 from .. import generate as gen
 from ..core import almanac as rules
 from ..core import atomic, balance, templates
 from ..core import layout as layoutmod
 from ..core.board import Board
-from ..core.errors import quoted
+from ..core.errors import SetupgenError, quoted
 from ..core.layout import Layout
 from ..core.limits import MAX_ROUND, MAX_TEXT, MAX_VP, MIN_VP, check_text
 from ..core.rules import FINALS_STAGES
-from ..core.errors import SetupgenError
 
 if TYPE_CHECKING:  # annotations only: the sheet is imported when a table is rendered
     from ..render.sheet import SheetContext
@@ -115,8 +114,9 @@ def check_request(request: RoundRequest) -> None:
     if request.table_urls and len(request.table_urls) != request.tables:
         raise SetupgenError(f"{len(request.table_urls)} table addresses for {request.tables} tables")
     if request.round is not None and not 1 <= request.round <= MAX_ROUND:
-        raise SetupgenError(f"the round number must be from 1 to {MAX_ROUND}, got {quoted(request.round, 20)}",
-                            field="round")
+        raise SetupgenError(
+            f"the round number must be from 1 to {MAX_ROUND}, got {quoted(request.round, 20)}", field="round"
+        )
     if request.stage is not None and (request.stage not in FINALS_STAGES or request.round is not None):
         raise SetupgenError(f"a finals pack's stage is one of {', '.join(FINALS_STAGES)}, with no round number")
     if request.title is not None:
@@ -127,8 +127,10 @@ def check_request(request: RoundRequest) -> None:
         check_text(request.seed, "the seed", field="seed", limit=room)
     vp = request.victory_points
     if vp is not None and (not isinstance(vp, int) or isinstance(vp, bool) or not MIN_VP <= vp <= MAX_VP):
-        raise SetupgenError(f"the victory points must be a whole number from {MIN_VP} to {MAX_VP}, "
-                            f"got {quoted(vp, 20)}", field="victory_points")
+        raise SetupgenError(
+            f"the victory points must be a whole number from {MIN_VP} to {MAX_VP}, got {quoted(vp, 20)}",
+            field="victory_points",
+        )
     gen.resolve_methods(layoutmod.load(request.scenario), request.numbers, request.harbors)
     templates.texts(request.lang)
     templates.paper_size(request.paper)
@@ -141,13 +143,20 @@ def round_boards(request: RoundRequest) -> list[Board]:
     :class:`SetupgenError` for a bad request."""
     check_request(request)
     layout = layoutmod.load(request.scenario)
-    return [gen.from_seed_within(layout, request.seed_of(t), request.limits, request.numbers, request.harbors)
-            for t in range(1, request.tables + 1)]
+    return [
+        gen.from_seed_within(layout, request.seed_of(t), request.limits, request.numbers, request.harbors)
+        for t in range(1, request.tables + 1)
+    ]
 
 
-def write_round(request: RoundRequest, out_dir: str | Path,
-                progress: Callable[[str], None] | None = None, *, replace: bool = False,
-                lock: Path | None = None) -> dict[str, Any]:
+def write_round(
+    request: RoundRequest,
+    out_dir: str | Path,
+    progress: Callable[[str], None] | None = None,
+    *,
+    replace: bool = False,
+    lock: Path | None = None,
+) -> dict[str, Any]:
     """Make the round pack of ``request`` in folder ``out_dir`` (replaced as
     a whole, atomically: after an error or interrupt it is left as it was).
 
@@ -192,8 +201,13 @@ def write_round(request: RoundRequest, out_dir: str | Path,
     return manifest
 
 
-def _manifest(request: RoundRequest, boards: Sequence[Board], entries: list[dict[str, Any]], files: dict[str, bytes],
-              template: str | None) -> dict[str, Any]:
+def _manifest(
+    request: RoundRequest,
+    boards: Sequence[Board],
+    entries: list[dict[str, Any]],
+    files: dict[str, bytes],
+    template: str | None,
+) -> dict[str, Any]:
     """The pack's ``manifest.json`` (without itself among its files)."""
     manifest = {
         "format": MANIFEST_FORMAT,
@@ -237,9 +251,12 @@ def check_console(out_dir: str | Path, console_url: str | None, drop: bool = Fal
     if drop or made is None or made == console_url:
         return
     now = "without QR codes" if console_url is None else f"with QR codes to {console_url}"
-    raise SetupgenError(f"{atomic.shown(Path(out_dir))} was made with QR codes to the console at {made}; making it "
-                        f"again {now} would leave the printed codes dead: give the console's address {made}",
-                        field="console_url", remedy="drop_console_url")
+    raise SetupgenError(
+        f"{atomic.shown(Path(out_dir))} was made with QR codes to the console at {made}; making it "
+        f"again {now} would leave the printed codes dead: give the console's address {made}",
+        field="console_url",
+        remedy="drop_console_url",
+    )
 
 
 def results_template_name(request: RoundRequest) -> str | None:
@@ -255,12 +272,18 @@ def results_template_name(request: RoundRequest) -> str | None:
 
 def _almanac_entry(req: rules.AlmanacRequest) -> dict[str, Any]:
     """The manifest's record of what the almanac pages print."""
-    return {"preset": req.preset, "final": req.final, "drop": list(req.drop), "add": list(req.add),
-            "variant": req.variant}
+    return {
+        "preset": req.preset,
+        "final": req.final,
+        "drop": list(req.drop),
+        "add": list(req.add),
+        "variant": req.variant,
+    }
 
 
-def _pack_files(request: RoundRequest, layout: Layout, boards: list[Board], tick: Callable[[str], None]
-                ) -> tuple[dict[str, bytes], list[dict[str, Any]]]:
+def _pack_files(
+    request: RoundRequest, layout: Layout, boards: list[Board], tick: Callable[[str], None]
+) -> tuple[dict[str, bytes], list[dict[str, Any]]]:
     """Every file of the pack but the manifest (name -> bytes), and the
     manifest's board entries. ``key.pdf`` (the director's key: face-down
     hexes revealed, never for the tables) only when a board has them.
@@ -274,8 +297,21 @@ def _pack_files(request: RoundRequest, layout: Layout, boards: list[Board], tick
     files: dict[str, bytes] = {}
     has_key = any(t.hidden for b in boards for t in b.tiles)
     notes = director.notes_for(layout, request.lang, request.positions)
-    keys = batch.key_document(boards, layout, contexts, lang=request.lang, paper=request.paper, title=request.title,
-                              round=request.round, seed=request.seed, notes=notes) if has_key else None
+    keys = (
+        batch.key_document(
+            boards,
+            layout,
+            contexts,
+            lang=request.lang,
+            paper=request.paper,
+            title=request.title,
+            round=request.round,
+            seed=request.seed,
+            notes=notes,
+        )
+        if has_key
+        else None
+    )
     try:
         files["round.pdf"] = _round_pdf(request, layout, boards, contexts, files, entries, tick, has_key, notes)
         if keys is not None:
@@ -286,9 +322,17 @@ def _pack_files(request: RoundRequest, layout: Layout, boards: list[Board], tick
     return files, entries
 
 
-def _round_pdf(request: RoundRequest, layout: Layout, boards: list[Board], contexts: list[Any],
-               files: dict[str, bytes], entries: list[dict[str, Any]], tick: Callable[[str], None], has_key: bool,
-               notes: Sequence[str]) -> bytes:
+def _round_pdf(
+    request: RoundRequest,
+    layout: Layout,
+    boards: list[Board],
+    contexts: list[Any],
+    files: dict[str, bytes],
+    entries: list[dict[str, Any]],
+    tick: Callable[[str], None],
+    has_key: bool,
+    notes: Sequence[str],
+) -> bytes:
     """``round.pdf``: the director's pages (padded to an even count with the
     almanac, for duplex printing), then each sheet and its almanac page as
     the worker lays them out; each table's SVGs and board JSON go into
@@ -296,16 +340,20 @@ def _round_pdf(request: RoundRequest, layout: Layout, boards: list[Board], conte
     from ..render import batch, pdf
 
     width = max(2, len(str(request.tables)))
-    sheets = batch.sheets(boards, layout, contexts, lang=request.lang, paper=request.paper,
-                          almanac=request.almanac)
+    sheets = batch.sheets(boards, layout, contexts, lang=request.lang, paper=request.paper, almanac=request.almanac)
 
     def tables() -> Iterator[Any]:
         for t, (board, (svg, back, board_json)) in enumerate(zip(boards, sheets), start=1):
             stem = f"table-{t:0{width}d}"
             files[f"{stem}.svg"] = svg.encode("utf-8")
             files[f"{stem}.json"] = (board_json + "\n").encode("utf-8")
-            entry = {"table": t, "seed": board.seed, "setup_id": board.setup_id,
-                     "json": f"{stem}.json", "svg": f"{stem}.svg"}
+            entry = {
+                "table": t,
+                "seed": board.seed,
+                "setup_id": board.setup_id,
+                "json": f"{stem}.json",
+                "svg": f"{stem}.svg",
+            }
             if back is not None:
                 files[f"{stem}-almanac.svg"] = back.encode("utf-8")
                 entry["almanac"] = f"{stem}-almanac.svg"
@@ -322,22 +370,40 @@ def _round_pdf(request: RoundRequest, layout: Layout, boards: list[Board], conte
         batch.close(sheets)
 
 
-def _director_front(request: RoundRequest, layout: Layout, boards: list[Board], contexts: list[Any],
-                    has_key: bool, notes: Sequence[str]) -> list[Any]:
+def _director_front(
+    request: RoundRequest, layout: Layout, boards: list[Board], contexts: list[Any], has_key: bool, notes: Sequence[str]
+) -> list[Any]:
     """The director's pages: every table's players, material and balance
     (face-down hexes counted), padded to an even count with the almanac."""
     from ..render import almanac, director
 
     variant = None if request.almanac is None else request.almanac.variant
-    rows = [director.DirectorRow(t, request.scenario, b.setup_id, b.seed, c.players,
-                                 rules.table_material(request.scenario, len(c.players) if c.players
-                                                      else almanac.table_players(layout), variant),
-                                 balance.measure(b, start_barred=layout.start_barred))
-            for t, (b, c) in enumerate(zip(boards, contexts), start=1)]
+    rows = [
+        director.DirectorRow(
+            t,
+            request.scenario,
+            b.setup_id,
+            b.seed,
+            c.players,
+            rules.table_material(
+                request.scenario, len(c.players) if c.players else almanac.table_players(layout), variant
+            ),
+            balance.measure(b, start_barred=layout.start_barred),
+        )
+        for t, (b, c) in enumerate(zip(boards, contexts), start=1)
+    ]
     front = director.render_director_pages(
-        rows, title=request.title, lang=request.lang, paper=request.paper, seed=request.seed,
-        round=request.round, blank_round=not request.players, key_file="key.pdf" if has_key else None,
-        notes=notes, stage=request.stage)
+        rows,
+        title=request.title,
+        lang=request.lang,
+        paper=request.paper,
+        seed=request.seed,
+        round=request.round,
+        blank_round=not request.players,
+        key_file="key.pdf" if has_key else None,
+        notes=notes,
+        stage=request.stage,
+    )
     if request.almanac is not None and len(front) % 2:
         front.append(almanac.blank_back(lang=request.lang, paper=request.paper))
     return front
@@ -357,29 +423,36 @@ def pack_owner(replace: bool) -> atomic.OwnerCheck:
     setupgen's). A manifest without digests (an earlier version's) is
     replaced only with ``replace``, and then only when the folder holds
     nothing but the files that manifest names."""
+
     def check(folder: Path) -> None:
         where = f"cannot replace {atomic.shown(folder)}"
         manifest = _read_manifest(folder)
         if manifest is None:
-            raise atomic.OutputError(f"{where}: the folder holds other files and is not a setupgen round pack",
-                                     field="output")
+            raise atomic.OutputError(
+                f"{where}: the folder holds other files and is not a setupgen round pack", field="output"
+            )
         present = sorted(p.name for p in folder.iterdir())
         foreign: list[str]
         files = manifest.get("files")
         if not isinstance(files, dict):
             if not replace:
-                raise atomic.OutputError(f"{where}: it is a pack made before setupgen recorded its files, so "
-                                         f"they cannot be verified", field="output", remedy="replace")
+                raise atomic.OutputError(
+                    f"{where}: it is a pack made before setupgen recorded its files, so they cannot be verified",
+                    field="output",
+                    remedy="replace",
+                )
             known = {"manifest.json", manifest.get("pdf"), manifest.get("key")} | {
-                b.get(k) for b in manifest.get("boards", []) if isinstance(b, dict)
-                for k in ("json", "svg", "almanac")}
+                b.get(k) for b in manifest.get("boards", []) if isinstance(b, dict) for k in ("json", "svg", "almanac")
+            }
             foreign = [n for n in present if n not in known or not (folder / n).is_file()]
         else:
             foreign = [f for f in (_foreign(folder / n, files) for n in present if n != "manifest.json") if f]
         if foreign:
             more = f" and {len(foreign) - 5} more" if len(foreign) > 5 else ""
-            raise atomic.OutputError(f"{where}: it holds files setupgen did not write: "
-                                     f"{', '.join(foreign[:5])}{more}", field="output")
+            raise atomic.OutputError(
+                f"{where}: it holds files setupgen did not write: {', '.join(foreign[:5])}{more}", field="output"
+            )
+
     return check
 
 
@@ -419,9 +492,18 @@ def table_context(request: RoundRequest, table: int, board: Board, layout: Layou
 
         line = balance_line(balance.measure(board, start_barred=layout.start_barred, table=True), request.lang)
     qr = request.table_urls[table - 1] if request.table_urls else None
-    return SheetContext(tournament=request.title, round=request.round, table=table, players=players,
-                        seating=request.seating, victory_points=request.victory_points, balance=line, qr=qr,
-                        stage=request.stage, positions=request.positions)
+    return SheetContext(
+        tournament=request.title,
+        round=request.round,
+        table=table,
+        players=players,
+        seating=request.seating,
+        victory_points=request.victory_points,
+        balance=line,
+        qr=qr,
+        stage=request.stage,
+        positions=request.positions,
+    )
 
 
 def steps(request: RoundRequest) -> int:
@@ -429,4 +511,12 @@ def steps(request: RoundRequest) -> int:
     return 2 * request.tables + 1
 
 
-__all__: Sequence[str] = ("RoundRequest", "table_seed", "table_context", "round_boards", "write_round", "steps", "MAX_TABLES")
+__all__: Sequence[str] = (
+    "RoundRequest",
+    "table_seed",
+    "table_context",
+    "round_boards",
+    "write_round",
+    "steps",
+    "MAX_TABLES",
+)

@@ -23,8 +23,9 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from ..core import rng as rngmod
 from ..core.errors import SetupgenError
@@ -119,7 +120,9 @@ class Schedule:
     1, 2, 3, ... within a round (rounds themselves may have gaps)."""
 
     seats: tuple[Seat, ...]
-    _index: dict[int, tuple[tuple[str, ...], ...]] = field(default_factory=dict, init=False, repr=False, compare=False, hash=False)
+    _index: dict[int, tuple[tuple[str, ...], ...]] = field(
+        default_factory=dict, init=False, repr=False, compare=False, hash=False
+    )
 
     def __post_init__(self) -> None:
         seats = tuple(self.seats)
@@ -160,7 +163,7 @@ class Schedule:
         return "\n".join(rows) + "\n"
 
     @classmethod
-    def from_csv(cls, text: str) -> "Schedule":
+    def from_csv(cls, text: str) -> Schedule:
         """Read :meth:`to_csv` text (rows in any order; blank lines and a
         ``\\r\\n`` line end are accepted). Raises ScheduleError naming the line
         ("line 4: ...") for a bad header, field count, number or player id,
@@ -191,9 +194,7 @@ class Schedule:
                     f"line {no}: round {r} table {t} seat {s} is already given on line {slot_line[(r, t, s)]}"
                 )
             if (r, pid) in player_line:
-                raise ScheduleError(
-                    f"line {no}: player {pid} already sits in round {r} (line {player_line[(r, pid)]})"
-                )
+                raise ScheduleError(f"line {no}: player {pid} already sits in round {r} (line {player_line[(r, pid)]})")
             slot_line[(r, t, s)] = no
             player_line[(r, pid)] = no
             seats.append(Seat(r, t, s, pid))
@@ -236,8 +237,16 @@ def table_sizes(n_players: int, table_size: int) -> list[int]:
 
 
 def _lower_bound(
-    n: int, sizes: list[int], planned: int, meet: list[list[int]], fixed_r: int, fixed_s: list[int],
-    played: list[int], groups: list[int], fixed_g: int, fixed_seats: list[list[int]],
+    n: int,
+    sizes: list[int],
+    planned: int,
+    meet: list[list[int]],
+    fixed_r: int,
+    fixed_s: list[int],
+    played: list[int],
+    groups: list[int],
+    fixed_g: int,
+    fixed_seats: list[list[int]],
 ) -> tuple[int, int, int]:
     """A (repeats, seat repeats, clashes) no schedule can beat; reaching it
     ends the search early (a perfect schedule)."""
@@ -272,9 +281,16 @@ def _lower_bound(
 
 
 def plan(
-    players: Sequence[Player], rounds: int, table_size: int, seed: str, *,
-    fixed: Sequence[Seat] = (), budget: int = 100_000, by_rank: Mapping[int, Sequence[str]] | None = None,
-    groups_first: bool = False, previous: "Schedule | None" = None,
+    players: Sequence[Player],
+    rounds: int,
+    table_size: int,
+    seed: str,
+    *,
+    fixed: Sequence[Seat] = (),
+    budget: int = 100_000,
+    by_rank: Mapping[int, Sequence[str]] | None = None,
+    groups_first: bool = False,
+    previous: Schedule | None = None,
 ) -> Schedule:
     """Seat every player of ``players`` once in every round 1..``rounds`` at
     tables sized by :func:`table_sizes` (``table_size`` 4 for base 3-4, 6 for
@@ -311,7 +327,32 @@ def plan(
     _check_plan_request(players, rounds, budget, seed)
     ids = [p.id for p in players]
     sizes = table_sizes(len(players), table_size)
-    fixed = tuple(fixed)
+    fixed_sched = _fixed_schedule(tuple(fixed), by_rank, ids, sizes, rounds)
+    fixed_rounds = set(fixed_sched.round_numbers())
+    planned = [r for r in range(1, rounds + 1) if r not in fixed_rounds]
+    if not planned:
+        return fixed_sched
+
+    layouts = _search(players, fixed_sched, sizes, table_size, planned, seed, budget, groups_first, previous)
+    seats = list(fixed_sched.seats) + _seats_of(planned, layouts, ids)
+    return Schedule(tuple(sorted(seats, key=_seat_key)))
+
+
+def _seats_of(planned: list[int], layouts: list[list[list[int]]], ids: list[str]) -> list[Seat]:
+    """The seats of the planned rounds' tables (player indices into ``ids``)."""
+    return [
+        Seat(r, ti + 1, si + 1, ids[a])
+        for r, tables in zip(planned, layouts)
+        for ti, members in enumerate(tables)
+        for si, a in enumerate(members)
+    ]
+
+
+def _fixed_schedule(
+    fixed: tuple[Seat, ...], by_rank: Mapping[int, Sequence[str]] | None, ids: list[str], sizes: list[int], rounds: int
+) -> Schedule:
+    """The fixed seats, checked, with the rounds seated by rank added, as
+    a schedule. Raises ScheduleError for a seat beyond ``rounds``."""
     for s in fixed:
         _check_fields(s)
     for r in sorted(by_rank or {}):
@@ -320,19 +361,12 @@ def plan(
     beyond = [r for r in fixed_sched.round_numbers() if r > rounds]
     if beyond:
         raise ScheduleError(f"fixed seats name round {beyond[0]} but only {rounds} round(s) are planned")
-    fixed_rounds = set(fixed_sched.round_numbers())
-    planned = [r for r in range(1, rounds + 1) if r not in fixed_rounds]
-    if not planned:
-        return fixed_sched
-
-    layouts = _search(players, fixed_sched, sizes, table_size, planned, seed, budget, groups_first, previous)
-    seats = list(fixed_sched.seats) + [Seat(r, ti + 1, si + 1, ids[a]) for r, tables in zip(planned, layouts)
-                                       for ti, members in enumerate(tables) for si, a in enumerate(members)]
-    return Schedule(tuple(sorted(seats, key=_seat_key)))
+    return fixed_sched
 
 
-def rank_round(r: int, ranked: Sequence[str], ids: Sequence[str], sizes: list[int], fixed: Sequence[Seat],
-               rounds: int) -> tuple[Seat, ...]:
+def rank_round(
+    r: int, ranked: Sequence[str], ids: Sequence[str], sizes: list[int], fixed: Sequence[Seat], rounds: int
+) -> tuple[Seat, ...]:
     """Round ``r`` seated by standings: ``ranked`` (every id of ``ids``
     once, best first) cut into tables of ``sizes`` in order (ranks 1-4 at
     table 1, ...; the short tables last), each table's seats in the order
@@ -353,15 +387,23 @@ def rank_round(r: int, ranked: Sequence[str], ids: Sequence[str], sizes: list[in
     out: list[Seat] = []
     at = 0
     for t, size in enumerate(sizes, start=1):
-        table = seating.best_order([index[pid] for pid in ranked[at:at + size]], counts)
+        table = seating.best_order([index[pid] for pid in ranked[at : at + size]], counts)
         at += size
         out.extend(Seat(r, t, si + 1, ids[a]) for si, a in enumerate(table))
     return tuple(out)
 
 
-def _search(players: tuple[Player, ...], fixed_sched: Schedule, sizes: list[int], table_size: int,
-            planned: list[int], seed: str, budget: int, groups_first: bool = False,
-            previous: Schedule | None = None) -> list[list[list[int]]]:
+def _search(
+    players: tuple[Player, ...],
+    fixed_sched: Schedule,
+    sizes: list[int],
+    table_size: int,
+    planned: list[int],
+    seed: str,
+    budget: int,
+    groups_first: bool = False,
+    previous: Schedule | None = None,
+) -> list[list[list[int]]]:
     """The planned rounds' tables (player indices in seat order, per round
     in ``planned`` order): a start, tabu search on the tables, the rounds
     ordered for fair short tables, then the start positions
@@ -371,21 +413,14 @@ def _search(players: tuple[Player, ...], fixed_sched: Schedule, sizes: list[int]
     their bounds, the plain search as well, the better kept (in the
     official order, or with ``groups_first`` groups before positions)."""
     n = len(players)
-    index = {p.id: i for i, p in enumerate(players)}
-    for x in fixed_sched.seats:
-        index.setdefault(x.player, len(index))
-    total = len(index)
-    gnum = {g: i for i, g in enumerate(sorted({p.group for p in players if p.group is not None}))}
-    groups = [gnum[p.group] if p.group is not None else -1 for p in players] + [-1] * (total - n)
-    kmax = max([table_size] + [x.seat for x in fixed_sched.seats])
-    by_round = {r: [[index[pid] for pid in fixed_sched.table(r, t)] for t in range(1, fixed_sched.tables(r) + 1)]
-                for r in fixed_sched.round_numbers()}
-    f = _Field(n, total, sizes, groups, by_round, planned, kmax,
-               *_fixed_counts(by_round, planned, n, total, kmax, max(sizes)))
+    f, groups, by_round = _field_of(players, fixed_sched, sizes, table_size, planned)
     stream = rngmod.from_seed("schedule/" + seed)
     short_seats = sum(size for size in sizes if size < max(sizes))
-    start = (_previous_start(previous, players, planned, sizes) if previous else None) if by_round else \
-        seating.column_start(n, sizes, len(planned), groups, stream)
+    start = (
+        (_previous_start(previous, players, planned, sizes) if previous else None)
+        if by_round
+        else seating.column_start(n, sizes, len(planned), groups, stream)
+    )
     best: tuple[tuple[Any, ...], list[list[list[int]]]] | None = None
     lb = None
     if short_seats:
@@ -408,8 +443,32 @@ def _search(players: tuple[Player, ...], fixed_sched: Schedule, sizes: list[int]
     return best[1]
 
 
-def _previous_start(previous: Schedule, players: tuple[Player, ...], planned: list[int],
-                    sizes: list[int]) -> list[list[list[int]]] | None:
+def _field_of(
+    players: tuple[Player, ...], fixed_sched: Schedule, sizes: list[int], table_size: int, planned: list[int]
+) -> tuple[_Field, list[int], dict[int, list[list[int]]]]:
+    """The search's field: players indexed (the players, then those only
+    in fixed rounds), each player's group number (-1: none), the fixed
+    rounds' tables as indices; returns (field, groups, fixed tables by
+    round)."""
+    n = len(players)
+    index = {p.id: i for i, p in enumerate(players)}
+    for x in fixed_sched.seats:
+        index.setdefault(x.player, len(index))
+    total = len(index)
+    gnum = {g: i for i, g in enumerate(sorted({p.group for p in players if p.group is not None}))}
+    groups = [gnum[p.group] if p.group is not None else -1 for p in players] + [-1] * (total - n)
+    kmax = max([table_size] + [x.seat for x in fixed_sched.seats])
+    by_round = {
+        r: [[index[pid] for pid in fixed_sched.table(r, t)] for t in range(1, fixed_sched.tables(r) + 1)]
+        for r in fixed_sched.round_numbers()
+    }
+    counts = _fixed_counts(by_round, planned, n, total, kmax, max(sizes))
+    return _Field(n, total, sizes, groups, by_round, planned, kmax, *counts), groups, by_round
+
+
+def _previous_start(
+    previous: Schedule, players: tuple[Player, ...], planned: list[int], sizes: list[int]
+) -> list[list[list[int]]] | None:
     """The planned rounds of ``previous`` as a start (player indices; a
     round it lacks, or whose tables differ from ``sizes``, left empty for
     the greedy deal): current players where they sat, each drop-out's
@@ -457,14 +516,27 @@ class _Field:
     def fixed_tables(self) -> list[list[int]]:
         return [t for r in sorted(self.by_round) for t in self.by_round[r]]
 
-    def state(self, start: list[list[list[int]]] | None, stream: random.Random, shorts: list[set[int]] | None) -> seating.Tables:
+    def state(
+        self, start: list[list[list[int]]] | None, stream: random.Random, shorts: list[set[int]] | None
+    ) -> seating.Tables:
         """A start (empty rounds dealt greedily) as a search state."""
-        return seating.fill_start(self.n, self.total, self.sizes, self.groups, self.fixed_tables, self.fixed_short,
-                                  start or [[] for _ in self.planned], stream, self.base, shorts)
+        return seating.fill_start(
+            self.n,
+            self.total,
+            self.sizes,
+            self.groups,
+            self.fixed_tables,
+            self.fixed_short,
+            start or [[] for _ in self.planned],
+            stream,
+            self.base,
+            shorts,
+        )
 
 
-def _attempt(f: _Field, state: seating.Tables, lb: tuple[int, int, int, int], budget: int,
-             stream: random.Random) -> tuple[tuple[Any, ...], list[list[list[int]]]]:
+def _attempt(
+    f: _Field, state: seating.Tables, lb: tuple[int, int, int, int], budget: int, stream: random.Random
+) -> tuple[tuple[Any, ...], list[list[list[int]]]]:
     """One search from ``state``: (key, layouts in seat order); the key in
     the official order: extra meetings, (players off their start-position
     optimum beyond those who must be, balance), group clashes, short seats
@@ -474,14 +546,18 @@ def _attempt(f: _Field, state: seating.Tables, lb: tuple[int, int, int, int], bu
     layouts = seating.fair_order(layouts, f.planned, f.by_round, f.n, max(f.sizes))
     layouts = seating.assign_seats(layouts, f.seatcnt, f.kmax, _PASSES, fixed_full=f.fixed_full)
     counts, full = seating.seat_counts(layouts, f.seatcnt, f.kmax, f.fixed_full)
-    off = max(0, len(positions.off_players(counts, positions.optima(counts, full, f.kmax)))
-              - positions.off_floor(counts, full, f.kmax))
+    off = max(
+        0,
+        len(positions.off_players(counts, positions.optima(counts, full, f.kmax)))
+        - positions.off_floor(counts, full, f.kmax),
+    )
     unfair = seating.unfair_short(layouts, f.planned, f.by_round, max(f.sizes))
     return (cost[0], (off, seating.seat_balance(layouts, f.seatcnt)), cost[2], unfair), layouts
 
 
-def _fixed_counts(by_round: dict[int, list[list[int]]], planned: list[int], n: int, total: int, kmax: int,
-                  full_size: int) -> tuple[list[list[int]], list[int], list[int], list[list[int]]]:
+def _fixed_counts(
+    by_round: dict[int, list[list[int]]], planned: list[int], n: int, total: int, kmax: int, full_size: int
+) -> tuple[list[list[int]], list[int], list[int], list[list[int]]]:
     """What the fixed rounds (``by_round``) leave: per player (of ``total``)
     position counts (``kmax`` wide), short and full tables; and per planned
     round (``planned``, ascending) each current player's short tables in
@@ -501,8 +577,9 @@ def _fixed_counts(by_round: dict[int, list[list[int]]], planned: list[int], n: i
     return seatcnt, fixed_short, fixed_full, base
 
 
-def _search_bound(state: seating.Tables, seatcnt: list[list[int]], planned: int,
-                  base: list[list[int]]) -> tuple[int, int, int, int]:
+def _search_bound(
+    state: seating.Tables, seatcnt: list[list[int]], planned: int, base: list[list[int]]
+) -> tuple[int, int, int, int]:
     """What the tabu search cannot beat: (Σ(meetings − 1), Σ C(meetings, 2),
     planned group clashes, the short-table term of
     :meth:`seating.Tables.cost`); the first and third from
@@ -514,7 +591,7 @@ def _search_bound(state: seating.Tables, seatcnt: list[list[int]], planned: int,
     for tables in state.tabs:  # the meetings of the fixed rounds alone
         for t in tables:
             for i, a in enumerate(t):
-                for b in t[i + 1:]:
+                for b in t[i + 1 :]:
                     fixed_meet[a][b] -= 1
                     fixed_meet[b][a] -= 1
     for a in range(state.total):
@@ -522,8 +599,9 @@ def _search_bound(state: seating.Tables, seatcnt: list[list[int]], planned: int,
             fixed_meet[a][b] += state.meet[a][b]
     played = [sum(row) for row in seatcnt]
     fixed_s = [sum(max(0, c - 1) for c in row) for row in seatcnt]
-    lb_r, _, lb_g = _lower_bound(n, sizes, planned, fixed_meet, _repeats(fixed_meet), fixed_s, played,
-                                 state.groups, 0, seatcnt)
+    lb_r, _, lb_g = _lower_bound(
+        n, sizes, planned, fixed_meet, _repeats(fixed_meet), fixed_s, played, state.groups, 0, seatcnt
+    )
     meetings = sum(c for row in state.meet for c in row) // 2
     pairs = state.total * (state.total - 1) // 2
     lb_q = max(lb_r, _even_pairs(meetings, pairs))

@@ -13,21 +13,42 @@ Pure data: no printing; a preset file is read only when asked.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any
 
 from ..core.data import data_dir, read_toml
 from ..core.errors import SetupgenError, quoted
 
-__all__ = ["RANKING_KEYS", "TIE_BREAKERS", "POSITIONS", "START", "SELECTION", "DEFAULT_PRESET", "Scoring",
-           "ScoringPreset", "presets", "load_preset", "check_ranking"]
+__all__ = [
+    "RANKING_KEYS",
+    "TIE_BREAKERS",
+    "POSITIONS",
+    "START",
+    "SELECTION",
+    "DEFAULT_PRESET",
+    "Scoring",
+    "ScoringPreset",
+    "presets",
+    "load_preset",
+    "check_ranking",
+]
 
 #: every ranking key a tournament may name, in the order docs/rules.md section 6 defines them
-RANKING_KEYS = ("wins", "placing_points", "victory_points", "victory_points_total", "vp_share", "vp_share_average",
-                "countback", "best_finish", "lots")
+RANKING_KEYS = (
+    "wins",
+    "placing_points",
+    "victory_points",
+    "victory_points_total",
+    "vp_share",
+    "vp_share_average",
+    "countback",
+    "best_finish",
+    "lots",
+)
 #: the default ranking (the australian-2006 preset's: Catan Australian Championships 2006)
 TIE_BREAKERS = ("placing_points", "victory_points", "vp_share", "lots")
 #: what a position at a table means: where a player starts, or when a player chooses (CATAN Studio)
@@ -145,9 +166,14 @@ def placing_points_table(table: Any) -> tuple[tuple[int, tuple[Fraction, ...]], 
         raise SetupgenError("placing_points: expected a table of points by table size, e.g. { 4 = [4, 3, 2, 1] }")
     out = []
     for size, values in sorted(table.items(), key=lambda kv: str(kv[0])):
-        ok = (isinstance(size, str) and len(size) == 1 and "2" <= size <= "9" and isinstance(values, list)
-              and len(values) == int(size) and all(isinstance(v, (int, float)) and not isinstance(v, bool)
-                                                   and 0 <= v < 1000 for v in values))
+        ok = (
+            isinstance(size, str)
+            and len(size) == 1
+            and "2" <= size <= "9"
+            and isinstance(values, list)
+            and len(values) == int(size)
+            and all(isinstance(v, (int, float)) and not isinstance(v, bool) and 0 <= v < 1000 for v in values)
+        )
         if not ok:
             raise SetupgenError(f"placing_points.{size}: expected a list of {size} points (1st first)")
         out.append((int(size), tuple(Fraction(str(v)) for v in values)))

@@ -33,13 +33,13 @@ import csv
 import io
 import re
 import unicodedata
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
 
-from ..core import atomic, templates
-from ..core import cldr
+from ..core import atomic, cldr, templates
 from ..core.data import data_dir, read_text, read_toml
 from ..core.errors import SetupgenError, quoted
 from ..core.fields import Fields
@@ -48,15 +48,33 @@ from ..render import export, listing
 from .model import load as load_tournament
 from .standings import draw_lots, format_points
 
-__all__ = ["SEASON_TIE_BREAKERS", "PointScheme", "SeasonEvent", "Season", "EventPlaces", "SeasonResult",
-           "SeasonStanding", "SeasonError", "schemes", "load_scheme", "load_season", "event_places",
-           "season_standings", "look_alikes", "season_csv", "season_lines", "season_listing", "write_season"]
+__all__ = [
+    "SEASON_TIE_BREAKERS",
+    "PointScheme",
+    "SeasonEvent",
+    "Season",
+    "EventPlaces",
+    "SeasonResult",
+    "SeasonStanding",
+    "SeasonError",
+    "schemes",
+    "load_scheme",
+    "load_season",
+    "event_places",
+    "season_standings",
+    "look_alikes",
+    "season_csv",
+    "season_lines",
+    "season_listing",
+    "write_season",
+]
 
 #: the season's tie-breakers (docs/rules.md section 6, "Seasons"): more events played, the best single
 #: result, lots from the season's seed
 SEASON_TIE_BREAKERS = ("events", "best_result", "lots")
-SEASON_KEYS = frozenset({"name", "seed", "language", "paper", "points", "scale", "best", "tie_breakers", "aliases",
-                         "events"})
+SEASON_KEYS = frozenset(
+    {"name", "seed", "language", "paper", "points", "scale", "best", "tie_breakers", "aliases", "events"}
+)
 EVENT_KEYS = frozenset({"id", "tournament", "folder", "name"})
 #: the files an event's places are read from, in order of preference
 PLACE_FILES = ("placings.csv", "standings.csv")
@@ -165,8 +183,10 @@ def schemes(folder: Path | None = None) -> dict[str, PointScheme]:
     """The shipped point schemes (``scoring/season/schemes.toml``), by name."""
     path = (data_dir("scoring") / "season" if folder is None else folder) / "schemes.toml"
     data = read_toml(path, "point schemes")
-    return {name: _scheme(str(path), f"schemes.{name}", name, table)
-            for name, table in dict(data.get("schemes", {})).items()}
+    return {
+        name: _scheme(str(path), f"schemes.{name}", name, table)
+        for name, table in dict(data.get("schemes", {})).items()
+    }
 
 
 def load_scheme(value: Any, p: str = "season file") -> PointScheme:
@@ -191,10 +211,15 @@ def _scheme(p: str, where: str, name: str, table: Any) -> PointScheme:
     places = fields.get(table, "places", list, where=f"{where}.")
     rest = fields.get(table, "rest", (int, float), 0, f"{where}.")
     values = [*places, rest]
-    if not places or not all(isinstance(v, (int, float)) and not isinstance(v, bool) and 0 <= v <= 10_000
-                             for v in values) or any(a < b for a, b in zip(values, values[1:])):
-        raise SeasonError(f"{p}: {where}: expected points from 0 to 10000 for 1st, 2nd, ..., not increasing, "
-                          "and a rest no higher than the last")
+    if (
+        not places
+        or not all(isinstance(v, (int, float)) and not isinstance(v, bool) and 0 <= v <= 10_000 for v in values)
+        or any(a < b for a, b in zip(values, values[1:]))
+    ):
+        raise SeasonError(
+            f"{p}: {where}: expected points from 0 to 10000 for 1st, 2nd, ..., not increasing, "
+            "and a rest no higher than the last"
+        )
     return PointScheme(name, tuple(Fraction(str(v)) for v in places), Fraction(str(rest)))
 
 
@@ -221,17 +246,32 @@ def load_season(path: str | Path) -> Season:
         raise SeasonError(f"{p}: best: expected 1 to {MAX_EVENTS} results")
     here = Path(path).parent
     aliases = fields.get(data, "aliases", str, None)
-    return Season(p, name, seed, language, paper, _events(p, data, here), load_scheme(data.get("points"), p),
-                  fields.get(data, "scale", bool, False), best, _tie_breakers(p, data),
-                  None if aliases is None else here / aliases)
+    return Season(
+        p,
+        name,
+        seed,
+        language,
+        paper,
+        _events(p, data, here),
+        load_scheme(data.get("points"), p),
+        fields.get(data, "scale", bool, False),
+        best,
+        _tie_breakers(p, data),
+        None if aliases is None else here / aliases,
+    )
 
 
 def _tie_breakers(p: str, data: Mapping[str, Any]) -> tuple[str, ...]:
     keys = _fields(p).get(data, "tie_breakers", list, list(SEASON_TIE_BREAKERS))
-    if not all(k in SEASON_TIE_BREAKERS for k in keys) or len(set(keys)) != len(keys) or (
-            "lots" in keys and keys[-1] != "lots"):
-        raise SeasonError(f"{p}: tie_breakers: expected {', '.join(SEASON_TIE_BREAKERS)} in the order you choose, "
-                          "each once, lots last")
+    if (
+        not all(k in SEASON_TIE_BREAKERS for k in keys)
+        or len(set(keys)) != len(keys)
+        or ("lots" in keys and keys[-1] != "lots")
+    ):
+        raise SeasonError(
+            f"{p}: tie_breakers: expected {', '.join(SEASON_TIE_BREAKERS)} in the order you choose, "
+            "each once, lots last"
+        )
     return tuple(keys) if "lots" in keys else (*keys, "lots")
 
 
@@ -252,8 +292,14 @@ def _events(p: str, data: Mapping[str, Any], here: Path) -> tuple[SeasonEvent, .
             raise SeasonError(f"{p}: {where}id: {quoted(key)} is listed twice")
         tournament = here / fields.get(item, "tournament", str, where=where)
         folder = fields.get(item, "folder", str, None, where)
-        out.append(SeasonEvent(key, tournament, here / folder if folder is not None else Path(),
-                               fields.get(item, "name", str, None, where)))
+        out.append(
+            SeasonEvent(
+                key,
+                tournament,
+                here / folder if folder is not None else Path(),
+                fields.get(item, "name", str, None, where),
+            )
+        )
     return tuple(out)
 
 
@@ -275,8 +321,10 @@ def event_places(event: SeasonEvent) -> EventPlaces:
         raise SeasonError(f"event {event.key}: {exc}") from None
     source = next((folder / f for f in PLACE_FILES if (folder / f).is_file()), None)
     if source is None:
-        raise SeasonError(f"event {event.key}: no placings.csv nor standings.csv in {atomic.shown(folder)}: "
-                          "its final placings (or, without finals, its standings) are needed")
+        raise SeasonError(
+            f"event {event.key}: no placings.csv nor standings.csv in {atomic.shown(folder)}: "
+            "its final placings (or, without finals, its standings) are needed"
+        )
     names = {pl.id: pl.name for pl in (*t.players, *t.late)}
     places = _read_places(event.key, source, names)
     return EventPlaces(event.key, event.name or t.name, source.name, places, names)
@@ -336,8 +384,9 @@ def read_aliases(season: Season, events: Sequence[EventPlaces]) -> dict[tuple[st
             raise SeasonError(f"{where}: line {n}: {quoted(pid)} of event {event} is mapped twice")
         out[(event, pid)] = player
     for event in known:
-        ids = [pid for pid in known[event].names if (event, pid) not in out] + \
-              [p for (e, _), p in out.items() if e == event]
+        ids = [pid for pid in known[event].names if (event, pid) not in out] + [
+            p for (e, _), p in out.items() if e == event
+        ]
         twice = sorted({p for p in ids if ids.count(p) > 1})
         if twice:
             raise SeasonError(f"{where}: two players of event {event} would be one: {quoted(twice[0])}")
@@ -367,11 +416,14 @@ def season_standings(season: Season) -> tuple[tuple[SeasonStanding, ...], tuple[
     return _ranked(season, results, names), events
 
 
-def _ranked(season: Season, results: Mapping[str, list[SeasonResult]], names: Mapping[str, str]
-            ) -> tuple[SeasonStanding, ...]:
+def _ranked(
+    season: Season, results: Mapping[str, list[SeasonResult]], names: Mapping[str, str]
+) -> tuple[SeasonStanding, ...]:
     counted: dict[str, dict[str, SeasonResult]] = {}
     for player, rows in results.items():
-        keep = sorted(range(len(rows)), key=lambda i: (-rows[i].points, i))[:len(rows) if season.best is None else season.best]
+        keep = sorted(range(len(rows)), key=lambda i: (-rows[i].points, i))[
+            : len(rows) if season.best is None else season.best
+        ]
         counted[player] = {r.event: SeasonResult(r.event, r.place, r.points, i in keep) for i, r in enumerate(rows)}
     total = {p: sum((r.points for r in rs.values() if r.counted), Fraction(0)) for p, rs in counted.items()}
     best = {p: max(r.points for r in rs.values()) for p, rs in counted.items()}
@@ -381,8 +433,10 @@ def _ranked(season: Season, results: Mapping[str, list[SeasonResult]], names: Ma
         return (-total[player], *[values[k] for k in season.tie_breakers if k != "lots"])
 
     order, lots = draw_lots(sorted(counted, key=lambda p: (key(p), p)), key, season.seed)
-    return tuple(SeasonStanding(n, p, names[p], total[p], len(counted[p]), best[p], counted[p], lots.get(p))
-                 for n, p in enumerate(order, start=1))
+    return tuple(
+        SeasonStanding(n, p, names[p], total[p], len(counted[p]), best[p], counted[p], lots.get(p))
+        for n, p in enumerate(order, start=1)
+    )
 
 
 def _plain(name: str) -> str:
@@ -400,12 +454,13 @@ def look_alikes(standings: Sequence[SeasonStanding], events: Sequence[EventPlace
             seen.setdefault(_plain(e.names[pid]), set()).add((e.key, pid, e.names[pid]))
     players = {s.player for s in standings}
     out = []
-    for plain, where in sorted(seen.items()):
+    for __plain, where in sorted(seen.items()):
         ids = sorted({pid for _, pid, _ in where})
         if len(ids) > 1 and len(players & set(ids)) > 1:
             listed = ", ".join(f"{name!r} ({event}: {pid})" for event, pid, name in sorted(where))
-            out.append(f"warning: {listed} look alike but are different players; map them in the aliases "
-                       "file if they are one")
+            out.append(
+                f"warning: {listed} look alike but are different players; map them in the aliases file if they are one"
+            )
     return out
 
 
@@ -427,8 +482,18 @@ def season_csv(standings: Sequence[SeasonStanding], events: Sequence[EventPlaces
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(("rank", "player", "name", "points", "events", "best", *[e.key for e in events], "lot"))
     for s in standings:
-        w.writerow((s.rank, s.player, s.name, format_points(s.points), s.events, format_points(s.best),
-                    *[_cell(s.results.get(e.key)) for e in events], "" if s.lots is None else s.lots))
+        w.writerow(
+            (
+                s.rank,
+                s.player,
+                s.name,
+                format_points(s.points),
+                s.events,
+                format_points(s.best),
+                *[_cell(s.results.get(e.key)) for e in events],
+                "" if s.lots is None else s.lots,
+            )
+        )
     return buf.getvalue()
 
 
@@ -436,15 +501,26 @@ def season_lines(standings: Sequence[SeasonStanding], events: Sequence[EventPlac
     """Aligned text lines for the command line: rank, name, points, events,
     then each event's result (``[ ]``: not counted)."""
     head = ("#", "player", "points", "events", *[e.key for e in events])
-    rows = [(str(s.rank), s.name, format_points(s.points), str(s.events),
-             *[_cell(s.results.get(e.key)) or "-" for e in events]) for s in standings]
+    rows = [
+        (
+            str(s.rank),
+            s.name,
+            format_points(s.points),
+            str(s.events),
+            *[_cell(s.results.get(e.key)) or "-" for e in events],
+        )
+        for s in standings
+    ]
     widths = [max(len(r[i]) for r in [head, *rows]) for i in range(len(head))]
-    return ["  ".join(c.ljust(w) if i == 1 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths))).rstrip()
-            for r in [head, *rows]]
+    return [
+        "  ".join(c.ljust(w) if i == 1 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths))).rstrip()
+        for r in [head, *rows]
+    ]
 
 
-def season_listing(season: Season, standings: Sequence[SeasonStanding],
-                   events: Sequence[EventPlaces]) -> listing.Listing:
+def season_listing(
+    season: Season, standings: Sequence[SeasonStanding], events: Sequence[EventPlaces]
+) -> listing.Listing:
     """The season as a listing in its language: rank, player, points,
     events, best, then each event (points and place; ``[ ]`` not counted),
     the lot; the subtitle names how many results count; below the table
@@ -454,19 +530,35 @@ def season_listing(season: Season, standings: Sequence[SeasonStanding],
     def number(text: str) -> str:
         return cldr.decimal(text, tx)
 
-    counts = (tx.get("season.best_of", best=season.best) if season.best is not None else tx.get("season.all_count"))
-    rows = tuple((str(s.rank), s.name, number(format_points(s.points)), str(s.events), number(format_points(s.best)),
-                  *[_cell(s.results.get(e.key), number, with_place=True) for e in events],
-                  "" if s.lots is None else str(s.lots)) for s in standings)
+    counts = tx.get("season.best_of", best=season.best) if season.best is not None else tx.get("season.all_count")
+    rows = tuple(
+        (
+            str(s.rank),
+            s.name,
+            number(format_points(s.points)),
+            str(s.events),
+            number(format_points(s.best)),
+            *[_cell(s.results.get(e.key), number, with_place=True) for e in events],
+            "" if s.lots is None else str(s.lots),
+        )
+        for s in standings
+    )
     width = len(events) + 6  # rank, player, points, events, best, the events, lot
-    sources = tuple((f"## {tx.get('season.source', event=e.key, title=e.title, file=e.source)}", *[""] * (width - 1))
-                    for e in events)
+    sources = tuple(
+        (f"## {tx.get('season.source', event=e.key, title=e.title, file=e.source)}", *[""] * (width - 1))
+        for e in events
+    )
     ev_w = min(0.12, 0.45 / len(events))
     widths = (0.05, 0.61 - ev_w * len(events), 0.09, 0.10, 0.09, *[ev_w] * len(events), 0.06)
     head = tuple(tx.get(f"season.head.{k}") for k in ("rank", "player", "points", "events", "best"))
-    return listing.Listing(tx.get("season.title", name=season.name), f"{counts} · {tx.get('season.not_counted')}",
-                           (*head, *[e.key for e in events], tx.get("season.head.lot")), widths, rows + sources,
-                           align=("r", "l", "r", "r", "r", *["r"] * len(events), "r"))
+    return listing.Listing(
+        tx.get("season.title", name=season.name),
+        f"{counts} · {tx.get('season.not_counted')}",
+        (*head, *[e.key for e in events], tx.get("season.head.lot")),
+        widths,
+        rows + sources,
+        align=("r", "l", "r", "r", "r", *["r"] * len(events), "r"),
+    )
 
 
 def write_season(season: Season, folder: Path) -> tuple[tuple[SeasonStanding, ...], tuple[EventPlaces, ...]]:
@@ -482,4 +574,3 @@ def write_season(season: Season, folder: Path) -> tuple[tuple[SeasonStanding, ..
     with atomic.folder_for(folder), atomic.folder_lock(folder):
         atomic.write_files(folder, {"season.csv": text.encode("utf-8"), "season.pdf": document})
     return standings, events
-

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import itertools
 import random
-from typing import Sequence
+from collections.abc import Sequence
 
 from ..core import rng as rngmod
 from . import designs, known, positions
@@ -33,9 +33,17 @@ class Tables:
     fixed rounds, default none). ``sizes``: the seats of each table of a
     planned round (full tables first), ``kmax`` the full size."""
 
-    def __init__(self, n: int, total: int, sizes: list[int], groups: list[int],
-                 fixed: list[list[int]], tabs: Tabs, fixed_short: list[int],
-                 base: list[list[int]] | None = None) -> None:
+    def __init__(
+        self,
+        n: int,
+        total: int,
+        sizes: list[int],
+        groups: list[int],
+        fixed: list[list[int]],
+        tabs: Tabs,
+        fixed_short: list[int],
+        base: list[list[int]] | None = None,
+    ) -> None:
         self.n, self.total, self.sizes, self.groups = n, total, sizes, groups
         self.kmax = max(sizes)
         self.short_t = [s < self.kmax for s in sizes]
@@ -66,8 +74,9 @@ class Tables:
             if ri:
                 self.level[ri] = sum(self.pre[p][ri - 1] for p in range(n)) // n
             for p in range(n):
-                self.pre[p][ri] = (self.pre[p][ri - 1] if ri else 0) + (base[ri][p] - (base[ri - 1][p] if ri else 0)
-                                                                       if base else 0)
+                self.pre[p][ri] = (self.pre[p][ri - 1] if ri else 0) + (
+                    base[ri][p] - (base[ri - 1][p] if ri else 0) if base else 0
+                )
             for ti, members in enumerate(tables):
                 if self.short_t[ti]:
                     for a in members:
@@ -80,7 +89,7 @@ class Tables:
     def _add(self, members: Sequence[int]) -> None:
         meet = self.meet
         for i, a in enumerate(members):
-            for b in members[i + 1:]:
+            for b in members[i + 1 :]:
                 meet[a][b] += 1
                 meet[b][a] += 1
 
@@ -94,8 +103,14 @@ class Tables:
         meet, g = self.meet, self.groups
         extra = sum(c - 1 for row in meet for c in row if c > 1) // 2
         sq = sum(c * (c - 1) // 2 for row in meet for c in row if c > 1) // 2
-        clashes = sum(1 for tables in self.tabs for t in tables for i, a in enumerate(t) for b in t[i + 1:]
-                      if g[a] >= 0 and g[a] == g[b])
+        clashes = sum(
+            1
+            for tables in self.tabs
+            for t in tables
+            for i, a in enumerate(t)
+            for b in t[i + 1 :]
+            if g[a] >= 0 and g[a] == g[b]
+        )
         return extra, sq, clashes, sum(x * x for row in self.pre for x in row)
 
     def conflicted(self, ri: int, a: int) -> bool:
@@ -181,8 +196,9 @@ def column_start(n: int, sizes: list[int], rounds: int, groups: list[int], strea
     if rounds > clean:  # Z_T's multiples stop short: a searched set of shift vectors may go further
         design = designs.shift_rounds(tables, k, rounds) or design
     if rounds > len(design):
-        resolved = resolvable_start(n, sizes, rounds, len(design), groups, stream) or \
-            packing_start(n, sizes, rounds, len(design), groups, stream)
+        resolved = resolvable_start(n, sizes, rounds, len(design), groups, stream) or packing_start(
+            n, sizes, rounds, len(design), groups, stream
+        )
         if resolved is not None:
             return resolved
     dummies = tables * k - n
@@ -190,8 +206,11 @@ def column_start(n: int, sizes: list[int], rounds: int, groups: list[int], strea
     columns: list[list[int]] = [[] for _ in range(k)]
     for g, members in _grouped(n, groups, stream):
         for p in members:
-            j = max(range(k), key=lambda c: (cap[c] - len(columns[c]), -c)) if g < 0 or not columns else \
-                _column_for(columns, cap, members, g, groups)
+            j = (
+                max(range(k), key=lambda c: (cap[c] - len(columns[c]), -c))
+                if g < 0 or not columns
+                else _column_for(columns, cap, members, g, groups)
+            )
             columns[j].append(p)
     point = {}
     for j, col in enumerate(columns):
@@ -204,8 +223,9 @@ def column_start(n: int, sizes: list[int], rounds: int, groups: list[int], strea
     return out + [[] for _ in range(rounds - len(design))]
 
 
-def resolvable_start(n: int, sizes: list[int], rounds: int, beat: int, groups: list[int],
-                     stream: random.Random) -> Tabs | None:
+def resolvable_start(
+    n: int, sizes: list[int], rounds: int, beat: int, groups: list[int], stream: random.Random
+) -> Tabs | None:
     """The rounds of a resolvable design (:func:`designs.resolvable_rounds`:
     every pair of its points meets once) with the players on its points,
     when it gives more than ``beat`` rounds without a repeat; else None.
@@ -230,8 +250,9 @@ def resolvable_start(n: int, sizes: list[int], rounds: int, beat: int, groups: l
     return _seated(design, spare, missing, n, rounds, groups, stream)
 
 
-def packing_start(n: int, sizes: list[int], rounds: int, beat: int, groups: list[int],
-                  stream: random.Random) -> Tabs | None:
+def packing_start(
+    n: int, sizes: list[int], rounds: int, beat: int, groups: list[int], stream: random.Random
+) -> Tabs | None:
     """The rounds of a known design (:func:`.known.packing_for`, shipped as
     data: the social golfer 8-4-10) with the players on its points, when
     the field fills its tables exactly and it gives more than ``beat``
@@ -250,8 +271,15 @@ def packing_start(n: int, sizes: list[int], rounds: int, beat: int, groups: list
     return _seated(design.rounds, spare, set(), n, rounds, groups, stream)
 
 
-def _seated(design: Sequence[Sequence[Sequence[int]]], spare: Sequence[Sequence[int]], missing: set[int], n: int,
-            rounds: int, groups: list[int], stream: random.Random) -> Tabs:
+def _seated(
+    design: Sequence[Sequence[Sequence[int]]],
+    spare: Sequence[Sequence[int]],
+    missing: set[int],
+    n: int,
+    rounds: int,
+    groups: list[int],
+    stream: random.Random,
+) -> Tabs:
     """The first ``rounds`` rounds of ``design`` with the players on its
     points: the points of ``spare``'s blocks in order (``missing`` ones
     left out) take the players group by group (:func:`_grouped`), so a
@@ -259,8 +287,9 @@ def _seated(design: Sequence[Sequence[Sequence[int]]], spare: Sequence[Sequence[
     largest first, rounds past the design's left empty."""
     slots = [x for block in spare for x in block if x not in missing]
     point = dict(zip(slots, (p for _, members in _grouped(n, groups, stream) for p in members)))
-    out: Tabs = [sorted(([point[x] for x in t if x in point] for t in rnd), key=len, reverse=True)
-                 for rnd in design[:rounds]]
+    out: Tabs = [
+        sorted(([point[x] for x in t if x in point] for t in rnd), key=len, reverse=True) for rnd in design[:rounds]
+    ]
     return out + [[] for _ in range(rounds - len(out))]
 
 
@@ -295,18 +324,25 @@ def conform(start: Tabs, shorts: list[set[int]], kmax: int) -> Tabs:
     out: Tabs = []
     for ri, tables in enumerate(start):
         tables = [list(t) for t in tables]
-        out_p = [(ti, i) for ti, t in enumerate(tables) if len(t) < kmax
-                 for i, p in enumerate(t) if p not in shorts[ri]]
-        in_p = [(ti, i) for ti, t in enumerate(tables) if len(t) == kmax
-                for i, p in enumerate(t) if p in shorts[ri]]
+        out_p = [
+            (ti, i) for ti, t in enumerate(tables) if len(t) < kmax for i, p in enumerate(t) if p not in shorts[ri]
+        ]
+        in_p = [(ti, i) for ti, t in enumerate(tables) if len(t) == kmax for i, p in enumerate(t) if p in shorts[ri]]
         for (ta, ia), (tb, ib) in zip(out_p, in_p):
             tables[ta][ia], tables[tb][ib] = tables[tb][ib], tables[ta][ia]
         out.append(tables)
     return out
 
 
-def greedy_round(state_meet: list[list[int]], n: int, sizes: list[int], groups: list[int],
-                 short: list[int], stream: random.Random, at_short: set[int] | None = None) -> list[list[int]]:
+def greedy_round(
+    state_meet: list[list[int]],
+    n: int,
+    sizes: list[int],
+    groups: list[int],
+    short: list[int],
+    stream: random.Random,
+    at_short: set[int] | None = None,
+) -> list[list[int]]:
     """One round dealt greedily: players in a seeded order, each to the
     open table where it meets the fewest earlier opponents, then group
     mates, then (at a short table) by its short tables so far. With
@@ -321,17 +357,30 @@ def greedy_round(state_meet: list[list[int]], n: int, sizes: list[int], groups: 
         for ti, members in enumerate(tables):
             if len(members) >= sizes[ti] or (at_short is not None and (p in at_short) != (sizes[ti] < kmax)):
                 continue
-            key = (sum(1 for x in members if mp[x]), sum(1 for x in members if gp >= 0 and groups[x] == gp),
-                   short[p] if sizes[ti] < kmax else 0, len(members) - sizes[ti])
+            key = (
+                sum(1 for x in members if mp[x]),
+                sum(1 for x in members if gp >= 0 and groups[x] == gp),
+                short[p] if sizes[ti] < kmax else 0,
+                len(members) - sizes[ti],
+            )
             if best is None or key < best:
                 best, best_t = key, ti
         tables[best_t].append(p)
     return tables
 
 
-def fill_start(n: int, total: int, sizes: list[int], groups: list[int], fixed: list[list[int]],
-               fixed_short: list[int], start: Tabs, stream: random.Random,
-               base: list[list[int]] | None = None, shorts: list[set[int]] | None = None) -> Tables:
+def fill_start(
+    n: int,
+    total: int,
+    sizes: list[int],
+    groups: list[int],
+    fixed: list[list[int]],
+    fixed_short: list[int],
+    start: Tabs,
+    stream: random.Random,
+    base: list[list[int]] | None = None,
+    shorts: list[set[int]] | None = None,
+) -> Tables:
     """``start`` with every empty round dealt by :func:`greedy_round`,
     given the fixed rounds and the rounds before it (``base`` as for
     :class:`Tables`). With ``shorts`` (per planned round the players at
@@ -341,15 +390,19 @@ def fill_start(n: int, total: int, sizes: list[int], groups: list[int], fixed: l
     tabs: Tabs = []
     for ri, tables in enumerate(start):
         state = Tables(n, total, sizes, groups, fixed, tabs, fixed_short)
-        tabs.append(tables if tables else greedy_round(state.meet, n, sizes, groups, state.short, stream,
-                                                       shorts[ri] if shorts else None))
+        tabs.append(
+            tables
+            if tables
+            else greedy_round(state.meet, n, sizes, groups, state.short, stream, shorts[ri] if shorts else None)
+        )
     out = Tables(n, total, sizes, groups, fixed, tabs, fixed_short, base)
     out.keep_short = shorts is not None
     return out
 
 
-def round_robin_short(base: list[list[int]], seats: int, stream: random.Random,
-                      start: Tabs | None = None) -> list[set[int]]:
+def round_robin_short(
+    base: list[list[int]], seats: int, stream: random.Random, start: Tabs | None = None
+) -> list[set[int]]:
     """Who sits at a short table in each planned round: the ``seats``
     players with the fewest short tables so far (``base[ri][p]`` from fixed
     rounds before planned round ``ri``, plus those given here), ties to
@@ -439,8 +492,7 @@ def _done(best_t: Sequence[int], lb: Sequence[int], budget: int, since_gain: int
     twentieth of the budget (at least ``_GIVE_UP``: a counting bound out of
     reach); or a fiftieth of the budget since all but the short-table term
     met their bounds (the short tables' bound may be out of reach)."""
-    return (tuple(best_t) <= tuple(lb) or since_gain > max(_GIVE_UP, budget // 20)
-            or since_settled > budget // 50)
+    return tuple(best_t) <= tuple(lb) or since_gain > max(_GIVE_UP, budget // 20) or since_settled > budget // 50
 
 
 def _weights(state: Tables) -> tuple[int, int, int, int]:
@@ -466,7 +518,7 @@ def _worst_seat(state: Tables, ri: int, stream: random.Random) -> int:
         score = 0
         for i, a in enumerate(t):
             ma = meet[a]
-            for b in t[i + 1:]:
+            for b in t[i + 1 :]:
                 score += ma[b] * (ma[b] - 1) * 8 + (g[a] >= 0 and g[a] == g[b])
         if score > best:
             best, best_t = score, ti
@@ -494,13 +546,26 @@ def _touched(state: Tables, ri: int, a: int, b: int) -> list[tuple[int, int]]:
         for x in state.tabs[ri][wh[p]]:
             out.append((ri, x))
             if x != p and x < state.n and mp[x] == 2:
-                out.extend((r2, y) for r2 in range(len(state.tabs)) if r2 != ri
-                           and state.where[r2][p] == state.where[r2][x] for y in (p, x))
+                out.extend(
+                    (r2, y)
+                    for r2 in range(len(state.tabs))
+                    if r2 != ri and state.where[r2][p] == state.where[r2][x]
+                    for y in (p, x)
+                )
     return out
 
 
-def _best_move(state: Tables, ri: int, a: int, weights: Sequence[int], tabu: dict[tuple[int, int, int], int], it: int,
-               cur: int, best: int, stream: random.Random) -> tuple[int, tuple[int, int, int, int]] | None:
+def _best_move(
+    state: Tables,
+    ri: int,
+    a: int,
+    weights: Sequence[int],
+    tabu: dict[tuple[int, int, int], int],
+    it: int,
+    cur: int,
+    best: int,
+    stream: random.Random,
+) -> tuple[int, tuple[int, int, int, int]] | None:
     """The best admissible trade partner of ``a`` in ``ri`` and the scalar
     change, ties broken by the stream; None if every move is tabu."""
     wh = state.where[ri]
@@ -548,8 +613,9 @@ def _perturb(state: Tables, best_tabs: Tabs, stream: random.Random) -> None:
             state.swap(ri, a, b)
 
 
-def order_rounds(layouts: Tabs, slots: list[int], fixed_by_round: dict[int, list[list[int]]],
-                 n: int, kmax: int) -> Tabs:
+def order_rounds(
+    layouts: Tabs, slots: list[int], fixed_by_round: dict[int, list[list[int]]], n: int, kmax: int
+) -> Tabs:
     """The planned layouts in the order that seats short tables fairly:
     for each planned round number in ``slots`` (ascending), the remaining
     layout with the fewest players at a short table while a player with
@@ -562,10 +628,12 @@ def order_rounds(layouts: Tabs, slots: list[int], fixed_by_round: dict[int, list
         if r in fixed_by_round:
             tables = fixed_by_round[r]
         else:
+
             def unfair(i: int) -> int:
                 at_full = [short.get(p, 0) for t in layouts[i] if len(t) == kmax for p in t]
                 least = min(at_full, default=0)
                 return sum(1 for t in layouts[i] if len(t) < kmax for p in t if short.get(p, 0) > least)
+
             pick = min(left, key=lambda i: (unfair(i), i))
             left.remove(pick)
             chosen.append(layouts[pick])
@@ -577,13 +645,15 @@ def order_rounds(layouts: Tabs, slots: list[int], fixed_by_round: dict[int, list
     return chosen
 
 
-def fair_order(layouts: Tabs, slots: list[int], fixed_by_round: dict[int, list[list[int]]],
-               n: int, kmax: int) -> Tabs:
+def fair_order(layouts: Tabs, slots: list[int], fixed_by_round: dict[int, list[list[int]]], n: int, kmax: int) -> Tabs:
     """``layouts`` as searched, or in the order of :func:`order_rounds`
     when that seats fewer players at a short table out of turn."""
     other = order_rounds(layouts, slots, fixed_by_round, n, kmax)
-    return other if unfair_short(other, slots, fixed_by_round, kmax) < unfair_short(
-        layouts, slots, fixed_by_round, kmax) else layouts
+    return (
+        other
+        if unfair_short(other, slots, fixed_by_round, kmax) < unfair_short(layouts, slots, fixed_by_round, kmax)
+        else layouts
+    )
 
 
 def unfair_short(layouts: Tabs, slots: list[int], fixed_by_round: dict[int, list[list[int]]], kmax: int) -> int:
@@ -623,8 +693,9 @@ def fair_short_bound(base: list[list[int]], seats: int) -> int:
     return total
 
 
-def assign_seats(layouts: Tabs, fixed_counts: list[list[int]], kmax: int, passes: int, tries: int = 8,
-                 fixed_full: Sequence[int] = ()) -> Tabs:
+def assign_seats(
+    layouts: Tabs, fixed_counts: list[list[int]], kmax: int, passes: int, tries: int = 8, fixed_full: Sequence[int] = ()
+) -> Tabs:
     """:func:`assign_once` over the planned rounds in ``tries`` orders
     (as given and reversed, each rotated), the best by the most unbalanced
     player then the squared counts (a precolored fixed round can block
@@ -635,7 +706,7 @@ def assign_seats(layouts: Tabs, fixed_counts: list[list[int]], kmax: int, passes
     n_r = len(layouts)
     for k in range(max(1, tries)):
         order = list(range(n_r))[::-1] if k % 2 else list(range(n_r))
-        order = order[k // 2 % n_r:] + order[:k // 2 % n_r]
+        order = order[k // 2 % n_r :] + order[: k // 2 % n_r]
         got = assign_once([layouts[i] for i in order], fixed_counts, kmax, passes)
         back: Tabs = [[] for _ in range(n_r)]
         for i, tables in zip(order, got):
@@ -647,13 +718,15 @@ def assign_seats(layouts: Tabs, fixed_counts: list[list[int]], kmax: int, passes
             break
     counts, full = seat_counts(best, fixed_counts, kmax, fixed_full)
     if len(positions.off_players(counts, positions.optima(counts, full, kmax))) > positions.off_floor(
-            counts, full, kmax):
+        counts, full, kmax
+    ):
         positions.repair(best, counts, full, kmax, _REPAIR_STEPS)
     return best
 
 
-def seat_counts(layouts: Tabs, fixed_counts: list[list[int]], kmax: int,
-                fixed_full: Sequence[int] = ()) -> tuple[list[list[int]], list[int]]:
+def seat_counts(
+    layouts: Tabs, fixed_counts: list[list[int]], kmax: int, fixed_full: Sequence[int] = ()
+) -> tuple[list[list[int]], list[int]]:
     """Per player its position counts and full tables over the fixed
     rounds and ``layouts``."""
     counts = [list(row) for row in fixed_counts]
@@ -749,8 +822,16 @@ def _chain_sweep(occ: dict[int, list[list[int]]], counts: list[list[int]], budge
     return budget
 
 
-def _chain(p: int, s_hi: int, s_lo: int, occ: dict[int, list[list[int]]], counts: list[list[int]],
-           gain: int, depth: int, seen: set[int]) -> list[list[int]] | None:
+def _chain(
+    p: int,
+    s_hi: int,
+    s_lo: int,
+    occ: dict[int, list[list[int]]],
+    counts: list[list[int]],
+    gain: int,
+    depth: int,
+    seen: set[int],
+) -> list[list[int]] | None:
     """Tables from one where ``p`` sits at ``s_hi`` to one whose player at
     ``s_lo`` may take ``s_hi`` for good (the two ends' squared counts change
     by ``gain`` plus theirs, below zero), depth first."""

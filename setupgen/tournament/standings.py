@@ -23,11 +23,11 @@ import io
 import json
 import re
 from collections import defaultdict
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
-from types import MappingProxyType
-from typing import Any, Callable, Collection, Iterable, Mapping, Sequence
+from typing import Any
 
 from ..core import rng
 from ..core.errors import SetupgenError, quoted
@@ -192,7 +192,7 @@ class _Problems:
     def __bool__(self) -> bool:
         return bool(self.found)
 
-    def error(self) -> "ResultsError":
+    def error(self) -> ResultsError:
         return ResultsError(self.source, [p for _, p in sorted(self.found, key=lambda p: p[0])])
 
 
@@ -210,7 +210,7 @@ def _read_header(reader: Iterable[list[str]], problems: _Problems) -> tuple[list
                 break
     except csv.Error as exc:  # an unclosed quote in the header
         problems.add(getattr(reader, "line_num", 1), f"unreadable csv: {str(exc).lower()} (is a quote not closed?)")
-        raise problems.error()
+        raise problems.error() from None
     if header is None:
         problems.add(1, f"empty file (expected a header: {','.join(COLUMNS)})")
         raise problems.error()
@@ -235,7 +235,7 @@ def _read_body(reader: Any, header_line: int, problems: _Problems) -> list[tuple
         rows = [(reader.line_num, row) for row in reader]
     except csv.Error as exc:  # e.g. an unclosed quote
         problems.add(reader.line_num, f"unreadable csv: {str(exc).lower()}")
-        raise problems.error()
+        raise problems.error() from None
     rows = [(n, row) for n, row in rows if any(cell.strip() for cell in row)]
     if not rows:
         problems.add(header_line, "no result rows after the header")
@@ -243,9 +243,17 @@ def _read_body(reader: Any, header_line: int, problems: _Problems) -> list[tuple
     return rows
 
 
-def _read_row(line: int, row: list[str], header: list[str], index: dict[str, int], known: frozenset[str],
-              thresholds: Mapping[int, int], seen: dict[tuple[int, str], int], tainted: set[tuple[int, int]],
-              problems: _Problems) -> GameResult | None:
+def _read_row(
+    line: int,
+    row: list[str],
+    header: list[str],
+    index: dict[str, int],
+    known: frozenset[str],
+    thresholds: Mapping[int, int],
+    seen: dict[tuple[int, str], int],
+    tainted: set[tuple[int, int]],
+    problems: _Problems,
+) -> GameResult | None:
     """One result row, or None after adding its problems (and marking its
     table as tainted, so table checks skip it)."""
     if len(row) != len(header):
@@ -276,8 +284,7 @@ def _read_row(line: int, row: list[str], header: list[str], index: dict[str, int
             win = w in _TRUE
         else:
             problems.add(line, f"winner {quoted(cell['winner'], 30)} is not yes or no")
-    status = _status_cell(line, row[index[STATUS_COLUMN]].strip() if STATUS_COLUMN in index else "", vp, win,
-                          problems)
+    status = _status_cell(line, row[index[STATUS_COLUMN]].strip() if STATUS_COLUMN in index else "", vp, win, problems)
     if status is None:
         ok = False
     if rnd is not None and player:
@@ -319,8 +326,11 @@ def _round_cell(line: int, text: str, thresholds: Mapping[int, int], problems: _
     if problems.stage is not None:
         if text.lower() == problems.stage and STAGE_ROUND in thresholds:
             return STAGE_ROUND
-        problems.add(line, f"round {quoted(text, 30)} is not {problems.stage!r} (the round column of a "
-                           f"{problems.stage} results file names the stage)")
+        problems.add(
+            line,
+            f"round {quoted(text, 30)} is not {problems.stage!r} (the round column of a "
+            f"{problems.stage} results file names the stage)",
+        )
         return None
     if _UINT.fullmatch(text) and int(text) in thresholds:
         return int(text)
@@ -329,13 +339,11 @@ def _round_cell(line: int, text: str, thresholds: Mapping[int, int], problems: _
     return None
 
 
-def _vp_cell(line: int, text: str, rnd: int | None, thresholds: Mapping[int, int],
-             problems: _Problems) -> int | None:
+def _vp_cell(line: int, text: str, rnd: int | None, thresholds: Mapping[int, int], problems: _Problems) -> int | None:
     """A VP cell's value (None: empty, or bad after adding its problem)."""
     if not text:
         return None
-    value = vp_value(text, None if rnd is None else problems.round_name(rnd),
-                     None if rnd is None else thresholds[rnd])
+    value = vp_value(text, None if rnd is None else problems.round_name(rnd), None if rnd is None else thresholds[rnd])
     if isinstance(value, Problem):
         problems.add(line, value)
         return None
@@ -356,15 +364,23 @@ def vp_value(text: str, rnd: RoundName | None, threshold: int | None) -> int | P
         return Problem("result_vp_long" if long else "result_vp_not_whole", {"value": quoted(text, 30)})
     value = int(text)
     if threshold is not None and value > threshold + VP_MARGIN:
-        return Problem("result_vp_above", {"value": value, "top": threshold + VP_MARGIN, "round": rnd,
-                                           "threshold": threshold, "margin": VP_MARGIN})
+        return Problem(
+            "result_vp_above",
+            {"value": value, "top": threshold + VP_MARGIN, "round": rnd, "threshold": threshold, "margin": VP_MARGIN},
+        )
     return value
 
 
-def _missing_tables(rows: list[tuple[int, list[str]]], header: list[str], index: dict[str, int],
-                    thresholds: Mapping[int, int], tables: Mapping[tuple[int, int], frozenset[str]],
-                    groups: Mapping[tuple[int, int], list[GameResult]], tainted: set[tuple[int, int]],
-                    problems: _Problems) -> None:
+def _missing_tables(
+    rows: list[tuple[int, list[str]]],
+    header: list[str],
+    index: dict[str, int],
+    thresholds: Mapping[int, int],
+    tables: Mapping[tuple[int, int], frozenset[str]],
+    groups: Mapping[tuple[int, int], list[GameResult]],
+    tainted: set[tuple[int, int]],
+    problems: _Problems,
+) -> None:
     """A scheduled table of a round in the file with no rows at all."""
     first_of_round: dict[int, int] = {}
     for line, row in rows:  # rounds as written, even in bad rows
@@ -375,8 +391,9 @@ def _missing_tables(rows: list[tuple[int, list[str]]], header: list[str], index:
             first_of_round.setdefault(int(cell), line)
     for (r, t), expected in sorted(tables.items()):
         if r in first_of_round and (r, t) not in groups and (r, t) not in tainted:
-            problems.add(first_of_round[r], f"{problems.round_name(r)} table {t}: no results "
-                                            f"(expected {_names(expected)})")
+            problems.add(
+                first_of_round[r], f"{problems.round_name(r)} table {t}: no results (expected {_names(expected)})"
+            )
 
 
 def _group(results: Iterable[GameResult]) -> dict[tuple[int, int], list[GameResult]]:
@@ -411,8 +428,9 @@ def _table_problems(
     return [(line if at is None else at.line, problem) for at, problem in game_problems(rows, name)]
 
 
-def game_problems(rows: Sequence[GameResult], table: TableName | None = None,
-                  shown: Callable[[str], str] = repr) -> list[tuple[GameResult | None, Problem]]:
+def game_problems(
+    rows: Sequence[GameResult], table: TableName | None = None, shown: Callable[[str], str] = repr
+) -> list[tuple[GameResult | None, Problem]]:
     """The problems of one game's rows whose cells are each fine: fewer
     than two players who played (no-shows apart), not exactly one
     winner, a winner with fewer VP than another player (the winner
@@ -430,19 +448,44 @@ def game_problems(rows: Sequence[GameResult], table: TableName | None = None,
     if not winners:
         return [(None, Problem(kind + "no_winner", where))]
     if len(winners) > 1:
-        return [(None, Problem(kind + "winners", {**where, "n": len(winners),
-                                                   "names": ", ".join(shown(p) for p in sorted(r.player for r in winners))}))]
+        return [
+            (
+                None,
+                Problem(
+                    kind + "winners",
+                    {
+                        **where,
+                        "n": len(winners),
+                        "names": ", ".join(shown(p) for p in sorted(r.player for r in winners)),
+                    },
+                ),
+            )
+        ]
     w = winners[0]
     top = max(played, key=lambda r: r.vp)
     if top.vp > w.vp:
-        return [(w, Problem(kind + "fewer", {**where, "winner": shown(w.player), "vp": w.vp,
-                                             "other": shown(top.player), "top": top.vp}))]
+        return [
+            (
+                w,
+                Problem(
+                    kind + "fewer",
+                    {**where, "winner": shown(w.player), "vp": w.vp, "other": shown(top.player), "top": top.vp},
+                ),
+            )
+        ]
     return []
 
 
-def check_game(rnd: RoundName, table: int, seats: Sequence[str], vp: Sequence[str], winner: int | None,
-               statuses: Sequence[str] | None, threshold: int,
-               shown: Callable[[str], str] = repr) -> tuple[GameResult, ...]:
+def check_game(
+    rnd: RoundName,
+    table: int,
+    seats: Sequence[str],
+    vp: Sequence[str],
+    winner: int | None,
+    statuses: Sequence[str] | None,
+    threshold: int,
+    shown: Callable[[str], str] = repr,
+) -> tuple[GameResult, ...]:
     """One game's result as a form gives it, checked by the rules of a
     results file (:func:`read_results`): ``seats`` the players in seat
     order, ``vp`` their VP as typed, ``winner`` the winner's seat
@@ -458,8 +501,9 @@ def check_game(rnd: RoundName, table: int, seats: Sequence[str], vp: Sequence[st
     for k, player in enumerate(seats):
         text, win = vp[k].strip(), k == winner
         value = vp_value(text, rnd, threshold) if text else Problem("game_empty_vp")
-        status = status_value(statuses[k].strip() if statuses is not None else "",
-                              value if isinstance(value, int) else None, win)
+        status = status_value(
+            statuses[k].strip() if statuses is not None else "", value if isinstance(value, int) else None, win
+        )
         for bad in (value, status):
             if isinstance(bad, Problem):
                 found.append((shown(player), bad))
@@ -536,7 +580,7 @@ def table_points(table: Sequence[GameResult], points: Sequence[Fraction | int]) 
     played = [r for r in table if r.status != NO_SHOW]
     if len(played) == len(table):
         return placing_points(table, points)
-    out = placing_points(played, list(points)[:len(played)])
+    out = placing_points(played, list(points)[: len(played)])
     out.update((r.player, Fraction(0)) for r in table if r.status == NO_SHOW)
     return out
 
@@ -672,10 +716,13 @@ def standings(
 
     gone = {r.player for r in rows if r.status == DISQUALIFIED}  # they leave the standings
     order, lots = draw_lots(sorted((p for p in tally if p not in gone), key=lambda p: (key(p), p)), key, seed)
-    return tuple(
-        Standing(n, p, tally[p].pp, tally[p].vp, tally[p].share, tally[p].games, lots.get(p), tally[p].wins,
-                 tally[p].vp_total, tally[p].average(), tuple(tally[p].places), tally[p].best())
-        for n, p in enumerate(order, 1)
+    return tuple(_standing(n, p, tally[p], lots.get(p)) for n, p in enumerate(order, 1))
+
+
+def _standing(rank: int, player: str, t: _Tally, lot: int | None) -> Standing:
+    """The standing of ``player`` at ``rank`` from its tally and its lot."""
+    return Standing(
+        rank, player, t.pp, t.vp, t.share, t.games, lot, t.wins, t.vp_total, t.average(), tuple(t.places), t.best()
     )
 
 
@@ -717,8 +764,9 @@ def _check_tables(rows: list[GameResult], groups: Mapping[tuple[int, int], list[
         raise ResultsError("results", [p for _, p in sorted(problems, key=lambda p: p[0])])
 
 
-def _tally(groups: Mapping[tuple[int, int], list[GameResult]], scoring: Scoring,
-           thresholds: Mapping[int, int]) -> dict[str, "_Tally"]:
+def _tally(
+    groups: Mapping[tuple[int, int], list[GameResult]], scoring: Scoring, thresholds: Mapping[int, int]
+) -> dict[str, _Tally]:
     """Placing points, capped and total VP, VP shares, games, wins and
     places per player."""
     tally: dict[str, _Tally] = defaultdict(_Tally)
@@ -833,8 +881,16 @@ def standings_csv(st: Sequence[Standing], keys: Sequence[str] = TIE_BREAKERS) ->
 
 
 #: the short column heads of the command line's standings, by ranking key
-LINE_HEADS = {"wins": "wins", "placing_points": "pp", "victory_points": "vp", "victory_points_total": "vp total",
-              "vp_share": "share", "vp_share_average": "avg share", "countback": "places", "best_finish": "best"}
+LINE_HEADS = {
+    "wins": "wins",
+    "placing_points": "pp",
+    "victory_points": "vp",
+    "victory_points_total": "vp total",
+    "vp_share": "share",
+    "vp_share_average": "avg share",
+    "countback": "places",
+    "best_finish": "best",
+}
 
 
 def standings_lines(st: Sequence[Standing], names: Mapping[str, str], keys: Sequence[str] = TIE_BREAKERS) -> list[str]:

@@ -46,8 +46,10 @@ def read_key(folder: Path) -> bytes | None:
     except (OSError, UnicodeError) as exc:
         raise SetupgenError(f"cannot read the console key {quoted(str(path), 120)}: {exc}") from None
     if not _KEY.fullmatch(text):
-        raise SetupgenError(f"{quoted(str(path), 120)} is not a console key (64 hex digits); it is kept: "
-                            f"move it away to make a new one (every printed table code changes)")
+        raise SetupgenError(
+            f"{quoted(str(path), 120)} is not a console key (64 hex digits); it is kept: "
+            f"move it away to make a new one (every printed table code changes)"
+        )
     return bytes.fromhex(text[:64])
 
 
@@ -86,8 +88,9 @@ def table_token(secret: bytes, round_number: int, table: int, stage: str = PRELI
 
 def token_matches(secret: bytes, round_number: int, table: int, given: str, stage: str = PRELIMINARY) -> bool:
     """Whether ``given`` is the game's token, compared in constant time."""
-    return hmac.compare_digest(table_token(secret, round_number, table, stage).encode("ascii"),
-                               given.encode("utf-8", "replace"))
+    return hmac.compare_digest(
+        table_token(secret, round_number, table, stage).encode("ascii"), given.encode("utf-8", "replace")
+    )
 
 
 def check_base_url(url: str) -> str:
@@ -95,11 +98,16 @@ def check_base_url(url: str) -> str:
     [:port][/path]``, at most :data:`MAX_URL` characters. Raises
     :class:`SetupgenError` (field ``console_url``)."""
     if not _URL.fullmatch(url):
-        raise SetupgenError(f"expected the console's address such as http://192.168.1.20:8000, got "
-                            f"{quoted(url, 60)}", field="console_url")
+        raise SetupgenError(
+            f"expected the console's address such as http://192.168.1.20:8000, got {quoted(url, 60)}",
+            field="console_url",
+        )
     if len(url) > MAX_URL:
-        raise SetupgenError(f"the console's address has {len(url)} characters; at most {MAX_URL} keep the "
-                            f"sheets' QR codes easy to scan", field="console_url")
+        raise SetupgenError(
+            f"the console's address has {len(url)} characters; at most {MAX_URL} keep the "
+            f"sheets' QR codes easy to scan",
+            field="console_url",
+        )
     return url.rstrip("/")
 
 

@@ -31,15 +31,18 @@ def render_almanac(stem, scenario, seed, lang, preset, final, variant):
     from setupgen.core import layout
     from setupgen.core.almanac import AlmanacRequest
     from setupgen.render import almanac
+
     board = generate.from_seed(scenario, seed)
-    return almanac.render_almanac(board, layout.load(scenario), lang=lang,
-                                  request=AlmanacRequest(preset, final, variant=variant))
+    return almanac.render_almanac(
+        board, layout.load(scenario), lang=lang, request=AlmanacRequest(preset, final, variant=variant)
+    )
 
 
 def render(stem, scenario, seed, numbers, harbors, lang):
     from setupgen import generate
     from setupgen.core import layout
     from setupgen.render import sheet
+
     board = generate.from_seed(scenario, seed, numbers, harbors)
     svg = sheet.render_sheet(board, layout.load(scenario), lang=lang)
     return board.to_json() + "\n", svg

@@ -27,8 +27,26 @@ def jsonl(scenario: str, numbers: str, harbors: str, count: int) -> bytes:
 
     from setupgen.cli import app
 
-    res = CliRunner().invoke(app, ["board", "--scenario", scenario, "--numbers", numbers, "--harbors", harbors,
-                                   "--seed", SEED, "--count", str(count), "--format", "jsonl", "-o", "-"])
+    res = CliRunner().invoke(
+        app,
+        [
+            "board",
+            "--scenario",
+            scenario,
+            "--numbers",
+            numbers,
+            "--harbors",
+            harbors,
+            "--seed",
+            SEED,
+            "--count",
+            str(count),
+            "--format",
+            "jsonl",
+            "-o",
+            "-",
+        ],
+    )
     if res.exit_code != 0:
         raise RuntimeError(f"{scenario} {numbers} {harbors}: exit {res.exit_code}: {res.output}")
     return res.stdout_bytes
@@ -44,8 +62,24 @@ def combos():
     for name in names:
         for numbers in ("swap", "spiral", "uniform"):
             for harbors in ("shuffled", "free", "players", "fixed"):
-                res = CliRunner().invoke(app, ["board", "--scenario", name, "--numbers", numbers, "--harbors",
-                                               harbors, "--seed", SEED, "--format", "json", "-o", "-"])
+                res = CliRunner().invoke(
+                    app,
+                    [
+                        "board",
+                        "--scenario",
+                        name,
+                        "--numbers",
+                        numbers,
+                        "--harbors",
+                        harbors,
+                        "--seed",
+                        SEED,
+                        "--format",
+                        "json",
+                        "-o",
+                        "-",
+                    ],
+                )
                 if res.exit_code == 0:
                     yield name, numbers, harbors
 
