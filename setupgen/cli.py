@@ -12,6 +12,8 @@ import dataclasses
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
 
 import typer
 from typer.core import TyperGroup
@@ -299,6 +301,45 @@ BALANCE_HELP = {
 }
 
 
+#: help texts of the options whose line would not fit (issue 47: each option one line)
+_HELP = {
+    "board.harbors": "Harbor method: shuffled, free or players (default: the scenario's).",
+    "board.fmt": "pdf, svg, png, json or jsonl; default: from the -o file's extension, else pdf.",
+    "board.output": "File to write, or - for stdout; default output/<scenario>-<setup id>.<format>.",
+    "board.lang": "Sheet language: en (default), de or de-CH; with --tournament the tournament's.",
+    "board.layout_file": "A layout TOML file to use instead of a shipped scenario.",
+    "board.key": "The director's key (face-down hexes revealed) instead of the table sheet.",
+    "board.tournament_file": "With --round and --table: regenerate one table of a tournament round.",
+    "board.board_file": "A complete board (board JSON, or a layout TOML with every hex fixed) to render and check; with --scenario oil-springs-fixed the fixed oil springs are added.",
+    "board.almanac": ALMANAC_HELP + " A pdf gets it as page 2, svg and png as a second file NAME-almanac.svg|png.",
+    "board.max_intersection_pips": BALANCE_HELP["max_intersection_pips"],
+    "board.max_terrain_cluster": BALANCE_HELP["max_terrain_cluster"],
+    "round.tournament_file": "A tournament file: make the pack of --round N for the scheduled tables.",
+    "round.output": "Folder for the pack (replaced whole); default output/<scenario>-<seed>. With a tournament file: the tournament folder (default output/<name>); the pack goes to its round-N.",
+    "round.round_number": "Round number (printed on every sheet; with a tournament file: which round).",
+    "round.replace": "Replace an earlier pack made before setupgen recorded its files (it cannot be verified).",
+    "round.almanac": ALMANAC_HELP + " The PDF is then laid out for duplex printing.",
+    "round.max_intersection_pips": BALANCE_HELP["max_intersection_pips"],
+    "round.max_terrain_cluster": BALANCE_HELP["max_terrain_cluster"],
+    "round.even": "Keep every table's balance score in one interval: the middle half of the scenario's surveyed scores, or --even-range.",
+    "round.even_range": "The score interval of --even, e.g. 50..62 (implies --even).",
+    "round.console_url": "With a tournament file: the director's console address (setupgen serve), e.g. http://192.168.1.20:8000; each sheet gets a QR code of its table's result page.",
+    "round.drop_console_url": "With a tournament file: replace a pack made with QR codes to a console by one without them (or to another address).",
+    "finals.results": "The preliminary rounds' results; default: the round packs' filled-in results-round-N.csv (and the console's results.csv) in the tournament folder.",
+    "finals.players": "4 (one final table), 8 (final 1-4-5-8 / 2-3-6-7) or 16 (semi-finals 1-8-9-16 ...); default: as the tournament file's [final] players says (by attendance: from the players ranked).",
+    "finals.output": "Tournament folder (default output/<tournament name>); the pack goes to its final/ or semi-final/.",
+    "finals.replace": "Replace an earlier pack made before setupgen recorded its files.",
+    "finals.almanac": ALMANAC_HELP + " The PDF is then laid out for duplex printing.",
+    "serve.output": "Tournament folder (default output/<tournament name>); holds tournament.db, console.key, results.csv.",
+    "serve.host": "Address to listen on; any other than this machine's (127.0.0.1) needs --password-file.",
+    "serve.password_file": "A file whose first line is the director's password (at least 8 characters).",
+    "serve.console_url": "The address the tables reach the console at (e.g. http://192.168.1.20:8000): packs made in the console get QR codes of each table's result page.",
+    "serve.tls_cert": "Serve HTTPS with this PEM certificate (chain); with --tls-key.",
+    "serve.session_hours": "The director's session ends after this many hours unused (0.1-72).",
+    "serve.trust_console_url": "Take --console-url as it is (a console behind a reverse proxy): no check of its scheme, port and host against --tls-cert, --port and --host.",
+}
+
+
 def _fail(problem: SetupgenError | str) -> typer.Exit:
     """One ``error:`` line on stderr (naming the option at fault when the
     library says which value it was) and exit code 2."""
@@ -400,97 +441,48 @@ def board(
     seed: str | None = typer.Option(None, help="Seed text; default: a fresh random seed, printed."),
     setup_id: str | None = typer.Option(None, "--setup-id", help="Regenerate the board of this setup ID."),
     numbers: str | None = typer.Option(None, help="Number method: swap (default), spiral or uniform."),
-    harbors: str | None = typer.Option(
-        None, help="Harbor method: shuffled, free or players (default: the scenario's)."
-    ),
-    fmt: str | None = typer.Option(
-        None, "--format", help="pdf, svg, png, json or jsonl; default: from the -o file's extension, else pdf."
-    ),
+    harbors: str | None = typer.Option(None, help=_HELP["board.harbors"]),
+    fmt: str | None = typer.Option(None, "--format", help=_HELP["board.fmt"]),
     count: int = typer.Option(1, help="With --format jsonl: how many boards (board i is seeded SEED/i)."),
-    output: str | None = typer.Option(
-        None, "-o", "--output", help="File to write, or - for stdout; default output/<scenario>-<setup id>.<format>."
-    ),
-    lang: str | None = typer.Option(
-        None, help="Sheet language: en (default), de or de-CH; with --tournament the tournament's."
-    ),
+    output: str | None = typer.Option(None, "-o", "--output", help=_HELP["board.output"]),
+    lang: str | None = typer.Option(None, help=_HELP["board.lang"]),
     paper: str | None = typer.Option(None, help="Paper: a4 (default) or letter; with --tournament the tournament's."),
-    layout_file: str | None = typer.Option(
-        None, "--layout", help="A layout TOML file to use instead of a shipped scenario."
-    ),
-    key: bool = typer.Option(
-        False, "--key", help="The director's key (face-down hexes revealed) instead of the table sheet."
-    ),
-    tournament_file: str | None = typer.Option(
-        None, "--tournament", help="With --round and --table: regenerate one table of a tournament round."
-    ),
+    layout_file: str | None = typer.Option(None, "--layout", help=_HELP["board.layout_file"]),
+    key: bool = typer.Option(False, "--key", help=_HELP["board.key"]),
+    tournament_file: str | None = typer.Option(None, "--tournament", help=_HELP["board.tournament_file"]),
     round_number: int | None = typer.Option(None, "--round", help="With --tournament: the round."),
     table: int | None = typer.Option(None, "--table", help="With --tournament: the table."),
-    board_file: str | None = typer.Option(
-        None,
-        "--board",
-        help="A complete board (board JSON, or a layout TOML with every hex fixed) to render and check; with --scenario oil-springs-fixed the fixed oil springs are added.",
-    ),
+    board_file: str | None = typer.Option(None, "--board", help=_HELP["board.board_file"]),
     rules: str | None = typer.Option(None, "--rules", help=RULES_HELP),
     variant: str | None = typer.Option(None, "--variant", help=VARIANT_HELP),
-    almanac: bool = typer.Option(
-        True,
-        "--almanac/--no-almanac",
-        help=ALMANAC_HELP + " A pdf gets it as page 2, svg and png as a second file NAME-almanac.svg|png.",
-    ),
+    almanac: bool = typer.Option(True, "--almanac/--no-almanac", help=_HELP["board.almanac"]),
     balance: str | None = typer.Option(None, "--balance", help=BALANCE_HELP["balance"]),
     max_intersection_pips: int | None = typer.Option(
-        None, "--max-intersection-pips", help=BALANCE_HELP["max_intersection_pips"]
+        None, "--max-intersection-pips", help=_HELP["board.max_intersection_pips"]
     ),
     max_terrain_cluster: int | None = typer.Option(
-        None, "--max-terrain-cluster", help=BALANCE_HELP["max_terrain_cluster"]
+        None, "--max-terrain-cluster", help=_HELP["board.max_terrain_cluster"]
     ),
     resource_pips: str | None = typer.Option(None, "--resource-pips", help=BALANCE_HELP["resource_pips"]),
     min_score: float | None = typer.Option(None, "--min-score", help=BALANCE_HELP["min_score"]),
     balance_line: bool = typer.Option(False, "--balance-line", help=BALANCE_HELP["balance_line"]),
 ) -> None:
     """One board (or a JSONL batch) as a sheet or board JSON."""
+    _board_command(SimpleNamespace(**locals()))
+
+
+def _board_command(o: SimpleNamespace) -> None:
+    """``board`` with its options ``o`` (the command's parameters by name)."""
     from .core import atomic
-    from .core import balance as balancemod
-    from .render import export
 
     try:
-        limits = balancemod.options(balance, max_intersection_pips, max_terrain_cluster, resource_pips, min_score)
-        wanted = _almanac_request(
-            rules,
-            variant,
-            almanac,
-            sheet=not key and export.pick_format(fmt, output) not in ("json", "jsonl"),
-            what="the director's key" if key else "board json",
-        )
-        request = export.BoardRequest(
-            scenario,
-            seed,
-            setup_id,
-            numbers,
-            harbors,
-            fmt,
-            count,
-            output,
-            "en" if lang is None else lang,
-            "a4" if paper is None else paper,
-            layout_file,
-            key,
-            board_file,
-            wanted,
-            limits=limits,
-            balance_line=balance_line,
-        )
-        if tournament_file is not None or round_number is not None or table is not None:
-            request = _tournament_table_request(
-                request, tournament_file, round_number, table, (lang, paper, rules, variant)
-            )
-        export.check_board_request(request)
-        if output not in (None, "-"):
-            atomic.check_file_target(output)  # before a fresh seed is made and printed
-        if setup_id is None and board_file is None:
+        request = _board_request(o)
+        if o.output not in (None, "-"):
+            atomic.check_file_target(o.output)  # before a fresh seed is made and printed
+        if o.setup_id is None and o.board_file is None:
             request = dataclasses.replace(request, seed=_seed_or_fresh(request.seed))
-        made = _board_job(export.board_job(request))
-        if output == "-":
+        made = _board_job(_export_module().board_job(request))
+        if o.output == "-":
             _to_stdout(made.data)
             if made.almanac is not None:
                 typer.echo(
@@ -499,11 +491,55 @@ def board(
                     err=True,
                 )
         else:
-            _write_board(output if output is not None else _default_target(made.default_name), made)
+            _write_board(o.output if o.output is not None else _default_target(made.default_name), made)
         _announce_seed()
     except SetupgenError as exc:
         raise _fail(exc) from None
     _report_violations(made.violations)
+
+
+def _export_module() -> Any:
+    """:mod:`setupgen.render.export`, imported when a command needs it."""
+    from .render import export
+
+    return export
+
+
+def _board_request(o: SimpleNamespace) -> Any:
+    """The checked :class:`~setupgen.render.export.BoardRequest` of
+    ``board``'s options (a tournament table's when ``--tournament`` and
+    its companions are given)."""
+    from .core import balance as balancemod
+
+    export = _export_module()
+    limits = balancemod.options(o.balance, o.max_intersection_pips, o.max_terrain_cluster, o.resource_pips, o.min_score)
+    sheet = not o.key and export.pick_format(o.fmt, o.output) not in ("json", "jsonl")
+    what = "the director's key" if o.key else "board json"
+    wanted = _almanac_request(o.rules, o.variant, o.almanac, sheet=sheet, what=what)
+    request = export.BoardRequest(
+        o.scenario,
+        o.seed,
+        o.setup_id,
+        o.numbers,
+        o.harbors,
+        o.fmt,
+        o.count,
+        o.output,
+        "en" if o.lang is None else o.lang,
+        "a4" if o.paper is None else o.paper,
+        o.layout_file,
+        o.key,
+        o.board_file,
+        wanted,
+        limits=limits,
+        balance_line=o.balance_line,
+    )
+    if o.tournament_file is not None or o.round_number is not None or o.table is not None:
+        request = _tournament_table_request(
+            request, o.tournament_file, o.round_number, o.table, (o.lang, o.paper, o.rules, o.variant)
+        )
+    export.check_board_request(request)
+    return request
 
 
 def _board_job(job):
@@ -646,124 +682,109 @@ def _report_violations(found: Sequence) -> None:
 )
 def round_(
     tournament_file: Path | None = typer.Argument(
-        None,
-        metavar="[TOURNAMENT.toml]",
-        help="A tournament file: make the pack of --round N for the scheduled tables.",
+        None, metavar="[TOURNAMENT.toml]", help=_HELP["round.tournament_file"]
     ),
     scenario: str | None = typer.Option(None, help="Scenario (see 'setupgen scenarios'); default base-3-4."),
     tables: int | None = typer.Option(None, help="Number of tables (1-500)."),
     seed: str | None = typer.Option(None, help="Round seed; table t is seeded SEED/t<t>. Default: fresh, printed."),
-    output: str | None = typer.Option(
-        None,
-        "-o",
-        "--output",
-        help="Folder for the pack (replaced whole); default output/<scenario>-<seed>. With a tournament file: the tournament folder (default output/<name>); the pack goes to its round-N.",
-    ),
+    output: str | None = typer.Option(None, "-o", "--output", help=_HELP["round.output"]),
     numbers: str | None = typer.Option(None, help="Number method: swap (default), spiral or uniform."),
     harbors: str | None = typer.Option(None, help="Harbor method: shuffled, free or players."),
     lang: str | None = typer.Option(None, help="Sheet language: en (default), de or de-CH."),
     paper: str | None = typer.Option(None, help="Paper: a4 or letter."),
     title: str | None = typer.Option(None, help="Tournament name printed on every sheet."),
-    round_number: int | None = typer.Option(
-        None, "--round", help="Round number (printed on every sheet; with a tournament file: which round)."
-    ),
-    replace: bool = typer.Option(
-        False,
-        "--replace",
-        help="Replace an earlier pack made before setupgen recorded its files (it cannot be verified).",
-    ),
+    round_number: int | None = typer.Option(None, "--round", help=_HELP["round.round_number"]),
+    replace: bool = typer.Option(False, "--replace", help=_HELP["round.replace"]),
     rules: str | None = typer.Option(None, "--rules", help=RULES_HELP + " With a tournament file: its [rules]."),
     variant: str | None = typer.Option(None, "--variant", help=VARIANT_HELP + " With a tournament file: its rounds'."),
-    almanac: bool = typer.Option(
-        True, "--almanac/--no-almanac", help=ALMANAC_HELP + " The PDF is then laid out for duplex printing."
-    ),
+    almanac: bool = typer.Option(True, "--almanac/--no-almanac", help=_HELP["round.almanac"]),
     balance: str | None = typer.Option(None, "--balance", help=BALANCE_HELP["balance"]),
     max_intersection_pips: int | None = typer.Option(
-        None, "--max-intersection-pips", help=BALANCE_HELP["max_intersection_pips"]
+        None, "--max-intersection-pips", help=_HELP["round.max_intersection_pips"]
     ),
     max_terrain_cluster: int | None = typer.Option(
-        None, "--max-terrain-cluster", help=BALANCE_HELP["max_terrain_cluster"]
+        None, "--max-terrain-cluster", help=_HELP["round.max_terrain_cluster"]
     ),
     resource_pips: str | None = typer.Option(None, "--resource-pips", help=BALANCE_HELP["resource_pips"]),
     min_score: float | None = typer.Option(None, "--min-score", help=BALANCE_HELP["min_score"]),
-    even: bool = typer.Option(
-        False,
-        "--even",
-        help="Keep every table's balance score in one interval: the middle half of the scenario's surveyed scores, or --even-range.",
-    ),
-    even_range: str | None = typer.Option(
-        None, "--even-range", help="The score interval of --even, e.g. 50..62 (implies --even)."
-    ),
+    even: bool = typer.Option(False, "--even", help=_HELP["round.even"]),
+    even_range: str | None = typer.Option(None, "--even-range", help=_HELP["round.even_range"]),
     balance_line: bool = typer.Option(False, "--balance-line", help=BALANCE_HELP["balance_line"]),
-    console_url: str | None = typer.Option(
-        None,
-        "--console-url",
-        help="With a tournament file: the director's console address (setupgen serve), e.g. http://192.168.1.20:8000; each sheet gets a QR code of its table's result page.",
-    ),
-    drop_console_url: bool = typer.Option(
-        False,
-        "--drop-console-url",
-        help="With a tournament file: replace a pack made with QR codes to a console by one without them (or to another address).",
-    ),
+    console_url: str | None = typer.Option(None, "--console-url", help=_HELP["round.console_url"]),
+    drop_console_url: bool = typer.Option(False, "--drop-console-url", help=_HELP["round.drop_console_url"]),
 ) -> None:
     """Make a round pack: a sheet per table, director's page, one PDF."""
+    _round_command(SimpleNamespace(**locals()))
+
+
+def _round_command(o: SimpleNamespace) -> None:
+    """``round`` with its options ``o`` (the command's parameters by name)."""
+    from .core import atomic
     from .core import balance as balancemod
 
     try:
-        if output == "-":
+        if o.output == "-":
             raise SetupgenError("a round pack is a folder of files; it cannot go to standard output", field="output")
-        wanted = _almanac_request(rules, variant, almanac)
-        limits = balancemod.options(balance, max_intersection_pips, max_terrain_cluster, resource_pips, min_score)
-        if tournament_file is not None:
-            _no_quick_options(
-                (
-                    ("--scenario", scenario),
-                    ("--tables", tables),
-                    ("--seed", seed),
-                    ("--numbers", numbers),
-                    ("--harbors", harbors),
-                    ("--lang", lang),
-                    ("--paper", paper),
-                    ("--title", title),
-                    ("--rules", rules),
-                    ("--variant", variant),
-                    ("balance options", limits or None),
-                    ("--even", even or even_range or None),
-                    ("--balance-line", balance_line or None),
-                )
-            )
-            request, folder, target = _tournament_round(
-                tournament_file, round_number, output, almanac, console_url, drop_console_url
-            )
-        else:
-            _no_console_url(console_url, drop_console_url)
-            limits = _even_limits(scenario, numbers, limits, even, even_range)
-            request, target = _quick_round(
-                scenario,
-                tables,
-                seed,
-                output,
-                numbers,
-                harbors,
-                lang,
-                paper,
-                title,
-                round_number,
-                replace,
-                wanted,
-                limits,
-                balance_line,
-            )
-            folder = target.parent
-        from .core import atomic
-
+        wanted = _almanac_request(o.rules, o.variant, o.almanac)
+        limits = balancemod.options(
+            o.balance, o.max_intersection_pips, o.max_terrain_cluster, o.resource_pips, o.min_score
+        )
+        request, folder, target = _round_request(o, wanted, limits)
         with atomic.folder_for(folder):
-            manifest = _write_pack(request, target, replace, lock=folder if tournament_file is not None else None)
+            lock = folder if o.tournament_file is not None else None
+            manifest = _write_pack(request, target, o.replace, lock=lock)
         _files_written()
     except SetupgenError as exc:
         raise _fail(exc) from None
     _announce_seed()
-    _pack_made(request, target, manifest, tournament_file is not None)
+    _pack_made(request, target, manifest, o.tournament_file is not None)
+
+
+def _round_request(o: SimpleNamespace, wanted: Any, limits: Any) -> tuple[Any, Path, Path]:
+    """The pack ``round`` makes: (request, tournament or output folder,
+    pack folder), from a tournament file's round or from the quick form's
+    options (``wanted``: the almanac request, ``limits``: the balance
+    limits given)."""
+    if o.tournament_file is not None:
+        quick = (
+            ("--scenario", o.scenario),
+            ("--tables", o.tables),
+            ("--seed", o.seed),
+            ("--numbers", o.numbers),
+            ("--harbors", o.harbors),
+            ("--lang", o.lang),
+            ("--paper", o.paper),
+            ("--title", o.title),
+            ("--rules", o.rules),
+            ("--variant", o.variant),
+            ("balance options", limits or None),
+            ("--even", o.even or o.even_range or None),
+            ("--balance-line", o.balance_line or None),
+        )
+        _no_quick_options(quick)
+        made: tuple[Any, Path, Path] = _tournament_round(
+            o.tournament_file, o.round_number, o.output, o.almanac, o.console_url, o.drop_console_url
+        )
+        return made
+    _no_console_url(o.console_url, o.drop_console_url)
+    limits = _even_limits(o.scenario, o.numbers, limits, o.even, o.even_range)
+    request, target = _quick_round(
+        o.scenario,
+        o.tables,
+        o.seed,
+        o.output,
+        o.numbers,
+        o.harbors,
+        o.lang,
+        o.paper,
+        o.title,
+        o.round_number,
+        o.replace,
+        wanted,
+        limits,
+        o.balance_line,
+    )
+    return request, target.parent, target
 
 
 def _pack_made(request, target: Path, manifest: dict, tournament: bool) -> None:
@@ -1132,28 +1153,12 @@ def standings(
 )
 def finals(
     tournament_file: Path = typer.Argument(..., metavar="TOURNAMENT.toml", help="The tournament file."),
-    results: Path | None = typer.Argument(
-        None,
-        metavar="[RESULTS.csv]",
-        help="The preliminary rounds' results; default: the round packs' filled-in results-round-N.csv (and the console's results.csv) in the tournament folder.",
-    ),
-    players: int | None = typer.Option(
-        None,
-        help="4 (one final table), 8 (final 1-4-5-8 / 2-3-6-7) or 16 (semi-finals 1-8-9-16 ...); default: as the tournament file's [final] players says (by attendance: from the players ranked).",
-    ),
+    results: Path | None = typer.Argument(None, metavar="[RESULTS.csv]", help=_HELP["finals.results"]),
+    players: int | None = typer.Option(None, help=_HELP["finals.players"]),
     winners: str | None = typer.Option(None, help="Comma-separated ids of the semi-final winners: seat their final."),
-    output: str | None = typer.Option(
-        None,
-        "-o",
-        "--output",
-        help="Tournament folder (default output/<tournament name>); the pack goes to its final/ or semi-final/.",
-    ),
-    replace: bool = typer.Option(
-        False, "--replace", help="Replace an earlier pack made before setupgen recorded its files."
-    ),
-    almanac: bool = typer.Option(
-        True, "--almanac/--no-almanac", help=ALMANAC_HELP + " The PDF is then laid out for duplex printing."
-    ),
+    output: str | None = typer.Option(None, "-o", "--output", help=_HELP["finals.output"]),
+    replace: bool = typer.Option(False, "--replace", help=_HELP["finals.replace"]),
+    almanac: bool = typer.Option(True, "--almanac/--no-almanac", help=_HELP["finals.almanac"]),
 ) -> None:
     """Seat the finals from the standings and make their round pack."""
     from .tournament import jobs as tj
@@ -1288,57 +1293,23 @@ def season(
 )
 def serve(
     tournament_file: Path = typer.Argument(..., metavar="TOURNAMENT.toml", help="The tournament file."),
-    output: str | None = typer.Option(
-        None,
-        "-o",
-        "--output",
-        help="Tournament folder (default output/<tournament name>); holds tournament.db, console.key, results.csv.",
-    ),
-    host: str = typer.Option(
-        "127.0.0.1",
-        "--host",
-        help="Address to listen on; any other than this machine's (127.0.0.1) needs --password-file.",
-    ),
+    output: str | None = typer.Option(None, "-o", "--output", help=_HELP["serve.output"]),
+    host: str = typer.Option("127.0.0.1", "--host", help=_HELP["serve.host"]),
     port: int = typer.Option(8000, "--port", help="Port to listen on (1-65535)."),
-    password_file: Path | None = typer.Option(
-        None, "--password-file", help="A file whose first line is the director's password (at least 8 characters)."
-    ),
-    console_url: str | None = typer.Option(
-        None,
-        "--console-url",
-        help="The address the tables reach the console at (e.g. http://192.168.1.20:8000): packs made in the console get QR codes of each table's result page.",
-    ),
-    tls_cert: Path | None = typer.Option(
-        None, "--tls-cert", help="Serve HTTPS with this PEM certificate (chain); with --tls-key."
-    ),
+    password_file: Path | None = typer.Option(None, "--password-file", help=_HELP["serve.password_file"]),
+    console_url: str | None = typer.Option(None, "--console-url", help=_HELP["serve.console_url"]),
+    tls_cert: Path | None = typer.Option(None, "--tls-cert", help=_HELP["serve.tls_cert"]),
     tls_key: Path | None = typer.Option(None, "--tls-key", help="The certificate's PEM private key."),
-    session_hours: float = typer.Option(
-        8.0, "--session-hours", help="The director's session ends after this many hours unused (0.1-72)."
-    ),
-    trust_console_url: bool = typer.Option(
-        False,
-        "--trust-console-url",
-        help="Take --console-url as it is (a console behind a reverse proxy): no check of its scheme, port and host against --tls-cert, --port and --host.",
-    ),
+    session_hours: float = typer.Option(8.0, "--session-hours", help=_HELP["serve.session_hours"]),
+    trust_console_url: bool = typer.Option(False, "--trust-console-url", help=_HELP["serve.trust_console_url"]),
 ) -> None:
     """The director's console in a browser: rounds, results, live standings (docs/console.md)."""
     from .console import security
 
     try:
-        if not 1 <= port <= 65535:
-            raise SetupgenError(f"the port must be from 1 to 65535, got {port}", field="port")
-        if not 0.1 <= session_hours <= 72:
-            raise SetupgenError(
-                f"the session hours must be from 0.1 to 72, got {session_hours:g}", field="session_hours"
-            )
-        tls = _tls_files(tls_cert, tls_key)
-        if console_url is not None and not trust_console_url:
-            from .tournament import tokens
-
-            security.check_console_url(tokens.check_base_url(console_url), host, port, tls is not None)
-        plain = None if password_file is None else security.read_password(password_file)
-        if not security.is_loopback(host) and plain is None:
-            plain = _prompt_password(host)
+        tls, plain = _serve_checks(
+            host, port, session_hours, tls_cert, tls_key, console_url, trust_console_url, password_file
+        )
         from .console import app as consoleapp
         from .console import day as consoleday
         from .tournament import model as tournament
@@ -1360,11 +1331,7 @@ def serve(
                 f'(docs/console.md, "Security")',
                 err=True,
             )
-        shown_host = f"[{host}]" if ":" in host else host
-        where = f"http{'s' if tls else ''}://{shown_host}:{port}/" + (
-            f", for the tables {console_url}" if console_url else ""
-        )
-        typer.echo(f"console of {t.name!r} on {where} (public page /public; Ctrl-C ends it)", err=True)
+        _serving(t.name, host, port, tls is not None, console_url)
         try:
             consoleapp.run(web, host, port, tls)
         except _Stop as stop:  # Ctrl-C ends the console as it should; SIGTERM as well, with its code
@@ -1374,6 +1341,45 @@ def serve(
             day.tasks.close()
     except SetupgenError as exc:
         raise _fail_results(exc) from None
+
+
+def _serve_checks(
+    host: str,
+    port: int,
+    session_hours: float,
+    tls_cert: Path | None,
+    tls_key: Path | None,
+    console_url: str | None,
+    trust_console_url: bool,
+    password_file: Path | None,
+) -> tuple[Any, str | None]:
+    """``serve``'s options checked before anything is opened: (the TLS
+    files or None, the director's password as typed or None). Raises
+    :class:`SetupgenError`."""
+    from .console import security
+
+    if not 1 <= port <= 65535:
+        raise SetupgenError(f"the port must be from 1 to 65535, got {port}", field="port")
+    if not 0.1 <= session_hours <= 72:
+        raise SetupgenError(f"the session hours must be from 0.1 to 72, got {session_hours:g}", field="session_hours")
+    tls = _tls_files(tls_cert, tls_key)
+    if console_url is not None and not trust_console_url:
+        from .tournament import tokens
+
+        security.check_console_url(tokens.check_base_url(console_url), host, port, tls is not None)
+    plain = None if password_file is None else security.read_password(password_file)
+    if not security.is_loopback(host) and plain is None:
+        plain = _prompt_password(host)
+    return tls, plain
+
+
+def _serving(name: str, host: str, port: int, tls: bool, console_url: str | None) -> None:
+    """The line that says where the console listens."""
+    shown_host = f"[{host}]" if ":" in host else host
+    where = f"http{'s' if tls else ''}://{shown_host}:{port}/" + (
+        f", for the tables {console_url}" if console_url else ""
+    )
+    typer.echo(f"console of {name!r} on {where} (public page /public; Ctrl-C ends it)", err=True)
 
 
 def _tls_files(cert: Path | None, key: Path | None):

@@ -8,11 +8,11 @@ import io
 import json
 import os
 import re
+import shutil
 import sqlite3
 import subprocess
 import sys
 import time
-import shutil
 from pathlib import Path
 
 import pytest
@@ -521,8 +521,10 @@ def test_serve_refuses_other_hosts_without_a_password_and_bad_files(tour, tmp_pa
     from setupgen.cli import app
 
     run = CliRunner().invoke(app, ["serve", str(tour), "--host", "0.0.0.0", "-o", str(tmp_path / "o")])
-    assert run.exit_code == 2 and run.output == ("error: listening on '0.0.0.0' lets other machines in: the director's password is needed, "
-                                            "in a file (give --password-file)\n")
+    assert run.exit_code == 2 and run.output == (
+        "error: listening on '0.0.0.0' lets other machines in: the director's password is needed, "
+        "in a file (give --password-file)\n"
+    )
     (tmp_path / "short.txt").write_text("abc\n")
     run = CliRunner().invoke(app, ["serve", str(tour), "--password-file", str(tmp_path / "short.txt")])
     assert run.exit_code == 2 and "at least 8 characters" in run.output
@@ -1415,8 +1417,10 @@ def test_ctrl_d_at_the_password_prompt_is_one_line_and_exit_2(tour, tmp_path):
         out += os.read(fd, 4096)
     text = out.decode("utf-8", "replace")
     assert sent and status is not None and os.waitstatus_to_exitcode(status) == 2, text
-    assert "error: no password was typed (end of input); the console needs one when it listens on '0.0.0.0' " \
+    assert (
+        "error: no password was typed (end of input); the console needs one when it listens on '0.0.0.0' "
         "(give --password-file)" in text
+    )
     assert "internal error" not in text and "Traceback" not in text
 
 

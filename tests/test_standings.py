@@ -213,10 +213,7 @@ GOOD = """round,table,player,vp,winner
 1,2,gus,3,0
 1,2,hal,2,N
 """
-TABLES = {
-    (1, 1): frozenset({"ann", "bob", "cy", "dee"}),
-    (1, 2): frozenset({"eve", "fay", "gus", "hal"}),
-}
+TABLES = {(1, 1): frozenset({"ann", "bob", "cy", "dee"}), (1, 2): frozenset({"eve", "fay", "gus", "hal"})}
 
 
 def read(text, tables=None, thresholds=BASE):

@@ -17,16 +17,7 @@ from .hexgrid import Hex
 
 # -- vocabulary --------------------------------------------------------------
 
-TERRAINS: tuple[str, ...] = (
-    "forest",
-    "pasture",
-    "fields",
-    "hills",
-    "mountains",
-    "desert",
-    "gold",
-    "sea",
-)
+TERRAINS: tuple[str, ...] = ("forest", "pasture", "fields", "hills", "mountains", "desert", "gold", "sea")
 #: terrains a land hex may have (everything but sea)
 LAND_TERRAINS: tuple[str, ...] = TERRAINS[:-1]
 RESOURCES: tuple[str, ...] = ("lumber", "wool", "grain", "brick", "ore")

@@ -53,12 +53,7 @@ def svgs_to_pdf(svgs: Sequence[str]) -> bytes:
         for page in PdfReader(io.BytesIO(page_pdf)).pages:
             writer.add_page(page)
     writer.add_metadata(
-        {
-            "/Producer": PRODUCER,
-            "/Creator": PRODUCER,
-            "/CreationDate": FIXED_DATE,
-            "/ModDate": FIXED_DATE,
-        }
+        {"/Producer": PRODUCER, "/Creator": PRODUCER, "/CreationDate": FIXED_DATE, "/ModDate": FIXED_DATE}
     )
     file_id = ByteStringObject(digest.digest()[:16])
     writer._ID = ArrayObject([file_id, file_id])  # fixed document /ID (pypdf has no public setter)

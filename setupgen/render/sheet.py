@@ -46,18 +46,7 @@ from .board import (
     positions,
 )
 from .canvas import Canvas, MeasureCanvas
-from .page import (
-    add_circle,
-    add_path,
-    add_rect,
-    add_text,
-    drawing,
-    finish,
-    fit,
-    num,
-    text_width,
-    wrap,
-)
+from .page import add_circle, add_path, add_rect, add_text, drawing, finish, fit, num, text_width, wrap
 
 __all__ = [
     "Page",

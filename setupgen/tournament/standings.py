@@ -672,11 +672,7 @@ class _Tally:
 
 
 def standings(
-    results: Sequence[GameResult],
-    *,
-    scoring: Scoring,
-    thresholds: Mapping[int, int],
-    seed: str,
+    results: Sequence[GameResult], *, scoring: Scoring, thresholds: Mapping[int, int], seed: str
 ) -> tuple[Standing, ...]:
     """Rank every player in ``results`` (docs/rules.md section 6, Catan Australian Championships 2006).
 
