@@ -343,3 +343,17 @@ def test_every_imported_package_is_declared():
 
     assert undeclared(imported("setupgen"), runtime) == []
     assert undeclared(imported("tests") | imported("scripts") | imported("benchmarks"), runtime | test) == []
+
+
+def test_ruff_format_and_check_are_clean():
+    """``ruff format --check`` and ``ruff check`` over the repository
+    (settings in pyproject.toml, ruff pinned in the test extras): a
+    change that would be reformatted, or breaks a lint rule, fails here."""
+    import shutil
+    import subprocess
+
+    ruff = shutil.which("ruff", path=str(Path(sys.executable).parent)) or shutil.which("ruff")
+    assert ruff, "ruff is not installed (pip install -e '.[test]')"
+    for args in (["format", "--check", "."], ["check", "."]):
+        res = subprocess.run([ruff, *args], cwd=ROOT, capture_output=True, text=True)
+        assert res.returncode == 0, (args, res.stdout[-3000:] + res.stderr[-1000:])
