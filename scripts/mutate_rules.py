@@ -101,65 +101,41 @@ RULE_MUTATIONS = [
 ]
 #: mutants that compute the same as the original, by their description, with the reason
 EQUIVALENT: dict[str, str] = {
-    "setupgen/tournament/measures.py:_pair_bounds line 8 col 27: 2 -> 1 in pairs = n * (n - 1) // 2": "a larger C(n, 2) only weakens terms that never bind: total - C(n, 2) = sum(s - (n - 1)) / 2 <= "
-    "sum(max(0, s - (n - 1))) / 2, and total / C(n, 2) = mean(s) / (n - 1) <= max(s) / (n - 1)",
+    "setupgen/tournament/measures.py:_pair_bounds line 8 col 27: 2 -> 1 in pairs = n * (n - 1) // 2": "a larger C(n, 2) only weakens terms that never bind: total - C(n, 2) = sum(s - (n - 1)) / 2 <= sum(max(0, s - (n - 1))) / 2, and total / C(n, 2) = mean(s) / (n - 1) <= max(s) / (n - 1)",
     "setupgen/tournament/measures.py:_pair_bounds line 8 col 21: 1 -> 0 in pairs = n * (n - 1) // 2": "the same: n * n // 2 is larger than C(n, 2), and the terms it enters never bind",
-    "setupgen/tournament/measures.py:_pair_bounds line 11 col 15: 1 -> 0 in most = max(1, -(-total // pairs), "
-    "max(-(-s // (n - 1)) for s in slots.values()))": "past the early return total > 0, so some player has s >= 1 and max(ceil(s / (n - 1))) >= 1 already",
-    "setupgen/tournament/measures.py:_pair_bounds line 12 col 20: <= -> < in repeated = 0 if extra <= 0 else "
-    "-(-extra // max(1, rounds - 1))": "extra == 0 gives -(-0 // x) == 0 in the other branch too",
-    "setupgen/tournament/measures.py:_pair_bounds line 12 col 52: 1 -> 0 in repeated = 0 if extra <= 0 else "
-    "-(-extra // max(1, rounds - 1))": "max(0, rounds - 1) differs only for one round, where nobody meets twice and extra is 0",
+    "setupgen/tournament/measures.py:_pair_bounds line 11 col 15: 1 -> 0 in most = max(1, -(-total // pairs), max(-(-s // (n - 1)) for s in slots.values()))": "past the early return total > 0, so some player has s >= 1 and max(ceil(s / (n - 1))) >= 1 already",
+    "setupgen/tournament/measures.py:_pair_bounds line 12 col 20: <= -> < in repeated = 0 if extra <= 0 else -(-extra // max(1, rounds - 1))": "extra == 0 gives -(-0 // x) == 0 in the other branch too",
+    "setupgen/tournament/measures.py:_pair_bounds line 12 col 52: 1 -> 0 in repeated = 0 if extra <= 0 else -(-extra // max(1, rounds - 1))": "max(0, rounds - 1) differs only for one round, where nobody meets twice and extra is 0",
     "setupgen/tournament/measures.py:_pair_bounds line 6 col 11: 2 -> 1 in if n < 2 or total == 0:": "one player meets nobody, so total == 0 returns the same",
-    "setupgen/tournament/measures.py:seat_off_bound line 21 col 11: and -> or in if lo_sum > avail[s] and lo_max:": "lo_max == 0 means every lo is 0, so lo_sum > avail never holds; and with lo_max > 0 but lo_sum <= avail "
-    "the ceiling of a shortfall <= 0 leaves best as it is",
-    "setupgen/tournament/measures.py:seat_off_bound line 23 col 11: and -> or in if avail[s] > hi_sum and room_max:": "room_max == 0 means hi >= played for every player, so hi_sum >= the seats they fill >= avail; and with "
-    "room_max > 0 but avail <= hi_sum the ceiling of an excess <= 0 leaves best as it is",
-    "setupgen/tournament/measures.py:seat_off_bound line 21 col 11: > -> >= in if lo_sum > avail[s] and lo_max:": "at equality the shortfall is 0 and its ceiling 0 leaves best as it is",
-    "setupgen/tournament/measures.py:seat_off_bound line 23 col 11: > -> >= in if avail[s] > hi_sum and room_max:": "at equality the excess is 0 and its ceiling 0 leaves best as it is",
-    "setupgen/tournament/measures.py:seat_off_bound line 14 col 35: 0 -> 1 in short_bind = opt[p] > (0 if played "
-    "% size == 0 else 1)": "differs only for a player with S | R and optimum 1 above the ideal 0, i.e. ceil((R - f) / (S - 1)) - f = 1, "
-    "which puts R in (S f, S f + S - 1]: never a multiple of S",
-    "setupgen/tournament/measures.py:seat_off_bound line 14 col 64: 1 -> 2 in short_bind = opt[p] > (0 if played "
-    "% size == 0 else 1)": "differs only for a player with optimum 2, R mod S != 0 (then R // S = f + 1), and only in lo and hi at "
-    "positions s < S (at S both give lo = hi = f); there neither branch ever fires: every lo <= R / S, so the "
-    "lo summed <= (S F + (S - 1) H) / S <= F + H, the seats at s; every hi >= (R - f) / (S - 1), so the hi "
-    "summed >= the (S - 1)(F + H) seats off position S over S - 1 = F + H",
-    "setupgen/tournament/measures.py:seat_off_bound line 17 col 49: 1 -> 0 in hi = min(hi, full[p]) if s == size - "
-    "1 else hi": "the cap at position S never changes the bound: short tables binding, hi there is f already; not binding, "
-    "f >= R // S = lo, so lo is unchanged, and hi summed at S stays >= the F seats there (each player's "
-    "min(hi, f) >= f / S)",
-    "setupgen/tournament/measures.py:seat_off_bound line 16 col 41: 1 -> 0 in hi = (full[p] if s == size - 1 else "
-    "full[p] + opt[p]) if short_bind else lo + op": "at position S the next line caps hi at f again: min(f + opt, f) = f",
+    "setupgen/tournament/measures.py:seat_off_bound line 22 col 11: and -> or in if lo_sum > avail[s] and lo_max:": "lo_max == 0 means every lo is 0, so lo_sum > avail never holds; and with lo_max > 0 but lo_sum <= avail the ceiling of a shortfall <= 0 leaves best as it is",
+    "setupgen/tournament/measures.py:seat_off_bound line 24 col 11: and -> or in if avail[s] > hi_sum and room_max:": "room_max == 0 means hi >= played for every player, so hi_sum >= the seats they fill >= avail; and with room_max > 0 but avail <= hi_sum the ceiling of an excess <= 0 leaves best as it is",
+    "setupgen/tournament/measures.py:seat_off_bound line 22 col 11: > -> >= in if lo_sum > avail[s] and lo_max:": "at equality the shortfall is 0 and its ceiling 0 leaves best as it is",
+    "setupgen/tournament/measures.py:seat_off_bound line 24 col 11: > -> >= in if avail[s] > hi_sum and room_max:": "at equality the excess is 0 and its ceiling 0 leaves best as it is",
+    "setupgen/tournament/measures.py:seat_off_bound line 15 col 35: 0 -> 1 in short_bind = opt[p] > (0 if played % size == 0 else 1)": "differs only for a player with S | R and optimum 1 above the ideal 0, i.e. ceil((R - f) / (S - 1)) - f = 1, which puts R in (S f, S f + S - 1]: never a multiple of S",
+    "setupgen/tournament/measures.py:seat_off_bound line 15 col 64: 1 -> 2 in short_bind = opt[p] > (0 if played % size == 0 else 1)": "differs only for a player with optimum 2, R mod S != 0 (then R // S = f + 1), and only in lo and hi at positions s < S (at S both give lo = hi = f); there neither branch ever fires: every lo <= R / S, so the lo summed <= (S F + (S - 1) H) / S <= F + H, the seats at s; every hi >= (R - f) / (S - 1), so the hi summed >= the (S - 1)(F + H) seats off position S over S - 1 = F + H",
+    "setupgen/tournament/measures.py:seat_off_bound line 18 col 49: 1 -> 0 in hi = min(hi, full[p]) if s == size - 1 else hi": "the cap at position S never changes the bound: short tables binding, hi there is f already; not binding, f >= R // S = lo, so lo is unchanged, and hi summed at S stays >= the F seats there (each player's min(hi, f) >= f / S)",
+    "setupgen/tournament/measures.py:seat_off_bound line 17 col 41: 1 -> 0 in hi = (full[p] if s == size - 1 else full[p] + opt[p]) if short_bind else lo + op": "at position S the next line caps hi at f again: min(f + opt, f) = f",
     "setupgen/tournament/placings.py:_check_stage line 5 col 46: 1 -> 0 in strays = sorted(set(by_table) - set(range(1, len(tables) + 1)))": "a table number comes from a results file, read as a positive whole number (standings.read_results refuses 0), so no table 0 is ever there to be called a stray",
-    "setupgen/tournament/placings.py:_check_stage line 17 col 37: 0 -> 1 in st.placing_points(rows, [0] * len(rows)) # one winner, nobody above the winner": "placing_points is called here only for its checks (one winner, nobody above the winner); the points it is given are not used",
-    "setupgen/tournament/placings.py:_order line 20 col 34: 0 -> 1 in Placing(0, r.player, stage, rank[r.player], k, pp[r.player], r.vp)))": "a placeholder: placings() gives every placing its place at the end (dataclasses.replace(p, place=n))",
+    "setupgen/tournament/placings.py:_check_stage line 18 col 37: 0 -> 1 in st.placing_points(rows, [0] * len(rows)) # one winner, nobody above the winner": "placing_points is called here only for its checks (one winner, nobody above the winner); the points it is given are not used",
+    "setupgen/tournament/placings.py:_order line 23 col 28: 0 -> 1 in Placing(0, r.player, stage, rank[r.player], k, pp[r.player], r.vp),": "a placeholder: placings() gives every placing its place at the end (dataclasses.replace(p, place=n))",
     "setupgen/tournament/placings.py:_decided line 8 col 31: members 2 and 3 swapped in by = next(name for name, a, b in zip(ORDER_KEYS, key, group[i + 1][0]) if a != b": "the keys of two neighbours are compared with !=, which does not care which is first",
-    'setupgen/tournament/placings.py:placings line 39 col 20: 0 -> 1 in rest = [Placing(0, p, PRELIMINARY, rank[p], decided_by="preliminary_rank") for p': "a placeholder: every placing gets its place at the end (dataclasses.replace(p, place=n))",
-    "setupgen/core/balance.py:terrain_groups line 19 col 8: members 1 and 2 swapped in for a, b in pairs:": "a pair joins two hexes of equal terrain whichever comes first: the test is symmetric and the union keeps the smaller root either way",
-    "setupgen/core/balance.py:terrain_groups line 23 col 12: members 1 and 2 swapped in ra, rb = root(a), root(b)": "the union links the larger root to the smaller whichever is computed first",
-    "setupgen/core/balance.py:first_failure line 10 col 87: 0 -> 1 in if limits.max_intersection_pips is not None and max(facts.intersections(), defau": "only a board with no intersection a start may take uses the default, and a limit is at least 1 (Limits refuses 0): 1 > limit holds as little as 0 > limit",
-    "setupgen/generate/numbers.py:uniform_joint line 18 col 11: == -> != in if attempt == 1:": "feasible() draws nothing and raises the same error for an impossible layout whenever it runs (and returns for a possible one); when it runs changes only the time",
-    "setupgen/generate/numbers.py:uniform_joint line 18 col 22: 1 -> 2 in if attempt == 1:": "the same: the feasibility check one attempt later",
-    "setupgen/generate/numbers.py:uniform_joint line 18 col 22: 1 -> 0 in if attempt == 1:": "the same: the feasibility check before the first attempt",
-    "setupgen/generate/numbers.py:_walk_back line 9 col 23: 1 -> 0 in for j in range(k - 1, -1, -1):": "the walk then first tries the hex itself: putting c there breaks the rule it broke already, so the walk goes on to the hexes before, as before",
-    "setupgen/generate/plan.py:_before line 11 col 35: members 1 and 2 swapped in rank[cell_of[h]] = (region.name, k)": "compared as (index, region) a neighbour is left out only when it has the hex's own index in a region sorted after it (or is the hex): such a hex is still empty when this one is filled, as every hex the original leaves out; hexes the original leaves out and this one keeps are empty too, so the checks find nothing more",
-    "setupgen/generate/plan.py:_before line 16 col 28: < -> <= in or rank[n][1] < mine[1]))": "an equal index in the same region is the hex itself, and no hex is its own neighbour",
-    "setupgen/generate/plan.py:_before line 15 col 83: 0 -> 1 in out.append(tuple(n for n in ns if mine is None or n not in rank or rank[n][0] !=": "compares a neighbour's index with the hex's region name: never equal, so every neighbour is kept; the ones the original leaves out are still empty when the hex is filled, so the checks find nothing more",
-    "setupgen/generate/plan.py:_before line 15 col 94: 0 -> 1 in out.append(tuple(n for n in ns if mine is None or n not in rank or rank[n][0] !=": "the same: a region name against an index, never equal, every neighbour kept",
-    "setupgen/check.py:_free_harbor_rules line 18 col 52: members 1 and 2 swapped in "
-    "stacked.setdefault(a.hex, set()).update((i, j))": "(j, i) adds the same two members to a set",
-    "setupgen/check.py:_check_harbors line 16 col 112: 1 -> 2 in for (where, facing, htype), n in "
-    "sorted((want - got).items(), key=lambda kv: spo": "orders missing fixed harbors of one sea hex only; a layout holds one harbor per sea hex "
-    "(docs/rules.md section 3), so no two of them share one",
-    "setupgen/check.py:_check_harbors line 16 col 112: 1 -> 0 in for (where, facing, htype), n in "
-    "sorted((want - got).items(), key=lambda kv: spo": "the same: ties only between missing fixed harbors of one sea hex",
-    "setupgen/check.py:_check_harbors line 14 col 112: 1 -> 0 in for (where, facing, htype), n in "
-    "sorted((got - want).items(), key=lambda kv: spo": "the key (row, column, the hex itself) ties exactly where spot_order ties short of the facing; "
-    "sorted() is stable and the Counter keeps the board's order, which is already by facing within a "
-    "sea hex (a Board sorts its harbors by spot_order)",
-    "setupgen/check.py:_check_harbors line 25 col 97: 1 -> 0 in for (where, facing), n in "
-    "sorted(used.items(), key=lambda kv: spot_order(kv[0][0": "the same: the board's harbors already come by facing within a sea hex",
+    'setupgen/tournament/placings.py:placings line 46 col 20: 0 -> 1 in rest = [Placing(0, p, PRELIMINARY, rank[p], decided_by="preliminary_rank") for p': "a placeholder: every placing gets its place at the end (dataclasses.replace(p, place=n))",
+    "setupgen/core/balance.py:terrain_groups line 18 col 8: members 1 and 2 swapped in for a, b in pairs:": "a pair joins two hexes of equal terrain whichever comes first: the test is symmetric and the union keeps the smaller root either way",
+    "setupgen/core/balance.py:terrain_groups line 22 col 12: members 1 and 2 swapped in ra, rb = root(a), root(b)": "the union links the larger root to the smaller whichever is computed first",
+    "setupgen/core/balance.py:first_failure line 12 col 47: 0 -> 1 in and max(facts.intersections(), default=0) > limits.max_intersection_pips": "only a board with no intersection a start may take uses the default, and a limit is at least 1 (Limits refuses 0): 1 > limit holds as little as 0 > limit",
+    "setupgen/generate/numbers.py:uniform_joint line 26 col 11: == -> != in if attempt == 1:": "feasible() draws nothing and raises the same error for an impossible layout whenever it runs (and returns for a possible one); when it runs changes only the time",
+    "setupgen/generate/numbers.py:uniform_joint line 26 col 22: 1 -> 2 in if attempt == 1:": "the same: the feasibility check one attempt later",
+    "setupgen/generate/numbers.py:uniform_joint line 26 col 22: 1 -> 0 in if attempt == 1:": "the same: the feasibility check before the first attempt",
+    "setupgen/generate/numbers.py:_walk_back line 17 col 23: 1 -> 0 in for j in range(k - 1, -1, -1):": "the walk then first tries the hex itself: putting c there breaks the rule it broke already, so the walk goes on to the hexes before, as before",
+    "setupgen/generate/plan.py:_before line 10 col 35: members 1 and 2 swapped in rank[cell_of[h]] = (region.name, k)": "compared as (index, region) a neighbour is left out only when it has the hex's own index in a region sorted after it (or is the hex): such a hex is still empty when this one is filled, as every hex the original leaves out; hexes the original leaves out and this one keeps are empty too, so the checks find nothing more",
+    "setupgen/generate/plan.py:_before line 15 col 93: < -> <= in tuple(n for n in ns if mine is None or n not in rank or rank[n][0] != mine[0] or": "an equal index in the same region is the hex itself, and no hex is its own neighbour",
+    "setupgen/generate/plan.py:_before line 15 col 76: 0 -> 1 in tuple(n for n in ns if mine is None or n not in rank or rank[n][0] != mine[0] or": "compares a neighbour's index with the hex's region name: never equal, so every neighbour is kept; the ones the original leaves out are still empty when the hex is filled, so the checks find nothing more",
+    "setupgen/generate/plan.py:_before line 15 col 87: 0 -> 1 in tuple(n for n in ns if mine is None or n not in rank or rank[n][0] != mine[0] or": "the same: a region name against an index, never equal, every neighbour kept",
+    "setupgen/check.py:_free_harbor_rules line 25 col 52: members 1 and 2 swapped in stacked.setdefault(a.hex, set()).update((i, j))": "(j, i) adds the same two members to a set",
+    "setupgen/check.py:_check_harbors line 26 col 113: 1 -> 2 in for (where, facing, htype), _n in sorted((want - got).items(), key=lambda kv: sp": "orders missing fixed harbors of one sea hex only; a layout holds one harbor per sea hex (docs/rules.md section 3), so no two of them share one",
+    "setupgen/check.py:_check_harbors line 26 col 113: 1 -> 0 in for (where, facing, htype), _n in sorted((want - got).items(), key=lambda kv: sp": "the same: ties only between missing fixed harbors of one sea hex",
+    "setupgen/check.py:_check_harbors line 18 col 113: 1 -> 0 in for (where, facing, htype), _n in sorted((got - want).items(), key=lambda kv: sp": "the key (row, column, the hex itself) ties exactly where spot_order ties short of the facing; sorted() is stable and the Counter keeps the board's order, which is already by facing within a sea hex (a Board sorts its harbors by spot_order)",
+    "setupgen/check.py:_check_harbors line 45 col 97: 1 -> 0 in for (where, facing), n in sorted(used.items(), key=lambda kv: spot_order(kv[0][0": "the same: the board's harbors already come by facing within a sea hex",
 }
 
 _FLIP = {

@@ -143,3 +143,20 @@ def pytest_sessionfinish(session, exitstatus) -> None:
         f"session's end (now killed):\n{lines}\n"
     )
     session.exitstatus = 1
+
+
+# ------------------------------------------------------- time limits (issue 47)
+
+#: seconds a test marked slow or browser may run (the others: pyproject.toml's timeout, 300);
+#: several times their time on a loaded 2-core machine, so only a hang reaches it
+SLOW_TIMEOUT = 1200
+
+
+def pytest_collection_modifyitems(config, items) -> None:
+    """Slow and browser tests without a time limit of their own get
+    :data:`SLOW_TIMEOUT`; every other test has the configured one."""
+    for item in items:
+        if item.get_closest_marker("timeout") is None and (
+            item.get_closest_marker("slow") or item.get_closest_marker("browser")
+        ):
+            item.add_marker(pytest.mark.timeout(SLOW_TIMEOUT))

@@ -357,3 +357,16 @@ def test_ruff_format_and_check_are_clean():
     for args in (["format", "--check", "."], ["check", "."]):
         res = subprocess.run([ruff, *args], cwd=ROOT, capture_output=True, text=True)
         assert res.returncode == 0, (args, res.stdout[-3000:] + res.stderr[-1000:])
+
+
+def test_every_test_has_a_time_limit(request):
+    """pytest-timeout is active with the configured limit, and the slow
+    and browser tests get the longer one (tests/conftest.py), so a hang
+    fails its test instead of using up CI's 90 minutes (issue 47)."""
+    import conftest
+
+    config = request.config
+    assert config.pluginmanager.hasplugin("timeout") and float(config.getini("timeout")) == 300
+    assert request.node.get_closest_marker("timeout") is None  # this one runs under the 300 s
+    marked = [i for i in request.session.items if i.get_closest_marker("slow") or i.get_closest_marker("browser")]
+    assert all(i.get_closest_marker("timeout").args == (conftest.SLOW_TIMEOUT,) for i in marked)
