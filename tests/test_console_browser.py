@@ -248,11 +248,17 @@ def play_round(page, ctx, base: str, folder: Path, n: int, top: int, shots: Path
         page.goto(base + "/rounds/1")
         assert page.locator("tr.reported").count() == 1
         page.screenshot(path=str(shots / "console-round.png"), full_page=True)
+        held = ctx.new_page()  # a page whose form was just sent is not reloaded under its answer
+        held.goto(base + "/rounds/1")
+        held.evaluate("window.__held = 1; document.dispatchEvent(new Event('submit'))")
         page.click("tr.reported >> button:has-text('Bestätigen')")
         page.wait_for_url(base + "/rounds/1")
         # the table's page follows by itself (console.js asks the update channel every 5 s)
         phone.wait_for_selector("text=Von der Turnierleitung bestätigt", timeout=20_000)
         phone.close()
+        held.wait_for_timeout(6_000)  # a poll after the change: it would have reloaded by now
+        assert held.evaluate("window.__held") == 1
+        held.close()
     page.goto(f"{base}/rounds/{n}")
     assert page.locator("tr.confirmed").count() == 12
 

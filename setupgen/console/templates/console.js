@@ -1,6 +1,7 @@
 // setupgen console: the one script of its pages (docs/console.md, "The players' side").
 // It asks the page's update channel (data-status) every few seconds, reloads the page when
-// what it shows has changed (not while a form on it is being filled in), and counts the
+// what it shows has changed (not while a form on it is being filled in, nor once one is sent:
+// a reload then would cancel the answer the director waits for), and counts the
 // round clock down between answers. Every page works without it: a reload shows the same.
 (function () {
   "use strict";
@@ -14,6 +15,7 @@
   var every = 5000;
 
   document.addEventListener("input", function () { typing = true; });
+  document.addEventListener("submit", function () { typing = true; });
 
   function two(n) { return (n < 10 ? "0" : "") + n; }
 
