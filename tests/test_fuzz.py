@@ -368,12 +368,11 @@ def test_fuzz_tournament_folders(profile, played):
                 )
             args = ["t/tournament.toml", "out/results.csv"]
             verdict(["standings", *args, "-o", "out"])
-            if verdict(["finals", *args, "--players", "8", "-o", "out"]) == 0 and data.draw(st.booleans()):
-                final = (
-                    [ln for ln in (out / "final" / "results-final.csv").read_text().splitlines()]
-                    if (out / "final" / "results-final.csv").exists()
-                    else []
-                )
+            # the pack's own pages are not what is fuzzed here: no almanac pages (half the rendering)
+            finals = ["finals", *args, "--players", "8", "--no-almanac", "-o", "out"]
+            if verdict(finals) == 0 and data.draw(st.booleans()):
+                blank = out / "final" / "results-final-blank.csv"  # the pack's rows to fill in
+                final = blank.read_text().splitlines() if blank.exists() else []
                 if final:
                     (out / "results-final.csv").write_text(
                         folder_results(
