@@ -204,3 +204,25 @@ def test_the_re_plans_quality_in_german(open_day):
     home = text_of(c.get("/").text)
     assert "Neu geplant ab Runde 2:" in home and "(Schranke 4: optimal)" in home
     assert "repeated opponents" not in home and "bound" not in home
+
+
+@pytest.mark.parametrize(
+    "path,file,kind", [("/console.css", "console.css", "text/css"), ("/console.js", "console.js", "text/javascript")]
+)
+def test_the_style_sheet_and_script_are_revalidated_not_sent_again(open_day, path, file, kind):
+    """Issue 48: the static files carry an ETag (the SHA-256 of their
+    bytes, worked out here) and ``no-cache``; asked again with that ETag
+    the answer is 304 without a body; every other page stays ``no-store``."""
+    import hashlib
+
+    c = client(open_day())
+    data = (ROOT / "setupgen" / "console" / "templates" / file).read_bytes()
+    etag = '"' + hashlib.sha256(data).hexdigest()[:32] + '"'
+    first = c.get(path)
+    assert first.status_code == 200 and first.content == data and first.headers["etag"] == etag
+    assert first.headers["content-type"].startswith(kind) and first.headers["cache-control"] == "no-cache"
+    again = c.get(path, headers={"if-none-match": etag})
+    assert again.status_code == 304 and again.content == b"" and again.headers["etag"] == etag
+    assert c.get(path, headers={"if-none-match": '"other"'}).status_code == 200
+    assert c.get("/public").headers["cache-control"] == "no-store"
+    assert again.headers.get_list("cache-control") == ["no-cache"]  # not both

@@ -58,6 +58,7 @@ from .pages import (
     scenario_name,
     seating_refusal,
     standings_context,
+    static_file,
 )
 from .store import StoreError
 from .words import Words, local_time
@@ -145,8 +146,9 @@ class _Headers:
         async def with_headers(message):
             if message["type"] == "http.response.start":
                 message.setdefault("headers", [])
+                given = {k.lower() for k, _ in message["headers"]}  # a response's own cache-control stands
                 message["headers"] = list(message["headers"]) + [
-                    (k.encode(), v.encode()) for k, v in security.HEADERS.items()
+                    (k.encode(), v.encode()) for k, v in security.HEADERS.items() if k.encode() not in given
                 ]
             await send(message)
 
@@ -509,7 +511,7 @@ async def _internal(request: Request, exc: Exception) -> Response:
 
 async def css(request: Request) -> Response:
     """The style sheet."""
-    return Response((TEMPLATES / "console.css").read_text(encoding="utf-8"), media_type="text/css")
+    return static_file(request, "console.css", "text/css; charset=utf-8")
 
 
 async def login(request: Request) -> Response:

@@ -18,7 +18,7 @@ from urllib.parse import parse_qsl
 from markupsafe import Markup
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import HTMLResponse
+from starlette.responses import HTMLResponse, Response
 
 from ..core import cldr
 from ..core.errors import SetupgenError
@@ -53,9 +53,40 @@ __all__: Sequence[str] = (
     "Refusal",
     "posted_seating",
     "seating_refusal",
+    "static_file",
 )
 
 TEMPLATES = Path(__file__).with_name("templates")
+
+
+#: a static file's bytes and ETag, by name, kept while its size and time are unchanged
+_STATIC: dict[str, tuple[tuple[int, int], bytes, str]] = {}
+
+
+def static_file(request: Request, name: str, media_type: str) -> Response:
+    """``templates/<name>`` (the style sheet, the script) read once and
+    kept while the file is unchanged, with an ETag (its SHA-256); a request
+    naming that ETag in ``If-None-Match`` gets 304 and no body. Sent with
+    ``cache-control: no-cache``: the browser keeps it and asks each time
+    whether it changed (the one exception to the console's ``no-store``,
+    issue 48)."""
+    import hashlib
+
+    path = TEMPLATES / name
+    st_ = path.stat()
+    key = (st_.st_size, st_.st_mtime_ns)
+    kept = _STATIC.get(name)
+    if kept is None or kept[0] != key:
+        data = path.read_bytes()
+        kept = _STATIC[name] = (key, data, '"' + hashlib.sha256(data).hexdigest()[:32] + '"')
+    _, data, etag = kept
+    headers = {"etag": etag, "cache-control": "no-cache"}
+    wanted = [t.strip() for t in request.headers.get("if-none-match", "").split(",")]
+    if etag in wanted or "*" in wanted:
+        return Response(status_code=304, headers=headers)
+    return Response(data, media_type=media_type, headers=headers)
+
+
 MAX_FIELDS = 40  # fields a form may have
 
 

@@ -43,7 +43,6 @@ from .clock import format_left
 from .day import Day
 from .hall import Stage
 from .pages import (
-    TEMPLATES,
     client_host,
     day_of,
     form_rows,
@@ -57,6 +56,7 @@ from .pages import (
     scenario_name,
     seating_refusal,
     standings_context,
+    static_file,
 )
 from .words import Words, local_clock, local_time
 
@@ -479,4 +479,4 @@ async def console_js(request: Request) -> Response:
     """The one script of the console (``script-src 'self'``): polls the
     page's update channel, reloads the page when its stamp changed (not
     while a form is being filled in), and counts the clock down."""
-    return Response((TEMPLATES / "console.js").read_text(encoding="utf-8"), media_type="text/javascript")
+    return static_file(request, "console.js", "text/javascript; charset=utf-8")
