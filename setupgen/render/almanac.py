@@ -507,16 +507,16 @@ def _draw_column(dwg: Any, lines: list[Line], x: float, y: float, size: float, l
         if line.kind == "gap":
             continue
         if line.kind == "head":
-            add_text(dwg, dwg, line.text, x, y, size, st, bold=True)
+            add_text(dwg, line.text, x, y, size, st, bold=True)
         elif line.kind == "note":
-            add_text(dwg, dwg, line.text, x, y, size, st)
+            add_text(dwg, line.text, x, y, size, st)
         else:
             if line.number:
-                add_text(dwg, dwg, line.number, x + line.indent - 0.35 * size, y, size, st, anchor="end")
+                add_text(dwg, line.number, x + line.indent - 0.35 * size, y, size, st, anchor="end")
             elif line.kind == "first":
                 k = size / MIN_FONT_MM  # the bullet of 8 pt text: 0.5 mm, 1.1 mm from the column's edge
-                add_circle(dwg, dwg, x + 1.1 * k, y - size * 0.33, 0.5 * k, fill=st.colour["ink"])
-            add_text(dwg, dwg, line.text, x + line.indent, y, size, st)
+                add_circle(dwg, x + 1.1 * k, y - size * 0.33, 0.5 * k, fill=st.colour["ink"])
+            add_text(dwg, line.text, x + line.indent, y, size, st)
 
 
 def _header(dwg: Any, layout: Layout, ctx: SheetContext, m: float, cw: float, tx: Texts, st: Any) -> float:
@@ -525,10 +525,10 @@ def _header(dwg: Any, layout: Layout, ctx: SheetContext, m: float, cw: float, tx
     box_w = st.mm("table_box_width") if ctx.table is not None else 0.0
     text_w = cw - box_w - 4.0
     t, sz = fit(tx.get("almanac.title"), text_w, st.mm("scenario"), bold=True)
-    add_text(dwg, dwg, t, m, m + sz * 1.05, sz, st, bold=True)
+    add_text(dwg, t, m, m + sz * 1.05, sz, st, bold=True)
     parts = [p for p in (ctx.tournament, round_label(ctx, tx), scenario_title(layout, tx)) if p]
     t2, sz2 = fit(" · ".join(parts), text_w, st.mm("body"))
-    add_text(dwg, dwg, t2, m, m + sz * 1.4 + sz2 * 1.2, sz2, st)
+    add_text(dwg, t2, m, m + sz * 1.4 + sz2 * 1.2, sz2, st)
     return table_box_and_rule(dwg, ctx.table if box_w else None, m, m + sz * 1.4 + sz2 * 1.6, m, cw, box_w, tx, st)
 
 
@@ -539,5 +539,5 @@ def blank_back(*, lang: str = "en", paper: str = "a4") -> Any:
     unknown language or paper."""
     pg = Page.start(paper, lang)
     text, size = fit(pg.tx.get("almanac.blank_back"), pg.cw, MIN_FONT_MM)
-    add_text(pg.dwg, pg.dwg, text, pg.m, pg.h - pg.m, size, pg.st, fill=pg.st.colour["ink"])
+    add_text(pg.dwg, text, pg.m, pg.h - pg.m, size, pg.st, fill=pg.st.colour["ink"])
     return finish(pg.dwg)

@@ -242,7 +242,7 @@ def place(board: Board, box: Box, s: float) -> Fit:
     return Fit(s, left - x0 * s, top - y0 * s, box.x, box)
 
 
-def draw_board(dwg: Any, parent: Any, board: Board, fit_: Fit, tx: Texts, st: Style) -> None:
+def draw_board(dwg: Any, board: Board, fit_: Fit, tx: Texts, st: Style) -> None:
     """The board picture: sea and frame (a frame hex as its half inside the
     board's rectangle) and land hexes, each with its fill and pattern; the
     outline (straight along the frame's cut, class ``frame``) and the
@@ -287,13 +287,13 @@ def draw_swatch(
     ``[pattern]`` in style.toml on top (unless ``patterns_drawn``), then
     the outline."""
     d = poly_d(pts)
-    add_path(dwg, dwg, d, fill=st.fill[key], role=role)
+    add_path(dwg, d, fill=st.fill[key], role=role)
     if not patterns_drawn:
         pat = pattern_of(st.table("pattern"), key)
         if pat is not None:
             dwg.pattern(d, key, pat)
     if stroke is not None:
-        add_path(dwg, dwg, poly_d(pts), stroke=stroke, width=st.mm("hex_stroke"), dash=dash)
+        add_path(dwg, poly_d(pts), stroke=stroke, width=st.mm("hex_stroke"), dash=dash)
 
 
 def _tile_points(t: Tile, fit_: Fit, half: tuple[int, ...] | None) -> list[tuple[float, float]]:
@@ -314,7 +314,7 @@ def _draw_tiles(dwg: Any, board: Board, fit_: Fit, halves: dict[Hex, tuple[int, 
         polys.setdefault(tile_key(t), []).append(d)
         edges[t.kind if t.kind in edges else "land"].append(d)
     for key in sorted(polys):
-        add_path(dwg, dwg, " ".join(polys[key]), fill=st.fill[key], role=f"hex {key}")
+        add_path(dwg, " ".join(polys[key]), fill=st.fill[key], role=f"hex {key}")
     table = st.table("pattern")
     for key in table:
         pat = pattern_of(table, key) if key in polys else None
@@ -324,7 +324,7 @@ def _draw_tiles(dwg: Any, board: Board, fit_: Fit, halves: dict[Hex, tuple[int, 
     for kind, colour, dash in (("sea", "sea_line", None), ("frame", "sea_line", "1.00,0.80"), ("land", "line", None)):
         if edges[kind]:
             add_path(
-                dwg, dwg, " ".join(edges[kind]), stroke=st.colour[colour], width=width, dash=dash
+                dwg, " ".join(edges[kind]), stroke=st.colour[colour], width=width, dash=dash
             )  # miter joins: a third cheaper in cairo than round ones
 
 
@@ -371,7 +371,6 @@ def _draw_outline(dwg: Any, board: Board, fit_: Fit, st: Style, halves: dict[Hex
     everything = frozenset(t.hex for t in board.tiles)
     add_path(
         dwg,
-        dwg,
         _segments_d(boundary_segments(everything, fit_, halves)),
         stroke=st.colour["ink"],
         width=st.mm("frame_stroke"),
@@ -380,7 +379,6 @@ def _draw_outline(dwg: Any, board: Board, fit_: Fit, st: Style, halves: dict[Hex
     land = frozenset(t.hex for t in board.tiles if t.kind == "land")
     if land:
         add_path(
-            dwg,
             dwg,
             _segments_d(boundary_segments(land, fit_)),
             stroke=st.colour["ink"],
@@ -413,7 +411,6 @@ def _label_box(dwg: Any, text: str, x: float, base: float, size: float, st: Styl
     dwg.begin(kind)
     add_rect(
         dwg,
-        dwg,
         x - w / 2 - 0.5,
         base - size * LABEL_ASCENT,
         w + 1.0,
@@ -421,7 +418,7 @@ def _label_box(dwg: Any, text: str, x: float, base: float, size: float, st: Styl
         fill=st.fill["box"],
         rx=0.5,
     )
-    add_text(dwg, dwg, text, x, base, size, st, bold=True, anchor="middle")
+    add_text(dwg, text, x, base, size, st, bold=True, anchor="middle")
     dwg.end()
 
 
@@ -459,11 +456,11 @@ def _draw_land_marks(
     half = text_width(label, size, bold=True) / 2 + 0.5
     boxes = [(x - half, base - size * LABEL_ASCENT, x + half, base + size * LABEL_DESCENT)]
     if t.number is not None:
-        draw_token(dwg, dwg, x, ty, r, t.number, st)
+        draw_token(dwg, x, ty, r, t.number, st)
         boxes.append((x - r, ty - r, x + r, ty + r))
     if t.oil_spring:
         dwg.begin("oil")
-        draw_oil(dwg, dwg, x - s * 0.62, ty, s * 0.42, st)
+        draw_oil(dwg, x - s * 0.62, ty, s * 0.42, st)
         dwg.end()
         boxes.append((x - s * 0.62 - s * 0.13, ty - s * 0.21, x - s * 0.62 + s * 0.13, ty + s * 0.21))
     if board.robber == t.hex:
@@ -472,7 +469,7 @@ def _draw_land_marks(
             bottom = ty + s * 0.35
             h = min(s * 0.7, bottom - (base + size * LABEL_DESCENT + 0.4))
             rx, ry = x, bottom - h / 2
-        draw_robber(dwg, dwg, rx, ry, h, st)
+        draw_robber(dwg, rx, ry, h, st)
         boxes.append((rx - h * 0.3, ry - h / 2, rx + h * 0.3, ry + h / 2))
     return boxes
 
@@ -486,7 +483,7 @@ def _draw_row_numbers(dwg: Any, board: Board, fit_: Fit, st: Style) -> list[tupl
     out = []
     for i, row in enumerate(build_rows(board), start=1):
         y = fit_.at(row.tiles[0].hex)[1]
-        add_text(dwg, dwg, str(i), x, y + size * 0.36, size, st, bold=True, anchor="end", fill=st.colour["muted"])
+        add_text(dwg, str(i), x, y + size * 0.36, size, st, bold=True, anchor="end", fill=st.colour["muted"])
         w = text_width(str(i), size, bold=True)
         out.append((x - w / 2, y, w / 2 + 1.5, size * 0.6))
     return out
@@ -519,26 +516,19 @@ def _draw_harbors(dwg: Any, board: Board, fit_: Fit, free: _FreeSea, tx: Texts, 
         marks.append(HarborMark(n, h, (cx, cy), p, r, areas.get(h.hex)))
         free.block_pier(e1, p, e2, r)
         d = f"M{num(e1[0])},{num(e1[1])} L{num(p[0])},{num(p[1])} L{num(e2[0])},{num(e2[1])}"
-        add_path(dwg, dwg, d, stroke=st.colour["ink"], width=st.mm("pier"), join="round")
+        add_path(dwg, d, stroke=st.colour["ink"], width=st.mm("pier"), join="round")
     for m in marks:
         dwg.begin("harbor")
         add_circle(
-            dwg,
-            dwg,
-            m.p[0],
-            m.p[1],
-            r,
-            fill=st.fill["harbor"],
-            stroke=st.colour["ink"],
-            width=st.mm("token_stroke") * 1.6,
+            dwg, m.p[0], m.p[1], r, fill=st.fill["harbor"], stroke=st.colour["ink"], width=st.mm("token_stroke") * 1.6
         )
         size = max(MIN_FONT_MM, min(st.mm("harbor_index"), r * 1.2))
-        add_text(dwg, dwg, str(m.n), m.p[0], m.p[1] + size * 0.36, size, st, bold=True, anchor="middle")
+        add_text(dwg, str(m.n), m.p[0], m.p[1] + size * 0.36, size, st, bold=True, anchor="middle")
         dwg.end()
     free.prepare()
     pirate, spots = _place_pirate_and_words(board, fit_, marks, free, areas, tx, st)
     if pirate is not None:
-        draw_pirate(dwg, dwg, pirate[0], pirate[1], pirate[2], st)
+        draw_pirate(dwg, pirate[0], pirate[1], pirate[2], st)
     for m, spot in zip(marks, spots):
         _draw_words(dwg, m, spot, st)
 
@@ -845,25 +835,16 @@ def _draw_words(dwg: Any, m: HarborMark, spot: WordSpot, st: Style) -> None:
         a, b = leader(m.p[0], m.p[1], m.r, spot.x, spot.y, spot.w / 2, spot.h / 2)
         add_path(
             dwg,
-            dwg,
             f"M{num(a[0])},{num(a[1])} L{num(b[0])},{num(b[1])}",
             stroke=st.colour["ink"],
             width=st.mm("pier") * 0.6,
             role="leader",
         )
     dwg.begin("harbor-words")
-    add_rect(dwg, dwg, x0, top, spot.w, spot.h, fill=st.fill["harbor"], rx=0.6)
+    add_rect(dwg, x0, top, spot.w, spot.h, fill=st.fill["harbor"], rx=0.6)
     for i, line in enumerate(spot.lines):
         add_text(
-            dwg,
-            dwg,
-            line,
-            spot.x,
-            top + 0.15 + lh * i + spot.size * 0.86,
-            spot.size,
-            st,
-            bold=(i == 0),
-            anchor="middle",
+            dwg, line, spot.x, top + 0.15 + lh * i + spot.size * 0.86, spot.size, st, bold=(i == 0), anchor="middle"
         )
     dwg.end()
 
@@ -1149,9 +1130,7 @@ def legend_lines(e: str, w: float, tx: Texts, st: Style) -> list[str]:
     return wrap(tx.get(_LEGEND_KEYS[e]), w - indent, size)
 
 
-def draw_legend(
-    dwg: Any, parent: Any, entries: Sequence[str], x: float, y: float, w: float, tx: Texts, st: Style
-) -> float:
+def draw_legend(dwg: Any, entries: Sequence[str], x: float, y: float, w: float, tx: Texts, st: Style) -> float:
     """The legend at top-left ``(x, y)`` in a column ``w`` mm wide, each
     entry one item ``legend`` (a terrain shows its fill and pattern);
     returns the y (mm) below it."""
@@ -1164,48 +1143,39 @@ def draw_legend(
         if e in LAND_TERRAINS:
             draw_swatch(dwg, hex_points(sx, cy, sw * 0.55), e, st, stroke=st.colour["line"])
             label = tx.get(f"label.{e}")
-            add_text(dwg, parent, label, tx_, base, size, st, bold=True)
+            add_text(dwg, label, tx_, base, size, st, bold=True)
             lw = text_width(label + " ", size, bold=True)
             word, size2 = fit(tx.get(f"terrain.{e}"), w - indent - lw, size)
-            add_text(dwg, parent, word, tx_ + lw, base, size2, st)
+            add_text(dwg, word, tx_ + lw, base, size2, st)
             dwg.end()
             y += lh
             continue
-        _legend_symbol(dwg, parent, e, sx, cy, sw, size, tx, st)
+        _legend_symbol(dwg, e, sx, cy, sw, size, tx, st)
         lines = legend_lines(e, w, tx, st)
         for i, line in enumerate(lines):
-            add_text(dwg, parent, line, tx_, base + i * size * 1.2, size, st)
+            add_text(dwg, line, tx_, base + i * size * 1.2, size, st)
         dwg.end()
         y += lh + (len(lines) - 1) * size * 1.2
     return y
 
 
-def _legend_symbol(
-    dwg: Any, parent: Any, e: str, x: float, y: float, sw: float, size: float, tx: Texts, st: Style
-) -> None:
+def _legend_symbol(dwg: Any, e: str, x: float, y: float, sw: float, size: float, tx: Texts, st: Style) -> None:
     """The symbol of legend entry ``e`` centred on ``(x, y)``."""
     if e in ("token", "red"):
-        draw_token(dwg, parent, x, y, sw * 0.5, 5 if e == "token" else 8, st)
+        draw_token(dwg, x, y, sw * 0.5, 5 if e == "token" else 8, st)
     elif e == "robber":
-        draw_robber(dwg, parent, x, y, sw * 0.95, st)
+        draw_robber(dwg, x, y, sw * 0.95, st)
     elif e == "pirate":
-        draw_pirate(dwg, parent, x, y, sw * 0.8, st)
+        draw_pirate(dwg, x, y, sw * 0.8, st)
     elif e == "hidden":
         draw_swatch(dwg, hex_points(x, y, sw * 0.55), "hidden", st, stroke=st.colour["line"])
-        add_text(dwg, parent, tx.get("label.hidden"), x, y + size * 0.36, size, st, bold=True, anchor="middle")
+        add_text(dwg, tx.get("label.hidden"), x, y + size * 0.36, size, st, bold=True, anchor="middle")
     elif e == "oil":
-        draw_oil(dwg, parent, x, y, sw * 0.9, st)
+        draw_oil(dwg, x, y, sw * 0.9, st)
     elif e == "harbor":
         add_circle(
-            dwg,
-            parent,
-            x,
-            y,
-            sw * 0.45,
-            fill=st.fill["harbor"],
-            stroke=st.colour["ink"],
-            width=st.mm("token_stroke") * 1.6,
+            dwg, x, y, sw * 0.45, fill=st.fill["harbor"], stroke=st.colour["ink"], width=st.mm("token_stroke") * 1.6
         )
-        add_text(dwg, parent, "1", x, y + size * 0.36, size, st, bold=True, anchor="middle")
+        add_text(dwg, "1", x, y + size * 0.36, size, st, bold=True, anchor="middle")
     elif e == "row":
-        add_text(dwg, parent, "1", x, y + size * 0.36, size, st, bold=True, anchor="middle", fill=st.colour["muted"])
+        add_text(dwg, "1", x, y + size * 0.36, size, st, bold=True, anchor="middle", fill=st.colour["muted"])

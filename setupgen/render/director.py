@@ -436,7 +436,7 @@ def _scenario_word(name: str, tx: Texts) -> str:
 
 def _rule(dwg: Any, plan: _Plan, y: float, width: float) -> None:
     m = plan.st.margin
-    add_path(dwg, dwg, f"M{num(m)},{num(y)} L{num(plan.w - m)},{num(y)}", stroke=plan.st.colour["ink"], width=width)
+    add_path(dwg, f"M{num(m)},{num(y)} L{num(plan.w - m)},{num(y)}", stroke=plan.st.colour["ink"], width=width)
 
 
 @dataclass(frozen=True, slots=True)
@@ -484,7 +484,7 @@ def _header(dwg: Any, plan: _Plan, head: _Head, *, first: bool = True) -> float:
     y = m
     for line in lines:
         y += size
-        add_text(dwg, dwg, line, m, y, size, st, bold=True)
+        add_text(dwg, line, m, y, size, st, bold=True)
         y += size * 0.25
     y = _subtitle(dwg, plan, head, y)
     box = [(tx.get("director.key_pointer", file=key_file), True)] if key_file else []
@@ -526,7 +526,7 @@ def _subtitle(dwg: Any, plan: _Plan, head: _Head, y: float) -> float:
             lines += seed_lines(part, cw, size, mono=False)
     for line in lines:
         y += size * 1.4
-        add_text(dwg, dwg, line, m, y, size, st, fill=st.colour["muted"])
+        add_text(dwg, line, m, y, size, st, fill=st.colour["muted"])
     return y + size * 0.6
 
 
@@ -539,11 +539,11 @@ def _note_box(dwg: Any, plan: _Plan, paragraphs: list[tuple[str, bool]], top: fl
     width = plan.w - 2 * m - 2 * pad
     lines = [(line, bold) for text, bold in paragraphs for line in wrap(text, width, size, bold=bold)]
     height = 2 * pad + len(lines) * lh - (lh - size)
-    add_rect(dwg, dwg, m, top, plan.w - 2 * m, height, fill=st.fill["box"], stroke=st.colour["ink"], width=g("rule"))
+    add_rect(dwg, m, top, plan.w - 2 * m, height, fill=st.fill["box"], stroke=st.colour["ink"], width=g("rule"))
     y = top + pad
     for line, bold in lines:
         t, sz = fit(line, width, size, bold=bold)
-        add_text(dwg, dwg, t, m + pad, y + size * 0.8, sz, st, bold=bold)
+        add_text(dwg, t, m + pad, y + size * 0.8, sz, st, bold=bold)
         y += lh
     return top + height
 
@@ -648,16 +648,16 @@ def _material_box(dwg: Any, plan: _Plan, paragraphs: tuple[tuple[str, tuple[str,
     gap = size * 0.3
     n = sum(len(ls) * above + len(its) for (ls, above), its in zip(laid, items))  # items: never none
     height = 2 * pad + n * lh - (lh - size) + (len(laid) - 1) * gap
-    add_rect(dwg, dwg, m, top, plan.w - 2 * m, height, fill=st.fill["box"], stroke=st.colour["ink"], width=g("rule"))
+    add_rect(dwg, m, top, plan.w - 2 * m, height, fill=st.fill["box"], stroke=st.colour["ink"], width=g("rule"))
     y = top + pad + size * 0.8
     for (labels, above), lines in zip(laid, items):
         for label in labels:
             t, sz = fit(label, inner if above else label_w, size, bold=True)
-            add_text(dwg, dwg, t, m + pad, y, sz, st, bold=True)
+            add_text(dwg, t, m + pad, y, sz, st, bold=True)
             y += lh if above else 0.0
         for line in lines:
             t, sz = fit(line, width, size)
-            add_text(dwg, dwg, t, x, y, sz, st)
+            add_text(dwg, t, x, y, sz, st)
             y += lh
         y += gap
     return top + height
@@ -707,18 +707,18 @@ def _balance_box(dwg: Any, plan: _Plan, summary: tuple[str, tuple[str, ...], str
     legend_lines = wrap(legend, inner, size)
     gap = size * 0.3
     height = 2 * pad + (len(lines) + len(legend_lines)) * lh - (lh - size) + gap
-    add_rect(dwg, dwg, m, top, plan.w - 2 * m, height, fill=st.fill["box"], stroke=st.colour["ink"], width=g("rule"))
+    add_rect(dwg, m, top, plan.w - 2 * m, height, fill=st.fill["box"], stroke=st.colour["ink"], width=g("rule"))
     y = top + pad + size * 0.8
     t, sz = fit(label, label_w, size, bold=True)
-    add_text(dwg, dwg, t, m + pad, y, sz, st, bold=True)
+    add_text(dwg, t, m + pad, y, sz, st, bold=True)
     for line in lines:
         t, sz = fit(line, width, size)
-        add_text(dwg, dwg, t, x, y, sz, st)
+        add_text(dwg, t, x, y, sz, st)
         y += lh
     y += gap
     for line in legend_lines:
         t, sz = fit(line, inner, size)
-        add_text(dwg, dwg, t, m + pad, y, sz, st, fill=st.colour["muted"])
+        add_text(dwg, t, m + pad, y, sz, st, fill=st.colour["muted"])
         y += lh
     return top + height
 
@@ -740,15 +740,7 @@ def _column_heads(dwg: Any, plan: _Plan, y: float) -> float:
             t, sz = fit(line, width, size, bold=True)
             ly = base - (len(lines) - 1 - i) * lh
             add_text(
-                dwg,
-                dwg,
-                t,
-                x + width / 2 if centre else x,
-                ly,
-                sz,
-                st,
-                bold=True,
-                anchor="middle" if centre else "start",
+                dwg, t, x + width / 2 if centre else x, ly, sz, st, bold=True, anchor="middle" if centre else "start"
             )
     y = base + size * 0.2 + g("inset")
     _rule(dwg, plan, y, g("thin_rule"))
@@ -758,7 +750,6 @@ def _column_heads(dwg: Any, plan: _Plan, y: float) -> float:
 def _footer(dwg: Any, plan: _Plan, page: int, pages: int) -> None:
     st, size = plan.st, plan.g("footer")
     add_text(
-        dwg,
         dwg,
         plan.tx.get("director.page", i=page, n=pages),
         plan.w - st.margin,
@@ -778,12 +769,12 @@ def _row(dwg: Any, plan: _Plan, row: DirectorRow, top: float, *, shaded: bool) -
     setup ID, seed, check boxes), then its players."""
     st, g, tx = plan.st, plan.g, plan.tx
     if shaded:
-        add_rect(dwg, dwg, st.margin, top, plan.w - 2 * st.margin, plan.row_h, fill=st.fill["header"])
+        add_rect(dwg, st.margin, top, plan.w - 2 * st.margin, plan.row_h, fill=st.fill["header"])
     body, ids = g("body"), g("id")
     base = top + plan.band / 2 + body * 0.36
     x, cw = plan.col("table")
     t, sz = fit(str(row.table), cw, body, bold=True)
-    add_text(dwg, dwg, t, x, base, sz, st, bold=True)
+    add_text(dwg, t, x, base, sz, st, bold=True)
     if any(k == "scenario" for k, _, _ in plan.cols):
         x, cw = plan.col("scenario")
         word = _scenario_word(row.scenario, tx)
@@ -791,21 +782,20 @@ def _row(dwg: Any, plan: _Plan, row: DirectorRow, top: float, *, shaded: bool) -
         if text_width(word, body) > cw:  # two smaller lines in the row's first line
             lines, sz = fit_lines(word, cw, min(body, plan.band / 2.7), 2)
         for i, line in enumerate(lines):
-            add_text(dwg, dwg, line, x, base + (i - (len(lines) - 1) / 2) * sz * 1.1, sz, st)
+            add_text(dwg, line, x, base + (i - (len(lines) - 1) / 2) * sz * 1.1, sz, st)
     x, cw = plan.col("setup_id")
     t, sz = fit(row.setup_id, cw, ids, bold=True, mono=True)
-    add_text(dwg, dwg, t, x, base, sz, st, bold=True, mono=True)
+    add_text(dwg, t, x, base, sz, st, bold=True, mono=True)
     x, cw = plan.col("seed")
     seeds, sz = seed_lines(row.seed or "", cw, plan.seed_size), plan.seed_size
     for i, line in enumerate(seeds):
-        add_text(dwg, dwg, line, x, base + (i - (len(seeds) - 1) / 2) * sz * SEED_LINE, sz, st, mono=True)
+        add_text(dwg, line, x, base + (i - (len(seeds) - 1) / 2) * sz * SEED_LINE, sz, st, mono=True)
     if row.balance is not None and plan.figures:
         _balance_figures(dwg, plan, row.balance, base)
     b = g("box")
     for kind in ("received", "entered"):
         x, cw = plan.col(kind)
         add_rect(
-            dwg,
             dwg,
             x + (cw - b) / 2,
             top + (plan.band - b) / 2,
@@ -831,9 +821,8 @@ def _players(dwg: Any, plan: _Plan, players: tuple[str, ...], top: float) -> Non
     cell = span / plan.per_line
     if plan.choice:
         head_y = top + lh / 2 + size * 0.36
-        add_text(dwg, dwg, plan.tx.get("slip.rank"), x0, head_y, size, st, bold=True, fill=st.colour["muted"])
+        add_text(dwg, plan.tx.get("slip.rank"), x0, head_y, size, st, bold=True, fill=st.colour["muted"])
         add_text(
-            dwg,
             dwg,
             plan.tx.get("slip.player"),
             x0 + _choice_width(plan),
@@ -851,10 +840,10 @@ def _players(dwg: Any, plan: _Plan, players: tuple[str, ...], top: float) -> Non
         x = x0 + k * cell
         y = top + line * lh + lh / 2 + size * 0.36
         seat = f"{i + 1} "
-        add_text(dwg, dwg, seat.strip(), x, y, size, st, bold=True, fill=st.colour["muted"])
+        add_text(dwg, seat.strip(), x, y, size, st, bold=True, fill=st.colour["muted"])
         nx = x + (_choice_width(plan) if plan.choice else text_width(seat, size, bold=True))
         t, sz = fit(name, cell - (nx - x) - size, size)
-        add_text(dwg, dwg, t, nx, y, sz, st)
+        add_text(dwg, t, nx, y, sz, st)
 
 
 def _choice_width(plan: _Plan) -> float:
@@ -872,5 +861,5 @@ def _balance_figures(dwg: Any, plan: _Plan, balance: Balance, base: float) -> No
     right = x + (cw - sum(plan.figures) - gap * (len(plan.figures) - 1)) / 2
     for text, width in zip(_figures(balance, cldr.decimal_mark(plan.tx)), plan.figures):
         right += width
-        add_text(dwg, dwg, text, right, base, g("id"), st, anchor="end")
+        add_text(dwg, text, right, base, g("id"), st, anchor="end")
         right += gap

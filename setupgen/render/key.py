@@ -134,14 +134,14 @@ def render_key(
 
     y += gap
     fit_ = place(shown, Box(m, y, cw, block_h), s)
-    draw_board(dwg, dwg, shown, fit_, tx, st)
+    draw_board(dwg, shown, fit_, tx, st)
     for _, _, t in entries:
         _mark_hidden(dwg, fit_, t, st)
     y += block_h + gap
     for i, col in enumerate(columns):
         lx = m + i * (col_w + gap)
         rest = [e for e in col if e != KEY_ENTRY]
-        ly = draw_legend(dwg, dwg, rest, lx, y, col_w, tx, st)
+        ly = draw_legend(dwg, rest, lx, y, col_w, tx, st)
         if KEY_ENTRY in col:
             _legend_extra(dwg, lx, ly, col_w, tx, st)
     y += legend_h + gap
@@ -159,9 +159,9 @@ def _header(dwg: Any, layout: Layout, ctx: SheetContext, m: float, cw: float, tx
     box on the right; returns the y (mm) below the header rule."""
     bs = st.mm("key_banner")
     bh = bs * 2.0
-    add_rect(dwg, dwg, m, m, cw, bh, fill=st.colour["ink"])
+    add_rect(dwg, m, m, cw, bh, fill=st.colour["ink"])
     t, sz = fit(tx.get("key.banner"), cw - 4.0, bs, bold=True)
-    add_text(dwg, dwg, t, m + cw / 2, m + bh / 2 + sz * 0.36, sz, st, bold=True, anchor="middle", fill="#ffffff")
+    add_text(dwg, t, m + cw / 2, m + bh / 2 + sz * 0.36, sz, st, bold=True, anchor="middle", fill="#ffffff")
     top = m + bh + 2.0
     box_w = 32.0 if ctx.table is not None else 0.0
     text_w = cw - box_w - (4.0 if box_w else 0.0)
@@ -172,20 +172,20 @@ def _header(dwg: Any, layout: Layout, ctx: SheetContext, m: float, cw: float, tx
         lines, size = fit_lines(first, text_w, st.mm("scenario"), 2, bold=True)
         for line in lines:
             y += size * 1.05
-            add_text(dwg, dwg, line, m, y, size, st, bold=True)
+            add_text(dwg, line, m, y, size, st, bold=True)
             y += size * 0.3
     t, sz = fit(scenario_title(layout, tx), text_w, st.mm("scenario"), bold=not first)
     y += sz * 1.05
-    add_text(dwg, dwg, t, m, y, sz, st, bold=not first)
+    add_text(dwg, t, m, y, sz, st, bold=not first)
     y += sz * 0.3
     small = st.mm("small")
     for line in wrap(tx.get("key.warning"), text_w, small, bold=True):
         y += small * 1.3
-        add_text(dwg, dwg, line, m, y, small, st, bold=True)
+        add_text(dwg, line, m, y, small, st, bold=True)
     for note in (tx.get("note.reconstruction"),) if layout.reconstruction else ():
         for line in wrap(f"{tx.get('director.note')} {note}", text_w, small):
             y += small * 1.3
-            add_text(dwg, dwg, line, m, y, small, st, fill=st.colour["muted"])
+            add_text(dwg, line, m, y, small, st, fill=st.colour["muted"])
     return table_box_and_rule(dwg, ctx.table if box_w else None, top, y + 0.8, m, cw, box_w, tx, st)
 
 
@@ -194,9 +194,9 @@ def _header(dwg: Any, layout: Layout, ctx: SheetContext, m: float, cw: float, tx
 
 def _badge(dwg: Any, x: float, y: float, r: float, st: Style) -> None:
     """A black disc with a white ``?``, radius ``r`` mm, centred on ``(x, y)``."""
-    add_circle(dwg, dwg, x, y, r, fill=st.colour["ink"], stroke="#ffffff", width=0.3)
+    add_circle(dwg, x, y, r, fill=st.colour["ink"], stroke="#ffffff", width=0.3)
     size = max(MIN_FONT_MM, r * 1.3)
-    add_text(dwg, dwg, "?", x, y + size * 0.36, size, st, bold=True, anchor="middle", fill="#ffffff")
+    add_text(dwg, "?", x, y + size * 0.36, size, st, bold=True, anchor="middle", fill="#ffffff")
 
 
 def _mark_hidden(dwg: Any, fit_: Fit, t: Tile, st: Style) -> None:
@@ -206,7 +206,6 @@ def _mark_hidden(dwg: Any, fit_: Fit, t: Tile, st: Style) -> None:
     s = fit_.s
     x, y = fit_.at(t.hex)
     add_path(
-        dwg,
         dwg,
         poly_d(hex_points(x, y, s * 0.9)),
         stroke=st.colour["ink"],
@@ -247,7 +246,6 @@ def _legend_extra(dwg: Any, x: float, y: float, w: float, tx: Texts, st: Style) 
     sx, cy = x + sw * 0.75, y + lh / 2
     add_path(
         dwg,
-        dwg,
         poly_d(hex_points(sx, cy, sw * 0.62)),
         fill=st.fill["box"],
         stroke=st.colour["ink"],
@@ -255,10 +253,10 @@ def _legend_extra(dwg: Any, x: float, y: float, w: float, tx: Texts, st: Style) 
         dash="0.80,0.50",
         join="round",
     )
-    add_text(dwg, dwg, "?", sx, cy + size * 0.36, size, st, bold=True, anchor="middle")
+    add_text(dwg, "?", sx, cy + size * 0.36, size, st, bold=True, anchor="middle")
     lines = wrap(tx.get("key.legend"), w - indent, size)
     for i, line in enumerate(lines):
-        add_text(dwg, dwg, line, x + indent, cy + size * 0.36 + i * size * 1.2, size, st)
+        add_text(dwg, line, x + indent, cy + size * 0.36 + i * size * 1.2, size, st)
     return y + lh + (len(lines) - 1) * size * 1.2
 
 
@@ -290,7 +288,7 @@ def _hidden_list(
     body = st.mm("body")
     rh = body * 1.6
     if not entries:
-        add_text(dwg, dwg, tx.get("key.none"), x, y + rh / 2 + body * 0.36, body, st, bold=True)
+        add_text(dwg, tx.get("key.none"), x, y + rh / 2 + body * 0.36, body, st, bold=True)
         return
     ncol = _columns(entries)
     per_col = -(-len(entries) // ncol)
@@ -301,12 +299,11 @@ def _hidden_list(
         cx = x + (k // per_col) * col_w
         top = y + (k % per_col) * rh
         if k % per_col % 2 == 0:
-            add_rect(dwg, dwg, cx, top, col_w - (2.0 if ncol > 1 else 0.0), rh, fill=st.fill["header"])
+            add_rect(dwg, cx, top, col_w - (2.0 if ncol > 1 else 0.0), rh, fill=st.fill["header"])
         base = top + rh / 2 + body * 0.36
-        add_text(dwg, dwg, tx.get("key.position", row=row, pos=pos), cx + 0.8, base, body, st)
+        add_text(dwg, tx.get("key.position", row=row, pos=pos), cx + 0.8, base, body, st)
         hx_ = cx + 0.8 + pos_w + sw
         add_path(
-            dwg,
             dwg,
             poly_d(hex_points(hx_, top + rh / 2, sw)),
             fill=st.fill[t.terrain],
@@ -317,15 +314,15 @@ def _hidden_list(
         number = "" if t.number is None else str(t.number)
         room = col_w - (wx - cx) - text_width(" " + number, body, bold=True) - 2.5
         word, wsz = fit(tx.get(f"terrain.{t.terrain}"), room, body, bold=True)
-        add_text(dwg, dwg, word, wx, base, wsz, st, bold=True)
+        add_text(dwg, word, wx, base, wsz, st, bold=True)
         if number and t.number in RED_NUMBERS:  # 6 and 8 marked by shape, as on the board
-            draw_red_number(dwg, dwg, wx + text_width(word + " ", wsz, bold=True), base, body, t.number, st)
+            draw_red_number(dwg, wx + text_width(word + " ", wsz, bold=True), base, body, t.number, st)
         elif number:
-            add_text(dwg, dwg, number, wx + text_width(word + " ", wsz, bold=True), base, body, st, bold=True)
+            add_text(dwg, number, wx + text_width(word + " ", wsz, bold=True), base, body, st, bold=True)
     y += per_col * rh + 1.0
     for line in wrap(tx.get("key.lay"), w, body):
         y += body * 1.3
-        add_text(dwg, dwg, line, x, y, body, st, fill=st.colour["muted"])
+        add_text(dwg, line, x, y, body, st, fill=st.colour["muted"])
 
 
 # -- the summary of every table at the front of key.pdf ----------------------------
@@ -384,7 +381,6 @@ def render_key_summary(
             for block in column:
                 y = _summary_block(dwg, plan, block, st.margin + c * (plan.col_w + g("column_gap")), y)
         add_text(
-            dwg,
             dwg,
             tx.get("key.summary_page", i=i, n=len(pages)),
             w - st.margin,
@@ -458,13 +454,13 @@ def _summary_header(
     tx, st, g = plan.tx, plan.st, plan.g
     m, cw = st.margin, plan.w - 2 * st.margin
     bs = st.mm("key_banner")
-    add_rect(dwg, dwg, m, m, cw, bs * 2.0, fill=st.colour["ink"])
+    add_rect(dwg, m, m, cw, bs * 2.0, fill=st.colour["ink"])
     t, sz = fit(tx.get("key.banner"), cw - 4.0, bs, bold=True)
-    add_text(dwg, dwg, t, m + cw / 2, m + bs + sz * 0.36, sz, st, bold=True, anchor="middle", fill="#ffffff")
+    add_text(dwg, t, m + cw / 2, m + bs + sz * 0.36, sz, st, bold=True, anchor="middle", fill="#ffffff")
     y = m + bs * 2.0 + 1.0
     t, sz = fit(tx.get("key.summary_title"), cw, g("title"), bold=True)
     y += sz * 1.1
-    add_text(dwg, dwg, t, m, y, sz, st, bold=True)
+    add_text(dwg, t, m, y, sz, st, bold=True)
     size = g("size")
     sub = [
         x
@@ -483,9 +479,9 @@ def _summary_header(
         for line in wrap(text, cw, size, bold=bold):
             y += size * 1.3
             t, sz = fit(line, cw, size, bold=bold)
-            add_text(dwg, dwg, t, m, y, sz, st, bold=bold, fill=None if bold else st.colour["muted"])
+            add_text(dwg, t, m, y, sz, st, bold=bold, fill=None if bold else st.colour["muted"])
     y += size * 0.6
-    add_path(dwg, dwg, f"M{num(m)},{num(y)} L{num(m + cw)},{num(y)}", stroke=st.colour["ink"], width=st.mm("rule"))
+    add_path(dwg, f"M{num(m)},{num(y)} L{num(m + cw)},{num(y)}", stroke=st.colour["ink"], width=st.mm("rule"))
     return y + g("block_gap")
 
 
@@ -495,19 +491,18 @@ def _summary_block(dwg: Any, plan: _Summary, block: tuple[int, str, list], x: fl
     tx, st, g = plan.tx, plan.st, plan.g
     size, lh, sw, pad = g("size"), g("line"), g("swatch"), SUMMARY_PAD
     table, setup_id, entries = block
-    add_rect(dwg, dwg, x, y, plan.col_w, lh, fill=st.fill["header"])
+    add_rect(dwg, x, y, plan.col_w, lh, fill=st.fill["header"])
     base = y + lh / 2 + size * 0.36
-    add_text(dwg, dwg, tx.get("key.table", n=table), x + pad, base, size, st, bold=True)
-    add_text(dwg, dwg, setup_id, x + plan.col_w - pad, base, size, st, mono=True, anchor="end")
+    add_text(dwg, tx.get("key.table", n=table), x + pad, base, size, st, bold=True)
+    add_text(dwg, setup_id, x + plan.col_w - pad, base, size, st, mono=True, anchor="end")
     if not entries:
         t, sz = fit(tx.get("key.none"), plan.col_w - 2 * pad, size)
-        add_text(dwg, dwg, t, x + pad, base + lh, sz, st)
+        add_text(dwg, t, x + pad, base + lh, sz, st)
     for k, (row, pos, t) in enumerate(entries, start=1):
         top, base = y + k * lh, base + lh
-        add_text(dwg, dwg, tx.get("key.position", row=row, pos=pos), x + pad, base, size, st)
+        add_text(dwg, tx.get("key.position", row=row, pos=pos), x + pad, base, size, st)
         hx = x + pad + plan.pos_w + pad + sw
         add_path(
-            dwg,
             dwg,
             poly_d(hex_points(hx, top + lh / 2, sw)),
             fill=st.fill[t.terrain],
@@ -517,9 +512,9 @@ def _summary_block(dwg: Any, plan: _Summary, block: tuple[int, str, list], x: fl
         number = "" if t.number is None else str(t.number)
         room = plan.col_w - (hx + sw + pad - x) - text_width(number, size, bold=True) - 3 * pad
         word, wsz = fit(tx.get(f"terrain.{t.terrain}"), room, size, bold=True)
-        add_text(dwg, dwg, word, hx + sw + pad, base, wsz, st, bold=True)
+        add_text(dwg, word, hx + sw + pad, base, wsz, st, bold=True)
         if number and t.number in RED_NUMBERS:  # 6 and 8 marked by shape, as on the board
-            draw_red_number(dwg, dwg, x + plan.col_w - pad, base, size, t.number, st, anchor="end")
+            draw_red_number(dwg, x + plan.col_w - pad, base, size, t.number, st, anchor="end")
         elif number:
-            add_text(dwg, dwg, number, x + plan.col_w - pad, base, size, st, anchor="end")
+            add_text(dwg, number, x + plan.col_w - pad, base, size, st, anchor="end")
     return y + _block_height(block) * lh + g("block_gap")

@@ -71,14 +71,13 @@ def render_listing(listing: Listing, *, paper: str = "a4", footer: str = "") -> 
             if (k - 1) * per_page + i in listing.rules_after:
                 add_path(
                     dwg,
-                    dwg,
                     f"M{num(m)},{num(y + (i + 1) * rh)} L{num(w - m)},{num(y + (i + 1) * rh)}",
                     stroke=st.colour["ink"],
                     width=0.5,
                 )
         if footer:
             t, sz = fit(footer, w - 2 * m, templates.MIN_FONT_MM)
-            add_text(dwg, dwg, t, m, h - m, sz, st, fill=st.colour["muted"], mono=True)
+            add_text(dwg, t, m, h - m, sz, st, fill=st.colour["muted"], mono=True)
         pages.append(finish(dwg))
     return pages
 
@@ -100,9 +99,9 @@ def _cell(
     x, width = col
     t, sz = fit(text, width - 2 * CELL_PAD, ROW_TEXT_MM, bold=bold)
     if listing.right(j):
-        add_text(dwg, dwg, t, x + width - CELL_PAD, y, sz, st, bold=bold, anchor="end")
+        add_text(dwg, t, x + width - CELL_PAD, y, sz, st, bold=bold, anchor="end")
     else:
-        add_text(dwg, dwg, t, x + CELL_PAD, y, sz, st, bold=bold)
+        add_text(dwg, t, x + CELL_PAD, y, sz, st, bold=bold)
 
 
 def head_lines(listing: Listing, cw: float) -> tuple[list[list[str]], float]:
@@ -131,10 +130,10 @@ def _head(
     size = ROW_TEXT_MM
     y = m + st.mm("director_title")
     t, sz = fit(listing.title, cw, st.mm("director_title"), bold=True)
-    add_text(dwg, dwg, t, m, y, sz, st, bold=True)
+    add_text(dwg, t, m, y, sz, st, bold=True)
     y += size * 1.7
     t, sz = fit(subtitle, cw, size)
-    add_text(dwg, dwg, t, m, y, sz, st, fill=st.colour["muted"])
+    add_text(dwg, t, m, y, sz, st, fill=st.colour["muted"])
     lines, hsz = heads
     extra = (max(len(x) for x in lines) - 1) * hsz * 1.15 if lines else 0.0
     y += size * 2.5 + extra
@@ -143,11 +142,11 @@ def _head(
             x, width = col
             ly = y - (len(words) - 1 - i) * hsz * 1.15
             if listing.right(j):
-                add_text(dwg, dwg, word, x + width - CELL_PAD, ly, hsz, st, bold=True, anchor="end")
+                add_text(dwg, word, x + width - CELL_PAD, ly, hsz, st, bold=True, anchor="end")
             else:
-                add_text(dwg, dwg, word, x + CELL_PAD, ly, hsz, st, bold=True)
+                add_text(dwg, word, x + CELL_PAD, ly, hsz, st, bold=True)
     y += size * 0.5
-    add_path(dwg, dwg, f"M{num(m)},{num(y)} L{num(m + cw)},{num(y)}", stroke=st.colour["ink"], width=0.3)
+    add_path(dwg, f"M{num(m)},{num(y)} L{num(m + cw)},{num(y)}", stroke=st.colour["ink"], width=0.3)
     return y
 
 
@@ -159,10 +158,10 @@ def _row(
     base = top + rh / 2 + ROW_TEXT_MM * 0.36
     if row and row[0].startswith("## "):
         t, sz = fit(row[0][3:], cw, ROW_TEXT_MM, bold=True)
-        add_text(dwg, dwg, t, m + CELL_PAD, base, sz, st, bold=True)
+        add_text(dwg, t, m + CELL_PAD, base, sz, st, bold=True)
         return
     if i % 2 == 1:
-        add_rect(dwg, dwg, m, top, cw, rh, fill=st.fill["header"])
+        add_rect(dwg, m, top, cw, rh, fill=st.fill["header"])
     for j, (cell, col) in enumerate(zip(row, _columns(listing, m, cw))):
         _cell(dwg, listing, j, cell, col, base, st, j == 0)
 

@@ -145,12 +145,10 @@ def wrap(text: str, width: float, size: float, *, bold: bool = False) -> list[st
 
 # --------------------------------------------------------------------------
 # the page description (a display list; see :mod:`setupgen.render.canvas`)
-# parent: kept for the callers' shape, the canvas has no nested groups
 
 
 def add_text(
     dwg: Any,
-    parent: Any,
     text: str,
     x: float,
     y: float,
@@ -171,7 +169,6 @@ def add_text(
 
 def add_path(
     dwg: Any,
-    parent: Any,
     d: str,
     *,
     fill: str = "none",
@@ -188,7 +185,7 @@ def add_path(
 
 
 def add_circle(
-    dwg: Any, parent: Any, x: float, y: float, r: float, *, fill: str, stroke: str | None = None, width: float = 0.0
+    dwg: Any, x: float, y: float, r: float, *, fill: str, stroke: str | None = None, width: float = 0.0
 ) -> None:
     """A disc of radius ``r`` mm at ``(x, y)``."""
     dwg.circle(x, y, r, fill, stroke, width)
@@ -196,7 +193,6 @@ def add_circle(
 
 def add_rect(
     dwg: Any,
-    parent: Any,
     x: float,
     y: float,
     w: float,
@@ -227,51 +223,51 @@ def hex_points(cx: float, cy: float, s: float) -> list[tuple[float, float]]:
 # symbols (robber, pirate, oil drop, number token)
 
 
-def draw_robber(dwg: Any, parent: Any, x: float, y: float, h: float, st: Style) -> None:
+def draw_robber(dwg: Any, x: float, y: float, h: float, st: Style) -> None:
     """A robber pawn ``h`` mm tall (``0.6 h`` wide), centred on ``(x, y)``;
     one item ``robber``."""
     c = st.colour["robber"]
     top = y - h / 2
     r = h * 0.2
     dwg.begin("robber")
-    add_circle(dwg, parent, x, top + r, r, fill=c, stroke="#ffffff", width=0.2)
+    add_circle(dwg, x, top + r, r, fill=c, stroke="#ffffff", width=0.2)
     w = h * 0.3
     body = [(x - w * 0.45, top + 2 * r), (x + w * 0.45, top + 2 * r), (x + w, y + h / 2), (x - w, y + h / 2)]
-    add_path(dwg, parent, poly_d(body), fill=c, stroke="#ffffff", width=0.2, join="round")
+    add_path(dwg, poly_d(body), fill=c, stroke="#ffffff", width=0.2, join="round")
     dwg.end()
 
 
-def draw_pirate(dwg: Any, parent: Any, x: float, y: float, h: float, st: Style) -> None:
+def draw_pirate(dwg: Any, x: float, y: float, h: float, st: Style) -> None:
     """A pirate ship ``h`` mm tall (``1.1 h`` wide), centred on ``(x, y)``;
     one item ``pirate``, on a white disc so it reads on any sea."""
     c = st.colour["ink"]
     dwg.begin("pirate")
-    add_circle(dwg, parent, x, y, h * 0.62, fill="#ffffff", stroke=c, width=0.3)
+    add_circle(dwg, x, y, h * 0.62, fill="#ffffff", stroke=c, width=0.3)
     hull = [
         (x - h * 0.5, y + h * 0.1),
         (x + h * 0.5, y + h * 0.1),
         (x + h * 0.32, y + h * 0.42),
         (x - h * 0.32, y + h * 0.42),
     ]
-    add_path(dwg, parent, poly_d(hull), fill=c)
+    add_path(dwg, poly_d(hull), fill=c)
     sail = [(x - h * 0.05, y - h * 0.45), (x - h * 0.05, y + h * 0.04), (x - h * 0.4, y + h * 0.04)]
-    add_path(dwg, parent, poly_d(sail), fill=c)
+    add_path(dwg, poly_d(sail), fill=c)
     sail2 = [(x + h * 0.05, y - h * 0.36), (x + h * 0.05, y + h * 0.04), (x + h * 0.36, y + h * 0.04)]
-    add_path(dwg, parent, poly_d(sail2), fill=c)
+    add_path(dwg, poly_d(sail2), fill=c)
     dwg.end()
 
 
-def draw_oil(dwg: Any, parent: Any, x: float, y: float, h: float, st: Style) -> None:
+def draw_oil(dwg: Any, x: float, y: float, h: float, st: Style) -> None:
     """An oil drop ``h`` mm tall (``0.6 h`` wide), centred on ``(x, y)``: a
     point on a disc, drawn with straight lines only."""
     r = h * 0.3
     cy = y + h / 2 - r
-    add_circle(dwg, parent, x, cy, r, fill=st.colour["oil"], stroke="#ffffff", width=0.15)
+    add_circle(dwg, x, cy, r, fill=st.colour["oil"], stroke="#ffffff", width=0.15)
     tip = [(x, y - h / 2), (x + r * 0.97, cy - r * 0.25), (x - r * 0.97, cy - r * 0.25)]
-    add_path(dwg, parent, poly_d(tip), fill=st.colour["oil"])
+    add_path(dwg, poly_d(tip), fill=st.colour["oil"])
 
 
-def draw_token(dwg: Any, parent: Any, x: float, y: float, r: float, number: int, st: Style) -> None:
+def draw_token(dwg: Any, x: float, y: float, r: float, number: int, st: Style) -> None:
     """A number token: disc of radius ``r`` mm, the number, and its pips;
     one item ``token``. 6 and 8 are inverted: a solid black disc (no grey,
     so nothing dithers in 1-bit print) with white bold digits and pips,
@@ -280,11 +276,11 @@ def draw_token(dwg: Any, parent: Any, x: float, y: float, r: float, number: int,
     ink = "#ffffff" if red else st.colour["ink"]
     dwg.begin("token")
     if red:
-        add_circle(dwg, parent, x, y, r, fill=st.colour["red_disc"], stroke=st.colour["red"], width=st.mm("red_ring"))
+        add_circle(dwg, x, y, r, fill=st.colour["red_disc"], stroke=st.colour["red"], width=st.mm("red_ring"))
     else:
-        add_circle(dwg, parent, x, y, r, fill=st.fill["token"], stroke=st.colour["ink"], width=st.mm("token_stroke"))
+        add_circle(dwg, x, y, r, fill=st.fill["token"], stroke=st.colour["ink"], width=st.mm("token_stroke"))
     size = max(MIN_FONT_MM, r * (1.05 if red else 0.95))
-    add_text(dwg, parent, str(number), x, y + size * 0.22, size, st, bold=True, anchor="middle", fill=ink)
+    add_text(dwg, str(number), x, y + size * 0.22, size, st, bold=True, anchor="middle", fill=ink)
     pips = PIPS[number]
     pr = max(0.25, r * 0.1)
     step = pr * 2.5
@@ -295,7 +291,7 @@ def draw_token(dwg: Any, parent: Any, x: float, y: float, r: float, number: int,
 
 
 def draw_red_number(
-    dwg: Any, parent: Any, x: float, base: float, size: float, number: int, st: Style, anchor: str = "start"
+    dwg: Any, x: float, base: float, size: float, number: int, st: Style, anchor: str = "start"
 ) -> None:
     """6 or 8 in a list, marked by shape as on the board: white bold digits
     on a black disc (red ring) of radius ``0.62 size`` mm, its left edge
@@ -304,8 +300,8 @@ def draw_red_number(
     r = size * 0.62
     cx = x + r if anchor == "start" else x - r
     cy = base - size * 0.36
-    add_circle(dwg, parent, cx, cy, r, fill=st.colour["red_disc"], stroke=st.colour["red"], width=size * 0.08)
-    add_text(dwg, parent, str(number), cx, base, size, st, bold=True, anchor="middle", fill="#ffffff")
+    add_circle(dwg, cx, cy, r, fill=st.colour["red_disc"], stroke=st.colour["red"], width=size * 0.08)
+    add_text(dwg, str(number), cx, base, size, st, bold=True, anchor="middle", fill="#ffffff")
 
 
 # --------------------------------------------------------------------------
@@ -317,7 +313,7 @@ def drawing(w: float, h: float) -> Any:
     from .canvas import Canvas
 
     cv = Canvas(w, h)
-    add_rect(cv, cv, 0, 0, w, h, fill="#ffffff")
+    add_rect(cv, 0, 0, w, h, fill="#ffffff")
     return cv
 
 

@@ -201,7 +201,7 @@ def board_picture(board: Board, lang: str = "en", width: float = 180.0) -> str:
     y0, y1 = board_extent(board)[1::2]
     h = (y1 - y0) * s + 2 * PAD
     dwg = drawing(width, h)
-    draw_board(dwg, dwg, board, place(board, Box(0.0, 0.0, width, h), s), tx, st)
+    draw_board(dwg, board, place(board, Box(0.0, 0.0, width, h), s), tx, st)
     return finish(dwg)
 
 
@@ -240,8 +240,8 @@ def sheet_page(
     vgap = gap + (surplus - grow) / 4
     y += vgap
     board_w = cw - side_w - gap
-    draw_board(dwg, dwg, board, place(board, Box(m, y, board_w, block_h), s), tx, st)
-    sy = draw_legend(dwg, dwg, legend_entries(board), m + board_w + gap, y, side_w, tx, st)
+    draw_board(dwg, board, place(board, Box(m, y, board_w, block_h), s), tx, st)
+    sy = draw_legend(dwg, legend_entries(board), m + board_w + gap, y, side_w, tx, st)
     if side_notes:
         _notes(dwg, notes, m + board_w + gap, sy + gap, side_w, tx, st)
     y += block_h + vgap
@@ -287,7 +287,7 @@ def _side_height(entries: tuple[str, ...], notes: tuple[str, ...], w: float, tx:
     key = (tx.lang, id(st), entries, notes, round(w, 3))
     found = _SIDE.get(key)
     if found is None:
-        found = _measure(lambda cv, y_: draw_legend(cv, cv, list(entries), 0, y_, w, tx, st) - y_, w, 1000)
+        found = _measure(lambda cv, y_: draw_legend(cv, list(entries), 0, y_, w, tx, st) - y_, w, 1000)
         if notes:
             found += st.mm("gap") + _measure(lambda cv, y_: _notes(cv, list(notes), 0, y_, w, tx, st), w, 1000)
         if len(_SIDE) > 4096:
@@ -338,7 +338,7 @@ def _header(dwg: Any, layout: Layout, ctx: SheetContext, m: float, cw: float, tx
     for text, size, bold in lines:
         t, sz = fit(text, text_w, size, bold=bold)
         y += sz * 1.05
-        add_text(dwg, dwg, t, m, y, sz, st, bold=bold)
+        add_text(dwg, t, m, y, sz, st, bold=bold)
         y += sz * 0.35
     if ctx.qr is None:
         dwg.reserve("qr", m + cw - box_w - qr - 4.0, m, qr, qr)
@@ -372,7 +372,7 @@ def qr_code(dwg: Any, text: str, x: float, y: float, size: float, st: Style) -> 
             y0, y1 = num(y + (r + 1) * cell), num(y + (r + 2) * cell)
             d.append(f"M{x0} {y0}L{x1} {y0}L{x1} {y1}L{x0} {y1}Z")
     dwg.begin("qr")
-    add_path(dwg, dwg, "".join(d), fill=st.colour["ink"])
+    add_path(dwg, "".join(d), fill=st.colour["ink"])
     dwg.end()
 
 
@@ -385,16 +385,14 @@ def table_box_and_rule(
     if table is not None:
         bh = st.mm("table_box")
         bx = m + cw - box_w
-        add_rect(dwg, dwg, bx, top, box_w, bh, fill=st.fill["header"], stroke=st.colour["ink"], width=0.5)
+        add_rect(dwg, bx, top, box_w, bh, fill=st.fill["header"], stroke=st.colour["ink"], width=0.5)
         word, ws = fit(tx.get("sheet.table"), box_w - 3, st.mm("table_word"))
-        add_text(dwg, dwg, word, bx + box_w / 2, top + ws + 1.2, ws, st, anchor="middle")
+        add_text(dwg, word, bx + box_w / 2, top + ws + 1.2, ws, st, anchor="middle")
         t, sz = fit(str(table), box_w - 3, st.mm("table_number"), bold=True)
-        add_text(dwg, dwg, t, bx + box_w / 2, top + bh - 1.8, sz, st, bold=True, anchor="middle")
+        add_text(dwg, t, bx + box_w / 2, top + bh - 1.8, sz, st, bold=True, anchor="middle")
         bottom = max(bottom, top + bh)
     bottom += 1.5
-    add_path(
-        dwg, dwg, f"M{num(m)},{num(bottom)} L{num(m + cw)},{num(bottom)}", stroke=st.colour["ink"], width=st.mm("rule")
-    )
+    add_path(dwg, f"M{num(m)},{num(bottom)} L{num(m + cw)},{num(bottom)}", stroke=st.colour["ink"], width=st.mm("rule"))
     return bottom
 
 
@@ -405,17 +403,17 @@ def heading_with_hint(dwg: Any, head: str, hint: str, x: float, y: float, w: flo
     hs = st.mm("heading")
     small = st.mm("small")
     y += hs
-    add_text(dwg, dwg, head, x, y, hs, st, bold=True)
+    add_text(dwg, head, x, y, hs, st, bold=True)
     hx = x + text_width(head + "  ", hs, bold=True)
     if not hint:
         return y + hs * 0.5
     text = f"({hint})"
     if text_width(text, small) <= w - (hx - x):
-        add_text(dwg, dwg, text, hx, y, small, st, fill=st.colour["muted"])
+        add_text(dwg, text, hx, y, small, st, fill=st.colour["muted"])
         return y + hs * 0.5
     for line in wrap(text, w, small):
         y += small * 1.25
-        add_text(dwg, dwg, line, x, y, small, st, fill=st.colour["muted"])
+        add_text(dwg, line, x, y, small, st, fill=st.colour["muted"])
     return y + hs * 0.4
 
 
@@ -562,11 +560,10 @@ def _flow_lines(entries: list[Entry], width: float, size: float) -> list[list[tu
 def _draw_run(dwg: Any, kind: str, text: str, x: float, base: float, size: float, st: Style) -> None:
     if kind == "red":
         w = text_width(text, size, bold=True)
-        add_rect(dwg, dwg, x - 0.1, base - size * 0.8, w + 0.9, size * 1.0, fill=st.colour["ink"], rx=0.4)
-        add_text(dwg, dwg, text, x + 0.35, base, size, st, bold=True, fill="#ffffff")
+        add_rect(dwg, x - 0.1, base - size * 0.8, w + 0.9, size * 1.0, fill=st.colour["ink"], rx=0.4)
+        add_text(dwg, text, x + 0.35, base, size, st, bold=True, fill="#ffffff")
     else:
         add_text(
-            dwg,
             dwg,
             text,
             x,
@@ -607,11 +604,11 @@ def _build_list(
     rows, label_w = plan
     for i, (label, lines) in enumerate(rows):
         if i % 2 == 0:
-            add_rect(dwg, dwg, x, y, w, lh * len(lines), fill=st.fill["header"])
+            add_rect(dwg, x, y, w, lh * len(lines), fill=st.fill["header"])
         for j, runs in enumerate(lines):
             base = y + lh * j + lh / 2 + size * 0.36
             if j == 0:
-                add_text(dwg, dwg, label, x + 0.8, base, size, st, bold=True)
+                add_text(dwg, label, x + 0.8, base, size, st, bold=True)
             for kind, text, dx, _ in runs:
                 _draw_run(dwg, kind, text, x + label_w + dx, base, size, st)
         y += lh * len(lines)
@@ -630,26 +627,26 @@ def _harbor_block(
     size = max(MIN_FONT_MM, st.mm("body"))
     head = tx.get("sheet.harbor_pool") if board.harbor_method == "players" else tx.get("sheet.harbors")
     lh = st.mm("build_row")
-    add_text(dwg, dwg, head, x + 0.8, y + lh / 2 + size * 0.36, size, st, bold=True)
+    add_text(dwg, head, x + 0.8, y + lh / 2 + size * 0.36, size, st, bold=True)
     key_w = max(text_width(k, size, bold=True) for k, _ in items) + 1.5
     widest = key_w + max(text_width(t, size) for _, t in items) + 3.0
     ncol = max(1, min(4, int((w - label_w) // widest)))
     per = -(-len(items) // ncol)
     if board.harbor_method != "players" and per > 1:
         hint, hsz = fit(tx.get("sheet.harbors_hint"), label_w - 1.5, st.mm("small"))
-        add_text(dwg, dwg, hint, x + 0.8, y + lh * 1.5 + hsz * 0.36, hsz, st, fill=st.colour["muted"])
+        add_text(dwg, hint, x + 0.8, y + lh * 1.5 + hsz * 0.36, hsz, st, fill=st.colour["muted"])
     col_w = (w - label_w) / ncol
     for i, (key, text) in enumerate(items):
         cx = x + label_w + (i // per) * col_w
         base = y + (i % per) * lh + lh / 2 + size * 0.36
-        add_text(dwg, dwg, key, cx + key_w - 1.5, base, size, st, bold=True, anchor="end")
-        add_text(dwg, dwg, text, cx + key_w, base, size, st)  # the columns fit the widest line
-    add_path(dwg, dwg, f"M{num(x)},{num(y)} L{num(x + w)},{num(y)}", stroke=st.colour["line"], width=0.2)
+        add_text(dwg, key, cx + key_w - 1.5, base, size, st, bold=True, anchor="end")
+        add_text(dwg, text, cx + key_w, base, size, st)  # the columns fit the widest line
+    add_path(dwg, f"M{num(x)},{num(y)} L{num(x + w)},{num(y)}", stroke=st.colour["line"], width=0.2)
     height = per * lh + 0.6
     if board.harbor_method == "players":
         procedure = wrap(tx.get("sheet.harbors_players"), w - label_w, size)
         for i, line in enumerate(procedure):
-            add_text(dwg, dwg, line, x + label_w, y + height + (i + 0.5) * lh + size * 0.36, size, st)
+            add_text(dwg, line, x + label_w, y + height + (i + 0.5) * lh + size * 0.36, size, st)
         height += len(procedure) * lh
     return height
 
@@ -718,15 +715,15 @@ def _notes(dwg: Any, notes: list[str], x: float, y: float, w: float, tx: Texts, 
     top = y
     hs = st.mm("heading")
     y += hs
-    add_text(dwg, dwg, tx.get("sheet.notes"), x, y, hs, st, bold=True)
+    add_text(dwg, tx.get("sheet.notes"), x, y, hs, st, bold=True)
     y += hs * 0.4
     size = st.mm("body")
     for i, note in enumerate(notes):
         for j, line in enumerate(wrap(note, w - 4.0, size)):
             y += size * 1.3
             if j == 0:
-                add_circle(dwg, dwg, x + 1.2, y - size * 0.33, 0.6, fill=st.colour["ink"])
-            add_text(dwg, dwg, line, x + 4.0, y, size, st, bold=(i == 0))
+                add_circle(dwg, x + 1.2, y - size * 0.33, 0.6, fill=st.colour["ink"])
+            add_text(dwg, line, x + 4.0, y, size, st, bold=(i == 0))
     return y - top + size * 0.35
 
 
@@ -769,9 +766,9 @@ def _slip(
     y += body * 1.3
     for (key, cwid), cx in zip(cols, xs):
         t, sz = fit(tx.get(key), cwid - 1.5, body, bold=True)
-        add_text(dwg, dwg, t, cx + 0.8, y, sz, st, bold=True)
+        add_text(dwg, t, cx + 0.8, y, sz, st, bold=True)
     y += body * 0.35
-    add_path(dwg, dwg, f"M{num(x)},{num(y)} L{num(x + w)},{num(y)}", stroke=st.colour["ink"], width=st.mm("rule"))
+    add_path(dwg, f"M{num(x)},{num(y)} L{num(x + w)},{num(y)}", stroke=st.colour["ink"], width=st.mm("rule"))
     boxes = [i for i, (k, _) in enumerate(cols) if k in ("slip.vp", "slip.start")]
     win = next(i for i, (k, _) in enumerate(cols) if k == "slip.winner")
     bh = min(rh - 1.6, 7.0)
@@ -800,16 +797,16 @@ def _slip_row(
     xs, cols, boxes, win = grid
     body = st.mm("body")
     base = row_top + rh / 2 + body * 0.36
-    add_text(dwg, dwg, str(i + 1), xs[0] + 0.8, base, body, st, bold=True)
+    add_text(dwg, str(i + 1), xs[0] + 0.8, base, body, st, bold=True)
     if i < len(ctx.players):
         t, sz = fit(ctx.players[i], cols[1][1] - 2.0, body)
-        add_text(dwg, dwg, t, xs[1] + 0.8, base, sz, st)
+        add_text(dwg, t, xs[1] + 0.8, base, sz, st)
     fill, ink, top = st.fill["box"], st.colour["ink"], row_top + (rh - bh) / 2
     for b in boxes:
-        add_rect(dwg, dwg, xs[b] + 1.0, top, cols[b][1] - 4.0, bh, fill=fill, stroke=ink, width=0.35)
-    add_rect(dwg, dwg, xs[win] + (cols[win][1] - bh) / 2, top, bh, bh, fill=fill, stroke=ink, width=0.35)
+        add_rect(dwg, xs[b] + 1.0, top, cols[b][1] - 4.0, bh, fill=fill, stroke=ink, width=0.35)
+    add_rect(dwg, xs[win] + (cols[win][1] - bh) / 2, top, bh, bh, fill=fill, stroke=ink, width=0.35)
     line = f"M{num(x)},{num(row_top + rh)} L{num(x + w)},{num(row_top + rh)}"
-    add_path(dwg, dwg, line, stroke=st.colour["line"], width=0.25)
+    add_path(dwg, line, stroke=st.colour["line"], width=0.25)
 
 
 # -- footer (setup ID and seed) -----------------------------------------------------
@@ -920,13 +917,13 @@ def footer(
     bal = st.mm("balance_width")
     bx, by, bw = (x + w - bal, y, bal) if inline else (x, y - size * 1.3, w)
     rule = (y if inline else by) - size * 1.2
-    add_path(dwg, dwg, f"M{num(x)},{num(rule)} L{num(x + w)},{num(rule)}", stroke=st.colour["ink"], width=0.2)
+    add_path(dwg, f"M{num(x)},{num(rule)} L{num(x + w)},{num(rule)}", stroke=st.colour["ink"], width=0.2)
     if balance:
         if inline:  # all the room right of the first ID line
             bw = max(bal, w - _runs_width(lines[0], size) - _BALANCE_GAP)
             bx = x + w - bw
         t, sz = fit(balance, bw, size)
-        add_text(dwg, dwg, t, bx + bw, by, sz, st, anchor="end")  # black: no grey to dither in 1-bit
+        add_text(dwg, t, bx + bw, by, sz, st, anchor="end")  # black: no grey to dither in 1-bit
     else:
         dwg.reserve("balance", bx, by - size * 0.9, bw, size * 1.2)
     label_w = max(text_width(t, size) for runs in lines for t, mono in runs if not mono)
@@ -934,7 +931,7 @@ def footer(
         cx = x
         for text, mono in runs:
             if text:
-                add_text(dwg, dwg, text, cx, y, size, st, mono=mono, bold=mono)  # black text (issue 43)
+                add_text(dwg, text, cx, y, size, st, mono=mono, bold=mono)  # black text (issue 43)
             if not mono and len(lines) > 1:
                 cx += label_w + _RUN_GAP
             else:

@@ -319,14 +319,14 @@ def plot_page(survey: Survey) -> Any:
     n = survey.count
     title = f"Balance score of {n:,} {survey.scenario} boards"
     add_text(
-        cv, cv, fit(title, PLOT_W - 2 * _MARGIN, _TITLE, bold=True)[0], _MARGIN, _MARGIN + _TITLE, _TITLE, st, bold=True
+        cv, fit(title, PLOT_W - 2 * _MARGIN, _TITLE, bold=True)[0], _MARGIN, _MARGIN + _TITLE, _TITLE, st, bold=True
     )
     sub = (
         f"numbers {survey.number_method}, harbors {survey.harbor_method}; seeds {survey.seed}/1 .. "
         f"{survey.seed}/{n}; bins of {BIN} points"
     )
     t, size = fit(sub, PLOT_W - 2 * _MARGIN, _BODY)
-    add_text(cv, cv, t, _MARGIN, _MARGIN + _TITLE + 5.5, size, st, fill=muted)
+    add_text(cv, t, _MARGIN, _MARGIN + _TITLE + 5.5, size, st, fill=muted)
     lo, hi, counts = _bins(survey.values["score"])
     x0, x1, y0, y1 = _LEFT, PLOT_W - _RIGHT, PLOT_H - _BOTTOM, _TOP
     top = max(counts) * 100 / n
@@ -344,7 +344,6 @@ def plot_page(survey: Survey) -> Any:
         if c:
             left = xs(lo + k * BIN)
             add_rect(
-                cv,
                 cv,
                 left,
                 ys(c * 100 / n),
@@ -366,15 +365,14 @@ def _y_axis(cv: Any, st: Any, x0: float, x1: float, ys: Any, step: float, ymax: 
         y = ys(k * step)
         add_path(
             cv,
-            cv,
             f"M{num(x0)},{num(y)} L{num(x1)},{num(y)}",
             stroke=_GRID if k else st.colour["ink"],
             width=0.15 if k else 0.3,
         )
         label = f"{k * step:g}"
-        add_text(cv, cv, label, x0 - 1.5, y + _TICK * 0.35, _TICK, st, anchor="end")
+        add_text(cv, label, x0 - 1.5, y + _TICK * 0.35, _TICK, st, anchor="end")
         k += 1
-    add_text(cv, cv, "boards (%)", x0 - 1.5 - text_width("00", _TICK), ys(ymax) - 4.5, _BODY, st)
+    add_text(cv, "boards (%)", x0 - 1.5 - text_width("00", _TICK), ys(ymax) - 4.5, _BODY, st)
 
 
 def _x_axis(cv: Any, st: Any, lo: float, hi: float, xs: Any, y0: float) -> None:
@@ -384,13 +382,13 @@ def _x_axis(cv: Any, st: Any, lo: float, hi: float, xs: Any, y0: float) -> None:
     while v <= hi + 1e-9:
         major = round(v) % 10 == 0
         add_path(
-            cv, cv, f"M{num(xs(v))},{num(y0)} L{num(xs(v))},{num(y0 + (1.8 if major else 1.0))}", stroke=ink, width=0.25
+            cv, f"M{num(xs(v))},{num(y0)} L{num(xs(v))},{num(y0 + (1.8 if major else 1.0))}", stroke=ink, width=0.25
         )
         if major:
-            add_text(cv, cv, f"{v:g}", xs(v), y0 + 2.2 + _TICK, _TICK, st, anchor="middle")
+            add_text(cv, f"{v:g}", xs(v), y0 + 2.2 + _TICK, _TICK, st, anchor="middle")
         v += 5
     label = "balance score (0-100, higher is more balanced; docs/balance.md)"
-    add_text(cv, cv, label, (xs(lo) + xs(hi)) / 2, y0 + 4.5 + _TICK + _BODY, _BODY, st, anchor="middle")
+    add_text(cv, label, (xs(lo) + xs(hi)) / 2, y0 + 4.5 + _TICK + _BODY, _BODY, st, anchor="middle")
 
 
 def _quartiles(cv: Any, st: Any, survey: Survey, xs: Any, y0: float, y1: float) -> None:
@@ -405,8 +403,8 @@ def _quartiles(cv: Any, st: Any, survey: Survey, xs: Any, y0: float, y1: float) 
         (p50, None, 0.5, f"median {p50:.1f}", "middle", 0.0, 1.5 + _BODY + 1.2),
     ):
         x = xs(value)
-        add_path(cv, cv, f"M{num(x)},{num(y0)} L{num(x)},{num(y1 - 1.0)}", stroke=ink, width=width, dash=dash)
-        add_text(cv, cv, label, x + dx, y1 - dy, _BODY, st, bold=dash is None, anchor=anchor)
+        add_path(cv, f"M{num(x)},{num(y0)} L{num(x)},{num(y1 - 1.0)}", stroke=ink, width=width, dash=dash)
+        add_text(cv, label, x + dx, y1 - dy, _BODY, st, bold=dash is None, anchor=anchor)
 
 
 def plot_paths(name: str) -> tuple[str, str]:
