@@ -23,6 +23,7 @@ from ..core.errors import SetupgenError
 from ..core.hexgrid import Hex
 from ..core.rules import LAND_TERRAINS, RED_NUMBERS
 from ..core.templates import MIN_FONT_MM, Style, Texts
+from .canvas import Canvas
 from .page import (
     CORNERS,
     SQRT3,
@@ -242,7 +243,7 @@ def place(board: Board, box: Box, s: float) -> Fit:
     return Fit(s, left - x0 * s, top - y0 * s, box.x, box)
 
 
-def draw_board(dwg: Any, board: Board, fit_: Fit, tx: Texts, st: Style) -> None:
+def draw_board(dwg: Canvas, board: Board, fit_: Fit, tx: Texts, st: Style) -> None:
     """The board picture: sea and frame (a frame hex as its half inside the
     board's rectangle) and land hexes, each with its fill and pattern; the
     outline (straight along the frame's cut, class ``frame``) and the
@@ -272,7 +273,7 @@ def tile_key(t: Tile) -> str:
 
 
 def draw_swatch(
-    dwg: Any,
+    dwg: Canvas,
     pts: Sequence[tuple[float, float]],
     key: str,
     st: Style,
@@ -301,7 +302,7 @@ def _tile_points(t: Tile, fit_: Fit, half: tuple[int, ...] | None) -> list[tuple
     return pts if half is None else [pts[i] for i in half]
 
 
-def _draw_tiles(dwg: Any, board: Board, fit_: Fit, halves: dict[Hex, tuple[int, ...]], st: Style) -> None:
+def _draw_tiles(dwg: Canvas, board: Board, fit_: Fit, halves: dict[Hex, tuple[int, ...]], st: Style) -> None:
     """Every hex (a frame hex as its half ``halves``): one shape per fill
     (class ``hex KEY``, a sub-path per hex, in reading order), then each
     terrain's pattern over all its hexes at once, then the hex edges (sea
@@ -364,7 +365,7 @@ def _segments_d(segs: Sequence[Segment]) -> str:
     return " ".join(f"M{num(a[0])},{num(a[1])} L{num(b[0])},{num(b[1])}" for a, b in segs)
 
 
-def _draw_outline(dwg: Any, board: Board, fit_: Fit, st: Style, halves: dict[Hex, tuple[int, ...]]) -> None:
+def _draw_outline(dwg: Canvas, board: Board, fit_: Fit, st: Style, halves: dict[Hex, tuple[int, ...]]) -> None:
     """The board's outer boundary (heavy; along the straight cut of frame
     half hexes, so a framed board is a rectangle left and right) and the
     coastline of the land."""
@@ -404,7 +405,7 @@ LABEL_ASCENT = 0.86
 LABEL_DESCENT = 0.26
 
 
-def _label_box(dwg: Any, text: str, x: float, base: float, size: float, st: Style, kind: str) -> None:
+def _label_box(dwg: Canvas, text: str, x: float, base: float, size: float, st: Style, kind: str) -> None:
     """Bold ``text`` centred on ``x`` at baseline ``base`` on a white
     rounded box; one item ``kind``."""
     w = text_width(text, size, bold=True)
@@ -423,7 +424,7 @@ def _label_box(dwg: Any, text: str, x: float, base: float, size: float, st: Styl
 
 
 def _draw_land_marks(
-    dwg: Any, board: Board, t: Tile, fit_: Fit, tx: Texts, st: Style
+    dwg: Canvas, board: Board, t: Tile, fit_: Fit, tx: Texts, st: Style
 ) -> list[tuple[float, float, float, float]]:
     """Label (or ``?``) above the token, the token, the oil drop left of
     the token (the legend names it), the robber (on a hex without token
@@ -474,7 +475,7 @@ def _draw_land_marks(
     return boxes
 
 
-def _draw_row_numbers(dwg: Any, board: Board, fit_: Fit, st: Style) -> list[tuple[float, float, float, float]]:
+def _draw_row_numbers(dwg: Canvas, board: Board, fit_: Fit, st: Style) -> list[tuple[float, float, float, float]]:
     """Row numbers of the build list in one right-aligned column left of
     the board, level with each row's centre; returns their boxes as
     ``(x, y, half width, half height)`` mm."""
@@ -493,7 +494,7 @@ def _draw_row_numbers(dwg: Any, board: Board, fit_: Fit, st: Style) -> list[tupl
 # harbors and pirate: placed on free sea
 
 
-def _draw_harbors(dwg: Any, board: Board, fit_: Fit, free: _FreeSea, tx: Texts, st: Style) -> None:
+def _draw_harbors(dwg: Canvas, board: Board, fit_: Fit, free: _FreeSea, tx: Texts, st: Style) -> None:
     """Harbors: piers to the served edge's corners and a numbered marker
     (item ``harbor``); the pirate ship (item ``pirate``) on its sea hex;
     then each harbor's label, its number, ratio and resource word ("7 · 2:1
@@ -825,7 +826,7 @@ def _words_size(lines: tuple[str, ...], size: float) -> tuple[float, float]:
     return w, size * 1.12 * len(lines) + 0.3
 
 
-def _draw_words(dwg: Any, m: HarborMark, spot: WordSpot, st: Style) -> None:
+def _draw_words(dwg: Canvas, m: HarborMark, spot: WordSpot, st: Style) -> None:
     """The label on a white box (item ``harbor-words``): number and ratio
     bold, the resource word plain; away from its hex, a leader line
     (class ``leader``) from the marker's ring to the box's nearest point."""
@@ -1130,7 +1131,7 @@ def legend_lines(e: str, w: float, tx: Texts, st: Style) -> list[str]:
     return wrap(tx.get(_LEGEND_KEYS[e]), w - indent, size)
 
 
-def draw_legend(dwg: Any, entries: Sequence[str], x: float, y: float, w: float, tx: Texts, st: Style) -> float:
+def draw_legend(dwg: Canvas, entries: Sequence[str], x: float, y: float, w: float, tx: Texts, st: Style) -> float:
     """The legend at top-left ``(x, y)`` in a column ``w`` mm wide, each
     entry one item ``legend`` (a terrain shows its fill and pattern);
     returns the y (mm) below it."""
@@ -1159,7 +1160,7 @@ def draw_legend(dwg: Any, entries: Sequence[str], x: float, y: float, w: float, 
     return y
 
 
-def _legend_symbol(dwg: Any, e: str, x: float, y: float, sw: float, size: float, tx: Texts, st: Style) -> None:
+def _legend_symbol(dwg: Canvas, e: str, x: float, y: float, sw: float, size: float, tx: Texts, st: Style) -> None:
     """The symbol of legend entry ``e`` centred on ``(x, y)``."""
     if e in ("token", "red"):
         draw_token(dwg, x, y, sw * 0.5, 5 if e == "token" else 8, st)

@@ -23,7 +23,6 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from ..core import templates
 from ..core.board import Board, Tile
@@ -44,6 +43,7 @@ from .board import (
     legend_lines,
     place,
 )
+from .canvas import Canvas
 from .director import Sizes, sizes
 from .page import (
     add_circle,
@@ -153,7 +153,7 @@ def render_key(
 # -- header -------------------------------------------------------------------
 
 
-def _header(dwg: Any, layout: Layout, ctx: SheetContext, m: float, cw: float, tx: Texts, st: Style) -> float:
+def _header(dwg: Canvas, layout: Layout, ctx: SheetContext, m: float, cw: float, tx: Texts, st: Style) -> float:
     """The black "director's key" banner across the page, then tournament
     and round, scenario and the warning on the left, the table number in a
     box on the right; returns the y (mm) below the header rule."""
@@ -192,14 +192,14 @@ def _header(dwg: Any, layout: Layout, ctx: SheetContext, m: float, cw: float, tx
 # -- the board's marks ----------------------------------------------------------
 
 
-def _badge(dwg: Any, x: float, y: float, r: float, st: Style) -> None:
+def _badge(dwg: Canvas, x: float, y: float, r: float, st: Style) -> None:
     """A black disc with a white ``?``, radius ``r`` mm, centred on ``(x, y)``."""
     add_circle(dwg, x, y, r, fill=st.colour["ink"], stroke="#ffffff", width=0.3)
     size = max(MIN_FONT_MM, r * 1.3)
     add_text(dwg, "?", x, y + size * 0.36, size, st, bold=True, anchor="middle", fill="#ffffff")
 
 
-def _mark_hidden(dwg: Any, fit_: Fit, t: Tile, st: Style) -> None:
+def _mark_hidden(dwg: Canvas, fit_: Fit, t: Tile, st: Style) -> None:
     """A thick dashed ring just inside a face-down hex and a ``?`` badge at
     its lower right (clear of the label above the token and of the robber
     at the left)."""
@@ -239,7 +239,7 @@ def _legend_columns(entries: list[str], w: float, tx: Texts, st: Style) -> list[
     return cols
 
 
-def _legend_extra(dwg: Any, x: float, y: float, w: float, tx: Texts, st: Style) -> float:
+def _legend_extra(dwg: Canvas, x: float, y: float, w: float, tx: Texts, st: Style) -> float:
     """The legend entry of the face-down mark, below the sheet's legend;
     returns the y (mm) below it."""
     size, lh, sw, indent = legend_geometry(w, st)
@@ -277,7 +277,7 @@ def _list_height(entries: list[tuple[int, int, Tile]], w: float, tx: Texts, st: 
 
 
 def _hidden_list(
-    dwg: Any, entries: list[tuple[int, int, Tile]], x: float, y: float, w: float, tx: Texts, st: Style
+    dwg: Canvas, entries: list[tuple[int, int, Tile]], x: float, y: float, w: float, tx: Texts, st: Style
 ) -> None:
     """Heading, then one line per face-down hex: ``Row 1, hex 1:``, a
     swatch, the terrain word and the number (6 and 8 white on a black
@@ -446,7 +446,13 @@ def _summary_plan(blocks: list[tuple[int, str, list]], w: float, h: float, tx: T
 
 
 def _summary_header(
-    dwg: Any, plan: _Summary, title: str | None, round: int | None, seed: str | None, count: int, notes: tuple[str, ...]
+    dwg: Canvas,
+    plan: _Summary,
+    title: str | None,
+    round: int | None,
+    seed: str | None,
+    count: int,
+    notes: tuple[str, ...],
 ) -> float:
     """The key's black banner, the summary's title, tournament and round,
     the warning, the counting hint and the notes; returns the y (mm) below
@@ -485,7 +491,7 @@ def _summary_header(
     return y + g("block_gap")
 
 
-def _summary_block(dwg: Any, plan: _Summary, block: tuple[int, str, list], x: float, y: float) -> float:
+def _summary_block(dwg: Canvas, plan: _Summary, block: tuple[int, str, list], x: float, y: float) -> float:
     """One table: a shaded heading line (table number, setup ID at the
     right), then one line per hidden hex; returns the y below the block."""
     tx, st, g = plan.tx, plan.st, plan.g

@@ -159,7 +159,7 @@ class Page:
     m: float
     cw: float
     gap: float
-    dwg: Any
+    dwg: Canvas
 
     @classmethod
     def start(cls, paper: str, lang: str) -> Page:
@@ -317,7 +317,7 @@ def round_label(ctx: SheetContext, tx: Texts) -> str:
     return tx.get("sheet.round_blank") if ctx.round is None else tx.get("sheet.round", n=ctx.round)
 
 
-def _header(dwg: Any, layout: Layout, ctx: SheetContext, m: float, cw: float, tx: Texts, st: Style) -> float:
+def _header(dwg: Canvas, layout: Layout, ctx: SheetContext, m: float, cw: float, tx: Texts, st: Style) -> float:
     """Always two lines, so a long title never shrinks the board:
     tournament and round (the finals stage; ``Round ___`` when not
     given, :func:`round_label`) in bold, the
@@ -347,7 +347,7 @@ def _header(dwg: Any, layout: Layout, ctx: SheetContext, m: float, cw: float, tx
     return table_box_and_rule(dwg, ctx.table if box_w else None, m, max(y, m + qr), m, cw, box_w, tx, st)
 
 
-def qr_code(dwg: Any, text: str, x: float, y: float, size: float, st: Style) -> None:
+def qr_code(dwg: Canvas, text: str, x: float, y: float, size: float, st: Style) -> None:
     """A QR code of ``text`` (segno, error level M, the smallest version
     that holds it) filling the ``size`` mm square at ``(x, y)`` with a
     quiet zone of one module inside the square (the page around it is
@@ -377,7 +377,7 @@ def qr_code(dwg: Any, text: str, x: float, y: float, size: float, st: Style) -> 
 
 
 def table_box_and_rule(
-    dwg: Any, table: int | None, top: float, bottom: float, m: float, cw: float, box_w: float, tx: Texts, st: Style
+    dwg: Canvas, table: int | None, top: float, bottom: float, m: float, cw: float, box_w: float, tx: Texts, st: Style
 ) -> float:
     """The boxed table number at the right of a header (``top`` mm, box
     ``box_w`` mm wide; none for ``table`` None) and the rule under the
@@ -396,7 +396,7 @@ def table_box_and_rule(
     return bottom
 
 
-def heading_with_hint(dwg: Any, head: str, hint: str, x: float, y: float, w: float, st: Style) -> float:
+def heading_with_hint(dwg: Canvas, head: str, hint: str, x: float, y: float, w: float, st: Style) -> float:
     """A section heading at ``(x, y)`` mm with a small grey hint in
     brackets after it (wrapped below it when it does not fit beside);
     returns the y (mm) below the heading."""
@@ -557,7 +557,7 @@ def _flow_lines(entries: list[Entry], width: float, size: float) -> list[list[tu
     return lines
 
 
-def _draw_run(dwg: Any, kind: str, text: str, x: float, base: float, size: float, st: Style) -> None:
+def _draw_run(dwg: Canvas, kind: str, text: str, x: float, base: float, size: float, st: Style) -> None:
     if kind == "red":
         w = text_width(text, size, bold=True)
         add_rect(dwg, x - 0.1, base - size * 0.8, w + 0.9, size * 1.0, fill=st.colour["ink"], rx=0.4)
@@ -592,7 +592,7 @@ def build_plan(board: Board, layout: Layout, w: float, tx: Texts, st: Style) -> 
 
 
 def _build_list(
-    dwg: Any, board: Board, layout: Layout, x: float, y: float, w: float, tx: Texts, st: Style, plan: BuildPlan
+    dwg: Canvas, board: Board, layout: Layout, x: float, y: float, w: float, tx: Texts, st: Style, plan: BuildPlan
 ) -> float:
     """The build list at ``y``: every row (label with indent, entries
     flowing, 6 and 8 inverted; ``plan``: as :func:`build_plan` lays them
@@ -616,7 +616,7 @@ def _build_list(
 
 
 def _harbor_block(
-    dwg: Any, board: Board, layout: Layout, x: float, y: float, w: float, label_w: float, tx: Texts, st: Style
+    dwg: Canvas, board: Board, layout: Layout, x: float, y: float, w: float, label_w: float, tx: Texts, st: Style
 ) -> float:
     """The harbor lines under the rows: the heading in the rows' label
     column, the lines in as many columns (up to 4) as fit right of it;
@@ -710,7 +710,7 @@ def equal_neighbours(board: Board) -> list[tuple[tuple[int, int], tuple[int, int
     return sorted(out, key=lambda p: (p[0][1], p[0][0], p[1][1], p[1][0]))
 
 
-def _notes(dwg: Any, notes: list[str], x: float, y: float, w: float, tx: Texts, st: Style) -> float:
+def _notes(dwg: Canvas, notes: list[str], x: float, y: float, w: float, tx: Texts, st: Style) -> float:
     """The notes (first one bold) as bullets at ``y``; returns the height (mm)."""
     top = y
     hs = st.mm("heading")
@@ -742,7 +742,16 @@ def _slip_columns(ctx: SheetContext, w: float, st: Style) -> list[tuple[str, flo
 
 
 def _slip(
-    dwg: Any, ctx: SheetContext, n: int, rh: float, x: float, y: float, w: float, layout: Layout, tx: Texts, st: Style
+    dwg: Canvas,
+    ctx: SheetContext,
+    n: int,
+    rh: float,
+    x: float,
+    y: float,
+    w: float,
+    layout: Layout,
+    tx: Texts,
+    st: Style,
 ) -> float:
     """The result slip at ``y``: heading and hint, then one row per player
     (in starting order; for the finals by rank, with a box for the chosen
@@ -778,7 +787,7 @@ def _slip(
 
 
 def _slip_row(
-    dwg: Any,
+    dwg: Canvas,
     ctx: SheetContext,
     i: int,
     row_top: float,
@@ -889,7 +898,7 @@ def footer_height(board: Board, w: float, tx: Texts, st: Style, balance: str | N
 
 
 def footer(
-    dwg: Any,
+    dwg: Canvas,
     board: Board,
     x: float,
     bottom: float,
