@@ -13,7 +13,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 from types import SimpleNamespace
-from typing import Any
+from typing import Annotated, Any
 
 import typer
 from typer.core import TyperGroup
@@ -300,6 +300,18 @@ BALANCE_HELP = {
     "balance_line": "Print the board's balance (as the table sees it) on the sheet.",
 }
 
+# the balance options board and round share, declared once
+BalanceOption = Annotated[str | None, typer.Option("--balance", help=BALANCE_HELP["balance"])]
+MaxPipsOption = Annotated[
+    int | None, typer.Option("--max-intersection-pips", help=BALANCE_HELP["max_intersection_pips"])
+]
+MaxClusterOption = Annotated[
+    int | None, typer.Option("--max-terrain-cluster", help=BALANCE_HELP["max_terrain_cluster"])
+]
+ResourcePipsOption = Annotated[str | None, typer.Option("--resource-pips", help=BALANCE_HELP["resource_pips"])]
+MinScoreOption = Annotated[float | None, typer.Option("--min-score", help=BALANCE_HELP["min_score"])]
+BalanceLineOption = Annotated[bool, typer.Option("--balance-line", help=BALANCE_HELP["balance_line"])]
+
 
 #: help texts of the options whose line would not fit (issue 47: each option one line)
 _HELP = {
@@ -312,15 +324,11 @@ _HELP = {
     "board.tournament_file": "With --round and --table: regenerate one table of a tournament round.",
     "board.board_file": "A complete board (board JSON, or a layout TOML with every hex fixed) to render and check; with --scenario oil-springs-fixed the fixed oil springs are added.",
     "board.almanac": ALMANAC_HELP + " A pdf gets it as page 2, svg and png as a second file NAME-almanac.svg|png.",
-    "board.max_intersection_pips": BALANCE_HELP["max_intersection_pips"],
-    "board.max_terrain_cluster": BALANCE_HELP["max_terrain_cluster"],
     "round.tournament_file": "A tournament file: make the pack of --round N for the scheduled tables.",
     "round.output": "Folder for the pack (replaced whole); default output/<scenario>-<seed>. With a tournament file: the tournament folder (default output/<name>); the pack goes to its round-N.",
     "round.round_number": "Round number (printed on every sheet; with a tournament file: which round).",
     "round.replace": "Replace an earlier pack made before setupgen recorded its files (it cannot be verified).",
     "round.almanac": ALMANAC_HELP + " The PDF is then laid out for duplex printing.",
-    "round.max_intersection_pips": BALANCE_HELP["max_intersection_pips"],
-    "round.max_terrain_cluster": BALANCE_HELP["max_terrain_cluster"],
     "round.even": "Keep every table's balance score in one interval: the middle half of the scenario's surveyed scores, or --even-range.",
     "round.even_range": "The score interval of --even, e.g. 50..62 (implies --even).",
     "round.console_url": "With a tournament file: the director's console address (setupgen serve), e.g. http://192.168.1.20:8000; each sheet gets a QR code of its table's result page.",
@@ -456,16 +464,12 @@ def board(
     rules: str | None = typer.Option(None, "--rules", help=RULES_HELP),
     variant: str | None = typer.Option(None, "--variant", help=VARIANT_HELP),
     almanac: bool = typer.Option(True, "--almanac/--no-almanac", help=_HELP["board.almanac"]),
-    balance: str | None = typer.Option(None, "--balance", help=BALANCE_HELP["balance"]),
-    max_intersection_pips: int | None = typer.Option(
-        None, "--max-intersection-pips", help=_HELP["board.max_intersection_pips"]
-    ),
-    max_terrain_cluster: int | None = typer.Option(
-        None, "--max-terrain-cluster", help=_HELP["board.max_terrain_cluster"]
-    ),
-    resource_pips: str | None = typer.Option(None, "--resource-pips", help=BALANCE_HELP["resource_pips"]),
-    min_score: float | None = typer.Option(None, "--min-score", help=BALANCE_HELP["min_score"]),
-    balance_line: bool = typer.Option(False, "--balance-line", help=BALANCE_HELP["balance_line"]),
+    balance: BalanceOption = None,
+    max_intersection_pips: MaxPipsOption = None,
+    max_terrain_cluster: MaxClusterOption = None,
+    resource_pips: ResourcePipsOption = None,
+    min_score: MinScoreOption = None,
+    balance_line: BalanceLineOption = False,
 ) -> None:
     """One board (or a JSONL batch) as a sheet or board JSON."""
     _board_command(SimpleNamespace(**locals()))
@@ -474,6 +478,7 @@ def board(
 def _board_command(o: SimpleNamespace) -> None:
     """``board`` with its options ``o`` (the command's parameters by name)."""
     from .core import atomic
+    from .render import export
 
     try:
         request = _board_request(o)
@@ -481,7 +486,7 @@ def _board_command(o: SimpleNamespace) -> None:
             atomic.check_file_target(o.output)  # before a fresh seed is made and printed
         if o.setup_id is None and o.board_file is None:
             request = dataclasses.replace(request, seed=_seed_or_fresh(request.seed))
-        made = _board_job(_export_module().board_job(request))
+        made = _board_job(export.board_job(request))
         if o.output == "-":
             _to_stdout(made.data)
             if made.almanac is not None:
@@ -498,20 +503,13 @@ def _board_command(o: SimpleNamespace) -> None:
     _report_violations(made.violations)
 
 
-def _export_module() -> Any:
-    """:mod:`setupgen.render.export`, imported when a command needs it."""
-    from .render import export
-
-    return export
-
-
 def _board_request(o: SimpleNamespace) -> Any:
     """The checked :class:`~setupgen.render.export.BoardRequest` of
     ``board``'s options (a tournament table's when ``--tournament`` and
     its companions are given)."""
     from .core import balance as balancemod
+    from .render import export
 
-    export = _export_module()
     limits = balancemod.options(o.balance, o.max_intersection_pips, o.max_terrain_cluster, o.resource_pips, o.min_score)
     sheet = not o.key and export.pick_format(o.fmt, o.output) not in ("json", "jsonl")
     what = "the director's key" if o.key else "board json"
@@ -698,18 +696,14 @@ def round_(
     rules: str | None = typer.Option(None, "--rules", help=RULES_HELP + " With a tournament file: its [rules]."),
     variant: str | None = typer.Option(None, "--variant", help=VARIANT_HELP + " With a tournament file: its rounds'."),
     almanac: bool = typer.Option(True, "--almanac/--no-almanac", help=_HELP["round.almanac"]),
-    balance: str | None = typer.Option(None, "--balance", help=BALANCE_HELP["balance"]),
-    max_intersection_pips: int | None = typer.Option(
-        None, "--max-intersection-pips", help=_HELP["round.max_intersection_pips"]
-    ),
-    max_terrain_cluster: int | None = typer.Option(
-        None, "--max-terrain-cluster", help=_HELP["round.max_terrain_cluster"]
-    ),
-    resource_pips: str | None = typer.Option(None, "--resource-pips", help=BALANCE_HELP["resource_pips"]),
-    min_score: float | None = typer.Option(None, "--min-score", help=BALANCE_HELP["min_score"]),
+    balance: BalanceOption = None,
+    max_intersection_pips: MaxPipsOption = None,
+    max_terrain_cluster: MaxClusterOption = None,
+    resource_pips: ResourcePipsOption = None,
+    min_score: MinScoreOption = None,
     even: bool = typer.Option(False, "--even", help=_HELP["round.even"]),
     even_range: str | None = typer.Option(None, "--even-range", help=_HELP["round.even_range"]),
-    balance_line: bool = typer.Option(False, "--balance-line", help=BALANCE_HELP["balance_line"]),
+    balance_line: BalanceLineOption = False,
     console_url: str | None = typer.Option(None, "--console-url", help=_HELP["round.console_url"]),
     drop_console_url: bool = typer.Option(False, "--drop-console-url", help=_HELP["round.drop_console_url"]),
 ) -> None:

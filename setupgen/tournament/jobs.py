@@ -462,13 +462,31 @@ def read_schedule(folder: Path) -> Schedule | None:
 
 
 def current_schedule(t: Tournament, folder: Path) -> Schedule:
-    """The saved schedule, else the one planned from the tournament seed.
-    A saved schedule must follow ``entries.csv`` and seat every player of
+    """The saved schedule (:func:`saved_schedule`), else the one planned
+    from the tournament seed."""
+    saved = read_schedule(folder)
+    return make_schedule(t, folder) if saved is None else _checked(t, folder, saved)
+
+
+def saved_schedule(t: Tournament, folder: Path) -> Schedule:
+    """The saved schedule, never one planned on the spot (standings,
+    finals and placings rank the games of the schedule the rounds were
+    played by). It must follow ``entries.csv`` and seat every player of
     the last round's roster in it (a file cut short loses the last seats):
-    else :class:`ReplanNeeded` from the first round that does not."""
+    else :class:`ReplanNeeded` from the first round that does not. Raises
+    :class:`SetupgenError` when ``folder`` holds no ``schedule.csv``."""
     saved = read_schedule(folder)
     if saved is None:
-        return make_schedule(t, folder)
+        raise SetupgenError(
+            f"no schedule in {atomic.shown(folder)}: the rounds are ranked by the saved "
+            f"{SCHEDULE_FILE} of the tournament folder they were played from; plan it there first"
+        )
+    return _checked(t, folder, saved)
+
+
+def _checked(t: Tournament, folder: Path, saved: Schedule) -> Schedule:
+    """``saved`` when it follows ``entries.csv`` and seats the last round's
+    roster; else :class:`ReplanNeeded`."""
     changes = read_entries(t, folder)
     bad = entries.unplanned(changes, seated(saved))
     if bad is not None:
@@ -488,19 +506,6 @@ def current_schedule(t: Tournament, folder: Path) -> Schedule:
             max(2, last),
         )
     return saved
-
-
-def saved_schedule(t: Tournament, folder: Path) -> Schedule:
-    """The saved schedule, checked as :func:`current_schedule` checks it;
-    never one planned on the spot (standings, finals and placings rank
-    the games of the schedule the rounds were played by). Raises
-    :class:`SetupgenError` when ``folder`` holds no ``schedule.csv``."""
-    if read_schedule(folder) is None:
-        raise SetupgenError(
-            f"no schedule in {atomic.shown(folder)}: the rounds are ranked by the saved "
-            f"{SCHEDULE_FILE} of the tournament folder they were played from; plan it there first"
-        )
-    return current_schedule(t, folder)
 
 
 def write_schedule(t: Tournament, sched: Schedule, folder: Path, *, replace: bool = False) -> Quality:
