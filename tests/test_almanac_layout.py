@@ -23,7 +23,7 @@ from setupgen.core.templates import MIN_FONT_MM, texts
 from setupgen.generate import fixed
 from setupgen.render import almanac as A
 from setupgen.render import sheet
-from setupgen.render.board import harbor_order
+from setupgen.render.numbering import harbor_order
 
 SCENARIOS = [
     "base-3-4",

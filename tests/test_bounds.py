@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from setupgen.tournament import measures
-from setupgen.tournament.seating import Tables
+from setupgen.tournament.seating import SearchState
 
 PLAYERS = [f"p{i}" for i in range(8)]
 CLUBS = {p: ("a" if i < 4 else "b") for i, p in enumerate(PLAYERS)}  # two clubs of 4
@@ -128,7 +128,7 @@ def tables_from(n, sizes, groups, rounds, seed):
         order = list(range(n))
         rng.shuffle(order)
         tabs.append(cut(order, sizes))
-    return Tables(n, n, list(sizes), list(groups), [], tabs, [0] * n)
+    return SearchState(n, n, list(sizes), list(groups), [], tabs, [0] * n)
 
 
 @settings(max_examples=60, deadline=None)
@@ -140,7 +140,7 @@ def test_delta_agrees_with_cost(data, n, rounds):
     for _ in range(10):
         ri = data.draw(st.integers(0, rounds - 1))
         a, b = data.draw(st.integers(0, n - 1)), data.draw(st.integers(0, n - 1))
-        if t.where[ri][a] == t.where[ri][b]:
+        if t.table_of[ri][a] == t.table_of[ri][b]:
             continue
         before, d = t.cost(), t.delta(ri, a, b)
         t.swap(ri, a, b)
@@ -331,3 +331,68 @@ def test_the_seat_off_bound_is_the_documented_argument(n, rounds_n, rnd, data):
     if not any(len(t) == 4 for tables in rounds for t in tables):
         return
     assert measures.measure(rounds).seat_off_bound == oracle_seat_off_bound(rounds)
+
+
+def test_search_cost_of_two_rounds_worked_by_hand():
+    """Seven players at a table of 4 and one of 3, two rounds: pairs 0-1,
+    2-3 and 4-5 meet twice (3 extra meetings, 3 pairs C(2, 2)); clubs
+    {0, 1} and {4, 5} sit together in both rounds (4 clashes); short
+    tables so far: round 1 players 4, 5, 6 once (3), round 2 players 2, 3,
+    4, 5 once and 6 twice (1 + 1 + 1 + 1 + 4 = 8), so 11 squared."""
+    state = SearchState(
+        7, 7, [4, 3], [0, 0, -1, -1, 1, 1, -1], [], [[[0, 1, 2, 3], [4, 5, 6]], [[0, 1, 4, 5], [2, 3, 6]]], [0] * 7
+    )
+    assert state.cost() == (3, 3, 4, 11)
+    assert state.cost().short_squares == 11
+    assert state.short.total == [0, 0, 1, 1, 1, 1, 2]
+
+
+def fresh(state: SearchState, fixed, fixed_short, base) -> SearchState:
+    """The state built from scratch on ``state``'s current tables."""
+    rounds = [[list(t) for t in tables] for tables in state.rounds]
+    return SearchState(
+        state.players, state.everyone, state.table_sizes, state.groups.group_of, fixed, rounds, fixed_short, base
+    )
+
+
+@settings(max_examples=80, deadline=None)
+@given(data=st.data(), n=st.sampled_from([7, 9, 11, 14]), rounds=st.integers(1, 4), dropouts=st.integers(0, 2))
+def test_each_counter_changes_as_its_recount(data, n, rounds, dropouts):
+    """Every counter's change under a swap is its term recounted after the
+    swap minus before, and the state after any swaps equals the state built
+    from scratch on the same tables (fixed rounds with drop-outs and short
+    tables before the planned rounds included)."""
+    sizes = {7: [4, 3], 9: [3, 3, 3], 11: [4, 4, 3], 14: [4, 4, 3, 3]}[n]
+    everyone = n + dropouts
+    groups = data.draw(st.lists(st.integers(-1, 2), min_size=n, max_size=n)) + [-1] * dropouts
+    fixed_round = data.draw(st.permutations(range(everyone)))
+    fixed = [list(fixed_round[i : i + 4]) for i in range(0, everyone, 4)]
+    fixed_short = [sum(len(t) < 4 for t in fixed if p in t) for p in range(n)]
+    base = [fixed_short[:] for _ in range(rounds)]
+    state = tables_from(n, sizes, groups, rounds, data.draw(st.integers(0, 10**6)))
+    state = SearchState(
+        n, everyone, sizes, groups, fixed, [[list(t) for t in ts] for ts in state.rounds], fixed_short, base
+    )
+    for _ in range(12):
+        r = data.draw(st.integers(0, rounds - 1))
+        a, b = data.draw(st.integers(0, n - 1)), data.draw(st.integers(0, n - 1))
+        if state.table_of[r][a] == state.table_of[r][b]:
+            continue
+        members_a, members_b = state.rounds[r][state.table_of[r][a]], state.rounds[r][state.table_of[r][b]]
+        meetings = state.meetings.change(members_a, members_b, a, b)
+        clashes = state.groups.change(members_a, members_b, a, b)
+        before = state.cost()
+        change = state.delta(r, a, b)
+        state.swap(r, a, b)
+        after = state.cost()
+        assert meetings == (after.extra_meetings - before.extra_meetings, after.meeting_pairs - before.meeting_pairs)
+        assert clashes == after.group_clashes - before.group_clashes
+        assert change == tuple(x - y for x, y in zip(after, before))
+        rebuilt = fresh(state, fixed, fixed_short, base)
+        assert state.meetings.count == rebuilt.meetings.count
+        assert (state.short.total, state.short.so_far, state.short.from_here) == (
+            rebuilt.short.total,
+            rebuilt.short.so_far,
+            rebuilt.short.from_here,
+        )
+        assert state.table_of == rebuilt.table_of

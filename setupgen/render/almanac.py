@@ -29,8 +29,8 @@ from ..core.hexgrid import corners, edge_corners
 from ..core.layout import Layout
 from ..core.rules import HARBOR_TYPES
 from ..core.templates import MIN_FONT_MM, Texts
-from .board import harbor_order, harbor_words
-from .canvas import Canvas
+from .canvas import Surface
+from .numbering import harbor_order, harbor_words
 from .page import add_circle, add_text, finish, fit, text_width, wrap
 from .sheet import Page, SheetContext, footer, footer_height, round_label, scenario_title, table_box_and_rule
 
@@ -502,7 +502,7 @@ def _section_indent(numbers: Sequence[str], size: float) -> float:
     return max(_INDENT * size, widest + 0.35 * size)
 
 
-def _draw_column(dwg: Canvas, lines: list[Line], x: float, y: float, size: float, leading: float, st: Any) -> None:
+def _draw_column(dwg: Surface, lines: list[Line], x: float, y: float, size: float, leading: float, st: Any) -> None:
     for line in lines:
         y += size * leading
         if line.kind == "gap":
@@ -520,7 +520,7 @@ def _draw_column(dwg: Canvas, lines: list[Line], x: float, y: float, size: float
             add_text(dwg, line.text, x + line.indent, y, size, st)
 
 
-def _header(dwg: Canvas, layout: Layout, ctx: SheetContext, m: float, cw: float, tx: Texts, st: Any) -> float:
+def _header(dwg: Surface, layout: Layout, ctx: SheetContext, m: float, cw: float, tx: Texts, st: Any) -> float:
     """Title, then tournament, round and scenario, the table number boxed
     at the right; returns the y (mm) under the rule."""
     box_w = st.mm("table_box_width") if ctx.table is not None else 0.0

@@ -21,11 +21,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, Protocol
 
 from ..core import fonts
 
-__all__ = ["Canvas", "MeasureCanvas", "SvgPage", "draw_cairo", "SVG_START"]
+__all__ = ["Canvas", "MeasureCanvas", "Surface", "SvgPage", "draw_cairo", "SVG_START"]
 
 #: how every SVG page setupgen writes begins
 SVG_START = '<?xml version="1.0" encoding="utf-8"?>\n<svg baseProfile="full"'
@@ -53,8 +53,61 @@ class SvgPage(str):
         obj.canvas = canvas
         return obj
 
-    def __reduce__(self) -> tuple:
+    def __reduce__(self) -> tuple[type[SvgPage], tuple[str, Canvas]]:
         return (SvgPage, (str(self), self.canvas))
+
+
+class Surface(Protocol):
+    """What drawing code draws on (:class:`Canvas` and
+    :class:`MeasureCanvas`): a page ``w`` x ``h`` mm taking drawing
+    operations in order, items between :meth:`begin` and :meth:`end`.
+    Lengths in mm; ``measuring`` is true when nothing is drawn, only
+    measured."""
+
+    w: float
+    h: float
+    measuring: bool
+
+    def text(
+        self,
+        text: str,
+        x: float,
+        y: float,
+        size: float,
+        family: str,
+        bold: bool,
+        anchor: str,
+        fill: str,
+        mono: bool,
+        width: float,
+    ) -> None: ...
+
+    def path(
+        self,
+        d: str,
+        fill: str,
+        stroke: str | None,
+        width: float,
+        dash: str | None,
+        join: str | None,
+        role: str | None = None,
+    ) -> None: ...
+
+    def circle(self, x: float, y: float, r: float, fill: str, stroke: str | None, width: float) -> None: ...
+
+    def rect(
+        self, x: float, y: float, w: float, h: float, fill: str, stroke: str | None, width: float, rx: float = 0.0
+    ) -> None: ...
+
+    def discs(self, points: Sequence[tuple[float, float]], r: float, fill: str) -> None: ...
+
+    def pattern(self, d: str, key: str, pattern: Any) -> None: ...
+
+    def begin(self, kind: str) -> None: ...
+
+    def end(self) -> None: ...
+
+    def reserve(self, kind: str, x: float, y: float, w: float, h: float) -> None: ...
 
 
 class Canvas:

@@ -50,7 +50,7 @@ from ..core.balance import Balance
 from ..core.errors import SetupgenError
 from ..core.layout import Layout
 from ..core.templates import MIN_FONT_MM, Style, Texts, paper_size
-from .canvas import Canvas
+from .canvas import Surface
 from .page import add_path, add_rect, add_text, drawing, finish, fit, fit_lines, num, text_width, wrap
 from .sheet import stage_word
 
@@ -435,7 +435,7 @@ def _scenario_word(name: str, tx: Texts) -> str:
 # -- header and footer ------------------------------------------------------------
 
 
-def _rule(dwg: Canvas, plan: _Plan, y: float, width: float) -> None:
+def _rule(dwg: Surface, plan: _Plan, y: float, width: float) -> None:
     m = plan.st.margin
     add_path(dwg, f"M{num(m)},{num(y)} L{num(plan.w - m)},{num(y)}", stroke=plan.st.colour["ink"], width=width)
 
@@ -461,7 +461,7 @@ class _Head:
     scenario: str | None = None
 
 
-def _header(dwg: Canvas, plan: _Plan, head: _Head, *, first: bool = True) -> float:
+def _header(dwg: Surface, plan: _Plan, head: _Head, *, first: bool = True) -> float:
     """Title and round, the count and seed, the box of director's notes,
     on the ``first`` page the material box and the balance box, and the
     column heads; returns the y (mm) where the first row starts."""
@@ -504,7 +504,7 @@ def _header(dwg: Canvas, plan: _Plan, head: _Head, *, first: bool = True) -> flo
     return _column_heads(dwg, plan, y)
 
 
-def _subtitle(dwg: Canvas, plan: _Plan, head: _Head, y: float) -> float:
+def _subtitle(dwg: Surface, plan: _Plan, head: _Head, y: float) -> float:
     """Under the title (``y``, mm): "Director's page", the table count and
     the scenario every table plays, then the round seed, whole (broken
     onto further lines when long, :func:`seed_lines`); returns the y below."""
@@ -531,7 +531,7 @@ def _subtitle(dwg: Canvas, plan: _Plan, head: _Head, y: float) -> float:
     return y + size * 0.6
 
 
-def _note_box(dwg: Canvas, plan: _Plan, paragraphs: list[tuple[str, bool]], top: float) -> float:
+def _note_box(dwg: Surface, plan: _Plan, paragraphs: list[tuple[str, bool]], top: float) -> float:
     """A framed box of wrapped paragraphs (``(text, bold)``) across the
     page from ``top`` (mm); returns the y below it."""
     st, g = plan.st, plan.g
@@ -628,7 +628,7 @@ def _material_paragraphs(rows: Sequence[DirectorRow], tx: Texts) -> tuple[tuple[
     return tuple(p for p in out if p[1])
 
 
-def _material_box(dwg: Canvas, plan: _Plan, paragraphs: tuple[tuple[str, tuple[str, ...]], ...], top: float) -> float:
+def _material_box(dwg: Surface, plan: _Plan, paragraphs: tuple[tuple[str, tuple[str, ...]], ...], top: float) -> float:
     """The framed material box across the page from ``top`` (mm): each
     paragraph's label (bold) in a column as wide as the widest label up to
     a third of the box, its items wrapped beside it; a longer label (a
@@ -693,7 +693,7 @@ def _balance_summary(rows: Sequence[DirectorRow], tx: Texts) -> tuple[str, tuple
     return tx.get("director.balance_round"), ranges, tx.get("director.balance_legend")
 
 
-def _balance_box(dwg: Canvas, plan: _Plan, summary: tuple[str, tuple[str, ...], str], top: float) -> float:
+def _balance_box(dwg: Surface, plan: _Plan, summary: tuple[str, tuple[str, ...], str], top: float) -> float:
     """The framed balance box across the page from ``top`` (mm): the label
     (bold) and beside it the round's ranges, then the legend (muted)
     across the box. Returns the y below the box."""
@@ -724,7 +724,7 @@ def _balance_box(dwg: Canvas, plan: _Plan, summary: tuple[str, tuple[str, ...], 
     return top + height
 
 
-def _column_heads(dwg: Canvas, plan: _Plan, y: float) -> float:
+def _column_heads(dwg: Surface, plan: _Plan, y: float) -> float:
     """The column heads (bold, up to two lines, on a common last baseline)
     below the rule at ``y``; returns the y of the rule under them."""
     st, g = plan.st, plan.g
@@ -748,7 +748,7 @@ def _column_heads(dwg: Canvas, plan: _Plan, y: float) -> float:
     return y
 
 
-def _footer(dwg: Canvas, plan: _Plan, page: int, pages: int) -> None:
+def _footer(dwg: Surface, plan: _Plan, page: int, pages: int) -> None:
     st, size = plan.st, plan.g("footer")
     add_text(
         dwg,
@@ -765,7 +765,7 @@ def _footer(dwg: Canvas, plan: _Plan, page: int, pages: int) -> None:
 # -- rows ---------------------------------------------------------------------------
 
 
-def _row(dwg: Canvas, plan: _Plan, row: DirectorRow, top: float, *, shaded: bool) -> None:
+def _row(dwg: Surface, plan: _Plan, row: DirectorRow, top: float, *, shaded: bool) -> None:
     """One table's row from ``top`` (mm): its first line (number, scenario,
     setup ID, seed, check boxes), then its players."""
     st, g, tx = plan.st, plan.g, plan.tx
@@ -810,7 +810,7 @@ def _row(dwg: Canvas, plan: _Plan, row: DirectorRow, top: float, *, shaded: bool
         _players(dwg, plan, row.players, top + plan.band)
 
 
-def _players(dwg: Canvas, plan: _Plan, players: tuple[str, ...], top: float) -> None:
+def _players(dwg: Surface, plan: _Plan, players: tuple[str, ...], top: float) -> None:
     """The players in seat order, :attr:`_Plan.per_line` cells a line, under
     the row's first line across the whole row; each cell its seat
     number (bold) and the name. In the finals (:attr:`_Plan.choice`) one
@@ -852,7 +852,7 @@ def _choice_width(plan: _Plan) -> float:
     return text_width(plan.tx.get("slip.rank"), plan.g("player"), bold=True) + plan.g("column_gap")
 
 
-def _balance_figures(dwg: Canvas, plan: _Plan, balance: Balance, base: float) -> None:
+def _balance_figures(dwg: Surface, plan: _Plan, balance: Balance, base: float) -> None:
     """A row's score, most pips at a starting intersection and resource-pip
     spread on the baseline ``base`` (mm), each right-aligned in its cell
     of the balance column (:attr:`_Plan.figures`), the cells centred in it."""

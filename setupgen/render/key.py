@@ -9,7 +9,7 @@ scenario, the board with every hidden hex revealed (its true terrain,
 label and token) and marked by a thick dashed ring and a ``?`` badge
 (legend: "face down at the table"), the list of the hidden hexes in the
 build list's terms (row, and position in that row counted as the table
-sheet's build list counts it: :func:`setupgen.render.board.build_rows`),
+sheet's build list counts it: :func:`setupgen.render.numbering.build_rows`),
 and the setup ID and seed at the foot.
 
 Same conventions as the table sheet: one portrait page of ``paper``, 1 SVG
@@ -30,21 +30,12 @@ from ..core.errors import SetupgenError
 from ..core.layout import Layout
 from ..core.rules import RED_NUMBERS
 from ..core.templates import MIN_FONT_MM, Style, Texts, paper_size
-from .board import (
-    Box,
-    Fit,
-    board_extent,
-    build_rows,
-    draw_board,
-    draw_legend,
-    hex_size_for,
-    legend_entries,
-    legend_geometry,
-    legend_lines,
-    place,
-)
-from .canvas import Canvas
+from .board import draw_board
+from .canvas import Surface
 from .director import Sizes, sizes
+from .fitting import Box, Fit, board_extent, hex_size_for, place
+from .legend import draw_legend, legend_entries, legend_geometry, legend_lines
+from .numbering import build_rows
 from .page import (
     add_circle,
     add_path,
@@ -85,7 +76,7 @@ SUMMARY_PAD = 1.2
 def hidden_entries(board: Board) -> list[tuple[int, int, Tile]]:
     """``(row, position, tile)`` of every hidden tile, both counted from 1
     as the table sheet's build list counts them
-    (:func:`setupgen.render.board.build_rows`: every hex but frame half
+    (:func:`setupgen.render.numbering.build_rows`: every hex but frame half
     hexes, sea included), in reading order."""
     return [
         (i, j, t)
@@ -153,7 +144,7 @@ def render_key(
 # -- header -------------------------------------------------------------------
 
 
-def _header(dwg: Canvas, layout: Layout, ctx: SheetContext, m: float, cw: float, tx: Texts, st: Style) -> float:
+def _header(dwg: Surface, layout: Layout, ctx: SheetContext, m: float, cw: float, tx: Texts, st: Style) -> float:
     """The black "director's key" banner across the page, then tournament
     and round, scenario and the warning on the left, the table number in a
     box on the right; returns the y (mm) below the header rule."""
@@ -192,14 +183,14 @@ def _header(dwg: Canvas, layout: Layout, ctx: SheetContext, m: float, cw: float,
 # -- the board's marks ----------------------------------------------------------
 
 
-def _badge(dwg: Canvas, x: float, y: float, r: float, st: Style) -> None:
+def _badge(dwg: Surface, x: float, y: float, r: float, st: Style) -> None:
     """A black disc with a white ``?``, radius ``r`` mm, centred on ``(x, y)``."""
     add_circle(dwg, x, y, r, fill=st.colour["ink"], stroke="#ffffff", width=0.3)
     size = max(MIN_FONT_MM, r * 1.3)
     add_text(dwg, "?", x, y + size * 0.36, size, st, bold=True, anchor="middle", fill="#ffffff")
 
 
-def _mark_hidden(dwg: Canvas, fit_: Fit, t: Tile, st: Style) -> None:
+def _mark_hidden(dwg: Surface, fit_: Fit, t: Tile, st: Style) -> None:
     """A thick dashed ring just inside a face-down hex and a ``?`` badge at
     its lower right (clear of the label above the token and of the robber
     at the left)."""
@@ -239,7 +230,7 @@ def _legend_columns(entries: list[str], w: float, tx: Texts, st: Style) -> list[
     return cols
 
 
-def _legend_extra(dwg: Canvas, x: float, y: float, w: float, tx: Texts, st: Style) -> float:
+def _legend_extra(dwg: Surface, x: float, y: float, w: float, tx: Texts, st: Style) -> float:
     """The legend entry of the face-down mark, below the sheet's legend;
     returns the y (mm) below it."""
     size, lh, sw, indent = legend_geometry(w, st)
@@ -277,7 +268,7 @@ def _list_height(entries: list[tuple[int, int, Tile]], w: float, tx: Texts, st: 
 
 
 def _hidden_list(
-    dwg: Canvas, entries: list[tuple[int, int, Tile]], x: float, y: float, w: float, tx: Texts, st: Style
+    dwg: Surface, entries: list[tuple[int, int, Tile]], x: float, y: float, w: float, tx: Texts, st: Style
 ) -> None:
     """Heading, then one line per face-down hex: ``Row 1, hex 1:``, a
     swatch, the terrain word and the number (6 and 8 white on a black
@@ -446,7 +437,7 @@ def _summary_plan(blocks: list[tuple[int, str, list]], w: float, h: float, tx: T
 
 
 def _summary_header(
-    dwg: Canvas,
+    dwg: Surface,
     plan: _Summary,
     title: str | None,
     round: int | None,
@@ -491,7 +482,7 @@ def _summary_header(
     return y + g("block_gap")
 
 
-def _summary_block(dwg: Canvas, plan: _Summary, block: tuple[int, str, list], x: float, y: float) -> float:
+def _summary_block(dwg: Surface, plan: _Summary, block: tuple[int, str, list], x: float, y: float) -> float:
     """One table: a shaded heading line (table number, setup ID at the
     right), then one line per hidden hex; returns the y below the block."""
     tx, st, g = plan.tx, plan.st, plan.g

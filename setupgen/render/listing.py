@@ -11,7 +11,7 @@ from typing import Any
 
 from ..core import templates
 from ..core.templates import MIN_FONT_MM, paper_size
-from .canvas import Canvas
+from .canvas import Surface
 from .page import add_path, add_rect, add_text, drawing, finish, fit, fit_lines, num
 
 #: body text size (mm) of a listing row: 10 pt
@@ -93,7 +93,7 @@ def _columns(listing: Listing, x: float, cw: float) -> list[tuple[float, float]]
 
 
 def _cell(
-    dwg: Canvas, listing: Listing, j: int, text: str, col: tuple[float, float], y: float, st: Any, bold: bool
+    dwg: Surface, listing: Listing, j: int, text: str, col: tuple[float, float], y: float, st: Any, bold: bool
 ) -> None:
     """One cell's text, fitted to its column: from the left edge, or for a
     right-aligned column ending at the right edge."""
@@ -123,7 +123,7 @@ def head_lines(listing: Listing, cw: float) -> tuple[list[list[str]], float]:
 
 
 def _head(
-    dwg: Canvas, listing: Listing, subtitle: str, m: float, cw: float, st: Any, heads: tuple[list[list[str]], float]
+    dwg: Surface, listing: Listing, subtitle: str, m: float, cw: float, st: Any, heads: tuple[list[list[str]], float]
 ) -> float:
     """Title, subtitle and the column headers (:func:`head_lines`, on a
     common last baseline) with their rule; returns the y (mm) of the rule,
@@ -152,7 +152,7 @@ def _head(
 
 
 def _row(
-    dwg: Canvas, listing: Listing, row: Sequence[str], i: int, top: float, rh: float, m: float, cw: float, st: Any
+    dwg: Surface, listing: Listing, row: Sequence[str], i: int, top: float, rh: float, m: float, cw: float, st: Any
 ) -> None:
     """Row ``i`` of a page (a section heading, or cells on a band shaded
     every second row); the first cell bold."""

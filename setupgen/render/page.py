@@ -18,7 +18,7 @@ from typing import Any
 from ..core import fonts
 from ..core.rules import PIPS, RED_NUMBERS
 from ..core.templates import MIN_FONT_MM, Style
-from .canvas import Canvas
+from .canvas import Canvas, Surface
 
 SQRT3 = math.sqrt(3.0)
 #: corner offsets of a pointy-top hex of size 1, corner 0 first (as
@@ -149,7 +149,7 @@ def wrap(text: str, width: float, size: float, *, bold: bool = False) -> list[st
 
 
 def add_text(
-    dwg: Canvas,
+    dwg: Surface,
     text: str,
     x: float,
     y: float,
@@ -169,7 +169,7 @@ def add_text(
 
 
 def add_path(
-    dwg: Canvas,
+    dwg: Surface,
     d: str,
     *,
     fill: str = "none",
@@ -186,14 +186,14 @@ def add_path(
 
 
 def add_circle(
-    dwg: Canvas, x: float, y: float, r: float, *, fill: str, stroke: str | None = None, width: float = 0.0
+    dwg: Surface, x: float, y: float, r: float, *, fill: str, stroke: str | None = None, width: float = 0.0
 ) -> None:
     """A disc of radius ``r`` mm at ``(x, y)``."""
     dwg.circle(x, y, r, fill, stroke, width)
 
 
 def add_rect(
-    dwg: Canvas,
+    dwg: Surface,
     x: float,
     y: float,
     w: float,
@@ -224,7 +224,7 @@ def hex_points(cx: float, cy: float, s: float) -> list[tuple[float, float]]:
 # symbols (robber, pirate, oil drop, number token)
 
 
-def draw_robber(dwg: Canvas, x: float, y: float, h: float, st: Style) -> None:
+def draw_robber(dwg: Surface, x: float, y: float, h: float, st: Style) -> None:
     """A robber pawn ``h`` mm tall (``0.6 h`` wide), centred on ``(x, y)``;
     one item ``robber``."""
     c = st.colour["robber"]
@@ -238,7 +238,7 @@ def draw_robber(dwg: Canvas, x: float, y: float, h: float, st: Style) -> None:
     dwg.end()
 
 
-def draw_pirate(dwg: Canvas, x: float, y: float, h: float, st: Style) -> None:
+def draw_pirate(dwg: Surface, x: float, y: float, h: float, st: Style) -> None:
     """A pirate ship ``h`` mm tall (``1.1 h`` wide), centred on ``(x, y)``;
     one item ``pirate``, on a white disc so it reads on any sea."""
     c = st.colour["ink"]
@@ -258,7 +258,7 @@ def draw_pirate(dwg: Canvas, x: float, y: float, h: float, st: Style) -> None:
     dwg.end()
 
 
-def draw_oil(dwg: Canvas, x: float, y: float, h: float, st: Style) -> None:
+def draw_oil(dwg: Surface, x: float, y: float, h: float, st: Style) -> None:
     """An oil drop ``h`` mm tall (``0.6 h`` wide), centred on ``(x, y)``: a
     point on a disc, drawn with straight lines only."""
     r = h * 0.3
@@ -268,7 +268,7 @@ def draw_oil(dwg: Canvas, x: float, y: float, h: float, st: Style) -> None:
     add_path(dwg, poly_d(tip), fill=st.colour["oil"])
 
 
-def draw_token(dwg: Canvas, x: float, y: float, r: float, number: int, st: Style) -> None:
+def draw_token(dwg: Surface, x: float, y: float, r: float, number: int, st: Style) -> None:
     """A number token: disc of radius ``r`` mm, the number, and its pips;
     one item ``token``. 6 and 8 are inverted: a solid black disc (no grey,
     so nothing dithers in 1-bit print) with white bold digits and pips,
@@ -292,7 +292,7 @@ def draw_token(dwg: Canvas, x: float, y: float, r: float, number: int, st: Style
 
 
 def draw_red_number(
-    dwg: Canvas, x: float, base: float, size: float, number: int, st: Style, anchor: str = "start"
+    dwg: Surface, x: float, base: float, size: float, number: int, st: Style, anchor: str = "start"
 ) -> None:
     """6 or 8 in a list, marked by shape as on the board: white bold digits
     on a black disc (red ring) of radius ``0.62 size`` mm, its left edge

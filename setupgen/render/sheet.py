@@ -31,21 +31,11 @@ from ..core.layout import Layout
 from ..core.limits import MAX_DIGITS, MAX_ROUND, MAX_VP, MIN_VP, check_text
 from ..core.rules import FINALS_STAGES, HARBOR_TYPES, RED_NUMBERS, RULE_EQUAL, clashes
 from ..core.templates import MIN_FONT_MM, Style, Texts, paper_size
-from .board import (
-    PAD,
-    Box,
-    board_extent,
-    build_rows,
-    draw_board,
-    draw_legend,
-    harbor_order,
-    harbor_words,
-    hex_size_for,
-    legend_entries,
-    place,
-    positions,
-)
-from .canvas import Canvas, MeasureCanvas
+from .board import draw_board
+from .canvas import Canvas, MeasureCanvas, Surface
+from .fitting import PAD, Box, board_extent, hex_size_for, place
+from .legend import draw_legend, legend_entries
+from .numbering import build_rows, harbor_order, harbor_words, positions
 from .page import add_circle, add_path, add_rect, add_text, drawing, finish, fit, num, text_width, wrap
 
 __all__ = [
@@ -317,7 +307,7 @@ def round_label(ctx: SheetContext, tx: Texts) -> str:
     return tx.get("sheet.round_blank") if ctx.round is None else tx.get("sheet.round", n=ctx.round)
 
 
-def _header(dwg: Canvas, layout: Layout, ctx: SheetContext, m: float, cw: float, tx: Texts, st: Style) -> float:
+def _header(dwg: Surface, layout: Layout, ctx: SheetContext, m: float, cw: float, tx: Texts, st: Style) -> float:
     """Always two lines, so a long title never shrinks the board:
     tournament and round (the finals stage; ``Round ___`` when not
     given, :func:`round_label`) in bold, the
@@ -347,7 +337,7 @@ def _header(dwg: Canvas, layout: Layout, ctx: SheetContext, m: float, cw: float,
     return table_box_and_rule(dwg, ctx.table if box_w else None, m, max(y, m + qr), m, cw, box_w, tx, st)
 
 
-def qr_code(dwg: Canvas, text: str, x: float, y: float, size: float, st: Style) -> None:
+def qr_code(dwg: Surface, text: str, x: float, y: float, size: float, st: Style) -> None:
     """A QR code of ``text`` (segno, error level M, the smallest version
     that holds it) filling the ``size`` mm square at ``(x, y)`` with a
     quiet zone of one module inside the square (the page around it is
@@ -377,7 +367,7 @@ def qr_code(dwg: Canvas, text: str, x: float, y: float, size: float, st: Style) 
 
 
 def table_box_and_rule(
-    dwg: Canvas, table: int | None, top: float, bottom: float, m: float, cw: float, box_w: float, tx: Texts, st: Style
+    dwg: Surface, table: int | None, top: float, bottom: float, m: float, cw: float, box_w: float, tx: Texts, st: Style
 ) -> float:
     """The boxed table number at the right of a header (``top`` mm, box
     ``box_w`` mm wide; none for ``table`` None) and the rule under the
@@ -396,7 +386,7 @@ def table_box_and_rule(
     return bottom
 
 
-def heading_with_hint(dwg: Canvas, head: str, hint: str, x: float, y: float, w: float, st: Style) -> float:
+def heading_with_hint(dwg: Surface, head: str, hint: str, x: float, y: float, w: float, st: Style) -> float:
     """A section heading at ``(x, y)`` mm with a small grey hint in
     brackets after it (wrapped below it when it does not fit beside);
     returns the y (mm) below the heading."""
@@ -557,7 +547,7 @@ def _flow_lines(entries: list[Entry], width: float, size: float) -> list[list[tu
     return lines
 
 
-def _draw_run(dwg: Canvas, kind: str, text: str, x: float, base: float, size: float, st: Style) -> None:
+def _draw_run(dwg: Surface, kind: str, text: str, x: float, base: float, size: float, st: Style) -> None:
     if kind == "red":
         w = text_width(text, size, bold=True)
         add_rect(dwg, x - 0.1, base - size * 0.8, w + 0.9, size * 1.0, fill=st.colour["ink"], rx=0.4)
@@ -592,7 +582,7 @@ def build_plan(board: Board, layout: Layout, w: float, tx: Texts, st: Style) -> 
 
 
 def _build_list(
-    dwg: Canvas, board: Board, layout: Layout, x: float, y: float, w: float, tx: Texts, st: Style, plan: BuildPlan
+    dwg: Surface, board: Board, layout: Layout, x: float, y: float, w: float, tx: Texts, st: Style, plan: BuildPlan
 ) -> float:
     """The build list at ``y``: every row (label with indent, entries
     flowing, 6 and 8 inverted; ``plan``: as :func:`build_plan` lays them
@@ -616,7 +606,7 @@ def _build_list(
 
 
 def _harbor_block(
-    dwg: Canvas, board: Board, layout: Layout, x: float, y: float, w: float, label_w: float, tx: Texts, st: Style
+    dwg: Surface, board: Board, layout: Layout, x: float, y: float, w: float, label_w: float, tx: Texts, st: Style
 ) -> float:
     """The harbor lines under the rows: the heading in the rows' label
     column, the lines in as many columns (up to 4) as fit right of it;
@@ -710,7 +700,7 @@ def equal_neighbours(board: Board) -> list[tuple[tuple[int, int], tuple[int, int
     return sorted(out, key=lambda p: (p[0][1], p[0][0], p[1][1], p[1][0]))
 
 
-def _notes(dwg: Canvas, notes: list[str], x: float, y: float, w: float, tx: Texts, st: Style) -> float:
+def _notes(dwg: Surface, notes: list[str], x: float, y: float, w: float, tx: Texts, st: Style) -> float:
     """The notes (first one bold) as bullets at ``y``; returns the height (mm)."""
     top = y
     hs = st.mm("heading")
@@ -742,7 +732,7 @@ def _slip_columns(ctx: SheetContext, w: float, st: Style) -> list[tuple[str, flo
 
 
 def _slip(
-    dwg: Canvas,
+    dwg: Surface,
     ctx: SheetContext,
     n: int,
     rh: float,
@@ -787,7 +777,7 @@ def _slip(
 
 
 def _slip_row(
-    dwg: Canvas,
+    dwg: Surface,
     ctx: SheetContext,
     i: int,
     row_top: float,
@@ -898,7 +888,7 @@ def footer_height(board: Board, w: float, tx: Texts, st: Style, balance: str | N
 
 
 def footer(
-    dwg: Canvas,
+    dwg: Surface,
     board: Board,
     x: float,
     bottom: float,

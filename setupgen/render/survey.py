@@ -28,7 +28,7 @@ from ..core.balance import LIMIT_NAMES, LIMIT_RESOURCES, Limits, load_preset, me
 from ..core.errors import SetupgenError, quoted
 from ..core.layout import Layout
 from ..core.limits import check_text
-from .canvas import Canvas
+from .canvas import Surface
 from .page import add_path, add_rect, add_text, drawing, finish, fit, num, text_width
 
 __all__ = [
@@ -359,7 +359,7 @@ def plot_page(survey: Survey) -> Any:
     return finish(cv)
 
 
-def _y_axis(cv: Canvas, st: Any, x0: float, x1: float, ys: Any, step: float, ymax: float) -> None:
+def _y_axis(cv: Surface, st: Any, x0: float, x1: float, ys: Any, step: float, ymax: float) -> None:
     """Grid lines and labels of the share axis, and its title above it."""
     k = 0
     while k * step <= ymax + 1e-9:
@@ -376,7 +376,7 @@ def _y_axis(cv: Canvas, st: Any, x0: float, x1: float, ys: Any, step: float, yma
     add_text(cv, "boards (%)", x0 - 1.5 - text_width("00", _TICK), ys(ymax) - 4.5, _BODY, st)
 
 
-def _x_axis(cv: Canvas, st: Any, lo: float, hi: float, xs: Any, y0: float) -> None:
+def _x_axis(cv: Surface, st: Any, lo: float, hi: float, xs: Any, y0: float) -> None:
     """Ticks every 5 points (labelled every 10) and the axis title."""
     ink = st.colour["ink"]
     v = lo
@@ -392,7 +392,7 @@ def _x_axis(cv: Canvas, st: Any, lo: float, hi: float, xs: Any, y0: float) -> No
     add_text(cv, label, (xs(lo) + xs(hi)) / 2, y0 + 4.5 + _TICK + _BODY, _BODY, st, anchor="middle")
 
 
-def _quartiles(cv: Canvas, st: Any, survey: Survey, xs: Any, y0: float, y1: float) -> None:
+def _quartiles(cv: Surface, st: Any, survey: Survey, xs: Any, y0: float, y1: float) -> None:
     """The 25th, 50th and 75th percentiles: lines over the bars, labels
     above the plot (the quartiles' left and right of their lines, the
     median's centred a row higher, so they never overlap)."""

@@ -433,7 +433,8 @@ def _search(
             return best[1]
     for attempt in range(_ATTEMPTS):  # fixed seats can block one layout's positions, not another's
         state = f.state(start if attempt == 0 else None, stream, None)
-        lb = lb or _search_bound(state, f.seatcnt, len(planned), f.base)
+        if lb is None:
+            lb = _search_bound(state, f.seatcnt, len(planned), f.base)
         got = _attempt(f, state, lb, budget, stream)
         if best is None or _ordered(got[0], groups_first) < _ordered(best[0], groups_first):
             best = got
@@ -518,7 +519,7 @@ class _Field:
 
     def state(
         self, start: list[list[list[int]]] | None, stream: random.Random, shorts: list[set[int]] | None
-    ) -> seating.Tables:
+    ) -> seating.SearchState:
         """A start (empty rounds dealt greedily) as a search state."""
         return seating.fill_start(
             self.n,
@@ -535,14 +536,14 @@ class _Field:
 
 
 def _attempt(
-    f: _Field, state: seating.Tables, lb: tuple[int, int, int, int], budget: int, stream: random.Random
+    f: _Field, state: seating.SearchState, lb: seating.SearchCost, budget: int, stream: random.Random
 ) -> tuple[tuple[Any, ...], list[list[list[int]]]]:
     """One search from ``state``: (key, layouts in seat order); the key in
     the official order: extra meetings, (players off their start-position
     optimum beyond those who must be, balance), group clashes, short seats
     out of turn."""
     layouts = seating.tabu_search(state, lb, budget, stream)
-    cost = seating.Tables(f.n, f.total, f.sizes, f.groups, f.fixed_tables, layouts, f.fixed_short, f.base).cost()
+    cost = seating.SearchState(f.n, f.total, f.sizes, f.groups, f.fixed_tables, layouts, f.fixed_short, f.base).cost()
     layouts = seating.fair_order(layouts, f.planned, f.by_round, f.n, max(f.sizes))
     layouts = seating.assign_seats(layouts, f.seatcnt, f.kmax, _PASSES, fixed_full=f.fixed_full)
     counts, full = seating.seat_counts(layouts, f.seatcnt, f.kmax, f.fixed_full)
@@ -552,7 +553,7 @@ def _attempt(
         - positions.off_floor(counts, full, f.kmax),
     )
     unfair = seating.unfair_short(layouts, f.planned, f.by_round, max(f.sizes))
-    return (cost[0], (off, seating.seat_balance(layouts, f.seatcnt)), cost[2], unfair), layouts
+    return (cost.extra_meetings, (off, seating.seat_balance(layouts, f.seatcnt)), cost.group_clashes, unfair), layouts
 
 
 def _fixed_counts(
@@ -578,38 +579,38 @@ def _fixed_counts(
 
 
 def _search_bound(
-    state: seating.Tables, seatcnt: list[list[int]], planned: int, base: list[list[int]]
-) -> tuple[int, int, int, int]:
+    state: seating.SearchState, seatcnt: list[list[int]], planned: int, base: list[list[int]]
+) -> seating.SearchCost:
     """What the tabu search cannot beat: (Σ(meetings − 1), Σ C(meetings, 2),
     planned group clashes, the short-table term of
-    :meth:`seating.Tables.cost`); the first and third from
+    :meth:`seating.SearchState.cost`); the first and third from
     :func:`_lower_bound`, the second with the meetings shared as evenly as
     possible over the pairs, the last with each round's short seats given
     to the players with fewest so far (:func:`seating.fair_short_bound`)."""
-    n, sizes = state.n, state.sizes
-    fixed_meet = [[0] * state.total for _ in range(state.total)]
-    for tables in state.tabs:  # the meetings of the fixed rounds alone
+    n, sizes, everyone = state.players, state.table_sizes, state.everyone
+    fixed_meet = [[0] * everyone for _ in range(everyone)]
+    for tables in state.rounds:  # the meetings of the fixed rounds alone
         for t in tables:
             for i, a in enumerate(t):
                 for b in t[i + 1 :]:
                     fixed_meet[a][b] -= 1
                     fixed_meet[b][a] -= 1
-    for a in range(state.total):
-        for b in range(state.total):
-            fixed_meet[a][b] += state.meet[a][b]
+    for a in range(everyone):
+        for b in range(everyone):
+            fixed_meet[a][b] += state.meetings.count[a][b]
     played = [sum(row) for row in seatcnt]
     fixed_s = [sum(max(0, c - 1) for c in row) for row in seatcnt]
     lb_r, _, lb_g = _lower_bound(
-        n, sizes, planned, fixed_meet, _repeats(fixed_meet), fixed_s, played, state.groups, 0, seatcnt
+        n, sizes, planned, fixed_meet, _repeats(fixed_meet), fixed_s, played, state.groups.group_of, 0, seatcnt
     )
-    meetings = sum(c for row in state.meet for c in row) // 2
-    pairs = state.total * (state.total - 1) // 2
+    meetings = sum(c for row in state.meetings.count for c in row) // 2
+    pairs = everyone * (everyone - 1) // 2
     lb_q = max(lb_r, _even_pairs(meetings, pairs))
-    if state.total == n and len(state.tabs) == planned:  # no fixed round: the pigeonhole bound holds
-        lb_q = max(lb_q, pigeonhole(state.tabs))
+    if everyone == n and len(state.rounds) == planned:  # no fixed round: the pigeonhole bound holds
+        lb_q = max(lb_q, pigeonhole(state.rounds))
         lb_r = max(lb_r, -(-2 * lb_q // max(1, planned)))
     short_seats = sum(size for size in sizes if size < max(sizes))
-    return lb_r, lb_q, lb_g, seating.fair_short_bound(base, short_seats)
+    return seating.SearchCost(lb_r, lb_q, lb_g, seating.fair_short_bound(base, short_seats))
 
 
 def _even_pairs(items: int, bins: int) -> int:

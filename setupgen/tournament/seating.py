@@ -16,172 +16,281 @@ from __future__ import annotations
 import itertools
 import random
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from ..core import rng as rngmod
 from . import designs, known, positions
 
-Tabs = list[list[list[int]]]  # per planned round: its tables, each a list of players
+Layouts = list[list[list[int]]]  # per planned round: its tables, each a list of players
 _GIVE_UP = 2_000  # iterations without a new best the search waits at least before it stops
 _REPAIR_STEPS = 200  # neighbourhoods the exact start-position repair tries at most
 
 
-class Tables:
-    """The table layouts of the planned rounds and what they imply: meeting
-    counts (``meet``, total x total, fixed rounds included), group clashes,
-    short tables per current player (``short``, in all rounds; ``pre[p][ri]``
-    up to and including planned round ``ri``, ``base[ri][p]`` of them from
-    fixed rounds, default none). ``sizes``: the seats of each table of a
-    planned round (full tables first), ``kmax`` the full size."""
+class SearchCost(NamedTuple):
+    """What the tabu search minimises, compared in this order (the official
+    order of docs/schedule.md, "Measures", with the repeats spread out
+    before the groups): ``extra_meetings`` Σ over pairs of (meetings − 1);
+    ``meeting_pairs`` Σ over pairs of C(meetings, 2), which spreads
+    unavoidable repeats over many pairs rather than one pair meeting every
+    round; ``group_clashes`` pairs of one group at one table in the planned
+    rounds; ``short_squares`` Σ over planned rounds and current players of
+    (short tables so far)², least exactly when after every round the
+    players' short tables differ by at most one."""
+
+    extra_meetings: int
+    meeting_pairs: int
+    group_clashes: int
+    short_squares: int
+
+
+class Meetings:
+    """How often each pair of players met (``count[a][b]``, symmetric,
+    every player index, fixed rounds included); owns the first two terms of
+    :class:`SearchCost`."""
+
+    __slots__ = ("count",)
+
+    def __init__(self, everyone: int) -> None:
+        self.count = [[0] * everyone for _ in range(everyone)]
+
+    def seat(self, members: Sequence[int]) -> None:
+        """Count one table's meetings."""
+        count = self.count
+        for i, a in enumerate(members):
+            for b in members[i + 1 :]:
+                count[a][b] += 1
+                count[b][a] += 1
+
+    def terms(self) -> tuple[int, int]:
+        """(extra meetings, meeting pairs), counted from scratch."""
+        extra = sum(c - 1 for row in self.count for c in row if c > 1) // 2
+        pairs = sum(c * (c - 1) // 2 for row in self.count for c in row if c > 1) // 2
+        return extra, pairs
+
+    def change(self, table_a: Sequence[int], table_b: Sequence[int], a: int, b: int) -> tuple[int, int]:
+        """Change of :meth:`terms` if ``a`` (at ``table_a``) and ``b`` (at
+        ``table_b``) trade tables."""
+        met_a, met_b = self.count[a], self.count[b]
+        extra = pairs = 0
+        for x in table_a:
+            if x != a:
+                extra += (met_b[x] >= 1) - (met_a[x] >= 2)
+                pairs += met_b[x] - met_a[x] + 1
+        for y in table_b:
+            if y != b:
+                extra += (met_a[y] >= 1) - (met_b[y] >= 2)
+                pairs += met_a[y] - met_b[y] + 1
+        return extra, pairs
+
+    def swap(self, table_a: Sequence[int], table_b: Sequence[int], a: int, b: int) -> None:
+        """Recount after ``a`` and ``b`` traded tables (called before the
+        tables themselves change)."""
+        count = self.count
+        for x in table_a:
+            if x != a:
+                count[a][x] -= 1
+                count[x][a] -= 1
+                count[b][x] += 1
+                count[x][b] += 1
+        for y in table_b:
+            if y != b:
+                count[b][y] -= 1
+                count[y][b] -= 1
+                count[a][y] += 1
+                count[y][a] += 1
+
+
+class GroupClashes:
+    """Pairs of one group (a club) at one table of a planned round; owns
+    the third term of :class:`SearchCost`. ``group_of[p]``: the group
+    number of player ``p``, -1 for none. Holds no count of its own: the
+    term is a function of the tables."""
+
+    __slots__ = ("group_of", "any_group")
+
+    def __init__(self, group_of: list[int]) -> None:
+        self.group_of = group_of
+        self.any_group = any(g >= 0 for g in group_of)
+
+    def term(self, rounds: Layouts) -> int:
+        """Group clashes in ``rounds``, counted from scratch."""
+        group_of = self.group_of
+        return sum(
+            1
+            for tables in rounds
+            for table in tables
+            for i, a in enumerate(table)
+            for b in table[i + 1 :]
+            if group_of[a] >= 0 and group_of[a] == group_of[b]
+        )
+
+    def change(self, table_a: Sequence[int], table_b: Sequence[int], a: int, b: int) -> int:
+        """Change of :meth:`term` if ``a`` (at ``table_a``) and ``b`` (at
+        ``table_b``) trade tables."""
+        if not self.any_group:
+            return 0
+        group_of = self.group_of
+        group_a, group_b = group_of[a], group_of[b]
+        change = 0
+        for x in table_a:
+            if x != a and group_of[x] >= 0:
+                change += (group_of[x] == group_b) - (group_of[x] == group_a)
+        for y in table_b:
+            if y != b and group_of[y] >= 0:
+                change += (group_of[y] == group_a) - (group_of[y] == group_b)
+        return change
+
+    def clashes_with(self, a: int, table: Sequence[int]) -> bool:
+        """Whether ``a`` sits with a member of its group at ``table``."""
+        group = self.group_of[a]
+        return group >= 0 and any(x != a and self.group_of[x] == group for x in table)
+
+
+class ShortTables:
+    """Short tables per current player; owns the fourth term of
+    :class:`SearchCost`. ``total[p]``: in all rounds, fixed ones included;
+    ``so_far[p][r]``: up to and including planned round ``r`` (``base[r][p]``
+    of them from fixed rounds, default none); ``from_here[p][r]``: Σ of
+    ``so_far[p][r']`` over r' >= r; ``level[r]``: ⌊short seats before
+    planned round r / players⌋, the share nobody should be above."""
+
+    __slots__ = ("total", "so_far", "from_here", "level")
+
+    def __init__(
+        self, players: int, is_short: list[bool], rounds: Layouts, fixed_short: list[int], base: list[list[int]] | None
+    ) -> None:
+        self.total = list(fixed_short)
+        count = len(rounds)
+        self.so_far = [[0] * count for _ in range(players)]
+        self.level = [0] * count
+        for r, tables in enumerate(rounds):
+            if r:
+                self.level[r] = sum(self.so_far[p][r - 1] for p in range(players)) // players
+            for p in range(players):
+                self.so_far[p][r] = (self.so_far[p][r - 1] if r else 0) + (
+                    base[r][p] - (base[r - 1][p] if r else 0) if base else 0
+                )
+            for t, members in enumerate(tables):
+                for a in members:
+                    self.total[a] += is_short[t]
+                    if is_short[t]:
+                        self.so_far[a][r] += 1
+        self.from_here = [[0] * (count + 1) for _ in range(players)]
+        for p in range(players):
+            for r in range(count - 1, -1, -1):
+                self.from_here[p][r] = self.from_here[p][r + 1] + self.so_far[p][r]
+
+    def term(self) -> int:
+        """Σ (short tables so far)², counted from scratch."""
+        return sum(x * x for row in self.so_far for x in row)
+
+    def change(self, r: int, to_short: int, to_full: int) -> int:
+        """Change of :meth:`term` if ``to_short`` moves to a short table of
+        planned round ``r`` and ``to_full`` to a full one."""
+        return 2 * (self.from_here[to_short][r] - self.from_here[to_full][r] + len(self.so_far[to_short]) - r)
+
+    def swap(self, r: int, to_short: int, to_full: int) -> None:
+        """Recount after ``to_short`` moved to a short table of planned
+        round ``r`` and ``to_full`` to a full one."""
+        self.total[to_short] += 1
+        self.total[to_full] -= 1
+        up, down = self.so_far[to_short], self.so_far[to_full]
+        up_sum, down_sum = self.from_here[to_short], self.from_here[to_full]
+        last = len(up)
+        for later in range(r, last):
+            up[later] += 1
+            down[later] -= 1
+        for start in range(last):
+            step = last - max(start, r)
+            up_sum[start] += step
+            down_sum[start] -= step
+
+    def above_share(self, r: int, a: int) -> bool:
+        """Whether current player ``a``, short in planned round ``r``, sits
+        short more often than its share."""
+        return self.so_far[a][r] - 1 > self.level[r]
+
+
+class SearchState:
+    """The planned rounds' tables under search and the counters they imply
+    (:class:`Meetings`, :class:`GroupClashes`, :class:`ShortTables`).
+    Players are indices: ``0..players-1`` the current players, up to
+    ``everyone`` with the drop-outs of the fixed rounds. ``table_sizes``:
+    the seats of each table of a planned round (full tables first);
+    ``rounds[r][t]``: the players at table ``t`` of planned round ``r``;
+    ``table_of[r][p]``: the table of ``p`` there; ``keep_short``: trades
+    only between tables of one size (the short seats were dealt)."""
 
     def __init__(
         self,
-        n: int,
-        total: int,
-        sizes: list[int],
-        groups: list[int],
-        fixed: list[list[int]],
-        tabs: Tabs,
+        players: int,
+        everyone: int,
+        table_sizes: list[int],
+        group_of: list[int],
+        fixed_tables: list[list[int]],
+        rounds: Layouts,
         fixed_short: list[int],
         base: list[list[int]] | None = None,
     ) -> None:
-        self.n, self.total, self.sizes, self.groups = n, total, sizes, groups
-        self.kmax = max(sizes)
-        self.short_t = [s < self.kmax for s in sizes]
-        self.tabs = tabs
-        self.meet = [[0] * total for _ in range(total)]
-        for members in fixed:
-            self._add(members)
-        self.where = []
-        self.short = list(fixed_short)
-        for tables in tabs:
-            wh = [0] * n
-            for ti, members in enumerate(tables):
-                self._add(members)
+        self.players, self.everyone, self.table_sizes = players, everyone, table_sizes
+        self.full_size = max(table_sizes)
+        self.is_short = [size < self.full_size for size in table_sizes]
+        self.rounds = rounds
+        self.table_of = [[0] * players for _ in rounds]
+        for r, tables in enumerate(rounds):
+            for t, members in enumerate(tables):
                 for a in members:
-                    wh[a] = ti
-                    self.short[a] += self.short_t[ti]
-            self.where.append(wh)
-        self._prefix(base)
-        self.keep_short = False  # True: trades only between tables of one size (the short seats were dealt)
+                    self.table_of[r][a] = t
+        self.meetings = Meetings(everyone)
+        for members in itertools.chain(fixed_tables, (table for tables in rounds for table in tables)):
+            self.meetings.seat(members)
+        self.groups = GroupClashes(group_of)
+        self.short = ShortTables(players, self.is_short, rounds, fixed_short, base)
+        self.keep_short = False
 
-    def _prefix(self, base: list[list[int]] | None) -> None:
-        """``pre``, its suffix sums ``suf[p][ri]`` (Σ over ri' >= ri) and
-        per planned round the level ``⌊short seats before it / n⌋``."""
-        n, rounds = self.n, len(self.tabs)
-        self.pre = [[0] * rounds for _ in range(n)]
-        self.level = [0] * rounds
-        for ri, tables in enumerate(self.tabs):
-            if ri:
-                self.level[ri] = sum(self.pre[p][ri - 1] for p in range(n)) // n
-            for p in range(n):
-                self.pre[p][ri] = (self.pre[p][ri - 1] if ri else 0) + (
-                    base[ri][p] - (base[ri - 1][p] if ri else 0) if base else 0
-                )
-            for ti, members in enumerate(tables):
-                if self.short_t[ti]:
-                    for a in members:
-                        self.pre[a][ri] += 1
-        self.suf = [[0] * (rounds + 1) for _ in range(n)]
-        for p in range(n):
-            for ri in range(rounds - 1, -1, -1):
-                self.suf[p][ri] = self.suf[p][ri + 1] + self.pre[p][ri]
+    def cost(self) -> SearchCost:
+        """The :class:`SearchCost` of the tables, counted from scratch."""
+        return SearchCost(*self.meetings.terms(), self.groups.term(self.rounds), self.short.term())
 
-    def _add(self, members: Sequence[int]) -> None:
-        meet = self.meet
-        for i, a in enumerate(members):
-            for b in members[i + 1 :]:
-                meet[a][b] += 1
-                meet[b][a] += 1
+    def delta(self, r: int, a: int, b: int) -> SearchCost:
+        """Change of :meth:`cost` if ``a`` and ``b`` trade tables in
+        planned round ``r`` (each counter's own change)."""
+        table_of, tables = self.table_of[r], self.rounds[r]
+        table_a, table_b = table_of[a], table_of[b]
+        members_a, members_b = tables[table_a], tables[table_b]
+        extra, pairs = self.meetings.change(members_a, members_b, a, b)
+        clashes = self.groups.change(members_a, members_b, a, b)
+        squares = 0
+        if self.is_short[table_a] != self.is_short[table_b]:
+            to_short, to_full = (b, a) if self.is_short[table_a] else (a, b)
+            squares = self.short.change(r, to_short, to_full)
+        return SearchCost(extra, pairs, clashes, squares)
 
-    def cost(self) -> tuple[int, int, int, int]:
-        """(Σ(meetings − 1), Σ C(meetings, 2), group clashes in planned
-        rounds, Σ over planned rounds and players of (short tables so far)²);
-        the second spreads unavoidable repeats over many pairs rather than
-        one pair meeting every round; the last is least exactly when after
-        every round the players' short tables differ by at most one, that is
-        nobody sits short twice before everyone did once."""
-        meet, g = self.meet, self.groups
-        extra = sum(c - 1 for row in meet for c in row if c > 1) // 2
-        sq = sum(c * (c - 1) // 2 for row in meet for c in row if c > 1) // 2
-        clashes = sum(
-            1
-            for tables in self.tabs
-            for t in tables
-            for i, a in enumerate(t)
-            for b in t[i + 1 :]
-            if g[a] >= 0 and g[a] == g[b]
-        )
-        return extra, sq, clashes, sum(x * x for row in self.pre for x in row)
+    def swap(self, r: int, a: int, b: int) -> None:
+        """Let ``a`` and ``b`` trade tables in planned round ``r``."""
+        table_of, tables = self.table_of[r], self.rounds[r]
+        table_a, table_b = table_of[a], table_of[b]
+        members_a, members_b = tables[table_a], tables[table_b]
+        self.meetings.swap(members_a, members_b, a, b)
+        members_a[members_a.index(a)] = b
+        members_b[members_b.index(b)] = a
+        table_of[a], table_of[b] = table_b, table_a
+        if self.is_short[table_a] != self.is_short[table_b]:
+            to_short, to_full = (a, b) if self.is_short[table_b] else (b, a)
+            self.short.swap(r, to_short, to_full)
 
-    def conflicted(self, ri: int, a: int) -> bool:
-        """Whether ``a`` in planned round ``ri`` meets someone again, sits
+    def conflicted(self, r: int, a: int) -> bool:
+        """Whether ``a`` in planned round ``r`` meets someone again, sits
         with its group, or sits short above its share."""
-        ti = self.where[ri][a]
-        if self.short_t[ti] and a < self.n and self.pre[a][ri] - 1 > self.level[ri]:
+        table = self.table_of[r][a]
+        if self.is_short[table] and a < self.players and self.short.above_share(r, a):
             return True
-        ma, ga, g = self.meet[a], self.groups[a], self.groups
-        return any(x != a and (ma[x] >= 2 or (ga >= 0 and g[x] == ga)) for x in self.tabs[ri][ti])
-
-    def delta(self, ri: int, a: int, b: int) -> tuple[int, int, int, int]:
-        """Change of :meth:`cost` if ``a`` and ``b`` trade tables in ``ri``."""
-        wh, tabs, g = self.where[ri], self.tabs[ri], self.groups
-        ta, tb = wh[a], wh[b]
-        ma, mb, ga, gb = self.meet[a], self.meet[b], g[a], g[b]
-        dr = dq = dg = 0
-        for x in tabs[ta]:
-            if x != a:
-                dr += (mb[x] >= 1) - (ma[x] >= 2)
-                dq += mb[x] - ma[x] + 1
-                if g[x] >= 0:
-                    dg += (g[x] == gb) - (g[x] == ga)
-        for y in tabs[tb]:
-            if y != b:
-                dr += (ma[y] >= 1) - (mb[y] >= 2)
-                dq += ma[y] - mb[y] + 1
-                if g[y] >= 0:
-                    dg += (g[y] == ga) - (g[y] == gb)
-        ds = 0
-        if self.short_t[ta] != self.short_t[tb]:  # the one moving to the short table gains a short table
-            up, down = (b, a) if self.short_t[ta] else (a, b)
-            ds = 2 * (self.suf[up][ri] - self.suf[down][ri] + len(self.pre[up]) - ri)
-        return dr, dq, dg, ds
-
-    def swap(self, ri: int, a: int, b: int) -> None:
-        """Let ``a`` and ``b`` trade tables in planned round ``ri``."""
-        wh, tabs, meet = self.where[ri], self.tabs[ri], self.meet
-        ta, tb = wh[a], wh[b]
-        for x in tabs[ta]:
-            if x != a:
-                meet[a][x] -= 1
-                meet[x][a] -= 1
-                meet[b][x] += 1
-                meet[x][b] += 1
-        for y in tabs[tb]:
-            if y != b:
-                meet[b][y] -= 1
-                meet[y][b] -= 1
-                meet[a][y] += 1
-                meet[y][a] += 1
-        la, lb = tabs[ta], tabs[tb]
-        la[la.index(a)] = b
-        lb[lb.index(b)] = a
-        wh[a], wh[b] = tb, ta
-        if self.short_t[ta] != self.short_t[tb]:
-            d = 1 if self.short_t[tb] else -1
-            self.short[a] += d
-            self.short[b] -= d
-            pa, pb, sa, sb = self.pre[a], self.pre[b], self.suf[a], self.suf[b]
-            last = len(pa)
-            for rj in range(ri, last):
-                pa[rj] += d
-                pb[rj] -= d
-            for rk in range(last):
-                step = d * (last - max(rk, ri))
-                sa[rk] += step
-                sb[rk] -= step
+        met = self.meetings.count[a]
+        members = self.rounds[r][table]
+        return any(x != a and met[x] >= 2 for x in members) or self.groups.clashes_with(a, members)
 
 
-def column_start(n: int, sizes: list[int], rounds: int, groups: list[int], stream: random.Random) -> Tabs | None:
+def column_start(n: int, sizes: list[int], rounds: int, groups: list[int], stream: random.Random) -> Layouts | None:
     """The column design's rounds with the players on its points (groups
     packed into columns, so a group of at most T players never meets
     itself; the dummies that make short tables share the last column), or
@@ -216,7 +325,7 @@ def column_start(n: int, sizes: list[int], rounds: int, groups: list[int], strea
     for j, col in enumerate(columns):
         for i, p in enumerate(col):
             point[i * k + j] = p
-    out: Tabs = []
+    out: Layouts = []
     for rnd in design:
         tabs = [[point[x] for x in t if x in point] for t in rnd]
         out.append(sorted(tabs, key=len, reverse=True))
@@ -225,7 +334,7 @@ def column_start(n: int, sizes: list[int], rounds: int, groups: list[int], strea
 
 def resolvable_start(
     n: int, sizes: list[int], rounds: int, beat: int, groups: list[int], stream: random.Random
-) -> Tabs | None:
+) -> Layouts | None:
     """The rounds of a resolvable design (:func:`designs.resolvable_rounds`:
     every pair of its points meets once) with the players on its points,
     when it gives more than ``beat`` rounds without a repeat; else None.
@@ -252,7 +361,7 @@ def resolvable_start(
 
 def packing_start(
     n: int, sizes: list[int], rounds: int, beat: int, groups: list[int], stream: random.Random
-) -> Tabs | None:
+) -> Layouts | None:
     """The rounds of a known design (:func:`.known.packing_for`, shipped as
     data: the social golfer 8-4-10) with the players on its points, when
     the field fills its tables exactly and it gives more than ``beat``
@@ -279,7 +388,7 @@ def _seated(
     rounds: int,
     groups: list[int],
     stream: random.Random,
-) -> Tabs:
+) -> Layouts:
     """The first ``rounds`` rounds of ``design`` with the players on its
     points: the points of ``spare``'s blocks in order (``missing`` ones
     left out) take the players group by group (:func:`_grouped`), so a
@@ -287,7 +396,7 @@ def _seated(
     largest first, rounds past the design's left empty."""
     slots = [x for block in spare for x in block if x not in missing]
     point = dict(zip(slots, (p for _, members in _grouped(n, groups, stream) for p in members)))
-    out: Tabs = [
+    out: Layouts = [
         sorted(([point[x] for x in t if x in point] for t in rnd), key=len, reverse=True) for rnd in design[:rounds]
     ]
     return out + [[] for _ in range(rounds - len(out))]
@@ -316,26 +425,36 @@ def _column_for(columns: list[list[int]], cap: list[int], group: list[int], g: i
     return best
 
 
-def conform(start: Tabs, shorts: list[set[int]], kmax: int) -> Tabs:
+def conform(start: Layouts, shorts: list[set[int]], full_size: int) -> Layouts:
     """``start`` (rounds may be empty) with, in each round, the players at
     a short table who should not be there traded with those of ``shorts``
-    at a full table (in table order), so that exactly ``shorts[ri]`` sit
+    at a full table (in table order), so that exactly ``shorts[r]`` sit
     short; the meetings this breaks are left to the search."""
-    out: Tabs = []
-    for ri, tables in enumerate(start):
+    out: Layouts = []
+    for r, tables in enumerate(start):
         tables = [list(t) for t in tables]
-        out_p = [
-            (ti, i) for ti, t in enumerate(tables) if len(t) < kmax for i, p in enumerate(t) if p not in shorts[ri]
+        leaving = [
+            (t, i)
+            for t, members in enumerate(tables)
+            if len(members) < full_size
+            for i, p in enumerate(members)
+            if p not in shorts[r]
         ]
-        in_p = [(ti, i) for ti, t in enumerate(tables) if len(t) == kmax for i, p in enumerate(t) if p in shorts[ri]]
-        for (ta, ia), (tb, ib) in zip(out_p, in_p):
-            tables[ta][ia], tables[tb][ib] = tables[tb][ib], tables[ta][ia]
+        joining = [
+            (t, i)
+            for t, members in enumerate(tables)
+            if len(members) == full_size
+            for i, p in enumerate(members)
+            if p in shorts[r]
+        ]
+        for (table_a, seat_a), (table_b, seat_b) in zip(leaving, joining):
+            tables[table_a][seat_a], tables[table_b][seat_b] = tables[table_b][seat_b], tables[table_a][seat_a]
         out.append(tables)
     return out
 
 
 def greedy_round(
-    state_meet: list[list[int]],
+    met: list[list[int]],
     n: int,
     sizes: list[int],
     groups: list[int],
@@ -349,23 +468,23 @@ def greedy_round(
     ``at_short``, exactly those players sit at the short tables."""
     order = list(range(n))
     rngmod.shuffle(stream, order)
-    kmax = max(sizes)
+    full_size = max(sizes)
     tables: list[list[int]] = [[] for _ in sizes]
     for p in order:
-        mp, gp = state_meet[p], groups[p]
-        best, best_t = None, 0
-        for ti, members in enumerate(tables):
-            if len(members) >= sizes[ti] or (at_short is not None and (p in at_short) != (sizes[ti] < kmax)):
+        met_p, group_p = met[p], groups[p]
+        best, best_table = None, 0
+        for t, members in enumerate(tables):
+            if len(members) >= sizes[t] or (at_short is not None and (p in at_short) != (sizes[t] < full_size)):
                 continue
             key = (
-                sum(1 for x in members if mp[x]),
-                sum(1 for x in members if gp >= 0 and groups[x] == gp),
-                short[p] if sizes[ti] < kmax else 0,
-                len(members) - sizes[ti],
+                sum(1 for x in members if met_p[x]),
+                sum(1 for x in members if group_p >= 0 and groups[x] == group_p),
+                short[p] if sizes[t] < full_size else 0,
+                len(members) - sizes[t],
             )
             if best is None or key < best:
-                best, best_t = key, ti
-        tables[best_t].append(p)
+                best, best_table = key, t
+        tables[best_table].append(p)
     return tables
 
 
@@ -376,36 +495,38 @@ def fill_start(
     groups: list[int],
     fixed: list[list[int]],
     fixed_short: list[int],
-    start: Tabs,
+    start: Layouts,
     stream: random.Random,
     base: list[list[int]] | None = None,
     shorts: list[set[int]] | None = None,
-) -> Tables:
+) -> SearchState:
     """``start`` with every empty round dealt by :func:`greedy_round`,
     given the fixed rounds and the rounds before it (``base`` as for
-    :class:`Tables`). With ``shorts`` (per planned round the players at
+    :class:`SearchState`). With ``shorts`` (per planned round the players at
     its short tables, :func:`round_robin_short`) those sit short, and the
     returned state keeps them there (``keep_short``: the search trades
     players only between tables of one size)."""
-    tabs: Tabs = []
-    for ri, tables in enumerate(start):
-        state = Tables(n, total, sizes, groups, fixed, tabs, fixed_short)
-        tabs.append(
+    layouts: Layouts = []
+    for r, tables in enumerate(start):
+        state = SearchState(n, total, sizes, groups, fixed, layouts, fixed_short)
+        layouts.append(
             tables
             if tables
-            else greedy_round(state.meet, n, sizes, groups, state.short, stream, shorts[ri] if shorts else None)
+            else greedy_round(
+                state.meetings.count, n, sizes, groups, state.short.total, stream, shorts[r] if shorts else None
+            )
         )
-    out = Tables(n, total, sizes, groups, fixed, tabs, fixed_short, base)
+    out = SearchState(n, total, sizes, groups, fixed, layouts, fixed_short, base)
     out.keep_short = shorts is not None
     return out
 
 
 def round_robin_short(
-    base: list[list[int]], seats: int, stream: random.Random, start: Tabs | None = None
+    base: list[list[int]], seats: int, stream: random.Random, start: Layouts | None = None
 ) -> list[set[int]]:
     """Who sits at a short table in each planned round: the ``seats``
-    players with the fewest short tables so far (``base[ri][p]`` from fixed
-    rounds before planned round ``ri``, plus those given here), ties to
+    players with the fewest short tables so far (``base[r][p]`` from fixed
+    rounds before planned round ``r``, plus those given here), ties to
     those at a short table of ``start``'s round, then in one seeded order:
     a round robin, so nobody sits short twice before everyone did once
     (docs/schedule.md)."""
@@ -415,8 +536,8 @@ def round_robin_short(
     place = {p: i for i, p in enumerate(rank)}
     got = [0] * n
     out = []
-    for ri, row in enumerate(base):
-        tables = start[ri] if start else []
+    for r, row in enumerate(base):
+        tables = start[r] if start else []
         there = {p for t in tables if len(t) < max((len(x) for x in tables), default=0) for p in t}
         chosen = sorted(range(n), key=lambda p: (row[p] + got[p], p not in there, place[p]))[:seats]
         for p in chosen:
@@ -425,9 +546,9 @@ def round_robin_short(
     return out
 
 
-def tabu_search(state: Tables, lb: tuple[int, int, int, int], budget: int, stream: random.Random) -> Tabs:
+def tabu_search(state: SearchState, bound: SearchCost, budget: int, stream: random.Random) -> Layouts:
     """The best layouts found within ``budget`` iterations (one move each,
-    stopping at ``lb``): pick a conflicted (round, player), try trading it
+    stopping at ``bound``): pick a conflicted (round, player), try trading it
     with every player (at most 256 drawn) of another table of that round,
     take the best move not tabu (a player may not return to a table it
     left for t to 2t + 3 iterations, t = min(6, n / 8), unless the move
@@ -435,129 +556,129 @@ def tabu_search(state: Tables, lb: tuple[int, int, int, int], budget: int, strea
     after 400 iterations without progress, restart from the best with
     a few random trades; after a twentieth of the budget (at least
     2,000 iterations) without a new best, stop (a counting bound may be
-    out of reach). Lexicographic in :meth:`Tables.cost`; once all but
-    the short-table term are at ``lb``, at most a fiftieth of the budget
+    out of reach). Lexicographic in :meth:`SearchState.cost`; once all but
+    the short-table term are at ``bound``, at most a fiftieth of the budget
     more."""
     weights = _weights(state)
-    cur_t = list(state.cost())
-    cur = _scalar(cur_t, weights)
-    best, best_t, best_tabs = cur, tuple(cur_t), [[list(t) for t in ts] for ts in state.tabs]
+    cur_cost = list(state.cost())
+    cur = _scalar(cur_cost, weights)
+    best, best_cost, best_layouts = cur, tuple(cur_cost), [[list(t) for t in tables] for tables in state.rounds]
     tabu: dict[tuple[int, int, int], int] = {}
-    tenure = min(6, max(1, state.n // 8))  # short for small fields, where few moves exist
+    tenure = min(6, max(1, state.players // 8))  # short for small fields, where few moves exist
     conflicts = _conflicts(state)
     stall, gained = 0, 0  # iterations without progress; the iteration of the last new best
     settled = budget  # when the tables first met their bounds but for the short-table term
     for it in range(budget):
-        if (best_t[0], best_t[2]) <= (lb[0], lb[2]):
+        if (best_cost[0], best_cost[2]) <= (bound[0], bound[2]):
             settled = min(settled, it)
-        if _done(best_t, lb, budget, it - gained, it - settled):
+        if _done(best_cost, bound, budget, it - gained, it - settled):
             break
         if not conflicts:
             conflicts = _conflicts(state)
             if not conflicts:
                 break
         pick = rngmod.randbelow(stream, len(conflicts))
-        ri, a = conflicts[pick]
+        r, a = conflicts[pick]
         if rngmod.randbelow(stream, 2) == 0:
-            a = _worst_seat(state, ri, stream)
-        elif not state.conflicted(ri, a):
+            a = _worst_seat(state, r, stream)
+        elif not state.conflicted(r, a):
             conflicts[pick] = conflicts[-1]
             conflicts.pop()
             continue
-        move = _best_move(state, ri, a, weights, tabu, it, cur, best, stream)
+        move = _best_move(state, r, a, weights, tabu, it, cur, best, stream)
         if move is None:
             continue
-        b, d = move
-        ta, tb = state.where[ri][a], state.where[ri][b]
-        state.swap(ri, a, b)
-        cur_t = [c + e for c, e in zip(cur_t, d)]
-        cur = _scalar(cur_t, weights)
-        tabu[(ri, a, ta)] = it + tenure + rngmod.randbelow(stream, tenure + 4)
-        tabu[(ri, b, tb)] = it + tenure + rngmod.randbelow(stream, tenure + 4)
-        conflicts.extend(_touched(state, ri, a, b))
+        b, change = move
+        table_a, table_b = state.table_of[r][a], state.table_of[r][b]
+        state.swap(r, a, b)
+        cur_cost = [c + e for c, e in zip(cur_cost, change)]
+        cur = _scalar(cur_cost, weights)
+        tabu[(r, a, table_a)] = it + tenure + rngmod.randbelow(stream, tenure + 4)
+        tabu[(r, b, table_b)] = it + tenure + rngmod.randbelow(stream, tenure + 4)
+        conflicts.extend(_touched(state, r, a, b))
         stall += 1
         if cur < best:
-            best, best_t, stall, gained = cur, tuple(cur_t), 0, it
-            best_tabs = [[list(t) for t in ts] for ts in state.tabs]
+            best, best_cost, stall, gained = cur, tuple(cur_cost), 0, it
+            best_layouts = [[list(t) for t in tables] for tables in state.rounds]
         elif stall > 400:
-            _perturb(state, best_tabs, stream)
-            cur_t, stall = list(state.cost()), 0
-            cur = _scalar(cur_t, weights)
+            _perturb(state, best_layouts, stream)
+            cur_cost, stall = list(state.cost()), 0
+            cur = _scalar(cur_cost, weights)
             conflicts = _conflicts(state)
-    return best_tabs
+    return best_layouts
 
 
-def _done(best_t: Sequence[int], lb: Sequence[int], budget: int, since_gain: int, since_settled: int) -> bool:
+def _done(best_cost: Sequence[int], bound: Sequence[int], budget: int, since_gain: int, since_settled: int) -> bool:
     """Whether :func:`tabu_search` stops: at the bounds; no new best for a
     twentieth of the budget (at least ``_GIVE_UP``: a counting bound out of
     reach); or a fiftieth of the budget since all but the short-table term
     met their bounds (the short tables' bound may be out of reach)."""
-    return tuple(best_t) <= tuple(lb) or since_gain > max(_GIVE_UP, budget // 20) or since_settled > budget // 50
+    return tuple(best_cost) <= tuple(bound) or since_gain > max(_GIVE_UP, budget // 20) or since_settled > budget // 50
 
 
-def _weights(state: Tables) -> tuple[int, int, int, int]:
-    """Weights that make one scalar of :meth:`Tables.cost` lexicographic:
+def _weights(state: SearchState) -> tuple[int, int, int, int]:
+    """Weights that make one scalar of :meth:`SearchState.cost` lexicographic:
     each term's weight exceeds what a move can change of the terms after
     it."""
-    k = state.kmax
-    rt = len(state.tabs) + 1 + max(state.short, default=0)
-    if any(state.short_t):  # the short-table term changes by at most 2 P (P + most short + 1) a move
-        rt = max(rt, len(state.tabs) * (len(state.tabs) + max(state.short, default=0) + 1))
-    wg = 4 * rt + 1
-    wq = (4 * (k - 1) + 1) * wg
-    return (4 * (k - 1) * (rt + 1) + 1) * wq, wq, wg, 1
+    k, planned, most_short = state.full_size, len(state.rounds), max(state.short.total, default=0)
+    squares_span = planned + 1 + most_short
+    if any(state.is_short):  # the short-table term changes by at most 2 P (P + most short + 1) a move
+        squares_span = max(squares_span, planned * (planned + most_short + 1))
+    weight_clashes = 4 * squares_span + 1
+    weight_pairs = (4 * (k - 1) + 1) * weight_clashes
+    return (4 * (k - 1) * (squares_span + 1) + 1) * weight_pairs, weight_pairs, weight_clashes, 1
 
 
-def _worst_seat(state: Tables, ri: int, stream: random.Random) -> int:
-    """A player of the table of round ``ri`` whose pairs have met most
+def _worst_seat(state: SearchState, r: int, stream: random.Random) -> int:
+    """A player of the table of round ``r`` whose pairs have met most
     often (Σ C(meetings, 2) of the table; group clashes next), drawn
     among that table's players."""
-    meet, g = state.meet, state.groups
-    best, best_t = -1, 0
-    for ti, t in enumerate(state.tabs[ri]):
+    count, group_of = state.meetings.count, state.groups.group_of
+    best, best_table = -1, 0
+    for t, members in enumerate(state.rounds[r]):
         score = 0
-        for i, a in enumerate(t):
-            ma = meet[a]
-            for b in t[i + 1 :]:
-                score += ma[b] * (ma[b] - 1) * 8 + (g[a] >= 0 and g[a] == g[b])
+        for i, a in enumerate(members):
+            met_a = count[a]
+            for b in members[i + 1 :]:
+                score += met_a[b] * (met_a[b] - 1) * 8 + (group_of[a] >= 0 and group_of[a] == group_of[b])
         if score > best:
-            best, best_t = score, ti
-    t = state.tabs[ri][best_t]
-    return t[rngmod.randbelow(stream, len(t))]
+            best, best_table = score, t
+    members = state.rounds[r][best_table]
+    return members[rngmod.randbelow(stream, len(members))]
 
 
 def _scalar(cost: Sequence[int], weights: Sequence[int]) -> int:
     return sum(c * w for c, w in zip(cost, weights))
 
 
-def _conflicts(state: Tables) -> list[tuple[int, int]]:
+def _conflicts(state: SearchState) -> list[tuple[int, int]]:
     """Every conflicted (planned round, player), in order."""
-    return [(ri, a) for ri in range(len(state.tabs)) for a in range(state.n) if state.conflicted(ri, a)]
+    return [(r, a) for r in range(len(state.rounds)) for a in range(state.players) if state.conflicted(r, a)]
 
 
-def _touched(state: Tables, ri: int, a: int, b: int) -> list[tuple[int, int]]:
+def _touched(state: SearchState, r: int, a: int, b: int) -> list[tuple[int, int]]:
     """Candidates for new conflicts after ``a`` and ``b`` traded tables in
-    ``ri``: both tables, and the other rounds' seats of pairs now met
+    ``r``: both tables, and the other rounds' seats of pairs now met
     twice."""
     out = []
-    wh = state.where[ri]
+    table_of = state.table_of[r]
     for p in (a, b):
-        mp = state.meet[p]
-        for x in state.tabs[ri][wh[p]]:
-            out.append((ri, x))
-            if x != p and x < state.n and mp[x] == 2:
+        met_p = state.meetings.count[p]
+        for x in state.rounds[r][table_of[p]]:
+            out.append((r, x))
+            if x != p and x < state.players and met_p[x] == 2:
                 out.extend(
                     (r2, y)
-                    for r2 in range(len(state.tabs))
-                    if r2 != ri and state.where[r2][p] == state.where[r2][x]
+                    for r2 in range(len(state.rounds))
+                    if r2 != r and state.table_of[r2][p] == state.table_of[r2][x]
                     for y in (p, x)
                 )
     return out
 
 
 def _best_move(
-    state: Tables,
-    ri: int,
+    state: SearchState,
+    r: int,
     a: int,
     weights: Sequence[int],
     tabu: dict[tuple[int, int, int], int],
@@ -565,57 +686,58 @@ def _best_move(
     cur: int,
     best: int,
     stream: random.Random,
-) -> tuple[int, tuple[int, int, int, int]] | None:
-    """The best admissible trade partner of ``a`` in ``ri`` and the scalar
+) -> tuple[int, SearchCost] | None:
+    """The best admissible trade partner of ``a`` in ``r`` and the scalar
     change, ties broken by the stream; None if every move is tabu."""
-    wh = state.where[ri]
-    ta = wh[a]
-    n = state.n
+    table_of = state.table_of[r]
+    table_a = table_of[a]
+    n = state.players
     if n <= 256:
-        cands: Sequence[int] = range(n)
+        partners: Sequence[int] = range(n)
     else:
-        cands = [rngmod.randbelow(stream, n) for _ in range(256)]
-    wr, wq, wg, ws = weights
-    keep, short_t = state.keep_short, state.short_t
-    found, found_d, found_c, ties = -1, 0, (0, 0, 0, 0), 0
-    for b in cands:
-        tb = wh[b]
-        if tb == ta or (keep and short_t[tb] != short_t[ta]):
+        partners = [rngmod.randbelow(stream, n) for _ in range(256)]
+    weight_extra, weight_pairs, weight_clashes, weight_squares = weights
+    keep, is_short = state.keep_short, state.is_short
+    found, found_scalar, found_change, ties = -1, 0, SearchCost(0, 0, 0, 0), 0
+    for b in partners:
+        table_b = table_of[b]
+        if table_b == table_a or (keep and is_short[table_b] != is_short[table_a]):
             continue
-        dr, dq, dg, ds = state.delta(ri, a, b)
-        d = dr * wr + dq * wq + dg * wg + ds * ws
-        if found >= 0 and d > found_d:
+        change = state.delta(r, a, b)
+        extra, pairs, clashes, squares = change
+        scalar = extra * weight_extra + pairs * weight_pairs + clashes * weight_clashes + squares * weight_squares
+        if found >= 0 and scalar > found_scalar:
             continue
-        if (tabu.get((ri, a, tb), -1) > it or tabu.get((ri, b, ta), -1) > it) and cur + d >= best:
+        if (tabu.get((r, a, table_b), -1) > it or tabu.get((r, b, table_a), -1) > it) and cur + scalar >= best:
             continue
-        if found < 0 or d < found_d:
-            found, found_d, found_c, ties = b, d, (dr, dq, dg, ds), 1
+        if found < 0 or scalar < found_scalar:
+            found, found_scalar, found_change, ties = b, scalar, change, 1
         else:
             ties += 1
             if rngmod.randbelow(stream, ties) == 0:
-                found, found_c = b, (dr, dq, dg, ds)
-    return None if found < 0 else (found, found_c)
+                found, found_change = b, change
+    return None if found < 0 else (found, found_change)
 
 
-def _perturb(state: Tables, best_tabs: Tabs, stream: random.Random) -> None:
-    """Reset ``state`` to ``best_tabs`` and make a few random trades."""
-    for ri, tables in enumerate(best_tabs):
-        for ti, t in enumerate(tables):
-            for a in t:
-                if state.where[ri][a] != ti:
-                    b = next(x for x in state.tabs[ri][ti] if x not in t)
-                    state.swap(ri, a, b)
-    for _ in range(1 + len(state.tabs) // 2):
-        ri = rngmod.randbelow(stream, len(state.tabs))
-        a, b = rngmod.randbelow(stream, state.n), rngmod.randbelow(stream, state.n)
-        ta, tb = state.where[ri][a], state.where[ri][b]
-        if ta != tb and not (state.keep_short and state.short_t[ta] != state.short_t[tb]):
-            state.swap(ri, a, b)
+def _perturb(state: SearchState, best_layouts: Layouts, stream: random.Random) -> None:
+    """Reset ``state`` to ``best_layouts`` and make a few random trades."""
+    for r, tables in enumerate(best_layouts):
+        for t, members in enumerate(tables):
+            for a in members:
+                if state.table_of[r][a] != t:
+                    b = next(x for x in state.rounds[r][t] if x not in members)
+                    state.swap(r, a, b)
+    for _ in range(1 + len(state.rounds) // 2):
+        r = rngmod.randbelow(stream, len(state.rounds))
+        a, b = rngmod.randbelow(stream, state.players), rngmod.randbelow(stream, state.players)
+        table_a, table_b = state.table_of[r][a], state.table_of[r][b]
+        if table_a != table_b and not (state.keep_short and state.is_short[table_a] != state.is_short[table_b]):
+            state.swap(r, a, b)
 
 
 def order_rounds(
-    layouts: Tabs, slots: list[int], fixed_by_round: dict[int, list[list[int]]], n: int, kmax: int
-) -> Tabs:
+    layouts: Layouts, slots: list[int], fixed_by_round: dict[int, list[list[int]]], n: int, full_size: int
+) -> Layouts:
     """The planned layouts in the order that seats short tables fairly:
     for each planned round number in ``slots`` (ascending), the remaining
     layout with the fewest players at a short table while a player with
@@ -630,33 +752,36 @@ def order_rounds(
         else:
 
             def unfair(i: int) -> int:
-                at_full = [short.get(p, 0) for t in layouts[i] if len(t) == kmax for p in t]
+                at_full = [short.get(p, 0) for t in layouts[i] if len(t) == full_size for p in t]
                 least = min(at_full, default=0)
-                return sum(1 for t in layouts[i] if len(t) < kmax for p in t if short.get(p, 0) > least)
+                return sum(1 for t in layouts[i] if len(t) < full_size for p in t if short.get(p, 0) > least)
 
             pick = min(left, key=lambda i: (unfair(i), i))
             left.remove(pick)
             chosen.append(layouts[pick])
             tables = layouts[pick]
         for t in tables:
-            if len(t) < kmax:
+            if len(t) < full_size:
                 for p in t:
                     short[p] = short.get(p, 0) + 1
     return chosen
 
 
-def fair_order(layouts: Tabs, slots: list[int], fixed_by_round: dict[int, list[list[int]]], n: int, kmax: int) -> Tabs:
+def fair_order(
+    layouts: Layouts, slots: list[int], fixed_by_round: dict[int, list[list[int]]], n: int, full_size: int
+) -> Layouts:
     """``layouts`` as searched, or in the order of :func:`order_rounds`
     when that seats fewer players at a short table out of turn."""
-    other = order_rounds(layouts, slots, fixed_by_round, n, kmax)
+    other = order_rounds(layouts, slots, fixed_by_round, n, full_size)
     return (
         other
-        if unfair_short(other, slots, fixed_by_round, kmax) < unfair_short(layouts, slots, fixed_by_round, kmax)
+        if unfair_short(other, slots, fixed_by_round, full_size)
+        < unfair_short(layouts, slots, fixed_by_round, full_size)
         else layouts
     )
 
 
-def unfair_short(layouts: Tabs, slots: list[int], fixed_by_round: dict[int, list[list[int]]], kmax: int) -> int:
+def unfair_short(layouts: Layouts, slots: list[int], fixed_by_round: dict[int, list[list[int]]], full_size: int) -> int:
     """Short-table seats out of turn over every round (planned layouts at
     ``slots``, fixed rounds as played; docs/schedule.md)."""
     by_round = dict(fixed_by_round)
@@ -665,22 +790,22 @@ def unfair_short(layouts: Tabs, slots: list[int], fixed_by_round: dict[int, list
     unfair = 0
     for r in sorted(by_round):
         tables = by_round[r]
-        least = min((short.get(p, 0) for t in tables if len(t) == kmax for p in t), default=0)
+        least = min((short.get(p, 0) for t in tables if len(t) == full_size for p in t), default=0)
         for t in tables:
-            if len(t) < kmax:
+            if len(t) < full_size:
                 unfair += sum(1 for p in t if short.get(p, 0) > least)
         for t in tables:
-            if len(t) < kmax:
+            if len(t) < full_size:
                 for p in t:
                     short[p] = short.get(p, 0) + 1
     return unfair
 
 
 def fair_short_bound(base: list[list[int]], seats: int) -> int:
-    """The least short-table term of :meth:`Tables.cost`: each planned
+    """The least short-table term of :meth:`SearchState.cost`: each planned
     round's ``seats`` short seats given to the players with the fewest short
-    tables so far (``base[ri][p]``: those from fixed rounds before planned
-    round ``ri``)."""
+    tables so far (``base[r][p]``: those from fixed rounds before planned
+    round ``r``)."""
     if not base:
         return 0
     got = [0] * len(base[0])
@@ -694,8 +819,13 @@ def fair_short_bound(base: list[list[int]], seats: int) -> int:
 
 
 def assign_seats(
-    layouts: Tabs, fixed_counts: list[list[int]], kmax: int, passes: int, tries: int = 8, fixed_full: Sequence[int] = ()
-) -> Tabs:
+    layouts: Layouts,
+    fixed_counts: list[list[int]],
+    full_size: int,
+    passes: int,
+    tries: int = 8,
+    fixed_full: Sequence[int] = (),
+) -> Layouts:
     """:func:`assign_once` over the planned rounds in ``tries`` orders
     (as given and reversed, each rotated), the best by the most unbalanced
     player then the squared counts (a precolored fixed round can block
@@ -703,12 +833,12 @@ def assign_seats(
     optimum then go to :func:`positions.repair` (``fixed_full``: per
     player its full tables in fixed rounds, default none)."""
     best, best_key = layouts, None
-    n_r = len(layouts)
+    count = len(layouts)
     for k in range(max(1, tries)):
-        order = list(range(n_r))[::-1] if k % 2 else list(range(n_r))
-        order = order[k // 2 % n_r :] + order[: k // 2 % n_r]
-        got = assign_once([layouts[i] for i in order], fixed_counts, kmax, passes)
-        back: Tabs = [[] for _ in range(n_r)]
+        order = list(range(count))[::-1] if k % 2 else list(range(count))
+        order = order[k // 2 % count :] + order[: k // 2 % count]
+        got = assign_once([layouts[i] for i in order], fixed_counts, full_size, passes)
+        back: Layouts = [[] for _ in range(count)]
         for i, tables in zip(order, got):
             back[i] = tables
         key = seat_balance(back, fixed_counts)
@@ -716,16 +846,16 @@ def assign_seats(
             best, best_key = back, key
         if key[0] == 0:
             break
-    counts, full = seat_counts(best, fixed_counts, kmax, fixed_full)
-    if len(positions.off_players(counts, positions.optima(counts, full, kmax))) > positions.off_floor(
-        counts, full, kmax
+    counts, full = seat_counts(best, fixed_counts, full_size, fixed_full)
+    if len(positions.off_players(counts, positions.optima(counts, full, full_size))) > positions.off_floor(
+        counts, full, full_size
     ):
-        positions.repair(best, counts, full, kmax, _REPAIR_STEPS)
+        positions.repair(best, counts, full, full_size, _REPAIR_STEPS)
     return best
 
 
 def seat_counts(
-    layouts: Tabs, fixed_counts: list[list[int]], kmax: int, fixed_full: Sequence[int] = ()
+    layouts: Layouts, fixed_counts: list[list[int]], full_size: int, fixed_full: Sequence[int] = ()
 ) -> tuple[list[list[int]], list[int]]:
     """Per player its position counts and full tables over the fixed
     rounds and ``layouts``."""
@@ -735,11 +865,11 @@ def seat_counts(
         for t in tables:
             for s, p in enumerate(t):
                 counts[p][s] += 1
-                full[p] += len(t) == kmax
+                full[p] += len(t) == full_size
     return counts, full
 
 
-def seat_balance(layouts: Tabs, fixed_counts: list[list[int]]) -> tuple[int, int]:
+def seat_balance(layouts: Layouts, fixed_counts: list[list[int]]) -> tuple[int, int]:
     """Start-position imbalance, smaller is better: (Σ over players of (most − least − 1) where positive, Σ squared
     counts) of ``layouts`` after the fixed rounds."""
     counts = [list(row) for row in fixed_counts]
@@ -751,7 +881,7 @@ def seat_balance(layouts: Tabs, fixed_counts: list[list[int]]) -> tuple[int, int
     return sum(max(0, max(c) - min(c) - 1) for c in rows), sum(x * x for c in rows for x in c)
 
 
-def assign_once(layouts: Tabs, fixed_counts: list[list[int]], kmax: int, passes: int) -> Tabs:
+def assign_once(layouts: Layouts, fixed_counts: list[list[int]], full_size: int, passes: int) -> Layouts:
     """Each planned table's players in starting order: every table takes
     the seat assignment that costs least given everyone's position counts
     so far (cost of a player at a position: the times it took it
@@ -782,7 +912,7 @@ def assign_once(layouts: Tabs, fixed_counts: list[list[int]], kmax: int, passes:
     return out
 
 
-def _chain_repair(out: Tabs, counts: list[list[int]], budget: int) -> None:
+def _chain_repair(out: Layouts, counts: list[list[int]], budget: int) -> None:
     """Balance what table-by-table passes cannot: for a player holding
     position s at least twice more than s', a chain of tables (the player
     at s, the next at s' there, who holds s at another table, ...) whose
@@ -832,15 +962,15 @@ def _chain(
     depth: int,
     seen: set[int],
 ) -> list[list[int]] | None:
-    """Tables from one where ``p`` sits at ``s_hi`` to one whose player at
+    """SearchState from one where ``p`` sits at ``s_hi`` to one whose player at
     ``s_lo`` may take ``s_hi`` for good (the two ends' squared counts change
     by ``gain`` plus theirs, below zero), depth first."""
     for t in occ[p]:
         if id(t) in seen or len(t) <= max(s_hi, s_lo) or t[s_hi] != p:
             continue
         q = t[s_lo]
-        cq = counts[q]
-        if gain + 2 * (cq[s_hi] - cq[s_lo] + 1) < 0:
+        counts_q = counts[q]
+        if gain + 2 * (counts_q[s_hi] - counts_q[s_lo] + 1) < 0:
             return [t]
         if depth > 1:
             seen.add(id(t))
