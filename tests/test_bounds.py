@@ -396,3 +396,17 @@ def test_each_counter_changes_as_its_recount(data, n, rounds, dropouts):
             rebuilt.short.from_here,
         )
         assert state.table_of == rebuilt.table_of
+
+
+def test_a_seat_is_conflicted_for_each_reason_worked_by_hand():
+    """A seat is in conflict when its player sits with a club mate, meets
+    someone a second time, or sits short above its share, and only then.
+    Eight players at two tables of 4: 0 sits with club mate 1; 4 and 5
+    met in a fixed round before. Seven players at a table of 4 and one of
+    3: 6 sat short in a fixed round and sits short again while nobody else
+    has yet (level 0), 4 and 5 sit short for the first time."""
+    clubs = SearchState(8, 8, [4, 4], [0, 0] + [-1] * 6, [[4, 5]], [[[0, 1, 2, 3], [4, 5, 6, 7]]], [0] * 8)
+    assert [a for a in range(8) if clubs.conflicted(0, a)] == [0, 1, 4, 5]
+    before = [0] * 6 + [1]
+    short = SearchState(7, 7, [4, 3], [-1] * 7, [], [[[0, 1, 2, 3], [4, 5, 6]]], before, [before])
+    assert [a for a in range(7) if short.conflicted(0, a)] == [6]

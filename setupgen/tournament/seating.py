@@ -252,19 +252,19 @@ class SearchState:
         """The :class:`SearchCost` of the tables, counted from scratch."""
         return SearchCost(*self.meetings.terms(), self.groups.term(self.rounds), self.short.term())
 
-    def delta(self, r: int, a: int, b: int) -> SearchCost:
-        """Change of :meth:`cost` if ``a`` and ``b`` trade tables in
-        planned round ``r`` (each counter's own change)."""
-        table_of, tables = self.table_of[r], self.rounds[r]
+    def delta(self, r: int, a: int, b: int) -> tuple[int, int, int, int]:
+        """Change of :meth:`cost` (in :class:`SearchCost`'s order; a plain
+        tuple, as the search asks for it a million times) if ``a`` and ``b``
+        trade tables in planned round ``r``: each counter's own change."""
+        table_of, tables, is_short = self.table_of[r], self.rounds[r], self.is_short
         table_a, table_b = table_of[a], table_of[b]
         members_a, members_b = tables[table_a], tables[table_b]
         extra, pairs = self.meetings.change(members_a, members_b, a, b)
-        clashes = self.groups.change(members_a, members_b, a, b)
-        squares = 0
-        if self.is_short[table_a] != self.is_short[table_b]:
-            to_short, to_full = (b, a) if self.is_short[table_a] else (a, b)
-            squares = self.short.change(r, to_short, to_full)
-        return SearchCost(extra, pairs, clashes, squares)
+        clashes = self.groups.change(members_a, members_b, a, b) if self.groups.any_group else 0
+        if is_short[table_a] == is_short[table_b]:
+            return extra, pairs, clashes, 0
+        to_short, to_full = (b, a) if is_short[table_a] else (a, b)
+        return extra, pairs, clashes, self.short.change(r, to_short, to_full)
 
     def swap(self, r: int, a: int, b: int) -> None:
         """Let ``a`` and ``b`` trade tables in planned round ``r``."""
@@ -686,7 +686,7 @@ def _best_move(
     cur: int,
     best: int,
     stream: random.Random,
-) -> tuple[int, SearchCost] | None:
+) -> tuple[int, tuple[int, int, int, int]] | None:
     """The best admissible trade partner of ``a`` in ``r`` and the scalar
     change, ties broken by the stream; None if every move is tabu."""
     table_of = state.table_of[r]
@@ -698,7 +698,7 @@ def _best_move(
         partners = [rngmod.randbelow(stream, n) for _ in range(256)]
     weight_extra, weight_pairs, weight_clashes, weight_squares = weights
     keep, is_short = state.keep_short, state.is_short
-    found, found_scalar, found_change, ties = -1, 0, SearchCost(0, 0, 0, 0), 0
+    found, found_scalar, found_change, ties = -1, 0, (0, 0, 0, 0), 0
     for b in partners:
         table_b = table_of[b]
         if table_b == table_a or (keep and is_short[table_b] != is_short[table_a]):
