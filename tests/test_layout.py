@@ -117,6 +117,24 @@ def test_toml_syntax_error_and_name_mismatch(tmp_path):
         lay.Layout.from_file(_write(tmp_path, GOOD, name="other"))
 
 
+def test_a_layout_file_that_cannot_be_read_is_refused_in_plain_words(tmp_path):
+    """Layouts are read by the one TOML reader (core.data.read_toml):
+    missing, a folder, too large, not UTF-8, each at ``(file)``."""
+    big = tmp_path / "big.toml"
+    big.write_bytes(b"#" * (lay.MAX_FILE_BYTES + 1))
+    latin = tmp_path / "latin.toml"
+    latin.write_bytes('name = "caf\xe9"'.encode("latin-1"))
+    for path, problem in (
+        (tmp_path / "none.toml", "cannot read: it does not exist"),
+        (tmp_path, "cannot read: it is a folder"),
+        (big, "cannot read: larger than 1 MB"),
+        (latin, "cannot read: it is not UTF-8 text"),
+    ):
+        with pytest.raises(LayoutError) as info:
+            lay.Layout.from_file(path)
+        assert f"{path}: (file): {problem}" in str(info.value)
+
+
 def test_layout_from_file_equals_shipped(tmp_path):
     assert lay.Layout.from_file(_write(tmp_path, GOOD)).hexes == lay.load("base-3-4").hexes
 

@@ -29,47 +29,68 @@ def data_dir(name: str) -> Path:
     )
 
 
-def read_text(path: str | Path, what: str = "file") -> str:
+class DataFileError(SetupgenError):
+    """An input or data file that cannot be read or parsed: ``path`` as
+    given, ``problem`` in lowercase plain words ("it does not exist"),
+    ``syntax`` true for malformed TOML (``problem`` the parser's message).
+    A reader with its own error type (a layout's) words it from these."""
+
+    def __init__(self, message: str, path: str, problem: str, syntax: bool = False) -> None:
+        super().__init__(message)
+        self.path, self.problem, self.syntax = path, problem, syntax
+
+
+def read_text(path: str | Path, what: str = "file", *, max_bytes: int = MAX_INPUT_BYTES) -> str:
     """The text of input file ``path``: a regular file (never a folder, pipe
-    or device, which could block), at most :data:`MAX_INPUT_BYTES`, UTF-8
-    (a byte-order mark allowed). Raises :class:`SetupgenError` naming
-    ``what`` ("players file") and the problem in plain words."""
+    or device, which could block), at most ``max_bytes``, UTF-8 (a
+    byte-order mark allowed). Raises :class:`DataFileError` naming ``what``
+    ("players file") and the problem in plain words."""
     text_path = str(path)
     where = f"cannot read the {what} {quoted(text_path, 120)}"
+
+    def refuse(why: str) -> DataFileError:
+        return DataFileError(f"{where}: {why}", text_path, why)
+
     if "\0" in text_path or not text_path:
-        raise SetupgenError(f"{where}: not a file name")
+        raise refuse("not a file name")
     try:
         path = Path(text_path)
         if not path.is_file():
-            why = (
+            raise refuse(
                 "it does not exist"
                 if not path.exists()
                 else "it is a folder"
                 if path.is_dir()
                 else "it is not a regular file"
             )
-            raise SetupgenError(f"{where}: {why}")
-        if path.stat().st_size > MAX_INPUT_BYTES:
-            raise SetupgenError(f"{where}: larger than {MAX_INPUT_BYTES // 1_000_000} MB")
+        if path.stat().st_size > max_bytes:
+            raise refuse(f"larger than {_size_words(max_bytes)}")
         data = path.read_bytes()
     except OSError as exc:
-        raise SetupgenError(f"{where}: {exc.strerror or exc}") from None
+        raise refuse(str(exc.strerror or exc)) from None
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError:
-        raise SetupgenError(f"{where}: it is not UTF-8 text (save it as UTF-8)") from None
+        raise refuse("it is not UTF-8 text (save it as UTF-8)") from None
 
 
-def read_toml(path: str | Path, what: str = "file") -> dict[str, Any]:
-    """The TOML document in input file ``path`` (read as :func:`read_text`).
-    Raises :class:`SetupgenError` naming ``what`` or, for malformed TOML,
-    the file and the parser's lowercase message."""
+def _size_words(size: int) -> str:
+    """A byte limit in plain words: ``10 MB``, ``64 KB``."""
+    return f"{size // 1_000_000} MB" if size >= 1_000_000 else f"{size // 1000} KB"
+
+
+def read_toml(path: str | Path, what: str = "file", *, max_bytes: int = MAX_INPUT_BYTES) -> dict[str, Any]:
+    """The TOML document in input file ``path`` (read as :func:`read_text`):
+    the one way setupgen reads a TOML file. Raises :class:`DataFileError`
+    naming ``what`` or, for malformed TOML, the file and the parser's
+    lowercase message."""
     import tomllib
 
     try:
-        return tomllib.loads(read_text(path, what))
+        return tomllib.loads(read_text(path, what, max_bytes=max_bytes))
     except tomllib.TOMLDecodeError as exc:
-        raise SetupgenError(f"{path}: {str(exc).lower()}") from None
+        problem = str(exc).lower()
+        raise DataFileError(f"{path}: {problem}", str(path), problem, syntax=True) from None
 
 
 _PARSED: dict[tuple[str, int, int], dict[str, Any]] = {}
@@ -94,4 +115,4 @@ def read_data_toml(path: str | Path, what: str = "file") -> dict[str, Any]:
     return doc
 
 
-__all__ = ["data_dir", "read_text", "read_toml", "read_data_toml", "MAX_INPUT_BYTES"]
+__all__ = ["DataFileError", "data_dir", "read_text", "read_toml", "read_data_toml", "MAX_INPUT_BYTES"]

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import dataclasses
 import re
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,7 +21,7 @@ from typing import Any
 from . import hexgrid
 from .balance import BARRABLE, Limits
 from .balance import load_preset as load_balance_preset
-from .data import data_dir
+from .data import DataFileError, data_dir, read_toml
 from .errors import LayoutError, SetupgenError, UnknownScenarioError, quoted
 from .fields import Fields
 from .hexgrid import Hex
@@ -236,20 +235,15 @@ OIL_KEYS = frozenset({"numbered", "limit", "fixed"})
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
+    """The layout file ``path`` (:func:`.data.read_toml`, at most
+    :data:`MAX_FILE_BYTES`). Raises :class:`LayoutError` at ``(file)`` or
+    ``(syntax)``."""
     try:
-        if not path.is_file():
-            what = "missing" if not path.exists() else "a folder" if path.is_dir() else "not a regular file"
-            raise LayoutError(str(path), "(file)", f"cannot read: {what}")
-        if path.stat().st_size > MAX_FILE_BYTES:
-            raise LayoutError(str(path), "(file)", f"larger than {MAX_FILE_BYTES // 1000} KB: not a layout")
-        with path.open("rb") as fh:
-            return tomllib.load(fh)
-    except OSError as exc:
-        raise LayoutError(str(path), "(file)", f"cannot read: {exc.strerror or exc}") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise LayoutError(str(path), "(syntax)", str(exc).lower()) from None
-    except UnicodeDecodeError:
-        raise LayoutError(str(path), "(file)", "not a UTF-8 text file") from None
+        return read_toml(path, "layout file", max_bytes=MAX_FILE_BYTES)
+    except DataFileError as exc:
+        if exc.syntax:
+            raise LayoutError(str(path), "(syntax)", exc.problem) from None
+        raise LayoutError(str(path), "(file)", f"cannot read: {exc.problem}") from None
 
 
 #: longest chain of ``inherits`` a layout may use

@@ -18,14 +18,13 @@ one-line lowercase message.
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from .data import data_dir
+from .data import data_dir, read_toml
 from .errors import SetupgenError
 
 #: 8 pt in mm (1 pt = 25.4 / 72 mm): the smallest text a sheet may carry
@@ -275,10 +274,5 @@ def paper_size(paper: str) -> tuple[float, float]:
 
 
 def _read(path: Path) -> dict[str, Any]:
-    try:
-        with path.open("rb") as fh:
-            return tomllib.load(fh)
-    except OSError as exc:
-        raise SetupgenError(f"cannot read {path}: {exc.strerror or exc}") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise SetupgenError(f"{path}: {str(exc).lower()}") from None
+    """The template file ``path`` (:func:`.data.read_toml`)."""
+    return read_toml(path, "template file")

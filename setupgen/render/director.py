@@ -39,7 +39,6 @@ from __future__ import annotations
 
 import dataclasses
 import math
-import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -47,6 +46,7 @@ from typing import Any
 from ..core import cldr, templates
 from ..core.almanac import Material, material_text
 from ..core.balance import Balance
+from ..core.data import read_data_toml
 from ..core.errors import SetupgenError
 from ..core.layout import Layout
 from ..core.templates import MIN_FONT_MM, Style, Texts, paper_size
@@ -126,12 +126,7 @@ def sizes(table: str) -> Sizes:
     path = templates.templates_dir() / "style.toml"
     key = (str(path), table)
     if key not in _SIZES:
-        try:
-            with path.open("rb") as fh:
-                data = tomllib.load(fh)
-        except (OSError, tomllib.TOMLDecodeError) as exc:
-            raise SetupgenError(f"cannot read {path}: {exc}") from None
-        values = data.get(table)
+        values = read_data_toml(path, "style file").get(table)
         if not isinstance(values, dict):
             raise SetupgenError(f"templates/style.toml has no table [{table}]")
         _SIZES[key] = Sizes(table, {str(k): float(v) for k, v in values.items()})
