@@ -199,7 +199,8 @@ def test_a_small_pack_forks_no_worker(monkeypatch):
     monkeypatch.setattr(parallel, "cpus", lambda: 8)
     monkeypatch.setattr(parallel, "load_average", lambda: 0.0)
     jobs = list(range(batch.MIN_PARALLEL - 1))
-    assert isinstance(batch._map(lambda j: j * 2, jobs), map)
+    laid_out = batch._map(lambda _common, j: j * 2, None, jobs)
+    assert not isinstance(laid_out, parallel.Pooled) and list(laid_out) == [j * 2 for j in jobs]
     assert batch.Background(lambda j: j + 1, 41, size=batch.MIN_PARALLEL - 1).result() == 42
 
 

@@ -397,20 +397,36 @@ def test_a_console_worker_ends_when_the_console_is_killed(tmp_path):
     assert alive == [], "the worker outlived its console"
 
 
-def test_pools_fork_only_on_linux_and_elsewhere_give_the_same_bytes(monkeypatch, tmp_path):
-    """macOS has fork but forking after cairo or threads is unsafe: there
-    the work runs in the calling process; the pack is byte for byte the
-    one the forked workers make."""
+def test_pools_spawn_where_fork_is_unsafe_and_give_the_same_bytes(monkeypatch, tmp_path):
+    """Workers fork on Linux and spawn where forking is unsafe (macOS,
+    after cairo or threads; Windows has no fork; a process running threads,
+    the console): a round pack made by spawned workers (layouts, boards,
+    almanac requests pickled) is byte for byte the one forked workers
+    make (issue 48, part 3; issue 46)."""
     from setupgen.core import parallel
+    from setupgen.render import batch
 
-    assert parallel.fork_safe() == sys.platform.startswith("linux")
-    args = ("round", "--tables", "6", "--seed", "spawned", "--no-almanac")
+    assert parallel.start_method() == ("fork" if sys.platform.startswith("linux") else "spawn")
+    assert parallel.start_method(threads=True) == "spawn"
+    with monkeypatch.context() as m:
+        m.setattr(sys, "platform", "darwin")
+        assert parallel.start_method() == "spawn"
+    monkeypatch.setenv("SETUPGEN_WORKERS", "2")
+    args = ("round", "--tables", str(batch.MIN_PARALLEL), "--seed", "spawned", "--scenario", "seafarers-sm2010")
+    used: list[str] = []
+    real = parallel.start_pool
+
+    def recorded(*a, method=None, **k):
+        used.append(parallel.start_method() if method is None else method)
+        return real(*a, method=method, **k)
+
+    monkeypatch.setattr(parallel, "start_pool", recorded)
     assert run(*args, "-o", str(tmp_path / "forked")).exit_code == 0
-    monkeypatch.setattr(parallel.sys if hasattr(parallel, "sys") else sys, "platform", "darwin")
-    assert not parallel.fork_safe()
-    assert run(*args, "-o", str(tmp_path / "mac")).exit_code == 0
-    for name in ("round.pdf", "manifest.json"):
-        assert (tmp_path / "forked" / name).read_bytes() == (tmp_path / "mac" / name).read_bytes(), name
+    monkeypatch.setattr(parallel, "start_method", lambda threads=False: "spawn")
+    assert run(*args, "-o", str(tmp_path / "spawned")).exit_code == 0
+    assert used == ["fork", "fork", "spawn", "spawn"]  # the sheets' pool and the key's, each time
+    for name in ("round.pdf", "key.pdf", "manifest.json"):
+        assert (tmp_path / "forked" / name).read_bytes() == (tmp_path / "spawned" / name).read_bytes(), name
 
 
 def test_no_results_anywhere_names_no_option_the_user_did_not_give(tmp_path):

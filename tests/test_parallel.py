@@ -56,7 +56,7 @@ def test_a_signal_while_the_workers_are_forked_is_raised_once_the_pool_is_ended(
     previous = signal.signal(signal.SIGTERM, handler)
     try:
         with pytest.raises(Stop):
-            parallel.fork_pool(2)
+            parallel.start_pool(2)
     finally:
         signal.signal(signal.SIGTERM, previous)
     (pool,) = made
@@ -66,7 +66,7 @@ def test_a_signal_while_the_workers_are_forked_is_raised_once_the_pool_is_ended(
 
 
 def test_a_pool_made_without_a_signal_works_and_leaves_nothing_blocked():
-    pool = parallel.fork_pool(1)
+    pool = parallel.start_pool(1)
     try:
         assert pool.apply(os.getpid) != os.getpid()
     finally:
@@ -82,7 +82,7 @@ def test_a_worker_ends_when_the_process_that_started_it_is_gone():
     code = (
         "import os, sys, time\n"
         "from setupgen.core import parallel\n"
-        "pool = parallel.fork_pool(1)\n"
+        "pool = parallel.start_pool(1)\n"
         "print(pool.apply(os.getpid), flush=True)\n"
         "pool.apply_async(time.sleep, (60,))\n"
         "time.sleep(0.3)\n"
@@ -97,7 +97,7 @@ def test_a_worker_ends_when_the_process_that_started_it_is_gone():
 
 
 def test_workers_ignore_the_terminals_signals_and_end_on_sigterm():
-    pool = parallel.fork_pool(1)
+    pool = parallel.start_pool(1)
     try:
         handlers = pool.apply(_handlers)
         assert handlers == {

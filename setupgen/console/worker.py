@@ -7,9 +7,10 @@ worker process the console keeps answering while they run.
 asked) and keeps, per task, what the pages show: running, done with its
 message, or failed with its reason. A domain error in the worker comes
 back as its message (exceptions do not always survive pickling); any
-other error as "internal error". The worker is started on first use
-(``spawn``: a fresh interpreter, nothing of the console's threads or
-database connections).
+other error as "internal error". The worker is started on first use by
+:func:`setupgen.core.parallel.executor` (``spawn``: a fresh interpreter,
+nothing of the console's threads or database connections), and stopped by
+:func:`setupgen.core.parallel.stop`, as every pool of setupgen.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..core import parallel
 from ..core.errors import SetupgenError
 
 __all__ = ["Task", "Tasks", "in_worker"]
@@ -34,23 +36,6 @@ def in_worker(fn: Callable[..., Any], *args: Any) -> tuple[str, Any]:
         return "ok", fn(*args)
     except SetupgenError as exc:
         return "refused", str(exc)
-
-
-def _lower_priority(console: int | None = None) -> None:
-    """In the worker: give way to the console's own process (``nice`` 10),
-    so that a re-plan on a shared core does not slow the reports; with
-    ``console`` (its process id) end when the console is gone, however it
-    died (issue 46: a kill -9 left the worker running for good)."""
-    import os
-
-    from ..core.parallel import watch_parent
-
-    try:
-        os.nice(10)
-    except OSError:
-        pass
-    if console is not None:
-        watch_parent(console)
 
 
 @dataclass
@@ -102,15 +87,9 @@ class Tasks:
         """The worker pool, started when first needed."""
         with self._lock:
             if self._executor is None:
-                import multiprocessing
-                import os
-
-                self._executor = concurrent.futures.ProcessPoolExecutor(
-                    max_workers=1,
-                    mp_context=multiprocessing.get_context("spawn"),
-                    initializer=_lower_priority,
-                    initargs=(os.getpid(),),
-                )
+                # spawned (the console runs threads), nice 10 so a re-plan on a shared core does not slow the
+                # reports, ending itself when the console is gone however it died (issue 46)
+                self._executor = parallel.executor(nice=10)
             return self._executor
 
     def start(
@@ -184,5 +163,5 @@ class Tasks:
         """Stop the worker (waiting for the task it runs)."""
         with self._lock:
             if self._executor is not None:
-                self._executor.shutdown(wait=True, cancel_futures=True)
+                parallel.stop(self._executor)
                 self._executor = None

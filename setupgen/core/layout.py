@@ -113,6 +113,11 @@ class Layout:
         object.__setattr__(self, "_coast", coast)
         object.__setattr__(self, "_adjacency", MappingProxyType(adjacency))
 
+    def __reduce__(self) -> tuple[type[Layout], tuple[Any, ...]]:
+        """Pickled as its declared fields (the indexes are rebuilt from
+        them), so a layout travels to a spawned worker process."""
+        return (Layout, tuple(getattr(self, f.name) for f in dataclasses.fields(self) if f.init))
+
     @property
     def coast_edges(self) -> tuple[tuple[Hex, int], ...]:
         """Every edge a free harbor may serve, as (sea hex, direction to the

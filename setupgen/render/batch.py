@@ -5,12 +5,13 @@ into the PDF, in order; ``key.pdf`` is made whole in a worker of its own.
 
 The same input gives the same pages whatever the number of workers: each
 page is a pure function of its board, layout, language, paper and context,
-and results come back in the order asked. ``SETUPGEN_WORKERS`` (a whole
-number, 0 = no worker processes) overrides the count; fewer than
-:data:`MIN_PARALLEL` pages, no spare core, or a platform without ``fork``,
-and everything is laid out in this process. Before forking, this process
-loads the libraries the pages need (shapely, cairo), so the workers share
-them instead of loading them again.
+and results come back in the order asked. The workers are those of
+:func:`setupgen.core.parallel.pool_map` (forked on Linux, spawned where
+``fork`` is unsafe). ``SETUPGEN_WORKERS`` (a whole number, 0 = no worker
+processes) overrides the count; fewer than :data:`MIN_PARALLEL` pages or
+no spare core, and everything is laid out in this process. Before
+forking, this process loads the libraries the pages need (shapely,
+cairo), so the workers share them instead of loading them again.
 """
 
 from __future__ import annotations
@@ -63,17 +64,6 @@ def workers() -> int:
     return n
 
 
-#: the jobs of the running map, read by forked workers (layouts hold
-#: read-only mappings that do not pickle, and need not travel: a forked
-#: worker has them already)
-_JOBS: list[tuple[Callable[[Any], Any], Sequence[Any]]] = []
-
-
-def _run(i: int) -> Any:
-    fn, jobs = _JOBS[-1]  # the worker's copy, taken when it was forked
-    return fn(jobs[i])
-
-
 def close(results: Iterator[Any]) -> None:
     """End the workers of :func:`sheets`' results (nothing for results
     laid out in this process)."""
@@ -82,56 +72,24 @@ def close(results: Iterator[Any]) -> None:
         stop()
 
 
-def _map(fn: Callable[[Any], Any], jobs: Sequence[Any]) -> Iterator[Any]:
-    """``fn(job)`` for every job, in order, in worker processes when it
-    pays; the workers start at once, so they work while the caller goes
-    on (their results wait in order)."""
+def _map(fn: Callable[[Any, Any], Any], common: Any, jobs: Sequence[Any]) -> Iterator[Any]:
+    """``fn(common, job)`` for every job, in order (:func:`parallel.pool_map`),
+    in worker processes when it pays; the workers start at once, so they
+    work while the caller goes on (their results wait in order)."""
     n = min(workers(), len(jobs))
-    if n < 1 or len(jobs) < MIN_PARALLEL or not parallel.fork_safe():
-        return map(fn, jobs)
-    _warm()
-    _JOBS.append((fn, jobs))
-    try:
-        pool = parallel.fork_pool(n)  # forks now: the workers see _JOBS as it is
-    finally:
-        _JOBS.pop()
-    results = pool.imap(_run, range(len(jobs)), chunksize=max(1, min(4, len(jobs) // (4 * n))))
-    return _Results(pool, results)
+    if len(jobs) < MIN_PARALLEL:
+        n = 0
+    if n and parallel.start_method() == "fork":
+        _warm()
+    return parallel.pool_map(fn, common, jobs, n, chunk=max(1, min(4, len(jobs) // (4 * max(1, n)))))
 
 
-class _Results:
-    """The results of a pool, in order; :meth:`close` ends the workers at
-    once (also when the caller never started reading: a signal may come
-    before the first result), and the last result closes them too."""
-
-    def __init__(self, pool: Any, results: Iterator[Any]) -> None:
-        self._pool: Any = pool
-        self._results = results
-
-    def __iter__(self) -> _Results:
-        return self
-
-    def __next__(self) -> Any:
-        if self._pool is None:
-            raise StopIteration
-        try:
-            return next(self._results)
-        except BaseException:
-            self.close()
-            raise
-
-    def close(self) -> None:
-        if self._pool is not None:
-            self._pool.terminate()
-            self._pool.join()
-            self._pool = None
-
-
-def _sheet(job: tuple) -> Any:
+def _sheet(common: tuple[Layout, str, str, AlmanacRequest | None], job: tuple[Board, Any]) -> Any:
     from .almanac import render_almanac
     from .sheet import render_sheet
 
-    board, layout, lang, paper, context, almanac = job
+    layout, lang, paper, almanac = common
+    board, context = job
     back = (
         None
         if almanac is None
@@ -156,44 +114,44 @@ def sheets(
     newline, as :meth:`Board.to_json`). An error of any page (an almanac
     too long) is raised when its turn comes. Call :func:`close` on the
     result when done with it early (it ends the workers)."""
-    return _map(_sheet, [(b, layout, lang, paper, c, almanac) for b, c in zip(boards, contexts)])
+    return _map(_sheet, (layout, lang, paper, almanac), list(zip(boards, contexts)))
+
+
+def _apply_to(job: Any, fn: Callable[[Any], Any]) -> Any:
+    return fn(job)
 
 
 class Background:
-    """A result computed in a forked worker process (or at once, in this
-    process, when workers are off or the job's ``size``, in pages, is
+    """A result computed in a worker process of its own (or at once, in
+    this process, when workers are off or the job's ``size``, in pages, is
     below :data:`MIN_PARALLEL`): :meth:`result` waits for it;
-    :meth:`close` ends the worker (also after an error)."""
+    :meth:`close` ends the worker (also after an error). The job travels
+    as the pool's context (forked: inherited; spawned: pickled once)."""
 
     def __init__(self, fn: Callable[[Any], Any], job: Any, size: int = MIN_PARALLEL) -> None:
-        self._value: Any = None
-        self._pool: Any = None
-        self._async: Any = None
-        if workers() < 1 or size < MIN_PARALLEL or not parallel.fork_safe():
+        self._value: tuple[Any] | None = None
+        self._results: Iterator[Any] | None = None
+        if workers() < 1 or size < MIN_PARALLEL:
             self._value = (fn(job),)
             return
-        _warm()
-        _JOBS.append((fn, [job]))
-        try:
-            self._pool = parallel.fork_pool(1)
-        finally:
-            _JOBS.pop()
-        self._async = self._pool.apply_async(_run, (0,))
+        if parallel.start_method() == "fork":
+            _warm()
+        self._results = parallel.pool_map(_apply_to, job, [fn], 1)
 
     def result(self) -> Any:
         """The value (raises what the work raised)."""
         if self._value is None:
+            assert self._results is not None
             try:
-                self._value = (self._async.get(),)
+                self._value = (next(self._results),)
             finally:
                 self.close()
         return self._value[0]
 
     def close(self) -> None:
-        if self._pool is not None:
-            self._pool.terminate()
-            self._pool.join()
-            self._pool = None
+        if self._results is not None:
+            close(self._results)
+            self._results = None
 
 
 def _key_pdf(job: tuple) -> bytes:
