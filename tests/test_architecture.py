@@ -370,3 +370,19 @@ def test_every_test_has_a_time_limit(request):
     assert request.node.get_closest_marker("timeout") is None  # this one runs under the 300 s
     marked = [i for i in request.session.items if i.get_closest_marker("slow") or i.get_closest_marker("browser")]
     assert all(i.get_closest_marker("timeout").args == (conftest.SLOW_TIMEOUT,) for i in marked)
+
+
+def test_the_newcomers_tour_names_every_package_and_only_real_paths():
+    """docs/architecture.md (issue 48) names every package and top-level
+    module of setupgen in its table, and every ``setupgen/…`` path it
+    mentions exists (a moved module fails here until the tour follows)."""
+    tour = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    parts = [
+        p.name + ("/" if p.is_dir() else "")
+        for p in (ROOT / "setupgen").iterdir()
+        if (p.is_dir() and (p / "__init__.py").exists()) or (p.suffix == ".py" and not p.name.startswith("_"))
+    ]
+    table = tour.split("## The packages, one line each", 1)[1].split("##", 1)[0]
+    assert [p for p in parts if f"`setupgen/{p}`" not in table] == []
+    mentioned = set(re.findall(r"`(setupgen/[\w/]+(?:\.py|/))`", tour))
+    assert mentioned and [m for m in sorted(mentioned) if not (ROOT / m).exists()] == []
