@@ -281,6 +281,7 @@ FLAGS = {
     "host": "--host",
     "port": "--port",
     "password_file": "--password-file",
+    "referee_password_file": "--referee-password-file",
     "tls_cert": "--tls-cert",
     "session_hours": "--session-hours",
     "trust_console_url": "--trust-console-url",
@@ -341,6 +342,8 @@ _HELP = {
     "serve.output": "Tournament folder (default output/<tournament name>); holds tournament.db, console.key, results.csv.",
     "serve.host": "Address to listen on; any other than this machine's (127.0.0.1) needs --password-file.",
     "serve.password_file": "A file whose first line is the director's password (at least 8 characters).",
+    "serve.referee_password_file": "A file whose first line is the referees' password: they see the calls, "
+    "rounds, tables and clock, mark calls and add time, nothing else (needs --password-file).",
     "serve.console_url": "The address the tables reach the console at (e.g. http://192.168.1.20:8000): packs made in the console get QR codes of each table's result page.",
     "serve.tls_cert": "Serve HTTPS with this PEM certificate (chain); with --tls-key.",
     "serve.session_hours": "The director's session ends after this many hours unused (0.1-72).",
@@ -1296,6 +1299,9 @@ def serve(
     tls_key: Path | None = typer.Option(None, "--tls-key", help="The certificate's PEM private key."),
     session_hours: float = typer.Option(8.0, "--session-hours", help=_HELP["serve.session_hours"]),
     trust_console_url: bool = typer.Option(False, "--trust-console-url", help=_HELP["serve.trust_console_url"]),
+    referee_password_file: Path | None = typer.Option(
+        None, "--referee-password-file", help=_HELP["serve.referee_password_file"]
+    ),
 ) -> None:
     """The director's console in a browser: rounds, results, live standings (docs/console.md)."""
     from .console import security
@@ -1308,12 +1314,14 @@ def serve(
         from .console import day as consoleday
         from .tournament import model as tournament
 
+        referee_plain = _referee_password(referee_password_file, plain)
         t = tournament.load(tournament_file)
         day = consoleday.open_day(tournament_file, _tournament_folder(t, output), console_url)
-        password = None if plain is None else security.hash_password(plain, security.password_salt(day.key))
+        salt = security.password_salt(day.key)
         web = consoleapp.create_app(
             day,
-            password=password,
+            password=None if plain is None else security.hash_password(plain, salt),
+            referee_password=None if referee_plain is None else security.hash_password(referee_plain, salt),
             allowed_hosts=consoleapp.hosts_for(host, console_url),
             tls=tls is not None,
             session_hours=session_hours,
@@ -1365,6 +1373,28 @@ def _serve_checks(
     if not security.is_loopback(host) and plain is None:
         plain = _prompt_password(host)
     return tls, plain
+
+
+def _referee_password(path: Path | None, director: str | None) -> str | None:
+    """The referees' password as typed in its file (issue 49), None
+    without one. Raises :class:`SetupgenError` without a director's
+    password, or when both are the same."""
+    from .console import security
+
+    if path is None:
+        return None
+    if director is None:
+        raise SetupgenError(
+            "the referees' password needs the director's: referees log in beside a director's login",
+            needs="password_file",
+        )
+    plain = security.read_password(path)
+    if plain == director:
+        raise SetupgenError(
+            "the referees' password must differ from the director's (a referee may not enter results)",
+            field="referee_password_file",
+        )
+    return plain
 
 
 def _serving(name: str, host: str, port: int, tls: bool, console_url: str | None) -> None:

@@ -96,7 +96,7 @@ def copy_schedule(folder: Path, other: Path) -> None:
 
 def test_store_schema_version_and_one_transaction_per_change(tmp_path):
     s = store.Store(tmp_path)
-    assert s.fresh and store.version(s.db) == store.SCHEMA_VERSION == 8
+    assert s.fresh and store.version(s.db) == store.SCHEMA_VERSION == 9
     assert s.db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     new = store.TableResult(G(1, 2), ("a", "b", "c"), (10, 7, 3), 1, "reported", "table", "2026-01-01T10:00:00Z")
     assert s.record(new, "report") is None
@@ -764,7 +764,7 @@ def test_migration_from_schema_1_keeps_every_result(tmp_path):
     db.execute("INSERT INTO results VALUES (1, 1, '[\"a\", \"b\"]', '[10, 4]', 1, 'confirmed', 'director', 't')")
     db.close()
     s = store.Store(tmp_path)
-    assert not s.fresh and store.version(s.db) == 8
+    assert not s.fresh and store.version(s.db) == 9
     assert s.result(G(1, 1)) == store.TableResult(G(1, 1), ("a", "b"), (10, 4), 1, "confirmed", "director", "t", ())
     s.close()
 
@@ -996,7 +996,7 @@ def test_migration_from_schema_3_gives_the_finals_statuses(tmp_path):
     db.execute("INSERT INTO finals VALUES ('final', 1, '[\"a\", \"b\"]', '[13, 4]', 1, 'director', 't')")
     db.close()
     s = store.Store(tmp_path)
-    assert store.version(s.db) == 8
+    assert store.version(s.db) == 9
     assert s.result(Game.finals("final", 1)) == store.TableResult(
         Game("final", 1, 1), ("a", "b"), (13, 4), 1, "confirmed", "director", "t"
     )
@@ -1075,7 +1075,7 @@ def test_migration_from_schema_2_keeps_results_and_adds_the_finals(tmp_path):
     )
     db.close()
     s = store.Store(tmp_path)
-    assert not s.fresh and store.version(s.db) == 8
+    assert not s.fresh and store.version(s.db) == 9
     assert s.result(G(1, 1)) == store.TableResult(
         G(1, 1), ("a", "b"), (10, 4), 1, "confirmed", "director", "t", ("played", "no-show")
     )
@@ -1753,9 +1753,11 @@ def test_migration_to_schema_8_puts_stored_ids_in_nfc(tmp_path):
     after the migration its result is found under the players file's NFC
     id, other ids and values untouched."""
     db = sqlite3.connect(tmp_path / "tournament.db", isolation_level=None)
-    db.create_function("nfc_ids", 1, lambda text: text)
-    store.migrate(db)  # brings it to the newest version; set it back to 7 with the old form stored
-    db.execute("UPDATE schema_version SET version = 7")
+    db.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
+    db.execute("INSERT INTO schema_version VALUES (7)")
+    for step in range(1, 8):  # a version-7 database
+        for statement in store.MIGRATIONS[step]:
+            db.execute(statement)
     nfd = "Rene\u0301"
     db.execute(
         "INSERT INTO games (stage, round, table_no, players, vp, winner, state, by, at) VALUES "
@@ -1764,6 +1766,6 @@ def test_migration_to_schema_8_puts_stored_ids_in_nfc(tmp_path):
     )
     db.close()
     s = store.Store(tmp_path)
-    assert store.version(s.db) == 8
+    assert store.version(s.db) == 9
     assert s.result(G(1, 1)).players == ("Ren\u00e9", "b") and s.result(G(1, 1)).vp == (10, 4)
     s.close()

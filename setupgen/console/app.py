@@ -34,8 +34,9 @@ from ..core.errors import SetupgenError
 from ..core.messages import keyed
 from ..tournament import jobs
 from ..tournament.games import Game, GameError, seating_stamp
-from . import auditlog, hall, prints, public, security, undo
+from . import auditlog, calls, hall, prints, public, referees, security, undo
 from . import day as dayday
+from .clock import format_left
 from .day import Day
 from .pages import (
     TEMPLATES,
@@ -49,12 +50,14 @@ from .pages import (
     game_of,
     is_director,
     is_player_path,
+    is_referee,
     placings_context,
     posted_result,
     posted_seating,
     read_form,
     render,
     require_director,
+    require_staff,
     scenario_name,
     seating_refusal,
     standings_context,
@@ -77,6 +80,7 @@ def create_app(
     day: Day,
     *,
     password: tuple[bytes, bytes] | None = None,
+    referee_password: tuple[bytes, bytes] | None = None,
     allowed_hosts: tuple[str, ...] = ("127.0.0.1", "localhost", "::1", "testserver"),
     tls: bool = False,
     session_hours: float = SESSION_HOURS,
@@ -86,9 +90,11 @@ def create_app(
     console bound to this machine only); ``allowed_hosts`` the host names
     it answers to (others: 400, against DNS rebinding); ``tls``: served
     over TLS, so the session cookie is ``Secure``; ``session_hours``: a
-    director's session ends after this long unused. Sessions live in the
-    database (the cookie holds a random id); those opened with another
-    password end here."""
+    director's session ends after this long unused; ``referee_password``
+    the referees' scrypt hash (issue 49; None: no referees' login; only
+    with a director's password). Sessions live in the database (the cookie
+    holds a random id); those opened with another password end here (a
+    referee's also when the director's password changed)."""
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(TEMPLATES)), autoescape=True, undefined=jinja2.StrictUndefined
     )
@@ -115,9 +121,16 @@ def create_app(
     app.state.day, app.state.password, app.state.env = day, password, env
     app.state.tokens, app.state.logins = security.RateLimit(), security.RateLimit()
     app.state.fingerprint = None if password is None else security.fingerprint(password)
+    app.state.referee_password = referee_password if password is not None else None
+    #: what a referee's session is opened with: both fingerprints, so a new director's password ends it too
+    app.state.referee = (
+        None
+        if app.state.referee_password is None
+        else f"{app.state.fingerprint}+{security.fingerprint(app.state.referee_password)}"
+    )
     app.state.idle = session_hours * 3600
-    if password is not None:
-        day.store.end_sessions(keep_password=app.state.fingerprint)  # a restart with another password
+    if password is not None:  # a restart with other passwords ends the sessions opened with the old ones
+        day.store.end_sessions(keep=tuple(f for f in (app.state.fingerprint, app.state.referee) if f is not None))
     return app
 
 
@@ -233,6 +246,12 @@ def _routes() -> list[Route]:
         Route("/t/{n:int}/{t:int}/{token:str}", public.table_report, methods=["GET", "POST"]),
         Route("/t/{stage:str}/{t:int}/{token:str}", public.table_report, methods=["GET", "POST"]),
         Route("/t/{n:int}/{t:int}/{token:str}/status.json", public.table_status),
+        Route("/t/{n:int}/{t:int}/{token:str}/call", referees.table_call, methods=["POST"]),
+        Route("/t/{stage:str}/{t:int}/{token:str}/call", referees.table_call, methods=["POST"]),
+        Route("/calls", referees.calls_page),
+        Route("/calls/{id:int}/{state:str}", referees.mark_call, methods=["POST"]),
+        Route("/rounds/{n:int}/tables/{t:int}/time", referees.add_time, methods=["POST"]),
+        Route("/finals/{stage:str}/tables/{t:int}/time", referees.add_time, methods=["POST"]),
         Route("/t/{stage:str}/{t:int}/{token:str}/status.json", public.table_status),
     ]
 
@@ -301,6 +320,7 @@ def _game_rows(day: Day, games: list[Game]) -> list[dict]:
                 "by": auditlog.who(result.by, words) if result else "",
                 "path": game_path(game),
                 "version": result.version if result else 0,
+                "own_clock": _table_clock(day, game, words),
             }
         )
     return rows
@@ -525,7 +545,8 @@ async def login(request: Request) -> Response:
     if not request.app.state.logins.attempt(client_host(request)):
         raise Refusal(429, "director.too_many_passwords")
     given = str(form.get("password", ""))
-    if not await run_in_threadpool(_check_password, request.app.state.password, given):
+    role = await run_in_threadpool(_role_of, request.app.state, given)
+    if role is None:
         words = director_words(day_of(request))
         return render(
             request,
@@ -535,13 +556,22 @@ async def login(request: Request) -> Response:
             problems_heading=words("director.not_logged_in"),
         )
     day = day_of(request)
-    sid = await run_in_threadpool(
-        day.store.start_session, request.app.state.fingerprint, time.time(), request.app.state.idle
-    )
+    opened_with = request.app.state.fingerprint if role == "director" else request.app.state.referee
+    sid = await run_in_threadpool(day.store.start_session, opened_with, time.time(), request.app.state.idle, role)
     request.session.clear()
     request.session["sid"] = sid
     security.csrf_token(request.session)
-    return RedirectResponse("/", status_code=303)
+    return RedirectResponse("/" if role == "director" else "/calls", status_code=303)
+
+
+def _role_of(state: Any, given: str) -> str | None:
+    """``director`` when ``given`` is the director's password, ``referee``
+    when it is the referees' (issue 49), else None."""
+    if _check_password(state.password, given):
+        return "director"
+    if state.referee_password is not None and _check_password(state.referee_password, given):
+        return "referee"
+    return None
 
 
 def _check_password(stored: tuple[bytes, bytes], given: str) -> bool:
@@ -552,16 +582,23 @@ def _check_password(stored: tuple[bytes, bytes], given: str) -> bool:
 
 
 async def logout(request: Request) -> Response:
-    """End every session of the director (a copied cookie included)."""
+    """The director's logout ends every session (a copied cookie and the
+    referees' included); a referee's ends that session alone (issue 49)."""
     await read_form(request)
     if request.app.state.password is not None:
-        await run_in_threadpool(day_of(request).store.end_sessions)
+        store = day_of(request).store
+        if is_director(request):
+            await run_in_threadpool(store.end_sessions)
+        elif is_referee(request):
+            await run_in_threadpool(store.end_session, request.session.get("sid"))
     request.session.clear()
     return RedirectResponse("/login" if request.app.state.password is not None else "/", status_code=303)
 
 
 async def home(request: Request) -> Response:
-    """The rounds with each table's state and the round packs."""
+    """The rounds with each table's state and the round packs (a referee: the calls)."""
+    if is_referee(request):
+        return RedirectResponse("/calls", status_code=303)
     require_director(request)
     day = day_of(request)
     rounds = []
@@ -613,11 +650,16 @@ def _hall_controls(request: Request, day: Day) -> dict:
 
 
 async def director_status(request: Request) -> Response:
-    """The director's pages' update channel: ``{"stamp": ...}`` (:func:`~setupgen.console.hall.director_stamp`)."""
+    """The staff pages' update channel: ``{"stamp": ...}``
+    (:func:`~setupgen.console.hall.director_stamp`; with ``?only=calls``
+    the referee calls' alone, for the pages that follow nothing else)."""
     from starlette.responses import JSONResponse
 
-    require_director(request)
-    return JSONResponse({"stamp": hall.director_stamp(day_of(request)), "poll": public.POLL_SECONDS})
+    require_staff(request)
+    day = day_of(request)
+    if request.query_params.get("only") == "calls":
+        return JSONResponse({"stamp": f"calls.{day.store.calls}", "poll": public.POLL_SECONDS})
+    return JSONResponse({"stamp": hall.director_stamp(day), "poll": public.POLL_SECONDS})
 
 
 def _following(day: Day) -> dict:
@@ -683,8 +725,9 @@ def _unplanned(day: Day) -> int | None:
 
 
 async def round_page(request: Request) -> Response:
-    """One round: each table's players, result and state."""
-    require_director(request)
+    """One round: each table's players, result and state (a referee sees
+    it without the director's buttons)."""
+    require_staff(request)
     day, n = day_of(request), request.path_params["n"]
     _round_or_404(day, n)
     games = [Game.preliminary(n, t) for t in range(1, day.schedule.tables(n) + 1)]
@@ -799,8 +842,12 @@ async def download(request: Request) -> Response:
 async def table_page(request: Request) -> Response:
     """Any game's page, preliminary or finals. GET: its result form and
     its changes; POST: enter or correct it (confirmed), refused (409) when
-    the result changed since the form was opened (its ``version``)."""
-    require_director(request)
+    the result changed since the form was opened (its ``version``). A
+    referee sees the page (its clock, time to add) and enters nothing."""
+    if request.method == "POST":
+        require_director(request)
+    else:
+        require_staff(request)
     day, game = day_of(request), _game(request)
     players = await run_in_threadpool(_players_or_404, day, game)
     posted = _Posted()
@@ -858,7 +905,18 @@ def _table_page(
         seating=seating_stamp(players),
         by=result.by if result else "",
         changed=None if changed is None else _changed_rows(day, players, changed),
+        table_clock=_table_clock(day, game, words),
+        most_minutes=calls.MAX_ADDED_MINUTES,
     )
+
+
+def _table_clock(day: Day, game: Game, words: Words) -> str | None:
+    """The line of a table's own clock when minutes were added to it (issue 49), else None."""
+    own = referees.table_clock_left(day, game, time.time())
+    if own is None:
+        return None
+    added, left = own
+    return str(words("director.table_time", added=added // 60, left=format_left(left)))
 
 
 def _problems_in(words: Words, posted: _Posted, changed: dayday.ResultChanged | None) -> list[str] | None:

@@ -106,6 +106,8 @@ def _what(entry: AuditEntry, old: dict, new: dict, names: Mapping[str, str], w: 
         values = {"minutes": seconds // 60, "left": format_left(max(0, round(seconds - used)))}
     elif kind in ("announce", "unannounce"):
         values = {"text": record.get("text", "")}
+    elif kind == "time-added":
+        values = {"minutes": record.get("minutes", "")}
     try:
         return str(w.tx.get(f"console.audit.{kind}", **values))
     except (SetupgenError, KeyError, IndexError, ValueError):  # an action of a newer setupgen: as it is

@@ -52,6 +52,12 @@ class Clock:
             raise keyed(ClockError, "clock_minutes", most=MAX_MINUTES, minutes=repr(minutes)[:20])
         return cls(minutes * 60, 0.0, now)
 
+    def extended(self, seconds: int) -> Clock:
+        """This clock for one table given ``seconds`` more (issue 49: time
+        added after a ruling): the same start, pauses and end, a longer
+        length."""
+        return replace(self, seconds=self.seconds + seconds)
+
     @property
     def running(self) -> bool:
         """Whether the clock runs now."""

@@ -635,17 +635,27 @@ def enter(
     return _change(day, game, vp, winner, CONFIRMED, "director", statuses, same_version(day, game, version), seating)
 
 
-def report(day: Day, game: Game, vp: list[str], winner: str, seating: str | None = None) -> TableResult:
+def report(
+    day: Day, game: Game, vp: list[str], winner: str, seating: str | None = None, submission: str | None = None
+) -> TableResult:
     """A table reports its game's result, everyone played (refused once
-    the director has confirmed it); ``seating`` as for :func:`enter`.
-    Raises :class:`ResultRefused`, :class:`SeatingChanged` or
+    the director has confirmed it); ``seating`` as for :func:`enter`;
+    ``submission``: the report's own id (the phone's outbox, issue 49): a
+    resend of a stored submission stores nothing and answers with the
+    game's result as it is (confirmed meanwhile included). Raises
+    :class:`ResultRefused`, :class:`SeatingChanged` or
     :class:`SetupgenError`."""
 
     def allowed(old: TableResult | None) -> None:
         if old is not None and old.state == CONFIRMED:
             raise keyed(StoreError, "result_confirmed_by_director")
 
-    return _change(day, game, vp, winner, REPORTED, "table", None, allowed, seating)
+    if submission is not None:
+        with day.store.lock:
+            stored = day.store.result(game) if day.store.submitted(submission) else None
+        if stored is not None:
+            return stored
+    return _change(day, game, vp, winner, REPORTED, "table", None, allowed, seating, submission)
 
 
 def _change(
@@ -658,16 +668,19 @@ def _change(
     statuses: list[str] | None,
     allowed: Callable[[TableResult | None], None],
     seating: str | None = None,
+    submission: str | None = None,
 ) -> TableResult:
     check_seating(day, game, seating)  # before the rules: VP typed for other players are no result
     values, seat, marks = check_result(day, game, vp, winner, statuses)
     new = TableResult(game, day.players_of(game), values, seat, state, by, day.store.clock(), marks)
     with day.store.lock:
+        if submission is not None and day.store.submitted(submission):  # the same resend, twice at once
+            return day.store.result(game) or new
         check_change(day, game)
         check_seating(day, game, seating, new.players)  # a re-plan taken in meanwhile
         before = day.store.result(game)
         action = "report" if by == "table" else "enter" if before is None else "correct"
-        day.store.record(new, action, allowed)
+        day.store.record(new, action, allowed, submission)
         if state == CONFIRMED or (before is not None and before.state == CONFIRMED):
             write_stage(day, game.stage)  # a results file holds the confirmed games alone
     return day.store.result(game) or new

@@ -23,12 +23,15 @@ from ..core.messages import keyed
 from ..tournament import jobs
 from ..tournament import standings as st
 from ..tournament.games import FINAL, PRELIMINARY, SEMI_FINAL, Game
+from . import calls
 from . import day as dayday
-from .clock import Clock, apply
+from .clock import Clock, apply, format_left
 from .day import Day
 
 __all__: Sequence[str] = (
     "Stage",
+    "may_call",
+    "call_state",
     "current_stage",
     "stage_tables",
     "seats",
@@ -207,7 +210,9 @@ def stamp(day: Day, game: Game | None, now: float) -> str:
     if game is None:
         return f"{common}.{day.store.confirmed}.{len(dayday.finals_made(day))}.{stage.stage}.{stage.round}"
     result = day.store.result(game)
-    return f"{common}.{0 if result is None else result.version}.{day.state(game)}"
+    call = calls.call_of(day.store, game)
+    own = f"{'-' if call is None else call.id}{'' if call is None else call.state}.{calls.added_time(day.store, game)}"
+    return f"{common}.{0 if result is None else result.version}.{day.state(game)}.{own}"
 
 
 def director_stamp(day: Day) -> str:
@@ -215,7 +220,8 @@ def director_stamp(day: Day) -> str:
     standings): any change at all (a report, a confirmation, the schedule,
     a pack, heavy work started or ended, the clock, an announcement)."""
     tasks = ",".join(f"{t.id}{t.state}" for t in list(day.tasks.tasks.values()))
-    return f"{_STARTED}.{day.store.changes}.{day.generation}.{len(dayday.finals_made(day))}.{day.store.hall}.{tasks}"
+    made = len(dayday.finals_made(day))
+    return f"{_STARTED}.{day.store.changes}.{day.generation}.{made}.{day.store.hall}.{day.store.calls}.{tasks}"
 
 
 def board_file(day: Day, game: Game) -> Path | None:
@@ -229,3 +235,30 @@ def board_file(day: Day, game: Game) -> Path | None:
         return None
     path = folder / f"table-{game.table:0{width}d}.json"
     return path if path.is_file() else None
+
+
+def may_call(day: Day, game: Game) -> None:
+    """Raise :class:`calls.CallError` unless the table may call: its pack is
+    made and its result not confirmed."""
+    if board_file(day, game) is None:
+        raise keyed(calls.CallError, "call_no_pack")
+    if day.state(game) == dayday.CONFIRMED:
+        raise keyed(calls.CallError, "call_closed")
+
+
+def call_state(day: Day, game: Game, now: float) -> dict[str, object]:
+    """What a table's page shows of its call: ``state`` (``none``, ``open``,
+    ``coming``; an ended call is ``none``), the time waited, and whether
+    it may call now (pack made, result not confirmed)."""
+    call = calls.call_of(day.store, game)
+    waiting = call is not None and call.state in calls.WAITING
+    try:
+        may_call(day, game)
+        may = True
+    except calls.CallError:
+        may = False
+    return {
+        "state": call.state if waiting and call is not None else "none",
+        "waited": format_left(call.waited(now)) if waiting and call is not None else "",
+        "may": may,
+    }

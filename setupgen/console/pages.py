@@ -26,8 +26,9 @@ from ..core.limits import nfc
 from ..tournament import jobs
 from ..tournament import standings as st
 from ..tournament.games import Game
+from . import calls, security
 from . import day as dayday
-from . import security
+from .clock import format_left
 from .day import Day
 from .words import Words
 
@@ -38,7 +39,10 @@ __all__: Sequence[str] = (
     "render",
     "director_words",
     "is_director",
+    "is_referee",
     "require_director",
+    "require_staff",
+    "waiting_calls_context",
     "read_form",
     "game_of",
     "form_rows",
@@ -136,7 +140,9 @@ def render(request: Request, name: str, code: int = 200, **context: Any) -> HTML
         "lang": words.lang,
         "code": _code,
         "director_nav": is_director(request),
-        "logged_in": request.app.state.password is not None and is_director(request),
+        "referee_nav": is_referee(request),
+        "logged_in": request.app.state.password is not None and (is_director(request) or is_referee(request)),
+        "waiting_calls": (),
         "message": None,
         "problems": None,
         "problems_heading": None,
@@ -150,6 +156,11 @@ def render(request: Request, name: str, code: int = 200, **context: Any) -> HTML
         "next_button": None,
     }
     base.update(context)
+    if base["director_nav"] or base["referee_nav"]:  # every staff page shows the waiting calls and follows them
+        follow = waiting_calls_context(request)
+        base["waiting_calls"] = follow["waiting_calls"]
+        if base["status_url"] is None:
+            base["status_url"], base["stamp"] = "/status.json?only=calls", follow["calls_stamp"]
     html = request.app.state.env.get_template(name).render(**base)
     return HTMLResponse(html, status_code=code)
 
@@ -172,17 +183,59 @@ def is_director(request: Request) -> bool:
     if state.password is None:
         return True
     if "setupgen.director" not in request.scope:
-        session = request.scope.get("session")
-        sid = session.get("sid") if session else None
-        request.scope["setupgen.director"] = sid is not None and day_of(request).store.session_open(
-            sid, state.fingerprint, time.time(), state.idle
-        )
-    return request.scope["setupgen.director"]
+        request.scope["setupgen.director"] = _session_of(request, state.fingerprint)
+    return bool(request.scope["setupgen.director"])
+
+
+def is_referee(request: Request) -> bool:
+    """Whether the request is a referee's (issue 49): the cookie names an
+    open session opened with the referees' password while the director's
+    is the current one (``app.state.referee``: both fingerprints; None
+    without a referees' password)."""
+    state = request.app.state
+    if state.referee is None or is_director(request):
+        return False
+    if "setupgen.referee" not in request.scope:
+        request.scope["setupgen.referee"] = _session_of(request, state.referee)
+    return bool(request.scope["setupgen.referee"])
+
+
+def _session_of(request: Request, fingerprint: str) -> bool:
+    session = request.scope.get("session")
+    sid = session.get("sid") if session else None
+    return sid is not None and day_of(request).store.session_open(sid, fingerprint, time.time(), request.app.state.idle)
 
 
 def require_director(request: Request) -> None:
+    """The director's alone: a referee is refused (403, in the event's
+    language), anyone else sent to the login page."""
     if not is_director(request):
+        if is_referee(request):
+            raise Refusal(403, "referee_refused")
         raise LoginNeeded()
+
+
+def require_staff(request: Request) -> str:
+    """The director's or a referee's (issue 49): ``"director"`` or
+    ``"referee"``; anyone else is sent to the login page."""
+    if is_director(request):
+        return "director"
+    if is_referee(request):
+        return "referee"
+    raise LoginNeeded()
+
+
+def waiting_calls_context(request: Request) -> dict[str, Any]:
+    """What every staff page shows of the tables' referee calls (issue 49):
+    the waiting calls, newest first, with table, round and time waited."""
+    day = day_of(request)
+    words = director_words(day)
+    now = time.time()
+    shown = []
+    for call in calls.waiting_calls(day.store):
+        heading, _title = game_headings(call.game, words)
+        shown.append({"id": call.id, "game": heading, "state": call.state, "waited": format_left(call.waited(now))})
+    return {"waiting_calls": shown, "calls_stamp": f"calls.{day.store.calls}"}
 
 
 async def read_form(request: Request, expected: str | None = None) -> Any:

@@ -25,6 +25,7 @@ import re
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from markupsafe import Markup
 from starlette.concurrency import run_in_threadpool
@@ -37,12 +38,13 @@ from ..core.board import Board
 from ..core.errors import SetupgenError
 from ..tournament import tokens
 from ..tournament.games import Game, GameError, seating_stamp
+from . import calls, hall, security, store
 from . import day as dayday
-from . import hall, security, store
-from .clock import format_left
+from .clock import Clock, format_left
 from .day import Day
 from .hall import Stage
 from .pages import (
+    Refusal,
     client_host,
     day_of,
     form_rows,
@@ -67,6 +69,8 @@ __all__: Sequence[str] = (
     "public_status",
     "table_report",
     "table_status",
+    "table_page_response",
+    "linked_or_refused",
     "console_js",
     "LOCALIZED",
     "SCREEN_TABLES",
@@ -99,10 +103,11 @@ def refuse(request: Request, status: int, key: str) -> HTTPException:
     return HTTPException(status, str(words_of(day_of(request))(key)))
 
 
-def clock_context(day: Day, stage: Stage, words: Words, now: float) -> dict | None:
+def clock_context(day: Day, stage: Stage, words: Words, now: float, game: Game | None = None) -> dict | None:
     """The stage's clock for a page (None before it started): its state,
-    seconds left and the line shown."""
-    clock = day.store.round_clock(stage.stage, stage.round)
+    seconds left and the line shown; with ``game``, that table's own clock
+    (the minutes added to it after a ruling counted, issue 49)."""
+    clock = _clock_of(day, stage, game)
     if clock is None:
         return None
     state, left = clock.state(now), clock.left(now)
@@ -115,6 +120,14 @@ def clock_context(day: Day, stage: Stage, words: Words, now: float) -> dict | No
     return {"state": state, "left": left, "text": text}
 
 
+def _clock_of(day: Day, stage: Stage, game: Game | None) -> Clock | None:
+    """The stage's round clock, for ``game`` extended by the time added to its table."""
+    clock = day.store.round_clock(stage.stage, stage.round)
+    if clock is None or game is None:
+        return clock
+    return clock.extended(calls.added_time(day.store, game))
+
+
 def _left_span(left: int) -> Markup:
     """The time left as the clock's ``<span class="left">`` (what console.js counts down)."""
     return Markup('<span class="left">{}</span>').format(format_left(left))
@@ -123,7 +136,7 @@ def _left_span(left: int) -> Markup:
 def _hall_context(day: Day, stage: Stage, words: Words, now: float, game: Game | None = None) -> dict:
     """What every hall page shows: the clock, the announcements, the update channel's stamp."""
     return {
-        "clock": clock_context(day, stage, words, now),
+        "clock": clock_context(day, stage, words, now, game),
         "announcements": day.store.announcements(store.SHOWN_ANNOUNCEMENTS),
         "stamp": hall.stamp(day, game, now),
     }
@@ -236,7 +249,7 @@ async def public_status(request: Request) -> Response:
 
 
 def _status(day: Day, stage: Stage, game: Game | None, now: float) -> Response:
-    clock = day.store.round_clock(stage.stage, stage.round)
+    clock = _clock_of(day, stage, game)
     body = {
         "stamp": hall.stamp(day, game, now),
         "poll": POLL_SECONDS,
@@ -339,17 +352,19 @@ async def table_report(request: Request) -> Response:
     of a round, ``/t/STAGE/T/token`` of a finals table): the board, the
     reported result and (until the director confirms) the form to report it."""
     day = day_of(request)
-    game = _linked_or_refused(request, day)
+    game = linked_or_refused(request, day)
     players = day.players_of(game)
     words = words_of(day)
     problems: list[Markup | str] | None = None
-    vp, winner, status = None, None, 200
+    vp: list[str] | None = None
+    winner: str | None = None
+    status = 200
     csrf = security.table_csrf(day.key, game.round, game.table, game.stage)
     if request.method == "POST":
         form = await read_form(request, csrf)
         vp, winner = posted_result(form, len(players))
         try:
-            dayday.report(day, game, vp, winner, posted_seating(form))  # about 1 ms: no thread hop
+            dayday.report(day, game, vp, winner, posted_seating(form), _submission(form))  # about 1 ms: no thread hop
             return RedirectResponse(request.url.path, status_code=303)
         except dayday.ResultRefused as exc:
             problems, status = [words.problem(p, who) for who, p in exc.problems], 400
@@ -359,10 +374,30 @@ async def table_report(request: Request) -> Response:
         except SetupgenError as exc:
             confirmed = day.state(game) == dayday.CONFIRMED
             problems, status = [str(words("refused_confirmed")) if confirmed else words.said(exc)], 409
+    return await table_page_response(request, day, game, problems, status, players, vp, winner)
+
+
+async def table_page_response(
+    request: Request,
+    day: Day,
+    game: Game,
+    problems: list[Markup | str] | None = None,
+    status: int = 200,
+    players: tuple[str, ...] | None = None,
+    vp: list[str] | None = None,
+    winner: str | None = None,
+) -> Response:
+    """A table's own page (status ``status``; ``problems`` of a refused
+    report or call; ``players``, ``vp``, ``winner`` what the form shows,
+    default the seating with nothing typed)."""
+    words = words_of(day)
+    seated = day.players_of(game) if players is None else players
     result = day.store.result(game)
     heading, title = game_headings(game, words)
     at = local_time(result.at, day.t.timezone, words.tx) if result else ""
     stage = Stage(game.stage, game.round)
+    now = time.time()
+    path = "/" + "/".join(request.url.path.split("/")[1:5])  # the page itself, also for its /call
     return render(
         request,
         "tablepage.html",
@@ -372,32 +407,49 @@ async def table_report(request: Request) -> Response:
         state=day.state(game),
         problems=problems,
         message=None,
-        players=form_rows(day, players, vp, winner, result),
-        reported=form_rows(day, players, None, None, result),
+        players=form_rows(day, seated, vp, winner, result),
+        reported=form_rows(day, seated, None, None, result),
         at=at,
         threshold=day.threshold(game),
-        path=request.url.path,
+        path=path,
         director_nav=False,
         public_nav=True,
         statuses=(),
-        csrf=csrf,
+        csrf=security.table_csrf(day.key, game.round, game.table, game.stage),
         words=words,
-        seating=seating_stamp(players),
+        seating=seating_stamp(seated),
         finals=game.is_finals,
         board=await _board_svg(day, game),
-        status_url=request.url.path + "/status.json",
-        **_hall_context(day, stage, words, time.time(), game),
+        status_url=path + "/status.json",
+        call=hall.call_state(day, game, now),
+        added=calls.added_time(day.store, game) // 60,
+        **_hall_context(day, stage, words, now, game),
     )
+
+
+#: a report's submission id as the phone's outbox makes it (console.js: 128 random bits, hex)
+SUBMISSION = re.compile(r"[0-9a-f]{32}")
+
+
+def _submission(form: Any) -> str | None:
+    """The report's submission id (None: a form sent without the script);
+    400 for one that is not :data:`SUBMISSION`."""
+    given = form.get("submission")
+    if given is None or given == "":
+        return None
+    if not isinstance(given, str) or not SUBMISSION.fullmatch(given):
+        raise Refusal(400, "bad_request")
+    return given
 
 
 async def table_status(request: Request) -> Response:
     """The update channel of a table's page (its token checked as the page's)."""
     day = day_of(request)
-    game = _linked_or_refused(request, day)
+    game = linked_or_refused(request, day)
     return _status(day, Stage(game.stage, game.round), game, time.time())
 
 
-def _linked_or_refused(request: Request, day: Day) -> Game:
+def linked_or_refused(request: Request, day: Day) -> Game:
     """The game of a table's link; 429 after too many wrong links from one device, 404 for a wrong one."""
     limit, client = request.app.state.tokens, client_host(request)
     if limit.blocked(client):

@@ -20,12 +20,13 @@ or ``confirmed``, each seat's status when not everyone played); an audit entry a
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -36,7 +37,7 @@ from ..tournament.games import PRELIMINARY, Game
 from .clock import Clock
 
 DB_FILE = "tournament.db"
-SCHEMA_VERSION = 8
+SCHEMA_VERSION = 9
 STATES = ("reported", "confirmed")
 
 #: version -> the SQL statements that bring a database from version - 1 to it
@@ -93,6 +94,18 @@ MIGRATIONS: dict[int, tuple[str, ...]] = {
     8: (  # player ids in Unicode normal form C, as every file is read now (issue 46): a database that
         # stored "e" + combining accent keeps its results under the id the players file gives
         "UPDATE games SET players = nfc_ids(players) WHERE players != nfc_ids(players)",
+    ),
+    9: (  # issue 49: each table report's submission id (a resend is stored once), the tables' referee calls,
+        # minutes added to one table's clock, and a role per session (a referee's ends on its own)
+        "CREATE TABLE submissions (id TEXT PRIMARY KEY, stage TEXT NOT NULL, round INTEGER NOT NULL, "
+        "table_no INTEGER NOT NULL, at TEXT NOT NULL)",
+        "CREATE TABLE calls (id INTEGER PRIMARY KEY AUTOINCREMENT, stage TEXT NOT NULL, round INTEGER NOT NULL, "
+        "table_no INTEGER NOT NULL, opened REAL NOT NULL, state TEXT NOT NULL "
+        "CHECK (state IN ('open', 'coming', 'done', 'cancelled')), by TEXT NOT NULL DEFAULT '', "
+        "changed REAL NOT NULL)",
+        "CREATE TABLE added_time (stage TEXT NOT NULL, round INTEGER NOT NULL, table_no INTEGER NOT NULL, "
+        "seconds INTEGER NOT NULL, PRIMARY KEY (stage, round, table_no))",
+        "ALTER TABLE sessions ADD COLUMN role TEXT NOT NULL DEFAULT 'director'",
     ),
 }
 
@@ -210,6 +223,8 @@ class Store:
         self.confirmed = 0
         #: changes of a round clock or an announcement, in this process (the hall's pages are keyed by it too)
         self.hall = 0
+        #: changes of referee calls and added time (issue 49): the director's and the calling table's pages follow it
+        self.calls = 0
         try:
             self.db = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=10.0)
             self.db.execute("PRAGMA journal_mode=WAL")
@@ -238,22 +253,34 @@ class Store:
         return [_result(r) for r in rows]
 
     def record(
-        self, new: TableResult, action: str, allowed: Callable[[TableResult | None], None] = lambda _old: None
+        self,
+        new: TableResult,
+        action: str,
+        allowed: Callable[[TableResult | None], None] = lambda _old: None,
+        submission: str | None = None,
     ) -> TableResult | None:
         """Store ``new`` as its game's result with its audit entry, in one
         transaction; its version is one more than the result it replaces
         (1 for the first). ``allowed(old)`` may raise :class:`StoreError`
-        to refuse the change (checked inside the transaction). Returns the
-        result it replaced."""
-        (old,) = self.record_all([(new, action, allowed)])
+        to refuse the change (checked inside the transaction). With
+        ``submission`` (a table's report id) the id is kept in the same
+        transaction (:meth:`submitted`). Returns the result it replaced."""
+        (old,) = self.record_all([(new, action, allowed)], submission)
         return old
 
+    def submitted(self, submission: str) -> bool:
+        """Whether a table report with this submission id was stored (a resend is then recognised)."""
+        with self.lock:
+            return self.db.execute("SELECT 1 FROM submissions WHERE id = ?", (submission,)).fetchone() is not None
+
     def record_all(
-        self, changes: Sequence[tuple[TableResult, str, Callable[[TableResult | None], None]]]
+        self,
+        changes: Sequence[tuple[TableResult, str, Callable[[TableResult | None], None]]],
+        submission: str | None = None,
     ) -> list[TableResult | None]:
         """:meth:`record` for each ``(new, action, allowed)``, all in one
-        transaction (none stored when one is refused). Returns the results
-        they replaced, in order."""
+        transaction (none stored when one is refused; ``submission`` kept
+        for the first). Returns the results they replaced, in order."""
         for new, _action, _allowed in changes:
             if new.state not in STATES:
                 raise StoreError(f"unknown state {new.state!r}")
@@ -265,6 +292,12 @@ class Store:
                     allowed(old)
                     olds.append(old)
                     self._store(dataclasses.replace(new, version=self._last_version(new.game, old) + 1), action, old)
+                if submission is not None:
+                    g = changes[0][0].game
+                    self.db.execute(
+                        "INSERT INTO submissions VALUES (?, ?, ?, ?, ?)",
+                        (submission, g.stage, g.round, g.table, changes[0][0].at),
+                    )
             self.changes += 1
             if any(
                 n.state == "confirmed" or (o is not None and o.state == "confirmed")
@@ -500,21 +533,51 @@ class Store:
             self.changes += 1
             self.hall += 1
 
+    @contextlib.contextmanager
+    def writing(self) -> Iterator[sqlite3.Connection]:
+        """The database in one write transaction under the store's lock
+        (``BEGIN IMMEDIATE`` ... ``COMMIT``, rolled back on any exception),
+        for a module beside the store that keeps tables of its own
+        (:mod:`setupgen.console.calls`)."""
+        with self.lock, _transaction(self.db):
+            yield self.db
+
+    def log(self, db: sqlite3.Connection, by: str, game: Game, action: str, old: object, new: object) -> None:
+        """An audit entry of ``game`` inside a :meth:`writing` transaction;
+        ``old`` and ``new`` as JSON (None: empty)."""
+        db.execute(
+            _INSERT_AUDIT,
+            (
+                self.clock(),
+                by,
+                game.round,
+                game.table,
+                action,
+                "" if old is None else json.dumps(old, ensure_ascii=False),
+                "" if new is None else json.dumps(new, ensure_ascii=False),
+                game.stage,
+                0,
+            ),
+        )
+
     # ------------------------------------------------------------ the director's sessions
 
-    def start_session(self, password: str, now: float, idle: float | None = None) -> str:
-        """A new session of the director (``password``: the fingerprint of
-        the password it was opened with, :func:`~setupgen.console.security.
-        fingerprint`); returns its id (128 random bits, hex), the only
-        thing the cookie holds. Sessions unused for ``idle`` seconds end
-        here too."""
+    def start_session(self, password: str, now: float, idle: float | None = None, role: str = "director") -> str:
+        """A new session of the director or a referee (``role``;
+        ``password``: the fingerprint of the password it was opened with,
+        :func:`~setupgen.console.security.fingerprint`); returns its id
+        (128 random bits, hex), the only thing the cookie holds. Sessions
+        unused for ``idle`` seconds end here too."""
         import secrets
 
         sid = secrets.token_hex(16)
         with self.lock, _transaction(self.db):
             if idle is not None:
                 self.db.execute("DELETE FROM sessions WHERE seen < ?", (now - idle,))
-            self.db.execute("INSERT INTO sessions VALUES (?, ?, ?, ?)", (sid, password, now, now))
+            self.db.execute(
+                "INSERT INTO sessions (id, password, created, seen, role) VALUES (?, ?, ?, ?, ?)",
+                (sid, password, now, now, role),
+            )
         return sid
 
     def session_open(self, sid: object, password: str, now: float, idle: float) -> bool:
@@ -536,13 +599,20 @@ class Store:
                     self.db.execute("UPDATE sessions SET seen = ? WHERE id = ?", (now, sid))
         return True
 
-    def end_sessions(self, keep_password: str | None = None) -> int:
-        """End every session (those opened with ``keep_password`` kept,
-        when given); returns how many ended."""
+    def end_sessions(self, keep: Sequence[str] = ()) -> int:
+        """End every session (those opened with a password fingerprint in
+        ``keep`` kept); returns how many ended."""
         with self.lock, _transaction(self.db):
-            if keep_password is None:
+            if not keep:
                 return self.db.execute("DELETE FROM sessions").rowcount
-            return self.db.execute("DELETE FROM sessions WHERE password != ?", (keep_password,)).rowcount
+            marks = ", ".join("?" * len(keep))
+            return self.db.execute(f"DELETE FROM sessions WHERE password NOT IN ({marks})", tuple(keep)).rowcount
+
+    def end_session(self, sid: object) -> None:
+        """End the one session ``sid`` (a referee's logout)."""
+        if isinstance(sid, str):
+            with self.lock, _transaction(self.db):
+                self.db.execute("DELETE FROM sessions WHERE id = ?", (sid,))
 
     def get(self, key: str) -> str | None:
         """A value of the ``meta`` table (e.g. the digest of the last ``results.csv``)."""

@@ -3,6 +3,9 @@
 // what it shows has changed (not while a form on it is being filled in, nor once one is sent:
 // a reload then would cancel the answer the director waits for), and counts the
 // round clock down between answers. Every page works without it: a reload shows the same.
+// A table's report goes through the phone's outbox (issue 49): kept in the browser's own storage
+// with its own submission id until the console has answered, sent again when the network is back
+// (at once, every few seconds, and on the next visit); the console stores a submission once.
 (function () {
   "use strict";
   var body = document.body;
@@ -44,6 +47,60 @@
       if (d.stamp !== stamp && !typing) { window.location.reload(); return; }
       if (d.clock) { follow(d.clock.state, d.clock.left); }
     }).catch(function () { /* the console is away for a moment: ask again later */ });
+  }
+
+  var form = document.querySelector("form[data-outbox]");
+  var saved = document.getElementById("outbox");
+  var key = form ? "setupgen-outbox:" + form.getAttribute("data-outbox") : null;
+  var box = null;
+  var sending = false;
+  try { box = window.localStorage; box.getItem("setupgen"); } catch (e) { box = null; }
+
+  function newId() {
+    var bytes = new Uint8Array(16);
+    window.crypto.getRandomValues(bytes);
+    return Array.prototype.map.call(bytes, function (b) { return (b < 16 ? "0" : "") + b.toString(16); }).join("");
+  }
+
+  function kept() {
+    try { return JSON.parse(box.getItem(key) || "null"); } catch (e) { return null; }
+  }
+
+  function showSaved(on) { if (saved) { saved.hidden = !on; } }
+
+  function answered(item, r) {
+    return r.text().then(function (text) {
+      sending = false;
+      if (r.status >= 500) { showSaved(true); return; }  // the console is in trouble: keep it, try again
+      box.removeItem(key);  // stored (a resend too), or refused with its reasons
+      if (r.ok) { window.location.replace(item.page); return; }
+      document.open(); document.write(text); document.close();
+    });
+  }
+
+  function send() {
+    var item = kept();
+    if (!item || sending) { return; }
+    sending = true;
+    fetch(item.url, {
+      method: "POST", credentials: "same-origin", cache: "no-store",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: item.body
+    }).then(function (r) { return answered(item, r); })
+      .catch(function () { sending = false; showSaved(true); });  // no network: kept on this phone
+  }
+
+  if (form && box && window.fetch && window.crypto && window.crypto.getRandomValues && window.URLSearchParams) {
+    form.addEventListener("submit", function (ev) {
+      ev.preventDefault();
+      form.querySelector("input[name=submission]").value = newId();
+      var body = new URLSearchParams(new FormData(form)).toString();
+      box.setItem(key, JSON.stringify({ url: form.action, page: window.location.pathname, body: body }));
+      send();
+    });
+    window.addEventListener("online", send);
+    showSaved(kept() !== null);
+    send();  // a report kept from an earlier visit
+    window.setInterval(send, every);
   }
 
   if (clock) { follow(clock.getAttribute("data-state"), parseInt(clock.getAttribute("data-left"), 10) || 0); }
