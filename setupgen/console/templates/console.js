@@ -103,6 +103,32 @@
     window.setInterval(send, every);
   }
 
+  // The referees' calls (issue 49): a staff page lists the waiting ones (data-calls, their ids);
+  // with "sound on a new call" ticked (kept on this device) a call not seen before beeps once.
+  var waiting = body.getAttribute("data-calls");
+  var sound = document.getElementById("call-sound");
+  if (box && sound) {
+    sound.checked = box.getItem("setupgen-call-sound") === "1";
+    sound.addEventListener("change", function () { box.setItem("setupgen-call-sound", sound.checked ? "1" : "0"); });
+  }
+  if (box && waiting !== null) {
+    var ids = waiting ? waiting.split(" ") : [];
+    var seen = (box.getItem("setupgen-calls-seen") || "").split(" ");
+    var fresh = ids.filter(function (id) { return seen.indexOf(id) < 0; });
+    box.setItem("setupgen-calls-seen", ids.join(" "));
+    if (fresh.length && box.getItem("setupgen-call-sound") === "1") { beep(); }
+  }
+
+  function beep() {
+    try {
+      var Audio = window.AudioContext || window.webkitAudioContext;
+      var ctx = new Audio(), tone = ctx.createOscillator(), gain = ctx.createGain();
+      tone.frequency.value = 880; gain.gain.value = 0.2;
+      tone.connect(gain); gain.connect(ctx.destination);
+      tone.start(); tone.stop(ctx.currentTime + 0.4);
+    } catch (e) { /* no sound on this device: the title and the list still say it */ }
+  }
+
   if (clock) { follow(clock.getAttribute("data-state"), parseInt(clock.getAttribute("data-left"), 10) || 0); }
   window.setInterval(tick, 1000);
   if (url) { poll(); window.setInterval(poll, every); }  // at once too: a kept page's clock may be seconds old
