@@ -14,9 +14,13 @@ is served by ``setupgen serve`` in its own process. Phases:
     running, an announcement shown: the server's CPU per request of the
     player list, a player's page, a table's page with its board (first
     visit: the board drawn; again: kept), the public and a table's update
-    channel (``status.json``).
+    channel (``status.json``);
+(e) issue 49: (b) again while every reporting table's phone drops and
+    returns (each report carries its submission id, reaches the console,
+    its answer is lost, and the outbox sends it again 0.5 s later) and
+    20 tables call a referee in the middle of the burst.
 
-In (b) and (c) the 200 phones also ask the update channel every 5 s,
+In (b), (c) and (e) the 200 phones also ask the update channel every 5 s,
 as ``console.js`` does.
 
 Server and clients are pinned to different cores (``os.sched_setaffinity``)
@@ -28,7 +32,9 @@ page; (b) no error, report p99 <= 0.3x the loop, ``/public`` p99 <= 0.5x;
 (c) report p99 at most 0.2x the loop above (b); (b) the update channel's
 p99 <= 0.2x the loop; (d) every player page <= 1/200 of the loop a
 request (a table page's first visit, which draws its board, <= 1/50),
-the update channel <= 1/1000. Exit 1 when a goal is missed.
+the update channel <= 1/1000; (e) the goals of (b) for reports and
+``/public``, no report lost or doubled (read from the database after the
+console stopped), the 20 calls stored once. Exit 1 when a goal is missed.
 
     python benchmarks/console_bench.py [--clients 200] [--tables 50] [--bursts 5]
 """
@@ -54,6 +60,8 @@ import httpx
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 PLAYERS = 400
+#: phase (e): tables calling a referee during the burst
+CALLS = 20
 #: phase (d)'s goals: each request at most this share of the loop's CPU (a table's board is drawn once per
 #: table and pack, then kept: its first visit may cost more)
 PLAYERS_SIDE_SHARE = {
@@ -222,8 +230,15 @@ def players_side(c: httpx.Client, pid: int, urls: list[str], requests: int) -> d
     return out
 
 
-def tables(urls: list[str], bursts: int, first_at: float, out) -> None:
-    """Every table of ``urls`` reports at once, ``bursts`` times 2 s apart from ``first_at``."""
+def tables(urls: list[str], bursts: int, first_at: float, out, dropping: bool = False) -> None:
+    """Every table of ``urls`` reports at once, ``bursts`` times 2 s apart
+    from ``first_at``. With ``dropping`` (phase (e), issue 49) each report
+    carries its submission id, as the phone's outbox sends it, and every
+    phone's network drops: the console gets the report but the phone never
+    hears back, so the outbox sends the same submission again half a
+    second later, when the network returns; each id goes to ``out``."""
+    import secrets
+
     clients = []
     for url in urls:
         c = httpx.Client(timeout=30)
@@ -245,6 +260,14 @@ def tables(urls: list[str], bursts: int, first_at: float, out) -> None:
                 "vp4": "2",
                 "winner": "1",
             }
+            if dropping:
+                form["submission"] = secrets.token_hex(16)
+                out.put(("submission", url, form["submission"]))
+                try:
+                    c.post(url, data=form)  # reaches the console; the answer is lost on the way back
+                except httpx.HTTPError:
+                    pass
+                time.sleep(0.5)
             began = time.perf_counter()
             try:
                 status = c.post(url, data=form).status_code
@@ -261,6 +284,32 @@ def tables(urls: list[str], bursts: int, first_at: float, out) -> None:
         c.close()
 
 
+def callers(urls: list[str], at: float, out) -> None:
+    """Tables call a referee at once from their own pages, in the middle of the burst (phase (e))."""
+    clients = []
+    for url in urls:
+        c = httpx.Client(timeout=30)
+        csrf = re.search(r'name="csrf" value="([0-9a-f]+)"', c.get(url).text).group(1)
+        clients.append((c, url, csrf))
+    time.sleep(max(0.0, at - time.time()))
+
+    def call(c: httpx.Client, url: str, csrf: str) -> None:
+        began = time.perf_counter()
+        try:
+            status = c.post(url + "/call", data={"csrf": csrf, "action": "call"}).status_code
+        except httpx.HTTPError:
+            status = 0
+        out.put(("call", time.perf_counter() - began, status))
+
+    threads = [threading.Thread(target=call, args=entry) for entry in clients]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    for c, *_ in clients:
+        c.close()
+
+
 def replan(base: str, at: float, out) -> None:
     with httpx.Client(base_url=base, timeout=120) as c:
         csrf = re.search(r'name="csrf" value="([0-9a-f]+)"', c.get("/entries").text).group(1)
@@ -270,28 +319,34 @@ def replan(base: str, at: float, out) -> None:
         out.put(("replan", time.perf_counter() - began, status))
 
 
-def hall(base: str, urls: list[str], args, cores: set[int] | None, with_replan: bool) -> dict[str, list]:
-    """Phase (b) or (c): the readers, the tables' bursts (and the re-plan), in client processes."""
+def hall(
+    base: str, urls: list[str], args, cores: set[int] | None, with_replan: bool, dropping: bool = False
+) -> dict[str, list]:
+    """Phase (b), (c) or (e): the readers, the tables' bursts (and the
+    re-plan; with ``dropping`` the phones' networks drop and
+    :data:`CALLS` tables call a referee), in client processes."""
     ctx = mp.get_context("fork")
     out = ctx.Queue()
     first = time.time() + 5.0
     stop = first + 2.0 * args.bursts + 1.0
     procs = [ctx.Process(target=readers, args=(base, args.clients // 8, first - 1.0, stop, out)) for _ in range(8)]
     procs += [ctx.Process(target=pollers, args=(base, args.clients // 4, first - 1.0, stop, out)) for _ in range(4)]
-    procs.append(ctx.Process(target=tables, args=(urls, args.bursts, first, out)))
+    procs.append(ctx.Process(target=tables, args=(urls, args.bursts, first, out, dropping)))
+    if dropping:
+        procs.append(ctx.Process(target=callers, args=(urls[:CALLS], first + 2.0 * (args.bursts // 2) + 0.3, out)))
     if with_replan:
         procs.append(ctx.Process(target=replan, args=(base, first + 2.0 * (args.bursts // 2) + 0.01, out)))
     for p in procs:
         p.start()
         if cores:
             os.sched_setaffinity(p.pid, cores)
-    samples: dict[str, list] = {"public": [], "report": [], "replan": [], "status": []}
+    samples: dict[str, list] = {"public": [], "report": [], "replan": [], "status": [], "call": [], "submission": []}
     while any(p.is_alive() for p in procs) or not out.empty():
         try:
             kind, took, status = out.get(timeout=1)
         except Exception:
             continue
-        samples[kind].append((took, status))
+        samples[kind].append((took, status))  # a submission: (its table's URL, its id)
     for p in procs:
         p.join()
     return samples
@@ -334,10 +389,34 @@ def main() -> None:
             with httpx.Client(base_url=base, timeout=60) as c:
                 d = players_side(c, proc.pid, all_tables, args.pages)
             loops.append(calibration(client_cores))
+            e_start = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(time.time() - 1))
+            e = hall(base, urls, args, client_cores, with_replan=False, dropping=True)
+            loops.append(calibration(client_cores))
         finally:
             proc.terminate()
             proc.wait(10)
-    report(per_page, b, c_, d, statistics.mean(loops), loops, server_cores, client_cores)
+        e["kept"] = kept_once(folder, e, e_start, args.bursts)
+    report(per_page, b, c_, d, statistics.mean(loops), loops, server_cores, client_cores, e)
+
+
+def kept_once(folder: Path, e: dict, since: str, bursts: int) -> list:
+    """Phase (e)'s books, read from the console's database once it stopped:
+    ``[(submissions lost, tables with a report doubled or lost, calls waiting)]``."""
+    from setupgen.console import calls, store
+    from setupgen.tournament.games import Game
+
+    s = store.Store(folder)
+    try:
+        lost = sum(1 for _url, ident in e["submission"] if not s.submitted(ident))
+        tables = {int(url.split("/")[-2]) for url, _ident in e["submission"]}
+        wrong = [
+            t
+            for t in tables
+            if sum(1 for x in s.audit(Game.preliminary(1, t)) if x.action == "report" and x.at >= since) != bursts
+        ]
+        return [(lost, wrong, len(calls.waiting_calls(s)))]
+    finally:
+        s.close()
 
 
 def hall_ready(c: httpx.Client) -> None:
@@ -358,14 +437,18 @@ def hall_ready(c: httpx.Client) -> None:
 
 
 def report(
-    per_page: float, b: dict, c: dict, d: dict, loop: float, loops: list[float], server_cores, client_cores
+    per_page: float, b: dict, c: dict, d: dict, loop: float, loops: list[float], server_cores, client_cores, e: dict
 ) -> None:
     """Print every figure with its ratio to the loop; exit 1 when a goal is missed."""
 
     def times(samples: list) -> list[float]:
         return [t for t, _ in samples]
 
-    errors = [s for kind in ("public", "report", "status") for s in b[kind] + c[kind] if s[1] not in (200, 303)]
+    errors = [
+        s for kind in ("public", "report", "status") for s in b[kind] + c[kind] + e[kind] if s[1] not in (200, 303)
+    ]
+    lost, wrong, waiting = e["kept"][0]
+    re_, pe = pct(times(e["report"]), 99), pct(times(e["public"]), 99)
     sb = pct(times(b["status"]), 99)
     replan_ok = [s for s in c["replan"] if s[1] == 303]
     rb, pb, rc, _pc = (
@@ -382,6 +465,11 @@ def report(
         "(c) report p99 <= (b) + 0.2x loop": rc <= rb + 0.2 * loop,
         "(c) the re-plan was made": bool(replan_ok),
         "(b) update channel p99 <= 0.2x loop": sb <= 0.2 * loop,
+        "(e) report p99 <= 0.3x loop, phones dropping": re_ <= 0.3 * loop,
+        "(e) /public p99 <= 0.5x loop, phones dropping": pe <= 0.5 * loop,
+        "(e) no report lost or doubled": not lost and not wrong,
+        f"(e) {CALLS} calls stored once, none refused": waiting == CALLS
+        and all(st in (200, 303) for _t, st in e["call"]),
         **{
             f"(d) {name} <= loop/{share}": cpu <= loop / share
             for name, cpu in d.items()
@@ -408,6 +496,12 @@ def report(
         print(f"(d) {name}: {cpu * 1000:.2f} ms server CPU a request = 1/{loop / cpu:.0f} of the loop")
     if c["replan"]:
         print(f"(c) the re-plan's request: {c['replan'][0][0]:.2f} s, status {c['replan'][0][1]}")
+    r, p = times(e["report"]), times(e["public"])
+    print(
+        f"(e) phones dropping: {len(p)} /public: p99 {pe * 1000:.0f} ms ({pe / loop:.3f}x loop); {len(r)} reports "
+        f"(each sent twice): p99 {re_ * 1000:.0f} ms ({re_ / loop:.3f}x loop); {len(e['submission'])} submissions, "
+        f"{lost} lost, tables doubled or short: {wrong or 'none'}; {len(e['call'])} calls, {waiting} waiting"
+    )
     print(f"errors: {errors[:5] or 'none'}")
     for goal, met in goals.items():
         print(f"{'met   ' if met else 'MISSED'} {goal}")
