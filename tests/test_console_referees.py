@@ -312,6 +312,7 @@ def test_a_referee_sees_calls_rounds_and_tables_and_changes_nothing_else(open_da
     assert round_page.status_code == 200 and "Make pack" not in round_page.text and "Confirm" not in round_page.text
     table = referee.get("/rounds/1/tables/2")
     assert table.status_code == 200 and 'name="vp1"' not in table.text and "Add minutes to this table" in table.text
+    assert tokens.table_token(day.key, 1, 2) not in table.text  # the table's own link is the table's, not a referee's
     ident = re.search(r'action="/calls/(\d+)/done"', calls_page.text).group(1)
     assert referee.post(f"/calls/{ident}/done", data={"csrf": rtoken}, follow_redirects=False).status_code == 303
     added = referee.post("/rounds/1/tables/2/time", data={"csrf": rtoken, "minutes": "5"}, follow_redirects=False)
