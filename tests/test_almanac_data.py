@@ -64,7 +64,7 @@ def test_swiss_preset_in_page_order():
         "referee-call",
         "disqualify-deliberate",
     }
-    assert [r.scenarios for r in swiss.rules if r.scenarios] == [("cities-knights",)]
+    assert [r.scenarios for r in swiss.rules if r.scenarios] == [("cities-knights", "cities-knights-5-6")]
     assert swiss.aliases == ()
 
 

@@ -50,6 +50,7 @@ def test_scenarios_lists_the_shipped_layouts(runner):
         "base-3-4",
         "base-5-6",
         "cities-knights",
+        "cities-knights-5-6",
         "oil-springs",
         "oil-springs-5-6",
         "oil-springs-5-6-fixed",

@@ -58,6 +58,7 @@ BY_HAND = {
     "base-5-6": (BASE, EXT56),
     "seafarers-sm2010": (BASE, SEA) + SEA_PIECES,
     "cities-knights": (BASE, CK),
+    "cities-knights-5-6": (BASE, EXT56, CK, Material("cities-knights-5-6", 1, "box")),
     "oil-springs": (BASE, OIL) + OIL_34,
     "oil-springs-fixed": (BASE, OIL) + OIL_34,
     "oil-springs-5-6": (BASE, EXT56, OIL) + OIL_56,
@@ -181,9 +182,9 @@ def folder(tmp_path):
         ),
         (
             'inherits = "oil-springs"\n',
-            'inherits = "oil-springs"\nboxes = ["base"]\n',
+            'inherits = "oil-springs"\nmaterial = []\n',
             "oil-springs-fixed",
-            "scenario.oil-springs-fixed.boxes: an entry that inherits takes this from its parent",
+            "scenario.oil-springs-fixed.material: an entry that inherits takes this from its parent",
         ),
     ],
 )
@@ -204,7 +205,7 @@ def test_malformed_material_names_file_and_entry(folder, old, new, scenario, mes
 def test_every_box_and_piece_has_a_text(lang):
     words = templates.texts(lang)
     keys = almanac.data_keys()
-    assert keys["box"] == {"base", "extension-5-6", "seafarers", "cities-knights", "oil-springs"}
+    assert keys["box"] == {"base", "extension-5-6", "seafarers", "cities-knights", "cities-knights-5-6", "oil-springs"}
     assert {"oil-token", "metropolis-token", "fish-token", "fishing-ship-marker", "matchstick"} <= keys["material"]
     for kind, found in (("box", keys["box"]), ("material", keys["material"])):
         for key in found:

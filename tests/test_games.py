@@ -133,7 +133,7 @@ def _database_of_schema_4(path) -> None:
 def test_a_database_of_schema_4_keeps_every_result_and_audit_row(tmp_path):
     _database_of_schema_4(tmp_path)
     s = store.Store(tmp_path)
-    assert not s.fresh and store.version(s.db) == store.SCHEMA_VERSION == 8
+    assert not s.fresh and store.version(s.db) == store.SCHEMA_VERSION == 9
     R = store.TableResult
     assert s.results() == [
         R(

@@ -664,20 +664,21 @@ def _scenario_entry(path: Path, table: dict[str, Any], scenario: str) -> dict[st
 
 def _scenario_material(scenario: str, folder: Path | None) -> tuple[tuple[str, ...], tuple[Material, ...]]:
     """``(box keys, pieces)`` of ``scenario``, from the scenario it inherits
-    from where it names one."""
+    from where it names one; an inheriting entry may name its own
+    ``boxes`` (Cities & Knights for 5-6 players needs the 5-6 extensions
+    beside the 3-4 boxes), never its own ``material``."""
     path, table = _scenario_table(folder)
     entry = _scenario_entry(path, table, scenario)
-    name = scenario
+    name, own_boxes = scenario, entry.get("boxes")
     if "inherits" in entry:
-        for field in ("boxes", "material"):
-            if field in entry:
-                _bad(path, f"scenario.{scenario}.{field}", "an entry that inherits takes this from its parent")
+        if "material" in entry:
+            _bad(path, f"scenario.{scenario}.material", "an entry that inherits takes this from its parent")
         name = entry["inherits"]
         if not isinstance(name, str) or not isinstance(table.get(name), dict) or "inherits" in table[name]:
             _bad(path, f"scenario.{scenario}.inherits", "expected a scenario listing its own rules")
         entry = _scenario_entry(path, table, name)
-    where = f"scenario.{name}"
-    boxes = entry.get("boxes")
+    where = f"scenario.{name}" if own_boxes is None else f"scenario.{scenario}"
+    boxes = entry.get("boxes") if own_boxes is None else own_boxes
     if (
         not isinstance(boxes, list)
         or not boxes
