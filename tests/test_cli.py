@@ -55,10 +55,12 @@ def test_scenarios_lists_the_shipped_layouts(runner):
         "oil-springs-5-6",
         "oil-springs-5-6-fixed",
         "oil-springs-fixed",
+        "seafarers-new-shores-3",
+        "seafarers-new-shores-4",
         "seafarers-sm2010",
     ]
     assert "--board FILE" in [ln for ln in res.stdout.splitlines() if ln.startswith("oil-springs-fixed")][0]
-    assert "reconstructed" in [ln for ln in res.stdout.splitlines() if ln.startswith("seafarers")][0]
+    assert "reconstructed" in [ln for ln in res.stdout.splitlines() if ln.startswith("seafarers-sm2010")][0]
     assert "13 VP" in res.stdout
 
 

@@ -25,6 +25,37 @@ EXTENSION_5_6 = {
 }
 
 
+# Heading for New Shores as thisisrandy/catan-randomizer's src/data/expansions.ts draws it (the second
+# source: the layouts take their rows from JSettlers2's SOCBoardAtServer), counted here by hand from its
+# templates: the main group, the small-islands group (their variable sea cells read as sea), the harbors,
+# and the sea ring of fixed sea hexes with the harbor and inner sea hexes (every hex that is not land).
+NEW_SHORES = {
+    3: {
+        "main": {"fields": 3, "forest": 3, "hills": 2, "mountains": 2, "pasture": 4},
+        "main_numbers": {2: 1, 3: 1, 4: 1, 5: 2, 6: 2, 8: 2, 9: 1, 10: 2, 11: 2},
+        "islands": {"fields": 1, "gold": 2, "hills": 2, "mountains": 2, "pasture": 1},
+        "island_numbers": {3: 1, 4: 2, 5: 1, 8: 1, 9: 1, 10: 1, 12: 1},
+        "harbors": {"3:1": 3, "brick": 1, "ore": 1, "wool": 1, "grain": 1, "lumber": 1},
+        "cells": 60,
+        "rows": [5, 6, 7, 8, 8, 8, 7, 6, 5],
+    },
+    4: {
+        "main": {"fields": 4, "forest": 4, "hills": 3, "mountains": 3, "pasture": 4, "desert": 1},
+        "main_numbers": {2: 1, 3: 2, 4: 2, 5: 2, 6: 2, 8: 2, 9: 2, 10: 2, 11: 2, 12: 1},
+        "islands": {"fields": 1, "forest": 1, "gold": 2, "hills": 2, "mountains": 2, "pasture": 1},
+        "island_numbers": {2: 1, 3: 1, 4: 1, 5: 1, 6: 1, 8: 1, 9: 1, 10: 1, 11: 1},
+        "harbors": {"3:1": 4, "brick": 1, "ore": 1, "wool": 1, "grain": 1, "lumber": 1},
+        "cells": 69,
+        "rows": [6, 7, 8, 9, 9, 9, 8, 7, 6],
+    },
+}
+#: the small islands as both sources place them (JSettlers2's land areas 2-4), axial (q, r)
+ISLANDS = {
+    3: [{(2, 1), (3, 1)}, {(4, 2), (5, 2), (4, 3), (4, 4)}, {(3, 6), (2, 7)}],
+    4: [{(2, 1), (3, 1)}, {(5, 1), (5, 2), (6, 2), (5, 3), (5, 4)}, {(4, 6), (3, 7)}],
+}
+
+
 def counts(L: layout.Layout) -> dict:
     """The layout's facts counted from its file: land terrain pools, number tokens, harbor pool, sea hexes."""
     terrain: Counter = Counter()
@@ -96,3 +127,51 @@ def test_a_tournament_round_can_name_cities_knights_5_6(tmp_path):
     assert made.exit_code == 0, made.output
     manifest = json.loads((tmp_path / "out" / "round-1" / "manifest.json").read_text(encoding="utf-8"))
     assert manifest["tables"] == 2 and manifest["scenario"] == "cities-knights-5-6"
+
+
+def region_of(L: layout.Layout, name: str):
+    return next(r for r in L.regions if r.name == name)
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_new_shores_facts_match_the_second_source(players):
+    L = layout.load(f"seafarers-new-shores-{players}")
+    want = NEW_SHORES[players]
+    main, islands = region_of(L, "main"), region_of(L, "islands")
+    assert dict(Counter(main.terrain_pool)) == want["main"]
+    assert dict(Counter(main.number_tokens)) == want["main_numbers"]
+    assert dict(Counter(islands.terrain_pool)) == want["islands"]
+    assert dict(Counter(islands.number_tokens)) == want["island_numbers"]
+    assert dict(Counter(L.harbor_pool)) == want["harbors"]
+    assert len(L.hexes) == want["cells"]
+    assert [n for _, n in sorted(Counter(h.hex[1] for h in L.hexes).items())] == want["rows"]
+    land = {h.hex for h in L.hexes if h.region == "islands"}
+    assert land == set().union(*ISLANDS[players])
+    for one, other in ((a, b) for a in ISLANDS[players] for b in ISLANDS[players] if a is not b):
+        assert not any(hexgrid.neighbor(h, d) in other for h in one for d in range(6))  # islands apart by sea
+    assert (L.victory_points, L.edition, L.players) == (13, "CATAN Seafarers, edition 2015", str(players))
+    assert almanac.scenario_rulebook(L.name) == "seafarers-2015-new-shores" and almanac.scenario_rules(L.name) == ()
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_new_shores_boards_are_legal_and_reproduced_by_their_ids(players):
+    name = f"seafarers-new-shores-{players}"
+    L = layout.load(name)
+    for k in range(100):
+        board = generate.from_seed(name, f"ns/{k}")
+        assert check.check(board, L) == []
+        again = generate.from_setup_id(board.setup_id)
+        assert again.tiles == board.tiles and again.harbors == board.harbors
+    assert str(board.setup_id).startswith(f"N{players}")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("players", [3, 4])
+def test_ten_thousand_new_shores_boards_pass_the_independent_checker(players):
+    """No broken rule, no equal or red numbers side by side, on 10,000
+    boards of each set-up (about 20 s each)."""
+    name = f"seafarers-new-shores-{players}"
+    lay = check_oracle.layout_of(name)
+    for k in range(10_000):
+        board = json.loads(generate.from_seed(name, f"ns/oracle/{k}").to_json())
+        assert check_oracle.errors(board, lay) == set(), k

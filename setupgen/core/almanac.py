@@ -353,6 +353,20 @@ def scenario_rules(scenario: str, folder: Path | None = None) -> tuple[Rule, ...
     return _rules(path, f"scenario.{scenario}.rules", entry.get("rules"), folder)
 
 
+def scenario_rulebook(scenario: str, folder: Path | None = None) -> str | None:
+    """The key (texts in ``[almanac.rulebook]``) of the published rulebook
+    whose own rules ``scenario`` plays by when the project has no text of
+    them to print (issue 50: the almanac page then says so and prints none);
+    None for a scenario whose rules the page prints. Raises
+    :class:`SetupgenError` for a scenario without an entry or a key that is
+    not kebab-case."""
+    path, table = _scenario_table(folder)
+    entry = _scenario_entry(path, table, scenario)
+    if "rulebook" not in entry:
+        return None
+    return _key(path, f"scenario.{scenario}.rulebook", entry["rulebook"])
+
+
 def scenario_replaces(scenario: str, folder: Path | None = None) -> tuple[str, ...]:
     """The house-rule keys (of any preset) that the own rules of
     ``scenario`` replace, so its pages leave them off (docs/rules.md 7.8; the
@@ -658,7 +672,12 @@ def _scenario_entry(path: Path, table: dict[str, Any], scenario: str) -> dict[st
             f"no almanac rules for scenario {quoted(scenario)} (known: {', '.join(sorted(table))})", field="rules"
         )
     entry = _fields(path).table(table[scenario], f"scenario.{scenario}")
-    _only(path, f"scenario.{scenario}", entry, ("rules", "longest", "inherits", "boxes", "material", "replaces"))
+    _only(
+        path,
+        f"scenario.{scenario}",
+        entry,
+        ("rules", "longest", "inherits", "boxes", "material", "replaces", "rulebook"),
+    )
     return entry
 
 
@@ -907,6 +926,7 @@ __all__ = [
     "scenarios",
     "load_preset",
     "scenario_rules",
+    "scenario_rulebook",
     "longest_rules",
     "trade_rules",
     "variant",

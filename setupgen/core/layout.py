@@ -91,6 +91,7 @@ class Layout:
     notes: tuple[str, ...]
     players: str
     reconstruction: bool = False
+    edition: str = ""  # the published game whose map this is ("CATAN Seafarers, edition 2015"); "" for none named
     oil: OilSetup | None = None
     source: str = "map"  # "map", or "board-file": the board comes from a board file
     frame: str | None = None  # board-file scenarios: the layout whose hexes and pools the board must have
@@ -218,6 +219,7 @@ TOP_KEYS = frozenset(
         "pirate",
         "notes",
         "reconstruction",
+        "edition",
         "inherits",
         "source",
         "frame",
@@ -385,6 +387,7 @@ def _parse(data: dict[str, Any], path: Path) -> Layout:
             notes=tuple(notes),
             players=_get(data, "players", str, path, ""),
             reconstruction=_get(data, "reconstruction", bool, path, False),
+            edition=_get(data, "edition", str, path, ""),
             oil=oil,
             start_barred=_start_barred(data, path),
             balance=_balance(data, path),

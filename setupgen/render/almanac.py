@@ -89,8 +89,12 @@ def almanac_sections(
         ]
 
     out: list[Section] = [_house_section(page, refs, request, layout, vp, tx, texts_of(page.house), short)]
-    if page.scenario:
-        out.append((tx.get("almanac.scenario_rules", scenario=scenario_title(layout, tx)), texts_of(page.scenario)))
+    book = None if scenario is None else rules.scenario_rulebook(scenario)
+    if page.scenario or book is not None:
+        own = [] if book is None else [tx.get("almanac.see_rulebook", book=tx.get(f"almanac.rulebook.{book}"))]
+        out.append(
+            (tx.get("almanac.scenario_rules", scenario=scenario_title(layout, tx)), own + texts_of(page.scenario))
+        )
     if request.variant is not None:
         out.append((_variant_heading(request.variant, layout, tx), texts_of(page.variant)))
     material = material_lines(layout, players, request.variant, tx)
