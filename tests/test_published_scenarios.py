@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from pathlib import Path
 
 import check_oracle
 import pytest
@@ -175,3 +176,39 @@ def test_ten_thousand_new_shores_boards_pass_the_independent_checker(players):
     for k in range(10_000):
         board = json.loads(generate.from_seed(name, f"ns/oracle/{k}").to_json())
         assert check_oracle.errors(board, lay) == set(), k
+
+
+def test_a_tournament_plays_new_shores_for_four_and_refuses_the_three_player_set_up(tmp_path):
+    """Tables of 4 (3 at the short ones) play the 4-player set-up; the
+    3-player map fits no table of a tournament, nor a final: refused, one line."""
+    from setupgen.tournament import model
+
+    (tmp_path / "players.csv").write_text("id,name\n" + "".join(f"p{k},P {k}\n" for k in range(8)), encoding="utf-8")
+
+    def tour(scenario: str, final: str = "") -> Path:
+        path = tmp_path / "t.toml"
+        path.write_text(
+            'name = "Sea"\nseed = "sea"\nplayers = "players.csv"\ntable_size = 4\n\n'
+            f'[[rounds]]\nscenario = "{scenario}"\nvictory_points = 13\n' + final,
+            encoding="utf-8",
+        )
+        return path
+
+    assert model.load(tour("seafarers-new-shores-4")).rounds[0].scenario == "seafarers-new-shores-4"
+    with pytest.raises(model.TournamentError, match="set-up for 3 players, but a tournament's tables seat 4"):
+        model.load(tour("seafarers-new-shores-3"))
+    final = '\n[final]\nplayers = 4\nscenario = "seafarers-new-shores-3"\nvictory_points = 13\n'
+    with pytest.raises(model.TournamentError, match="final.scenario: seafarers-new-shores-3 is a set-up for 3 players"):
+        model.load(tour("seafarers-new-shores-4", final))
+
+
+def test_a_table_of_each_layout_seats_the_most_players_it_names():
+    """The result slip and the almanac's material count a table of a
+    3-player set-up as 3 (``Layout.most_players``), worked from ``players``."""
+    from setupgen.render import almanac as page
+
+    want = {"3-4": 4, "5-6": 6, "3": 3, "4": 4}
+    for name in layout.scenario_names():
+        L = layout.load(name)
+        assert L.most_players == want[L.players] == page.table_players(L), name
+    assert layout.load("seafarers-new-shores-3").most_players == 3

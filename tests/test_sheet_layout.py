@@ -26,7 +26,17 @@ from setupgen.core.board import Board
 from setupgen.render import sheet
 from setupgen.render.pdf import svg_to_png
 
-SCENARIOS = ["base-3-4", "base-5-6", "cities-knights", "seafarers-sm2010", "oil-springs", "oil-springs-5-6"]
+SCENARIOS = [
+    "base-3-4",
+    "base-5-6",
+    "cities-knights",
+    "cities-knights-5-6",
+    "seafarers-sm2010",
+    "seafarers-new-shores-3",
+    "seafarers-new-shores-4",
+    "oil-springs",
+    "oil-springs-5-6",
+]
 PLAYERS = ("Anna Bergmann", "Ben Okafor", "Chiara Rossi", "Dmitri Volkov", "Eva Lindqvist", "Friedrich Maier")
 
 

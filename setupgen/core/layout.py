@@ -120,6 +120,14 @@ class Layout:
         return (Layout, tuple(getattr(self, f.name) for f in dataclasses.fields(self) if f.init))
 
     @property
+    def most_players(self) -> int:
+        """The most players a table of this layout seats: the upper bound
+        of ``players`` (``"3-4"`` 4, ``"5-6"`` 6, ``"3"`` 3), 4 when it names
+        none."""
+        bound = self.players.rsplit("-", 1)[-1].strip()
+        return int(bound) if bound.isdigit() else 4
+
+    @property
     def coast_edges(self) -> tuple[tuple[Hex, int], ...]:
         """Every edge a free harbor may serve, as (sea hex, direction to the
         land hex), in reading order of the sea hex, then direction (docs/rules.md

@@ -217,8 +217,8 @@ def material_lines(layout: Layout, players: int, variant: str | None, tx: Texts)
 
 def table_players(layout: Layout) -> int:
     """The players a table of ``layout`` is counted for when the sheet
-    names none: the most the layout takes (4, or 6 for 5-6)."""
-    return 6 if layout.players == "5-6" else 4
+    names none: the most the layout takes (4, 6 for 5-6, 3 for a 3-player set-up)."""
+    return layout.most_players
 
 
 def harbor_summary(

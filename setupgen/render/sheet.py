@@ -211,7 +211,7 @@ def sheet_page(
     h, tx, st, m, cw, gap, dwg = pg.h, pg.tx.for_positions(ctx.positions), pg.st, pg.m, pg.cw, pg.gap, pg.dwg
     y = _header(dwg, layout, ctx, m, cw, tx, st)
     notes = sheet_notes(board, layout, tx, ctx.threshold(layout))
-    n_players = len(ctx.players) or (6 if layout.players == "5-6" else 4)
+    n_players = len(ctx.players) or layout.most_players
     plan_ = build_plan(board, layout, cw, tx, st)
     build: Section = lambda cv, y0: _build_list(cv, board, layout, m, y0, cw, tx, st, plan_)
     notes_below: Section = lambda cv, y0: _notes(cv, notes, m, y0, cw, tx, st)

@@ -446,10 +446,17 @@ def _fields(p: str) -> Fields:
 
 
 def _check_table_size(p: str, rounds: tuple[Round, ...], table_size: int) -> None:
-    """Tables of 4 play 3-4 player scenarios, tables of 6 the 5-6 ones."""
+    """Tables of 4 play 3-4 (and 4-player) scenarios, tables of 6 the 5-6
+    ones; a 3-player set-up (its map drawn for three) fits no table size."""
     for rnd in rounds:
-        players = layoutmod.load(rnd.scenario).players
-        want = 6 if players == "5-6" else 4
+        lay = layoutmod.load(rnd.scenario)
+        players = lay.players
+        if lay.most_players < 4:
+            raise TournamentError(
+                f"{p}: round {rnd.number}: {rnd.scenario} is a set-up for {players} players, but a tournament's "
+                "tables seat 4 (3 at the short tables); choose the scenario's 4-player set-up"
+            )
+        want = 6 if lay.most_players > 4 else 4
         if want != table_size:
             raise TournamentError(
                 f"{p}: table_size: {table_size}, but round {rnd.number} plays {rnd.scenario} "
@@ -562,6 +569,11 @@ def _parse_final(p: str, data: dict[str, Any]) -> Final:
         )
     scenario = _get(p, f, "scenario", str, where="final.")
     lay = _scenario(p, scenario, "final.")
+    if lay.most_players < 4:
+        raise TournamentError(
+            f"{p}: final.scenario: {scenario} is a set-up for {lay.players} players, but the finals seat four "
+            "to a table; choose the scenario's 4-player set-up"
+        )
     if lay.players == "5-6":
         raise TournamentError(
             f"{p}: final.scenario: {scenario} is a 5-6 player scenario, but the finals seat four "
