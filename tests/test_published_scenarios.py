@@ -212,3 +212,102 @@ def test_a_table_of_each_layout_seats_the_most_players_it_names():
         L = layout.load(name)
         assert L.most_players == want[L.players] == page.table_players(L), name
     assert layout.load("seafarers-new-shores-3").most_players == 3
+
+
+# The Four Islands as thisisrandy/catan-randomizer draws it (the second source; the layouts take their rows
+# from JSettlers2), counted by hand from its templates: one pool over the four islands, the harbors with
+# their fixed types by the land hex they serve (axial), the islands.
+FOUR_ISLANDS = {
+    3: {
+        "terrain": {"fields": 4, "forest": 4, "hills": 4, "mountains": 4, "pasture": 4},
+        "numbers": {2: 1, 3: 2, 4: 2, 5: 3, 6: 2, 8: 2, 9: 3, 10: 2, 11: 2, 12: 1},
+        "harbors": {
+            (5, 2): "3:1",
+            (0, 3): "3:1",
+            (2, 2): "ore",
+            (-1, 5): ("lumber", "3:1"),
+            (4, 3): "brick",
+            (2, 6): "3:1",
+            (4, 5): "grain",
+            (0, 6): "wool",
+        },
+        "islands": [
+            {(1, 2), (2, 2), (0, 3), (1, 3)},
+            {(4, 1), (5, 1), (4, 2), (5, 2), (3, 3), (4, 3)},
+            {(-1, 5), (0, 5), (1, 5), (-1, 6), (0, 6), (-1, 7)},
+            {(3, 5), (4, 5), (2, 6), (3, 6)},
+        ],
+        "cells": 59,
+    },
+    4: {
+        "terrain": {"fields": 5, "forest": 5, "hills": 4, "mountains": 4, "pasture": 5},
+        "numbers": {2: 1, 3: 2, 4: 3, 5: 3, 6: 2, 8: 2, 9: 3, 10: 3, 11: 3, 12: 1},
+        "harbors": {
+            (1, 2): "grain",
+            (2, 4): "3:1",
+            (5, 2): "lumber",
+            (0, 3): "3:1",
+            (4, 5): ("ore", "3:1"),
+            (0, 6): "3:1",
+            (-1, 5): "brick",
+            (-1, 7): "wool",
+        },
+        "islands": [
+            {(2, 1), (1, 2), (0, 3), (1, 3)},
+            {(4, 1), (5, 1), (3, 2), (4, 2), (5, 2), (3, 3), (4, 3), (2, 4)},
+            {(-1, 5), (0, 5), (-1, 6), (0, 6), (1, 6), (-1, 7), (0, 7)},
+            {(3, 5), (4, 5), (3, 6), (2, 7)},
+        ],
+        "cells": 59,
+    },
+}
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_four_islands_facts_match_the_second_source(players):
+    L = layout.load(f"seafarers-four-islands-{players}")
+    want = FOUR_ISLANDS[players]
+    (region,) = L.regions
+    assert dict(Counter(region.terrain_pool)) == want["terrain"]
+    assert dict(Counter(region.number_tokens)) == want["numbers"]
+    assert len(L.hexes) == want["cells"] and L.default_harbors == "fixed"
+    served: dict = {}
+    for place in L.harbor_places:
+        served.setdefault(hexgrid.neighbor(place.hex, place.facing), []).append(place.type)
+    assert {h: tuple(sorted(t)) if len(t) > 1 else t[0] for h, t in served.items()} == {
+        h: tuple(sorted(t)) if isinstance(t, tuple) else t for h, t in want["harbors"].items()
+    }
+    land = {h.hex for h in L.hexes if h.kind == "land"}
+    assert land == set().union(*want["islands"])
+    for one in want["islands"]:
+        others = land - one
+        assert not any(hexgrid.neighbor(h, d) in others for h in one for d in range(6))  # apart by sea
+    assert (L.victory_points, L.edition, L.robber in land, L.pirate not in land) == (
+        12,
+        "CATAN Seafarers, edition 2015",
+        True,
+        True,
+    )
+    assert almanac.scenario_rulebook(L.name) == "seafarers-2015-four-islands"
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_four_islands_boards_are_legal_and_reproduced_by_their_ids(players):
+    name = f"seafarers-four-islands-{players}"
+    L = layout.load(name)
+    for k in range(100):
+        board = generate.from_seed(name, f"fi/{k}")
+        assert check.check(board, L) == []
+        assert generate.from_setup_id(board.setup_id).tiles == board.tiles
+    assert str(board.setup_id).startswith(f"F{players}")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("players", [3, 4])
+def test_ten_thousand_four_islands_boards_pass_the_independent_checker(players):
+    """No broken rule, no equal or red numbers side by side, on 10,000 boards of each set-up."""
+    name = f"seafarers-four-islands-{players}"
+    lay = check_oracle.layout_of(name)
+    for k in range(10_000):
+        board = json.loads(generate.from_seed(name, f"fi/oracle/{k}").to_json())
+        assert check_oracle.errors(board, lay) == set(), k

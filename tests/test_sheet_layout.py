@@ -34,6 +34,8 @@ SCENARIOS = [
     "seafarers-sm2010",
     "seafarers-new-shores-3",
     "seafarers-new-shores-4",
+    "seafarers-four-islands-3",
+    "seafarers-four-islands-4",
     "oil-springs",
     "oil-springs-5-6",
 ]

@@ -249,7 +249,8 @@ def harbor_summary(
         if t in numbers:
             lines.append(f"{' '.join(harbor_words(t, tx)).strip()}: {', '.join(str(n) for n in numbers[t])}")
     blocked = pirate_blocked(board)
-    if blocked:
+    if blocked and "rule_sea_pirate_harbors" in refs:  # a scenario rule of the Swiss 2010 map alone
+        # (no source makes the pirate block harbors on another map)
         lines.append(
             tx.get("almanac.pirate_blocks", numbers=", ".join(str(n) for n in blocked), n=len(blocked), **refs)
         )
