@@ -311,3 +311,23 @@ def test_ten_thousand_four_islands_boards_pass_the_independent_checker(players):
     for k in range(10_000):
         board = json.loads(generate.from_seed(name, f"fi/oracle/{k}").to_json())
         assert check_oracle.errors(board, lay) == set(), k
+
+
+@pytest.mark.parametrize("scenario", ["seafarers-new-shores-3", "seafarers-four-islands-4", "cities-knights-5-6"])
+def test_survey_and_stats_work_on_the_new_scenarios(scenario, tmp_path, monkeypatch):
+    from typer.testing import CliRunner
+
+    from setupgen.cli import app
+
+    monkeypatch.chdir(tmp_path)
+    runner = CliRunner()
+    surveyed = runner.invoke(app, ["survey", "--scenario", scenario, "--count", "40", "--no-plot"])
+    assert surveyed.exit_code == 0, surveyed.output
+    assert "max_intersection_pips" in surveyed.output
+    lines = tmp_path / "b.jsonl"
+    made = runner.invoke(
+        app, ["board", "--scenario", scenario, "--seed", "x", "--format", "jsonl", "--count", "20", "-o", str(lines)]
+    )
+    assert made.exit_code == 0 and len(lines.read_text(encoding="utf-8").splitlines()) == 20
+    stats = runner.invoke(app, ["stats", str(lines)])
+    assert stats.exit_code == 0 and stats.output.count(f"  {scenario}  seed x/") == 20, stats.output[:300]
