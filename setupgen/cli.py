@@ -1639,19 +1639,16 @@ def scenarios() -> None:
     from .core import layout as layoutmod
 
     try:
-        for name in layoutmod.scenario_names():
+        names = layoutmod.scenario_names()
+        width = max((len(n) for n in names), default=0)  # one column, however long the longest name
+        for name in names:
             lay = layoutmod.load(name)
             extra = "  (reconstructed layout)" if lay.reconstruction else ""
+            head = f"{name:<{width}} {lay.players or '-':<4} players  {lay.victory_points} VP  "
             if lay.source == "board-file":
-                _out(
-                    f"{name:<22} {lay.players or '-':<4} players  {lay.victory_points} VP  "
-                    f"fixed setup: needs --board FILE"
-                )
+                _out(head + "fixed setup: needs --board FILE")
                 continue
-            _out(
-                f"{name:<22} {lay.players or '-':<4} players  {lay.victory_points} VP  "
-                f"numbers {lay.default_numbers}, harbors {lay.default_harbors}{extra}"
-            )
+            _out(head + f"numbers {lay.default_numbers}, harbors {lay.default_harbors}{extra}")
     except SetupgenError as exc:
         raise _fail(exc) from None
 

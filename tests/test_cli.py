@@ -61,6 +61,7 @@ def test_scenarios_lists_the_shipped_layouts(runner):
         "seafarers-new-shores-4",
         "seafarers-sm2010",
     ]
+    assert len({ln.index(" players ") for ln in res.stdout.splitlines()}) == 1  # one column, the longest name too
     assert "--board FILE" in [ln for ln in res.stdout.splitlines() if ln.startswith("oil-springs-fixed")][0]
     assert "reconstructed" in [ln for ln in res.stdout.splitlines() if ln.startswith("seafarers-sm2010")][0]
     assert "13 VP" in res.stdout
