@@ -36,7 +36,6 @@ from ..tournament import jobs
 from ..tournament.games import Game, GameError, seating_stamp
 from . import auditlog, calls, hall, prints, public, referees, security, undo
 from . import day as dayday
-from .clock import format_left
 from .day import Day
 from .pages import (
     TEMPLATES,
@@ -48,9 +47,11 @@ from .pages import (
     form_rows,
     game_headings,
     game_of,
+    game_path,
     is_director,
     is_player_path,
     is_referee,
+    own_clocks,
     placings_context,
     posted_result,
     posted_seating,
@@ -275,13 +276,6 @@ def _players_or_404(day: Day, game: Game) -> tuple[str, ...]:
         raise HTTPException(404, _said(day, exc)) from None
 
 
-def game_path(game: Game) -> str:
-    """The director's page of a game: ``/rounds/N/tables/T`` or ``/finals/STAGE/tables/T``."""
-    return (
-        f"/finals/{game.stage}/tables/{game.table}" if game.is_finals else f"/rounds/{game.round}/tables/{game.table}"
-    )
-
-
 def game_list_path(game: Game) -> str:
     """The page listing a game's table: ``/rounds/N`` or ``/finals``."""
     return "/finals" if game.is_finals else f"/rounds/{game.round}"
@@ -297,6 +291,7 @@ def _game_rows(day: Day, games: list[Game]) -> list[dict]:
     """Per game: its table, players (VP, winner, status), state, who made
     the last change and the path of its page."""
     names, words = day.names(), director_words(day)
+    clocks = own_clocks(day, games, words, time.time())
     rows = []
     for game in games:
         result = day.store.result(game)
@@ -320,7 +315,7 @@ def _game_rows(day: Day, games: list[Game]) -> list[dict]:
                 "by": auditlog.who(result.by, words) if result else "",
                 "path": game_path(game),
                 "version": result.version if result else 0,
-                "own_clock": _table_clock(day, game, words),
+                "own_clock": clocks.get(game),
             }
         )
     return rows
@@ -905,18 +900,9 @@ def _table_page(
         seating=seating_stamp(players),
         by=result.by if result else "",
         changed=None if changed is None else _changed_rows(day, players, changed),
-        table_clock=_table_clock(day, game, words),
+        table_clock=own_clocks(day, [game], words, time.time()).get(game),
         most_minutes=calls.MAX_ADDED_MINUTES,
     )
-
-
-def _table_clock(day: Day, game: Game, words: Words) -> str | None:
-    """The line of a table's own clock when minutes were added to it (issue 49), else None."""
-    own = referees.table_clock_left(day, game, time.time())
-    if own is None:
-        return None
-    added, left = own
-    return str(words("director.table_time", added=added // 60, left=format_left(left)))
 
 
 def _problems_in(words: Words, posted: _Posted, changed: dayday.ResultChanged | None) -> list[str] | None:

@@ -251,14 +251,14 @@ def call_state(day: Day, game: Game, now: float) -> dict[str, object]:
     ``coming``; an ended call is ``none``), the time waited, and whether
     it may call now (pack made, result not confirmed)."""
     call = calls.call_of(day.store, game)
-    waiting = call is not None and call.state in calls.WAITING
+    waiting = call if call is not None and call.state in calls.WAITING else None
     try:
         may_call(day, game)
         may = True
     except calls.CallError:
         may = False
     return {
-        "state": call.state if waiting and call is not None else "none",
-        "waited": format_left(call.waited(now)) if waiting and call is not None else "",
+        "state": "none" if waiting is None else waiting.state,
+        "waited": "" if waiting is None else format_left(waiting.waited(now)),
         "may": may,
     }

@@ -28,7 +28,7 @@ from ..tournament import standings as st
 from ..tournament.games import Game
 from . import calls, security
 from . import day as dayday
-from .clock import format_left
+from .clock import Clock, format_left
 from .day import Day
 from .words import Words
 
@@ -54,6 +54,7 @@ __all__: Sequence[str] = (
     "MAX_FIELDS",
     "is_player_path",
     "game_headings",
+    "game_path",
     "Refusal",
     "posted_seating",
     "seating_refusal",
@@ -429,6 +430,34 @@ def scenario_name(day: Day, n: int) -> str:
     from ..core import templates
 
     return jobs.scenario_name(day.t.round(n).scenario, templates.texts(day.t.language).for_positions(day.t.positions))
+
+
+def game_path(game: Game) -> str:
+    """The director's page of a game: ``/rounds/N/tables/T`` or ``/finals/STAGE/tables/T``."""
+    return (
+        f"/finals/{game.stage}/tables/{game.table}" if game.is_finals else f"/rounds/{game.round}/tables/{game.table}"
+    )
+
+
+def own_clocks(day: Day, games: Sequence[Game], words: Words, now: float) -> dict[Game, str]:
+    """The line of each of ``games`` whose table was given minutes after a
+    ruling (issue 49): ``This table: +5 min, 12:30 left`` (its round's
+    clock lengthened by them); a game without added time, or before its
+    round's clock started, has none. The added minutes and the clock are
+    read once per round, not once per table."""
+    out: dict[Game, str] = {}
+    rounds: dict[tuple[str, int], tuple[dict[int, int], Clock | None]] = {}
+    for game in games:
+        key = (game.stage, game.round)
+        if key not in rounds:
+            added = calls.added_times(day.store, *key)
+            rounds[key] = (added, day.store.round_clock(*key) if added else None)
+        added, clock = rounds[key]
+        seconds = added.get(game.table, 0)
+        if clock is not None and seconds:
+            left = format_left(clock.extended(seconds).left(now))
+            out[game] = str(words("director.table_time", added=seconds // 60, left=left))
+    return out
 
 
 def game_headings(game: Game, words: Words) -> tuple[str, str]:

@@ -17,14 +17,14 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
 from ..core.errors import SetupgenError
-from ..tournament.games import Game, GameError
+from ..tournament.games import GameError
 from . import calls, hall, security
 from . import day as dayday
 from .clock import format_left
-from .pages import Refusal, day_of, director_words, game_headings, game_of, read_form, render, require_staff
+from .pages import Refusal, day_of, director_words, game_headings, game_of, game_path, read_form, render, require_staff
 from .public import clock_context, linked_or_refused, table_page_response
 
-__all__: Sequence[str] = ("calls_page", "mark_call", "add_time", "table_call", "table_clock_left")
+__all__: Sequence[str] = ("calls_page", "mark_call", "add_time", "table_call")
 
 #: ended calls the calls page shows below the waiting ones
 SHOWN_ENDED = 10
@@ -63,16 +63,9 @@ def _call_row(day: dayday.Day, call: calls.Call, now: float) -> dict[str, object
         "state": call.state,
         "by": call.by,
         "waited": format_left(call.waited(now)),
-        "time_path": _game_path(call.game) + "/time",
+        "time_path": game_path(call.game) + "/time",
         "added": calls.added_time(day.store, call.game) // 60,
     }
-
-
-def _game_path(game: Game) -> str:
-    """The director's page of a game (``/rounds/2/tables/3``, ``/finals/final/tables/1``)."""
-    if game.is_finals:
-        return f"/finals/{game.stage}/tables/{game.table}"
-    return f"/rounds/{game.round}/tables/{game.table}"
 
 
 async def mark_call(request: Request) -> Response:
@@ -102,7 +95,7 @@ async def add_time(request: Request) -> Response:
         calls.add_time(day.store, game, _minutes(form.get("minutes")), role)
     except calls.CallError as exc:
         raise Refusal(400, "referee_time_refused", reason=director_words(day).said(exc)) from None
-    return RedirectResponse(_back(form, _game_path(game)), status_code=303)
+    return RedirectResponse(_back(form, game_path(game)), status_code=303)
 
 
 def _minutes(text: object) -> int:
@@ -139,14 +132,3 @@ async def table_call(request: Request) -> Response:
     except calls.CallError as exc:
         return await table_page_response(request, day, game, [words.said(exc)], 409)
     return RedirectResponse(request.url.path.rsplit("/", 1)[0], status_code=303)
-
-
-def table_clock_left(day: dayday.Day, game: Game, now: float) -> tuple[int, int] | None:
-    """``(seconds added, seconds left)`` of a table's own clock (the round
-    clock with the minutes added to this table), None while the round's
-    clock has not started or nothing was added."""
-    added = calls.added_time(day.store, game)
-    clock = day.store.round_clock(game.stage, game.round)
-    if clock is None or not added:
-        return None
-    return added, clock.extended(added).left(now)

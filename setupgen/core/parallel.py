@@ -31,7 +31,6 @@ __all__ = [
     "workers",
     "configured",
     "cpus",
-    "quiet_worker",
     "worker_start",
     "watch_parent",
     "start_method",
@@ -101,23 +100,6 @@ def workers() -> int:
     return n
 
 
-def quiet_worker(parent: int | None = None) -> None:
-    """Worker start: the calling process handles interrupts and ends the
-    workers. With ``parent`` (the id of the process that started the
-    pool) the worker also ends itself once that process is gone, however
-    it ended (a signal landing while the pool was still starting, a kill
-    -9): a thread looks at the worker's parent every
-    :data:`WATCH_SECONDS`, so no worker outlives its caller holding the
-    caller's output open."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    if hasattr(signal, "SIGHUP"):
-        signal.signal(signal.SIGHUP, signal.SIG_IGN)  # the terminal closed: the caller ends the workers
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    _release(_ENDING)  # held while the pool started (:func:`start_pool`)
-    if parent is not None:
-        watch_parent(parent)
-
-
 #: the signals that end a command (its handlers raise; docs: README, "Exit codes")
 _ENDING = frozenset(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
 
@@ -159,16 +141,21 @@ def worker_start(
     parent: int, fn: Callable[[Any, Any], Any] | None, context: Any, nice: int = 0, quiet: bool = True
 ) -> None:
     """Every worker's start, for each pool here (:func:`start_pool`,
-    :func:`executor`): with ``quiet`` the signals as :func:`quiet_worker`
-    sets them (the caller handles interrupts and ends the workers); ends
-    itself once ``parent`` is gone (:func:`watch_parent`); lowers its
-    priority by ``nice``; keeps ``fn`` and ``context`` for its jobs
-    (:func:`_run_chunk`)."""
+    :func:`executor`). With ``quiet`` the worker leaves interrupts to the
+    caller, which ends the workers: Ctrl-C and a closed terminal are
+    ignored, SIGTERM ends it. It ends itself once ``parent`` (the process
+    that started the pool) is gone, however that ended (a signal landing
+    while the pool was still starting, a kill -9), so no worker outlives
+    its caller holding the caller's output open (:func:`watch_parent`);
+    lowers its priority by ``nice``; keeps ``fn`` and ``context`` for its
+    jobs (:func:`_run_chunk`)."""
     if quiet:
-        quiet_worker(parent)
-    else:
-        _release(_ENDING)
-        watch_parent(parent)
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        if hasattr(signal, "SIGHUP"):
+            signal.signal(signal.SIGHUP, signal.SIG_IGN)  # the terminal closed: the caller ends the workers
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    _release(_ENDING)  # held while the pool started (:func:`start_pool`)
+    watch_parent(parent)
     if nice:
         try:
             os.nice(nice)

@@ -56,12 +56,11 @@ def draw_board(dwg: Surface, board: Board, fit_: Fit, tx: Texts, st: Style) -> N
     _draw_outline(dwg, board, fit_, st, halves)
     shown = [box for t in board.tiles if t.kind == "land" for box in _draw_land_marks(dwg, board, t, fit_, tx, st)]
     row_numbers = _draw_row_numbers(dwg, board, fit_, st)
-    marks = harbor_marks(board, fit_, st)
+    areas = sea_areas(board, fit_)
+    marks = harbor_marks(board, fit_, st, areas)
     _draw_harbor_marks(dwg, marks, st)
     obstacles = Obstacles.from_board(board, fit_, halves, marks, shown, row_numbers)
-    pirate = (
-        None if board.pirate is None else PirateHex(fit_.at(board.pirate), sea_areas(board, fit_).get(board.pirate))
-    )
+    pirate = None if board.pirate is None else PirateHex(fit_.at(board.pirate), areas.get(board.pirate))
     placed = place_labels(obstacles, marks, pirate, fit_.s, tx, st)
     if placed.pirate is not None:
         draw_pirate(dwg, placed.pirate[0], placed.pirate[1], placed.pirate[2], st)

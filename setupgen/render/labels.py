@@ -19,7 +19,7 @@ from typing import Any
 from ..core.board import Board, Harbor
 from ..core.hexgrid import Hex
 from ..core.templates import MIN_FONT_MM, Style, Texts
-from .fitting import Box, Fit, Segment, board_extent, boundary_segments, sea_areas
+from .fitting import Box, Fit, Segment, board_extent, boundary_segments
 from .numbering import harbor_order, harbor_words
 from .page import CORNERS, SQRT3, hex_points, text_width
 
@@ -93,15 +93,15 @@ class Obstacles:
         )
 
 
-def harbor_marks(board: Board, fit_: Fit, st: Style) -> list[HarborMark]:
+def harbor_marks(board: Board, fit_: Fit, st: Style, areas: dict[Hex, tuple[Point, ...]]) -> list[HarborMark]:
     """Each harbor's marker (numbered by :func:`.numbering.harbor_order`)
     and piers on the page: the marker :data:`MARKER_OUT` of the way from
     the hex centre to the middle of the served edge, or nearer the centre
     so that its box keeps 0.4 mm off the coast; its radius a share of the
-    hex size, never below three quarters of the least font size."""
+    hex size, never below three quarters of the least font size.
+    ``areas``: the sea hexes' corners as drawn (:func:`.fitting.sea_areas`)."""
     s = fit_.s
     r = max(s * 0.22, MIN_FONT_MM * 0.75)
-    areas = sea_areas(board, fit_)
     marks = []
     for n, h in enumerate(harbor_order(board), start=1):
         cx, cy = fit_.at(h.hex)
