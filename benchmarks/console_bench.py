@@ -34,7 +34,7 @@ p99 <= 0.2x the loop; (d) every player page <= 1/200 of the loop a
 request (a table page's first visit, which draws its board, <= 1/50),
 the update channel <= 1/1000; (e) the goals of (b) for reports and
 ``/public``, no report lost or doubled (read from the database after the
-console stopped), the 20 calls stored once. Exit 1 when a goal is missed.
+console stopped), every call stored once. Exit 1 when a goal is missed.
 
     python benchmarks/console_bench.py [--clients 200] [--tables 50] [--bursts 5]
 """
@@ -268,18 +268,9 @@ def tables(urls: list[str], bursts: int, first_at: float, out, dropping: bool = 
                 except httpx.HTTPError:
                     pass
                 time.sleep(0.5)
-            began = time.perf_counter()
-            try:
-                status = c.post(url, data=form).status_code
-            except httpx.HTTPError:
-                status = 0
-            out.put(("report", time.perf_counter() - began, status))
+            out.put(("report", *timed_post(c, url, form)))
 
-        threads = [threading.Thread(target=report, args=entry) for entry in clients]
-        for th in threads:
-            th.start()
-        for th in threads:
-            th.join()
+        at_once(report, clients)
     for c, *_ in clients:
         c.close()
 
@@ -294,20 +285,30 @@ def callers(urls: list[str], at: float, out) -> None:
     time.sleep(max(0.0, at - time.time()))
 
     def call(c: httpx.Client, url: str, csrf: str) -> None:
-        began = time.perf_counter()
-        try:
-            status = c.post(url + "/call", data={"csrf": csrf, "action": "call"}).status_code
-        except httpx.HTTPError:
-            status = 0
-        out.put(("call", time.perf_counter() - began, status))
+        out.put(("call", *timed_post(c, url + "/call", {"csrf": csrf, "action": "call"})))
 
-    threads = [threading.Thread(target=call, args=entry) for entry in clients]
+    at_once(call, clients)
+    for c, *_ in clients:
+        c.close()
+
+
+def timed_post(c: httpx.Client, url: str, form: dict) -> tuple[float, int]:
+    """POST ``form``: (seconds taken, status; 0 when the connection failed)."""
+    began = time.perf_counter()
+    try:
+        status = c.post(url, data=form).status_code
+    except httpx.HTTPError:
+        status = 0
+    return time.perf_counter() - began, status
+
+
+def at_once(fn, entries: list[tuple]) -> None:
+    """``fn(*entry)`` for every entry, each in a thread of its own, all started before any is waited for."""
+    threads = [threading.Thread(target=fn, args=entry) for entry in entries]
     for th in threads:
         th.start()
     for th in threads:
         th.join()
-    for c, *_ in clients:
-        c.close()
 
 
 def replan(base: str, at: float, out) -> None:
@@ -468,7 +469,7 @@ def report(
         "(e) report p99 <= 0.3x loop, phones dropping": re_ <= 0.3 * loop,
         "(e) /public p99 <= 0.5x loop, phones dropping": pe <= 0.5 * loop,
         "(e) no report lost or doubled": not lost and not wrong,
-        f"(e) {CALLS} calls stored once, none refused": waiting == CALLS
+        "(e) every call stored once, none refused": waiting == len(e["call"]) > 0  # 20, or one per table if fewer
         and all(st in (200, 303) for _t, st in e["call"]),
         **{
             f"(d) {name} <= loop/{share}": cpu <= loop / share

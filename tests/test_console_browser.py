@@ -57,6 +57,10 @@ class Console:
         self.base = f"http://127.0.0.1:{self.port}"
         self.proc = None
 
+    def serve_options(self) -> list[str]:
+        """What ``serve`` is given beyond the file, folder, port and password (a subclass adds its own)."""
+        return ["--console-url", self.base]
+
     def start(self) -> None:
         self.proc = subprocess.Popen(
             [
@@ -71,8 +75,7 @@ class Console:
                 str(self.port),
                 "--password-file",
                 str(self.password_file),
-                "--console-url",
-                self.base,
+                *self.serve_options(),
             ],
             cwd=ROOT,
             stdout=subprocess.PIPE,

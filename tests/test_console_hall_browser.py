@@ -14,8 +14,6 @@ from __future__ import annotations
 
 import contextlib
 import shutil
-import subprocess
-import sys
 import tempfile
 import time
 import urllib.error
@@ -35,49 +33,11 @@ class HallConsole(Console):
     """The Swiss example served with a referees' password, its tables'
     address on the hall's host name (``http://hall.test:PORT``)."""
 
-    def start(self) -> None:
+    def serve_options(self) -> list[str]:
         self.hall = f"http://{HALL}:{self.port}"
         referee_file = self.password_file.with_name("referee.txt")
         referee_file.write_text(REFEREE + "\n")
-        self.proc = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "setupgen",
-                "serve",
-                str(self.tour),
-                "-o",
-                str(self.folder),
-                "--port",
-                str(self.port),
-                "--password-file",
-                str(self.password_file),
-                "--referee-password-file",
-                str(referee_file),
-                "--console-url",
-                self.hall,
-                "--trust-console-url",
-            ],
-            cwd=ROOT,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            text=True,
-        )
-        self._wait()
-
-    def _wait(self) -> None:
-        import socket
-
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            try:
-                socket.create_connection(("127.0.0.1", self.port), timeout=0.5).close()
-                return
-            except OSError:
-                if self.proc.poll() is not None:
-                    pytest.fail(f"serve ended: {self.proc.stdout.read()}")
-                time.sleep(0.1)
-        pytest.fail("serve did not answer within 30 s")
+        return ["--referee-password-file", str(referee_file), "--console-url", self.hall, "--trust-console-url"]
 
 
 @contextlib.contextmanager

@@ -32,19 +32,7 @@ from setupgen.core import layout
 from setupgen.core.errors import SetupgenError
 from setupgen.render import sheet
 
-SCENARIOS = [
-    "base-3-4",
-    "base-5-6",
-    "cities-knights",
-    "cities-knights-5-6",
-    "seafarers-sm2010",
-    "seafarers-new-shores-3",
-    "seafarers-new-shores-4",
-    "seafarers-four-islands-3",
-    "seafarers-four-islands-4",
-    "oil-springs",
-    "oil-springs-5-6",
-]
+SCENARIOS = [n for n in layout.scenario_names() if layout.load(n).source != "board-file"]  # every generated one
 METHODS = ("shuffled", "free", "players")
 PAGES = (("en", "a4"), ("de", "letter"), ("de", "a4"), ("en", "letter"))
 BOARDS = 2000

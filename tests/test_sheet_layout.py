@@ -19,6 +19,7 @@ import re
 import pytest
 import sheetsvg as S
 from PIL import Image, ImageDraw
+from test_harbor_labels import SCENARIOS  # every generated scenario
 
 from setupgen import generate
 from setupgen.core import layout, templates
@@ -26,19 +27,6 @@ from setupgen.core.board import Board
 from setupgen.render import sheet
 from setupgen.render.pdf import svg_to_png
 
-SCENARIOS = [
-    "base-3-4",
-    "base-5-6",
-    "cities-knights",
-    "cities-knights-5-6",
-    "seafarers-sm2010",
-    "seafarers-new-shores-3",
-    "seafarers-new-shores-4",
-    "seafarers-four-islands-3",
-    "seafarers-four-islands-4",
-    "oil-springs",
-    "oil-springs-5-6",
-]
 PLAYERS = ("Anna Bergmann", "Ben Okafor", "Chiara Rossi", "Dmitri Volkov", "Eva Lindqvist", "Friedrich Maier")
 
 
