@@ -1388,7 +1388,7 @@ def _referee_password(path: Path | None, director: str | None) -> str | None:
             "the referees' password needs the director's: referees log in beside a director's login",
             needs="password_file",
         )
-    plain = security.read_password(path)
+    plain = security.read_password(path, field="referee_password_file")
     if plain == director:
         raise SetupgenError(
             "the referees' password must differ from the director's (a referee may not enter results)",

@@ -385,3 +385,34 @@ def test_time_added_shows_on_the_table_page_and_the_round_page(open_day):
     bad = c.post("/rounds/1/tables/2/time", data={"csrf": token, "minutes": "500"})
     assert bad.status_code == 400 and "from 1 to 60" in bad.text and calls.added_time(day.store, G(1, 2)) == 300
     assert c.post("/rounds/1/tables/99/time", data={"csrf": token, "minutes": "5"}).status_code == 404
+
+
+def test_serve_refuses_a_bad_referees_password_file_in_one_line(tmp_path):
+    """Without a director's password, the same as the director's, missing,
+    too short: one line naming the option, exit 2, no folder made."""
+    from typer.testing import CliRunner
+
+    from setupgen.cli import app
+
+    tour = club(tmp_path)
+    (tmp_path / "d.txt").write_text(DIRECTOR + "\n")
+    (tmp_path / "short.txt").write_text("short\n")
+    serve = ["serve", str(tour), "-o", str(tmp_path / "out")]
+    for extra, line in (
+        (["--referee-password-file", str(tmp_path / "d.txt")], "the referees' password needs the director's"),
+        (
+            ["--password-file", str(tmp_path / "d.txt"), "--referee-password-file", str(tmp_path / "d.txt")],
+            "--referee-password-file: the referees' password must differ from the director's",
+        ),
+        (
+            ["--password-file", str(tmp_path / "d.txt"), "--referee-password-file", str(tmp_path / "none.txt")],
+            "--referee-password-file: ",
+        ),
+        (
+            ["--password-file", str(tmp_path / "d.txt"), "--referee-password-file", str(tmp_path / "short.txt")],
+            "--referee-password-file: the password in",
+        ),
+    ):
+        res = CliRunner().invoke(app, serve + extra)
+        assert res.exit_code == 2 and line in res.output and len(res.output.strip().splitlines()) == 1, res.output
+    assert not (tmp_path / "out").exists()

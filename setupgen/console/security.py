@@ -96,28 +96,29 @@ def check_console_url(url: str, host: str, port: int, tls: bool) -> None:
         )
 
 
-def read_password(path: str | Path) -> str:
-    """The director's password: the first line of ``path`` (a regular
+def read_password(path: str | Path, field: str = "password_file") -> str:
+    """A password (the director's; the referees' with ``field``
+    ``referee_password_file``): the first line of ``path`` (a regular
     file of at most 1 KB, UTF-8), surrounding spaces dropped, at least
-    :data:`MIN_PASSWORD` characters. Raises :class:`SetupgenError` (field
-    ``password_file``)."""
+    :data:`MIN_PASSWORD` characters. Raises :class:`SetupgenError` naming
+    ``field``."""
     p = Path(path)
     try:
         if not p.is_file():
-            raise SetupgenError(f"{quoted(str(p), 120)} is not a file", field="password_file")
+            raise SetupgenError(f"{quoted(str(p), 120)} is not a file", field=field)
         if p.stat().st_size > MAX_PASSWORD_FILE:
             raise SetupgenError(
                 f"{quoted(str(p), 120)} is larger than {MAX_PASSWORD_FILE} bytes; it should hold "
                 f"one line, the password",
-                field="password_file",
+                field=field,
             )
         text = p.read_text(encoding="utf-8")
     except (OSError, UnicodeError) as exc:
-        raise SetupgenError(f"cannot read {quoted(str(p), 120)}: {exc}", field="password_file") from None
+        raise SetupgenError(f"cannot read {quoted(str(p), 120)}: {exc}", field=field) from None
     password = (text.splitlines() or [""])[0].strip()
     if len(password) < MIN_PASSWORD:
         raise SetupgenError(
-            f"the password in {quoted(str(p), 120)} must have at least {MIN_PASSWORD} characters", field="password_file"
+            f"the password in {quoted(str(p), 120)} must have at least {MIN_PASSWORD} characters", field=field
         )
     return password
 
