@@ -49,12 +49,14 @@ from .core.rules import (
     RULE_OIL_SPRING,
     RULE_ONE_PER_SEA,
     RULE_PIRATE,
+    RULE_RED_BARRED,
     RULE_ROBBER,
     RULE_SETUP_ID,
     RULE_TERRAIN_POOL,
     clashes,
     coast_edge,
     harbor_conflict,
+    red_barred,
 )
 
 ERROR = "error"
@@ -222,7 +224,17 @@ def _check_numbers(board: Board, layout: Layout) -> list[Violation]:
             out.append(
                 Violation(RULE_NUMBER_POOL, f"region {region.name}: number tokens differ from the pool ({diff})")
             )
-    return out + _number_rules(board, layout)
+    return out + _number_rules(board, layout) + _red_barred_rule(board, layout)
+
+
+def _red_barred_rule(board: Board, layout: Layout) -> list[Violation]:
+    """A 6 or 8 on a terrain the layout bars from them (``red_barred``,
+    docs/rules.md section 4b): an error per such hex."""
+    return [
+        Violation(RULE_RED_BARRED, f"{t.terrain} {_fmt(t.hex)} carries the red number {t.number}", (t.hex,))
+        for t in board.tiles
+        if t.kind == "land" and red_barred(t.number, t.terrain, layout.red_barred)
+    ]
 
 
 def _number_rules(board: Board, layout: Layout) -> list[Violation]:

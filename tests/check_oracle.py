@@ -32,6 +32,7 @@ RULES = frozenset(
         "harbor-shared-intersection",
         "harbor-coast",
         "harbor-pool",
+        "red-on-barred-terrain",
     }
 )
 
@@ -50,7 +51,13 @@ def layout_of(name: str) -> dict:
                 kinds[(row["q"] + i, row["r"])] = legend[cell.split(":")[0]]["kind"]  # SYM:N fixes a token
     harbors = data.get("harbors", {})
     places = [(p["q"], p["r"], p["facing"], p.get("type")) for p in harbors.get("places", [])]
-    return {"kinds": kinds, "places": places, "pool": Counter(harbors.get("pool", {})), "oil": "oil" in data}
+    return {
+        "kinds": kinds,
+        "places": places,
+        "pool": Counter(harbors.get("pool", {})),
+        "oil": "oil" in data,
+        "red_barred": set(data.get("numbers", {}).get("red_barred", [])),  # terrains no 6 or 8 may lie on
+    }
 
 
 def _pool(counter: Counter) -> Counter:
@@ -99,6 +106,9 @@ def _numbers(board, tiles, layout):
                 out.add(("equal-adjacent", pair))
             if a in RED and b in RED:
                 out.add(("red-adjacent", pair))
+    for h, a in numbers.items():
+        if a in RED and tiles[h]["terrain"] in layout["red_barred"]:
+            out.add(("red-on-barred-terrain", frozenset([h])))
     return out
 
 

@@ -198,6 +198,37 @@ def test_red_adjacent_six_beside_six_and_eight():
     ]
 
 
+def test_red_number_on_gold_where_the_layout_bars_it():
+    """Through the Desert bars 6 and 8 from gold (``red_barred``). Worked on
+    the pinned board of seed ``ttd``: the strip's gold (0, 3) holds 3 and the
+    strip's forest (2, 1) 6; trading them keeps the strip's pool and puts
+    the 6 on gold, beside no other token but a 4. The islands' gold (2, 7)
+    traded with the pasture 8 at (5, 1) (both island hexes; their
+    neighbours hold 9 and 5) gives the second violation."""
+    doc = doc_of("seafarers-through-the-desert-3", "ttd")
+    assert (hexdoc(doc, 0, 3)["terrain"], hexdoc(doc, 0, 3)["number"], hexdoc(doc, 2, 1)["number"]) == ("gold", 3, 6)
+    assert (hexdoc(doc, 2, 7)["terrain"], hexdoc(doc, 2, 7)["number"], hexdoc(doc, 5, 1)["number"]) == ("gold", 11, 8)
+    assert found(doc) == []
+    hexdoc(doc, 0, 3)["number"], hexdoc(doc, 2, 1)["number"] = 6, 3
+    assert found(doc) == [("red-on-barred-terrain", "gold (0, 3) carries the red number 6", ((0, 3),), E)]
+    hexdoc(doc, 2, 7)["number"], hexdoc(doc, 5, 1)["number"] = 8, 11
+    assert [v[1] for v in found(doc)] == [
+        "gold (0, 3) carries the red number 6",
+        "gold (2, 7) carries the red number 8",
+    ]
+
+
+def test_red_numbers_on_gold_are_allowed_where_the_layout_bars_nothing():
+    """Heading for New Shores bars no terrain: a board with a 6 or 8 on gold
+    is legal there (both sources of that map allow it, docs/rules.md 4b)."""
+    for k in range(200):
+        doc = doc_of("seafarers-new-shores-4", f"gold/{k}")
+        if any(h["terrain"] == "gold" and h["number"] in (6, 8) for h in doc["hexes"]):
+            assert found(doc) == []
+            return
+    raise AssertionError("no New Shores board of 200 had a 6 or 8 on gold")
+
+
 def test_spiral_board_with_adjacent_sixes_is_illegal():
     """A spiral board promises only the red rule: equal neighbours are a
     note, but a 6 beside a 6 breaks the red rule too, so it is an error."""
@@ -518,10 +549,20 @@ import pytest  # noqa: E402
 #: pinned boards of every generated scenario and every number and harbor method
 DIFF_CASES = [
     (s, n, h)
-    for s in ("base-3-4", "base-5-6", "cities-knights", "seafarers-sm2010", "oil-springs", "oil-springs-5-6")
+    for s in (
+        "base-3-4",
+        "base-5-6",
+        "cities-knights",
+        "seafarers-sm2010",
+        "oil-springs",
+        "oil-springs-5-6",
+        "seafarers-through-the-desert-4",
+    )
     for n in ("swap", "spiral", "uniform")
     for h in ("shuffled", "free", "players")
-    if not (s in ("seafarers-sm2010",) and h == "shuffled") and not (s.startswith("oil") and n == "spiral")
+    if not (s in ("seafarers-sm2010",) and h == "shuffled")
+    and not (s.startswith(("oil", "seafarers-through")) and n == "spiral")
+    and not (s.startswith("seafarers-through") and h == "free")
 ]
 
 

@@ -63,6 +63,8 @@ BY_HAND = {
     "seafarers-four-islands-4": (BASE, SEA),
     "seafarers-new-shores-3": (BASE, SEA),
     "seafarers-new-shores-4": (BASE, SEA),
+    "seafarers-through-the-desert-3": (BASE, SEA),
+    "seafarers-through-the-desert-4": (BASE, SEA),
     "oil-springs": (BASE, OIL) + OIL_34,
     "oil-springs-fixed": (BASE, OIL) + OIL_34,
     "oil-springs-5-6": (BASE, EXT56, OIL) + OIL_56,

@@ -98,6 +98,14 @@ def _write(tmp_path, text, name="base-3-4"):
         ),
         (('cells = "~ L L L ~" }', 'cells = "~ L X L ~" }'), "map.rows[1]", "unknown symbol 'X'"),
         (('default = "swap"', 'default = "magic"'), "numbers.default", "unknown method"),
+        (('default = "swap"', 'default = "swap"\nred_barred = "gold"'), "numbers.red_barred", "expected list"),
+        (('default = "swap"', 'default = "swap"\nred_barred = ["desert"]'), "numbers.red_barred", "expected a list"),
+        (('default = "swap"', 'default = "swap"\nred_barred = ["gold", "gold"]'), "numbers.red_barred", "each once"),
+        (('default = "swap"', 'default = "swap"\nred_barred = [6]'), "numbers.red_barred", "expected a list of forest"),
+        (('default = "shuffled"', 'default = "shuffled"\nmethods = []'), "harbors.methods", "at least one"),
+        (('default = "shuffled"', 'default = "shuffled"\nmethods = ["free", "free"]'), "harbors.methods", "each once"),
+        (('default = "shuffled"', 'default = "shuffled"\nmethods = ["magic"]'), "harbors.methods", "expected a list"),
+        (('default = "shuffled"', 'default = "shuffled"\nmethods = ["free"]'), "harbors.methods", "default method"),
     ],
 )
 def test_malformed_layout_names_file_key_and_problem(tmp_path, change, key, problem):
@@ -191,3 +199,29 @@ def test_inherits_cycle_names_the_files(tmp_path):
     (tmp_path / "orphan.toml").write_text('inherits = "nowhere"\nname = "orphan"\ncode = "QO"\n')
     with pytest.raises(LayoutError, match="no layout 'nowhere' beside this file"):
         Layout.from_file(tmp_path / "orphan.toml")
+
+
+def test_red_barred_is_read_from_the_numbers_table(tmp_path):
+    """``numbers.red_barred`` names the terrains no 6 or 8 may lie on;
+    without it a layout bars none."""
+    text = GOOD.replace('default = "swap"', 'default = "swap"\nred_barred = ["hills", "forest"]', 1)
+    path = _write(
+        tmp_path, text.replace('code = "B4"', 'code = "ZZ"').replace('name = "base-3-4"', 'name = "mine"'), "mine"
+    )
+    assert lay.Layout.from_file(path).red_barred == ("hills", "forest")
+    assert lay.load("base-3-4").red_barred == () and lay.load("seafarers-through-the-desert-3").red_barred == ("gold",)
+
+
+def test_a_layout_offers_the_harbor_methods_it_names():
+    """``harbors.methods`` narrows the harbor methods (in the project's
+    order); a method left out is refused in one line naming the ones
+    offered; without the key every method is offered."""
+    from setupgen import generate
+    from setupgen.core.errors import SetupgenError
+
+    desert = lay.load("seafarers-through-the-desert-3")
+    assert desert.harbor_methods == ("shuffled", "players")
+    assert lay.load("base-3-4").harbor_methods == ("shuffled", "free", "players", "fixed")
+    with pytest.raises(SetupgenError, match="does not offer harbor method free; use shuffled or players"):
+        generate.from_seed(desert, "x", harbors="free")
+    assert generate.from_seed(desert, "x", harbors="players").harbors == ()

@@ -5,6 +5,7 @@ reproduced, the almanac's rules and the table's boxes."""
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections import Counter
 from pathlib import Path
@@ -244,7 +245,10 @@ def test_four_islands_facts_match_the_second_source(players):
     assert almanac.scenario_rulebook(L.name) == "seafarers-2015-four-islands"
 
 
-@pytest.mark.parametrize("scenario", ["seafarers-new-shores-3", "seafarers-four-islands-4", "cities-knights-5-6"])
+@pytest.mark.parametrize(
+    "scenario",
+    ["seafarers-new-shores-3", "seafarers-four-islands-4", "cities-knights-5-6", "seafarers-through-the-desert-3"],
+)
 def test_survey_and_stats_work_on_the_new_scenarios(scenario, tmp_path, monkeypatch):
     from typer.testing import CliRunner
 
@@ -264,6 +268,159 @@ def test_survey_and_stats_work_on_the_new_scenarios(scenario, tmp_path, monkeypa
     assert stats.exit_code == 0 and stats.output.count(f"  {scenario}  seed x/") == 20, stats.output[:300]
 
 
+# Through the Desert as JSettlers2's SOCBoardAtServer deals it (scenario SC_TTD; the second source here: the
+# layouts take their rows from thisisrandy/catan-randomizer's templates), written by hand in axial (q, r)
+# (JSettlers row R, column C: r = (R - 1) / 2, q = (C - r) / 2): JSettlers2's main pool (the main island and
+# the strip beyond the desert, its land areas 1 and 2), the strip, the small-islands pool and its land
+# areas, the three fixed deserts, each harbor's (sea hex, land hex served), robber and pirate.
+THROUGH_DESERT = {
+    3: {
+        "main": {"hills": 3, "mountains": 2, "pasture": 3, "fields": 3, "forest": 5, "gold": 1},
+        "main_numbers": [2, 3, 3, 4, 4, 4, 5, 6, 6, 6, 8, 8, 9, 9, 10, 10, 11],
+        "strip": {(2, 1), (1, 2), (0, 3)},
+        "small": {"mountains": 2, "pasture": 1, "fields": 1, "gold": 1},
+        "small_numbers": [5, 5, 8, 9, 11],
+        "islands": [{(5, 1), (5, 2)}, {(4, 4)}, {(3, 6), (2, 7)}],
+        "harbors": {
+            ((4, 1), (3, 2)),
+            ((3, 4), (2, 5)),
+            ((2, 6), (2, 5)),
+            ((1, 7), (0, 7)),
+            ((-1, 8), (-1, 7)),
+            ((-2, 7), (-1, 7)),
+            ((-2, 6), (-1, 5)),
+            ((0, 4), (0, 5)),
+        },
+        "harbor_pool": {"3:1": 3, "brick": 1, "ore": 1, "wool": 1, "grain": 1, "lumber": 1},
+        "pirate": (5, 4),
+    },
+    4: {
+        "main": {"hills": 4, "mountains": 3, "pasture": 4, "fields": 3, "forest": 5, "gold": 1},
+        "main_numbers": [3, 3, 4, 4, 5, 5, 6, 6, 8, 8, 8, 9, 9, 10, 10, 10, 11, 11, 11, 12],
+        "strip": {(2, 1), (1, 2), (0, 3)},
+        "small": {"hills": 1, "mountains": 2, "pasture": 1, "fields": 2, "gold": 1},
+        "small_numbers": [2, 3, 4, 5, 6, 9, 12],
+        "islands": [{(6, 1), (6, 2), (6, 3)}, {(4, 5), (5, 5)}, {(2, 7), (3, 7)}],
+        "harbors": {
+            ((5, 1), (4, 1)),
+            ((5, 2), (4, 3)),
+            ((4, 4), (4, 3)),
+            ((2, 6), (2, 5)),
+            ((1, 7), (0, 7)),
+            ((-1, 8), (0, 7)),
+            ((-1, 7), (-1, 6)),
+            ((-2, 6), (-1, 6)),
+            ((0, 4), (1, 4)),
+        },
+        "harbor_pool": {"3:1": 4, "brick": 1, "ore": 1, "wool": 1, "grain": 1, "lumber": 1},
+        "pirate": (6, 4),
+    },
+}
+#: the three deserts both sources fix, and the one JSettlers2 starts the robber on
+DESERTS, ROBBER = {(3, 1), (2, 2), (1, 3)}, (1, 3)
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_through_the_desert_facts_match_the_second_source(players):
+    L = layout.load(f"seafarers-through-the-desert-{players}")
+    want = THROUGH_DESERT[players]
+    main, strip, islands = region_of(L, "main"), region_of(L, "strip"), region_of(L, "islands")
+    assert dict(Counter(main.terrain_pool + strip.terrain_pool)) == want["main"]
+    assert sorted(main.number_tokens + strip.number_tokens) == want["main_numbers"]
+    assert set(L.region_hexes("strip")) == want["strip"]
+    assert dict(Counter(islands.terrain_pool)) == want["small"]
+    assert sorted(islands.number_tokens) == want["small_numbers"]
+    assert set(L.region_hexes("islands")) == set().union(*want["islands"])
+    land = set(L.land())
+    for one in want["islands"]:
+        assert not any(hexgrid.neighbor(h, d) in land - one for h in one for d in range(6))  # apart by sea
+    assert {s.hex for s in L.hexes if s.terrain == "desert"} == DESERTS and L.robber == ROBBER
+    assert {(p.hex, hexgrid.neighbor(p.hex, p.facing)) for p in L.harbor_places} == want["harbors"]
+    assert dict(Counter(L.harbor_pool)) == want["harbor_pool"] and L.pirate == want["pirate"]
+    assert (L.victory_points, L.edition, L.players, L.red_barred) == (
+        12,
+        "CATAN Seafarers, edition 2015",
+        str(players),
+        ("gold",),
+    )
+    assert almanac.scenario_rulebook(L.name) == "seafarers-2015-through-the-desert"
+
+
+def _arrangements(pool):
+    """Every distinct order of a multiset (a tuple per order, sorted)."""
+    return sorted(set(itertools.permutations(pool)))
+
+
+def _chi_square(observed: Counter, expected: dict[tuple, float]) -> float:
+    assert set(observed) <= set(expected)  # nothing drawn the exhaustive count calls impossible
+    return sum((observed[k] - e) ** 2 / e for k, e in expected.items())
+
+
+def _legal(hexes, terrain, numbers) -> bool:
+    """The number rules over a few hexes, written here: no equal or red
+    numbers side by side (axial neighbours), no 6 or 8 on gold."""
+    at = dict(zip(hexes, numbers))
+    for (q, r), n in at.items():
+        for dq, dr in ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1)):
+            m = at.get((q + dq, r + dr))
+            if m is not None and (m == n or (m in (6, 8) and n in (6, 8))):
+                return False
+    return not any(t == "gold" and n in (6, 8) for t, n in zip(terrain, numbers))
+
+
+def _exhaustive(hexes, terrain_pool, number_pool) -> dict[tuple, float]:
+    """The chance of each (terrain, numbers) over ``hexes``: each distinct
+    terrain order equally likely, then each legal number order for it."""
+    terrains = _arrangements(terrain_pool)
+    out = {}
+    for t in terrains:
+        legal = [n for n in _arrangements(number_pool) if _legal(hexes, t, n)]
+        for n in legal:
+            out[(t, n)] = 1 / len(terrains) / len(legal)
+    return out
+
+
+def test_uniform_numbers_on_the_desert_strip_match_an_exhaustive_count():
+    """The strip beyond the desert (3 hexes, touching only deserts and sea)
+    holds fields, forest and gold with 3, 4 and 6: of the 36 orders the
+    count here finds the 24 that keep the 6 off gold, each 1/24 likely.
+    12,000 boards by the uniform method: chi-square, df = 23, critical
+    value 49.73 at p = 0.001 (fixed seeds)."""
+    L = layout.load("seafarers-through-the-desert-3")
+    hexes = L.region_hexes("strip")
+    assert not any(hexgrid.neighbor(h, d) in set(L.region_hexes("main")) for h in hexes for d in range(6))
+    expected_p = _exhaustive(hexes, ("fields", "forest", "gold"), (3, 4, 6))
+    assert len(expected_p) == 24 and set(expected_p.values()) == {1 / 24}
+    n, seen = 12_000, Counter()
+    for k in range(n):
+        tiles = {t.hex: t for t in generate.from_seed(L, f"strip/{k}", numbers="uniform").tiles}
+        seen[(tuple(tiles[h].terrain for h in hexes), tuple(tiles[h].number for h in hexes))] += 1
+    assert _chi_square(seen, {k: p * n for k, p in expected_p.items()}) < 49.73
+
+
+def test_the_islands_gold_gets_its_number_as_an_exhaustive_count_says():
+    """The small islands (5 hexes, 60 terrain orders, 60 number orders) by
+    the uniform method: where the gold lies and which number it bears, against
+    the chances counted here over every order (the two 5s apart, no 8 on
+    gold). 10,000 boards: chi-square over the 15 (hex, number) outcomes,
+    df = 14, critical value 36.12 at p = 0.001."""
+    L = layout.load("seafarers-through-the-desert-3")
+    hexes = L.region_hexes("islands")
+    region = region_of(L, "islands")
+    full = _exhaustive(hexes, region.terrain_pool, region.number_tokens)
+    expected_p: dict[tuple, float] = {}
+    for (t, ns), p in full.items():
+        where = t.index("gold")
+        expected_p[(hexes[where], ns[where])] = expected_p.get((hexes[where], ns[where]), 0) + p
+    assert len(expected_p) == 15 and abs(sum(expected_p.values()) - 1) < 1e-9
+    n, seen = 10_000, Counter()
+    for k in range(n):
+        board = generate.from_seed(L, f"isles/{k}", numbers="uniform")
+        gold = next(t for t in board.tiles if t.terrain == "gold" and t.hex in hexes)
+        seen[(gold.hex, gold.number)] += 1
+    assert _chi_square(seen, {k: p * n for k, p in expected_p.items()}) < 36.12
+
+
 #: every scenario issue 50 added
 NEW = (
     "cities-knights-5-6",
@@ -271,6 +428,8 @@ NEW = (
     "seafarers-new-shores-4",
     "seafarers-four-islands-3",
     "seafarers-four-islands-4",
+    "seafarers-through-the-desert-3",
+    "seafarers-through-the-desert-4",
 )
 
 

@@ -89,6 +89,13 @@ def test_harbor_conflict():
 
 
 def test_check_rules_names_are_unique_and_complete():
-    assert len(set(rules.CHECK_RULES)) == len(rules.CHECK_RULES) == 27
+    assert len(set(rules.CHECK_RULES)) == len(rules.CHECK_RULES) == 28
     names = {v for k, v in vars(rules).items() if k.startswith("RULE_")}
     assert names == set(rules.CHECK_RULES)
+
+
+def test_red_barred_is_a_red_number_on_a_barred_terrain():
+    """Only 6 and 8, only on the terrains named, and no token is no breach."""
+    assert rules.red_barred(6, "gold", ("gold",)) and rules.red_barred(8, "gold", ("gold",))
+    assert not any(rules.red_barred(n, "gold", ("gold",)) for n in (None, 2, 3, 4, 5, 9, 10, 11, 12))
+    assert not rules.red_barred(6, "forest", ("gold",)) and not rules.red_barred(6, "gold", ())

@@ -97,6 +97,8 @@ class Layout:
     frame: str | None = None  # board-file scenarios: the layout whose hexes and pools the board must have
     start_barred: tuple[str, ...] = ()  # "hidden", "gold": no starting settlement touching such a hex
     balance: Limits | None = None  # balance limits every board of this layout must meet (None: none)
+    red_barred: tuple[str, ...] = ()  # terrains no 6 or 8 may lie on ("gold"; docs/rules.md section 4b)
+    harbor_methods: tuple[str, ...] = HARBOR_METHODS  # the harbor methods the layout offers
     _index: Mapping[Hex, HexSpec] = field(init=False, compare=False, repr=False)
     _adjacency: Mapping[Hex, tuple[Hex, ...]] = field(init=False, compare=False, repr=False)
     _regions: Mapping[str, tuple[Hex, ...]] = field(init=False, compare=False, repr=False)
@@ -241,8 +243,8 @@ TOP_KEYS = frozenset(
     }
 )
 REGION_KEYS = frozenset({"terrain", "numbers", "hidden"})
-NUMBERS_KEYS = frozenset({"default", "placement_order", "spiral"})
-HARBORS_KEYS = frozenset({"default", "pool", "places"})
+NUMBERS_KEYS = frozenset({"default", "placement_order", "spiral", "red_barred"})
+HARBORS_KEYS = frozenset({"default", "pool", "places", "methods"})
 PLACE_KEYS = frozenset({"q", "r", "facing", "type"})
 ROW_KEYS = frozenset({"r", "q", "cells"})
 LEGEND_KEYS = frozenset({"kind", "region", "terrain"})
@@ -370,7 +372,9 @@ def _parse(data: dict[str, Any], path: Path) -> Layout:
     hexes = tuple(specs[h] for h in hexgrid.row_order(specs))
     _check_region_counts(regions, hexes, path)
     default_numbers, spiral = _parse_numbers(data, path)
+    red_barred = _red_barred(data, path)
     default_harbors, harbor_pool, places = _parse_harbors(data, path, specs)
+    harbor_methods = _harbor_methods(data, path, default_harbors)
     robber, pirate = _parse_pieces(data, path, specs)
     oil = _parse_oil(data, path)
     _check_whole(regions, hexes, spiral, robber, oil, path)
@@ -399,6 +403,8 @@ def _parse(data: dict[str, Any], path: Path) -> Layout:
             oil=oil,
             start_barred=_start_barred(data, path),
             balance=_balance(data, path),
+            red_barred=red_barred,
+            harbor_methods=harbor_methods,
         )
     )
 
@@ -579,6 +585,17 @@ def _parse_numbers(data: dict[str, Any], path: Path) -> tuple[str, tuple[int, ..
     return default_numbers, _numbers(numbers_t.get("spiral", []), path, "numbers.spiral")
 
 
+def _red_barred(data: dict[str, Any], path: Path) -> tuple[str, ...]:
+    """``numbers.red_barred``: the terrains no 6 or 8 may lie on, each a
+    numbered land terrain, each once (e.g. ``["gold"]``)."""
+    numbers_t = _get(data, "numbers", dict, path, {})
+    items = _get(numbers_t, "red_barred", list, path, [], where="numbers.")
+    allowed = tuple(t for t in LAND_TERRAINS if t != "desert")
+    if not all(isinstance(x, str) and x in allowed for x in items) or len(set(items)) != len(items):
+        raise LayoutError(str(path), "numbers.red_barred", f"expected a list of {', '.join(allowed)} (each once)")
+    return tuple(items)
+
+
 def _parse_harbors(
     data: dict[str, Any], path: Path, specs: dict[Hex, HexSpec]
 ) -> tuple[str, tuple[str, ...], tuple[HarborPlace, ...]]:
@@ -610,6 +627,20 @@ def _parse_harbors(
             raise LayoutError(p, "harbors.places", f"harbor at {place.hex!r} shares an intersection with another")
         seen |= cs
     return default_harbors, harbor_pool, places
+
+
+def _harbor_methods(data: dict[str, Any], path: Path, default_harbors: str) -> tuple[str, ...]:
+    """``harbors.methods``: the harbor methods the layout offers (default:
+    every method), each known, each once, the default among them."""
+    harbors_t = _get(data, "harbors", dict, path, {})
+    items = _get(harbors_t, "methods", list, path, list(HARBOR_METHODS), where="harbors.")
+    if not items or not all(isinstance(x, str) and x in HARBOR_METHODS for x in items) or len(set(items)) != len(items):
+        raise LayoutError(
+            str(path), "harbors.methods", f"expected a list of {', '.join(HARBOR_METHODS)} (each once, at least one)"
+        )
+    if default_harbors not in items:
+        raise LayoutError(str(path), "harbors.methods", f"does not offer the default method {default_harbors!r}")
+    return tuple(m for m in HARBOR_METHODS if m in items)
 
 
 def _parse_place(place: Any, i: int, path: Path, specs: dict[Hex, HexSpec]) -> HarborPlace:

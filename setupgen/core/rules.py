@@ -50,6 +50,7 @@ PIPS: Mapping[int, int] = {2: 1, 3: 2, 4: 3, 5: 4, 6: 5, 8: 5, 9: 4, 10: 3, 11: 
 
 RULE_EQUAL = "equal-adjacent"
 RULE_RED = "red-adjacent"
+RULE_RED_BARRED = "red-on-barred-terrain"
 RULE_COAST = "harbor-coast"
 RULE_ONE_PER_SEA = "harbor-one-per-sea-hex"
 RULE_CORNERS = "harbor-shared-intersection"
@@ -93,6 +94,7 @@ CHECK_RULES: tuple[str, ...] = (
     RULE_NUMBER_POOL,
     RULE_EQUAL,
     RULE_RED,
+    RULE_RED_BARRED,
     RULE_HARBOR_METHOD,
     RULE_HARBOR_POOL,
     RULE_HARBOR_PLACE,
@@ -158,6 +160,14 @@ def fits(
     return True
 
 
+def red_barred(number: int | None, terrain: str, barred: Collection[str]) -> bool:
+    """Whether token ``number`` (None: no token) on a hex of ``terrain``
+    breaks ``RULE_RED_BARRED``: a red number (6 or 8) on a terrain the
+    layout bars from them (``barred``, the layout's ``red_barred``, e.g.
+    ``("gold",)``: docs/rules.md section 4b, Through the Desert)."""
+    return number in RED_NUMBERS and terrain in barred
+
+
 # -- the harbor rules (docs/rules.md sections 1 and 3) ------------------------
 
 
@@ -200,10 +210,12 @@ __all__ = [
     "clashes",
     "clash_table",
     "fits",
+    "red_barred",
     "coast_edge",
     "harbor_conflict",
     "RULE_EQUAL",
     "RULE_RED",
+    "RULE_RED_BARRED",
     "RULE_COAST",
     "RULE_ONE_PER_SEA",
     "RULE_CORNERS",

@@ -24,7 +24,7 @@ from ..core.errors import GenerationError, SetupgenError, SetupIdError, UnknownS
 from ..core.hexgrid import Hex
 from ..core.layout import Layout
 from ..core.limits import check_text
-from ..core.rules import HARBOR_METHODS, HARBOR_TYPES, NUMBER_METHODS, TERRAINS
+from ..core.rules import HARBOR_METHODS, HARBOR_TYPES, NUMBER_METHODS, RED_NUMBERS, RULE_RED_BARRED, TERRAINS
 from ..core.setupid import SetupId
 from . import harbors as harbormod
 from . import numbers as numbermod
@@ -217,7 +217,32 @@ def _terrain(pl: planmod.Plan, rng: random.Random) -> list[int]:
     return terrain
 
 
+#: number layings tried on one terrain before a layout with ``red_barred``
+#: terrains gives up (a 6 or 8 on such a hex redoes the numbers)
+RED_BARRED_REDOS = 1000
+
+
 def _numbers(pl: planmod.Plan, terrain: list[int], number_method: str, rng: random.Random) -> list[int]:
+    """The tokens per cell (0: none) by :func:`_lay_numbers`. Where the
+    layout bars 6 and 8 from some terrains (``red_barred``, docs/rules.md
+    section 4b), a laying that puts one there is drawn again from the same
+    stream, the terrain kept: the numbers are then those of the method
+    given that rule. Raises :class:`GenerationError` after
+    :data:`RED_BARRED_REDOS` layings."""
+    if not pl.red_barred:
+        return _lay_numbers(pl, terrain, number_method, rng)
+    barred = [c for c in pl.land if terrain[c] in pl.red_barred]
+    for _ in range(RED_BARRED_REDOS):
+        placed = _lay_numbers(pl, terrain, number_method, rng)
+        if not any(placed[c] in RED_NUMBERS for c in barred):
+            return placed
+    raise GenerationError(
+        f"{pl.layout.name}: no number laying kept 6 and 8 off {', '.join(pl.layout.red_barred)} "
+        f"in {RED_BARRED_REDOS} tries (rule: {RULE_RED_BARRED})"
+    )
+
+
+def _lay_numbers(pl: planmod.Plan, terrain: list[int], number_method: str, rng: random.Random) -> list[int]:
     """Fixed tokens, then each region's tokens by the number method: the
     token per cell (0: none). Regions whose tokens touch are laid together
     (:func:`.numbers.swap_joint`, :func:`.numbers.uniform_joint`): a
@@ -313,6 +338,12 @@ def resolve_methods(layout: Layout, numbers: str | None, harbors: str | None) ->
     if harbor_method not in HARBOR_METHODS:
         raise SetupgenError(
             f"unknown harbor method {harbor_method!r} (known: {', '.join(HARBOR_METHODS)})", field="harbors"
+        )
+    if harbor_method not in layout.harbor_methods:
+        raise SetupgenError(
+            f"scenario {layout.name!r} does not offer harbor method {harbor_method}; "
+            f"use {' or '.join(layout.harbor_methods)}",
+            field="harbors",
         )
     if harbor_method == "fixed" and not (layout.harbor_places and all(pl.type for pl in layout.harbor_places)):
         raise SetupgenError(

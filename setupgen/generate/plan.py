@@ -67,7 +67,9 @@ class Plan:
       touch, and each edge's rank in board order;
     - ``regions_touch``: whether a cell of one region with number tokens
       lies next to a cell of another (swap and uniform then lay those
-      regions' tokens together, docs/rules.md section 2).
+      regions' tokens together, docs/rules.md section 2);
+    - ``red_barred``: the terrain codes no 6 or 8 may lie on (the layout's
+      ``red_barred``; empty for most layouts).
     """
 
     layout: Layout
@@ -88,6 +90,7 @@ class Plan:
     sea_hexes: int
     edge_rank: tuple[int, ...]
     regions_touch: bool
+    red_barred: frozenset[int]
 
 
 def _build(layout: Layout) -> Plan:
@@ -140,6 +143,7 @@ def _build(layout: Layout) -> Plan:
         sea_hexes,
         tuple(edge_rank),
         _regions_touch(regions, near),
+        frozenset(TERRAIN_CODES[t] for t in layout.red_barred),
     )
 
 
