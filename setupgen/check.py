@@ -136,6 +136,7 @@ def _check_hexes(board: Board, layout: Layout) -> list[Violation]:
         out.append(Violation(RULE_HEX_EXTRA, f"hex {_fmt(h)} is not part of the layout", (h,)))
     by_region: dict[str, list[str]] = {r.name: [] for r in layout.regions}
     hidden_of = {r.name: r.hidden for r in layout.regions}
+    sea_of = {r.name: "sea" in r.terrain_pool for r in layout.regions}  # a face-down region that may hide sea
     for t in board.tiles:
         if t.hex not in want:
             continue
@@ -161,7 +162,7 @@ def _check_hexes(board: Board, layout: Layout) -> list[Violation]:
             if t.number is not None:
                 out.append(Violation(RULE_NUMBER_ON_SEA, f"{spec.kind} hex {_fmt(t.hex)} has a number token", (t.hex,)))
             continue
-        if t.terrain == "sea":
+        if t.terrain == "sea" and not (t.hidden and spec.region is not None and sea_of[spec.region]):
             out.append(Violation(RULE_HEX_TERRAIN, f"land hex {_fmt(t.hex)} has terrain sea", (t.hex,)))
         if spec.region is None:
             if t.terrain != spec.terrain:
@@ -198,6 +199,7 @@ def _check_numbers(board: Board, layout: Layout) -> list[Violation]:
     want = {s.hex for s in layout.hexes}
     land = [t for t in board.tiles if t.kind == "land" and t.hex in want]
     per_region: dict[str, list[int]] = {r.name: [] for r in layout.regions}
+    sea_regions = {r.name for r in layout.regions if "sea" in r.terrain_pool}
     for t in land:
         spec = layout.spec(t.hex)
         if spec.kind != "land":
@@ -208,6 +210,14 @@ def _check_numbers(board: Board, layout: Layout) -> list[Violation]:
                     Violation(
                         RULE_NUMBER_FIXED, f"hex {_fmt(t.hex)} must carry the fixed token {spec.number}", (t.hex,)
                     )
+                )
+            continue
+        if (
+            t.terrain == "sea" and spec.region in sea_regions
+        ):  # a fog hex hiding sea (face down: checked with the hexes)
+            if t.number is not None:
+                out.append(
+                    Violation(RULE_NUMBER_ON_SEA, f"hex {_fmt(t.hex)} hides sea but has a number token", (t.hex,))
                 )
             continue
         if t.terrain == "desert":

@@ -229,6 +229,36 @@ def test_red_numbers_on_gold_are_allowed_where_the_layout_bars_nothing():
     raise AssertionError("no New Shores board of 200 had a 6 or 8 on gold")
 
 
+def test_a_fog_hex_may_hide_sea_but_not_with_a_token_nor_face_up():
+    """The Fog Islands: a face-down fog hex may hide sea (no token). Worked
+    on seed ``fog``: the fog sea (1, 2) and the fog hills (2, 2) holding 4
+    trade tokens: the sea gets a token, the hills none; a sea turned face
+    up is a land hex with terrain sea that must lie face down; a
+    main-island hex (0, 4) made sea breaks its region's pools too."""
+    doc = doc_of("seafarers-fog-islands-3", "fog")
+    assert [(hexdoc(doc, 1, 2)[k], hexdoc(doc, 2, 2)[k]) for k in ("terrain", "number", "hidden")] == [
+        ("sea", "hills"),
+        (None, 4),
+        (True, True),
+    ]
+    assert found(doc) == []
+    hexdoc(doc, 1, 2)["number"], hexdoc(doc, 2, 2)["number"] = 4, None
+    assert [v[:2] for v in found(doc)] == [
+        ("number-on-sea", "hex (1, 2) hides sea but has a number token"),
+        ("number-missing", "hex (2, 2) has no number token"),
+        ("number-pool", "region fog: number tokens differ from the pool (4 0 instead of 1)"),  # the 4 counts nowhere
+    ]
+    doc = doc_of("seafarers-fog-islands-3", "fog")
+    hexdoc(doc, 1, 2)["hidden"] = False
+    assert [v[:2] for v in found(doc)] == [
+        ("hex-terrain", "land hex (1, 2) has terrain sea"),
+        ("hex-hidden", "hex (1, 2) must lie face down"),
+    ]
+    doc = doc_of("seafarers-fog-islands-3", "fog")
+    hexdoc(doc, 0, 4)["terrain"], hexdoc(doc, 0, 4)["number"] = "sea", None
+    assert [v[0] for v in found(doc)] == ["hex-terrain", "terrain-pool", "number-missing", "number-pool"]
+
+
 def test_spiral_board_with_adjacent_sixes_is_illegal():
     """A spiral board promises only the red rule: equal neighbours are a
     note, but a 6 beside a 6 breaks the red rule too, so it is an error."""

@@ -59,6 +59,8 @@ BY_HAND = {
     "seafarers-sm2010": (BASE, SEA) + SEA_PIECES,
     "cities-knights": (BASE, CK),
     "cities-knights-5-6": (BASE, EXT56, CK, Material("cities-knights-5-6", 1, "box")),
+    "seafarers-fog-islands-3": (BASE, SEA),
+    "seafarers-fog-islands-4": (BASE, SEA),
     "seafarers-four-islands-3": (BASE, SEA),
     "seafarers-four-islands-4": (BASE, SEA),
     "seafarers-new-shores-3": (BASE, SEA),

@@ -247,7 +247,13 @@ def test_four_islands_facts_match_the_second_source(players):
 
 @pytest.mark.parametrize(
     "scenario",
-    ["seafarers-new-shores-3", "seafarers-four-islands-4", "cities-knights-5-6", "seafarers-through-the-desert-3"],
+    [
+        "seafarers-new-shores-3",
+        "seafarers-four-islands-4",
+        "cities-knights-5-6",
+        "seafarers-through-the-desert-3",
+        "seafarers-fog-islands-4",
+    ],
 )
 def test_survey_and_stats_work_on_the_new_scenarios(scenario, tmp_path, monkeypatch):
     from typer.testing import CliRunner
@@ -421,6 +427,106 @@ def test_the_islands_gold_gets_its_number_as_an_exhaustive_count_says():
     assert _chi_square(seen, {k: p * n for k, p in expected_p.items()}) < 36.12
 
 
+# The Fog Islands as thisisrandy/catan-randomizer's templates draw them (the second source: the layouts take
+# their rows from JSettlers2's SOCBoardAtServer), written here by hand after turning the randomizer's map by
+# 180 degrees ((q, r) -> (5 - q, 8 - r) in axial, where its map lies on JSettlers2's): the main islands' pool
+# and numbers, the fog cells (the randomizer's fixed "fog"), every harbor as (sea hex, land hex served, type),
+# and the cell count of its frame.
+FOG_ISLANDS = {
+    3: {
+        "main": {"forest": 4, "pasture": 4, "fields": 2, "hills": 2, "mountains": 2},
+        "main_numbers": [3, 4, 5, 5, 6, 6, 8, 8, 9, 9, 10, 11, 11, 12],
+        "fog": {(2, 1), (3, 1), (1, 2), (2, 2), (2, 3), (2, 4), (2, 5), (2, 6), (3, 6), (4, 6), (2, 7), (3, 7)},
+        "harbors": {
+            ((-1, 4), (0, 4), "3:1"),
+            ((-2, 6), (-1, 5), "grain"),
+            ((-2, 7), (-1, 7), "wool"),
+            ((-1, 8), (0, 7), "3:1"),
+            ((6, 3), (5, 4), "ore"),
+            ((6, 2), (5, 3), "lumber"),
+            ((6, 1), (5, 1), "3:1"),
+            ((4, 1), (4, 2), "brick"),
+        },
+        "cells": 66,
+    },
+    4: {
+        "main": {"forest": 4, "pasture": 4, "fields": 3, "hills": 3, "mountains": 3},
+        "main_numbers": [2, 3, 3, 4, 4, 5, 5, 6, 6, 8, 8, 9, 9, 10, 10, 11, 12],
+        "fog": {(2, 1), (3, 1), (2, 2), (3, 2), (2, 3), (3, 3), (2, 4), (3, 4), (3, 5), (3, 6), (4, 6), (3, 7)},
+        "harbors": {
+            ((-1, 4), (0, 3), "3:1"),
+            ((-2, 6), (-1, 5), "brick"),
+            ((-2, 7), (-1, 7), "3:1"),
+            ((-1, 8), (-1, 7), "grain"),
+            ((0, 8), (1, 7), "wool"),
+            ((6, 4), (5, 4), "lumber"),
+            ((7, 2), (6, 3), "ore"),
+            ((7, 1), (6, 1), "3:1"),
+            ((6, 0), (6, 1), "3:1"),
+        },
+        "cells": 68,
+    },
+}
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_fog_islands_facts_match_the_second_source(players):
+    L = layout.load(f"seafarers-fog-islands-{players}")
+    want = FOG_ISLANDS[players]
+    main, fog = region_of(L, "main"), region_of(L, "fog")
+    assert dict(Counter(main.terrain_pool)) == want["main"] and sorted(main.number_tokens) == want["main_numbers"]
+    assert set(L.region_hexes("fog")) == want["fog"] and fog.hidden and not main.hidden
+    assert {(p.hex, hexgrid.neighbor(p.hex, p.facing), p.type) for p in L.harbor_places} == want["harbors"]
+    assert len(L.hexes) == want["cells"] and L.default_harbors == "fixed"
+    # JSettlers2 alone: what lies under the fog (2 sea, 10 land with 10 tokens), 12 VP, the pieces' start
+    assert Counter(fog.terrain_pool)["sea"] == 2 and len(fog.number_tokens) == 10
+    assert (L.victory_points, L.pirate, L.robber in set(L.region_hexes("main"))) == (12, (6, 4), True)
+    assert L.start_barred == ("hidden",) and L.red_barred == ("gold",) and "free" not in L.harbor_methods
+    assert almanac.scenario_rulebook(L.name) == "seafarers-2015-fog-islands"
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_fog_hides_sea_without_a_token_and_every_land_hex_with_one(players):
+    """Over 300 boards: each fog hex lies face down; exactly two hide sea
+    and carry no token, the other ten carry the fog's tokens, no 6 or 8
+    on gold; the main islands lie face up."""
+    L = layout.load(f"seafarers-fog-islands-{players}")
+    fog = set(L.region_hexes("fog"))
+    for k in range(300):
+        board = generate.from_seed(L, f"fog/{k}")
+        under = [t for t in board.tiles if t.hex in fog]
+        assert all(t.hidden and t.kind == "land" for t in under)
+        assert sorted(t.hex for t in under if t.terrain == "sea") == sorted(t.hex for t in under if t.number is None)
+        assert sum(t.terrain == "sea" for t in under) == 2
+        assert not any(t.terrain == "gold" and t.number in RED_NUMBERS for t in board.tiles)
+        assert not any(t.hidden for t in board.tiles if t.hex not in fog)
+
+
+def test_the_table_sheet_shows_no_fog_number_and_the_key_shows_them_all():
+    """A number on a fog hex would tell land from sea: the table sheet
+    prints each fog hex as ``?`` without its token (the build list too),
+    the legend says the numbers lie face down; the director's key lists
+    every fog hex with its true terrain and number, sea included."""
+    from setupgen.core import templates
+    from setupgen.render import key, sheet
+
+    board = generate.from_seed("seafarers-fog-islands-3", "fog")
+    L = layout.load("seafarers-fog-islands-3")
+    fog = [t for t in board.tiles if t.hidden]
+    assert all(board.table_number(t) is None for t in fog)
+    main = [t for t in board.tiles if t.kind == "land" and not t.hidden]
+    assert all(board.table_number(t) == t.number is not None for t in main)
+    words = [sheet.cell_text(t, templates.texts("en"), board) for t in fog]
+    assert set(words) == {("?", "")}
+    page = sheet.render_sheet(board, L)
+    assert "number face down" in page and "number shown" not in page  # the legend line (wrapped)
+    kpage = key.render_key(board, L)
+    assert "Sea" in kpage and "face down on it" in kpage
+    for t in fog:
+        if t.number is not None:
+            assert f">{t.number}<" in kpage
+
+
 #: every scenario issue 50 added
 NEW = (
     "cities-knights-5-6",
@@ -430,6 +536,8 @@ NEW = (
     "seafarers-four-islands-4",
     "seafarers-through-the-desert-3",
     "seafarers-through-the-desert-4",
+    "seafarers-fog-islands-3",  # issue 51
+    "seafarers-fog-islands-4",
 )
 
 

@@ -165,8 +165,8 @@ class _Facts:
         return [p[a] + p[b] + p[c] for a, b, c in self.geo.corners]
 
     def clusters(self) -> tuple[int, int]:
-        """The largest connected group of one terrain (desert and unknown
-        terrain not counted) and the count of adjacent equal-terrain pairs."""
+        """The largest connected group of one terrain (desert, sea under a
+        face-down hex and unknown terrain not counted) and the count of adjacent equal-terrain pairs."""
         return terrain_groups(self.terrain, self.geo.pairs, _NOT_GROUPED)
 
     def resources(self) -> tuple[dict[str, int], dict[str, float], int]:
@@ -211,8 +211,8 @@ class _Facts:
 
 
 #: terrains no group counts (docs/balance.md, max_terrain_cluster): the
-#: desert, and "" (a face-down hex as the table sees it)
-_NOT_GROUPED = frozenset({"", "desert"})
+#: desert, sea under a face-down hex, and "" (a face-down hex as the table sees it)
+_NOT_GROUPED = frozenset({"", "desert", "sea"})
 
 
 def terrain_groups(terrain: Sequence[Any], pairs: Sequence[tuple[int, int]], skip: Collection[Any]) -> tuple[int, int]:

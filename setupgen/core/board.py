@@ -185,6 +185,15 @@ class Board:
             object.__setattr__(self, "_index", index)
         return index.get(h)
 
+    def table_number(self, t: Tile) -> int | None:
+        """The number token a table sees on tile ``t`` of this board: its
+        own, except on a face-down hex when some face-down hex hides sea
+        (The Fog Islands: a number there would tell land from sea, so the
+        tokens lie face down too; docs/rules.md section 4b)."""
+        if t.hidden and any(x.hidden and x.terrain == "sea" for x in self.tiles):
+            return None
+        return t.number
+
     def numbers(self) -> dict[Hex, int]:
         """Hex -> number token for every tile that has one."""
         return {t.hex: t.number for t in self.tiles if t.number is not None}

@@ -482,9 +482,11 @@ def _parse_regions(data: dict[str, Any], path: Path) -> tuple[Region, ...]:
             raise LayoutError(p, f"regions.{rname}", "expected a table")
         where = f"regions.{rname}."
         _known(rdata, REGION_KEYS, path, where)
-        pool = _pool(_get(rdata, "terrain", dict, path, where=where), LAND_TERRAINS, path, f"{where}terrain")
-        tokens = _numbers(rdata.get("numbers", []), path, f"{where}numbers")
         hidden = _get(rdata, "hidden", bool, path, False, where=where)
+        # a face-down region may hide sea (the fog of The Fog Islands, docs/rules.md section 4b)
+        allowed = LAND_TERRAINS + ("sea",) if hidden else LAND_TERRAINS
+        pool = _pool(_get(rdata, "terrain", dict, path, where=where), allowed, path, f"{where}terrain")
+        tokens = _numbers(rdata.get("numbers", []), path, f"{where}numbers")
         regions.append(Region(rname, pool, tokens, hidden))
     return tuple(regions)
 
@@ -562,7 +564,7 @@ def _check_region_counts(regions: tuple[Region, ...], hexes: tuple[HexSpec, ...]
                 p, f"{key}.terrain", f"pool has {len(region.terrain_pool)} terrain tiles for {len(members)} hexes"
             )
         free = sum(1 for s in members if s.number is None)
-        deserts = region.terrain_pool.count("desert")
+        deserts = region.terrain_pool.count("desert") + region.terrain_pool.count("sea")  # neither takes a token
         if region.number_tokens and len(region.number_tokens) != free - deserts:
             raise LayoutError(
                 p, f"{key}.numbers", f"{len(region.number_tokens)} tokens for {free - deserts} hexes that take one"

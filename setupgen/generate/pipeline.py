@@ -30,7 +30,7 @@ from . import harbors as harbormod
 from . import numbers as numbermod
 from . import oil as oilmod
 from . import plan as planmod
-from .plan import DESERT
+from .plan import DESERT, NUMBERLESS
 
 
 def generate(layout: Layout, rng: random.Random, numbers: str | None = None, harbors: str | None = None) -> Board:
@@ -169,8 +169,8 @@ def _land(
     )
 
 
-#: the terrain codes no group of one terrain counts (docs/balance.md): the desert
-_UNGROUPED = frozenset({DESERT})
+#: the terrain codes no group of one terrain counts (docs/balance.md): the desert (and sea under a face-down hex)
+_UNGROUPED = NUMBERLESS
 
 
 def largest_group(pl: planmod.Plan, terrain: list[int]) -> int:
@@ -251,7 +251,7 @@ def _lay_numbers(pl: planmod.Plan, terrain: list[int], number_method: str, rng: 
     layout = pl.layout
     placed: Sequence[int] = pl.numbers  # copied by the first number method
     walks = [
-        (region, [c for c in region.cells if terrain[c] != DESERT and not pl.numbers[c]])
+        (region, [c for c in region.cells if terrain[c] not in NUMBERLESS and not pl.numbers[c]])
         for region in pl.regions
         if region.tokens
     ]
@@ -315,7 +315,7 @@ def _spiral(
     """The spiral method (:func:`.numbers.spiral`) on one region, into ``placed``."""
     hexes = pl.table.hexes
     members = [hexes[c] for c in region.cells]
-    skip = frozenset(hexes[c] for c in region.cells if terrain[c] == DESERT or placed[c])
+    skip = frozenset(hexes[c] for c in region.cells if terrain[c] in NUMBERLESS or placed[c])
     fixed = {hexes[c]: v for c, v in enumerate(placed) if v}
     laid = numbermod.spiral(members, skip, pl.layout.spiral, rng, layout_name=pl.layout.name, fixed=fixed)
     for h, v in laid.items():

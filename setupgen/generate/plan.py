@@ -25,6 +25,8 @@ from . import harbors as harbormod
 
 #: the desert's terrain code (:data:`setupgen.core.board.TERRAIN_CODES`)
 DESERT = TERRAIN_CODES["desert"]
+#: the terrain codes of cells that take no number token: desert, and sea under a face-down hex
+NUMBERLESS = frozenset({DESERT, TERRAIN_CODES["sea"]})
 
 
 @dataclass(frozen=True, slots=True)
@@ -204,4 +206,4 @@ def plan(layout: Layout) -> Plan:
     return made
 
 
-__all__ = ["Plan", "RegionPlan", "plan", "DESERT"]
+__all__ = ["Plan", "RegionPlan", "plan", "DESERT", "NUMBERLESS"]

@@ -201,6 +201,7 @@ def _draw_land_marks(
     spring). Returns the boxes ``(x0, y0, x1, y1)`` (mm) of what it drew."""
     s = fit_.s
     x, y = fit_.at(t.hex)
+    number = board.table_number(t)
     r = token_radius(s)
     ty = y + s * TOKEN_DROP
     if t.hidden:
@@ -217,7 +218,7 @@ def _draw_land_marks(
     # with the token below it as far as the token still fits the hex
     v_max = s - (text_width(label, size, bold=True) + 1.0 + 2.2) / (2 * SQRT3)  # highest the box top may be
     highest = y - v_max + size * LABEL_ASCENT  # the baseline of a box there
-    if t.number is None:
+    if number is None:
         base = max(base, y - min(v_max, s / 2) + size * LABEL_ASCENT)
     elif base < highest:
         drop = max(0.0, min(highest - base, y + s - r / (SQRT3 / 2) - 0.3 - ty))
@@ -225,8 +226,8 @@ def _draw_land_marks(
     _label_box(dwg, label, x, base, size, st, "label")
     half = text_width(label, size, bold=True) / 2 + 0.5
     boxes = [(x - half, base - size * LABEL_ASCENT, x + half, base + size * LABEL_DESCENT)]
-    if t.number is not None:
-        draw_token(dwg, x, ty, r, t.number, st)
+    if number is not None:
+        draw_token(dwg, x, ty, r, number, st)
         boxes.append((x - r, ty - r, x + r, ty + r))
     if t.oil_spring:
         dwg.begin("oil")
@@ -235,7 +236,7 @@ def _draw_land_marks(
         boxes.append((x - s * 0.62 - s * 0.13, ty - s * 0.21, x - s * 0.62 + s * 0.13, ty + s * 0.21))
     if board.robber == t.hex:
         h, rx, ry = s * 0.42, x + (s * 0.62 if t.oil_spring else -s * 0.62), ty
-        if t.number is None:  # in the middle, below the label
+        if number is None:  # in the middle, below the label
             bottom = ty + s * 0.35
             h = min(s * 0.7, bottom - (base + size * LABEL_DESCENT + 0.4))
             rx, ry = x, bottom - h / 2

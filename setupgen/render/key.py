@@ -87,9 +87,14 @@ def hidden_entries(board: Board) -> list[tuple[int, int, Tile]]:
 
 
 def revealed(board: Board) -> Board:
-    """``board`` with every hidden tile turned face up."""
+    """``board`` with every hidden tile turned face up (one that hides sea
+    drawn as sea)."""
     return dataclasses.replace(
-        board, tiles=tuple(dataclasses.replace(t, hidden=False) if t.hidden else t for t in board.tiles)
+        board,
+        tiles=tuple(
+            dataclasses.replace(t, hidden=False, kind="sea" if t.terrain == "sea" else t.kind) if t.hidden else t
+            for t in board.tiles
+        ),
     )
 
 
@@ -264,7 +269,14 @@ def _list_height(entries: list[tuple[int, int, Tile]], w: float, tx: Texts, st: 
     if not entries:
         return head + body * 1.6
     per_col = -(-len(entries) // _columns(entries))
-    return head + per_col * body * 1.6 + 1.0 + len(wrap(tx.get("key.lay"), w, body)) * body * 1.3
+    return head + per_col * body * 1.6 + 1.0 + len(wrap(tx.get(_lay(entries)), w, body)) * body * 1.3
+
+
+def _lay(entries: list[tuple[int, int, Tile]]) -> str:
+    """The text key of how to lay the face-down hexes: their tokens as on
+    the table sheet, or face down too where one hides sea
+    (:meth:`Board.table_number`)."""
+    return "key.lay_covered" if any(t.terrain == "sea" for _, _, t in entries) else "key.lay"
 
 
 def _hidden_list(
@@ -311,7 +323,7 @@ def _hidden_list(
         elif number:
             add_text(dwg, number, wx + text_width(word + " ", wsz, bold=True), base, body, st, bold=True)
     y += per_col * rh + 1.0
-    for line in wrap(tx.get("key.lay"), w, body):
+    for line in wrap(tx.get(_lay(entries)), w, body):
         y += body * 1.3
         add_text(dwg, line, x, y, body, st, fill=st.colour["muted"])
 

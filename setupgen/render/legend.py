@@ -34,6 +34,7 @@ _LEGEND_KEYS = {
     "robber-off": "sheet.robber_off",
     "pirate": "sheet.pirate",
     "hidden": "sheet.hidden",
+    "hidden-covered": "sheet.hidden_covered",
     "oil": "sheet.oil",
     "harbor": "sheet.harbor",
     "row": "sheet.row_numbers",
@@ -42,12 +43,13 @@ _LEGEND_KEYS = {
 
 def legend_entries(board: Board) -> list[str]:
     """What the legend explains, in order: visible land terrains, then
-    ``token``, ``red``, ``robber``, ``pirate``, ``hidden``, ``oil``,
+    ``token``, ``red``, ``robber``, ``pirate``, ``hidden`` (or
+    ``hidden-covered``: numbers face down too), ``oil``,
     ``harbor``, ``row`` as they occur (oil springs are explained here, so
     no note repeats it)."""
     visible = {t.terrain for t in board.tiles if t.kind == "land" and not t.hidden}
     out = [t for t in LAND_TERRAINS if t in visible]
-    tokens = [t.number for t in board.tiles if t.number is not None]
+    tokens = [n for n in map(board.table_number, board.tiles) if n is not None]
     if tokens:
         out.append("token")
     if any(n in RED_NUMBERS for n in tokens):
@@ -56,8 +58,9 @@ def legend_entries(board: Board) -> list[str]:
         out.append("robber")  # a robber off the board is a note, not a legend entry
     if board.pirate is not None:
         out.append("pirate")
-    if any(t.hidden for t in board.tiles):
-        out.append("hidden")
+    hidden = [t for t in board.tiles if t.hidden]
+    if hidden:  # their numbers face down where one hides sea (Board.table_number)
+        out.append("hidden" if all(board.table_number(t) == t.number for t in hidden) else "hidden-covered")
     if any(t.oil_spring for t in board.tiles):
         out.append("oil")
     if board.harbors:
@@ -118,7 +121,7 @@ def _legend_symbol(dwg: Surface, e: str, x: float, y: float, sw: float, size: fl
         draw_robber(dwg, x, y, sw * 0.95, st)
     elif e == "pirate":
         draw_pirate(dwg, x, y, sw * 0.8, st)
-    elif e == "hidden":
+    elif e in ("hidden", "hidden-covered"):
         draw_swatch(dwg, hex_points(x, y, sw * 0.55), "hidden", st, stroke=st.colour["line"])
         add_text(dwg, tx.get("label.hidden"), x, y + size * 0.36, size, st, bold=True, anchor="middle")
     elif e == "oil":

@@ -422,10 +422,12 @@ class Entry:
     mark: str = ""
 
 
-def cell_text(t: Tile, tx: Texts) -> tuple[str, str]:
+def cell_text(t: Tile, tx: Texts, board: Board | None = None) -> tuple[str, str]:
     """Build-list words of one hex: ``(word, number)``; a hidden hex gives
-    ``("?", number)``, a desert or sea hex no number."""
-    number = "" if t.number is None else str(t.number)
+    ``("?", number)`` (no number where ``board`` hides its face-down
+    numbers: :meth:`Board.table_number`), a desert or sea hex no number."""
+    shown = t.number if board is None else board.table_number(t)
+    number = "" if shown is None else str(shown)
     word = tx.get("label.hidden") if t.hidden else tx.get(f"terrain.{t.terrain}")
     return word, number
 
@@ -451,11 +453,11 @@ def row_entries(board: Board, tiles: Sequence[Tile], tx: Texts) -> list[Entry]:
             out.append(Entry(sea if run == 1 else tx.get("sheet.sea_run", n=run, sea=sea)))
             run = 0
             continue
-        word, number = cell_text(t, tx)
+        word, number = cell_text(t, tx, board)
         marks = [tx.get("sheet.mark_robber")] if board.robber == t.hex else []
         marks += [tx.get("sheet.mark_pirate")] if board.pirate == t.hex else []
         marks += [tx.get("sheet.oil_short")] if t.oil_spring else []
-        out.append(Entry(word, number, t.number in RED_NUMBERS, " ".join(marks)))
+        out.append(Entry(word, number, board.table_number(t) in RED_NUMBERS, " ".join(marks)))
     return out
 
 
