@@ -136,7 +136,7 @@ def _check_hexes(board: Board, layout: Layout) -> list[Violation]:
         out.append(Violation(RULE_HEX_EXTRA, f"hex {_fmt(h)} is not part of the layout", (h,)))
     by_region: dict[str, list[str]] = {r.name: [] for r in layout.regions}
     hidden_of = {r.name: r.hidden for r in layout.regions}
-    sea_of = {r.name: "sea" in r.terrain_pool for r in layout.regions}  # a face-down region that may hide sea
+    sea_of = {r.name: r.hides_sea for r in layout.regions}
     for t in board.tiles:
         if t.hex not in want:
             continue
@@ -199,7 +199,7 @@ def _check_numbers(board: Board, layout: Layout) -> list[Violation]:
     want = {s.hex for s in layout.hexes}
     land = [t for t in board.tiles if t.kind == "land" and t.hex in want]
     per_region: dict[str, list[int]] = {r.name: [] for r in layout.regions}
-    sea_regions = {r.name for r in layout.regions if "sea" in r.terrain_pool}
+    sea_regions = {r.name for r in layout.regions if r.hides_sea}
     for t in land:
         spec = layout.spec(t.hex)
         if spec.kind != "land":
@@ -212,9 +212,7 @@ def _check_numbers(board: Board, layout: Layout) -> list[Violation]:
                     )
                 )
             continue
-        if (
-            t.terrain == "sea" and spec.region in sea_regions
-        ):  # a fog hex hiding sea (face down: checked with the hexes)
+        if t.terrain == "sea" and spec.region in sea_regions:  # a fog hex hiding sea (its face down: _check_hexes)
             if t.number is not None:
                 out.append(
                     Violation(RULE_NUMBER_ON_SEA, f"hex {_fmt(t.hex)} hides sea but has a number token", (t.hex,))

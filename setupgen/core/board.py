@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from json.encoder import encode_basestring_ascii as _encode  # what json.dumps(ensure_ascii=True) writes
 from pathlib import Path
@@ -66,6 +66,12 @@ class BalanceRecord:
         return {"limits": self.limits.to_dict(), "preset": self.limits.preset, "attempt": self.attempt}
 
 
+def hides_sea(tiles: Iterable[Tile]) -> bool:
+    """Whether one of ``tiles`` is a face-down hex hiding sea (a fog hex of
+    The Fog Islands; docs/rules.md section 4b)."""
+    return any(t.hidden and t.terrain == "sea" for t in tiles)
+
+
 @dataclass(frozen=True, slots=True)
 class Board:
     """A complete board. ``seed`` is None when the board was regenerated from
@@ -89,6 +95,8 @@ class Board:
     pirate: Hex | None = None
     balance: BalanceRecord | None = None
     _index: Mapping[Hex, Tile] | None = field(default=None, init=False, compare=False, repr=False)
+    #: whether the face-down numbers lie face down too (:meth:`table_number`), made on first use
+    _covered: bool | None = field(default=None, init=False, compare=False, repr=False)
     #: a generated board's setup ID before its text is made
     _sid: SetupId | tuple[str, str, str, int] | None = field(default=None, init=False, compare=False, repr=False)
     #: a generated board's tiles as codes of its layout's :class:`TileTable`
@@ -139,6 +147,7 @@ class Board:
         put(board, "pirate", pirate)
         put(board, "balance", balance)
         put(board, "_index", None)
+        put(board, "_covered", None)
         put(board, "_codes", codes)
         put(board, "_table", table)
         put(board, "_harbors_json", harbors_json)
@@ -185,14 +194,21 @@ class Board:
             object.__setattr__(self, "_index", index)
         return index.get(h)
 
+    @property
+    def numbers_covered(self) -> bool:
+        """Whether the tokens of this board's face-down hexes lie face down
+        too: when a face-down hex hides sea (The Fog Islands), for a number
+        there would tell land from sea (docs/rules.md section 4b)."""
+        covered = self._covered
+        if covered is None:
+            covered = hides_sea(self.tiles)
+            object.__setattr__(self, "_covered", covered)
+        return covered
+
     def table_number(self, t: Tile) -> int | None:
         """The number token a table sees on tile ``t`` of this board: its
-        own, except on a face-down hex when some face-down hex hides sea
-        (The Fog Islands: a number there would tell land from sea, so the
-        tokens lie face down too; docs/rules.md section 4b)."""
-        if t.hidden and any(x.hidden and x.terrain == "sea" for x in self.tiles):
-            return None
-        return t.number
+        own, none on a face-down hex when :attr:`numbers_covered`."""
+        return None if t.hidden and self.numbers_covered else t.number
 
     def numbers(self) -> dict[Hex, int]:
         """Hex -> number token for every tile that has one."""

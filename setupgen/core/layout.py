@@ -58,6 +58,12 @@ class Region:
     number_tokens: tuple[int, ...]
     hidden: bool = False
 
+    @property
+    def hides_sea(self) -> bool:
+        """Whether the region's pool holds sea: face-down hexes that may
+        hide sea and then take no token (The Fog Islands)."""
+        return "sea" in self.terrain_pool
+
 
 @dataclass(frozen=True, slots=True)
 class HarborPlace:

@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..core import templates
-from ..core.board import Board, Tile
+from ..core.board import Board, Tile, hides_sea
 from ..core.errors import SetupgenError
 from ..core.layout import Layout
 from ..core.rules import RED_NUMBERS
@@ -275,8 +275,8 @@ def _list_height(entries: list[tuple[int, int, Tile]], w: float, tx: Texts, st: 
 def _lay(entries: list[tuple[int, int, Tile]]) -> str:
     """The text key of how to lay the face-down hexes: their tokens as on
     the table sheet, or face down too where one hides sea
-    (:meth:`Board.table_number`)."""
-    return "key.lay_covered" if any(t.terrain == "sea" for _, _, t in entries) else "key.lay"
+    (:attr:`Board.numbers_covered`)."""
+    return "key.lay_covered" if hides_sea(t for _, _, t in entries) else "key.lay"
 
 
 def _hidden_list(

@@ -58,9 +58,8 @@ def legend_entries(board: Board) -> list[str]:
         out.append("robber")  # a robber off the board is a note, not a legend entry
     if board.pirate is not None:
         out.append("pirate")
-    hidden = [t for t in board.tiles if t.hidden]
-    if hidden:  # their numbers face down where one hides sea (Board.table_number)
-        out.append("hidden" if all(board.table_number(t) == t.number for t in hidden) else "hidden-covered")
+    if any(t.hidden for t in board.tiles):
+        out.append("hidden-covered" if board.numbers_covered else "hidden")
     if any(t.oil_spring for t in board.tiles):
         out.append("oil")
     if board.harbors:
