@@ -137,10 +137,15 @@ def _check_hexes(board: Board, layout: Layout) -> list[Violation]:
     by_region: dict[str, list[str]] = {r.name: [] for r in layout.regions}
     hidden_of = {r.name: r.hidden for r in layout.regions}
     sea_of = {r.name: r.hides_sea for r in layout.regions}
+    open_of = {r.name: r.open_sea for r in layout.regions}
     for t in board.tiles:
         if t.hex not in want:
             continue
         spec = layout.spec(t.hex)
+        if t.kind == "sea" and spec.kind == "land" and spec.region is not None and open_of[spec.region]:
+            by_region[spec.region].append(t.terrain)
+            out += _dealt_sea(t)
+            continue
         if t.kind != spec.kind:
             out.append(
                 Violation(RULE_HEX_KIND, f"hex {_fmt(t.hex)} is {t.kind}, the layout says {spec.kind}", (t.hex,))
@@ -183,6 +188,19 @@ def _check_hexes(board: Board, layout: Layout) -> list[Violation]:
         if got != pool:
             diff = _counter_diff(pool, got)
             out.append(Violation(RULE_TERRAIN_POOL, f"region {region.name}: terrain differs from the pool ({diff})"))
+    return out
+
+
+def _dealt_sea(t: Tile) -> list[Violation]:
+    """A hex of a region open to the sea dealt sea (The New World,
+    docs/rules.md section 4b): face up, terrain sea, no token, no oil."""
+    out = []
+    if t.hidden or t.oil_spring:
+        out.append(Violation(RULE_HEX_KIND, f"sea hex {_fmt(t.hex)} cannot lie face down or carry an oil spring", (t.hex,)))
+    if t.terrain != "sea":
+        out.append(Violation(RULE_HEX_TERRAIN, f"sea hex {_fmt(t.hex)} has terrain {t.terrain}", (t.hex,)))
+    if t.number is not None:
+        out.append(Violation(RULE_NUMBER_ON_SEA, f"sea hex {_fmt(t.hex)} has a number token", (t.hex,)))
     return out
 
 

@@ -259,6 +259,44 @@ def test_a_fog_hex_may_hide_sea_but_not_with_a_token_nor_face_up():
     assert [v[0] for v in found(doc)] == ["hex-terrain", "terrain-pool", "number-missing", "number-pool"]
 
 
+def test_a_new_world_hex_may_be_dealt_sea_but_only_as_open_sea():
+    """The New World: a hex inside the frame may be dealt sea (a sea tile,
+    face up, no token). Worked on seed ``nw``: (2, 1) was dealt sea, (4, 1)
+    fields with 11. A token on the sea, the sea face down, a sea tile with
+    a land terrain, and a ring hex made land each break a rule; turning
+    (2, 1) into land and (4, 1) into sea (its 11 moved along) is another
+    legal dealing, harbors aside (their coast moved with it)."""
+    doc = doc_of("seafarers-new-world", "nw")
+    assert [(hexdoc(doc, 2, 1)[k], hexdoc(doc, 4, 1)[k]) for k in ("kind", "terrain", "number")] == [
+        ("sea", "land"),
+        ("sea", "fields"),
+        (None, 11),
+    ]
+    assert found(doc) == []
+    hexdoc(doc, 2, 1)["number"] = 5
+    assert [v[:2] for v in found(doc)] == [
+        ("number-on-sea", "sea hex (2, 1) has a number token"),
+    ]
+    doc = doc_of("seafarers-new-world", "nw")
+    hexdoc(doc, 2, 1)["hidden"] = True
+    assert [v[:2] for v in found(doc)] == [
+        ("hex-kind", "sea hex (2, 1) cannot lie face down or carry an oil spring"),
+    ]
+    doc = doc_of("seafarers-new-world", "nw")
+    hexdoc(doc, 2, 1)["terrain"] = "forest"
+    assert [v[:2] for v in found(doc)] == [
+        ("hex-terrain", "sea hex (2, 1) has terrain forest"),
+        ("terrain-pool", "region world: terrain differs from the pool (forest 6 instead of 5, sea 18 instead of 19)"),
+    ]
+    doc = doc_of("seafarers-new-world", "nw")
+    hexdoc(doc, 2, 0).update(kind="land", terrain="forest", number=4)
+    assert [v[0] for v in found(doc)][:1] == ["hex-kind"]
+    doc = doc_of("seafarers-new-world", "nw")
+    hexdoc(doc, 2, 1).update(kind="land", terrain="fields", number=11)
+    hexdoc(doc, 4, 1).update(kind="sea", terrain="sea", number=None)
+    assert [v[0] for v in found(doc) if not v[0].startswith("harbor")] == []
+
+
 def test_spiral_board_with_adjacent_sixes_is_illegal():
     """A spiral board promises only the red rule: equal neighbours are a
     note, but a 6 beside a 6 breaks the red rule too, so it is an error."""
@@ -587,12 +625,14 @@ DIFF_CASES = [
         "oil-springs",
         "oil-springs-5-6",
         "seafarers-through-the-desert-4",
+        "seafarers-new-world",
     )
     for n in ("swap", "spiral", "uniform")
     for h in ("shuffled", "free", "players")
     if not (s in ("seafarers-sm2010",) and h == "shuffled")
     and not (s.startswith(("oil", "seafarers-through")) and n == "spiral")
     and not (s.startswith("seafarers-through") and h == "free")
+    and not (s == "seafarers-new-world" and (n == "spiral" or h == "shuffled"))
 ]
 
 

@@ -61,6 +61,7 @@ BY_HAND = {
     "cities-knights-5-6": (BASE, EXT56, CK, Material("cities-knights-5-6", 1, "box")),
     "seafarers-fog-islands-3": (BASE, SEA),
     "seafarers-fog-islands-4": (BASE, SEA),
+    "seafarers-new-world": (BASE, SEA),
     "seafarers-four-islands-3": (BASE, SEA),
     "seafarers-four-islands-4": (BASE, SEA),
     "seafarers-new-shores-3": (BASE, SEA),

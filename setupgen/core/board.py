@@ -413,7 +413,8 @@ class TileTable:
     """The tiles one layout's boards can hold, shared by every board made
     from it: tile ``(cell, code)`` is the tile at the layout's ``cell``-th
     hex (``hexes[cell]``, axial ``(q, r)``; its kind and face-down flag are
-    the cell's) with the terrain, number token and oil spring of ``code``
+    the cell's, except that a face-up land cell dealt sea is a sea tile:
+    The New World) with the terrain, number token and oil spring of ``code``
     (:data:`CODE_TERRAIN`), made on first use with its one-line JSON.
     Tiles are immutable, so sharing them is safe; a table holds at most
     ``len(hexes) * 208`` of them."""
@@ -435,8 +436,11 @@ class TileTable:
         if tile is None:
             terrain, rest = divmod(code, CODE_TERRAIN)
             oil, number = divmod(rest, CODE_OIL)
+            kind, hidden = self.kinds[cell], self.hidden[cell]
+            if kind == "land" and not hidden and TERRAINS[terrain] == "sea":  # The New World: a hex dealt sea
+                kind = "sea"
             tile = self._tiles[cell][code] = Tile(
-                self.hexes[cell], self.kinds[cell], TERRAINS[terrain], number or None, self.hidden[cell], oil == 1
+                self.hexes[cell], kind, TERRAINS[terrain], number or None, hidden, oil == 1
             )
         return tile
 

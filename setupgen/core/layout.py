@@ -60,9 +60,18 @@ class Region:
 
     @property
     def hides_sea(self) -> bool:
-        """Whether the region's pool holds sea: face-down hexes that may
-        hide sea and then take no token (The Fog Islands)."""
+        """Whether the region's pool holds sea: its hexes may turn out sea
+        and then take no token (face down: the fog of The Fog Islands; face
+        up: the random islands of The New World, :attr:`open_sea`)."""
         return "sea" in self.terrain_pool
+
+    @property
+    def open_sea(self) -> bool:
+        """Whether the region lies face up and its pool holds sea: each of
+        its hexes is land or sea as the board deals it, so the coast (and
+        with it every free harbor's edge) differs from board to board (The
+        New World, docs/rules.md section 4b)."""
+        return self.hides_sea and not self.hidden
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,6 +128,15 @@ class Layout:
         object.__setattr__(self, "_regions", MappingProxyType(regions))
         kinds = {h: s.kind for h, s in index.items()}
         coast = tuple((s.hex, d) for s in self.hexes for d in range(6) if coast_edge(kinds, s.hex, d))
+        open_cells = {h for r in self.regions if r.open_sea for h in regions[r.name]}
+        if open_cells:  # The New World: the coast edges every board may have (Layout.coast_edges)
+            coast = tuple(
+                (s.hex, d)
+                for s in self.hexes
+                if s.kind == "sea" or s.hex in open_cells
+                for d in range(6)
+                if kinds.get(hexgrid.neighbor(s.hex, d)) == "land"
+            )
         object.__setattr__(self, "_coast", coast)
         object.__setattr__(self, "_adjacency", MappingProxyType(adjacency))
 
@@ -140,7 +158,10 @@ class Layout:
         """Every edge a free harbor may serve, as (sea hex, direction to the
         land hex), in reading order of the sea hex, then direction (docs/rules.md
         section 3: a coast edge between a playable sea hex and land; frame
-        half hexes never hold one)."""
+        half hexes never hold one). Where a region lies open to the sea
+        (:attr:`Region.open_sea`), every edge that may be one: from a sea
+        hex or a hex of such a region towards a land hex; a board's coast
+        edges are those whose first hex it deals sea and second land."""
         return self._coast
 
     @property
@@ -489,9 +510,9 @@ def _parse_regions(data: dict[str, Any], path: Path) -> tuple[Region, ...]:
         where = f"regions.{rname}."
         _known(rdata, REGION_KEYS, path, where)
         hidden = _get(rdata, "hidden", bool, path, False, where=where)
-        # a face-down region may hide sea (the fog of The Fog Islands, docs/rules.md section 4b)
-        allowed = LAND_TERRAINS + ("sea",) if hidden else LAND_TERRAINS
-        pool = _pool(_get(rdata, "terrain", dict, path, where=where), allowed, path, f"{where}terrain")
+        # a pool may hold sea: face down the fog of The Fog Islands, face up The New World's random
+        # islands (docs/rules.md section 4b)
+        pool = _pool(_get(rdata, "terrain", dict, path, where=where), LAND_TERRAINS + ("sea",), path, f"{where}terrain")
         tokens = _numbers(rdata.get("numbers", []), path, f"{where}numbers")
         regions.append(Region(rname, pool, tokens, hidden))
     return tuple(regions)

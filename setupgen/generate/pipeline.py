@@ -81,7 +81,7 @@ def _draw(
     if land is None:
         return None
     terrain, placed, oil_springs = land
-    harbors, harbors_json = _harbors(pl, harbor_method, rng)
+    harbors, harbors_json = _harbors(pl, harbor_method, rng, terrain)
     robber: Hex | None
     if isinstance(layout.robber, str):  # "desert": the first desert in the layout's order
         try:
@@ -108,9 +108,12 @@ def _draw(
     )
 
 
-def _harbors(pl: planmod.Plan, method: str, rng: random.Random) -> tuple[tuple[Harbor, ...], str]:
+def _harbors(
+    pl: planmod.Plan, method: str, rng: random.Random, terrain: Sequence[int]
+) -> tuple[tuple[Harbor, ...], str]:
     """The harbors by ``method`` (docs/rules.md sections 1 and 3) in board
-    order, and their one-line JSON items joined by commas."""
+    order, and their one-line JSON items joined by commas; ``terrain`` (code
+    per cell) gives the coast where a region lies open to the sea."""
     layout = pl.layout
     if method == "fixed":  # every place typed (resolve_methods)
         laid = [pl.place_harbors[k][HARBOR_TYPES.index(layout.harbor_places[k].type or "")] for k in pl.place_order]
@@ -119,7 +122,7 @@ def _harbors(pl: planmod.Plan, method: str, rng: random.Random) -> tuple[tuple[H
         table = pl.place_harbors
         laid = [table[k][types[k]] for k in pl.place_order]  # board order
     elif method == "free":
-        drawn = harbormod.free_draw(pl.conflicts, pl.sea_hexes, list(pl.pool_types), rng, layout_name=layout.name)
+        drawn = _free_harbors(pl, rng, terrain)
         rank = pl.edge_rank
         laid = [pl.edge_harbors[k][t] for _, k, t in sorted([(rank[k], k, t) for k, t in drawn])]
     else:
@@ -128,6 +131,25 @@ def _harbors(pl: planmod.Plan, method: str, rng: random.Random) -> tuple[tuple[H
         return (), ""
     harbors, items = zip(*laid)
     return harbors, ",".join(items)
+
+
+def _free_harbors(pl: planmod.Plan, rng: random.Random, terrain: Sequence[int]) -> list[tuple[int, int]]:
+    """The free method's draws (:func:`.harbors.free_draw`) as (coast edge
+    index of the plan, harbor type index). Where a region lies open to the
+    sea, over this board's coast edges alone (those whose sea cell is
+    dealt sea and whose land cell land, in the plan's order): the free
+    method on the board's own coast."""
+    layout = pl.layout
+    if not pl.open_sea:
+        return harbormod.free_draw(pl.conflicts, pl.sea_hexes, list(pl.pool_types), rng, layout_name=layout.name)
+    sea = planmod.SEA
+    cells = pl.edge_cells
+    present = [k for k, (a, b) in enumerate(cells) if terrain[a] == sea and terrain[b] != sea]
+    pos = {k: i for i, k in enumerate(present)}
+    blocks = [frozenset(pos[j] for j in pl.conflicts[k] if j in pos) for k in present]
+    sea_hexes = len({cells[k][0] for k in present})
+    drawn = harbormod.free_draw(blocks, sea_hexes, list(pl.pool_types), rng, layout_name=layout.name)
+    return [(present[i], t) for i, t in drawn]
 
 
 #: number placements tried per terrain before the terrain is redone (Oil Springs)

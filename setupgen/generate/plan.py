@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..core import balance
+from ..core import balance, hexgrid
 from ..core.board import TERRAIN_CODES, Harbor, TileTable, harbor_json, spot_order
 from ..core.hexgrid import Hex
 from ..core.layout import Layout
@@ -27,6 +27,8 @@ from . import harbors as harbormod
 DESERT = TERRAIN_CODES["desert"]
 #: the terrain codes of cells that take no number token: desert, and sea under a face-down hex
 NUMBERLESS = frozenset({DESERT, TERRAIN_CODES["sea"]})
+#: the sea's terrain code (a hex of a region open to the sea may be dealt it: The New World)
+SEA = TERRAIN_CODES["sea"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,7 +73,11 @@ class Plan:
       lies next to a cell of another (swap and uniform then lay those
       regions' tokens together, docs/rules.md section 2);
     - ``red_barred``: the terrain codes no 6 or 8 may lie on (the layout's
-      ``red_barred``; empty for most layouts).
+      ``red_barred``; empty for most layouts);
+    - ``edge_cells``: per coast edge the cells of its sea hex and of the
+      land hex it serves; ``open_sea``: whether a region lies open to the
+      sea (The New World: the edges are those a board may have, and a
+      board's own are those whose first cell it deals sea and second land).
     """
 
     layout: Layout
@@ -93,6 +99,8 @@ class Plan:
     edge_rank: tuple[int, ...]
     regions_touch: bool
     red_barred: frozenset[int]
+    edge_cells: tuple[tuple[int, int], ...]
+    open_sea: bool
 
 
 def _build(layout: Layout) -> Plan:
@@ -146,6 +154,8 @@ def _build(layout: Layout) -> Plan:
         tuple(edge_rank),
         _regions_touch(regions, near),
         frozenset(TERRAIN_CODES[t] for t in layout.red_barred),
+        tuple((cell_of[h], cell_of[hexgrid.neighbor(h, d)]) for h, d in edges),
+        any(r.open_sea for r in layout.regions),
     )
 
 
@@ -206,4 +216,4 @@ def plan(layout: Layout) -> Plan:
     return made
 
 
-__all__ = ["Plan", "RegionPlan", "plan", "DESERT", "NUMBERLESS"]
+__all__ = ["Plan", "RegionPlan", "plan", "DESERT", "NUMBERLESS", "SEA"]
