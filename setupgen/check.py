@@ -183,6 +183,12 @@ def _check_hexes(board: Board, layout: Layout) -> list[Violation]:
                     RULE_HEX_HIDDEN, f"hex {_fmt(t.hex)} must {'' if want_hidden else 'not '}lie face down", (t.hex,)
                 )
             )
+    return out + _terrain_pools(layout, by_region)
+
+
+def _terrain_pools(layout: Layout, by_region: dict[str, list[str]]) -> list[Violation]:
+    """Each region's dealt terrains (``by_region``) against its pool."""
+    out = []
     for region in layout.regions:
         got, pool = Counter(by_region[region.name]), Counter(region.terrain_pool)
         if got != pool:
@@ -196,7 +202,9 @@ def _dealt_sea(t: Tile) -> list[Violation]:
     docs/rules.md section 4b): face up, terrain sea, no token, no oil."""
     out = []
     if t.hidden or t.oil_spring:
-        out.append(Violation(RULE_HEX_KIND, f"sea hex {_fmt(t.hex)} cannot lie face down or carry an oil spring", (t.hex,)))
+        out.append(
+            Violation(RULE_HEX_KIND, f"sea hex {_fmt(t.hex)} cannot lie face down or carry an oil spring", (t.hex,))
+        )
     if t.terrain != "sea":
         out.append(Violation(RULE_HEX_TERRAIN, f"sea hex {_fmt(t.hex)} has terrain {t.terrain}", (t.hex,)))
     if t.number is not None:

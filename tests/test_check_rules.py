@@ -274,14 +274,10 @@ def test_a_new_world_hex_may_be_dealt_sea_but_only_as_open_sea():
     ]
     assert found(doc) == []
     hexdoc(doc, 2, 1)["number"] = 5
-    assert [v[:2] for v in found(doc)] == [
-        ("number-on-sea", "sea hex (2, 1) has a number token"),
-    ]
+    assert [v[:2] for v in found(doc)] == [("number-on-sea", "sea hex (2, 1) has a number token")]
     doc = doc_of("seafarers-new-world", "nw")
     hexdoc(doc, 2, 1)["hidden"] = True
-    assert [v[:2] for v in found(doc)] == [
-        ("hex-kind", "sea hex (2, 1) cannot lie face down or carry an oil spring"),
-    ]
+    assert [v[:2] for v in found(doc)] == [("hex-kind", "sea hex (2, 1) cannot lie face down or carry an oil spring")]
     doc = doc_of("seafarers-new-world", "nw")
     hexdoc(doc, 2, 1)["terrain"] = "forest"
     assert [v[:2] for v in found(doc)] == [
