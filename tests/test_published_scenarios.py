@@ -253,6 +253,7 @@ def test_four_islands_facts_match_the_second_source(players):
         "cities-knights-5-6",
         "seafarers-through-the-desert-3",
         "seafarers-fog-islands-4",
+        "seafarers-new-world",
     ],
 )
 def test_survey_and_stats_work_on_the_new_scenarios(scenario, tmp_path, monkeypatch):
@@ -527,6 +528,90 @@ def test_the_table_sheet_shows_no_fog_number_and_the_key_shows_them_all():
             assert f">{t.number}<" in kpage
 
 
+# The New World from two sources, written here by hand: the rulebook's component list (Mayfair Games'
+# "Seafarers Rules", scenario "The New World": the 42 hexes, the 23 tokens, 9 harbors) and
+# thisisrandy/catan-randomizer's template "Seafarers: New World" (src/data/expansions.ts): its rows of
+# cells (fixed sea ring and shuffled cells per row), its shuffled hexes and tokens, its 10 harbors.
+NEW_WORLD_RULEBOOK = {
+    "terrain": {"sea": 19, "fields": 5, "hills": 4, "mountains": 4, "pasture": 5, "forest": 5},
+    "numbers": {2: 1, 3: 3, 4: 3, 5: 3, 6: 2, 8: 2, 9: 3, 10: 3, 11: 2, 12: 1},
+    "harbors": {"3:1": 4, "brick": 1, "ore": 1, "wool": 1, "grain": 1, "lumber": 1},
+}
+NEW_WORLD_RANDOMIZER = {
+    "rows": [6, 7, 8, 9, 8, 9, 8, 7, 6],  # cells per row, top to bottom
+    "shuffled": [0, 5, 6, 7, 6, 7, 6, 5, 0],  # of them shuffled (the rest: the fixed sea ring)
+    "terrain": {"sea": 19, "fields": 5, "hills": 4, "mountains": 4, "pasture": 5, "forest": 5},
+    "numbers": {2: 1, 3: 3, 4: 3, 5: 3, 6: 2, 8: 2, 9: 3, 10: 3, 11: 2, 12: 1},
+    "harbors": {"3:1": 5, "brick": 1, "ore": 1, "wool": 1, "grain": 1, "lumber": 1},
+}
+
+
+def test_new_world_facts_match_both_sources():
+    """Terrain, tokens and frame as both sources give them; the harbors the
+    rulebook's 9 (the randomizer has one 3:1 harbor more: docs/rules.md 4b)."""
+    L = layout.load("seafarers-new-world")
+    world = region_of(L, "world")
+    assert [r.name for r in L.regions] == ["world"] and world.open_sea and not world.hidden
+    for source in (NEW_WORLD_RULEBOOK, NEW_WORLD_RANDOMIZER):
+        assert dict(Counter(world.terrain_pool)) == source["terrain"]
+        assert dict(Counter(world.number_tokens)) == source["numbers"]
+    rows = Counter(h[1] for h in (s.hex for s in L.hexes))
+    inner = Counter(h[1] for h in L.region_hexes("world"))
+    assert [rows[r] for r in range(9)] == NEW_WORLD_RANDOMIZER["rows"]
+    assert [inner[r] for r in range(9)] == NEW_WORLD_RANDOMIZER["shuffled"]
+    assert all(s.kind == "sea" for s in L.hexes if s.region is None)  # the ring: 26 sea hexes
+    assert dict(Counter(L.harbor_pool)) == NEW_WORLD_RULEBOOK["harbors"]
+    assert Counter(NEW_WORLD_RANDOMIZER["harbors"]) - Counter(L.harbor_pool) == Counter({"3:1": 1})
+    assert (L.default_harbors, L.harbor_methods, L.harbor_places) == ("free", ("free", "players"), ())
+    assert (L.code, L.players, L.victory_points, L.robber, L.pirate) == ("NW", "3-4", 12, None, None)
+    assert almanac.scenario_rulebook(L.name) == "seafarers-2015-new-world"
+
+
+def test_new_world_deals_land_and_sea_uniformly():
+    """The 42 hexes are shuffled together: over 6,000 boards each hex is
+    sea 19/42 of the time (chi-square over the 42 hexes below 74.75, df 41
+    at p = 0.001; the fixed total per board only makes it smaller), and two
+    neighbours are both sea as often as drawing two of 42 without
+    replacement says (19/42 * 18/41 a pair: the mean count within 4
+    standard errors)."""
+    L = layout.load("seafarers-new-world")
+    cells = L.region_hexes("world")
+    pairs = [(a, b) for a in cells for b in L.adjacency[a] if a < b]
+    n, sea, both = 6000, Counter(), []
+    for k in range(n):
+        board = generate.from_seed(L, f"world/{k}")
+        dealt = {t.hex for t in board.tiles if t.hex in set(cells) and t.kind == "sea"}
+        assert len(dealt) == 19 and all(t.terrain == "sea" and t.number is None for t in board.tiles if t.hex in dealt)
+        sea.update(dealt)
+        both.append(sum(a in dealt and b in dealt for a, b in pairs))
+    expected = n * 19 / 42
+    assert sum((sea[h] - expected) ** 2 / expected for h in cells) < 74.75
+    mean = sum(both) / n
+    sd = (sum((x - mean) ** 2 for x in both) / (n - 1)) ** 0.5
+    assert abs(mean - len(pairs) * 19 * 18 / (42 * 41)) < 4 * sd / n**0.5
+
+
+def test_new_world_harbors_lie_on_each_boards_own_coast():
+    """Free harbors on the board's own coast edges: each on a hex dealt sea
+    (or the ring) facing a hex dealt land, at most one a sea hex, no two at
+    one intersection; over 500 boards they use hexes dealt sea inside the
+    frame as well as the ring, and the players method lays none."""
+    L = layout.load("seafarers-new-world")
+    cells = set(L.region_hexes("world"))
+    inside = 0
+    for k in range(500):
+        board = generate.from_seed(L, f"coast/{k}")
+        kind = {t.hex: t.kind for t in board.tiles}
+        assert len(board.harbors) == 9 and len({h.hex for h in board.harbors}) == 9
+        for h in board.harbors:
+            assert kind[h.hex] == "sea" and kind[hexgrid.neighbor(h.hex, h.facing)] == "land"
+        corners = [c for h in board.harbors for c in hexgrid.edge_corners(h.hex, h.facing)]
+        assert len(corners) == len(set(corners))
+        inside += sum(h.hex in cells for h in board.harbors)
+    assert 0 < inside < 500 * 9
+    assert generate.from_seed(L, "coast/0", harbors="players").harbors == ()
+
+
 #: every scenario issue 50 added
 NEW = (
     "cities-knights-5-6",
@@ -538,6 +623,7 @@ NEW = (
     "seafarers-through-the-desert-4",
     "seafarers-fog-islands-3",  # issue 51
     "seafarers-fog-islands-4",
+    "seafarers-new-world",
 )
 
 
