@@ -19,7 +19,7 @@ from typing import Any
 
 from .core import hexgrid, setupid
 from .core import layout as layoutmod
-from .core.board import Board, Tile, read_board, spot_order
+from .core.board import Board, Piece, Tile, read_board, spot_order
 from .core.errors import IllegalBoardError, SetupgenError
 from .core.frames import frame_problems, layout_for
 from .core.hexgrid import Hex
@@ -48,6 +48,7 @@ from .core.rules import (
     RULE_OIL_LEVELS,
     RULE_OIL_SPRING,
     RULE_ONE_PER_SEA,
+    RULE_PIECES,
     RULE_PIRATE,
     RULE_RED_BARRED,
     RULE_ROBBER,
@@ -230,6 +231,10 @@ def _check_numbers(board: Board, layout: Layout) -> list[Violation]:
         spec = layout.spec(t.hex)
         if spec.kind != "land":
             continue
+        if spec.tokenless:
+            if t.number is not None:
+                out.append(Violation(RULE_NUMBER_FIXED, f"hex {_fmt(t.hex)} takes no number token", (t.hex,)))
+            continue
         if spec.number is not None:
             if t.number != spec.number:
                 out.append(
@@ -401,7 +406,39 @@ def _check_pieces(board: Board, layout: Layout) -> list[Violation]:
     if board.pirate != layout.pirate:
         where = "not be used" if layout.pirate is None else f"start on {_fmt(layout.pirate)}"
         out.append(Violation(RULE_PIRATE, f"the pirate must {where}"))
+    return out + _map_pieces(board, layout)
+
+
+def _map_pieces(board: Board, layout: Layout) -> list[Violation]:
+    """The scenario's pieces (villages ...; docs/rules.md section 4b): each
+    the layout's, on its intersection, with its number and count; one
+    error per piece too many and per piece missing, in board order."""
+    want = Counter((p.kind, p.spot, p.number, p.count) for p in layout.pieces)
+    got = Counter((p.kind, p.spot, p.number, p.count) for p in board.pieces)
+    out = []
+    for p in board.pieces:
+        key = (p.kind, p.spot, p.number, p.count)
+        if want[key] > 0:
+            want[key] -= 1
+            continue
+        out.append(Violation(RULE_PIECES, f"{_piece_words(p)} is not in the layout", (p.hex,)))
+    for p in layout.pieces:
+        key = (p.kind, p.spot, p.number, p.count)
+        if got[key] > 0:
+            got[key] -= 1
+            continue
+        out.append(Violation(RULE_PIECES, f"{_piece_words(p)} of the layout is missing", (p.hex,)))
     return out
+
+
+def _piece_words(p: Piece) -> str:
+    """``village at (1, 4) corner 1, number 10, 5 chits``."""
+    words = f"{p.kind} at {_fmt(p.hex)} corner {p.corner}"
+    if p.number is not None:
+        words += f", number {p.number}"
+    if p.count is not None:
+        words += f", {p.count} chits"
+    return words
 
 
 def check_oil(board: Board, layout: Layout) -> list[Violation]:

@@ -293,6 +293,34 @@ def test_a_new_world_hex_may_be_dealt_sea_but_only_as_open_sea():
     assert [v[0] for v in found(doc) if not v[0].startswith("harbor")] == []
 
 
+def test_cloth_villages_and_tokenless_islands_are_held_to_the_layout():
+    """Cloth for Catan, seed ``cloth``: its 8 villages as the layout puts
+    them (a village may be named from any hex of its intersection); a
+    village moved, renumbered or missing, and a token on a small island,
+    each break a rule."""
+    doc = doc_of("seafarers-cloth-for-catan", "cloth")
+    assert doc["pieces"][0] == {"kind": "village", "q": 1, "r": 4, "corner": 1, "number": 10, "count": 5}
+    assert found(doc) == []
+    doc["pieces"][0].update(q=1, r=3, corner=5)  # the same intersection, named from the hex above-left
+    assert found(doc) == []
+    doc["pieces"][0].update(corner=4)  # another intersection
+    assert [v[:2] for v in found(doc)] == [
+        ("pieces", "village at (1, 3) corner 4, number 10, 5 chits is not in the layout"),
+        ("pieces", "village at (1, 4) corner 1, number 10, 5 chits of the layout is missing"),
+    ]
+    doc = doc_of("seafarers-cloth-for-catan", "cloth")
+    doc["pieces"][1]["number"] = 8
+    del doc["pieces"][7]
+    assert [v[1] for v in found(doc)] == [
+        "village at (1, 4) corner 4, number 8, 5 chits is not in the layout",
+        "village at (1, 4) corner 4, number 9, 5 chits of the layout is missing",
+        "village at (4, 4) corner 4, number 5, 5 chits of the layout is missing",
+    ]
+    doc = doc_of("seafarers-cloth-for-catan", "cloth")
+    hexdoc(doc, 3, 3)["number"] = 4
+    assert [v[:2] for v in found(doc)] == [("number-fixed", "hex (3, 3) takes no number token")]
+
+
 def test_spiral_board_with_adjacent_sixes_is_illegal():
     """A spiral board promises only the red rule: equal neighbours are a
     note, but a 6 beside a 6 breaks the red rule too, so it is an error."""
@@ -622,6 +650,7 @@ DIFF_CASES = [
         "oil-springs-5-6",
         "seafarers-through-the-desert-4",
         "seafarers-new-world",
+        "seafarers-cloth-for-catan",
     )
     for n in ("swap", "spiral", "uniform")
     for h in ("shuffled", "free", "players")
@@ -629,6 +658,7 @@ DIFF_CASES = [
     and not (s.startswith(("oil", "seafarers-through")) and n == "spiral")
     and not (s.startswith("seafarers-through") and h == "free")
     and not (s == "seafarers-new-world" and (n == "spiral" or h == "shuffled"))
+    and not (s == "seafarers-cloth-for-catan" and (n == "spiral" or h == "free"))
 ]
 
 

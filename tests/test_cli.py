@@ -55,6 +55,7 @@ def test_scenarios_lists_the_shipped_layouts(runner):
         "oil-springs-5-6",
         "oil-springs-5-6-fixed",
         "oil-springs-fixed",
+        "seafarers-cloth-for-catan",
         "seafarers-fog-islands-3",
         "seafarers-fog-islands-4",
         "seafarers-four-islands-3",

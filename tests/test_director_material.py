@@ -62,6 +62,7 @@ BY_HAND = {
     "seafarers-fog-islands-3": (BASE, SEA),
     "seafarers-fog-islands-4": (BASE, SEA),
     "seafarers-new-world": (BASE, SEA),
+    "seafarers-cloth-for-catan": (BASE, SEA),
     "seafarers-four-islands-3": (BASE, SEA),
     "seafarers-four-islands-4": (BASE, SEA),
     "seafarers-new-shores-3": (BASE, SEA),

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import re
 from collections import Counter
 from pathlib import Path
 
@@ -254,6 +255,7 @@ def test_four_islands_facts_match_the_second_source(players):
         "seafarers-through-the-desert-3",
         "seafarers-fog-islands-4",
         "seafarers-new-world",
+        "seafarers-cloth-for-catan",
     ],
 )
 def test_survey_and_stats_work_on_the_new_scenarios(scenario, tmp_path, monkeypatch):
@@ -612,6 +614,146 @@ def test_new_world_harbors_lie_on_each_boards_own_coast():
     assert generate.from_seed(L, "coast/0", harbors="players").harbors == ()
 
 
+# Cloth for Catan from the second and third source, written here by hand: thisisrandy/catan-randomizer's
+# template "Seafarers: Cloth for Catan" (the layout takes its rows from it; here its main-island cells, its
+# small islands' terrain, each harbor as (sea hex, land hex served) and its rows), JSettlers2's SC_CLVI
+# 4-player arrays in its own coordinates (hexes 0xRRCC, village nodes 0xRRCC with their dice), and the
+# rulebook's component list (Mayfair Games' Seafarers rules, "Cloth for Catan").
+CLOTH_RANDOMIZER = {
+    "main": {
+        (2, 1),
+        (3, 1),
+        (4, 1),
+        (5, 1),
+        (6, 1),
+        (1, 2),
+        (2, 2),
+        (5, 2),
+        (6, 2),
+        (0, 3),
+        (5, 5),
+        (-1, 6),
+        (0, 6),
+        (3, 6),
+        (4, 6),
+        (-1, 7),
+        (0, 7),
+        (1, 7),
+        (2, 7),
+        (3, 7),
+    },
+    "main_terrain": {"forest": 4, "pasture": 4, "hills": 3, "fields": 5, "mountains": 4},
+    "small": {(1, 4): "desert", (3, 3): "gold", (2, 5): "gold", (4, 4): "desert"},
+    "harbors": {
+        ((3, 0), (2, 1)),
+        ((5, 0), (5, 1)),
+        ((0, 2), (1, 2)),
+        ((7, 2), (6, 2)),
+        ((6, 5), (5, 5)),
+        ((-2, 6), (-1, 6)),
+        ((4, 7), (4, 6)),
+        ((-1, 8), (0, 7)),
+        ((2, 8), (2, 7)),
+    },
+    "harbor_pool": {"3:1": 4, "grain": 1, "brick": 1, "ore": 1, "lumber": 1, "wool": 1},
+    "rows": [6, 7, 8, 9, 8, 9, 8, 7, 6],
+}
+CLOTH_JSETTLERS = {
+    "small": {0x0906: "gold", 0x0709: "desert", 0x0B09: "desert", 0x090C: "gold"},
+    "villages": {0x0806: 10, 0x0A06: 9, 0x0609: 11, 0x0809: 8, 0x0A09: 6, 0x0C09: 3, 0x080C: 4, 0x0A0C: 5},
+    "cloth": 5,  # each village's cloth at the start
+    "robber": 0x0703,
+    "pirate": 0x0910,
+    "victory_points": 14,
+}
+CLOTH_RULEBOOK = {
+    "terrain": {"sea": 18, "desert": 2, "gold": 2, "fields": 5, "hills": 3, "mountains": 4, "pasture": 4, "forest": 4},
+    "numbers": {2: 2, 3: 3, 4: 3, 5: 3, 6: 3, 8: 3, 9: 3, 10: 3, 11: 3, 12: 2},
+    "harbors": 9,
+    "chits": 50,
+}
+
+
+def _jhex(coord: int) -> tuple[int, int]:
+    """A JSettlers2 hex 0xRRCC in axial (q, r): r = (R - 1) / 2, q = (C - r) / 2."""
+    row, col = coord >> 8, coord & 0xFF
+    return ((col - (row - 1) // 2) // 2, (row - 1) // 2)
+
+
+def _jnode(coord: int) -> frozenset:
+    """The three hexes (axial) around a JSettlers2 node 0xRRCC (SOCBoardLarge's coordinate system: a hex
+    (R, C) has nodes (R - 1, C - 1), (R - 1, C), (R - 1, C + 1) above and (R + 1, ...) below; hexes lie
+    on odd rows, at columns of the parity of (R - 1) / 2)."""
+    row, col = coord >> 8, coord & 0xFF
+    below_top = col % 2 == (row // 2) % 2  # the node is the top corner of the hex below it
+    rows = (row + 1, row - 1, row - 1) if below_top else (row - 1, row + 1, row + 1)
+    cols = (col, col - 1, col + 1)
+    return frozenset(_jhex((r << 8) | c) for r, c in zip(rows, cols))
+
+
+def test_cloth_for_catan_facts_match_the_other_sources():
+    L = layout.load("seafarers-cloth-for-catan")
+    main = region_of(L, "main")
+    assert set(L.region_hexes("main")) == CLOTH_RANDOMIZER["main"]
+    assert dict(Counter(main.terrain_pool)) == CLOTH_RANDOMIZER["main_terrain"]
+    small = {s.hex: s.terrain for s in L.hexes if s.kind == "land" and s.region is None}
+    assert small == {_jhex(c): t for c, t in CLOTH_JSETTLERS["small"].items()}
+    assert set(small) == set(CLOTH_RANDOMIZER["small"])  # the same hexes, gold and desert swapped
+    assert all(small[h] != t for h, t in CLOTH_RANDOMIZER["small"].items())
+    assert all(L.spec(h).tokenless for h in small)
+    assert {(p.hex, hexgrid.neighbor(p.hex, p.facing)) for p in L.harbor_places} == CLOTH_RANDOMIZER["harbors"]
+    assert dict(Counter(L.harbor_pool)) == CLOTH_RANDOMIZER["harbor_pool"]
+    rows = Counter(s.hex[1] for s in L.hexes)
+    assert [rows[r] for r in range(9)] == CLOTH_RANDOMIZER["rows"]
+    villages = {p.spot: p for p in L.pieces}
+    assert set(villages) == {_jnode(c) for c in CLOTH_JSETTLERS["villages"]}
+    assert {villages[_jnode(c)].number for c in CLOTH_JSETTLERS["villages"]} <= set(range(2, 13))
+    assert all(villages[_jnode(c)].number == n for c, n in CLOTH_JSETTLERS["villages"].items())
+    assert {p.count for p in L.pieces} == {CLOTH_JSETTLERS["cloth"]} and {p.kind for p in L.pieces} == {"village"}
+    assert (L.robber, L.pirate, L.victory_points) == (
+        _jhex(CLOTH_JSETTLERS["robber"]),
+        _jhex(CLOTH_JSETTLERS["pirate"]),
+        CLOTH_JSETTLERS["victory_points"],
+    )
+    # the rulebook's counts: every hex inside the frame, the tokens with the villages' numbers, harbors, chits
+    inner = Counter(s.terrain for s in L.hexes if s.kind == "land" and s.region is None)
+    inner.update(main.terrain_pool)
+    inner["sea"] = sum(1 for s in L.hexes if s.kind == "sea") - 26  # less the frame's ring
+    assert dict(inner) == CLOTH_RULEBOOK["terrain"]
+    assert dict(Counter(main.number_tokens) + Counter(p.number for p in L.pieces)) == CLOTH_RULEBOOK["numbers"]
+    assert len(L.harbor_places) == len(L.harbor_pool) == CLOTH_RULEBOOK["harbors"]
+    assert sum(p.count for p in L.pieces) + 10 == CLOTH_RULEBOOK["chits"]
+    assert almanac.scenario_rulebook(L.name) == "seafarers-2015-cloth-for-catan"
+
+
+def test_cloth_villages_are_on_every_board_and_on_the_sheet():
+    """Every board carries the layout's villages (JSON round trip too); the
+    sheet draws 8 houses and one in the legend, the 6 and 8 houses black,
+    and the build list names them on their island's entry."""
+    from setupgen.core import templates
+    from setupgen.core.board import Board
+    from setupgen.render import sheet
+
+    L = layout.load("seafarers-cloth-for-catan")
+    board = generate.from_seed(L, "cloth")
+    assert board.pieces == L.pieces and Board.from_json(board.to_json()) == board
+    assert json.loads(board.to_json(indent=None))["pieces"][0] == {
+        "kind": "village",
+        "q": 1,
+        "r": 4,
+        "corner": 1,
+        "number": 10,
+        "count": 5,
+    }
+    svg = str(sheet.render_sheet(board, L))
+    assert svg.count('class="mark village"') == 8  # the board's (the legend's is part of its entry)
+    st = templates.style()
+    black = re.findall(r'<g class="mark village">\s*<path [^>]*fill="([^"]+)"', svg)
+    assert black.count(st.colour["red_disc"]) == 2  # the villages of 8 and 6
+    marks = sheet.village_marks(board, templates.texts("en"))
+    assert marks[(1, 4)] == "villages: top 10, bottom 9" and len(marks) == 4
+
+
 #: every scenario issue 50 added
 NEW = (
     "cities-knights-5-6",
@@ -624,6 +766,7 @@ NEW = (
     "seafarers-fog-islands-3",  # issue 51
     "seafarers-fog-islands-4",
     "seafarers-new-world",
+    "seafarers-cloth-for-catan",  # issue 52
 )
 
 

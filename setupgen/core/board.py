@@ -20,9 +20,9 @@ from . import atomic
 from .balance import Limits
 from .data import read_text
 from .errors import BoardFormatError, SetupgenError, quoted
-from .fields import JSON_NAMES, Fields
-from .hexgrid import Hex, row_order
-from .rules import HARBOR_METHODS, HARBOR_TYPES, KINDS, NUMBER_METHODS, NUMBERS, TERRAINS
+from .fields import JSON_NAMES, MISSING, Fields
+from .hexgrid import Hex, corners, row_order
+from .rules import HARBOR_METHODS, HARBOR_TYPES, KINDS, NUMBER_METHODS, NUMBERS, PIECE_KINDS, TERRAINS
 from .setupid import SetupId, encode
 
 FORMAT = "setupgen.board/1"
@@ -50,6 +50,29 @@ class Harbor:
     hex: Hex
     facing: int
     type: str
+
+
+@dataclass(frozen=True, slots=True)
+class Piece:
+    """A scenario piece the map carries at the start (docs/rules.md
+    section 4b): ``kind`` one of :data:`setupgen.core.rules.PIECE_KINDS`
+    (``village``: a village of the forgotten tribe, Cloth for Catan) at
+    corner ``corner`` (0-5, :func:`setupgen.core.hexgrid.corners`) of hex
+    ``hex`` (axial ``(q, r)``); ``number`` the roll on which it hands out
+    (None: none), ``count`` the chits it holds at the start (cloth; None:
+    none)."""
+
+    kind: str
+    hex: Hex
+    corner: int
+    number: int | None = None
+    count: int | None = None
+
+    @property
+    def spot(self) -> frozenset[Hex]:
+        """The intersection it stands on (the three hexes meeting there):
+        the same whichever of them names it."""
+        return corners(self.hex)[self.corner]
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,6 +117,8 @@ class Board:
     robber: Hex | None = None
     pirate: Hex | None = None
     balance: BalanceRecord | None = None
+    #: the scenario's pieces on the map at the start, in the layout's order (most scenarios: none)
+    pieces: tuple[Piece, ...] = ()
     _index: Mapping[Hex, Tile] | None = field(default=None, init=False, compare=False, repr=False)
     #: whether the face-down numbers lie face down too (:meth:`table_number`), made on first use
     _covered: bool | None = field(default=None, init=False, compare=False, repr=False)
@@ -120,6 +145,7 @@ class Board:
         robber: Hex | None,
         pirate: Hex | None,
         balance: BalanceRecord | None = None,
+        pieces: tuple[Piece, ...] = (),
     ) -> Board:
         """A board as a generator made it, without checking it again: tile
         ``i`` is ``table.tile(i, codes[i])``; ``harbors`` are sorted by hex
@@ -146,6 +172,7 @@ class Board:
         put(board, "robber", robber)
         put(board, "pirate", pirate)
         put(board, "balance", balance)
+        put(board, "pieces", pieces)
         put(board, "_index", None)
         put(board, "_covered", None)
         put(board, "_codes", codes)
@@ -183,6 +210,7 @@ class Board:
                 self.robber,
                 self.pirate,
                 self.balance,
+                self.pieces,
             ),
         )
 
@@ -233,6 +261,7 @@ class Board:
             self.robber,
             self.pirate,
             record,
+            self.pieces,
         )
 
     # -- JSON ------------------------------------------------------------
@@ -250,6 +279,7 @@ class Board:
             "harbors": [_harbor_dict(h) for h in self.harbors],
             "robber": None if self.robber is None else {"q": self.robber[0], "r": self.robber[1]},
             "pirate": None if self.pirate is None else {"q": self.pirate[0], "r": self.pirate[1]},
+            **({"pieces": [_piece_dict(p) for p in self.pieces]} if self.pieces else {}),
             **({} if self.balance is None else {"balance": self.balance.to_dict()}),
         }
 
@@ -291,6 +321,7 @@ class Board:
                 _hex_json(self.robber),
                 ',"pirate":',
                 _hex_json(self.pirate),
+                ',"pieces":' + _one_line([_piece_dict(p) for p in self.pieces]) if self.pieces else "",
                 "}" if self.balance is None else ',"balance":' + _one_line(self.balance.to_dict()) + "}",
             )
         )
@@ -343,6 +374,9 @@ class Board:
         robber = _opt_hex(data, "robber")
         pirate = _opt_hex(data, "pirate")
         record = _balance_record(data["balance"]) if data.get("balance") is not None else None
+        pieces = tuple(
+            _checked_piece(p, f"pieces[{i}]") for i, p in enumerate(_field(data, "pieces", list, default=[]))
+        )
 
         return cls(
             scenario=scenario,
@@ -355,6 +389,7 @@ class Board:
             robber=robber,
             pirate=pirate,
             balance=record,
+            pieces=pieces,
         )
 
 
@@ -375,6 +410,11 @@ def _tile_dict(t: Tile) -> dict[str, Any]:
         "hidden": t.hidden,
         "oil_spring": t.oil_spring,
     }
+
+
+def _piece_dict(p: Piece) -> dict[str, Any]:
+    """A piece entry of the board JSON (our extension of the shared format: docs/format.md)."""
+    return {"kind": p.kind, "q": p.hex[0], "r": p.hex[1], "corner": p.corner, "number": p.number, "count": p.count}
 
 
 def _harbor_dict(h: Harbor) -> dict[str, Any]:
@@ -584,6 +624,29 @@ def _checked_harbor(item: Any, where: str) -> Harbor:
     return Harbor(h, facing, htype)
 
 
+#: the most chits a piece may hold (a village's cloth: 5)
+MAX_PIECE_COUNT = 99
+
+
+def _checked_piece(item: Any, where: str) -> Piece:
+    """The piece of entry ``item`` (``where``: ``pieces[i]``). Raises
+    :class:`BoardFormatError` naming the first problem."""
+    kind = _field(item, "kind", str, where)
+    if kind not in PIECE_KINDS:
+        raise BoardFormatError(f"{where}.kind: unknown piece {quoted(kind)} (known: {', '.join(PIECE_KINDS)})")
+    h = _hex(item, where)
+    corner = _field(item, "corner", int, where)
+    if not 0 <= corner < 6:
+        raise BoardFormatError(f"{where}.corner: must be 0-5, got {quoted(corner)}")
+    number = _field(item, "number", (int, type(None)), where)
+    if number is not None and number not in NUMBERS:
+        raise BoardFormatError(f"{where}.number: must be 2-12 without 7, or null; got {quoted(number)}")
+    count = _field(item, "count", (int, type(None)), where)
+    if count is not None and not 0 <= count <= MAX_PIECE_COUNT:
+        raise BoardFormatError(f"{where}.count: must be 0-{MAX_PIECE_COUNT}, or null; got {quoted(count)}")
+    return Piece(kind, h, corner, number, count)
+
+
 def _balance_record(item: Any) -> BalanceRecord:
     """The added field ``balance`` (docs/balance.md): limits and attempt."""
     if not isinstance(item, dict):
@@ -621,7 +684,7 @@ def write_board(board: Board, path: str | Path) -> None:
     atomic.write_text(path, board.to_json() + "\n")
 
 
-def _field(data: Any, key: str, typ: Any, where: str = "") -> Any:
+def _field(data: Any, key: str, typ: Any, where: str = "", default: Any = MISSING) -> Any:
     """``data[key]`` of a board document checked by the shared reader
     (:class:`~setupgen.core.fields.Fields`, JSON type names); ``where``
     the object's dotted key (``hexes[3]``), empty at the top. Raises
@@ -631,6 +694,7 @@ def _field(data: Any, key: str, typ: Any, where: str = "") -> Any:
         _BOARD_FIELDS.table(data, where or "document", "expected an object"),
         key,
         typ,
+        default,
         where=f"{where}." if where else "",
     )
 

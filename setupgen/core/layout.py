@@ -21,13 +21,14 @@ from typing import Any
 from . import hexgrid
 from .balance import BARRABLE, Limits
 from .balance import load_preset as load_balance_preset
+from .board import MAX_PIECE_COUNT, Piece
 from .data import DataFileError, data_dir, read_toml
 from .errors import LayoutError, SetupgenError, UnknownScenarioError, quoted
 from .fields import Fields
 from .hexgrid import Hex
 from .limits import MAX_VP, MIN_VP
 from .oil import FixedSpring, OilSetup
-from .rules import HARBOR_METHODS, HARBOR_TYPES, KINDS, LAND_TERRAINS, NUMBER_METHODS, NUMBERS, coast_edge
+from .rules import HARBOR_METHODS, HARBOR_TYPES, KINDS, LAND_TERRAINS, NUMBER_METHODS, NUMBERS, PIECE_KINDS, coast_edge
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,7 +37,9 @@ class HexSpec:
 
     ``terrain`` is fixed for sea, frame and fixed land hexes (e.g. gold) and
     None for a land hex whose terrain comes from ``region``'s pool.
-    ``number`` is a token fixed by the layout, or None.
+    ``number`` is a token fixed by the layout, or None. ``tokenless``: a
+    land hex of fixed terrain that takes no number token (the small
+    islands of Cloth for Catan).
     """
 
     hex: Hex
@@ -44,6 +47,7 @@ class HexSpec:
     region: str | None = None
     terrain: str | None = None
     number: int | None = None
+    tokenless: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,6 +118,7 @@ class Layout:
     balance: Limits | None = None  # balance limits every board of this layout must meet (None: none)
     red_barred: tuple[str, ...] = ()  # terrains no 6 or 8 may lie on ("gold"; docs/rules.md section 4b)
     harbor_methods: tuple[str, ...] = HARBOR_METHODS  # the harbor methods the layout offers
+    pieces: tuple[Piece, ...] = ()  # the scenario's pieces on the map at the start (villages; docs/rules.md 4b)
     _index: Mapping[Hex, HexSpec] = field(init=False, compare=False, repr=False)
     _adjacency: Mapping[Hex, tuple[Hex, ...]] = field(init=False, compare=False, repr=False)
     _regions: Mapping[str, tuple[Hex, ...]] = field(init=False, compare=False, repr=False)
@@ -260,6 +265,7 @@ TOP_KEYS = frozenset(
         "inherits",
         "source",
         "frame",
+        "pieces",
         "regions",
         "numbers",
         "map",
@@ -274,7 +280,7 @@ NUMBERS_KEYS = frozenset({"default", "placement_order", "spiral", "red_barred"})
 HARBORS_KEYS = frozenset({"default", "pool", "places", "methods"})
 PLACE_KEYS = frozenset({"q", "r", "facing", "type"})
 ROW_KEYS = frozenset({"r", "q", "cells"})
-LEGEND_KEYS = frozenset({"kind", "region", "terrain"})
+LEGEND_KEYS = frozenset({"kind", "region", "terrain", "token"})
 OIL_KEYS = frozenset({"numbered", "limit", "fixed"})
 
 
@@ -432,8 +438,48 @@ def _parse(data: dict[str, Any], path: Path) -> Layout:
             balance=_balance(data, path),
             red_barred=red_barred,
             harbor_methods=harbor_methods,
+            pieces=_parse_map_pieces(data, path, specs),
         )
     )
+
+
+#: keys of one ``[[pieces]]`` entry
+PIECE_KEYS = frozenset({"kind", "q", "r", "corner", "number", "count"})
+
+
+def _parse_map_pieces(data: dict[str, Any], path: Path, specs: dict[Hex, HexSpec]) -> tuple[Piece, ...]:
+    """``[[pieces]]``: the scenario's pieces on the map at the start, each
+    ``kind`` (:data:`PIECE_KINDS`) at ``corner`` (0-5) of hex ``q``, ``r``
+    of the map, that corner touching land, with an optional ``number``
+    (its roll) and ``count`` (its chits); no two on one intersection."""
+    p = str(path)
+    items = _get(data, "pieces", list, path, [])
+    if len(items) > MAX_COUNT:
+        raise LayoutError(p, "pieces", f"at most {MAX_COUNT} pieces")
+    out: list[Piece] = []
+    for i, item in enumerate(items):
+        key = f"pieces[{i}]"
+        if not isinstance(item, dict):
+            raise LayoutError(p, key, "expected a table")
+        _known(item, PIECE_KEYS, path, key + ".")
+        kind = _get(item, "kind", str, path, where=key + ".")
+        if kind not in PIECE_KINDS:
+            raise LayoutError(p, f"{key}.kind", f"unknown piece {quoted(kind)} (known: {', '.join(PIECE_KINDS)})")
+        h = (_get(item, "q", int, path, where=key + "."), _get(item, "r", int, path, where=key + "."))
+        corner = _get(item, "corner", int, path, where=key + ".")
+        number = _get(item, "number", int, path, None, where=key + ".")
+        count = _get(item, "count", int, path, None, where=key + ".")
+        if h not in specs or not 0 <= corner < 6:
+            raise LayoutError(p, key, "expected corner 0-5 of a hex of the map")
+        if not any(specs.get(x, HexSpec(x, "sea")).kind == "land" for x in hexgrid.corners(h)[corner]):
+            raise LayoutError(p, key, "the corner touches no land hex")
+        if number is not None and number not in NUMBERS or count is not None and not 0 <= count <= MAX_PIECE_COUNT:
+            raise LayoutError(p, key, f"number: 2-12 without 7; count: 0-{MAX_PIECE_COUNT}")
+        piece = Piece(kind, h, corner, number, count)
+        if any(o.spot == piece.spot for o in out):
+            raise LayoutError(p, key, "two pieces on one intersection")
+        out.append(piece)
+    return tuple(out)
 
 
 def _start_barred(data: dict[str, Any], path: Path) -> tuple[str, ...]:
@@ -536,6 +582,8 @@ def _parse_legend(map_t: dict[str, Any], path: Path, region_names: set[str]) -> 
                 raise LayoutError(p, key, f"unknown region {spec['region']!r}")
             if "terrain" in spec and spec["terrain"] not in LAND_TERRAINS:
                 raise LayoutError(p, key, f"unknown terrain {spec['terrain']!r}")
+        if "token" in spec and (spec["token"] is not False or "terrain" not in spec):
+            raise LayoutError(p, key, "token = false marks a land hex of fixed terrain that takes no number token")
         symbols[sym] = spec
     return symbols
 
@@ -575,7 +623,9 @@ def _parse_map(data: dict[str, Any], path: Path, region_names: set[str]) -> dict
                 number = int(num)
             kind = spec["kind"]
             terrain = spec.get("terrain") if kind == "land" else "sea"
-            specs[h] = HexSpec(h, kind, spec.get("region"), terrain, number)
+            if num and "token" in spec:
+                raise LayoutError(p, key, f"cell {cell!r} takes no number token (token = false)")
+            specs[h] = HexSpec(h, kind, spec.get("region"), terrain, number, "token" in spec)
     return specs
 
 

@@ -42,6 +42,9 @@ NUMBER_METHODS: tuple[str, ...] = ("swap", "spiral", "uniform")
 #: harbor methods (``fixed``: the layout or board file fixes every harbor)
 HARBOR_METHODS: tuple[str, ...] = ("shuffled", "free", "players", "fixed")
 NUMBERS: tuple[int, ...] = (2, 3, 4, 5, 6, 8, 9, 10, 11, 12)
+#: the kinds of scenario pieces a map carries at the start (docs/rules.md section 4b): ``village``, a
+#: village of the forgotten tribe that trades cloth on its number (Cloth for Catan)
+PIECE_KINDS: tuple[str, ...] = ("village",)
 RED_NUMBERS: frozenset[int] = frozenset((6, 8))
 #: dots on a number token: the ways to roll it with two dice
 PIPS: Mapping[int, int] = {2: 1, 3: 2, 4: 3, 5: 4, 6: 5, 8: 5, 9: 4, 10: 3, 11: 2, 12: 1}
@@ -71,6 +74,8 @@ RULE_HARBOR_POOL = "harbor-pool"
 RULE_HARBOR_PLACE = "harbor-place"
 RULE_ROBBER = "robber"
 RULE_PIRATE = "pirate"
+#: the scenario's pieces on the map (villages ...) where, and as, the layout puts them
+RULE_PIECES = "pieces"
 # oil springs (section 5)
 RULE_OIL_SPRING = "oil-spring"
 RULE_OIL_DESERT = "oil-desert"
@@ -103,6 +108,7 @@ CHECK_RULES: tuple[str, ...] = (
     RULE_CORNERS,
     RULE_ROBBER,
     RULE_PIRATE,
+    RULE_PIECES,
     RULE_OIL_SPRING,
     RULE_OIL_DESERT,
     RULE_OIL_LEVELS,
@@ -204,6 +210,7 @@ __all__ = [
     "NUMBER_METHODS",
     "HARBOR_METHODS",
     "NUMBERS",
+    "PIECE_KINDS",
     "RED_NUMBERS",
     "PIPS",
     "CHECK_RULES",
@@ -235,6 +242,7 @@ __all__ = [
     "RULE_HARBOR_PLACE",
     "RULE_ROBBER",
     "RULE_PIRATE",
+    "RULE_PIECES",
     "RULE_OIL_SPRING",
     "RULE_OIL_DESERT",
     "RULE_OIL_LEVELS",

@@ -105,6 +105,7 @@ def _draw(
         harbors_json,
         robber,
         layout.pirate,
+        pieces=layout.pieces,
     )
 
 

@@ -14,6 +14,7 @@ what may not overlap.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 from ..core.board import Board, Tile
@@ -33,6 +34,7 @@ from .page import (
     draw_pirate,
     draw_robber,
     draw_token,
+    draw_village,
     num,
     poly_d,
     text_width,
@@ -55,6 +57,7 @@ def draw_board(dwg: Surface, board: Board, fit_: Fit, tx: Texts, st: Style) -> N
     _draw_tiles(dwg, board, fit_, halves, st)
     _draw_outline(dwg, board, fit_, st, halves)
     shown = [box for t in board.tiles if t.kind == "land" for box in _draw_land_marks(dwg, board, t, fit_, tx, st)]
+    shown += _draw_pieces(dwg, board, fit_, st)
     row_numbers = _draw_row_numbers(dwg, board, fit_, st)
     areas = sea_areas(board, fit_)
     marks = harbor_marks(board, fit_, st, areas)
@@ -242,6 +245,20 @@ def _draw_land_marks(
             rx, ry = x, bottom - h / 2
         draw_robber(dwg, rx, ry, h, st)
         boxes.append((rx - h * 0.3, ry - h / 2, rx + h * 0.3, ry + h / 2))
+    return boxes
+
+
+def _draw_pieces(dwg: Surface, board: Board, fit_: Fit, st: Style) -> list[tuple[float, float, float, float]]:
+    """The scenario's pieces on their intersections (villages: a house with
+    its number, as tall as a token is wide). Returns their boxes (mm)."""
+    s = fit_.s
+    h = 2 * token_radius(s) * 0.95
+    boxes = []
+    for p in board.pieces:
+        cx, cy = fit_.at(p.hex)
+        x, y = cx + s * math.cos(math.radians(30 + 60 * p.corner)), cy - s * math.sin(math.radians(30 + 60 * p.corner))
+        draw_village(dwg, x, y, h, p.number, st)
+        boxes.append((x - h * 0.45, y - h / 2, x + h * 0.45, y + h / 2))
     return boxes
 
 

@@ -18,6 +18,7 @@ from .page import (
     draw_pirate,
     draw_robber,
     draw_token,
+    draw_village,
     fit,
     hex_points,
     text_width,
@@ -33,6 +34,7 @@ _LEGEND_KEYS = {
     "robber": "sheet.robber",
     "robber-off": "sheet.robber_off",
     "pirate": "sheet.pirate",
+    "village": "sheet.village",
     "hidden": "sheet.hidden",
     "hidden-covered": "sheet.hidden_covered",
     "oil": "sheet.oil",
@@ -43,7 +45,7 @@ _LEGEND_KEYS = {
 
 def legend_entries(board: Board) -> list[str]:
     """What the legend explains, in order: visible land terrains, then
-    ``token``, ``red``, ``robber``, ``pirate``, ``hidden`` (or
+    ``token``, ``red``, ``robber``, ``pirate``, ``village``, ``hidden`` (or
     ``hidden-covered``: numbers face down too), ``oil``,
     ``harbor``, ``row`` as they occur (oil springs are explained here, so
     no note repeats it)."""
@@ -58,6 +60,8 @@ def legend_entries(board: Board) -> list[str]:
         out.append("robber")  # a robber off the board is a note, not a legend entry
     if board.pirate is not None:
         out.append("pirate")
+    if any(p.kind == "village" for p in board.pieces):
+        out.append("village")
     if any(t.hidden for t in board.tiles):
         out.append("hidden-covered" if board.numbers_covered else "hidden")
     if any(t.oil_spring for t in board.tiles):
@@ -120,6 +124,8 @@ def _legend_symbol(dwg: Surface, e: str, x: float, y: float, sw: float, size: fl
         draw_robber(dwg, x, y, sw * 0.95, st)
     elif e == "pirate":
         draw_pirate(dwg, x, y, sw * 0.8, st)
+    elif e == "village":
+        draw_village(dwg, x, y, sw * 1.05, 5, st)
     elif e in ("hidden", "hidden-covered"):
         draw_swatch(dwg, hex_points(x, y, sw * 0.55), "hidden", st, stroke=st.colour["line"])
         add_text(dwg, tx.get("label.hidden"), x, y + size * 0.36, size, st, bold=True, anchor="middle")

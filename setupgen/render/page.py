@@ -258,6 +258,33 @@ def draw_pirate(dwg: Surface, x: float, y: float, h: float, st: Style) -> None:
     dwg.end()
 
 
+def draw_village(dwg: Surface, x: float, y: float, h: float, number: int | None, st: Style) -> None:
+    """A village of Cloth for Catan: a house ``h`` mm tall (``0.9 h``
+    wide) centred on ``(x, y)``, its number in bold in the walls; with 6
+    or 8 inverted like a token (black house, white digits: nothing grey
+    for 1-bit print). One item ``village``."""
+    red = number in RED_NUMBERS
+    ink = st.colour["ink"]
+    w, eave = h * 0.45, y - h * 0.1
+    house = [(x - w, eave), (x, y - h / 2), (x + w, eave), (x + w, y + h / 2), (x - w, y + h / 2)]
+    dwg.begin("village")
+    add_path(dwg, poly_d(house), fill=st.colour["red_disc"] if red else "#ffffff", stroke=ink, width=0.35, join="round")
+    if number is not None:
+        size = max(MIN_FONT_MM, h * 0.48)
+        add_text(
+            dwg,
+            str(number),
+            x,
+            y + h * 0.2 + size * 0.36,
+            size,
+            st,
+            bold=True,
+            anchor="middle",
+            fill="#ffffff" if red else ink,
+        )
+    dwg.end()
+
+
 def draw_oil(dwg: Surface, x: float, y: float, h: float, st: Style) -> None:
     """An oil drop ``h`` mm tall (``0.6 h`` wide), centred on ``(x, y)``: a
     point on a disc, drawn with straight lines only."""

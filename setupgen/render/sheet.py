@@ -26,7 +26,7 @@ from ..core import cldr, templates
 from ..core.balance import Balance
 from ..core.board import Board, Tile
 from ..core.errors import SetupgenError
-from ..core.hexgrid import neighbor, neighbors
+from ..core.hexgrid import Hex, neighbor, neighbors
 from ..core.layout import Layout
 from ..core.limits import MAX_DIGITS, MAX_ROUND, MAX_VP, MIN_VP, check_text
 from ..core.rules import FINALS_STAGES, HARBOR_TYPES, RED_NUMBERS, RULE_EQUAL, clashes
@@ -444,6 +444,7 @@ def row_entries(board: Board, tiles: Sequence[Tile], tx: Texts) -> list[Entry]:
     out: list[Entry] = []
     run = 0
     sea = tx.get("terrain.sea")
+    villages = village_marks(board, tx)
     for i, t in enumerate(tiles):
         plain_sea = t.kind == "sea" and board.pirate != t.hex
         if plain_sea:
@@ -457,8 +458,20 @@ def row_entries(board: Board, tiles: Sequence[Tile], tx: Texts) -> list[Entry]:
         marks = [tx.get("sheet.mark_robber")] if board.robber == t.hex else []
         marks += [tx.get("sheet.mark_pirate")] if board.pirate == t.hex else []
         marks += [tx.get("sheet.oil_short")] if t.oil_spring else []
+        marks += [villages[t.hex]] if t.hex in villages else []
         out.append(Entry(word, number, board.table_number(t) in RED_NUMBERS, " ".join(marks)))
     return out
+
+
+def village_marks(board: Board, tx: Texts) -> dict[Hex, str]:
+    """Per hex that names villages (Cloth for Catan), the build list's mark
+    of them: ``villages: top 10, bottom 9`` (corner words, numbers)."""
+    spots: dict[Hex, list[str]] = {}
+    for p in board.pieces:
+        if p.kind == "village":
+            spot = tx.get(f"corner.{p.corner}") + ("" if p.number is None else f" {p.number}")
+            spots.setdefault(p.hex, []).append(spot)
+    return {h: tx.get("sheet.mark_villages", spots=tx.get("sheet.list_sep").join(v)) for h, v in spots.items()}
 
 
 def harbor_lines(board: Board, layout: Layout, tx: Texts) -> list[tuple[str, str]]:
