@@ -74,17 +74,38 @@ def test_a_fallback_run_is_measured_by_its_fonts_advance_widths(fallback_fonts):
     assert text_width("Ab", 10) == pytest.approx((684 + 635) * 10 / 1000)  # DejaVu's table, unchanged
 
 
+#: cairo's glyphs for each run of the names, in a process of its own: cairo reads the fonts once per
+#: process, so fonts the fixture has just installed are seen only by a new one
+GLYPH_PROBE = """
+import json, sys
+import cairocffi
+from setupgen.core import fonts
+ctx = cairocffi.Context(cairocffi.ImageSurface(cairocffi.FORMAT_ARGB32, 10, 10))
+out = []
+for name in json.loads(sys.argv[1]):
+    for run, family in fonts.runs(name):
+        ctx.select_font_face(family or "DejaVu Sans")
+        glyphs, _clusters, _flags = ctx.get_scaled_font().text_to_glyphs(0, 0, run, with_clusters=True)
+        out.append([name, run, family, [g[0] for g in glyphs]])
+print(json.dumps(out))
+"""
+
+
 def test_every_run_of_the_names_has_real_glyphs_in_its_font(fallback_fonts):
     # cairo draws each run in its own toy font face, as the painter does: no glyph 0 (.notdef, the empty box)
-    import cairocffi
+    import json
 
-    surface = cairocffi.ImageSurface(cairocffi.FORMAT_ARGB32, 10, 10)
-    ctx = cairocffi.Context(surface)
-    for name in NAMES.values():
-        for run, family in fonts.runs(name):
-            ctx.select_font_face(family or "DejaVu Sans")
-            glyphs, _clusters, _flags = ctx.get_scaled_font().text_to_glyphs(0, 0, run, with_clusters=True)
-            assert all(g[0] != 0 for g in glyphs), (name, run, family)
+    made = subprocess.run(
+        [sys.executable, "-c", GLYPH_PROBE, json.dumps(list(NAMES.values()))],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    runs = json.loads(made.stdout)
+    assert {r[0] for r in runs} == set(NAMES.values())
+    for name, run, family, glyphs in runs:
+        assert glyphs and all(g != 0 for g in glyphs), (name, run, family)
 
 
 def test_names_in_chinese_korean_japanese_and_emoji_come_out_of_the_pack_as_written(fallback_fonts, tmp_path):
