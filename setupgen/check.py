@@ -26,6 +26,7 @@ from .core.hexgrid import Hex
 from .core.layout import Layout
 from .core.oil import OIL_TERRAINS, FixedSpring, desert_assignments, explain, fixed_spring_hex
 from .core.rules import (
+    PIPS,
     RULE_COAST,
     RULE_CORNERS,
     RULE_EQUAL,
@@ -49,6 +50,7 @@ from .core.rules import (
     RULE_OIL_SPRING,
     RULE_ONE_PER_SEA,
     RULE_PIECES,
+    RULE_PIPS_CAP,
     RULE_PIRATE,
     RULE_RED_BARRED,
     RULE_ROBBER,
@@ -263,7 +265,25 @@ def _check_numbers(board: Board, layout: Layout) -> list[Violation]:
             out.append(
                 Violation(RULE_NUMBER_POOL, f"region {region.name}: number tokens differ from the pool ({diff})")
             )
-    return out + _number_rules(board, layout) + _red_barred_rule(board, layout)
+    return out + _number_rules(board, layout) + _red_barred_rule(board, layout) + _pips_caps(board, layout)
+
+
+def _pips_caps(board: Board, layout: Layout) -> list[Violation]:
+    """A token with more pips than the layout allows on its hex
+    (``max_pips``, docs/rules.md section 4b): an error per such hex."""
+    caps = {s.hex: s.max_pips for s in layout.hexes if s.max_pips is not None}
+    out = []
+    for t in board.tiles:
+        cap = caps.get(t.hex)
+        if cap is not None and t.number is not None and PIPS[t.number] > cap:
+            out.append(
+                Violation(
+                    RULE_PIPS_CAP,
+                    f"hex {_fmt(t.hex)} may carry at most {cap} pips, not {t.number} ({PIPS[t.number]})",
+                    (t.hex,),
+                )
+            )
+    return out
 
 
 def _red_barred_rule(board: Board, layout: Layout) -> list[Violation]:
@@ -432,8 +452,9 @@ def _map_pieces(board: Board, layout: Layout) -> list[Violation]:
 
 
 def _piece_words(p: Piece) -> str:
-    """``village at (1, 4) corner 1, number 10, 5 chits``."""
-    words = f"{p.kind} at {_fmt(p.hex)} corner {p.corner}"
+    """``village at (1, 4) corner 1, number 10, 5 chits`` (``… edge 3`` for
+    a piece on an edge)."""
+    words = f"{p.kind} at {_fmt(p.hex)} " + (f"corner {p.corner}" if p.facing is None else f"edge {p.facing}")
     if p.number is not None:
         words += f", number {p.number}"
     if p.count is not None:

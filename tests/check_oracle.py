@@ -33,6 +33,7 @@ RULES = frozenset(
         "harbor-coast",
         "harbor-pool",
         "red-on-barred-terrain",
+        "pips-over-cap",
     }
 )
 
@@ -44,11 +45,14 @@ def layout_of(name: str) -> dict:
     if "inherits" in data:  # layouts/README.md: the file's top-level keys replace the parent's
         data = {**tomllib.loads((LAYOUTS / f"{data['inherits']}.toml").read_text(encoding="utf-8")), **data}
     legend = data["map"]["legend"]
-    kinds = {}
+    kinds, caps = {}, {}
     for row in data["map"]["rows"]:
         for i, cell in enumerate(row["cells"].split()):
             if cell != ".":
-                kinds[(row["q"] + i, row["r"])] = legend[cell.split(":")[0]]["kind"]  # SYM:N fixes a token
+                spec = legend[cell.split(":")[0]]  # SYM:N fixes a token
+                kinds[(row["q"] + i, row["r"])] = spec["kind"]
+                if "max_pips" in spec:  # the most dots a token there may have
+                    caps[(row["q"] + i, row["r"])] = spec["max_pips"]
     harbors = data.get("harbors", {})
     places = [(p["q"], p["r"], p["facing"], p.get("type")) for p in harbors.get("places", [])]
     return {
@@ -57,6 +61,7 @@ def layout_of(name: str) -> dict:
         "pool": Counter(harbors.get("pool", {})),
         "oil": "oil" in data,
         "red_barred": set(data.get("numbers", {}).get("red_barred", [])),  # terrains no 6 or 8 may lie on
+        "caps": caps,
     }
 
 
@@ -109,6 +114,8 @@ def _numbers(board, tiles, layout):
     for h, a in numbers.items():
         if a in RED and tiles[h]["terrain"] in layout["red_barred"]:
             out.add(("red-on-barred-terrain", frozenset([h])))
+        if h in layout["caps"] and 6 - abs(7 - a) > layout["caps"][h]:  # dots: the ways two dice roll it
+            out.add(("pips-over-cap", frozenset([h])))
     return out
 
 

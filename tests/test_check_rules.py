@@ -299,7 +299,15 @@ def test_cloth_villages_and_tokenless_islands_are_held_to_the_layout():
     village moved, renumbered or missing, and a token on a small island,
     each break a rule."""
     doc = doc_of("seafarers-cloth-for-catan", "cloth")
-    assert doc["pieces"][0] == {"kind": "village", "q": 1, "r": 4, "corner": 1, "number": 10, "count": 5}
+    assert doc["pieces"][0] == {
+        "kind": "village",
+        "q": 1,
+        "r": 4,
+        "corner": 1,
+        "facing": None,
+        "number": 10,
+        "count": 5,
+    }
     assert found(doc) == []
     doc["pieces"][0].update(q=1, r=3, corner=5)  # the same intersection, named from the hex above-left
     assert found(doc) == []
@@ -319,6 +327,37 @@ def test_cloth_villages_and_tokenless_islands_are_held_to_the_layout():
     doc = doc_of("seafarers-cloth-for-catan", "cloth")
     hexdoc(doc, 3, 3)["number"] = 4
     assert [v[:2] for v in found(doc)] == [("number-fixed", "hex (3, 3) takes no number token")]
+
+
+def test_tribe_gifts_and_east_coast_caps_are_held_to_the_layout():
+    """The Forgotten Tribe, seed ``tribe``: a gift on an edge (named from
+    either hex beside it), a gift moved to another edge, and a 5 on a hex
+    of the east coast (at most 3 pips) each as the rules say."""
+    doc = doc_of("seafarers-forgotten-tribe", "tribe")
+    assert doc["pieces"][0] == {
+        "kind": "vp",
+        "q": 2,
+        "r": 1,
+        "corner": None,
+        "facing": 1,
+        "number": None,
+        "count": None,
+    }
+    assert found(doc) == []
+    doc["pieces"][0].update(q=3, r=0, facing=4)  # the same edge, named from the sea hex beyond it
+    assert found(doc) == []
+    doc["pieces"][0]["facing"] = 5
+    assert [v[:2] for v in found(doc)] == [
+        ("pieces", "vp at (3, 0) edge 5 is not in the layout"),
+        ("pieces", "vp at (2, 1) edge 1 of the layout is missing"),
+    ]
+    doc = doc_of("seafarers-forgotten-tribe", "tribe")
+    assert (hexdoc(doc, 5, 3)["number"], hexdoc(doc, 3, 3)["number"]) == (3, 5)
+    hexdoc(doc, 5, 3)["number"], hexdoc(doc, 3, 3)["number"] = 5, 3
+    assert [v[:2] for v in found(doc)] == [
+        ("equal-adjacent", "equal numbers 3 at (3, 3) and 3 at (3, 4) are adjacent"),  # the 3 moved beside a 3
+        ("pips-over-cap", "hex (5, 3) may carry at most 3 pips, not 5 (4)"),
+    ]
 
 
 def test_spiral_board_with_adjacent_sixes_is_illegal():
@@ -651,6 +690,7 @@ DIFF_CASES = [
         "seafarers-through-the-desert-4",
         "seafarers-new-world",
         "seafarers-cloth-for-catan",
+        "seafarers-forgotten-tribe",
     )
     for n in ("swap", "spiral", "uniform")
     for h in ("shuffled", "free", "players")
@@ -658,7 +698,7 @@ DIFF_CASES = [
     and not (s.startswith(("oil", "seafarers-through")) and n == "spiral")
     and not (s.startswith("seafarers-through") and h == "free")
     and not (s == "seafarers-new-world" and (n == "spiral" or h == "shuffled"))
-    and not (s == "seafarers-cloth-for-catan" and (n == "spiral" or h == "free"))
+    and not (s in ("seafarers-cloth-for-catan", "seafarers-forgotten-tribe") and (n == "spiral" or h == "free"))
 ]
 
 

@@ -58,6 +58,7 @@ def test_scenarios_lists_the_shipped_layouts(runner):
         "seafarers-cloth-for-catan",
         "seafarers-fog-islands-3",
         "seafarers-fog-islands-4",
+        "seafarers-forgotten-tribe",
         "seafarers-four-islands-3",
         "seafarers-four-islands-4",
         "seafarers-new-shores-3",

@@ -256,6 +256,7 @@ def test_four_islands_facts_match_the_second_source(players):
         "seafarers-fog-islands-4",
         "seafarers-new-world",
         "seafarers-cloth-for-catan",
+        "seafarers-forgotten-tribe",
     ],
 )
 def test_survey_and_stats_work_on_the_new_scenarios(scenario, tmp_path, monkeypatch):
@@ -742,6 +743,7 @@ def test_cloth_villages_are_on_every_board_and_on_the_sheet():
         "q": 1,
         "r": 4,
         "corner": 1,
+        "facing": None,
         "number": 10,
         "count": 5,
     }
@@ -750,8 +752,135 @@ def test_cloth_villages_are_on_every_board_and_on_the_sheet():
     st = templates.style()
     black = re.findall(r'<g class="mark village">\s*<path [^>]*fill="([^"]+)"', svg)
     assert black.count(st.colour["red_disc"]) == 2  # the villages of 8 and 6
-    marks = sheet.village_marks(board, templates.texts("en"))
+    marks = sheet.piece_marks(board, templates.texts("en"))
     assert marks[(1, 4)] == "villages: top 10, bottom 9" and len(marks) == 4
+
+
+# The Forgotten Tribe from the second source, catan-randomizer's template "Seafarers: The Forgotten Tribe"
+# (the layout takes its rows from it; here its main-island cells, the three with at most 3 pips, the small
+# islands' fixed terrain, each harbor as (sea hex, land hex served), its rows), and JSettlers2's SC_FTRI
+# 4-player arrays in its own coordinates (hexes, and gift edges 0xRRCC).
+TRIBE_RANDOMIZER = {
+    "main": {(q, 3) for q in range(6)} | {(q, 4) for q in range(6)} | {(q, 5) for q in range(-1, 5)},
+    "main_terrain": {"fields": 4, "forest": 4, "mountains": 3, "hills": 3, "pasture": 4},
+    "numbers": {2: 1, 3: 2, 4: 2, 5: 2, 6: 2, 8: 2, 9: 2, 10: 2, 11: 2, 12: 1},
+    "capped": {(5, 3): 3, (5, 4): 3, (4, 5): 3},
+    "small": {
+        (2, 1): "gold",
+        (3, 1): "mountains",
+        (5, 1): "desert",
+        (6, 1): "mountains",
+        (7, 1): "fields",
+        (7, 3): "pasture",
+        (6, 5): "forest",
+        (-1, 7): "desert",
+        (0, 7): "hills",
+        (2, 7): "hills",
+        (3, 7): "desert",
+        (4, 7): "gold",
+    },
+    "harbors": {
+        ((2, 0), (2, 1)),
+        ((5, 0), (5, 1)),
+        ((8, 2), (7, 3)),
+        ((6, 6), (6, 5)),
+        ((-2, 8), (-1, 7)),
+        ((2, 8), (2, 7)),
+    },
+    "harbor_pool": {"lumber": 1, "grain": 1, "brick": 1, "ore": 1, "wool": 1, "3:1": 1},
+    "rows": [7, 8, 9, 10, 9, 10, 9, 8, 7],
+}
+TRIBE_JSETTLERS = {
+    "main": [
+        0x0703,
+        0x0705,
+        0x0707,
+        0x0709,
+        0x070B,
+        0x070D,
+        0x0904,
+        0x0906,
+        0x0908,
+        0x090A,
+        0x090C,
+        0x090E,
+        0x0B03,
+        0x0B05,
+        0x0B07,
+        0x0B09,
+        0x0B0B,
+        0x0B0D,
+    ],
+    "far_coastal": [0x070D, 0x090E, 0x0B0D],  # no 5, 6, 8 or 9
+    "small": {
+        0x0305: "gold",
+        0x0307: "mountains",
+        0x030B: "desert",
+        0x030D: "mountains",
+        0x030F: "fields",
+        0x0711: "pasture",
+        0x0B11: "forest",
+        0x0F0F: "gold",
+        0x0F0D: "desert",
+        0x0F0B: "hills",
+        0x0F07: "hills",
+        0x0F05: "desert",
+    },
+    "vp_edges": [0x0205, 0x020B, 0x020F, 0x0712, 0x1005, 0x100A, 0x100F, 0x0B12],
+    "card_edges": [0x0304, 0x0310, 0x0F04, 0x0F10],
+    "pirate": 0x0309,
+    "victory_points": 13,
+}
+
+
+def _jedge(coord: int) -> frozenset:
+    """The two hexes (axial) beside a JSettlers2 edge 0xRRCC: on an odd row the side between hexes (R, C - 1)
+    and (R, C + 1); on an even row the slope from node (R, C) to node (R, C + 1)."""
+    row, col = coord >> 8, coord & 0xFF
+    if row % 2:
+        return frozenset({_jhex((row << 8) | (col - 1)), _jhex((row << 8) | (col + 1))})
+    return _jnode(coord) & _jnode(coord + 1)
+
+
+def test_forgotten_tribe_facts_match_the_second_source():
+    L = layout.load("seafarers-forgotten-tribe")
+    main = region_of(L, "main")
+    assert set(L.region_hexes("main")) == TRIBE_RANDOMIZER["main"] == {_jhex(c) for c in TRIBE_JSETTLERS["main"]}
+    assert dict(Counter(main.terrain_pool)) == TRIBE_RANDOMIZER["main_terrain"]
+    assert dict(Counter(main.number_tokens)) == TRIBE_RANDOMIZER["numbers"]
+    caps = {s.hex: s.max_pips for s in L.hexes if s.max_pips is not None}
+    assert caps == TRIBE_RANDOMIZER["capped"] and set(caps) == {_jhex(c) for c in TRIBE_JSETTLERS["far_coastal"]}
+    small = {s.hex: s.terrain for s in L.hexes if s.kind == "land" and s.region is None}
+    assert small == TRIBE_RANDOMIZER["small"] == {_jhex(c): t for c, t in TRIBE_JSETTLERS["small"].items()}
+    assert all(L.spec(h).tokenless for h in small)
+    assert {(p.hex, hexgrid.neighbor(p.hex, p.facing)) for p in L.harbor_places} == TRIBE_RANDOMIZER["harbors"]
+    assert dict(Counter(L.harbor_pool)) == TRIBE_RANDOMIZER["harbor_pool"]
+    rows = Counter(s.hex[1] for s in L.hexes)
+    assert [rows[r] for r in range(9)] == TRIBE_RANDOMIZER["rows"]
+    gifts = {(p.kind, p.spot) for p in L.pieces}
+    assert gifts == {("vp", _jedge(c)) for c in TRIBE_JSETTLERS["vp_edges"]} | {
+        ("card", _jedge(c)) for c in TRIBE_JSETTLERS["card_edges"]
+    }
+    assert all(any(h in small for h in spot) for _, spot in gifts)  # every gift lies by a small island
+    assert (L.pirate, L.victory_points, L.robber) == (
+        _jhex(TRIBE_JSETTLERS["pirate"]),
+        TRIBE_JSETTLERS["victory_points"],
+        None,
+    )
+    assert almanac.scenario_rulebook(L.name) == "seafarers-2015-forgotten-tribe"
+
+
+@pytest.mark.parametrize("numbers", ["swap", "uniform"])
+def test_the_tribes_east_coast_gets_no_5_6_8_or_9(numbers):
+    """Over 1,000 boards of each number method the three capped hexes carry
+    only 2, 3, 4, 10, 11 or 12, and each of those turns up there."""
+    L = layout.load("seafarers-forgotten-tribe")
+    capped = [s.hex for s in L.hexes if s.max_pips is not None]
+    seen: Counter = Counter()
+    for k in range(1000):
+        board = generate.from_seed(L, f"tribe/{k}", numbers=numbers)
+        seen.update(board.tile(h).number for h in capped)
+    assert set(seen) == {2, 3, 4, 10, 11, 12}
 
 
 #: every scenario issue 50 added
@@ -767,6 +896,7 @@ NEW = (
     "seafarers-fog-islands-4",
     "seafarers-new-world",
     "seafarers-cloth-for-catan",  # issue 52
+    "seafarers-forgotten-tribe",
 )
 
 

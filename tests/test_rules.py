@@ -89,7 +89,7 @@ def test_harbor_conflict():
 
 
 def test_check_rules_names_are_unique_and_complete():
-    assert len(set(rules.CHECK_RULES)) == len(rules.CHECK_RULES) == 29
+    assert len(set(rules.CHECK_RULES)) == len(rules.CHECK_RULES) == 30
     names = {v for k, v in vars(rules).items() if k.startswith("RULE_")}
     assert names == set(rules.CHECK_RULES)
 

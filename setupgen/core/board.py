@@ -21,7 +21,7 @@ from .balance import Limits
 from .data import read_text
 from .errors import BoardFormatError, SetupgenError, quoted
 from .fields import JSON_NAMES, MISSING, Fields
-from .hexgrid import Hex, corners, row_order
+from .hexgrid import Hex, corners, neighbor, row_order
 from .rules import HARBOR_METHODS, HARBOR_TYPES, KINDS, NUMBER_METHODS, NUMBERS, PIECE_KINDS, TERRAINS
 from .setupid import SetupId, encode
 
@@ -55,24 +55,29 @@ class Harbor:
 @dataclass(frozen=True, slots=True)
 class Piece:
     """A scenario piece the map carries at the start (docs/rules.md
-    section 4b): ``kind`` one of :data:`setupgen.core.rules.PIECE_KINDS`
-    (``village``: a village of the forgotten tribe, Cloth for Catan) at
-    corner ``corner`` (0-5, :func:`setupgen.core.hexgrid.corners`) of hex
-    ``hex`` (axial ``(q, r)``); ``number`` the roll on which it hands out
-    (None: none), ``count`` the chits it holds at the start (cloth; None:
-    none)."""
+    section 4b): ``kind`` one of :data:`setupgen.core.rules.PIECE_KINDS`,
+    standing either on corner ``corner`` (0-5, an intersection:
+    :func:`setupgen.core.hexgrid.corners`) or on the edge towards
+    ``facing`` (0-5, :func:`setupgen.core.hexgrid.neighbor`) of hex ``hex``
+    (axial ``(q, r)``): exactly one of the two is set. ``number``: the roll
+    on which it hands out (None: none); ``count``: the chits it holds at
+    the start (None: none)."""
 
     kind: str
     hex: Hex
-    corner: int
+    corner: int | None = None
+    facing: int | None = None
     number: int | None = None
     count: int | None = None
 
     @property
     def spot(self) -> frozenset[Hex]:
-        """The intersection it stands on (the three hexes meeting there):
-        the same whichever of them names it."""
-        return corners(self.hex)[self.corner]
+        """Where it stands, the same whichever hex names it: the three hexes
+        meeting at its intersection, or the two beside its edge."""
+        if self.corner is not None:
+            return corners(self.hex)[self.corner]
+        assert self.facing is not None
+        return frozenset((self.hex, neighbor(self.hex, self.facing)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -414,7 +419,15 @@ def _tile_dict(t: Tile) -> dict[str, Any]:
 
 def _piece_dict(p: Piece) -> dict[str, Any]:
     """A piece entry of the board JSON (our extension of the shared format: docs/format.md)."""
-    return {"kind": p.kind, "q": p.hex[0], "r": p.hex[1], "corner": p.corner, "number": p.number, "count": p.count}
+    return {
+        "kind": p.kind,
+        "q": p.hex[0],
+        "r": p.hex[1],
+        "corner": p.corner,
+        "facing": p.facing,
+        "number": p.number,
+        "count": p.count,
+    }
 
 
 def _harbor_dict(h: Harbor) -> dict[str, Any]:
@@ -635,16 +648,18 @@ def _checked_piece(item: Any, where: str) -> Piece:
     if kind not in PIECE_KINDS:
         raise BoardFormatError(f"{where}.kind: unknown piece {quoted(kind)} (known: {', '.join(PIECE_KINDS)})")
     h = _hex(item, where)
-    corner = _field(item, "corner", int, where)
-    if not 0 <= corner < 6:
-        raise BoardFormatError(f"{where}.corner: must be 0-5, got {quoted(corner)}")
+    corner, facing = _field(item, "corner", (int, type(None)), where), _field(item, "facing", (int, type(None)), where)
+    if (corner is None) == (facing is None):
+        raise BoardFormatError(f"{where}: a piece stands on a corner or on an edge: give one of corner and facing")
+    if not 0 <= (corner if facing is None else facing) < 6:
+        raise BoardFormatError(f"{where}.{'corner' if facing is None else 'facing'}: must be 0-5")
     number = _field(item, "number", (int, type(None)), where)
     if number is not None and number not in NUMBERS:
         raise BoardFormatError(f"{where}.number: must be 2-12 without 7, or null; got {quoted(number)}")
     count = _field(item, "count", (int, type(None)), where)
     if count is not None and not 0 <= count <= MAX_PIECE_COUNT:
         raise BoardFormatError(f"{where}.count: must be 0-{MAX_PIECE_COUNT}, or null; got {quoted(count)}")
-    return Piece(kind, h, corner, number, count)
+    return Piece(kind, h, corner, facing, number, count)
 
 
 def _balance_record(item: Any) -> BalanceRecord:

@@ -39,7 +39,9 @@ class HexSpec:
     None for a land hex whose terrain comes from ``region``'s pool.
     ``number`` is a token fixed by the layout, or None. ``tokenless``: a
     land hex of fixed terrain that takes no number token (the small
-    islands of Cloth for Catan).
+    islands of Cloth for Catan). ``max_pips``: the most pips (dots) its
+    token may have (The Forgotten Tribe's east coast: 3, no 5, 6, 8 or 9),
+    or None.
     """
 
     hex: Hex
@@ -48,6 +50,7 @@ class HexSpec:
     terrain: str | None = None
     number: int | None = None
     tokenless: bool = False
+    max_pips: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -280,7 +283,7 @@ NUMBERS_KEYS = frozenset({"default", "placement_order", "spiral", "red_barred"})
 HARBORS_KEYS = frozenset({"default", "pool", "places", "methods"})
 PLACE_KEYS = frozenset({"q", "r", "facing", "type"})
 ROW_KEYS = frozenset({"r", "q", "cells"})
-LEGEND_KEYS = frozenset({"kind", "region", "terrain", "token"})
+LEGEND_KEYS = frozenset({"kind", "region", "terrain", "token", "max_pips"})
 OIL_KEYS = frozenset({"numbered", "limit", "fixed"})
 
 
@@ -444,14 +447,15 @@ def _parse(data: dict[str, Any], path: Path) -> Layout:
 
 
 #: keys of one ``[[pieces]]`` entry
-PIECE_KEYS = frozenset({"kind", "q", "r", "corner", "number", "count"})
+PIECE_KEYS = frozenset({"kind", "q", "r", "corner", "facing", "number", "count"})
 
 
 def _parse_map_pieces(data: dict[str, Any], path: Path, specs: dict[Hex, HexSpec]) -> tuple[Piece, ...]:
     """``[[pieces]]``: the scenario's pieces on the map at the start, each
-    ``kind`` (:data:`PIECE_KINDS`) at ``corner`` (0-5) of hex ``q``, ``r``
-    of the map, that corner touching land, with an optional ``number``
-    (its roll) and ``count`` (its chits); no two on one intersection."""
+    ``kind`` (:data:`PIECE_KINDS`) at ``corner`` (0-5) or on the edge
+    towards ``facing`` (0-5) of hex ``q``, ``r`` of the map, touching land,
+    with an optional ``number`` (its roll) and ``count`` (its chits); no
+    two on one intersection or edge."""
     p = str(path)
     items = _get(data, "pieces", list, path, [])
     if len(items) > MAX_COUNT:
@@ -461,25 +465,48 @@ def _parse_map_pieces(data: dict[str, Any], path: Path, specs: dict[Hex, HexSpec
         key = f"pieces[{i}]"
         if not isinstance(item, dict):
             raise LayoutError(p, key, "expected a table")
-        _known(item, PIECE_KEYS, path, key + ".")
-        kind = _get(item, "kind", str, path, where=key + ".")
-        if kind not in PIECE_KINDS:
-            raise LayoutError(p, f"{key}.kind", f"unknown piece {quoted(kind)} (known: {', '.join(PIECE_KINDS)})")
-        h = (_get(item, "q", int, path, where=key + "."), _get(item, "r", int, path, where=key + "."))
-        corner = _get(item, "corner", int, path, where=key + ".")
-        number = _get(item, "number", int, path, None, where=key + ".")
-        count = _get(item, "count", int, path, None, where=key + ".")
-        if h not in specs or not 0 <= corner < 6:
-            raise LayoutError(p, key, "expected corner 0-5 of a hex of the map")
-        if not any(specs.get(x, HexSpec(x, "sea")).kind == "land" for x in hexgrid.corners(h)[corner]):
-            raise LayoutError(p, key, "the corner touches no land hex")
-        if number is not None and number not in NUMBERS or count is not None and not 0 <= count <= MAX_PIECE_COUNT:
-            raise LayoutError(p, key, f"number: 2-12 without 7; count: 0-{MAX_PIECE_COUNT}")
-        piece = Piece(kind, h, corner, number, count)
+        piece = _map_piece(item, path, key)
+        if not (piece.spot if piece.facing is not None else {piece.hex}) <= specs.keys():
+            raise LayoutError(p, key, "expected a hex of the map (and, for an edge, its neighbour there)")
+        if not any(specs.get(x, HexSpec(x, "sea")).kind == "land" for x in _touched(piece)):
+            raise LayoutError(p, key, "the piece touches no land hex")
         if any(o.spot == piece.spot for o in out):
-            raise LayoutError(p, key, "two pieces on one intersection")
+            raise LayoutError(p, key, "two pieces on one intersection or edge")
         out.append(piece)
     return tuple(out)
+
+
+def _map_piece(item: dict[str, Any], path: Path, key: str) -> Piece:
+    """One ``[[pieces]]`` table as a :class:`Piece` (its keys and values
+    checked; its place on the map is the caller's to check)."""
+    p, where = str(path), key + "."
+    _known(item, PIECE_KEYS, path, where)
+    kind = _get(item, "kind", str, path, where=where)
+    if kind not in PIECE_KINDS:
+        raise LayoutError(p, f"{key}.kind", f"unknown piece {quoted(kind)} (known: {', '.join(PIECE_KINDS)})")
+    h = (_get(item, "q", int, path, where=where), _get(item, "r", int, path, where=where))
+    corner, facing = (
+        _get(item, "corner", int, path, None, where=where),
+        _get(item, "facing", int, path, None, where=where),
+    )
+    if (corner is None) == (facing is None) or not 0 <= (corner if facing is None else facing) < 6:
+        raise LayoutError(p, key, "give corner (0-5) for an intersection or facing (0-5) for an edge, not both")
+    number, count = (
+        _get(item, "number", int, path, None, where=where),
+        _get(item, "count", int, path, None, where=where),
+    )
+    if number is not None and number not in NUMBERS or count is not None and not 0 <= count <= MAX_PIECE_COUNT:
+        raise LayoutError(p, key, f"number: 2-12 without 7; count: 0-{MAX_PIECE_COUNT}")
+    return Piece(kind, h, corner, facing, number, count)
+
+
+def _touched(piece: Piece) -> frozenset[Hex]:
+    """The hexes a piece touches: those of its intersection, or for an edge
+    those of its two end intersections."""
+    if piece.facing is None:
+        return piece.spot
+    a, b = hexgrid.edge_corners(piece.hex, piece.facing)
+    return a | b
 
 
 def _start_barred(data: dict[str, Any], path: Path) -> tuple[str, ...]:
@@ -582,6 +609,8 @@ def _parse_legend(map_t: dict[str, Any], path: Path, region_names: set[str]) -> 
                 raise LayoutError(p, key, f"unknown region {spec['region']!r}")
             if "terrain" in spec and spec["terrain"] not in LAND_TERRAINS:
                 raise LayoutError(p, key, f"unknown terrain {spec['terrain']!r}")
+        if "max_pips" in spec and (type(spec["max_pips"]) is not int or not 1 <= spec["max_pips"] <= 5):
+            raise LayoutError(p, key, "max_pips: the most pips a token on the hex may have, 1-5")
         if "token" in spec and (spec["token"] is not False or "terrain" not in spec):
             raise LayoutError(p, key, "token = false marks a land hex of fixed terrain that takes no number token")
         symbols[sym] = spec
@@ -625,7 +654,7 @@ def _parse_map(data: dict[str, Any], path: Path, region_names: set[str]) -> dict
             terrain = spec.get("terrain") if kind == "land" else "sea"
             if num and "token" in spec:
                 raise LayoutError(p, key, f"cell {cell!r} takes no number token (token = false)")
-            specs[h] = HexSpec(h, kind, spec.get("region"), terrain, number, "token" in spec)
+            specs[h] = HexSpec(h, kind, spec.get("region"), terrain, number, "token" in spec, spec.get("max_pips"))
     return specs
 
 

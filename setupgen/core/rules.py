@@ -43,8 +43,10 @@ NUMBER_METHODS: tuple[str, ...] = ("swap", "spiral", "uniform")
 HARBOR_METHODS: tuple[str, ...] = ("shuffled", "free", "players", "fixed")
 NUMBERS: tuple[int, ...] = (2, 3, 4, 5, 6, 8, 9, 10, 11, 12)
 #: the kinds of scenario pieces a map carries at the start (docs/rules.md section 4b): ``village``, a
-#: village of the forgotten tribe that trades cloth on its number (Cloth for Catan)
-PIECE_KINDS: tuple[str, ...] = ("village",)
+#: village of the forgotten tribe that trades cloth on its number (Cloth for Catan, on an intersection);
+#: ``vp`` a victory-point chit and ``card`` a development card face down, gifts of the forgotten tribe on
+#: an edge (The Forgotten Tribe)
+PIECE_KINDS: tuple[str, ...] = ("village", "vp", "card")
 RED_NUMBERS: frozenset[int] = frozenset((6, 8))
 #: dots on a number token: the ways to roll it with two dice
 PIPS: Mapping[int, int] = {2: 1, 3: 2, 4: 3, 5: 4, 6: 5, 8: 5, 9: 4, 10: 3, 11: 2, 12: 1}
@@ -54,6 +56,8 @@ PIPS: Mapping[int, int] = {2: 1, 3: 2, 4: 3, 5: 4, 6: 5, 8: 5, 9: 4, 10: 3, 11: 
 RULE_EQUAL = "equal-adjacent"
 RULE_RED = "red-adjacent"
 RULE_RED_BARRED = "red-on-barred-terrain"
+#: a token with more pips than the layout allows on its hex (``max_pips``: The Forgotten Tribe's east coast)
+RULE_PIPS_CAP = "pips-over-cap"
 RULE_COAST = "harbor-coast"
 RULE_ONE_PER_SEA = "harbor-one-per-sea-hex"
 RULE_CORNERS = "harbor-shared-intersection"
@@ -100,6 +104,7 @@ CHECK_RULES: tuple[str, ...] = (
     RULE_EQUAL,
     RULE_RED,
     RULE_RED_BARRED,
+    RULE_PIPS_CAP,
     RULE_HARBOR_METHOD,
     RULE_HARBOR_POOL,
     RULE_HARBOR_PLACE,
@@ -223,6 +228,7 @@ __all__ = [
     "RULE_EQUAL",
     "RULE_RED",
     "RULE_RED_BARRED",
+    "RULE_PIPS_CAP",
     "RULE_COAST",
     "RULE_ONE_PER_SEA",
     "RULE_CORNERS",

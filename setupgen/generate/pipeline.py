@@ -24,7 +24,16 @@ from ..core.errors import GenerationError, SetupgenError, SetupIdError, UnknownS
 from ..core.hexgrid import Hex
 from ..core.layout import Layout
 from ..core.limits import check_text
-from ..core.rules import HARBOR_METHODS, HARBOR_TYPES, NUMBER_METHODS, RED_NUMBERS, RULE_RED_BARRED, TERRAINS
+from ..core.rules import (
+    HARBOR_METHODS,
+    HARBOR_TYPES,
+    NUMBER_METHODS,
+    PIPS,
+    RED_NUMBERS,
+    RULE_PIPS_CAP,
+    RULE_RED_BARRED,
+    TERRAINS,
+)
 from ..core.setupid import SetupId
 from . import harbors as harbormod
 from . import numbers as numbermod
@@ -241,27 +250,28 @@ def _terrain(pl: planmod.Plan, rng: random.Random) -> list[int]:
 
 
 #: number layings tried on one terrain before a layout with ``red_barred``
-#: terrains gives up (a 6 or 8 on such a hex redoes the numbers)
+#: terrains or ``max_pips`` hexes gives up (a token where they bar it redoes the numbers)
 RED_BARRED_REDOS = 1000
 
 
 def _numbers(pl: planmod.Plan, terrain: list[int], number_method: str, rng: random.Random) -> list[int]:
     """The tokens per cell (0: none) by :func:`_lay_numbers`. Where the
-    layout bars 6 and 8 from some terrains (``red_barred``, docs/rules.md
-    section 4b), a laying that puts one there is drawn again from the same
-    stream, the terrain kept: the numbers are then those of the method
-    given that rule. Raises :class:`GenerationError` after
-    :data:`RED_BARRED_REDOS` layings."""
-    if not pl.red_barred:
+    layout bars 6 and 8 from some terrains (``red_barred``) or caps the
+    pips on some hexes (``max_pips``; docs/rules.md section 4b), a laying
+    that breaks one is drawn again from the same stream, the terrain kept:
+    the numbers are then those of the method given those rules. Raises
+    :class:`GenerationError` after :data:`RED_BARRED_REDOS` layings."""
+    if not pl.red_barred and not pl.capped:
         return _lay_numbers(pl, terrain, number_method, rng)
     barred = [c for c in pl.land if terrain[c] in pl.red_barred]
     for _ in range(RED_BARRED_REDOS):
         placed = _lay_numbers(pl, terrain, number_method, rng)
-        if not any(placed[c] in RED_NUMBERS for c in barred):
+        if not any(placed[c] in RED_NUMBERS for c in barred) and all(PIPS.get(placed[c], 0) <= m for c, m in pl.capped):
             return placed
+    rules = [RULE_RED_BARRED] if barred else []
     raise GenerationError(
-        f"{pl.layout.name}: no number laying kept 6 and 8 off {', '.join(pl.layout.red_barred)} "
-        f"in {RED_BARRED_REDOS} tries (rule: {RULE_RED_BARRED})"
+        f"{pl.layout.name}: no number laying kept the tokens where the layout allows them "
+        f"in {RED_BARRED_REDOS} tries (rules: {', '.join(rules + ([RULE_PIPS_CAP] if pl.capped else []))})"
     )
 
 

@@ -74,6 +74,8 @@ class Plan:
       regions' tokens together, docs/rules.md section 2);
     - ``red_barred``: the terrain codes no 6 or 8 may lie on (the layout's
       ``red_barred``; empty for most layouts);
+    - ``capped``: ``(cell, most pips)`` of each hex whose token the layout
+      caps (``max_pips``; empty for most layouts);
     - ``edge_cells``: per coast edge the cells of its sea hex and of the
       land hex it serves; ``open_sea``: whether a region lies open to the
       sea (The New World: the edges are those a board may have, and a
@@ -99,6 +101,7 @@ class Plan:
     edge_rank: tuple[int, ...]
     regions_touch: bool
     red_barred: frozenset[int]
+    capped: tuple[tuple[int, int], ...]
     edge_cells: tuple[tuple[int, int], ...]
     open_sea: bool
 
@@ -154,6 +157,7 @@ def _build(layout: Layout) -> Plan:
         tuple(edge_rank),
         _regions_touch(regions, near),
         frozenset(TERRAIN_CODES[t] for t in layout.red_barred),
+        tuple((i, s.max_pips) for i, s in enumerate(layout.hexes) if s.max_pips is not None),
         tuple((cell_of[h], cell_of[hexgrid.neighbor(h, d)]) for h, d in edges),
         any(r.open_sea for r in layout.regions),
     )

@@ -18,7 +18,7 @@ import math
 from collections.abc import Sequence
 
 from ..core.board import Board, Tile
-from ..core.hexgrid import Hex
+from ..core.hexgrid import Hex, neighbor
 from ..core.templates import MIN_FONT_MM, Style, Texts
 from .canvas import Surface
 from .fitting import Fit, Segment, board_extent, boundary_segments, frame_halves, sea_areas, tile_points
@@ -30,6 +30,7 @@ from .page import (
     add_path,
     add_rect,
     add_text,
+    draw_gift,
     draw_oil,
     draw_pirate,
     draw_robber,
@@ -249,16 +250,24 @@ def _draw_land_marks(
 
 
 def _draw_pieces(dwg: Surface, board: Board, fit_: Fit, st: Style) -> list[tuple[float, float, float, float]]:
-    """The scenario's pieces on their intersections (villages: a house with
-    its number, as tall as a token is wide). Returns their boxes (mm)."""
+    """The scenario's pieces: a village as a house with its number on its
+    intersection, as tall as a token is wide; a gift (``vp``, ``card``) at
+    the middle of its edge, two thirds as tall. Returns their boxes (mm)."""
     s = fit_.s
     h = 2 * token_radius(s) * 0.95
     boxes = []
     for p in board.pieces:
         cx, cy = fit_.at(p.hex)
-        x, y = cx + s * math.cos(math.radians(30 + 60 * p.corner)), cy - s * math.sin(math.radians(30 + 60 * p.corner))
-        draw_village(dwg, x, y, h, p.number, st)
-        boxes.append((x - h * 0.45, y - h / 2, x + h * 0.45, y + h / 2))
+        if p.corner is not None:
+            angle = math.radians(30 + 60 * p.corner)
+            x, y = cx + s * math.cos(angle), cy - s * math.sin(angle)
+            draw_village(dwg, x, y, h, p.number, st)
+            boxes.append((x - h * 0.45, y - h / 2, x + h * 0.45, y + h / 2))
+            continue
+        nx, ny = fit_.at(neighbor(p.hex, p.facing or 0))
+        x, y, g = (cx + nx) / 2, (cy + ny) / 2, h * 0.66
+        draw_gift(dwg, p.kind, x, y, g, st)
+        boxes.append((x - g / 2, y - g / 2, x + g / 2, y + g / 2))
     return boxes
 
 

@@ -14,6 +14,7 @@ from .canvas import Surface
 from .page import (
     add_circle,
     add_text,
+    draw_gift,
     draw_oil,
     draw_pirate,
     draw_robber,
@@ -35,6 +36,8 @@ _LEGEND_KEYS = {
     "robber-off": "sheet.robber_off",
     "pirate": "sheet.pirate",
     "village": "sheet.village",
+    "vp": "sheet.gift_vp",
+    "card": "sheet.gift_card",
     "hidden": "sheet.hidden",
     "hidden-covered": "sheet.hidden_covered",
     "oil": "sheet.oil",
@@ -45,7 +48,8 @@ _LEGEND_KEYS = {
 
 def legend_entries(board: Board) -> list[str]:
     """What the legend explains, in order: visible land terrains, then
-    ``token``, ``red``, ``robber``, ``pirate``, ``village``, ``hidden`` (or
+    ``token``, ``red``, ``robber``, ``pirate``, the pieces (``village``,
+    ``vp``, ``card``), ``hidden`` (or
     ``hidden-covered``: numbers face down too), ``oil``,
     ``harbor``, ``row`` as they occur (oil springs are explained here, so
     no note repeats it)."""
@@ -60,8 +64,8 @@ def legend_entries(board: Board) -> list[str]:
         out.append("robber")  # a robber off the board is a note, not a legend entry
     if board.pirate is not None:
         out.append("pirate")
-    if any(p.kind == "village" for p in board.pieces):
-        out.append("village")
+    kinds = {p.kind for p in board.pieces}
+    out += [k for k in ("village", "vp", "card") if k in kinds]
     if any(t.hidden for t in board.tiles):
         out.append("hidden-covered" if board.numbers_covered else "hidden")
     if any(t.oil_spring for t in board.tiles):
@@ -126,6 +130,8 @@ def _legend_symbol(dwg: Surface, e: str, x: float, y: float, sw: float, size: fl
         draw_pirate(dwg, x, y, sw * 0.8, st)
     elif e == "village":
         draw_village(dwg, x, y, sw * 1.05, 5, st)
+    elif e in ("vp", "card"):
+        draw_gift(dwg, e, x, y, sw * 0.9, st)
     elif e in ("hidden", "hidden-covered"):
         draw_swatch(dwg, hex_points(x, y, sw * 0.55), "hidden", st, stroke=st.colour["line"])
         add_text(dwg, tx.get("label.hidden"), x, y + size * 0.36, size, st, bold=True, anchor="middle")

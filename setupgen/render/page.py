@@ -285,6 +285,33 @@ def draw_village(dwg: Surface, x: float, y: float, h: float, number: int | None,
     dwg.end()
 
 
+def draw_gift(dwg: Surface, kind: str, x: float, y: float, h: float, st: Style) -> None:
+    """A gift of the forgotten tribe on an edge, ``h`` mm tall, centred on
+    ``(x, y)``, drawn without words (the legend names it): ``vp``, a
+    victory-point chit, a white disc with a black star; ``card``, a
+    development card face down, a white card with a black ``?``. One item
+    ``gift``."""
+    ink = st.colour["ink"]
+    dwg.begin("gift")
+    if kind == "vp":
+        r = h / 2
+        add_circle(dwg, x, y, r, fill="#ffffff", stroke=ink, width=0.35)
+        star = [
+            (
+                x + r * 0.78 * (1 if k % 2 == 0 else 0.42) * math.sin(math.radians(36 * k)),
+                y - r * 0.78 * (1 if k % 2 == 0 else 0.42) * math.cos(math.radians(36 * k)),
+            )
+            for k in range(10)
+        ]
+        add_path(dwg, poly_d(star), fill=ink)
+    else:
+        w = h * 0.36
+        add_rect(dwg, x - w, y - h / 2, 2 * w, h, fill="#ffffff", stroke=ink, width=0.35)
+        size = max(MIN_FONT_MM, h * 0.62)
+        add_text(dwg, "?", x, y + size * 0.36, size, st, bold=True, anchor="middle", fill=ink)
+    dwg.end()
+
+
 def draw_oil(dwg: Surface, x: float, y: float, h: float, st: Style) -> None:
     """An oil drop ``h`` mm tall (``0.6 h`` wide), centred on ``(x, y)``: a
     point on a disc, drawn with straight lines only."""

@@ -444,7 +444,7 @@ def row_entries(board: Board, tiles: Sequence[Tile], tx: Texts) -> list[Entry]:
     out: list[Entry] = []
     run = 0
     sea = tx.get("terrain.sea")
-    villages = village_marks(board, tx)
+    pieces = piece_marks(board, tx)
     for i, t in enumerate(tiles):
         plain_sea = t.kind == "sea" and board.pirate != t.hex
         if plain_sea:
@@ -458,20 +458,29 @@ def row_entries(board: Board, tiles: Sequence[Tile], tx: Texts) -> list[Entry]:
         marks = [tx.get("sheet.mark_robber")] if board.robber == t.hex else []
         marks += [tx.get("sheet.mark_pirate")] if board.pirate == t.hex else []
         marks += [tx.get("sheet.oil_short")] if t.oil_spring else []
-        marks += [villages[t.hex]] if t.hex in villages else []
+        marks += [pieces[t.hex]] if t.hex in pieces else []
         out.append(Entry(word, number, board.table_number(t) in RED_NUMBERS, " ".join(marks)))
     return out
 
 
-def village_marks(board: Board, tx: Texts) -> dict[Hex, str]:
-    """Per hex that names villages (Cloth for Catan), the build list's mark
-    of them: ``villages: top 10, bottom 9`` (corner words, numbers)."""
-    spots: dict[Hex, list[str]] = {}
+def piece_marks(board: Board, tx: Texts) -> dict[Hex, str]:
+    """Per hex that names pieces (villages, gifts), the build list's mark
+    of them, kind by kind: ``villages: top 10, bottom 9``, ``VP chit:
+    north-east edge`` (corner and edge words, numbers)."""
+    spots: dict[Hex, dict[str, list[str]]] = {}
     for p in board.pieces:
-        if p.kind == "village":
-            spot = tx.get(f"corner.{p.corner}") + ("" if p.number is None else f" {p.number}")
-            spots.setdefault(p.hex, []).append(spot)
-    return {h: tx.get("sheet.mark_villages", spots=tx.get("sheet.list_sep").join(v)) for h, v in spots.items()}
+        where = (
+            tx.get(f"corner.{p.corner}")
+            if p.facing is None
+            else tx.get("sheet.edge", side=tx.get(f"facing.{p.facing}"))
+        )
+        spot = where + ("" if p.number is None else f" {p.number}")
+        spots.setdefault(p.hex, {}).setdefault(p.kind, []).append(spot)
+    sep = tx.get("sheet.list_sep")
+    return {
+        h: "; ".join(tx.get(f"sheet.mark_{kind}", spots=sep.join(v)) for kind, v in kinds.items())
+        for h, kinds in spots.items()
+    }
 
 
 def harbor_lines(board: Board, layout: Layout, tx: Texts) -> list[tuple[str, str]]:
