@@ -691,6 +691,7 @@ DIFF_CASES = [
         "seafarers-new-world",
         "seafarers-cloth-for-catan",
         "seafarers-forgotten-tribe",
+        "seafarers-wonders",
     )
     for n in ("swap", "spiral", "uniform")
     for h in ("shuffled", "free", "players")
@@ -698,7 +699,10 @@ DIFF_CASES = [
     and not (s.startswith(("oil", "seafarers-through")) and n == "spiral")
     and not (s.startswith("seafarers-through") and h == "free")
     and not (s == "seafarers-new-world" and (n == "spiral" or h == "shuffled"))
-    and not (s in ("seafarers-cloth-for-catan", "seafarers-forgotten-tribe") and (n == "spiral" or h == "free"))
+    and not (
+        s in ("seafarers-cloth-for-catan", "seafarers-forgotten-tribe", "seafarers-wonders")
+        and (n == "spiral" or h == "free")
+    )
 ]
 
 

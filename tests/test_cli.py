@@ -67,6 +67,7 @@ def test_scenarios_lists_the_shipped_layouts(runner):
         "seafarers-sm2010",
         "seafarers-through-the-desert-3",
         "seafarers-through-the-desert-4",
+        "seafarers-wonders",
     ]
     assert len({ln.index(" players ") for ln in res.stdout.splitlines()}) == 1  # one column, the longest name too
     assert "--board FILE" in [ln for ln in res.stdout.splitlines() if ln.startswith("oil-springs-fixed")][0]

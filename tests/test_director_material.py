@@ -64,6 +64,7 @@ BY_HAND = {
     "seafarers-new-world": (BASE, SEA),
     "seafarers-cloth-for-catan": (BASE, SEA),
     "seafarers-forgotten-tribe": (BASE, SEA),
+    "seafarers-wonders": (BASE, SEA),
     "seafarers-four-islands-3": (BASE, SEA),
     "seafarers-four-islands-4": (BASE, SEA),
     "seafarers-new-shores-3": (BASE, SEA),

@@ -257,6 +257,7 @@ def test_four_islands_facts_match_the_second_source(players):
         "seafarers-new-world",
         "seafarers-cloth-for-catan",
         "seafarers-forgotten-tribe",
+        "seafarers-wonders",
     ],
 )
 def test_survey_and_stats_work_on_the_new_scenarios(scenario, tmp_path, monkeypatch):
@@ -883,6 +884,107 @@ def test_the_tribes_east_coast_gets_no_5_6_8_or_9(numbers):
     assert set(seen) == {2, 3, 4, 10, 11, 12}
 
 
+# The Wonders of Catan from the second source, JSettlers2's SC_WOND 4-player arrays in its own coordinates
+# (the layout takes its rows from catan-randomizer's template, whose map is JSettlers2's turned by 180
+# degrees: axial (q, r) -> (6 - q, 7 - r)), and from catan-randomizer: its rows and its ninth harbor.
+WONDERS_JSETTLERS = {
+    "main": [
+        0x0108,
+        0x010A,
+        0x010E,
+        0x0307,
+        0x0309,
+        0x030D,
+        0x0508,
+        0x050E,
+        0x0510,
+        0x0707,
+        0x0709,
+        0x070B,
+        0x070D,
+        0x070F,
+        0x0906,
+        0x0908,
+        0x090A,
+        0x090C,
+        0x090E,
+        0x0910,
+        0x0B09,
+        0x0D08,
+    ],
+    "main_terrain": {"hills": 4, "mountains": 5, "pasture": 5, "fields": 4, "forest": 4},
+    "numbers": [2, 3, 3, 3, 4, 4, 5, 5, 6, 6, 8, 8, 9, 9, 9, 10, 10, 10, 11, 11, 11, 12],
+    "at_desert": [0x0707, 0x0906],  # no 6 or 8
+    "deserts": [0x0705, 0x0904, 0x0B05],  # the robber starts on the last placed
+    "small": {
+        0x0502: ("gold", 6),
+        0x0303: ("forest", 4),
+        0x0104: ("fields", 5),
+        0x0D0C: ("hills", 2),
+        0x0D0E: ("gold", 8),
+    },
+    "ports": [
+        (0x0009, 5),
+        (0x0206, 5),
+        (0x030E, 3),
+        (0x0406, 1),
+        (0x060C, 5),
+        (0x0710, 3),
+        (0x0A07, 1),
+        (0x0A0A, 2),
+        (0x0A0E, 2),
+    ],  # (edge, facing: 0 E, 1 NE, 2 NW, 3 W, 4 SW, 5 SE)
+    "no_start": [0x0606, 0x0806, 0x0805, 0x0A05, 0x0A06, 0x020B, 0x020C, 0x000B, 0x020A, 0x020D, 0x040C],
+    "victory_points": 10,
+}
+WONDERS_RANDOMIZER = {
+    "rows": [7, 8, 9, 10, 9, 10, 9, 8, 7],
+    # its harbors as (sea hex, land hex served), in the layout's orientation; the one JSettlers2 puts apart
+    "harbors": {
+        ((0, 2), (0, 3)),
+        ((3, 2), (3, 3)),
+        ((5, 2), (4, 3)),
+        ((-1, 4), (0, 4)),
+        ((1, 5), (1, 4)),
+        ((4, 5), (3, 6)),
+        ((-1, 6), (0, 6)),
+        ((3, 7), (3, 6)),
+        ((1, 8), (1, 7)),
+    },
+}
+
+
+def _turn(h: tuple[int, int]) -> tuple[int, int]:
+    """JSettlers2's Wonders map turned by 180 degrees onto the layout's."""
+    return (6 - h[0], 7 - h[1])
+
+
+def test_wonders_facts_match_the_second_source():
+    L = layout.load("seafarers-wonders")
+    main = region_of(L, "main")
+    j = WONDERS_JSETTLERS
+    assert set(L.region_hexes("main")) == {_turn(_jhex(c)) for c in j["main"]}
+    assert dict(Counter(main.terrain_pool)) == j["main_terrain"] and sorted(main.number_tokens) == j["numbers"]
+    assert {s.hex: s.max_pips for s in L.hexes if s.max_pips} == {_turn(_jhex(c)): 4 for c in j["at_desert"]}
+    fixed = {s.hex: (s.terrain, s.number) for s in L.hexes if s.kind == "land" and s.region is None}
+    assert fixed == {_turn(_jhex(c)): ("desert", None) for c in j["deserts"]} | {
+        _turn(_jhex(c)): v for c, v in j["small"].items()
+    }
+    assert L.robber == _turn(_jhex(j["deserts"][-1])) and L.pirate is None
+    ports = set()
+    for edge, facing in j["ports"]:
+        a, b = _jedge(edge)
+        land = next(h for h in (a, b) if hexgrid.neighbor(h, (facing + 3) % 6) in (a, b))  # facing: sea -> land
+        ports.add((_turn(a if land == b else b), _turn(land)))
+    assert {(p.hex, hexgrid.neighbor(p.hex, p.facing)) for p in L.harbor_places} == ports
+    assert len(ports ^ WONDERS_RANDOMIZER["harbors"]) == 2  # one harbor apart; the layout follows JSettlers2
+    assert {p.spot for p in L.pieces} == {frozenset(map(_turn, _jnode(c))) for c in j["no_start"]}
+    assert {p.kind for p in L.pieces} == {"no-start"} and L.victory_points == j["victory_points"]
+    rows = Counter(s.hex[1] for s in L.hexes)
+    assert [rows[r] for r in range(9)] == WONDERS_RANDOMIZER["rows"]
+    assert almanac.scenario_rulebook(L.name) == "seafarers-2015-wonders"
+
+
 #: every scenario issue 50 added
 NEW = (
     "cities-knights-5-6",
@@ -897,6 +999,7 @@ NEW = (
     "seafarers-new-world",
     "seafarers-cloth-for-catan",  # issue 52
     "seafarers-forgotten-tribe",
+    "seafarers-wonders",
 )
 
 

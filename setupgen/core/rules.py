@@ -45,8 +45,9 @@ NUMBERS: tuple[int, ...] = (2, 3, 4, 5, 6, 8, 9, 10, 11, 12)
 #: the kinds of scenario pieces a map carries at the start (docs/rules.md section 4b): ``village``, a
 #: village of the forgotten tribe that trades cloth on its number (Cloth for Catan, on an intersection);
 #: ``vp`` a victory-point chit and ``card`` a development card face down, gifts of the forgotten tribe on
-#: an edge (The Forgotten Tribe)
-PIECE_KINDS: tuple[str, ...] = ("village", "vp", "card")
+#: an edge (The Forgotten Tribe); ``no-start``, an intersection marked on the map where no starting
+#: settlement may go (The Wonders of Catan)
+PIECE_KINDS: tuple[str, ...] = ("village", "vp", "card", "no-start")
 RED_NUMBERS: frozenset[int] = frozenset((6, 8))
 #: dots on a number token: the ways to roll it with two dice
 PIPS: Mapping[int, int] = {2: 1, 3: 2, 4: 3, 5: 4, 6: 5, 8: 5, 9: 4, 10: 3, 11: 2, 12: 1}

@@ -31,6 +31,7 @@ from .page import (
     add_rect,
     add_text,
     draw_gift,
+    draw_no_start,
     draw_oil,
     draw_pirate,
     draw_robber,
@@ -251,8 +252,9 @@ def _draw_land_marks(
 
 def _draw_pieces(dwg: Surface, board: Board, fit_: Fit, st: Style) -> list[tuple[float, float, float, float]]:
     """The scenario's pieces: a village as a house with its number on its
-    intersection, as tall as a token is wide; a gift (``vp``, ``card``) at
-    the middle of its edge, two thirds as tall. Returns their boxes (mm)."""
+    intersection, as tall as a token is wide, a no-start mark there half as
+    wide; a gift (``vp``, ``card``) at the middle of its edge, two thirds
+    as tall. Returns their boxes (mm)."""
     s = fit_.s
     h = 2 * token_radius(s) * 0.95
     boxes = []
@@ -261,8 +263,12 @@ def _draw_pieces(dwg: Surface, board: Board, fit_: Fit, st: Style) -> list[tuple
         if p.corner is not None:
             angle = math.radians(30 + 60 * p.corner)
             x, y = cx + s * math.cos(angle), cy - s * math.sin(angle)
-            draw_village(dwg, x, y, h, p.number, st)
-            boxes.append((x - h * 0.45, y - h / 2, x + h * 0.45, y + h / 2))
+            if p.kind == "village":
+                draw_village(dwg, x, y, h, p.number, st)
+                boxes.append((x - h * 0.45, y - h / 2, x + h * 0.45, y + h / 2))
+            else:  # no-start: a small mark, half a token across
+                draw_no_start(dwg, x, y, h * 0.5, st)
+                boxes.append((x - h * 0.25, y - h * 0.25, x + h * 0.25, y + h * 0.25))
             continue
         nx, ny = fit_.at(neighbor(p.hex, p.facing or 0))
         x, y, g = (cx + nx) / 2, (cy + ny) / 2, h * 0.66

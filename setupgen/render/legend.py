@@ -15,6 +15,7 @@ from .page import (
     add_circle,
     add_text,
     draw_gift,
+    draw_no_start,
     draw_oil,
     draw_pirate,
     draw_robber,
@@ -38,6 +39,7 @@ _LEGEND_KEYS = {
     "village": "sheet.village",
     "vp": "sheet.gift_vp",
     "card": "sheet.gift_card",
+    "no-start": "sheet.no_start",
     "hidden": "sheet.hidden",
     "hidden-covered": "sheet.hidden_covered",
     "oil": "sheet.oil",
@@ -49,7 +51,7 @@ _LEGEND_KEYS = {
 def legend_entries(board: Board) -> list[str]:
     """What the legend explains, in order: visible land terrains, then
     ``token``, ``red``, ``robber``, ``pirate``, the pieces (``village``,
-    ``vp``, ``card``), ``hidden`` (or
+    ``vp``, ``card``, ``no-start``), ``hidden`` (or
     ``hidden-covered``: numbers face down too), ``oil``,
     ``harbor``, ``row`` as they occur (oil springs are explained here, so
     no note repeats it)."""
@@ -65,7 +67,7 @@ def legend_entries(board: Board) -> list[str]:
     if board.pirate is not None:
         out.append("pirate")
     kinds = {p.kind for p in board.pieces}
-    out += [k for k in ("village", "vp", "card") if k in kinds]
+    out += [k for k in ("village", "vp", "card", "no-start") if k in kinds]
     if any(t.hidden for t in board.tiles):
         out.append("hidden-covered" if board.numbers_covered else "hidden")
     if any(t.oil_spring for t in board.tiles):
@@ -132,6 +134,8 @@ def _legend_symbol(dwg: Surface, e: str, x: float, y: float, sw: float, size: fl
         draw_village(dwg, x, y, sw * 1.05, 5, st)
     elif e in ("vp", "card"):
         draw_gift(dwg, e, x, y, sw * 0.9, st)
+    elif e == "no-start":
+        draw_no_start(dwg, x, y, sw * 0.7, st)
     elif e in ("hidden", "hidden-covered"):
         draw_swatch(dwg, hex_points(x, y, sw * 0.55), "hidden", st, stroke=st.colour["line"])
         add_text(dwg, tx.get("label.hidden"), x, y + size * 0.36, size, st, bold=True, anchor="middle")

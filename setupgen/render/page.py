@@ -312,6 +312,18 @@ def draw_gift(dwg: Surface, kind: str, x: float, y: float, h: float, st: Style) 
     dwg.end()
 
 
+def draw_no_start(dwg: Surface, x: float, y: float, h: float, st: Style) -> None:
+    """An intersection where no starting settlement may go: a white disc
+    ``h`` mm across with a black cross, centred on ``(x, y)``. One item
+    ``no-start``."""
+    ink, r, a = st.colour["ink"], h / 2, h * 0.24
+    dwg.begin("no-start")
+    add_circle(dwg, x, y, r, fill="#ffffff", stroke=ink, width=0.35)
+    add_path(dwg, f"M{num(x - a)},{num(y - a)} L{num(x + a)},{num(y + a)}", stroke=ink, width=0.45)
+    add_path(dwg, f"M{num(x - a)},{num(y + a)} L{num(x + a)},{num(y - a)}", stroke=ink, width=0.45)
+    dwg.end()
+
+
 def draw_oil(dwg: Surface, x: float, y: float, h: float, st: Style) -> None:
     """An oil drop ``h`` mm tall (``0.6 h`` wide), centred on ``(x, y)``: a
     point on a disc, drawn with straight lines only."""
