@@ -299,12 +299,11 @@ def test_cloth_villages_and_tokenless_islands_are_held_to_the_layout():
     village moved, renumbered or missing, and a token on a small island,
     each break a rule."""
     doc = doc_of("seafarers-cloth-for-catan", "cloth")
-    assert doc["pieces"][0] == {
+    assert {k: v for k, v in doc["pieces"][0].items() if v is not None} == {
         "kind": "village",
         "q": 1,
         "r": 4,
         "corner": 1,
-        "facing": None,
         "number": 10,
         "count": 5,
     }
@@ -334,15 +333,7 @@ def test_tribe_gifts_and_east_coast_caps_are_held_to_the_layout():
     either hex beside it), a gift moved to another edge, and a 5 on a hex
     of the east coast (at most 3 pips) each as the rules say."""
     doc = doc_of("seafarers-forgotten-tribe", "tribe")
-    assert doc["pieces"][0] == {
-        "kind": "vp",
-        "q": 2,
-        "r": 1,
-        "corner": None,
-        "facing": 1,
-        "number": None,
-        "count": None,
-    }
+    assert {k: v for k, v in doc["pieces"][0].items() if v is not None} == {"kind": "vp", "q": 2, "r": 1, "facing": 1}
     assert found(doc) == []
     doc["pieces"][0].update(q=3, r=0, facing=4)  # the same edge, named from the sea hex beyond it
     assert found(doc) == []
@@ -692,6 +683,7 @@ DIFF_CASES = [
         "seafarers-cloth-for-catan",
         "seafarers-forgotten-tribe",
         "seafarers-wonders",
+        "seafarers-pirate-islands",
     )
     for n in ("swap", "spiral", "uniform")
     for h in ("shuffled", "free", "players")
@@ -700,7 +692,7 @@ DIFF_CASES = [
     and not (s.startswith("seafarers-through") and h == "free")
     and not (s == "seafarers-new-world" and (n == "spiral" or h == "shuffled"))
     and not (
-        s in ("seafarers-cloth-for-catan", "seafarers-forgotten-tribe", "seafarers-wonders")
+        s in ("seafarers-cloth-for-catan", "seafarers-forgotten-tribe", "seafarers-wonders", "seafarers-pirate-islands")
         and (n == "spiral" or h == "free")
     )
 ]

@@ -64,6 +64,7 @@ def test_scenarios_lists_the_shipped_layouts(runner):
         "seafarers-new-shores-3",
         "seafarers-new-shores-4",
         "seafarers-new-world",
+        "seafarers-pirate-islands",
         "seafarers-sm2010",
         "seafarers-through-the-desert-3",
         "seafarers-through-the-desert-4",

@@ -65,6 +65,7 @@ BY_HAND = {
     "seafarers-cloth-for-catan": (BASE, SEA),
     "seafarers-forgotten-tribe": (BASE, SEA),
     "seafarers-wonders": (BASE, SEA),
+    "seafarers-pirate-islands": (BASE, SEA),
     "seafarers-four-islands-3": (BASE, SEA),
     "seafarers-four-islands-4": (BASE, SEA),
     "seafarers-new-shores-3": (BASE, SEA),

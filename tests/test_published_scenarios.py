@@ -258,6 +258,7 @@ def test_four_islands_facts_match_the_second_source(players):
         "seafarers-cloth-for-catan",
         "seafarers-forgotten-tribe",
         "seafarers-wonders",
+        "seafarers-pirate-islands",
     ],
 )
 def test_survey_and_stats_work_on_the_new_scenarios(scenario, tmp_path, monkeypatch):
@@ -747,6 +748,8 @@ def test_cloth_villages_are_on_every_board_and_on_the_sheet():
         "facing": None,
         "number": 10,
         "count": 5,
+        "player": None,
+        "order": None,
     }
     svg = str(sheet.render_sheet(board, L))
     assert svg.count('class="mark village"') == 8  # the board's (the legend's is part of its entry)
@@ -985,6 +988,155 @@ def test_wonders_facts_match_the_second_source():
     assert almanac.scenario_rulebook(L.name) == "seafarers-2015-wonders"
 
 
+# The Pirate Islands from the other sources: JSettlers2's SC_PIRI 4-player arrays in its own coordinates (its
+# map lies one row higher than the layout's, which takes catan-randomizer's rows: (q, r) -> (q, r + 1)), the
+# randomizer's eighth harbor (the one JSettlers2 faces elsewhere), and the rulebook's component list.
+PIRATES_JSETTLERS = {
+    "main": dict(
+        zip(
+            [
+                0x010C,
+                0x010E,
+                0x030D,
+                0x030F,
+                0x050C,
+                0x050E,
+                0x0510,
+                0x070B,
+                0x070D,
+                0x070F,
+                0x090C,
+                0x090E,
+                0x0910,
+                0x0B0D,
+                0x0B0F,
+                0x0D0C,
+                0x0D0E,
+            ],
+            zip(
+                [
+                    "fields",
+                    "hills",
+                    "mountains",
+                    "forest",
+                    "forest",
+                    "pasture",
+                    "forest",
+                    "fields",
+                    "hills",
+                    "pasture",
+                    "pasture",
+                    "forest",
+                    "pasture",
+                    "mountains",
+                    "forest",
+                    "fields",
+                    "hills",
+                ],
+                [4, 5, 9, 10, 3, 8, 5, 6, 9, 12, 11, 8, 9, 5, 2, 10, 4],
+            ),
+        )
+    ),
+    "pirate_islands": dict(
+        zip(
+            [0x0106, 0x0104, 0x0502, 0x0D06, 0x0D04, 0x0902, 0x0705, 0x0303, 0x0B03, 0x0309, 0x0508, 0x0908, 0x0B09],
+            zip(
+                [
+                    "mountains",
+                    "gold",
+                    "fields",
+                    "mountains",
+                    "gold",
+                    "fields",
+                    "mountains",
+                    "hills",
+                    "hills",
+                    "desert",
+                    "desert",
+                    "desert",
+                    "pasture",
+                ],
+                [6, 11, 4, 6, 3, 10, 8, None, None, None, None, None, None],
+            ),
+        )
+    ),
+    "ports": [(0x000B, 5), (0x000D, 5), (0x010F, 3), (0x0310, 3), (0x0710, 3), (0x0A10, 2), (0x0C0F, 2), (0x0E0C, 2)],
+    "path": [
+        0x0D0A,
+        0x0D08,
+        0x0B07,
+        0x0906,
+        0x0707,
+        0x0506,
+        0x0307,
+        0x0108,
+        0x010A,
+        0x030B,
+        0x050A,
+        0x0709,
+        0x090A,
+        0x0B0B,
+    ],
+    # per player: settlement node, ship edge, fortress node, the node where it may settle on the pirate islands
+    "players": [
+        (0x0C0C, 0x0C0B, 0x0E04, 0x0E07),
+        (0x020C, 0x020B, 0x0004, 0x0007),
+        (0x080B, 0x080A, 0x0A03, 0x0805),
+        (0x060B, 0x060A, 0x0403, 0x0605),
+    ],
+    "victory_points": 10,
+}
+PIRATES_RANDOMIZER_HARBOR = ((5, 7), (4, 7))  # (sea hex, land hex served) where JSettlers2 serves (5, 6)
+PIRATES_RULEBOOK = {
+    "terrain": {"sea": 19, "desert": 3, "gold": 2, "fields": 5, "hills": 5, "mountains": 5, "pasture": 5, "forest": 5},
+    "numbers": {2: 1, 3: 2, 4: 3, 5: 3, 6: 3, 8: 3, 9: 3, 10: 3, 11: 2, 12: 1},
+    "harbors": {"3:1": 3, "special": 5},
+    "chits": 12,
+}
+
+
+def _down(h: tuple[int, int]) -> tuple[int, int]:
+    """JSettlers2's Pirate Islands map moved one row down onto the layout's."""
+    return (h[0], h[1] + 1)
+
+
+def test_pirate_islands_facts_match_the_other_sources():
+    L = layout.load("seafarers-pirate-islands")
+    j = PIRATES_JSETTLERS
+    land = {s.hex: (s.terrain, s.number) for s in L.hexes if s.kind == "land"}
+    want = {_down(_jhex(c)): v for c, v in (j["main"] | j["pirate_islands"]).items()}
+    assert land == want and not L.regions  # a fixed map: every hex and token as drawn
+    assert all(L.spec(h).tokenless for h, (t, n) in want.items() if n is None and t != "desert")
+    ports = set()
+    for edge, facing in j["ports"]:
+        a, b = _jedge(edge)
+        land_hex = next(h for h in (a, b) if hexgrid.neighbor(h, (facing + 3) % 6) in (a, b))
+        ports.add((_down(a if land_hex == b else b), _down(land_hex)))
+    places = {(p.hex, hexgrid.neighbor(p.hex, p.facing)) for p in L.harbor_places}
+    assert places == ports and PIRATES_RANDOMIZER_HARBOR not in places
+    assert {h for h, _ in places} >= {PIRATES_RANDOMIZER_HARBOR[0]}  # the same sea hex, another land hex
+    path = sorted((p.order, p.hex) for p in L.pieces if p.kind == "path")
+    assert [h for _, h in path] == [_down(_jhex(c)) for c in j["path"]] and L.pirate == path[0][1]
+    for n, (settlement, ship, fortress, spot) in enumerate(j["players"], start=1):
+        mine = {p.kind: p.spot for p in L.pieces if p.player == n}
+        assert mine == {
+            "settlement": frozenset(map(_down, _jnode(settlement))),
+            "ship": frozenset(map(_down, _jedge(ship))),
+            "fortress": frozenset(map(_down, _jnode(fortress))),
+            "lone-settlement": frozenset(map(_down, _jnode(spot))),
+        }
+    assert L.victory_points == j["victory_points"] and L.robber is None
+    # the rulebook's counts
+    inner = Counter(t for t, _ in land.values())
+    inner["sea"] = sum(1 for s in L.hexes if s.kind == "sea") - 28  # less the frame's ring of 28
+    assert dict(inner) == PIRATES_RULEBOOK["terrain"]
+    assert dict(Counter(n for _, n in land.values() if n is not None)) == PIRATES_RULEBOOK["numbers"]
+    pool = Counter(L.harbor_pool)
+    assert (pool["3:1"], sum(pool.values()) - pool["3:1"]) == (3, 5)
+    assert sum(p.count or 0 for p in L.pieces if p.kind == "fortress") == PIRATES_RULEBOOK["chits"]
+    assert almanac.scenario_rulebook(L.name) == "seafarers-2015-pirate-islands"
+
+
 #: every scenario issue 50 added
 NEW = (
     "cities-knights-5-6",
@@ -1000,6 +1152,7 @@ NEW = (
     "seafarers-cloth-for-catan",  # issue 52
     "seafarers-forgotten-tribe",
     "seafarers-wonders",
+    "seafarers-pirate-islands",
 )
 
 

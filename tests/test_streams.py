@@ -26,9 +26,9 @@ PINS = [line.split() for line in (HERE / "golden" / "streams.txt").read_text().s
 def test_every_accepted_combination_is_pinned():
     assert sorted(tuple(p[:3]) for p in PINS) == sorted(streams.combos())
     assert (
-        len(PINS) == 118
+        len(PINS) == 122
     )  # 49, then issue 50: cities-knights-5-6 (9), new-shores-3/-4 (6 each), four-islands-3/-4 (8 each),
-    # through-the-desert-3/-4 (4 each: no free harbors); issue 51: fog-islands-3/-4 (4 each), new-world (4); issue 52: cloth-for-catan, forgotten-tribe, wonders (4 each)
+    # through-the-desert-3/-4 (4 each: no free harbors); issue 51: fog-islands-3/-4 (4 each), new-world (4); issue 52: cloth-for-catan, forgotten-tribe, wonders, pirate-islands (4 each)
 
 
 @pytest.mark.parametrize("scenario,numbers,harbors,count,digest", PINS, ids=["-".join(p[:3]) for p in PINS])

@@ -56,12 +56,15 @@ class Harbor:
 class Piece:
     """A scenario piece the map carries at the start (docs/rules.md
     section 4b): ``kind`` one of :data:`setupgen.core.rules.PIECE_KINDS`,
-    standing either on corner ``corner`` (0-5, an intersection:
-    :func:`setupgen.core.hexgrid.corners`) or on the edge towards
-    ``facing`` (0-5, :func:`setupgen.core.hexgrid.neighbor`) of hex ``hex``
-    (axial ``(q, r)``): exactly one of the two is set. ``number``: the roll
-    on which it hands out (None: none); ``count``: the chits it holds at
-    the start (None: none)."""
+    standing on corner ``corner`` (0-5, an intersection:
+    :func:`setupgen.core.hexgrid.corners`) of hex ``hex`` (axial ``(q,
+    r)``), on its edge towards ``facing`` (0-5,
+    :func:`setupgen.core.hexgrid.neighbor`), or, with neither, on the hex
+    itself (:data:`setupgen.core.rules.PIECE_SPOTS` says which). ``number``:
+    the roll on which it hands out; ``count``: the chits it holds at the
+    start; ``player``: the player set (1-4) it belongs to; ``order``: its
+    place in a sequence (the pirate fleet's path, 1 its start). Each None
+    where the kind has none."""
 
     kind: str
     hex: Hex
@@ -69,15 +72,18 @@ class Piece:
     facing: int | None = None
     number: int | None = None
     count: int | None = None
+    player: int | None = None
+    order: int | None = None
 
     @property
     def spot(self) -> frozenset[Hex]:
         """Where it stands, the same whichever hex names it: the three hexes
-        meeting at its intersection, or the two beside its edge."""
+        meeting at its intersection, the two beside its edge, or its hex."""
         if self.corner is not None:
             return corners(self.hex)[self.corner]
-        assert self.facing is not None
-        return frozenset((self.hex, neighbor(self.hex, self.facing)))
+        if self.facing is not None:
+            return frozenset((self.hex, neighbor(self.hex, self.facing)))
+        return frozenset((self.hex,))
 
 
 @dataclass(frozen=True, slots=True)
@@ -427,6 +433,8 @@ def _piece_dict(p: Piece) -> dict[str, Any]:
         "facing": p.facing,
         "number": p.number,
         "count": p.count,
+        "player": p.player,
+        "order": p.order,
     }
 
 
@@ -637,10 +645,6 @@ def _checked_harbor(item: Any, where: str) -> Harbor:
     return Harbor(h, facing, htype)
 
 
-#: the most chits a piece may hold (a village's cloth: 5)
-MAX_PIECE_COUNT = 99
-
-
 def _checked_piece(item: Any, where: str) -> Piece:
     """The piece of entry ``item`` (``where``: ``pieces[i]``). Raises
     :class:`BoardFormatError` naming the first problem."""
@@ -648,18 +652,29 @@ def _checked_piece(item: Any, where: str) -> Piece:
     if kind not in PIECE_KINDS:
         raise BoardFormatError(f"{where}.kind: unknown piece {quoted(kind)} (known: {', '.join(PIECE_KINDS)})")
     h = _hex(item, where)
-    corner, facing = _field(item, "corner", (int, type(None)), where), _field(item, "facing", (int, type(None)), where)
-    if (corner is None) == (facing is None):
-        raise BoardFormatError(f"{where}: a piece stands on a corner or on an edge: give one of corner and facing")
-    if not 0 <= (corner if facing is None else facing) < 6:
-        raise BoardFormatError(f"{where}.{'corner' if facing is None else 'facing'}: must be 0-5")
-    number = _field(item, "number", (int, type(None)), where)
-    if number is not None and number not in NUMBERS:
-        raise BoardFormatError(f"{where}.number: must be 2-12 without 7, or null; got {quoted(number)}")
-    count = _field(item, "count", (int, type(None)), where)
-    if count is not None and not 0 <= count <= MAX_PIECE_COUNT:
-        raise BoardFormatError(f"{where}.count: must be 0-{MAX_PIECE_COUNT}, or null; got {quoted(count)}")
-    return Piece(kind, h, corner, facing, number, count)
+    values = {k: _field(item, k, (int, type(None)), where, None) for k in PIECE_RANGES}
+    for key, (low, high) in PIECE_RANGES.items():
+        v = values[key]
+        if v is not None and not low <= v <= high:
+            raise BoardFormatError(f"{where}.{key}: must be {low}-{high} or null, got {quoted(v)}")
+    if values["number"] is not None and values["number"] not in NUMBERS:
+        raise BoardFormatError(f"{where}.number: must be 2-12 without 7, or null; got {values['number']}")
+    if values["corner"] is not None and values["facing"] is not None:
+        raise BoardFormatError(f"{where}: a piece stands on a corner, an edge or a hex: not both corner and facing")
+    return Piece(kind, h, **values)
+
+
+#: the whole-number fields of a piece and their ranges
+PIECE_RANGES = {
+    "corner": (0, 5),
+    "facing": (0, 5),
+    "number": (2, 12),
+    "count": (0, 99),
+    "player": (1, 4),
+    "order": (1, 99),
+}
+#: the most chits a piece may hold (a village's cloth: 5)
+MAX_PIECE_COUNT = PIECE_RANGES["count"][1]
 
 
 def _balance_record(item: Any) -> BalanceRecord:

@@ -21,14 +21,24 @@ from typing import Any
 from . import hexgrid
 from .balance import BARRABLE, Limits
 from .balance import load_preset as load_balance_preset
-from .board import MAX_PIECE_COUNT, Piece
+from .board import PIECE_RANGES, Piece
 from .data import DataFileError, data_dir, read_toml
 from .errors import LayoutError, SetupgenError, UnknownScenarioError, quoted
 from .fields import Fields
 from .hexgrid import Hex
 from .limits import MAX_VP, MIN_VP
 from .oil import FixedSpring, OilSetup
-from .rules import HARBOR_METHODS, HARBOR_TYPES, KINDS, LAND_TERRAINS, NUMBER_METHODS, NUMBERS, PIECE_KINDS, coast_edge
+from .rules import (
+    HARBOR_METHODS,
+    HARBOR_TYPES,
+    KINDS,
+    LAND_TERRAINS,
+    NUMBER_METHODS,
+    NUMBERS,
+    PIECE_KINDS,
+    PIECE_SPOTS,
+    coast_edge,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -447,7 +457,16 @@ def _parse(data: dict[str, Any], path: Path) -> Layout:
 
 
 #: keys of one ``[[pieces]]`` entry
-PIECE_KEYS = frozenset({"kind", "q", "r", "corner", "facing", "number", "count"})
+PIECE_KEYS = frozenset({"kind", "q", "r", "corner", "facing", "number", "count", "player", "order"})
+#: what each kind of piece must name besides its place (a village its number, a path step its order ...)
+PIECE_NEEDS = {
+    "village": ("number",),
+    "path": ("order",),
+    "fortress": ("player",),
+    "settlement": ("player",),
+    "ship": ("player",),
+    "lone-settlement": ("player",),
+}
 
 
 def _parse_map_pieces(data: dict[str, Any], path: Path, specs: dict[Hex, HexSpec]) -> tuple[Piece, ...]:
@@ -466,7 +485,7 @@ def _parse_map_pieces(data: dict[str, Any], path: Path, specs: dict[Hex, HexSpec
         if not isinstance(item, dict):
             raise LayoutError(p, key, "expected a table")
         piece = _map_piece(item, path, key)
-        if not (piece.spot if piece.facing is not None else {piece.hex}) <= specs.keys():
+        if not piece.spot <= specs.keys():
             raise LayoutError(p, key, "expected a hex of the map (and, for an edge, its neighbour there)")
         if not any(specs.get(x, HexSpec(x, "sea")).kind == "land" for x in _touched(piece)):
             raise LayoutError(p, key, "the piece touches no land hex")
@@ -478,31 +497,37 @@ def _parse_map_pieces(data: dict[str, Any], path: Path, specs: dict[Hex, HexSpec
 
 def _map_piece(item: dict[str, Any], path: Path, key: str) -> Piece:
     """One ``[[pieces]]`` table as a :class:`Piece` (its keys and values
-    checked; its place on the map is the caller's to check)."""
+    checked, its place of the kind's sort: :data:`PIECE_SPOTS`; where on
+    the map is the caller's to check)."""
     p, where = str(path), key + "."
     _known(item, PIECE_KEYS, path, where)
     kind = _get(item, "kind", str, path, where=where)
     if kind not in PIECE_KINDS:
         raise LayoutError(p, f"{key}.kind", f"unknown piece {quoted(kind)} (known: {', '.join(PIECE_KINDS)})")
     h = (_get(item, "q", int, path, where=where), _get(item, "r", int, path, where=where))
-    corner, facing = (
-        _get(item, "corner", int, path, None, where=where),
-        _get(item, "facing", int, path, None, where=where),
-    )
-    if (corner is None) == (facing is None) or not 0 <= (corner if facing is None else facing) < 6:
-        raise LayoutError(p, key, "give corner (0-5) for an intersection or facing (0-5) for an edge, not both")
-    number, count = (
-        _get(item, "number", int, path, None, where=where),
-        _get(item, "count", int, path, None, where=where),
-    )
-    if number is not None and number not in NUMBERS or count is not None and not 0 <= count <= MAX_PIECE_COUNT:
-        raise LayoutError(p, key, f"number: 2-12 without 7; count: 0-{MAX_PIECE_COUNT}")
-    return Piece(kind, h, corner, facing, number, count)
+    values = {k: _get(item, k, int, path, None, where=where) for k in PIECE_RANGES}
+    for name, (low, high) in PIECE_RANGES.items():
+        if values[name] is not None and not low <= values[name] <= high:
+            raise LayoutError(p, f"{key}.{name}", f"expected {low}-{high}")
+    if values["number"] is not None and values["number"] not in NUMBERS:
+        raise LayoutError(p, f"{key}.number", "expected a number token: 2-12 without 7")
+    spot = PIECE_SPOTS[kind]
+    given = "corner" if values["corner"] is not None else "edge" if values["facing"] is not None else "hex"
+    if given != spot or values["corner"] is not None and values["facing"] is not None:
+        how = {"corner": "corner (0-5)", "edge": "facing (0-5)", "hex": "neither corner nor facing"}[spot]
+        raise LayoutError(p, key, f"a {kind} stands on a{'n' if spot == 'edge' else ''} {spot}: give {how}")
+    missing = [n for n in PIECE_NEEDS.get(kind, ()) if values[n] is None]
+    if missing:
+        raise LayoutError(p, key, f"a {kind} needs {' and '.join(missing)}")
+    return Piece(kind, h, **values)
 
 
 def _touched(piece: Piece) -> frozenset[Hex]:
-    """The hexes a piece touches: those of its intersection, or for an edge
-    those of its two end intersections."""
+    """The hexes a piece touches: its hex (a path step: its sea hex and the
+    hexes around it), those of its intersection, or for an edge those of
+    its two end intersections."""
+    if piece.corner is None and piece.facing is None:
+        return frozenset((piece.hex, *hexgrid.neighbors(piece.hex)))
     if piece.facing is None:
         return piece.spot
     a, b = hexgrid.edge_corners(piece.hex, piece.facing)

@@ -46,8 +46,32 @@ NUMBERS: tuple[int, ...] = (2, 3, 4, 5, 6, 8, 9, 10, 11, 12)
 #: village of the forgotten tribe that trades cloth on its number (Cloth for Catan, on an intersection);
 #: ``vp`` a victory-point chit and ``card`` a development card face down, gifts of the forgotten tribe on
 #: an edge (The Forgotten Tribe); ``no-start``, an intersection marked on the map where no starting
-#: settlement may go (The Wonders of Catan)
-PIECE_KINDS: tuple[str, ...] = ("village", "vp", "card", "no-start")
+#: settlement may go (The Wonders of Catan); a player's ``settlement`` and ``ship`` at the start, the
+#: pirates' ``fortress`` of that player's colour, the ``lone-settlement`` spot on the way to it, and the
+#: pirate fleet's ``path`` (its steps on sea hexes, in order) (The Pirate Islands)
+PIECE_KINDS: tuple[str, ...] = (
+    "village",
+    "vp",
+    "card",
+    "no-start",
+    "settlement",
+    "ship",
+    "fortress",
+    "lone-settlement",
+    "path",
+)
+#: where each kind of piece stands: on an intersection (``corner``), an edge or a hex
+PIECE_SPOTS: Mapping[str, str] = {
+    "village": "corner",
+    "vp": "edge",
+    "card": "edge",
+    "no-start": "corner",
+    "settlement": "corner",
+    "ship": "edge",
+    "fortress": "corner",
+    "lone-settlement": "corner",
+    "path": "hex",
+}
 RED_NUMBERS: frozenset[int] = frozenset((6, 8))
 #: dots on a number token: the ways to roll it with two dice
 PIPS: Mapping[int, int] = {2: 1, 3: 2, 4: 3, 5: 4, 6: 5, 8: 5, 9: 4, 10: 3, 11: 2, 12: 1}
@@ -217,6 +241,7 @@ __all__ = [
     "HARBOR_METHODS",
     "NUMBERS",
     "PIECE_KINDS",
+    "PIECE_SPOTS",
     "RED_NUMBERS",
     "PIPS",
     "CHECK_RULES",

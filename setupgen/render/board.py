@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from ..core.board import Board, Tile
+from ..core.board import Board, Piece, Tile
 from ..core.hexgrid import Hex, neighbor
 from ..core.templates import MIN_FONT_MM, Style, Texts
 from .canvas import Surface
@@ -33,7 +33,9 @@ from .page import (
     draw_gift,
     draw_no_start,
     draw_oil,
+    draw_path_step,
     draw_pirate,
+    draw_player_piece,
     draw_robber,
     draw_token,
     draw_village,
@@ -251,30 +253,66 @@ def _draw_land_marks(
 
 
 def _draw_pieces(dwg: Surface, board: Board, fit_: Fit, st: Style) -> list[tuple[float, float, float, float]]:
-    """The scenario's pieces: a village as a house with its number on its
-    intersection, as tall as a token is wide, a no-start mark there half as
-    wide; a gift (``vp``, ``card``) at the middle of its edge, two thirds
-    as tall. Returns their boxes (mm)."""
+    """The scenario's pieces where they stand (docs/sheet.md): on an
+    intersection a village (a house with its number, as tall as a token is
+    wide), a no-start mark (half as wide) or a player set's settlement,
+    fortress or lone-settlement spot (three quarters as tall); at the middle
+    of an edge a gift (``vp``, ``card``) or a set's ship (two thirds as
+    tall); a step of the pirate fleet's path in its sea hex, below the
+    centre. Returns their boxes (mm)."""
     s = fit_.s
     h = 2 * token_radius(s) * 0.95
     boxes = []
     for p in board.pieces:
-        cx, cy = fit_.at(p.hex)
-        if p.corner is not None:
-            angle = math.radians(30 + 60 * p.corner)
-            x, y = cx + s * math.cos(angle), cy - s * math.sin(angle)
-            if p.kind == "village":
-                draw_village(dwg, x, y, h, p.number, st)
-                boxes.append((x - h * 0.45, y - h / 2, x + h * 0.45, y + h / 2))
-            else:  # no-start: a small mark, half a token across
-                draw_no_start(dwg, x, y, h * 0.5, st)
-                boxes.append((x - h * 0.25, y - h * 0.25, x + h * 0.25, y + h * 0.25))
-            continue
-        nx, ny = fit_.at(neighbor(p.hex, p.facing or 0))
-        x, y, g = (cx + nx) / 2, (cy + ny) / 2, h * 0.66
-        draw_gift(dwg, p.kind, x, y, g, st)
-        boxes.append((x - g / 2, y - g / 2, x + g / 2, y + g / 2))
+        x, y = _piece_point(p, fit_)
+        if p.kind == "village":
+            draw_village(dwg, x, y, h, p.number, st)
+            half_w, half_h = h * 0.45, h / 2
+        elif p.kind == "no-start":
+            draw_no_start(dwg, x, y, h * 0.5, st)
+            half_w = half_h = h * 0.25
+        elif p.kind in ("vp", "card"):
+            draw_gift(dwg, p.kind, x, y, h * 0.66, st)
+            half_w = half_h = h * 0.33
+        elif p.kind == "path":
+            size = max(MIN_FONT_MM, s * 0.26)
+            y -= s * 0.56  # in the hex's upper part, clear of the pirate near its centre
+            draw_path_step(dwg, x, y, size, p.order or 0, st)
+            half_w, half_h = size * 1.2, size * 0.7
+        else:  # a player set's settlement, lone-settlement spot, fortress or ship
+            g = h * (0.66 if p.kind == "ship" else 0.75)
+            if p.kind == "ship":  # off its edge towards the sea, clear of the settlement at the edge's end
+                x, y = _towards_sea(p, board, fit_, x, y)
+            draw_player_piece(dwg, p.kind, x, y, g, p.player or 0, st)
+            half_w, half_h = g * 0.5, g / 2
+        boxes.append((x - half_w, y - half_h, x + half_w, y + half_h))
     return boxes
+
+
+def _towards_sea(p: Piece, board: Board, fit_: Fit, x: float, y: float) -> tuple[float, float]:
+    """A point a quarter hex from ``(x, y)`` (mm) towards the centre of the
+    sea hex beside edge piece ``p`` (``(x, y)`` itself when neither side is
+    sea)."""
+    for h in sorted(p.spot):
+        t = board.tile(h)
+        if t is not None and t.kind == "sea":
+            sx, sy = fit_.at(h)
+            d = math.hypot(sx - x, sy - y) or 1.0
+            return x + (sx - x) / d * fit_.s * 0.25, y + (sy - y) / d * fit_.s * 0.25
+    return x, y
+
+
+def _piece_point(p: Piece, fit_: Fit) -> tuple[float, float]:
+    """Where a piece is drawn (mm): its intersection's corner point, its
+    edge's middle, or its hex's centre."""
+    cx, cy = fit_.at(p.hex)
+    if p.corner is not None:
+        angle = math.radians(30 + 60 * p.corner)
+        return cx + fit_.s * math.cos(angle), cy - fit_.s * math.sin(angle)
+    if p.facing is not None:
+        nx, ny = fit_.at(neighbor(p.hex, p.facing))
+        return (cx + nx) / 2, (cy + ny) / 2
+    return cx, cy
 
 
 def _draw_row_numbers(dwg: Surface, board: Board, fit_: Fit, st: Style) -> list[tuple[float, float, float, float]]:

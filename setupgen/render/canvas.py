@@ -368,12 +368,20 @@ class _Painter:
             self.c.cairo_set_source_rgb(self.p, *_rgb(colour))
             self.colour = colour
 
-    def shape(self, fill: str, stroke: str | None, width: float) -> None:
+    def shape(self, fill: str, stroke: str | None, width: float, dash: str | None = None) -> None:
+        """Fill and stroke the current path; the stroke dashed by ``dash``
+        (``"0.8,0.6"``, mm) or solid: cairo keeps its dash until it is set
+        again, so every stroke sets its own (a dashed outline must not leak
+        into the next circle or box)."""
         c, p = self.c, self.p
         if fill != "none":
             self.source(fill)
             (c.cairo_fill_preserve if stroke is not None else c.cairo_fill)(p)
         if stroke is not None:
+            if dash != self.dash:
+                values = [float(v) for v in dash.split(",")] if dash else []
+                c.cairo_set_dash(p, self.ffi.new("double[]", values), len(values), 0)
+                self.dash = dash
             self.source(stroke)
             if width != self.line:
                 c.cairo_set_line_width(p, width)
@@ -400,15 +408,10 @@ class _Painter:
     def path(self, op: tuple) -> None:
         _, d, fill, stroke, width, dash, join, _role = op
         self.trace(d)
-        if stroke is not None:
-            if dash != self.dash:
-                values = [float(v) for v in dash.split(",")] if dash else []
-                self.c.cairo_set_dash(self.p, self.ffi.new("double[]", values), len(values), 0)
-                self.dash = dash
-            if join != self.join:
-                self.c.cairo_set_line_join(self.p, 1 if join == "round" else 0)  # 0 miter, 1 round
-                self.join = join
-        self.shape(fill, stroke, width)
+        if stroke is not None and join != self.join:
+            self.c.cairo_set_line_join(self.p, 1 if join == "round" else 0)  # 0 miter, 1 round
+            self.join = join
+        self.shape(fill, stroke, width, dash)
 
     def text(self, op: tuple) -> None:
         _, text, x, y, size, family, bold, anchor, fill, _mono, w = op

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..core.board import Board
-from ..core.rules import LAND_TERRAINS, RED_NUMBERS
+from ..core.rules import LAND_TERRAINS, PIECE_KINDS, RED_NUMBERS
 from ..core.templates import MIN_FONT_MM, Style, Texts
 from .board import draw_swatch
 from .canvas import Surface
@@ -17,7 +17,9 @@ from .page import (
     draw_gift,
     draw_no_start,
     draw_oil,
+    draw_path_step,
     draw_pirate,
+    draw_player_piece,
     draw_robber,
     draw_token,
     draw_village,
@@ -30,6 +32,9 @@ from .page import (
 __all__ = ["legend_entries", "legend_geometry", "legend_lines", "draw_legend"]
 
 
+#: the pieces of a player set (The Pirate Islands), explained by one legend entry
+PLAYER_PIECES = ("settlement", "ship", "fortress", "lone-settlement")
+
 _LEGEND_KEYS = {
     "token": "sheet.number_token",
     "red": "sheet.red_number",
@@ -40,6 +45,8 @@ _LEGEND_KEYS = {
     "vp": "sheet.gift_vp",
     "card": "sheet.gift_card",
     "no-start": "sheet.no_start",
+    "player-set": "sheet.player_sets",
+    "path": "sheet.pirate_path",
     "hidden": "sheet.hidden",
     "hidden-covered": "sheet.hidden_covered",
     "oil": "sheet.oil",
@@ -50,8 +57,8 @@ _LEGEND_KEYS = {
 
 def legend_entries(board: Board) -> list[str]:
     """What the legend explains, in order: visible land terrains, then
-    ``token``, ``red``, ``robber``, ``pirate``, the pieces (``village``,
-    ``vp``, ``card``, ``no-start``), ``hidden`` (or
+    ``token``, ``red``, ``robber``, ``pirate``, the pieces (their kinds in
+    the order of :data:`~setupgen.core.rules.PIECE_KINDS`), ``hidden`` (or
     ``hidden-covered``: numbers face down too), ``oil``,
     ``harbor``, ``row`` as they occur (oil springs are explained here, so
     no note repeats it)."""
@@ -67,7 +74,8 @@ def legend_entries(board: Board) -> list[str]:
     if board.pirate is not None:
         out.append("pirate")
     kinds = {p.kind for p in board.pieces}
-    out += [k for k in ("village", "vp", "card", "no-start") if k in kinds]
+    # a player set's four pieces share one entry (its symbols side by side)
+    out += list(dict.fromkeys("player-set" if k in PLAYER_PIECES else k for k in PIECE_KINDS if k in kinds))
     if any(t.hidden for t in board.tiles):
         out.append("hidden-covered" if board.numbers_covered else "hidden")
     if any(t.oil_spring for t in board.tiles):
@@ -136,6 +144,11 @@ def _legend_symbol(dwg: Surface, e: str, x: float, y: float, sw: float, size: fl
         draw_gift(dwg, e, x, y, sw * 0.9, st)
     elif e == "no-start":
         draw_no_start(dwg, x, y, sw * 0.7, st)
+    elif e == "path":
+        draw_path_step(dwg, x, y, size * 0.95, 1, st)
+    elif e == "player-set":  # settlement, ship, fortress, spot: one symbol a line, down the entry
+        for k, kind in enumerate(PLAYER_PIECES):
+            draw_player_piece(dwg, kind, x, y + k * size * 1.2, size * 1.1, 1, st)
     elif e in ("hidden", "hidden-covered"):
         draw_swatch(dwg, hex_points(x, y, sw * 0.55), "hidden", st, stroke=st.colour["line"])
         add_text(dwg, tx.get("label.hidden"), x, y + size * 0.36, size, st, bold=True, anchor="middle")

@@ -324,6 +324,58 @@ def draw_no_start(dwg: Surface, x: float, y: float, h: float, st: Style) -> None
     dwg.end()
 
 
+def draw_player_piece(dwg: Surface, kind: str, x: float, y: float, h: float, player: int, st: Style) -> None:
+    """A piece of player set ``player`` (1-4) at the start of The Pirate
+    Islands, ``h`` mm tall, centred on ``(x, y)``, the set's digit in bold:
+    ``settlement``, a white house; ``lone-settlement``, the spot for one, a
+    house outlined in dashes; ``fortress``, a black tower with battlements
+    and a white digit; ``ship``, a white hull with a black mast line. One
+    item of the kind's name."""
+    ink, w = st.colour["ink"], h * 0.42
+    dwg.begin(kind)
+    size = max(MIN_FONT_MM, h * 0.5)
+    digit, fill, text = str(player), "#ffffff", ink
+    if kind == "fortress":
+        top, step = y - h / 2, w / 2.5
+        outline = [(x - w, y + h / 2), (x - w, top)]
+        for k in range(5):  # battlements: up, across, down ...
+            x0 = x - w + k * step
+            outline += [(x0, top + (0 if k % 2 == 0 else h * 0.16)), (x0 + step, top + (0 if k % 2 == 0 else h * 0.16))]
+        outline += [(x + w, top), (x + w, y + h / 2)]
+        add_path(dwg, poly_d(outline), fill=ink, stroke=ink, width=0.3)
+        fill, text = ink, "#ffffff"
+    elif kind == "ship":
+        hull = [
+            (x - w * 1.2, y - h * 0.05),
+            (x + w * 1.2, y - h * 0.05),
+            (x + w * 0.8, y + h * 0.4),
+            (x - w * 0.8, y + h * 0.4),
+        ]
+        add_path(dwg, poly_d(hull), fill="#ffffff", stroke=ink, width=0.35, join="round")
+        add_path(dwg, f"M{num(x)},{num(y - h * 0.05)} L{num(x)},{num(y - h / 2)}", stroke=ink, width=0.35)
+        add_text(dwg, digit, x, y + h * 0.32, max(MIN_FONT_MM, h * 0.38), st, bold=True, anchor="middle", fill=ink)
+        dwg.end()
+        return
+    else:
+        house = [(x - w, y - h * 0.08), (x, y - h / 2), (x + w, y - h * 0.08), (x + w, y + h / 2), (x - w, y + h / 2)]
+        dash = "0.8,0.6" if kind == "lone-settlement" else None
+        add_path(dwg, poly_d(house), fill=fill, stroke=ink, width=0.35, dash=dash, join="round")
+    add_text(dwg, digit, x, y + h * 0.2 + size * 0.3, size, st, bold=True, anchor="middle", fill=text)
+    dwg.end()
+
+
+def draw_path_step(dwg: Surface, x: float, y: float, size: float, order: int, st: Style) -> None:
+    """A step of the pirate fleet's path: its number ``order`` in bold in a
+    white rounded box with a dashed black border, text ``size`` mm, centred
+    on ``(x, y)``. One item ``path``."""
+    ink = st.colour["ink"]
+    w = text_width(str(order), size, bold=True) / 2 + size * 0.35
+    dwg.begin("path")
+    add_rect(dwg, x - w, y - size * 0.7, 2 * w, size * 1.4, fill="#ffffff", stroke=ink, width=0.3, rx=size * 0.3)
+    add_text(dwg, str(order), x, y + size * 0.36, size, st, bold=True, anchor="middle", fill=ink)
+    dwg.end()
+
+
 def draw_oil(dwg: Surface, x: float, y: float, h: float, st: Style) -> None:
     """An oil drop ``h`` mm tall (``0.6 h`` wide), centred on ``(x, y)``: a
     point on a disc, drawn with straight lines only."""

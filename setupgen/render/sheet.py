@@ -24,7 +24,7 @@ from typing import Any
 
 from ..core import cldr, templates
 from ..core.balance import Balance
-from ..core.board import Board, Tile
+from ..core.board import Board, Piece, Tile
 from ..core.errors import SetupgenError
 from ..core.hexgrid import Hex, neighbor, neighbors
 from ..core.layout import Layout
@@ -446,10 +446,11 @@ def row_entries(board: Board, tiles: Sequence[Tile], tx: Texts) -> list[Entry]:
     sea = tx.get("terrain.sea")
     pieces = piece_marks(board, tx)
     for i, t in enumerate(tiles):
-        plain_sea = t.kind == "sea" and board.pirate != t.hex
+        plain_sea = t.kind == "sea" and board.pirate != t.hex and t.hex not in pieces
         if plain_sea:
             run += 1
-            if i + 1 < len(tiles) and tiles[i + 1].kind == "sea" and board.pirate != tiles[i + 1].hex:
+            nxt = tiles[i + 1] if i + 1 < len(tiles) else None
+            if nxt is not None and nxt.kind == "sea" and board.pirate != nxt.hex and nxt.hex not in pieces:
                 continue
             out.append(Entry(sea if run == 1 else tx.get("sheet.sea_run", n=run, sea=sea)))
             run = 0
@@ -464,23 +465,34 @@ def row_entries(board: Board, tiles: Sequence[Tile], tx: Texts) -> list[Entry]:
 
 
 def piece_marks(board: Board, tx: Texts) -> dict[Hex, str]:
-    """Per hex that names pieces (villages, gifts), the build list's mark
-    of them, kind by kind: ``villages: top 10, bottom 9``, ``VP chit:
-    north-east edge`` (corner and edge words, numbers)."""
+    """Per hex that names pieces (villages, gifts, marks, player sets, the
+    pirate's path), the build list's mark of them, kind by kind:
+    ``villages: top 10, bottom 9``, ``VP chits: north-east edge``,
+    ``fortress: set 2, top`` (:func:`_piece_spot`)."""
     spots: dict[Hex, dict[str, list[str]]] = {}
     for p in board.pieces:
-        where = (
-            tx.get(f"corner.{p.corner}")
-            if p.facing is None
-            else tx.get("sheet.edge", side=tx.get(f"facing.{p.facing}"))
-        )
-        spot = where + ("" if p.number is None else f" {p.number}")
-        spots.setdefault(p.hex, {}).setdefault(p.kind, []).append(spot)
+        if p.kind != "path":  # the path's steps are on the board: its sea hexes stay in the sea runs
+            spots.setdefault(p.hex, {}).setdefault(p.kind, []).append(_piece_spot(p, tx))
     sep = tx.get("sheet.list_sep")
     return {
         h: "; ".join(tx.get(f"sheet.mark_{kind}", spots=sep.join(v)) for kind, v in kinds.items())
         for h, kinds in spots.items()
     }
+
+
+def _piece_spot(p: Piece, tx: Texts) -> str:
+    """One piece in a build-list mark: where on its hex (corner or edge),
+    then its number (``top 10``), its player set (``set 2, bottom``) or
+    its step (``step 5``)."""
+    if p.corner is not None:
+        where = tx.get(f"corner.{p.corner}")
+    elif p.facing is not None:
+        where = tx.get("sheet.edge", side=tx.get(f"facing.{p.facing}"))
+    else:
+        return tx.get("sheet.step", n=p.order)
+    if p.player is not None:
+        return tx.get("sheet.player_set", n=p.player) + tx.get("sheet.list_sep") + where
+    return where + ("" if p.number is None else f" {p.number}")
 
 
 def harbor_lines(board: Board, layout: Layout, tx: Texts) -> list[tuple[str, str]]:
