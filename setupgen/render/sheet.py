@@ -467,8 +467,8 @@ def row_entries(board: Board, tiles: Sequence[Tile], tx: Texts) -> list[Entry]:
 def piece_marks(board: Board, tx: Texts) -> dict[Hex, str]:
     """Per hex that names pieces (villages, gifts, marks, player sets, the
     pirate's path), the build list's mark of them, kind by kind:
-    ``villages: top 10, bottom 9``, ``VP chits: north-east edge``,
-    ``fortress: set 2, top`` (:func:`_piece_spot`)."""
+    ``villages: top 10, bottom 9``, ``VP chits: NE edge``,
+    ``fortress: set 2 top`` (:func:`_piece_spot`)."""
     spots: dict[Hex, dict[str, list[str]]] = {}
     for p in board.pieces:
         if p.kind != "path":  # the path's steps are on the board: its sea hexes stay in the sea runs
@@ -482,7 +482,7 @@ def piece_marks(board: Board, tx: Texts) -> dict[Hex, str]:
 
 def _piece_spot(p: Piece, tx: Texts) -> str:
     """One piece in a build-list mark: where on its hex (corner or edge),
-    then its number (``top 10``), its player set (``set 2, bottom``) or
+    then its number (``top 10``), its player set (``set 2 bottom``) or
     its step (``step 5``)."""
     if p.corner is not None:
         where = tx.get(f"corner.{p.corner}")
@@ -491,7 +491,7 @@ def _piece_spot(p: Piece, tx: Texts) -> str:
     else:
         return tx.get("sheet.step", n=p.order)
     if p.player is not None:
-        return tx.get("sheet.player_set", n=p.player) + tx.get("sheet.list_sep") + where
+        return tx.get("sheet.player_set", n=p.player) + " " + where
     return where + ("" if p.number is None else f" {p.number}")
 
 
