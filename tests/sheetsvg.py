@@ -5,6 +5,7 @@ path data. Used by tests/test_sheet_layout.py."""
 
 from __future__ import annotations
 
+import math
 import re
 import subprocess
 import xml.etree.ElementTree as ET
@@ -51,6 +52,11 @@ class Text:
         return (x0, self.y - self.size * ASCENT, x0 + w, self.y + self.size * DESCENT)
 
 
+#: the scenario pieces' marks (docs/sheet.md, "Nothing collides"): they stand on intersections, edges and
+#: hexes of the map, drawn opaque over the coast and frame lines, so they may cross them (never other marks)
+OVER_COAST = frozenset({"village", "gift", "no-start", "settlement", "ship", "fortress", "lone-settlement", "path"})
+
+
 @dataclass
 class Item:
     """One object on the page: a ``<g class="mark KIND">`` (its shapes and
@@ -59,6 +65,9 @@ class Item:
     kind: str
     box: tuple[float, float, float, float]
     texts: list[Text]
+    #: ``(cx, cy, r)`` when the item is a disc holding all else it draws (a number token): what the
+    #: coast may not cross is the disc, not its square box
+    disc: tuple[float, float, float] | None = None
 
 
 def _text(el: ET.Element) -> Text:
@@ -95,6 +104,27 @@ def _union(boxes):
     return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
 
 
+def _disc(group: ET.Element, box: tuple[float, float, float, float]) -> tuple[float, float, float] | None:
+    """The group's first shape as ``(cx, cy, r)`` (stroke included) if it
+    is a circle whose box is the whole group's, else None."""
+    first = next((k for k in group if k.tag != NS + "text"), None)
+    if first is None or first.tag != NS + "circle" or _shape_box(first) != box:
+        return None
+    sw = float(first.get("stroke-width", "0")) / 2 if first.get("stroke") else 0.0
+    return (float(first.get("cx")), float(first.get("cy")), float(first.get("r")) + sw)
+
+
+def crosses(item: Item, p: tuple[float, float], q: tuple[float, float]) -> bool:
+    """Whether segment ``p``-``q`` crosses ``item``: its disc when it is one
+    (:attr:`Item.disc`), else its box."""
+    if item.disc is None:
+        return segment_hits_box(p, q, item.box)
+    cx, cy, r = item.disc
+    dx, dy = q[0] - p[0], q[1] - p[1]
+    t = max(0.0, min(1.0, ((cx - p[0]) * dx + (cy - p[1]) * dy) / ((dx * dx + dy * dy) or 1.0)))
+    return math.hypot(cx - p[0] - t * dx, cy - p[1] - t * dy) < r
+
+
 def parse(svg: str) -> tuple[list[Item], list[Text], dict[str, list], ET.Element]:
     """``(items, all texts, paths by class, root)``."""
     root = ET.fromstring(svg.encode("utf-8"))
@@ -109,7 +139,7 @@ def parse(svg: str) -> tuple[list[Item], list[Text], dict[str, list], ET.Element
             texts.extend(kids_texts)
             boxes = [_shape_box(k) for k in el if k.tag != NS + "text"] + [t.box() for t in kids_texts]
             kind = cls[5:] if cls.startswith("mark ") else cls
-            items.append(Item(kind, _union(boxes), kids_texts))
+            items.append(Item(kind, _union(boxes), kids_texts, _disc(el, _union(boxes))))
         elif tag == "text":
             t = _text(el)
             texts.append(t)

@@ -160,11 +160,11 @@ def collisions(svg: str) -> list[str]:
     lo_x, hi_x = np.minimum(seg[:, 0], seg[:, 2]), np.maximum(seg[:, 0], seg[:, 2])
     lo_y, hi_y = np.minimum(seg[:, 1], seg[:, 3]), np.maximum(seg[:, 1], seg[:, 3])
     for it in items:
-        if not it.texts:
+        if not it.texts or it.kind in S.OVER_COAST:
             continue
         x0, y0, x1, y1 = it.box
         near = np.flatnonzero((lo_x <= x1) & (hi_x >= x0) & (lo_y <= y1) & (hi_y >= y0))
-        if any(S.segment_hits_box(lines[k][0], lines[k][1], it.box) for k in near):
+        if any(S.crosses(it, lines[k][0], lines[k][1]) for k in near):
             out.append(f"{it.kind} {[t.text for t in it.texts][:2]} crosses the coast or frame")
     return out
 

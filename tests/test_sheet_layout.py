@@ -53,7 +53,7 @@ def collisions(svg: str) -> list[str]:
     lines = [seg for cls in ("frame", "coast") for d in paths.get(cls, []) for seg in S.segments(d)]
     assert lines, "the sheet draws no coast or frame line"
     for it in items:
-        if it.texts and any(S.segment_hits_box(p, q, it.box) for p, q in lines):
+        if it.texts and it.kind not in S.OVER_COAST and any(S.crosses(it, p, q) for p, q in lines):
             out.append(f"{it.kind} {[t.text for t in it.texts][:2]} crosses the coast or frame")
     return out
 

@@ -259,12 +259,15 @@ def _draw_pieces(dwg: Surface, board: Board, fit_: Fit, st: Style) -> list[tuple
     fortress or lone-settlement spot (three quarters as tall); at the middle
     of an edge a gift (``vp``, ``card``) or a set's ship (two thirds as
     tall); a step of the pirate fleet's path in its sea hex, below the
-    centre. Returns their boxes (mm)."""
+    centre (none for step 1 under the pirate, which marks it). Returns
+    their boxes (mm)."""
     s = fit_.s
     h = 2 * token_radius(s) * 0.95
     boxes = []
     for p in board.pieces:
-        x, y = _piece_point(p, fit_)
+        if p.kind == "path" and p.order == 1 and p.hex == board.pirate:
+            continue  # the pirate itself marks the path's start
+        x, y = _drawn_point(p, board, fit_)
         if p.kind == "village":
             draw_village(dwg, x, y, h, p.number, st)
             half_w, half_h = h * 0.45, h / 2
@@ -272,33 +275,71 @@ def _draw_pieces(dwg: Surface, board: Board, fit_: Fit, st: Style) -> list[tuple
             draw_no_start(dwg, x, y, h * 0.5, st)
             half_w = half_h = h * 0.25
         elif p.kind in ("vp", "card"):
-            draw_gift(dwg, p.kind, x, y, h * 0.66, st)
-            half_w = half_h = h * 0.33
+            draw_gift(dwg, p.kind, x, y, h * 0.56, st)
+            half_w = half_h = h * 0.28
         elif p.kind == "path":
             size = max(MIN_FONT_MM, s * 0.26)
-            y -= s * 0.56  # in the hex's upper part, clear of the pirate near its centre
+            y = _path_step_y(p, board, fit_, y)
             draw_path_step(dwg, x, y, size, p.order or 0, st)
             half_w, half_h = size * 1.2, size * 0.7
-        else:  # a player set's settlement, lone-settlement spot, fortress or ship
-            g = h * (0.66 if p.kind == "ship" else 0.75)
-            if p.kind == "ship":  # off its edge towards the sea, clear of the settlement at the edge's end
-                x, y = _towards_sea(p, board, fit_, x, y)
+        else:  # a player set's settlement, lone-settlement spot, fortress or ship: a ship at its edge's middle
+            g = h * (0.5 if p.kind == "ship" else 0.6)  # small enough that a ship and its settlement keep apart
             draw_player_piece(dwg, p.kind, x, y, g, p.player or 0, st)
             half_w, half_h = g * 0.5, g / 2
-        boxes.append((x - half_w, y - half_h, x + half_w, y + half_h))
+        pad = PIECE_PAD  # the outline's stroke, outside the shape
+        boxes.append((x - half_w - pad, y - half_h - pad, x + half_w + pad, y + half_h + pad))
     return boxes
 
 
-def _towards_sea(p: Piece, board: Board, fit_: Fit, x: float, y: float) -> tuple[float, float]:
-    """A point a quarter hex from ``(x, y)`` (mm) towards the centre of the
-    sea hex beside edge piece ``p`` (``(x, y)`` itself when neither side is
-    sea)."""
+#: room (mm) round a piece's shape that its box keeps for the outline's stroke
+PIECE_PAD = 0.3
+
+
+def _path_step_y(p: Piece, board: Board, fit_: Fit, y: float) -> float:
+    """Where a path step's box goes in its sea hex centred at height ``y``
+    (mm): half a hex below the centre, or above it when another piece
+    stands nearer than that to the spot below (a ship on the hex's edge)."""
+    below = (fit_.at(p.hex)[0], y + fit_.s * 0.5)
+    for other in board.pieces:
+        if other is not p and other.kind != "path":
+            ox, oy = _drawn_point(other, board, fit_)
+            if math.hypot(ox - below[0], oy - below[1]) < fit_.s * 0.6:
+                return y - fit_.s * 0.5
+    return below[1]
+
+
+#: the pieces drawn off their edge, a share of the hex size towards the sea hex beside it: clear of the
+#: land hex's label and token (a gift) and of the settlement at the edge's end (a ship)
+OFF_EDGE = {"vp": 0.25, "card": 0.25, "ship": 0.3}
+
+
+def _drawn_point(p: Piece, board: Board, fit_: Fit) -> tuple[float, float]:
+    """Where piece ``p`` is drawn (mm): :func:`_piece_point`, moved off its
+    edge towards the sea (:data:`OFF_EDGE`); a gift on a land hex's lower
+    edge (facing south-west or south-east) instead a little into that hex,
+    whose lower half holds no label (the sea below is left to harbor
+    words)."""
+    x, y = _piece_point(p, fit_)
+    if p.kind in ("vp", "card") and p.facing in (4, 5):
+        t = board.tile(p.hex)
+        if t is not None and t.kind == "land":
+            cx, cy = fit_.at(p.hex)
+            return x + (cx - x) * 0.15, y + (cy - y) * 0.15
+    if p.kind in OFF_EDGE:
+        return _towards_sea(p, board, fit_, x, y, OFF_EDGE[p.kind])
+    return x, y
+
+
+def _towards_sea(p: Piece, board: Board, fit_: Fit, x: float, y: float, share: float) -> tuple[float, float]:
+    """A point ``share`` of the hex size from ``(x, y)`` (mm) towards the
+    centre of the sea hex beside edge piece ``p`` (``(x, y)`` itself when
+    neither side is sea)."""
     for h in sorted(p.spot):
         t = board.tile(h)
         if t is not None and t.kind == "sea":
             sx, sy = fit_.at(h)
             d = math.hypot(sx - x, sy - y) or 1.0
-            return x + (sx - x) / d * fit_.s * 0.25, y + (sy - y) / d * fit_.s * 0.25
+            return x + (sx - x) / d * fit_.s * share, y + (sy - y) / d * fit_.s * share
     return x, y
 
 

@@ -145,7 +145,7 @@ def _legend_symbol(dwg: Surface, e: str, x: float, y: float, sw: float, size: fl
     elif e == "no-start":
         draw_no_start(dwg, x, y, sw * 0.7, st)
     elif e == "path":
-        draw_path_step(dwg, x, y, size * 0.95, 1, st)
+        draw_path_step(dwg, x, y, size * 0.95, 2, st)
     elif e == "player-set":  # settlement, ship / fortress, spot: two symbols a line, on the entry's first two
         for k, kind in enumerate(PLAYER_PIECES):
             draw_player_piece(dwg, kind, x + (k % 2 - 0.5) * sw * 0.62, y + (k // 2) * size * 1.2, size * 1.05, 1, st)

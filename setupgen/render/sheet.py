@@ -464,14 +464,19 @@ def row_entries(board: Board, tiles: Sequence[Tile], tx: Texts) -> list[Entry]:
     return out
 
 
+#: the pieces the build list names on their hex's entry: those whose number the table must read (a
+#: village's roll); the others are shown on the board picture alone, with the legend (a crowded map's
+#: build list would otherwise take the board's room)
+LISTED_PIECES = frozenset({"village"})
+
+
 def piece_marks(board: Board, tx: Texts) -> dict[Hex, str]:
-    """Per hex that names pieces (villages, gifts, marks, player sets, the
-    pirate's path), the build list's mark of them, kind by kind:
-    ``villages: top 10, bottom 9``, ``VP chits: NE edge``,
-    ``fortress: set 2 top`` (:func:`_piece_spot`)."""
+    """Per hex that names pieces the table must read in words
+    (:data:`LISTED_PIECES`), the build list's mark of them, kind by kind:
+    ``villages: top 10, bottom 9`` (:func:`_piece_spot`)."""
     spots: dict[Hex, dict[str, list[str]]] = {}
     for p in board.pieces:
-        if p.kind != "path":  # the path's steps are on the board: its sea hexes stay in the sea runs
+        if p.kind in LISTED_PIECES:
             spots.setdefault(p.hex, {}).setdefault(p.kind, []).append(_piece_spot(p, tx))
     sep = tx.get("sheet.list_sep")
     return {
