@@ -58,6 +58,42 @@ def collisions(svg: str) -> list[str]:
     return out
 
 
+def test_a_token_is_judged_by_its_disc_and_a_piece_may_stand_on_the_coast():
+    """A token's disc may come near the coast where its square box would
+    touch it, but a disc the coast crosses is reported; a village stands on
+    the coast (drawn over it), and is still reported when it overlaps a
+    token. Worked on Cloth for Catan, seed a: the first token moved onto
+    the first coast corner, then the first village onto the first token."""
+    import re as _re
+
+    _, svg = render("seafarers-cloth-for-catan", "a", "en", "a4")
+    assert collisions(svg) == []
+    _, _, paths, _ = S.parse(svg)
+    (px, py), _q = S.segments(paths["coast"][0])[0]
+    token = _re.search(r'<g class="mark token">\s*<circle cx="([\d.]+)" cy="([\d.]+)"', svg)
+    moved = svg.replace(
+        token.group(0),
+        token.group(0)
+        .replace(f'cx="{token.group(1)}"', f'cx="{px:.2f}"')
+        .replace(f'cy="{token.group(2)}"', f'cy="{py:.2f}"'),
+    )
+    assert any(c.startswith("token") and c.endswith("crosses the coast or frame") for c in collisions(moved))
+    village = _re.search(r'<g class="mark village">\s*<path d="M([\d.]+),([\d.]+)', svg)
+    dx, dy = float(token.group(1)) - float(village.group(1)), float(token.group(2)) - float(village.group(2))
+    block = svg[village.start() : svg.index("</g>", village.start())]
+    shifted = _re.sub(
+        r"([\d.]+),([\d.]+)", lambda m: f"{float(m.group(1)) + dx:.2f},{float(m.group(2)) + dy:.2f}", block
+    )
+    shifted = _re.sub(
+        r' x="([\d.]+)" y="([\d.]+)"',
+        lambda m: f' x="{float(m.group(1)) + dx:.2f}" y="{float(m.group(2)) + dy:.2f}"',
+        shifted,
+    )
+    found = collisions(svg.replace(block, shifted))
+    assert any(c.startswith("token") and "overlaps village" in c for c in found)
+    assert not any(c.startswith("village") and "crosses" in c for c in found)
+
+
 @pytest.mark.parametrize("scenario", SCENARIOS)
 @pytest.mark.parametrize("lang,paper", [("en", "a4"), ("de", "letter"), ("de", "a4"), ("en", "letter")])
 def test_no_box_overlaps_and_no_text_crosses_the_coast(scenario, lang, paper):
