@@ -61,12 +61,15 @@ def draw_board(dwg: Surface, board: Board, fit_: Fit, tx: Texts, st: Style) -> N
     _draw_tiles(dwg, board, fit_, halves, st)
     _draw_outline(dwg, board, fit_, st, halves)
     shown = [box for t in board.tiles if t.kind == "land" for box in _draw_land_marks(dwg, board, t, fit_, tx, st)]
-    shown += _draw_pieces(dwg, board, fit_, st)
+    pieces = _draw_pieces(dwg, board, fit_, st)
+    shown += pieces
     row_numbers = _draw_row_numbers(dwg, board, fit_, st)
     areas = sea_areas(board, fit_)
     marks = harbor_marks(board, fit_, st, areas)
     _draw_harbor_marks(dwg, marks, st)
-    obstacles = Obstacles.from_board(board, fit_, halves, marks, shown, row_numbers)
+    # the pieces stand on the coast and the sea too: taken there like the row numbers (centre, half sizes)
+    taken = [*row_numbers, *(((a + c) / 2, (b + d) / 2, (c - a) / 2, (d - b) / 2) for a, b, c, d in pieces)]
+    obstacles = Obstacles.from_board(board, fit_, halves, marks, shown, taken)
     pirate = None if board.pirate is None else PirateHex(fit_.at(board.pirate), areas.get(board.pirate))
     placed = place_labels(obstacles, marks, pirate, fit_.s, tx, st)
     if placed.pirate is not None:
