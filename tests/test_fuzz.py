@@ -221,6 +221,55 @@ def test_fuzz_layout_toml(profile):
     inner()
 
 
+#: a board whose scenario puts pieces on the map (villages, player sets, the pirate's path: issue 52)
+PIECES_BOARD = json.loads(
+    CliRunner()
+    .invoke(app, ["board", "--scenario", "seafarers-pirate-islands", "--seed", "fuzz", "--format", "json", "-o", "-"])
+    .stdout
+)
+
+
+@pytest.mark.parametrize(
+    "profile", [pytest.param(FAST, id="fast"), pytest.param(SLOW, id="slow", marks=pytest.mark.slow)]
+)
+def test_fuzz_board_json_with_pieces(profile):
+    """The pieces' fields (docs/format.md, "Piece objects") under the same
+    mutations: one clear line and exit 2, or a verdict."""
+
+    @profile
+    @given(st.data())
+    def inner(data):
+        doc = mutate_json(PIECES_BOARD, data.draw)
+        with sandbox() as folder:
+            (folder / "b.json").write_text(json.dumps(doc))
+            verdict(["check", "b.json"])
+            verdict(["board", "--board", "b.json", "-o", "out.json"])
+
+    inner()
+
+
+@pytest.mark.parametrize(
+    "profile", [pytest.param(FAST, id="fast"), pytest.param(SLOW, id="slow", marks=pytest.mark.slow)]
+)
+def test_fuzz_layout_toml_with_pieces(profile):
+    """A layout with pieces and caps (The Forgotten Tribe's) under the text
+    mutations: one clear line and exit 2, or a board that checks legal."""
+    base = (ROOT / "layouts" / "seafarers-forgotten-tribe.toml").read_text(encoding="utf-8")
+    base = base.replace('name = "seafarers-forgotten-tribe"', 'name = "lay"').replace('code = "FT"', 'code = "Z9"')
+
+    @profile
+    @given(st.data())
+    def inner(data):
+        text = mutate_text(base, data.draw)
+        with sandbox() as folder:
+            (folder / "lay.toml").write_text(text, encoding="utf-8", errors="surrogatepass")
+            verdict(["board", "--layout", "lay.toml", "--seed", "f", "--format", "json", "-o", "b.json"])
+            if (folder / "b.json").exists():
+                assert verdict(["check", "b.json", "--layout", "lay.toml"]) == 0
+
+    inner()
+
+
 def tournament_files(folder: Path, toml: str | None = None, players: str | None = None) -> None:
     shutil.copytree(SWISS, folder / "t")
     if toml is not None:
