@@ -1156,6 +1156,39 @@ NEW = (
 )
 
 
+def test_a_tournament_plays_the_maps_of_issues_51_and_52(tmp_path):
+    """A tournament names each of the five maps for a round; each round's
+    pack is made (CLI), its boards are of the round's scenario, carry its
+    pieces and check legal."""
+    from typer.testing import CliRunner
+
+    from setupgen.cli import app
+
+    maps = [
+        "seafarers-new-world",
+        "seafarers-cloth-for-catan",
+        "seafarers-forgotten-tribe",
+        "seafarers-wonders",
+        "seafarers-pirate-islands",
+    ]
+    (tmp_path / "players.csv").write_text("id,name\n" + "".join(f"p{k},P {k}\n" for k in range(8)), encoding="utf-8")
+    rounds = "".join(f'\n[[rounds]]\nscenario = "{m}"\n' for m in maps)
+    (tmp_path / "t.toml").write_text(
+        f'name = "Sea"\nseed = "sea"\nplayers = "players.csv"\ntable_size = 4\n{rounds}', encoding="utf-8"
+    )
+    for n, scenario in enumerate(maps, start=1):
+        out = tmp_path / f"out{n}"
+        res = CliRunner().invoke(app, ["round", str(tmp_path / "t.toml"), "--round", str(n), "-o", str(out)])
+        assert res.exit_code == 0, res.output
+        boards = sorted(out.rglob("table-*.json"))
+        assert len(boards) == 2
+        for path in boards:
+            board = json.loads(path.read_text(encoding="utf-8"))
+            assert board["scenario"] == scenario
+            assert len(board.get("pieces", [])) == len(layout.load(scenario).pieces)
+            assert check.check_file(path) == []
+
+
 @pytest.mark.parametrize("scenario", NEW)
 def test_new_boards_are_legal_and_reproduced_by_their_ids(scenario):
     """``check`` accepts them, no 6 or 8 sits beside another, and a board's
