@@ -431,19 +431,22 @@ def _check_pieces(board: Board, layout: Layout) -> list[Violation]:
 
 def _map_pieces(board: Board, layout: Layout) -> list[Violation]:
     """The scenario's pieces (villages ...; docs/rules.md section 4b): each
-    the layout's, on its intersection, with its number and count; one
-    error per piece too many and per piece missing, in board order."""
-    want = Counter((p.kind, p.spot, p.number, p.count) for p in layout.pieces)
-    got = Counter((p.kind, p.spot, p.number, p.count) for p in board.pieces)
+    the layout's, on its intersection, edge or hex, with its number, count,
+    player set and step; one error per piece too many (a second copy of a
+    piece: "twice") and per piece missing, in board order."""
+    want = Counter(_piece_key(p) for p in layout.pieces)
+    got = Counter(_piece_key(p) for p in board.pieces)
     out = []
+    seen: Counter[tuple[Any, ...]] = Counter()
     for p in board.pieces:
-        key = (p.kind, p.spot, p.number, p.count)
-        if want[key] > 0:
-            want[key] -= 1
+        key = _piece_key(p)
+        seen[key] += 1
+        if seen[key] <= want[key]:
             continue
-        out.append(Violation(RULE_PIECES, f"{_piece_words(p)} is not in the layout", (p.hex,)))
+        where = "is on the board twice" if want[key] else "is not in the layout"
+        out.append(Violation(RULE_PIECES, f"{_piece_words(p)} {where}", (p.hex,)))
     for p in layout.pieces:
-        key = (p.kind, p.spot, p.number, p.count)
+        key = _piece_key(p)
         if got[key] > 0:
             got[key] -= 1
             continue
@@ -451,14 +454,20 @@ def _map_pieces(board: Board, layout: Layout) -> list[Violation]:
     return out
 
 
+def _piece_key(p: Piece) -> tuple[Any, ...]:
+    """What makes two pieces the same: kind, place (whichever hex names it)
+    and every field."""
+    return (p.kind, p.spot, p.number, p.count, p.player, p.order)
+
+
 def _piece_words(p: Piece) -> str:
-    """``village at (1, 4) corner 1, number 10, 5 chits`` (``… edge 3`` for
-    a piece on an edge)."""
-    words = f"{p.kind} at {_fmt(p.hex)} " + (f"corner {p.corner}" if p.facing is None else f"edge {p.facing}")
-    if p.number is not None:
-        words += f", number {p.number}"
-    if p.count is not None:
-        words += f", {p.count} chits"
+    """``village at (1, 4) corner 1, number 10, 5 chits``; ``ship at (6, 1)
+    edge 4, set 2``; ``path at (2, 7), step 1``."""
+    place = f"corner {p.corner}" if p.corner is not None else f"edge {p.facing}" if p.facing is not None else ""
+    words = f"{p.kind} at {_fmt(p.hex)}" + (f" {place}" if place else "")
+    for value, text in ((p.number, "number {}"), (p.count, "{} chits"), (p.player, "set {}"), (p.order, "step {}")):
+        if value is not None:
+            words += ", " + text.format(value)
     return words
 
 

@@ -16,6 +16,7 @@ import pytest
 
 from setupgen import check, generate
 from setupgen.core import almanac, hexgrid, layout
+from setupgen.core.board import Board
 from setupgen.core.rules import RED_NUMBERS
 
 # The 5-6 player extension's contents (the base game's 5-6 extension rules: 30 terrain hexes, two deserts,
@@ -1187,6 +1188,105 @@ def test_a_tournament_plays_the_maps_of_issues_51_and_52(tmp_path):
             assert board["scenario"] == scenario
             assert len(board.get("pieces", [])) == len(layout.load(scenario).pieces)
             assert check.check_file(path) == []
+
+
+@pytest.mark.parametrize(
+    "base,old,new,message",
+    [
+        # a piece must touch a hex that is land on every board: not only The New World's dealt hexes
+        (
+            "seafarers-new-world",
+            'notes = ["new-world-islands"]',
+            'notes = ["new-world-islands"]\npieces = [{ kind = "village", q = 3, r = 3, corner = 1, number = 6, count = 5 }]',
+            "pieces[0]: the piece touches no hex that is land on every board",
+        ),
+        (
+            "seafarers-new-world",
+            "fields = 5, forest = 5, hills = 4, mountains = 4, pasture = 5, sea = 19",
+            "sea = 42",
+            "regions.world.numbers: 23 tokens for 0 hexes that take one",
+        ),
+        (
+            "seafarers-new-world",
+            "terrain = { fields = 5, forest = 5, hills = 4, mountains = 4, pasture = 5, sea = 19 }\n"
+            "numbers = [2, 3, 3, 3, 4, 4, 4, 5, 5, 5, 6, 6, 8, 8, 9, 9, 9, 10, 10, 10, 11, 11, 12]",
+            "terrain = { sea = 42 }\nnumbers = []",
+            "map: no hex is land on any board",
+        ),
+        (
+            "seafarers-pirate-islands",
+            '{ kind = "path", q = 2, r = 7, order = 1 }',
+            '{ kind = "path", q = 4, r = 6, order = 1 }',
+            "pieces[16]: expected a sea hex of the map",
+        ),
+        (
+            "seafarers-pirate-islands",
+            '{ kind = "path", q = 2, r = 7, order = 1 }',
+            '{ kind = "path", q = 2, r = 7, order = 2 }',
+            "pieces: the path's steps must be numbered 1, 2, 3",
+        ),
+        (
+            "seafarers-pirate-islands",
+            "corner = 4, player = 1, count = 3",
+            "corner = 4, player = 1",
+            "pieces[2]: a fortress needs count",
+        ),
+        (
+            "seafarers-forgotten-tribe",
+            '{ kind = "vp", q = 2, r = 1, facing = 1 }',
+            '{ kind = "vp", q = 2, r = 1, facing = 1, number = 8 }',
+            "pieces[0]: a vp takes no number",
+        ),
+        (
+            "seafarers-forgotten-tribe",
+            '"~" = { kind = "sea" }',
+            '"~" = { kind = "sea", max_pips = 3 }',
+            "max_pips caps the token of a land hex that takes one",
+        ),
+        (
+            "seafarers-wonders",
+            '"g" = { kind = "land", terrain = "gold" }',
+            '"g" = { kind = "land", terrain = "gold", max_pips = 4 }',
+            "its token has more pips than max_pips = 4",
+        ),
+    ],
+)
+def test_a_layouts_pieces_and_caps_are_refused_where_they_cannot_be(tmp_path, base, old, new, message):
+    """Hand-made breaks of the shipped layouts, each refused when the
+    layout loads, naming the key and the problem."""
+    from setupgen.core.errors import LayoutError
+
+    text = (layout.layouts_dir() / f"{base}.toml").read_text(encoding="utf-8")
+    assert old in text
+    text = text.replace(old, new, 1).replace(f'name = "{base}"', 'name = "broken"').replace('code = "', 'code = "Z', 1)
+    text = text.replace('code = "Z', 'code = "Z7"  # was "', 1)
+    (tmp_path / "broken.toml").write_text(text, encoding="utf-8")
+    with pytest.raises(LayoutError, match=re.escape(message)):
+        layout.Layout.from_file(tmp_path / "broken.toml")
+
+
+def test_check_holds_a_player_sets_pieces_and_the_path_order():
+    """The Pirate Islands, seed ``x``: the sets' colours swapped, or the
+    path's steps reversed, are other boards than the layout's."""
+    board = json.loads(generate.from_seed("seafarers-pirate-islands", "x").to_json())
+    assert check.check(Board.from_dict(board)) == []
+    swapped = json.loads(json.dumps(board))
+    for p in swapped["pieces"]:
+        if p["player"] in (1, 4):
+            p["player"] = 5 - p["player"]
+    found = [v.message for v in check.check(Board.from_dict(swapped))]
+    assert "settlement at (4, 6) corner 3, set 4 is not in the layout" in found and len(found) == 16
+    reversed_ = json.loads(json.dumps(board))
+    for p in reversed_["pieces"]:
+        if p["order"] is not None:
+            p["order"] = 15 - p["order"]
+    found = [v.message for v in check.check(Board.from_dict(reversed_))]
+    assert "path at (2, 7), step 14 is not in the layout" in found and len(found) == 28
+    twice = json.loads(json.dumps(board))
+    twice["pieces"].append(twice["pieces"][0])
+    assert [v.message for v in check.check(Board.from_dict(twice))] == [
+        "settlement at (4, 6) corner 3, set 1 is on the board twice"
+    ]
 
 
 @pytest.mark.parametrize("scenario", NEW)

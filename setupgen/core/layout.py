@@ -37,6 +37,7 @@ from .rules import (
     NUMBERS,
     PIECE_KINDS,
     PIECE_SPOTS,
+    PIPS,
     coast_edge,
 )
 
@@ -417,6 +418,10 @@ def _parse(data: dict[str, Any], path: Path) -> Layout:
     specs = _parse_map(data, path, {r.name for r in regions})
     hexes = tuple(specs[h] for h in hexgrid.row_order(specs))
     _check_region_counts(regions, hexes, path)
+    if not any(s.kind == "land" and s.region is None for s in hexes) and all(
+        t == "sea" for r in regions for t in r.terrain_pool
+    ):
+        raise LayoutError(p, "map", "no hex is land on any board")
     default_numbers, spiral = _parse_numbers(data, path)
     red_barred = _red_barred(data, path)
     default_harbors, harbor_pool, places = _parse_harbors(data, path, specs)
@@ -451,47 +456,58 @@ def _parse(data: dict[str, Any], path: Path) -> Layout:
             balance=_balance(data, path),
             red_barred=red_barred,
             harbor_methods=harbor_methods,
-            pieces=_parse_map_pieces(data, path, specs),
+            pieces=_parse_map_pieces(data, path, specs, {r.name for r in regions if r.open_sea}),
         )
     )
 
 
 #: keys of one ``[[pieces]]`` entry
 PIECE_KEYS = frozenset({"kind", "q", "r", "corner", "facing", "number", "count", "player", "order"})
-#: what each kind of piece must name besides its place (a village its number, a path step its order ...)
-PIECE_NEEDS = {
-    "village": ("number",),
-    "path": ("order",),
-    "fortress": ("player",),
+#: the fields each kind of piece takes besides its place (all of them required)
+PIECE_FIELDS = {
+    "village": ("number", "count"),
+    "vp": (),
+    "card": (),
+    "no-start": (),
     "settlement": ("player",),
     "ship": ("player",),
+    "fortress": ("player", "count"),
     "lone-settlement": ("player",),
+    "path": ("order",),
 }
 
 
-def _parse_map_pieces(data: dict[str, Any], path: Path, specs: dict[Hex, HexSpec]) -> tuple[Piece, ...]:
+def _parse_map_pieces(
+    data: dict[str, Any], path: Path, specs: dict[Hex, HexSpec], open_regions: set[str]
+) -> tuple[Piece, ...]:
     """``[[pieces]]``: the scenario's pieces on the map at the start, each
     ``kind`` (:data:`PIECE_KINDS`) at ``corner`` (0-5) or on the edge
-    towards ``facing`` (0-5) of hex ``q``, ``r`` of the map, touching land,
-    with an optional ``number`` (its roll) and ``count`` (its chits); no
-    two on one intersection or edge."""
+    towards ``facing`` (0-5) of hex ``q``, ``r`` of the map (a path step: on
+    a sea hex), touching a hex that is land on every board (not one of a
+    region open to the sea, ``open_regions``), with the fields its kind
+    takes (:data:`PIECE_FIELDS`); no two on one intersection or edge; the
+    path's steps numbered 1, 2, … once each."""
     p = str(path)
     items = _get(data, "pieces", list, path, [])
     if len(items) > MAX_COUNT:
         raise LayoutError(p, "pieces", f"at most {MAX_COUNT} pieces")
+    land = {h for h, s in specs.items() if s.kind == "land" and s.region not in open_regions}
     out: list[Piece] = []
     for i, item in enumerate(items):
         key = f"pieces[{i}]"
         if not isinstance(item, dict):
             raise LayoutError(p, key, "expected a table")
         piece = _map_piece(item, path, key)
-        if not piece.spot <= specs.keys():
-            raise LayoutError(p, key, "expected a hex of the map (and, for an edge, its neighbour there)")
-        if not any(specs.get(x, HexSpec(x, "sea")).kind == "land" for x in _touched(piece)):
-            raise LayoutError(p, key, "the piece touches no land hex")
-        if any(o.spot == piece.spot for o in out):
+        if piece.hex not in specs or piece.kind == "path" and specs[piece.hex].kind != "sea":
+            raise LayoutError(p, key, f"expected a {'sea ' if piece.kind == 'path' else ''}hex of the map")
+        if not _touched(piece) & land:
+            raise LayoutError(p, key, "the piece touches no hex that is land on every board")
+        if any(o.spot == piece.spot and o.kind != "path" and piece.kind != "path" for o in out):
             raise LayoutError(p, key, "two pieces on one intersection or edge")
         out.append(piece)
+    steps = sorted(o.order or 0 for o in out if o.kind == "path")
+    if steps != list(range(1, len(steps) + 1)):
+        raise LayoutError(p, "pieces", "the path's steps must be numbered 1, 2, 3, … once each")
     return tuple(out)
 
 
@@ -516,9 +532,13 @@ def _map_piece(item: dict[str, Any], path: Path, key: str) -> Piece:
     if given != spot or values["corner"] is not None and values["facing"] is not None:
         how = {"corner": "corner (0-5)", "edge": "facing (0-5)", "hex": "neither corner nor facing"}[spot]
         raise LayoutError(p, key, f"a {kind} stands on a{'n' if spot == 'edge' else ''} {spot}: give {how}")
-    missing = [n for n in PIECE_NEEDS.get(kind, ()) if values[n] is None]
+    takes = PIECE_FIELDS[kind]
+    missing = [n for n in takes if values[n] is None]
     if missing:
         raise LayoutError(p, key, f"a {kind} needs {' and '.join(missing)}")
+    extra = [n for n in ("number", "count", "player", "order") if values[n] is not None and n not in takes]
+    if extra:
+        raise LayoutError(p, key, f"a {kind} takes no {' or '.join(extra)}")
     return Piece(kind, h, **values)
 
 
@@ -636,8 +656,12 @@ def _parse_legend(map_t: dict[str, Any], path: Path, region_names: set[str]) -> 
                 raise LayoutError(p, key, f"unknown terrain {spec['terrain']!r}")
         if "max_pips" in spec and (type(spec["max_pips"]) is not int or not 1 <= spec["max_pips"] <= 5):
             raise LayoutError(p, key, "max_pips: the most pips a token on the hex may have, 1-5")
-        if "token" in spec and (spec["token"] is not False or "terrain" not in spec):
-            raise LayoutError(p, key, "token = false marks a land hex of fixed terrain that takes no number token")
+        if "max_pips" in spec and (spec["kind"] != "land" or "token" in spec):
+            raise LayoutError(p, key, "max_pips caps the token of a land hex that takes one")
+        if "token" in spec and (spec["token"] is not False or "terrain" not in spec or spec["kind"] != "land"):
+            raise LayoutError(
+                p, key, "token: only false, on a land hex of fixed terrain (it then takes no number token)"
+            )
         symbols[sym] = spec
     return symbols
 
@@ -679,6 +703,8 @@ def _parse_map(data: dict[str, Any], path: Path, region_names: set[str]) -> dict
             terrain = spec.get("terrain") if kind == "land" else "sea"
             if num and "token" in spec:
                 raise LayoutError(p, key, f"cell {cell!r} takes no number token (token = false)")
+            if num and "max_pips" in spec and PIPS[int(num)] > spec["max_pips"]:
+                raise LayoutError(p, key, f"cell {cell!r}: its token has more pips than max_pips = {spec['max_pips']}")
             specs[h] = HexSpec(h, kind, spec.get("region"), terrain, number, "token" in spec, spec.get("max_pips"))
     return specs
 
