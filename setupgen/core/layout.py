@@ -418,10 +418,6 @@ def _parse(data: dict[str, Any], path: Path) -> Layout:
     specs = _parse_map(data, path, {r.name for r in regions})
     hexes = tuple(specs[h] for h in hexgrid.row_order(specs))
     _check_region_counts(regions, hexes, path)
-    if not any(s.kind == "land" and s.region is None for s in hexes) and all(
-        t == "sea" for r in regions for t in r.terrain_pool
-    ):
-        raise LayoutError(p, "map", "no hex is land on any board")
     default_numbers, spiral = _parse_numbers(data, path)
     red_barred = _red_barred(data, path)
     default_harbors, harbor_pool, places = _parse_harbors(data, path, specs)
@@ -711,7 +707,8 @@ def _parse_map(data: dict[str, Any], path: Path, region_names: set[str]) -> dict
 
 def _check_region_counts(regions: tuple[Region, ...], hexes: tuple[HexSpec, ...], path: Path) -> None:
     """Each region's pools match its hexes: one terrain tile per hex, one
-    token per hex that is neither desert nor fixed."""
+    token per hex that is neither desert nor fixed; and some hex is land
+    on every board."""
     p = str(path)
     for region in regions:
         members = [s for s in hexes if s.region == region.name]
@@ -728,6 +725,10 @@ def _check_region_counts(regions: tuple[Region, ...], hexes: tuple[HexSpec, ...]
             )
         if not region.number_tokens and free - deserts > 0:
             raise LayoutError(p, f"{key}.numbers", f"missing: {free - deserts} hexes take a token")
+    if not any(s.kind == "land" and s.region is None for s in hexes) and all(
+        t == "sea" for r in regions for t in r.terrain_pool
+    ):
+        raise LayoutError(p, "map", "no hex is land on any board")
 
 
 def _parse_numbers(data: dict[str, Any], path: Path) -> tuple[str, tuple[int, ...]]:
