@@ -757,7 +757,7 @@ def test_cloth_villages_are_on_every_board_and_on_the_sheet():
     st = templates.style()
     black = re.findall(r'<g class="mark village">\s*<path [^>]*fill="([^"]+)"', svg)
     assert black.count(st.colour["red_disc"]) == 2  # the villages of 8 and 6
-    marks = sheet.village_marks(board, templates.texts("en"))
+    marks = sheet.piece_marks(board, templates.texts("en"))
     assert marks[(1, 4)] == "villages: top 10, bottom 9" and len(marks) == 4
 
 

@@ -653,10 +653,12 @@ def _checked_piece(item: Any, where: str) -> Piece:
         raise BoardFormatError(f"{where}.kind: unknown piece {quoted(kind)} (known: {', '.join(PIECE_KINDS)})")
     h = _hex(item, where)
     values = {k: _field(item, k, (int, type(None)), where, None) for k in PIECE_RANGES}
-    for key, v in values.items():
-        allowed = piece_value_allowed(key, v)
-        if allowed is not None:
-            raise BoardFormatError(f"{where}.{key}: must be {allowed} or null, got {quoted(v)}")
+    for key, (low, high) in PIECE_RANGES.items():
+        v = values[key]
+        if v is not None and not low <= v <= high:
+            raise BoardFormatError(f"{where}.{key}: must be {low}-{high} or null, got {quoted(v)}")
+    if values["number"] is not None and values["number"] not in NUMBERS:
+        raise BoardFormatError(f"{where}.number: must be 2-12 without 7, or null; got {values['number']}")
     if values["corner"] is not None and values["facing"] is not None:
         raise BoardFormatError(f"{where}: a piece stands on a corner, an edge or a hex: not both corner and facing")
     return Piece(kind, h, **values)
@@ -671,16 +673,8 @@ PIECE_RANGES = {
     "player": (1, 4),
     "order": (1, 99),
 }
-
-
-def piece_value_allowed(field_name: str, value: int | None) -> str | None:
-    """None when ``value`` (None: not given) is one a piece's whole-number
-    field ``field_name`` (:data:`PIECE_RANGES`) may take, else what it may
-    take (``"0-5"``; a ``number``: ``"2-12 without 7"``)."""
-    low, high = PIECE_RANGES[field_name]
-    if value is None or low <= value <= high and (field_name != "number" or value in NUMBERS):
-        return None
-    return "2-12 without 7" if field_name == "number" else f"{low}-{high}"
+#: the most chits a piece may hold (a village's cloth: 5)
+MAX_PIECE_COUNT = PIECE_RANGES["count"][1]
 
 
 def _balance_record(item: Any) -> BalanceRecord:

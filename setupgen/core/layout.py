@@ -21,7 +21,7 @@ from typing import Any
 from . import hexgrid
 from .balance import BARRABLE, Limits
 from .balance import load_preset as load_balance_preset
-from .board import PIECE_RANGES, Piece, piece_value_allowed
+from .board import PIECE_RANGES, Piece
 from .data import DataFileError, data_dir, read_toml
 from .errors import LayoutError, SetupgenError, UnknownScenarioError, quoted
 from .fields import Fields
@@ -35,7 +35,6 @@ from .rules import (
     LAND_TERRAINS,
     NUMBER_METHODS,
     NUMBERS,
-    PIECE_FIELDS,
     PIECE_KINDS,
     PIECE_SPOTS,
     PIPS,
@@ -147,16 +146,16 @@ class Layout:
         object.__setattr__(self, "_index", MappingProxyType(index))
         object.__setattr__(self, "_regions", MappingProxyType(regions))
         kinds = {h: s.kind for h, s in index.items()}
-        # a hex of a region open to the sea may be dealt sea (The New World): the coast edges every
-        # board may have (Layout.coast_edges)
+        coast = tuple((s.hex, d) for s in self.hexes for d in range(6) if coast_edge(kinds, s.hex, d))
         open_cells = {h for r in self.regions if r.open_sea for h in regions[r.name]}
-        coast = tuple(
-            (s.hex, d)
-            for s in self.hexes
-            for view in ([{**kinds, s.hex: "sea"}] if s.hex in open_cells else [kinds])
-            for d in range(6)
-            if coast_edge(view, s.hex, d)
-        )
+        if open_cells:  # The New World: the coast edges every board may have (Layout.coast_edges)
+            coast = tuple(
+                (s.hex, d)
+                for s in self.hexes
+                if s.kind == "sea" or s.hex in open_cells
+                for d in range(6)
+                if kinds.get(hexgrid.neighbor(s.hex, d)) == "land"
+            )
         object.__setattr__(self, "_coast", coast)
         object.__setattr__(self, "_adjacency", MappingProxyType(adjacency))
 
@@ -460,6 +459,18 @@ def _parse(data: dict[str, Any], path: Path) -> Layout:
 
 #: keys of one ``[[pieces]]`` entry
 PIECE_KEYS = frozenset({"kind", "q", "r", "corner", "facing", "number", "count", "player", "order"})
+#: the fields each kind of piece takes besides its place (all of them required)
+PIECE_FIELDS = {
+    "village": ("number", "count"),
+    "vp": (),
+    "card": (),
+    "no-start": (),
+    "settlement": ("player",),
+    "ship": ("player",),
+    "fortress": ("player", "count"),
+    "lone-settlement": ("player",),
+    "path": ("order",),
+}
 
 
 def _parse_map_pieces(
@@ -507,10 +518,11 @@ def _map_piece(item: dict[str, Any], path: Path, key: str) -> Piece:
         raise LayoutError(p, f"{key}.kind", f"unknown piece {quoted(kind)} (known: {', '.join(PIECE_KINDS)})")
     h = (_get(item, "q", int, path, where=where), _get(item, "r", int, path, where=where))
     values = {k: _get(item, k, int, path, None, where=where) for k in PIECE_RANGES}
-    for name, value in values.items():
-        allowed = piece_value_allowed(name, value)
-        if allowed is not None:
-            raise LayoutError(p, f"{key}.{name}", f"expected {allowed}")
+    for name, (low, high) in PIECE_RANGES.items():
+        if values[name] is not None and not low <= values[name] <= high:
+            raise LayoutError(p, f"{key}.{name}", f"expected {low}-{high}")
+    if values["number"] is not None and values["number"] not in NUMBERS:
+        raise LayoutError(p, f"{key}.number", "expected a number token: 2-12 without 7")
     spot = PIECE_SPOTS[kind]
     given = "corner" if values["corner"] is not None else "edge" if values["facing"] is not None else "hex"
     if given != spot or values["corner"] is not None and values["facing"] is not None:

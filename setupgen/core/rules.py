@@ -72,18 +72,6 @@ PIECE_SPOTS: Mapping[str, str] = {
     "lone-settlement": "corner",
     "path": "hex",
 }
-#: the fields each kind of piece takes besides its place (all of them required)
-PIECE_FIELDS: Mapping[str, tuple[str, ...]] = {
-    "village": ("number", "count"),
-    "vp": (),
-    "card": (),
-    "no-start": (),
-    "settlement": ("player",),
-    "ship": ("player",),
-    "fortress": ("player", "count"),
-    "lone-settlement": ("player",),
-    "path": ("order",),
-}
 RED_NUMBERS: frozenset[int] = frozenset((6, 8))
 #: dots on a number token: the ways to roll it with two dice
 PIPS: Mapping[int, int] = {2: 1, 3: 2, 4: 3, 5: 4, 6: 5, 8: 5, 9: 4, 10: 3, 11: 2, 12: 1}
@@ -254,7 +242,6 @@ __all__ = [
     "NUMBERS",
     "PIECE_KINDS",
     "PIECE_SPOTS",
-    "PIECE_FIELDS",
     "RED_NUMBERS",
     "PIPS",
     "CHECK_RULES",

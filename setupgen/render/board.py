@@ -25,7 +25,6 @@ from .fitting import Fit, Segment, board_extent, boundary_segments, frame_halves
 from .labels import HarborMark, Obstacles, PirateHex, WordSpot, harbor_marks, leader, place_labels
 from .numbering import build_rows
 from .page import (
-    CORNERS,
     SQRT3,
     add_circle,
     add_path,
@@ -352,8 +351,8 @@ def _piece_point(p: Piece, fit_: Fit) -> tuple[float, float]:
     edge's middle, or its hex's centre."""
     cx, cy = fit_.at(p.hex)
     if p.corner is not None:
-        dx, dy = CORNERS[p.corner]
-        return cx + fit_.s * dx, cy + fit_.s * dy
+        angle = math.radians(30 + 60 * p.corner)
+        return cx + fit_.s * math.cos(angle), cy - fit_.s * math.sin(angle)
     if p.facing is not None:
         nx, ny = fit_.at(neighbor(p.hex, p.facing))
         return (cx + nx) / 2, (cy + ny) / 2

@@ -24,7 +24,7 @@ from typing import Any
 
 from ..core import cldr, templates
 from ..core.balance import Balance
-from ..core.board import Board, Tile
+from ..core.board import Board, Piece, Tile
 from ..core.errors import SetupgenError
 from ..core.hexgrid import Hex, neighbor, neighbors
 from ..core.layout import Layout
@@ -444,12 +444,13 @@ def row_entries(board: Board, tiles: Sequence[Tile], tx: Texts) -> list[Entry]:
     out: list[Entry] = []
     run = 0
     sea = tx.get("terrain.sea")
-    villages = village_marks(board, tx)
+    pieces = piece_marks(board, tx)
     for i, t in enumerate(tiles):
-        plain_sea = t.kind == "sea" and board.pirate != t.hex
+        plain_sea = t.kind == "sea" and board.pirate != t.hex and t.hex not in pieces
         if plain_sea:
             run += 1
-            if i + 1 < len(tiles) and tiles[i + 1].kind == "sea" and board.pirate != tiles[i + 1].hex:
+            nxt = tiles[i + 1] if i + 1 < len(tiles) else None
+            if nxt is not None and nxt.kind == "sea" and board.pirate != nxt.hex and nxt.hex not in pieces:
                 continue
             out.append(Entry(sea if run == 1 else tx.get("sheet.sea_run", n=run, sea=sea)))
             run = 0
@@ -458,22 +459,45 @@ def row_entries(board: Board, tiles: Sequence[Tile], tx: Texts) -> list[Entry]:
         marks = [tx.get("sheet.mark_robber")] if board.robber == t.hex else []
         marks += [tx.get("sheet.mark_pirate")] if board.pirate == t.hex else []
         marks += [tx.get("sheet.oil_short")] if t.oil_spring else []
-        marks += [villages[t.hex]] if t.hex in villages else []
+        marks += [pieces[t.hex]] if t.hex in pieces else []
         out.append(Entry(word, number, board.table_number(t) in RED_NUMBERS, " ".join(marks)))
     return out
 
 
-def village_marks(board: Board, tx: Texts) -> dict[Hex, str]:
-    """Per hex that names villages (Cloth for Catan), the build list's mark
-    of them: ``villages: top 10, bottom 9`` (corner words and rolls). The
-    table must read a village's roll; the other pieces are shown on the
-    board picture alone, with the legend (a crowded map's build list would
-    otherwise take the board's room)."""
-    spots: dict[Hex, list[str]] = {}
+#: the pieces the build list names on their hex's entry: those whose number the table must read (a
+#: village's roll); the others are shown on the board picture alone, with the legend (a crowded map's
+#: build list would otherwise take the board's room)
+LISTED_PIECES = frozenset({"village"})
+
+
+def piece_marks(board: Board, tx: Texts) -> dict[Hex, str]:
+    """Per hex that names pieces the table must read in words
+    (:data:`LISTED_PIECES`), the build list's mark of them, kind by kind:
+    ``villages: top 10, bottom 9`` (:func:`_piece_spot`)."""
+    spots: dict[Hex, dict[str, list[str]]] = {}
     for p in board.pieces:
-        if p.kind == "village":
-            spots.setdefault(p.hex, []).append(f"{tx.get(f'corner.{p.corner}')} {p.number}")
-    return {h: tx.get("sheet.mark_village", spots=tx.get("sheet.list_sep").join(v)) for h, v in spots.items()}
+        if p.kind in LISTED_PIECES:
+            spots.setdefault(p.hex, {}).setdefault(p.kind, []).append(_piece_spot(p, tx))
+    sep = tx.get("sheet.list_sep")
+    return {
+        h: "; ".join(tx.get(f"sheet.mark_{kind}", spots=sep.join(v)) for kind, v in kinds.items())
+        for h, kinds in spots.items()
+    }
+
+
+def _piece_spot(p: Piece, tx: Texts) -> str:
+    """One piece in a build-list mark: where on its hex (corner or edge),
+    then its number (``top 10``), its player set (``set 2 bottom``) or
+    its step (``step 5``)."""
+    if p.corner is not None:
+        where = tx.get(f"corner.{p.corner}")
+    elif p.facing is not None:
+        where = tx.get("sheet.edge", side=tx.get(f"facing.{p.facing}"))
+    else:
+        return tx.get("sheet.step", n=p.order)
+    if p.player is not None:
+        return tx.get("sheet.player_set", n=p.player) + " " + where
+    return where + ("" if p.number is None else f" {p.number}")
 
 
 def harbor_lines(board: Board, layout: Layout, tx: Texts) -> list[tuple[str, str]]:
